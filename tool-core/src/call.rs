@@ -1,0 +1,329 @@
+//! Calls in, results out: [`ToolCall`], its [`Arguments`], and [`ToolResult`].
+//!
+//! A call names a tool and carries its arguments as JSON text. The text is kept as it arrived
+//! and parsed once, straight into the tool's input type, so a good call costs what
+//! `serde_json::from_str` costs. Reading a call never panics: [`ToolCall::from_json`] gives a
+//! call or a [`Refusal`] for any input at all.
+//!
+//! Provider-specific call shapes (OpenAI, Anthropic, MCP) are read elsewhere; this is the
+//! framework's own.
+
+use std::fmt;
+
+use serde::de::{self, Deserialize};
+use serde::ser::SerializeStruct;
+use serde::{Serialize, Serializer};
+use serde_json::value::RawValue;
+
+use crate::output::Output;
+use crate::refusal::{Refusal, code};
+
+/// A request to run one tool: `{ "id": ..., "name": ..., "arguments": {...} }`.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_core::ToolCall;
+///
+/// let call = ToolCall::from_json(r#"{"id":"c1","name":"note_read","arguments":"{\"id\":7}"}"#)
+///     .unwrap();
+/// assert_eq!(call.name, "note_read");
+/// assert_eq!(call.arguments.to_value().unwrap(), json!({"id": 7}));
+/// assert_eq!(call, ToolCall::new("c1", "note_read", json!({"id": 7})));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolCall {
+    /// The caller's id for this call, echoed in its result; may be empty.
+    pub id: String,
+    /// The name of the tool to run.
+    pub name: String,
+    /// The arguments, as JSON text.
+    pub arguments: Arguments,
+}
+
+/// The arguments of a call, kept as the JSON text that arrived.
+///
+/// The text is not checked when the call is made: bad text is refused, with the call's id,
+/// when the call runs. Absent arguments, `null` and `""` all mean `{}`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Arguments(Box<str>);
+
+impl Arguments {
+    /// No arguments: `{}`.
+    pub fn empty() -> Self {
+        Arguments("{}".into())
+    }
+
+    /// Arguments from JSON text, unchecked; empty or blank text means `{}`.
+    pub fn from_text(text: impl Into<String>) -> Self {
+        let text = text.into();
+        if text.trim().is_empty() {
+            Arguments::empty()
+        } else {
+            Arguments(text.into_boxed_str())
+        }
+    }
+
+    /// The JSON text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Parses the text into a JSON value.
+    pub fn to_value(&self) -> Result<serde_json::Value, serde_json::Error> {
+        serde_json::from_str(&self.0)
+    }
+}
+
+impl Default for Arguments {
+    fn default() -> Self {
+        Arguments::empty()
+    }
+}
+
+impl fmt::Debug for Arguments {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Arguments").field(&&*self.0).finish()
+    }
+}
+
+impl From<serde_json::Value> for Arguments {
+    /// `null` means `{}`; a string is taken as JSON text holding the arguments, as OpenAI sends
+    /// them; anything else is kept as it is (and refused when the call runs if it is not an
+    /// object).
+    fn from(value: serde_json::Value) -> Self {
+        match value {
+            serde_json::Value::Null => Arguments::empty(),
+            serde_json::Value::String(text) => Arguments::from_text(text),
+            other => Arguments(other.to_string().into_boxed_str()),
+        }
+    }
+}
+
+impl Serialize for Arguments {
+    /// Serializes as the JSON it holds, or as a string when the text is not valid JSON.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match serde_json::from_str::<&RawValue>(&self.0) {
+            Ok(raw) => raw.serialize(serializer),
+            Err(_) => serializer.serialize_str(&self.0),
+        }
+    }
+}
+
+impl ToolCall {
+    /// A call of `name` with the given id and arguments (a JSON value, or [`Arguments`]).
+    pub fn new(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        arguments: impl Into<Arguments>,
+    ) -> Self {
+        ToolCall {
+            id: id.into(),
+            name: name.into(),
+            arguments: arguments.into(),
+        }
+    }
+
+    /// Reads a call from JSON text: an object with `name` (a string), `id` (a string or a
+    /// number; absent means empty) and `arguments` (an object, a string holding one, or absent,
+    /// `null` or `""` for none). Other keys are ignored.
+    ///
+    /// Total: any text gives a call or a `bad-call` refusal, never a panic.
+    pub fn from_json(text: &str) -> Result<ToolCall, Refusal> {
+        let envelope: Envelope<'_> = serde_json::from_str(text).map_err(|error| {
+            Refusal::new(code::BAD_CALL, format!("the call is not readable: {error}")).line(
+                "expected",
+                [r#"{"id": "...", "name": "tool_name", "arguments": {...}}"#],
+            )
+        })?;
+        envelope.into_call()
+    }
+
+    /// [`ToolCall::from_json`] for bytes that may not be UTF-8.
+    pub fn from_slice(bytes: &[u8]) -> Result<ToolCall, Refusal> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => ToolCall::from_json(text),
+            Err(error) => Err(Refusal::new(
+                code::BAD_CALL,
+                format!("the call is not UTF-8 text: {error}"),
+            )),
+        }
+    }
+}
+
+impl Serialize for ToolCall {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut state = serializer.serialize_struct("ToolCall", 3)?;
+        state.serialize_field("id", &self.id)?;
+        state.serialize_field("name", &self.name)?;
+        state.serialize_field("arguments", &self.arguments)?;
+        state.end()
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct Envelope<'a> {
+    #[serde(default, borrow)]
+    id: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    name: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    arguments: Option<&'a RawValue>,
+}
+
+impl Envelope<'_> {
+    fn into_call(self) -> Result<ToolCall, Refusal> {
+        let id = match self.id.map(RawValue::get) {
+            None | Some("null") => String::new(),
+            Some(raw) if raw.starts_with('"') => string_of(raw)?,
+            Some(raw) if serde_json::from_str::<serde_json::Number>(raw).is_ok() => raw.to_owned(),
+            Some(_) => {
+                return Err(Refusal::new(
+                    code::BAD_CALL,
+                    "the call's `id` must be a string or a number",
+                ));
+            }
+        };
+        let name = match self.name.map(RawValue::get) {
+            Some(raw) if raw.starts_with('"') => string_of(raw)?,
+            _ => {
+                return Err(Refusal::new(
+                    code::BAD_CALL,
+                    "the call has no `name`: give the tool's name as a string",
+                ));
+            }
+        };
+        let arguments = match self.arguments.map(RawValue::get) {
+            None | Some("null") => Arguments::empty(),
+            Some(raw) if raw.starts_with('"') => Arguments::from_text(string_of(raw)?),
+            Some(raw) => Arguments(raw.into()),
+        };
+        Ok(ToolCall {
+            id,
+            name,
+            arguments,
+        })
+    }
+}
+
+fn string_of(raw: &str) -> Result<String, Refusal> {
+    serde_json::from_str(raw)
+        .map_err(|error| Refusal::new(code::BAD_CALL, format!("the call is not readable: {error}")))
+}
+
+/// The answer to one [`ToolCall`]: its id and tool name, and the output or the refusal.
+///
+/// Serializes as `{"id", "name", "output"}` or `{"id", "name", "refusal": {code, message,
+/// lines}}`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolResult {
+    /// The id of the call this answers.
+    pub id: String,
+    /// The name of the tool that was called.
+    pub name: String,
+    /// What came of it.
+    pub outcome: Result<Output, Refusal>,
+}
+
+impl ToolResult {
+    /// Whether the call was refused.
+    pub fn is_refused(&self) -> bool {
+        self.outcome.is_err()
+    }
+
+    /// The refusal, if the call was refused.
+    pub fn refusal(&self) -> Option<&Refusal> {
+        self.outcome.as_ref().err()
+    }
+
+    /// The text a model should see: the output's text, or the refusal's text form.
+    pub fn text(&self) -> String {
+        match &self.outcome {
+            Ok(output) => output.as_text().to_owned(),
+            Err(refusal) => refusal.to_string(),
+        }
+    }
+}
+
+impl Serialize for ToolResult {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut state = serializer.serialize_struct("ToolResult", 3)?;
+        state.serialize_field("id", &self.id)?;
+        state.serialize_field("name", &self.name)?;
+        match &self.outcome {
+            Ok(output) => state.serialize_field("output", output)?,
+            Err(refusal) => state.serialize_field("refusal", refusal)?,
+        }
+        state.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Arguments {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        serde_json::Value::deserialize(deserializer).map(Arguments::from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn arguments_may_be_an_object_a_string_absent_null_or_empty() {
+        let object = ToolCall::from_json(r#"{"name":"t","arguments":{"a":1}}"#).unwrap();
+        let string = ToolCall::from_json(r#"{"name":"t","arguments":"{\"a\":1}"}"#).unwrap();
+        assert_eq!(object.arguments.to_value().unwrap(), json!({"a": 1}));
+        assert_eq!(string.arguments.to_value().unwrap(), json!({"a": 1}));
+        for text in [
+            r#"{"name":"t"}"#,
+            r#"{"name":"t","arguments":null}"#,
+            r#"{"name":"t","arguments":""}"#,
+            r#"{"name":"t","arguments":"  "}"#,
+        ] {
+            let call = ToolCall::from_json(text).unwrap();
+            assert_eq!(call.arguments.as_str(), "{}", "{text}");
+        }
+    }
+
+    #[test]
+    fn ids_may_be_strings_or_numbers() {
+        assert_eq!(ToolCall::from_json(r#"{"id":"x\"y","name":"t"}"#).unwrap().id, "x\"y");
+        assert_eq!(ToolCall::from_json(r#"{"id":12,"name":"t"}"#).unwrap().id, "12");
+        assert_eq!(ToolCall::from_json(r#"{"name":"t"}"#).unwrap().id, "");
+        let refused = ToolCall::from_json(r#"{"id":[1],"name":"t"}"#).unwrap_err();
+        assert_eq!(refused.code, code::BAD_CALL);
+    }
+
+    #[test]
+    fn from_json_refuses_what_is_not_a_call() {
+        for text in ["", "[]", "3", "\"x\"", "{", r#"{"name":3}"#, r#"{"id":"1"}"#, "\u{0}"] {
+            let refusal = ToolCall::from_json(text).unwrap_err();
+            assert_eq!(refusal.code, code::BAD_CALL, "{text}");
+        }
+        assert_eq!(
+            ToolCall::from_slice(b"\xff\xfe").unwrap_err().code,
+            code::BAD_CALL
+        );
+    }
+
+    #[test]
+    fn a_call_serializes_with_its_arguments_as_json() {
+        let call = ToolCall::new("1", "t", json!({"a": [1, 2]}));
+        assert_eq!(
+            serde_json::to_value(&call).unwrap(),
+            json!({"id": "1", "name": "t", "arguments": {"a": [1, 2]}})
+        );
+        let broken = ToolCall::new("1", "t", Arguments::from_text("{oops"));
+        assert_eq!(
+            serde_json::to_value(&broken).unwrap()["arguments"],
+            json!("{oops")
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn from_json_is_total(text in ".*") {
+            let _ = ToolCall::from_json(&text);
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! Typed tools from plain `async fn`s: functions that a language model, an MCP client or
+//! ordinary code discovers by description and calls by name with JSON arguments.
+//!
+//! ```
+//! use tool_core::{tool, Context, Refusal, Registry, ToolCall};
+//!
+//! /// Writes a note.
+//! #[tool(name = "note_write", destructive)]
+//! async fn note_write(
+//!     /// The note's text.
+//!     text: String,
+//!     /// The revision the caller last read.
+//!     revision: Option<u64>,
+//! ) -> Result<String, Refusal> {
+//!     match revision {
+//!         Some(7) | None => Ok(format!("saved {} bytes", text.len())),
+//!         Some(_) => Err(Refusal::new("conflict", "the note has moved on; read it again")),
+//!     }
+//! }
+//!
+//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+//! let registry = Registry::builder().tool(NoteWrite).build().unwrap();
+//! let ctx = Context::default();
+//!
+//! let good = ToolCall::new("1", "note_write", serde_json::json!({"text": "hi"}));
+//! assert_eq!(registry.call(good, &ctx).await.text(), "saved 2 bytes");
+//!
+//! let bad = ToolCall::new("2", "note_write", serde_json::json!({"text": 3, "colour": "red"}));
+//! assert_eq!(
+//!     registry.call(bad, &ctx).await.text(),
+//!     "refused\tbad-arguments\t2 faults in the arguments of note_write; nothing ran\n\
+//!      fault\tcolour\tunknown field\n\
+//!      fault\ttext\texpected string, received 3\n\
+//!      fields\ttext\trevision"
+//! );
+//! # });
+//! ```
+//!
+//! # Defining tools
+//!
+//! `#[tool(...)]` goes on an `async fn` (a plain `fn` works too). The fn stays an ordinary fn
+//! that tests can call; the macro adds a unit struct named after it in PascalCase
+//! (`note_write` → `NoteWrite`) that implements [`Tool`] and is what a [`Registry`] takes.
+//!
+//! Options, all optional:
+//!
+//! | option | meaning |
+//! | --- | --- |
+//! | `name = "note_write"` | the advertised name (default: the fn's name); lower snake case, 1 to 64 characters |
+//! | `title = "Write a note"` | a human-readable title |
+//! | `description = "..."` | the description (default: the fn's doc comment) |
+//! | `summary = "..."` | a short description advertised instead of the full one |
+//! | `readonly`, `destructive`, `idempotent`, `open_world` | hints, as in MCP's tool annotations; `readonly` and `destructive` exclude each other |
+//! | `timeout = "5s"` | how long one call may run: `"250ms"`, `"5s"`, `"2m"`, `"1h"`, or an integer of milliseconds |
+//!
+//! The fn's parameters, in order, are the input's fields; a `///` comment on a parameter is
+//! its description; an `Option<T>` parameter is not required; `#[serde(...)]` and
+//! `#[schemars(...)]` attributes on a parameter apply to its field (`#[serde(default)]`, say).
+//! A `&Context` parameter is injected by the host, not advertised. Alternatively, one parameter
+//! marked `#[input]` takes the whole input as a struct of yours that derives `Deserialize` and
+//! `JsonSchema`.
+//!
+//! # Arguments and refusals
+//!
+//! A field set to `null` counts as absent; a field the tool does not have is refused; every
+//! fault is reported at once with its path (`items[2].qty: expected u32, received "x"`). See
+//! [`Refusal`] for the text form a model sees.
+
+#![deny(missing_docs)]
+
+// Lets the code `#[tool]` generates, which names `::tool_core`, compile inside this crate too.
+extern crate self as tool_core;
+
+mod args;
+mod call;
+mod context;
+mod output;
+mod refusal;
+mod registry;
+mod schema;
+mod tool;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+
+pub use call::{Arguments, ToolCall, ToolResult};
+pub use context::{CancellationToken, Context, Progress, ProgressReporter};
+pub use output::{IntoOutput, IntoRefusal, Output};
+pub use refusal::{Line, Refusal, code};
+pub use registry::{BuildError, Definitions, Registry, RegistryBuilder};
+pub use schema::{input_schema, output_schema};
+pub use tool::{Annotations, BoxFuture, Tool, ToolDefinition};
+
+/// Turns an `async fn` into a tool; see the [crate documentation](crate#defining-tools).
+pub use tool_macros::tool;

@@ -1,0 +1,167 @@
+//! What a tool gives back when it does not refuse.
+//!
+//! A handler returns a type that derives `Serialize` and `JsonSchema` (a *structured* output:
+//! its schema is advertised and its JSON is the result), a `String` or `&str` (text), `()`
+//! (nothing), an [`Output`] built by hand, or a `Result` of any of these whose error becomes a
+//! [`Refusal`]. The `#[tool]` macro picks the conversion from the declared return type; a type
+//! that fits none of these is a compile error at the return type.
+//!
+//! This module only converts; it does not send anything anywhere.
+
+use std::fmt;
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+use crate::Refusal;
+
+/// The output of a call that did not refuse.
+///
+/// Structured output is kept as JSON text, serialized once from the handler's value, so a host
+/// that forwards it as text pays for no second serialization.
+#[derive(Clone)]
+#[non_exhaustive]
+pub enum Output {
+    /// The handler returned nothing (`()`).
+    Empty,
+    /// Plain text.
+    Text(String),
+    /// Structured output: the JSON of the handler's value.
+    Json(Box<RawValue>),
+}
+
+impl Output {
+    /// Serializes `value` as structured output; a value that cannot be serialized (a map with
+    /// non-string keys, say) becomes an `internal` refusal.
+    pub fn json<T: Serialize + ?Sized>(value: &T) -> Result<Output, Refusal> {
+        serde_json::value::to_raw_value(value)
+            .map(Output::Json)
+            .map_err(|error| {
+                Refusal::new(
+                    crate::refusal::code::INTERNAL,
+                    format!("the tool's output could not be serialized: {error}"),
+                )
+            })
+    }
+
+    /// Plain text output.
+    pub fn text(text: impl Into<String>) -> Output {
+        Output::Text(text.into())
+    }
+
+    /// The text a model is shown for this output: the text itself, the JSON text of structured
+    /// output, or the empty string.
+    pub fn as_text(&self) -> &str {
+        match self {
+            Output::Empty => "",
+            Output::Text(text) => text,
+            Output::Json(json) => json.get(),
+        }
+    }
+
+    /// The output as a JSON value: structured output parsed, text as a JSON string, nothing as
+    /// `null`.
+    pub fn to_value(&self) -> serde_json::Value {
+        match self {
+            Output::Empty => serde_json::Value::Null,
+            Output::Text(text) => serde_json::Value::String(text.clone()),
+            Output::Json(json) => {
+                serde_json::from_str(json.get()).unwrap_or(serde_json::Value::Null)
+            }
+        }
+    }
+}
+
+impl PartialEq for Output {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Output::Empty, Output::Empty) => true,
+            (Output::Text(a), Output::Text(b)) => a == b,
+            (Output::Json(a), Output::Json(b)) => a.get() == b.get(),
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Debug for Output {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Output::Empty => f.write_str("Empty"),
+            Output::Text(text) => f.debug_tuple("Text").field(text).finish(),
+            Output::Json(json) => f.debug_tuple("Json").field(&json.get()).finish(),
+        }
+    }
+}
+
+impl Serialize for Output {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Output::Empty => serializer.serialize_unit(),
+            Output::Text(text) => serializer.serialize_str(text),
+            Output::Json(json) => json.serialize(serializer),
+        }
+    }
+}
+
+/// A return value that becomes an [`Output`] other than structured JSON: text, nothing, or an
+/// `Output` itself. Types that derive `Serialize + JsonSchema` need no impl of this trait.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool's output",
+    label = "not a tool output",
+    note = "return a type that derives `serde::Serialize` and `schemars::JsonSchema`, a `String`, `()`, or `tool_core::Output`"
+)]
+pub trait IntoOutput {
+    /// Converts the value.
+    fn into_output(self) -> Result<Output, Refusal>;
+}
+
+impl IntoOutput for Output {
+    fn into_output(self) -> Result<Output, Refusal> {
+        Ok(self)
+    }
+}
+
+impl IntoOutput for String {
+    fn into_output(self) -> Result<Output, Refusal> {
+        Ok(Output::Text(self))
+    }
+}
+
+impl IntoOutput for &str {
+    fn into_output(self) -> Result<Output, Refusal> {
+        Ok(Output::Text(self.to_owned()))
+    }
+}
+
+impl IntoOutput for () {
+    fn into_output(self) -> Result<Output, Refusal> {
+        Ok(Output::Empty)
+    }
+}
+
+/// The error half of a handler's `Result`: a [`Refusal`] passes through with its own code; any
+/// `std::error::Error` becomes a `failed` refusal with its message.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool's error",
+    label = "not a tool error",
+    note = "return `Result<T, tool_core::Refusal>`, or an error type that implements `std::error::Error + Send + Sync + 'static`"
+)]
+pub trait IntoRefusal {
+    /// Converts the error.
+    fn into_refusal(self) -> Refusal;
+}
+
+impl IntoRefusal for Refusal {
+    fn into_refusal(self) -> Refusal {
+        self
+    }
+}
+
+impl<E> IntoRefusal for E
+where
+    E: std::error::Error + Send + Sync + 'static,
+{
+    fn into_refusal(self) -> Refusal {
+        Refusal::from(self)
+    }
+}

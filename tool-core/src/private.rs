@@ -1,0 +1,213 @@
+//! What the code that `#[tool]` generates calls. Not public API: names here may change in any
+//! release.
+
+use std::marker::PhantomData;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+pub use schemars;
+pub use serde;
+
+use crate::output::{IntoOutput, Output};
+use crate::refusal::Refusal;
+use crate::tool::{Annotations, ToolDefinition};
+
+pub use crate::output::IntoRefusal;
+
+/// A tool's input schema, generated on first use and kept for the life of the program.
+pub type SchemaCell = OnceLock<Map<String, Value>>;
+
+/// Holds for a tool's input type: every parameter can be read from JSON and described.
+#[diagnostic::on_unimplemented(
+    message = "this tool's input cannot be read from JSON or described",
+    label = "a parameter's type lacks `Deserialize` or `JsonSchema`; see the error at that parameter"
+)]
+pub trait ToolInput: DeserializeOwned + schemars::JsonSchema {}
+
+impl<T: DeserializeOwned + schemars::JsonSchema> ToolInput for T {}
+
+/// What the generated code does with its input type, reached through one generic call so that
+/// a bad parameter type is reported once here (and precisely at the parameter).
+pub struct InputOps<T> {
+    /// The input schema, from the tool's cell.
+    pub schema: fn(&'static SchemaCell) -> &'static Map<String, Value>,
+    /// Parses a call's arguments.
+    pub parse: fn(&crate::Arguments, &'static SchemaCell, &str) -> Result<T, Refusal>,
+}
+
+/// The operations on input type `T`.
+pub const fn input_ops<T: ToolInput>() -> InputOps<T> {
+    InputOps {
+        schema: input_schema::<T>,
+        parse: parse_arguments::<T>,
+    }
+}
+
+fn input_schema<T: ToolInput>(cell: &'static SchemaCell) -> &'static Map<String, Value> {
+    cell.get_or_init(crate::schema::input_schema::<T>)
+}
+
+fn parse_arguments<T: ToolInput>(
+    arguments: &crate::Arguments,
+    cell: &'static SchemaCell,
+    tool: &str,
+) -> Result<T, Refusal> {
+    crate::args::parse(arguments.as_str(), input_schema::<T>(cell), tool)
+}
+
+/// What `#[tool(...)]` says about a tool, besides its types.
+pub struct Meta {
+    /// The tool's name.
+    pub name: &'static str,
+    /// Its title.
+    pub title: Option<&'static str>,
+    /// Its description: the `description` option, else the doc comment.
+    pub description: &'static str,
+    /// Its summary, advertised instead of the description when given.
+    pub summary: Option<&'static str>,
+    /// Its hints.
+    pub annotations: Annotations,
+    /// Its timeout in milliseconds.
+    pub timeout_ms: Option<u64>,
+}
+
+/// The definition of a tool.
+pub fn definition(
+    meta: &Meta,
+    input_schema: &Map<String, Value>,
+    output_schema: Option<Map<String, Value>>,
+) -> ToolDefinition {
+    ToolDefinition {
+        name: meta.name.to_owned(),
+        title: meta.title.map(str::to_owned),
+        description: meta.summary.unwrap_or(meta.description).to_owned(),
+        input_schema: input_schema.clone(),
+        output_schema,
+        annotations: meta.annotations,
+        timeout: meta.timeout_ms.map(Duration::from_millis),
+    }
+}
+
+/// Splits a `Result` return type into its parts, so the macro can name `T` of any
+/// `Result<T, E>` alias (`io::Result<T>`, say).
+pub trait ResultParts {
+    /// The output type.
+    type Ok;
+}
+
+impl<T, E> ResultParts for Result<T, E> {
+    type Ok = T;
+}
+
+/// Converts a handler's error into a refusal, with a readable compile error when it can't.
+pub fn into_refusal<E: IntoRefusal>(error: E) -> Refusal {
+    error.into_refusal()
+}
+
+// The macro picks how a return type becomes an `Output` by method-call autoref on
+// `&&Wrap<T>`: the first of these impls that applies wins. `IntoOutput` types (text, nothing,
+// a hand-built `Output`) come first, then `Serialize + JsonSchema` (structured output), then a
+// fallback whose only job is a compile error that names the return type.
+
+/// Stands for a return type during dispatch.
+pub struct Wrap<T: ?Sized>(PhantomData<fn() -> Box<T>>);
+
+impl<T: ?Sized> Wrap<T> {
+    /// The marker for `T`.
+    pub const NEW: Self = Wrap(PhantomData);
+}
+
+/// Dispatch to [`IntoOutput`].
+pub trait ViaIntoOutput {
+    /// The way this type becomes an output.
+    fn output_kind(&self) -> IntoOutputKind {
+        IntoOutputKind
+    }
+}
+impl<T: IntoOutput> ViaIntoOutput for &&Wrap<T> {}
+
+/// Dispatch to structured output.
+pub trait ViaSerialize {
+    /// The way this type becomes an output.
+    fn output_kind(&self) -> SerializeKind {
+        SerializeKind
+    }
+}
+impl<T: Serialize + schemars::JsonSchema> ViaSerialize for &Wrap<T> {}
+
+/// The last resort, for types that cannot be an output at all.
+pub trait ViaNothing {
+    /// The way this type (fails to) become an output.
+    fn output_kind(&self) -> NoKind {
+        NoKind
+    }
+}
+impl<T: ?Sized> ViaNothing for Wrap<T> {}
+
+/// Outputs through [`IntoOutput`].
+pub struct IntoOutputKind;
+
+impl IntoOutputKind {
+    /// No output schema: text or nothing.
+    pub fn output_schema<T>(&self) -> Option<Map<String, Value>> {
+        None
+    }
+
+    /// Converts the value.
+    pub fn convert<T: IntoOutput>(&self, value: T) -> Result<Output, Refusal> {
+        value.into_output()
+    }
+}
+
+/// Structured output.
+pub struct SerializeKind;
+
+impl SerializeKind {
+    /// The output schema of `T`.
+    pub fn output_schema<T: schemars::JsonSchema>(&self) -> Option<Map<String, Value>> {
+        crate::schema::output_schema::<T>()
+    }
+
+    /// Serializes the value.
+    pub fn convert<T: Serialize>(&self, value: T) -> Result<Output, Refusal> {
+        Output::json(&value)
+    }
+}
+
+/// Not an output: using it is a compile error at the return type.
+pub struct NoKind;
+
+/// Implemented by no type: the bound that turns a bad return type into a readable error.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool's output",
+    label = "this return type is not a tool output",
+    note = "return a type that derives `serde::Serialize` and `schemars::JsonSchema`, a `String`, `()`, `tool_core::Output`, or a `Result` of one of these"
+)]
+pub trait NotAnOutput {}
+
+impl NoKind {
+    /// Fails to compile for every `T`, with the message above.
+    pub fn output_schema<T: NotAnOutput>(&self) -> Option<Map<String, Value>> {
+        None
+    }
+
+    /// Never reached: the crate did not compile.
+    pub fn convert<T>(&self, _value: T) -> Result<Output, Refusal> {
+        Err(Refusal::new(crate::refusal::code::INTERNAL, "unreachable"))
+    }
+}
+
+/// Holds for every type a tool parameter can have: one that can be read from JSON and
+/// described by a JSON Schema.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool parameter: it must implement `serde::Deserialize` and `schemars::JsonSchema`",
+    label = "this parameter's type cannot be read from JSON or described",
+    note = "derive both on the type: `#[derive(serde::Deserialize, schemars::JsonSchema)]`, or take a type that has them"
+)]
+pub trait Parameter: DeserializeOwned + schemars::JsonSchema {}
+
+impl<T: DeserializeOwned + schemars::JsonSchema> Parameter for T {}

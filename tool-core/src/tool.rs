@@ -1,0 +1,76 @@
+//! The [`Tool`] trait and the [`ToolDefinition`] a tool advertises.
+//!
+//! `#[tool]` implements `Tool` for you; implement it by hand only for tools whose shape is
+//! known at run time (a remote server's tools, say). The registry holds tools as
+//! `Arc<dyn Tool>`, reads each definition once when the tool is added, and calls
+//! [`Tool::call`] with the call's raw arguments.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::call::Arguments;
+use crate::context::Context;
+use crate::output::Output;
+use crate::refusal::Refusal;
+
+/// A boxed future that is `Send`, as tools return.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// A function that a model, an MCP client or code can call by name with JSON arguments.
+///
+/// For `#[tool] async fn note_write(...)`, the macro generates a unit struct `NoteWrite`
+/// (the fn's name in PascalCase) that implements this trait; pass that to the registry.
+pub trait Tool: Send + Sync + 'static {
+    /// What the tool advertises. The registry calls this once, when the tool is added.
+    fn definition(&self) -> ToolDefinition;
+
+    /// Runs the tool: parses `arguments` into its input, runs the handler, converts its
+    /// output. Refusals for bad arguments, and the handler's own, come back as `Err`.
+    fn call<'a>(
+        &'a self,
+        arguments: &'a Arguments,
+        ctx: &'a Context,
+    ) -> BoxFuture<'a, Result<Output, Refusal>>;
+}
+
+/// What a tool advertises: its name, description, input schema and hints.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ToolDefinition {
+    /// The tool's name: lower snake case, at most 64 characters.
+    pub name: String,
+    /// A human-readable title.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// What the tool does: its summary when it has one, else its full description.
+    pub description: String,
+    /// The JSON Schema of its arguments: an object schema with `additionalProperties: false`.
+    pub input_schema: Map<String, Value>,
+    /// The JSON Schema of its structured output, when it returns structured output.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Map<String, Value>>,
+    /// Hints about what calling it does.
+    pub annotations: Annotations,
+    /// How long one call may run, when the tool sets a limit.
+    #[serde(skip)]
+    pub timeout: Option<Duration>,
+}
+
+/// Hints about a tool's effects, as MCP's tool annotations describe them.
+///
+/// They are the tool author's claims, not guarantees; a host may use them to decide what to
+/// confirm with a user.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct Annotations {
+    /// The tool does not change anything.
+    pub read_only: bool,
+    /// The tool may destroy or overwrite data.
+    pub destructive: bool,
+    /// Calling it again with the same arguments has no further effect.
+    pub idempotent: bool,
+    /// The tool reaches outside the application (the web, other systems).
+    pub open_world: bool,
+}

@@ -1,0 +1,215 @@
+//! Every mistake `#[tool]` can see, each an error at the token that is wrong, saying what to
+//! write instead. All are reported at once.
+
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+use syn::{Pat, Type};
+
+use crate::model::{Role, ToolFn};
+
+/// The longest tool name: the strictest provider limit (OpenAI's and Anthropic's; MCP allows
+/// 128).
+pub const MAX_NAME_LEN: usize = 64;
+
+/// Checks a tool fn; every error found, or `Ok`.
+pub fn tool(tool: &ToolFn) -> darling::Result<()> {
+    let mut errors = darling::Error::accumulator();
+    if let Err(error) = name(&tool.name, tool.attr.name.is_some()) {
+        errors.push(error.with_span(&tool.name_span));
+    }
+    if let (true, true) = (tool.attr.readonly.is_present(), tool.attr.destructive.is_present()) {
+        errors.push(
+            darling::Error::custom(
+                "a tool cannot be both `readonly` and `destructive`; keep the one that is true",
+            )
+            .with_span(&tool.attr.destructive.span()),
+        );
+    }
+    let generics = &tool.func.sig.generics;
+    if !generics.params.is_empty() || generics.where_clause.is_some() {
+        errors.push(
+            darling::Error::custom(
+                "a tool cannot be generic: its input schema is built from concrete types; \
+                 replace the type parameters with concrete types",
+            )
+            .with_span(&generics.span()),
+        );
+    }
+    for param in &tool.params {
+        if let Err(error) = parameter(param) {
+            errors.push(error);
+        }
+    }
+    let inputs: Vec<_> = tool
+        .params
+        .iter()
+        .filter(|param| param.role == Role::Input)
+        .collect();
+    if let Some(second) = inputs.get(1) {
+        errors.push(
+            darling::Error::custom(
+                "a tool takes at most one `#[input]` struct; put these fields in one struct",
+            )
+            .with_span(&second.input_attr.span()),
+        );
+    }
+    if let Some(input) = inputs.first() {
+        for field in tool.fields() {
+            errors.push(
+                darling::Error::custom(
+                    "with an `#[input]` struct, that struct is the whole input; move this \
+                     parameter into it as a field",
+                )
+                .with_span(&field.arg.span()),
+            );
+        }
+        if let Some(attr) = &input.input_attr {
+            if !matches!(attr.meta, syn::Meta::Path(_)) {
+                errors.push(
+                    darling::Error::custom("write `#[input]` alone, with nothing after it")
+                        .with_span(&attr.meta.span()),
+                );
+            }
+        }
+    }
+    if let Some(ty) = &tool.output.ty {
+        if let Some(impl_trait) = find_impl_trait(ty) {
+            errors.push(
+                darling::Error::custom(
+                    "a tool cannot return `impl Trait`: its output schema is built from the \
+                     concrete type; name the type",
+                )
+                .with_span(&impl_trait.span()),
+            );
+        }
+    }
+    errors.finish()
+}
+
+/// Tool names are lower snake case, 1 to 64 characters, so every provider accepts them.
+pub fn name(name: &str, explicit: bool) -> darling::Result<()> {
+    let how = if explicit {
+        "write".to_owned()
+    } else {
+        "rename the fn, or write".to_owned()
+    };
+    if name.is_empty() {
+        return Err(darling::Error::custom(
+            "a tool name cannot be empty; write a lower snake case name such as `name = \"note_write\"`",
+        ));
+    }
+    if name.chars().count() > MAX_NAME_LEN {
+        return Err(darling::Error::custom(format!(
+            "this tool name is {} characters long; names are limited to {MAX_NAME_LEN}, the \
+             strictest provider limit: {how} a shorter one",
+            name.chars().count()
+        )));
+    }
+    if !is_lower_snake_case(name) {
+        return Err(darling::Error::custom(format!(
+            "tool names are lower snake case (letters a-z, digits, single underscores, starting \
+             with a letter): {how} `name = \"{}\"`",
+            to_snake_case(name)
+        )));
+    }
+    Ok(())
+}
+
+fn is_lower_snake_case(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    bytes.first().is_some_and(u8::is_ascii_lowercase)
+        && bytes.last() != Some(&b'_')
+        && !name.contains("__")
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'_')
+}
+
+fn to_snake_case(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            if !out.is_empty() && !out.ends_with('_') {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    let out = out.trim_matches('_').trim_start_matches(|c: char| c.is_ascii_digit());
+    if out.is_empty() {
+        "note_write".to_owned()
+    } else {
+        out.to_owned()
+    }
+}
+
+fn parameter(param: &crate::model::Param) -> darling::Result<()> {
+    let error = |message: &str, span: &dyn Spanned| {
+        Err(darling::Error::custom(message).with_span(&span.span()))
+    };
+    if param.role == Role::Receiver {
+        return error(
+            "`#[tool]` on a method belongs in a `#[toolkit]` impl block; outside one, a tool is \
+             a free fn",
+            &param.arg,
+        );
+    }
+    let syn::FnArg::Typed(typed) = &param.arg else {
+        return Ok(());
+    };
+    if param.ident.is_none() {
+        return match &*typed.pat {
+            Pat::Wild(wild) => error(
+                "name this parameter: its name is the field a caller sends, such as `count: u8`",
+                wild,
+            ),
+            pat => error(
+                "a tool parameter needs a plain name, which becomes its field; write \
+                 `point: (u8, u8)` and take it apart inside the fn",
+                pat,
+            ),
+        };
+    }
+    if param.role == Role::Context {
+        if let Type::Reference(reference) = &param.ty {
+            if let Some(mutability) = reference.mutability {
+                return error(
+                    "the context is shared by the host: take it as `&Context`",
+                    &mutability,
+                );
+            }
+        }
+        return Ok(());
+    }
+    if let Some(impl_trait) = find_impl_trait(&param.ty) {
+        return error(
+            "`impl Trait` cannot be a tool parameter: a parameter is read from JSON, so it \
+             needs a concrete type that implements `Deserialize` and `JsonSchema`",
+            &impl_trait,
+        );
+    }
+    if let Type::Reference(reference) = &param.ty {
+        return error(
+            "a tool parameter is read from JSON, so it must be owned: write `String` for \
+             `&str`, `Vec<T>` for `&[T]`; only `&Context` is injected by reference",
+            reference,
+        );
+    }
+    Ok(())
+}
+
+fn find_impl_trait(ty: &Type) -> Option<syn::TypeImplTrait> {
+    struct Finder(Option<syn::TypeImplTrait>);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_type_impl_trait(&mut self, found: &'ast syn::TypeImplTrait) {
+            self.0.get_or_insert_with(|| found.clone());
+        }
+    }
+    let mut finder = Finder(None);
+    finder.visit_type(ty);
+    finder.0
+}

@@ -1,0 +1,281 @@
+//! The code `#[tool]` writes: the fn as it was, a unit struct named after it, and that struct's
+//! `Tool` impl with its input type, schema and call.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::attr::ToolAttr;
+use crate::check;
+use crate::model::{Role, ToolFn, pascal_case, unraw};
+
+/// `#[tool(args)] item`.
+pub fn tool(args: TokenStream, item: TokenStream) -> darling::Result<TokenStream> {
+    let func = match syn::parse2::<syn::Item>(item)? {
+        syn::Item::Fn(func) => func,
+        other => {
+            return Err(darling::Error::custom(
+                "`#[tool]` goes on a fn, such as `#[tool] async fn note_write(text: String)`",
+            )
+            .with_span(&item_keyword_span(&other)));
+        }
+    };
+    let attr = read_attr(args);
+    // Read what we can even when the options are wrong, so every error shows at once.
+    let (attr, attr_error) = match attr {
+        Ok(attr) => (attr, None),
+        Err(error) => (ToolAttr::default(), Some(error)),
+    };
+    let model = ToolFn::new(attr, func);
+    let mut errors = darling::Error::accumulator();
+    if let Some(error) = attr_error {
+        errors.push(error);
+    }
+    errors.handle(check::tool(&model));
+    if let Err(error) = errors.finish() {
+        // Keep the fn, so its callers don't add errors of their own.
+        let func = &model.func;
+        let errors = error.write_errors();
+        return Ok(quote!(#func #errors));
+    }
+    Ok(expand(&model))
+}
+
+fn read_attr(args: TokenStream) -> darling::Result<ToolAttr> {
+    let items = darling::ast::NestedMeta::parse_meta_list(args)?;
+    ToolAttr::from_list(&items)
+}
+
+use darling::FromMeta as _;
+
+fn item_keyword_span(item: &syn::Item) -> proc_macro2::Span {
+    match item {
+        syn::Item::Struct(item) => item.struct_token.span,
+        syn::Item::Enum(item) => item.enum_token.span,
+        syn::Item::Impl(item) => item.impl_token.span,
+        syn::Item::Mod(item) => item.mod_token.span,
+        syn::Item::Trait(item) => item.trait_token.span,
+        syn::Item::Const(item) => item.const_token.span,
+        syn::Item::Static(item) => item.static_token.span,
+        syn::Item::Type(item) => item.type_token.span,
+        other => other.span(),
+    }
+}
+
+fn expand(tool: &ToolFn) -> TokenStream {
+    let func = &tool.func;
+    let vis = &func.vis;
+    let fn_ident = &func.sig.ident;
+    let struct_ident = format_ident!("{}", pascal_case(&unraw(fn_ident)), span = fn_ident.span());
+    let struct_doc = format!(
+        "The tool `{}`, made by `#[tool]` from [`{}`]: pass it to a `Registry`.",
+        tool.name,
+        unraw(fn_ident)
+    );
+
+    let (input_def, input_ty, input_ops) = input_type(tool);
+    let meta = meta(tool);
+    let args = call_arguments(tool);
+    let await_ = func.sig.asyncness.map(|_| quote!(.await));
+    let name = &tool.name;
+    let convert = convert_return(tool);
+    let output_schema = output_schema(tool);
+
+    quote! {
+        #func
+
+        #[doc = #struct_doc]
+        #[derive(Clone, Copy, Debug, Default)]
+        #vis struct #struct_ident;
+
+        const _: () = {
+            #input_def
+
+            static __INPUT_SCHEMA: ::tool_core::__private::SchemaCell =
+                ::tool_core::__private::SchemaCell::new();
+            const __INPUT: ::tool_core::__private::InputOps<#input_ty> = #input_ops;
+
+            impl ::tool_core::Tool for #struct_ident {
+                fn definition(&self) -> ::tool_core::ToolDefinition {
+                    ::tool_core::__private::definition(
+                        &#meta,
+                        (__INPUT.schema)(&__INPUT_SCHEMA),
+                        #output_schema,
+                    )
+                }
+
+                fn call<'__a>(
+                    &'__a self,
+                    __arguments: &'__a ::tool_core::Arguments,
+                    __ctx: &'__a ::tool_core::Context,
+                ) -> ::tool_core::BoxFuture<'__a, ::core::result::Result<::tool_core::Output, ::tool_core::Refusal>> {
+                    ::std::boxed::Box::pin(async move {
+                        let __input = (__INPUT.parse)(__arguments, &__INPUT_SCHEMA, #name)?;
+                        let __returned = #fn_ident(#args) #await_;
+                        #convert
+                    })
+                }
+            }
+        };
+    }
+}
+
+/// The input type: the user's `#[input]` struct, or a struct generated from the parameters;
+/// its definition, its name, and the expression for its `InputOps`.
+///
+/// The generated struct is generic over its field types, and its `InputOps` come from a
+/// generic fn whose bounds say `Parameter` of each, so that a parameter type without
+/// `Deserialize` or `JsonSchema` is reported once, at that parameter, in words about
+/// parameters, instead of many times from inside the derived impls.
+fn input_type(tool: &ToolFn) -> (TokenStream, TokenStream, TokenStream) {
+    if let Some(input) = tool.whole_input() {
+        let ty = &input.ty;
+        let ops = quote_spanned!(ty.span()=> ::tool_core::__private::input_ops::<#ty>());
+        return (TokenStream::new(), quote!(#ty), ops);
+    }
+    let generics: Vec<_> = tool
+        .fields()
+        .enumerate()
+        .map(|(index, _)| format_ident!("__T{}", index))
+        .collect();
+    let fields = tool.fields().zip(&generics).map(|(param, generic)| {
+        let ident = &param.ident;
+        let attrs = &param.field_attrs;
+        quote!(#(#attrs)* #ident: #generic)
+    });
+    let types = tool.fields().map(|param| {
+        let ty = &param.ty;
+        quote!(#ty)
+    });
+    let bound = generics
+        .iter()
+        .map(|generic| format!("{generic}: ::tool_core::__private::Parameter"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let def = quote! {
+        #[derive(::tool_core::__private::serde::Deserialize, ::tool_core::__private::schemars::JsonSchema)]
+        #[serde(crate = "::tool_core::__private::serde")]
+        #[serde(bound(deserialize = #bound))]
+        #[schemars(crate = "::tool_core::__private::schemars", bound = #bound)]
+        #[allow(non_camel_case_types)]
+        struct __ToolInputOf<#(#generics),*> {
+            #(#fields,)*
+        }
+
+        type __ToolInput = __ToolInputOf<#(#types),*>;
+
+        const fn __input_ops<#(#generics: ::tool_core::__private::Parameter),*>()
+            -> ::tool_core::__private::InputOps<__ToolInputOf<#(#generics),*>>
+        {
+            ::tool_core::__private::input_ops::<__ToolInputOf<#(#generics),*>>()
+        }
+    };
+    let types = tool.fields().map(|param| &param.ty);
+    let ops = quote!(__input_ops::<#(#types),*>());
+    (def, quote!(__ToolInput), ops)
+}
+
+fn call_arguments(tool: &ToolFn) -> TokenStream {
+    let args = tool.params.iter().map(|param| match param.role {
+        Role::Context => quote!(__ctx),
+        Role::Input => quote!(__input),
+        Role::Field | Role::Receiver => {
+            let ident = &param.ident;
+            quote!(__input.#ident)
+        }
+    });
+    quote!(#(#args),*)
+}
+
+fn meta(tool: &ToolFn) -> TokenStream {
+    let name = &tool.name;
+    let option = |value: &Option<String>| match value {
+        Some(value) => quote!(::core::option::Option::Some(#value)),
+        None => quote!(::core::option::Option::None),
+    };
+    let title = option(&tool.attr.title);
+    let summary = option(&tool.attr.summary);
+    let description = tool.description();
+    let read_only = tool.attr.readonly.is_present();
+    let destructive = tool.attr.destructive.is_present();
+    let idempotent = tool.attr.idempotent.is_present();
+    let open_world = tool.attr.open_world.is_present();
+    let timeout = match &tool.attr.timeout {
+        Some(timeout) => {
+            let millis = timeout.0.as_millis() as u64;
+            quote!(::core::option::Option::Some(#millis))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    quote! {
+        ::tool_core::__private::Meta {
+            name: #name,
+            title: #title,
+            description: #description,
+            summary: #summary,
+            annotations: ::tool_core::Annotations {
+                read_only: #read_only,
+                destructive: #destructive,
+                idempotent: #idempotent,
+                open_world: #open_world,
+            },
+            timeout_ms: #timeout,
+        }
+    }
+}
+
+/// The type that becomes the output: the `T` of a `Result<T, E>`, else the return type.
+fn ok_type(tool: &ToolFn) -> TokenStream {
+    match &tool.output.ty {
+        None => quote!(()),
+        Some(ty) if tool.output.is_result => {
+            quote_spanned!(ty.span()=> <#ty as ::tool_core::__private::ResultParts>::Ok)
+        }
+        Some(ty) => quote!(#ty),
+    }
+}
+
+fn dispatch(tool: &ToolFn) -> TokenStream {
+    let ok = ok_type(tool);
+    let span = tool
+        .output
+        .ty
+        .as_ref()
+        .map_or_else(proc_macro2::Span::call_site, |ty| ty.span());
+    quote_spanned! {span=>
+        {
+            #[allow(unused_imports)]
+            use ::tool_core::__private::{ViaIntoOutput as _, ViaNothing as _, ViaSerialize as _};
+            (&&::tool_core::__private::Wrap::<#ok>::NEW).output_kind()
+        }
+    }
+}
+
+fn output_schema(tool: &ToolFn) -> TokenStream {
+    let ok = ok_type(tool);
+    let dispatch = dispatch(tool);
+    let span = tool
+        .output
+        .ty
+        .as_ref()
+        .map_or_else(proc_macro2::Span::call_site, |ty| ty.span());
+    quote_spanned!(span=> #dispatch.output_schema::<#ok>())
+}
+
+fn convert_return(tool: &ToolFn) -> TokenStream {
+    let dispatch = dispatch(tool);
+    if !tool.output.is_result {
+        return quote!(#dispatch.convert(__returned));
+    }
+    let error_span = tool.output.ty.as_ref().map(|ty| ty.span());
+    let into_refusal = match error_span {
+        Some(span) => quote_spanned!(span=> ::tool_core::__private::into_refusal(__error)),
+        None => quote!(::tool_core::__private::into_refusal(__error)),
+    };
+    quote! {
+        match __returned {
+            ::core::result::Result::Ok(__value) => #dispatch.convert(__value),
+            ::core::result::Result::Err(__error) => ::core::result::Result::Err(#into_refusal),
+        }
+    }
+}
