@@ -1,0 +1,291 @@
+//! Argument parsing through the registry: nulls, unknown fields, paths, every fault at once.
+
+use serde_json::{Value, json};
+use tool_core::{Arguments, Context, Line, Refusal, Registry, ToolCall, tool};
+
+#[derive(Debug, Clone, PartialEq, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+struct Item {
+    /// Stock-keeping unit.
+    sku: String,
+    /// How many.
+    qty: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+struct Filter {
+    /// Only orders newer than this, in seconds since the epoch.
+    since: Option<u64>,
+    tag: String,
+}
+
+/// What `order_place` received, given back so tests can see what the handler saw.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Seen {
+    items: Vec<Item>,
+    filter: Option<Filter>,
+    note: Option<String>,
+    priority: u8,
+}
+
+/// Places an order.
+#[tool]
+async fn order_place(
+    /// The order's lines.
+    items: Vec<Item>,
+    /// Which orders to merge with.
+    filter: Option<Filter>,
+    /// A note for the packer.
+    note: Option<String>,
+    /// Higher ships sooner.
+    #[serde(default = "default_priority")]
+    priority: u8,
+) -> Seen {
+    Seen {
+        items,
+        filter,
+        note,
+        priority,
+    }
+}
+
+fn default_priority() -> u8 {
+    5
+}
+
+/// The whole input of `note_find`.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+struct FindArgs {
+    /// Words to look for.
+    query: String,
+    /// At most this many results.
+    #[serde(default)]
+    limit: Option<u32>,
+}
+
+/// Finds notes.
+#[tool(readonly)]
+async fn note_find(#[input] args: FindArgs) -> String {
+    format!("{}:{:?}", args.query, args.limit)
+}
+
+fn registry() -> Registry {
+    Registry::builder()
+        .tool(OrderPlace)
+        .tool(NoteFind)
+        .build()
+        .unwrap()
+}
+
+async fn call(name: &str, arguments: impl Into<Arguments>) -> Result<String, Refusal> {
+    call_text(name, arguments).await
+}
+
+/// The JSON the handler of `order_place` saw.
+async fn seen(arguments: Value) -> Value {
+    let text = call_text("order_place", arguments).await.unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+async fn call_text(name: &str, arguments: impl Into<Arguments>) -> Result<String, Refusal> {
+    let result = registry()
+        .call(ToolCall::new("id-1", name, arguments), &Context::default())
+        .await;
+    assert_eq!(result.id, "id-1");
+    result.outcome.map(|output| output.as_text().to_owned())
+}
+
+fn faults(refusal: &Refusal) -> Vec<(String, String)> {
+    refusal
+        .lines
+        .iter()
+        .filter(|line| line.label == "fault")
+        .map(|line| (line.cells[0].clone(), line.cells[1].clone()))
+        .collect()
+}
+
+fn fault(path: &str, problem: &str) -> (String, String) {
+    (path.to_owned(), problem.to_owned())
+}
+
+#[tokio::test]
+async fn good_arguments_reach_the_handler() {
+    let seen = seen(json!({"items": [{"sku": "a", "qty": 2}], "note": "fragile"})).await;
+    assert_eq!(
+        seen,
+        json!({"items": [{"sku": "a", "qty": 2}], "filter": null, "note": "fragile", "priority": 5})
+    );
+}
+
+#[tokio::test]
+async fn null_counts_as_absent() {
+    // An optional field set to null is None; a defaulted field set to null gets its default.
+    let seen_nulls = seen(json!({"items": [], "note": null, "filter": null, "priority": null})).await;
+    assert_eq!(
+        seen_nulls,
+        json!({"items": [], "filter": null, "note": null, "priority": 5})
+    );
+
+    // A required field set to null is reported missing.
+    let refusal = call("order_place", json!({"items": null})).await.unwrap_err();
+    assert_eq!(
+        faults(&refusal),
+        [fault(
+            "items",
+            "missing; expected array of object with fields sku, qty"
+        )]
+    );
+
+    // Nested: an optional field of a nested struct set to null is absent too.
+    let nested = seen(json!({"items": [], "filter": {"since": null, "tag": "x"}})).await;
+    assert_eq!(nested["filter"], json!({"since": null, "tag": "x"}));
+}
+
+#[tokio::test]
+async fn unknown_field_lists_accepted_fields() {
+    for value in [json!("red"), Value::Null] {
+        let refusal = call("order_place", json!({"items": [], "colour": value}))
+            .await
+            .unwrap_err();
+        assert_eq!(refusal.code, "bad-arguments");
+        assert_eq!(faults(&refusal), [fault("colour", "unknown field")]);
+        assert_eq!(
+            refusal.find_line("fields"),
+            Some(&Line::new(
+                "fields",
+                ["items", "filter", "note", "priority"]
+            ))
+        );
+    }
+}
+
+#[tokio::test]
+async fn nested_fault_has_path() {
+    let refusal = call(
+        "order_place",
+        json!({
+            "items": [{"sku": "a", "qty": 1}, {"sku": "b", "qty": 2}, {"sku": "c", "qty": "x"}],
+            "filter": {"since": "yesterday", "tag": "t"}
+        }),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        faults(&refusal),
+        [
+            fault("items[2].qty", "expected u32, received \"x\""),
+            fault("filter.since", "expected u64 or null, received \"yesterday\""),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn all_faults_reported_at_once() {
+    let refusal = call(
+        "order_place",
+        json!({
+            "colour": "red",
+            "size": null,
+            // `Item` does not deny unknown fields, so `gift` is ignored as serde would.
+            "items": [{"qty": -1}, {"sku": 7, "qty": 1, "gift": true}],
+            "priority": 300,
+        }),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        refusal.message,
+        "6 faults in the arguments of order_place; nothing ran"
+    );
+    assert_eq!(
+        faults(&refusal),
+        [
+            fault("colour", "unknown field"),
+            fault("size", "unknown field"),
+            fault("items[0].sku", "missing; expected string"),
+            fault("items[0].qty", "expected u32, received -1, which is out of range"),
+            fault("items[1].sku", "expected string, received 7"),
+            fault("priority", "expected u8, received 300, which is out of range"),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn arguments_that_are_not_an_object_are_refused() {
+    for (arguments, received) in [
+        (json!([1, 2]), "an array"),
+        (json!(3), "3"),
+        (json!(true), "true"),
+        (Value::String("\"x\"".into()), "\"x\""),
+    ] {
+        let refusal = call("order_place", arguments).await.unwrap_err();
+        assert_eq!(refusal.code, "bad-arguments");
+        assert_eq!(
+            faults(&refusal),
+            [fault(
+                "(arguments)",
+                &format!("expected an object, received {received}")
+            )]
+        );
+    }
+}
+
+#[tokio::test]
+async fn arguments_that_are_not_json_are_refused_with_the_call_id() {
+    let refusal = call("order_place", Arguments::from_text("{\"items\": [")).await.unwrap_err();
+    assert_eq!(refusal.code, "bad-arguments");
+    assert!(
+        faults(&refusal)[0].1.starts_with("not valid JSON: EOF while parsing"),
+        "{refusal}"
+    );
+}
+
+#[tokio::test]
+async fn arguments_may_arrive_as_a_string_holding_an_object() {
+    let call = ToolCall::from_json(
+        r#"{"id":"c","name":"order_place","arguments":"{\"items\":[{\"sku\":\"a\",\"qty\":1}]}"}"#,
+    )
+    .unwrap();
+    let result = registry().call(call, &Context::default()).await;
+    let seen: Value = serde_json::from_str(&result.text()).unwrap();
+    assert_eq!(seen["items"], json!([{"sku": "a", "qty": 1}]));
+}
+
+#[tokio::test]
+async fn input_structs_refuse_unknown_fields_and_take_null_as_absent() {
+    assert_eq!(
+        call("note_find", json!({"query": "milk", "limit": null})).await,
+        Ok("milk:None".to_owned())
+    );
+    let refusal = call("note_find", json!({"query": 1, "lmit": 3})).await.unwrap_err();
+    assert_eq!(
+        faults(&refusal),
+        [
+            fault("lmit", "unknown field"),
+            fault("query", "expected string, received 1"),
+        ]
+    );
+    assert_eq!(
+        refusal.find_line("fields"),
+        Some(&Line::new("fields", ["query", "limit"]))
+    );
+}
+
+#[tokio::test]
+async fn unknown_tool_lists_every_tool() {
+    let refusal = call("order_cancel", json!({})).await.unwrap_err();
+    assert_eq!(refusal.code, "unknown-tool");
+    assert_eq!(
+        refusal.find_line("tools"),
+        Some(&Line::new("tools", ["order_place", "note_find"]))
+    );
+}
+
+#[tokio::test]
+async fn a_refusal_reads_back_from_its_text() {
+    let refusal = call("order_place", json!({"items": [{"sku": "a\tb", "qty": "\n"}]}))
+        .await
+        .unwrap_err();
+    let text = refusal.to_string();
+    assert_eq!(text.lines().count(), 3, "{text}");
+    assert_eq!(Refusal::parse(&text), Some(refusal));
+}

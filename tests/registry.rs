@@ -1,0 +1,105 @@
+//! The registry: building, calling, and what handlers' own outcomes become.
+
+use serde_json::json;
+use tool_core::{BuildError, Context, Output, Refusal, Registry, ToolCall, tool};
+
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Written {
+    revision: u64,
+}
+
+/// Writes a note.
+#[tool(name = "note_write", destructive)]
+async fn note_write(text: String, revision: Option<u64>) -> Result<Written, Refusal> {
+    match revision {
+        Some(7) | None => Ok(Written {
+            revision: 8 + text.len() as u64,
+        }),
+        Some(_) => Err(Refusal::new("conflict", "the note has moved on; read it again")
+            .line("revision", ["7"])),
+    }
+}
+
+/// Reads a file.
+#[tool(readonly)]
+async fn file_read(path: String) -> std::io::Result<String> {
+    Err(std::io::Error::new(
+        std::io::ErrorKind::NotFound,
+        format!("no file at {path}"),
+    ))
+}
+
+/// Also called note_write.
+#[tool(name = "note_write")]
+async fn impostor() {}
+
+async fn call(registry: &Registry, name: &str, arguments: serde_json::Value) -> tool_core::ToolResult {
+    registry
+        .call(ToolCall::new("c", name, arguments), &Context::default())
+        .await
+}
+
+#[test]
+fn two_tools_of_one_name_are_an_error_not_a_panic() {
+    let error = Registry::builder()
+        .tool(NoteWrite)
+        .tool(FileRead)
+        .tool(Impostor)
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        error,
+        BuildError::DuplicateName {
+            name: "note_write".into()
+        }
+    );
+    assert!(error.to_string().contains("`note_write`"));
+}
+
+#[tokio::test]
+async fn structured_output_is_json() {
+    let registry = Registry::builder().tool(NoteWrite).build().unwrap();
+    let result = call(&registry, "note_write", json!({"text": "hi"})).await;
+    assert_eq!(result.outcome, Output::json(&json!({"revision": 10})));
+    assert_eq!(
+        serde_json::to_value(&result).unwrap(),
+        json!({"id": "c", "name": "note_write", "output": {"revision": 10}})
+    );
+    let definition = &registry.definitions()[0];
+    assert_eq!(
+        definition.output_schema.as_ref().unwrap()["required"],
+        json!(["revision"])
+    );
+}
+
+#[tokio::test]
+async fn a_handler_refusal_passes_through_with_its_code() {
+    let registry = Registry::builder().tool(NoteWrite).build().unwrap();
+    let result = call(&registry, "note_write", json!({"text": "hi", "revision": 3})).await;
+    assert_eq!(
+        result.text(),
+        "refused\tconflict\tthe note has moved on; read it again\nrevision\t7"
+    );
+    assert_eq!(
+        serde_json::to_value(&result).unwrap()["refusal"]["code"],
+        "conflict"
+    );
+}
+
+#[tokio::test]
+async fn a_handler_error_becomes_failed_with_its_message() {
+    let registry = Registry::builder().tool(FileRead).build().unwrap();
+    let result = call(&registry, "file_read", json!({"path": "/x"})).await;
+    let refusal = result.refusal().unwrap();
+    assert_eq!(refusal.code, "failed");
+    assert_eq!(refusal.message, "no file at /x");
+}
+
+#[tokio::test]
+async fn results_carry_the_call_id_and_name() {
+    let registry = Registry::builder().tool(FileRead).build().unwrap();
+    let call = ToolCall::from_json(r#"{"id": 42, "name": "nope"}"#).unwrap();
+    let result = registry.call(call, &Context::default()).await;
+    assert_eq!((result.id.as_str(), result.name.as_str()), ("42", "nope"));
+    assert_eq!(result.refusal().unwrap().code, "unknown-tool");
+}

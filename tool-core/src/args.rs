@@ -480,6 +480,13 @@ impl<'s> Checker<'s> {
                     Some(items) => format!("array of {}", self.describe(items)),
                     None => "array".to_owned(),
                 },
+                ("object", _) => match schema.get("properties").and_then(Value::as_object) {
+                    Some(properties) if !properties.is_empty() => format!(
+                        "object with fields {}",
+                        properties.keys().cloned().collect::<Vec<_>>().join(", ")
+                    ),
+                    _ => "object".to_owned(),
+                },
                 (other, _) => other.to_owned(),
             }
         };

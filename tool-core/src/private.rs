@@ -124,7 +124,10 @@ impl<T: ?Sized> Wrap<T> {
 /// Dispatch to [`IntoOutput`].
 pub trait ViaIntoOutput {
     /// The way this type becomes an output.
-    fn output_kind(&self) -> IntoOutputKind {
+    fn output_kind(self) -> IntoOutputKind
+    where
+        Self: Sized,
+    {
         IntoOutputKind
     }
 }
@@ -133,7 +136,10 @@ impl<T: IntoOutput> ViaIntoOutput for &&Wrap<T> {}
 /// Dispatch to structured output.
 pub trait ViaSerialize {
     /// The way this type becomes an output.
-    fn output_kind(&self) -> SerializeKind {
+    fn output_kind(self) -> SerializeKind
+    where
+        Self: Sized,
+    {
         SerializeKind
     }
 }
@@ -142,7 +148,10 @@ impl<T: Serialize + schemars::JsonSchema> ViaSerialize for &Wrap<T> {}
 /// The last resort, for types that cannot be an output at all.
 pub trait ViaNothing {
     /// The way this type (fails to) become an output.
-    fn output_kind(&self) -> NoKind {
+    fn output_kind(self) -> NoKind
+    where
+        Self: Sized,
+    {
         NoKind
     }
 }

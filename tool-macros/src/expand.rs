@@ -133,20 +133,37 @@ fn input_type(tool: &ToolFn) -> (TokenStream, TokenStream, TokenStream) {
         let ops = quote_spanned!(ty.span()=> ::tool_core::__private::input_ops::<#ty>());
         return (TokenStream::new(), quote!(#ty), ops);
     }
-    let generics: Vec<_> = tool
+    // A field whose `#[serde]` or `#[schemars]` attributes may name functions of its type
+    // (`default = "..."`, `with = "..."`) keeps its concrete type; the others become generic.
+    let generic: Vec<Option<proc_macro2::Ident>> = tool
         .fields()
         .enumerate()
-        .map(|(index, _)| format_ident!("__T{}", index))
+        .map(|(index, param)| {
+            let annotated = param
+                .field_attrs
+                .iter()
+                .any(|attr| !attr.path().is_ident("doc"));
+            (!annotated).then(|| format_ident!("__T{}", index))
+        })
         .collect();
-    let fields = tool.fields().zip(&generics).map(|(param, generic)| {
+    let generics: Vec<_> = generic.iter().flatten().collect();
+    let fields = tool.fields().zip(&generic).map(|(param, generic)| {
         let ident = &param.ident;
         let attrs = &param.field_attrs;
-        quote!(#(#attrs)* #ident: #generic)
+        match generic {
+            Some(generic) => quote!(#(#attrs)* #ident: #generic),
+            None => {
+                let ty = &param.ty;
+                quote!(#(#attrs)* #ident: #ty)
+            }
+        }
     });
-    let types = tool.fields().map(|param| {
-        let ty = &param.ty;
-        quote!(#ty)
-    });
+    let generic_types: Vec<_> = tool
+        .fields()
+        .zip(&generic)
+        .filter(|(_, generic)| generic.is_some())
+        .map(|(param, _)| &param.ty)
+        .collect();
     let bound = generics
         .iter()
         .map(|generic| format!("{generic}: ::tool_core::__private::Parameter"))
@@ -162,7 +179,7 @@ fn input_type(tool: &ToolFn) -> (TokenStream, TokenStream, TokenStream) {
             #(#fields,)*
         }
 
-        type __ToolInput = __ToolInputOf<#(#types),*>;
+        type __ToolInput = __ToolInputOf<#(#generic_types),*>;
 
         const fn __input_ops<#(#generics: ::tool_core::__private::Parameter),*>()
             -> ::tool_core::__private::InputOps<__ToolInputOf<#(#generics),*>>
@@ -170,8 +187,7 @@ fn input_type(tool: &ToolFn) -> (TokenStream, TokenStream, TokenStream) {
             ::tool_core::__private::input_ops::<__ToolInputOf<#(#generics),*>>()
         }
     };
-    let types = tool.fields().map(|param| &param.ty);
-    let ops = quote!(__input_ops::<#(#types),*>());
+    let ops = quote!(__input_ops::<#(#generic_types),*>());
     (def, quote!(__ToolInput), ops)
 }
 

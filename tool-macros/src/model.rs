@@ -215,7 +215,7 @@ pub fn doc_of(attrs: &[Attribute]) -> String {
             _ => None,
         })
         .flat_map(|text| {
-            text.lines()
+            text.split('\n')
                 .map(|line| line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned())
                 .collect::<Vec<_>>()
         })

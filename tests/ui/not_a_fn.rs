@@ -1,0 +1,6 @@
+use tool_core::tool;
+
+#[tool]
+struct NoteWrite;
+
+fn main() {}

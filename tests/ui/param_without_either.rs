@@ -1,0 +1,13 @@
+use tool_core::tool;
+
+struct Colour {
+    name: String,
+}
+
+/// Paints.
+#[tool]
+async fn paint(colour: Colour) -> String {
+    colour.name
+}
+
+fn main() {}
