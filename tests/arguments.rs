@@ -119,14 +119,17 @@ async fn good_arguments_reach_the_handler() {
 #[tokio::test]
 async fn null_counts_as_absent() {
     // An optional field set to null is None; a defaulted field set to null gets its default.
-    let seen_nulls = seen(json!({"items": [], "note": null, "filter": null, "priority": null})).await;
+    let seen_nulls =
+        seen(json!({"items": [], "note": null, "filter": null, "priority": null})).await;
     assert_eq!(
         seen_nulls,
         json!({"items": [], "filter": null, "note": null, "priority": 5})
     );
 
     // A required field set to null is reported missing.
-    let refusal = call("order_place", json!({"items": null})).await.unwrap_err();
+    let refusal = call("order_place", json!({"items": null}))
+        .await
+        .unwrap_err();
     assert_eq!(
         faults(&refusal),
         [fault(
@@ -173,7 +176,10 @@ async fn nested_fault_has_path() {
         faults(&refusal),
         [
             fault("items[2].qty", "expected u32, received \"x\""),
-            fault("filter.since", "expected u64 or null, received \"yesterday\""),
+            fault(
+                "filter.since",
+                "expected u64 or null, received \"yesterday\""
+            ),
         ]
     );
 }
@@ -202,9 +208,15 @@ async fn all_faults_reported_at_once() {
             fault("colour", "unknown field"),
             fault("size", "unknown field"),
             fault("items[0].sku", "missing; expected string"),
-            fault("items[0].qty", "expected u32, received -1, which is out of range"),
+            fault(
+                "items[0].qty",
+                "expected u32, received -1, which is out of range"
+            ),
             fault("items[1].sku", "expected string, received 7"),
-            fault("priority", "expected u8, received 300, which is out of range"),
+            fault(
+                "priority",
+                "expected u8, received 300, which is out of range"
+            ),
         ]
     );
 }
@@ -231,10 +243,14 @@ async fn arguments_that_are_not_an_object_are_refused() {
 
 #[tokio::test]
 async fn arguments_that_are_not_json_are_refused_with_the_call_id() {
-    let refusal = call("order_place", Arguments::from_text("{\"items\": [")).await.unwrap_err();
+    let refusal = call("order_place", Arguments::from_text("{\"items\": ["))
+        .await
+        .unwrap_err();
     assert_eq!(refusal.code, "bad-arguments");
     assert!(
-        faults(&refusal)[0].1.starts_with("not valid JSON: EOF while parsing"),
+        faults(&refusal)[0]
+            .1
+            .starts_with("not valid JSON: EOF while parsing"),
         "{refusal}"
     );
 }
@@ -256,7 +272,9 @@ async fn input_structs_refuse_unknown_fields_and_take_null_as_absent() {
         call("note_find", json!({"query": "milk", "limit": null})).await,
         Ok("milk:None".to_owned())
     );
-    let refusal = call("note_find", json!({"query": 1, "lmit": 3})).await.unwrap_err();
+    let refusal = call("note_find", json!({"query": 1, "lmit": 3}))
+        .await
+        .unwrap_err();
     assert_eq!(
         faults(&refusal),
         [
@@ -282,9 +300,12 @@ async fn unknown_tool_lists_every_tool() {
 
 #[tokio::test]
 async fn a_refusal_reads_back_from_its_text() {
-    let refusal = call("order_place", json!({"items": [{"sku": "a\tb", "qty": "\n"}]}))
-        .await
-        .unwrap_err();
+    let refusal = call(
+        "order_place",
+        json!({"items": [{"sku": "a\tb", "qty": "\n"}]}),
+    )
+    .await
+    .unwrap_err();
     let text = refusal.to_string();
     assert_eq!(text.lines().count(), 3, "{text}");
     assert_eq!(Refusal::parse(&text), Some(refusal));

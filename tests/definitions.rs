@@ -24,7 +24,11 @@ async fn order_place(
     note: Option<String>,
     _ctx: &Context,
 ) -> String {
-    format!("{} {:?}", items.len(), note)
+    let lines: Vec<String> = items
+        .iter()
+        .map(|i| format!("{}x{}", i.qty, i.sku))
+        .collect();
+    format!("{lines:?} {note:?}")
 }
 
 /// Says hello. This long description is not advertised, since the tool has a summary.
@@ -107,7 +111,10 @@ fn definitions_carry_names_descriptions_hints_in_insertion_order() {
 
     let order = &definitions[0];
     assert_eq!(order.title.as_deref(), Some("Place an order"));
-    assert_eq!(order.description, "Places an order.\n\nOrders ship within a day.");
+    assert_eq!(
+        order.description,
+        "Places an order.\n\nOrders ship within a day."
+    );
     assert!(order.annotations.idempotent && order.annotations.open_world);
     assert!(!order.annotations.read_only && !order.annotations.destructive);
     assert_eq!(order.timeout, Some(Duration::from_secs(5)));
@@ -149,5 +156,5 @@ fn the_fn_stays_an_ordinary_fn() {
         .build()
         .unwrap()
         .block_on(order_place(Vec::new(), None, &Context::default()));
-    assert_eq!(text, "0 None");
+    assert_eq!(text, "[] None");
 }

@@ -15,8 +15,10 @@ async fn note_write(text: String, revision: Option<u64>) -> Result<Written, Refu
         Some(7) | None => Ok(Written {
             revision: 8 + text.len() as u64,
         }),
-        Some(_) => Err(Refusal::new("conflict", "the note has moved on; read it again")
-            .line("revision", ["7"])),
+        Some(_) => Err(
+            Refusal::new("conflict", "the note has moved on; read it again")
+                .line("revision", ["7"]),
+        ),
     }
 }
 
@@ -33,7 +35,11 @@ async fn file_read(path: String) -> std::io::Result<String> {
 #[tool(name = "note_write")]
 async fn impostor() {}
 
-async fn call(registry: &Registry, name: &str, arguments: serde_json::Value) -> tool_core::ToolResult {
+async fn call(
+    registry: &Registry,
+    name: &str,
+    arguments: serde_json::Value,
+) -> tool_core::ToolResult {
     registry
         .call(ToolCall::new("c", name, arguments), &Context::default())
         .await
@@ -75,7 +81,12 @@ async fn structured_output_is_json() {
 #[tokio::test]
 async fn a_handler_refusal_passes_through_with_its_code() {
     let registry = Registry::builder().tool(NoteWrite).build().unwrap();
-    let result = call(&registry, "note_write", json!({"text": "hi", "revision": 3})).await;
+    let result = call(
+        &registry,
+        "note_write",
+        json!({"text": "hi", "revision": 3}),
+    )
+    .await;
     assert_eq!(
         result.text(),
         "refused\tconflict\tthe note has moved on; read it again\nrevision\t7"

@@ -172,11 +172,12 @@ impl<'s> Checker<'s> {
         schema: &'s Map<String, Value>,
         path: &mut Path,
     ) {
-        if let Some(target) = schema.get("$ref").and_then(Value::as_str) {
-            match self.resolve(target) {
-                Some(target) => self.check(value, target, path),
-                None => {}
-            }
+        if let Some(target) = schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|reference| self.resolve(reference))
+        {
+            self.check(value, target, path);
         }
         if let Some(Value::Array(all)) = schema.get("allOf") {
             for branch in all {
@@ -188,34 +189,19 @@ impl<'s> Checker<'s> {
                 self.check_branches(value, branches, path);
             }
         }
-        if let Some(Value::Array(allowed)) = schema.get("enum") {
-            if !allowed.contains(value) {
-                let expected = describe_enum(allowed);
-                self.fault(
-                    path,
-                    format!("expected {expected}, received {}", received(value)),
-                );
-                return;
-            }
-        }
-        if let Some(constant) = schema.get("const") {
-            if constant != value {
-                self.fault(
-                    path,
-                    format!("expected {constant}, received {}", received(value)),
-                );
-                return;
-            }
-        }
-        if let Some(types) = schema.get("type") {
-            if !type_matches(types, value) {
-                let expected = self.describe_map(schema);
-                self.fault(
-                    path,
-                    format!("expected {expected}, received {}", received(value)),
-                );
-                return;
-            }
+        let allowed = match (schema.get("enum"), schema.get("const"), schema.get("type")) {
+            (Some(Value::Array(allowed)), _, _) => allowed.contains(value),
+            (_, Some(constant), _) => constant == value,
+            (_, _, Some(types)) => type_matches(types, value),
+            _ => true,
+        };
+        if !allowed {
+            let expected = self.describe_map(schema);
+            self.fault(
+                path,
+                format!("expected {expected}, received {}", received(value)),
+            );
+            return;
         }
         match value {
             Value::Number(number) => self.check_number(number, schema, path),
@@ -307,24 +293,22 @@ impl<'s> Checker<'s> {
             }
         }
         let Some(n) = number.as_f64() else { return };
-        if let Some(min) = schema.get("minimum").and_then(Value::as_f64) {
-            if n < min {
-                self.fault(path, format!("expected at least {min}, received {number}"));
-            }
-        }
-        if let Some(max) = schema.get("maximum").and_then(Value::as_f64) {
-            if n > max {
-                self.fault(path, format!("expected at most {max}, received {number}"));
-            }
-        }
-        if let Some(min) = schema.get("exclusiveMinimum").and_then(Value::as_f64) {
-            if n <= min {
-                self.fault(path, format!("expected more than {min}, received {number}"));
-            }
-        }
-        if let Some(max) = schema.get("exclusiveMaximum").and_then(Value::as_f64) {
-            if n >= max {
-                self.fault(path, format!("expected less than {max}, received {number}"));
+        for (keyword, words) in [
+            ("minimum", "at least"),
+            ("maximum", "at most"),
+            ("exclusiveMinimum", "more than"),
+            ("exclusiveMaximum", "less than"),
+        ] {
+            let holds = |bound: f64| match keyword {
+                "minimum" => n >= bound,
+                "maximum" => n <= bound,
+                "exclusiveMinimum" => n > bound,
+                _ => n < bound,
+            };
+            if let Some(bound) = schema.get(keyword).and_then(Value::as_f64)
+                && !holds(bound)
+            {
+                self.fault(path, format!("expected {words} {bound}, received {number}"));
             }
         }
     }
@@ -354,21 +338,32 @@ impl<'s> Checker<'s> {
         }
     }
 
-    fn check_array(&mut self, items: &mut [Value], schema: &'s Map<String, Value>, path: &mut Path) {
+    fn check_array(
+        &mut self,
+        items: &mut [Value],
+        schema: &'s Map<String, Value>,
+        path: &mut Path,
+    ) {
         let length = items.len() as u64;
         if let Some(min) = schema
             .get("minItems")
             .and_then(Value::as_u64)
             .filter(|min| length < *min)
         {
-            self.fault(path, format!("expected at least {min} items, received {length}"));
+            self.fault(
+                path,
+                format!("expected at least {min} items, received {length}"),
+            );
         }
         if let Some(max) = schema
             .get("maxItems")
             .and_then(Value::as_u64)
             .filter(|max| length > *max)
         {
-            self.fault(path, format!("expected at most {max} items, received {length}"));
+            self.fault(
+                path,
+                format!("expected at most {max} items, received {length}"),
+            );
         }
         let prefix = schema
             .get("prefixItems")
@@ -720,7 +715,10 @@ mod tests {
     fn structs_without_deny_unknown_fields_still_refuse_unknown_fields() {
         let refusal = parse::<Loose>(r#"{"a":1,"b":2}"#, &schema(), "t").unwrap_err();
         assert_eq!(refusal.lines[0], Line::new("fault", ["b", "unknown field"]));
-        assert_eq!(parse::<Loose>(r#"{"a":1}"#, &schema(), "t"), Ok(Loose { a: 1 }));
+        assert_eq!(
+            parse::<Loose>(r#"{"a":1}"#, &schema(), "t"),
+            Ok(Loose { a: 1 })
+        );
     }
 
     #[test]
@@ -728,7 +726,10 @@ mod tests {
         let refusal = parse::<Loose>("[1]", &schema(), "t").unwrap_err();
         assert_eq!(
             refusal.lines[0],
-            Line::new("fault", ["(arguments)", "expected an object, received an array"])
+            Line::new(
+                "fault",
+                ["(arguments)", "expected an object, received an array"]
+            )
         );
     }
 
@@ -737,13 +738,19 @@ mod tests {
         let refusal = parse::<Loose>(r#"{"a":300}"#, &schema(), "t").unwrap_err();
         assert_eq!(
             refusal.lines[0],
-            Line::new("fault", ["a", "expected u8, received 300, which is out of range"])
+            Line::new(
+                "fault",
+                ["a", "expected u8, received 300, which is out of range"]
+            )
         );
     }
 
     #[test]
     fn duplicate_fields_are_refused() {
         let refusal = parse::<Loose>(r#"{"a":1,"a":2}"#, &schema(), "t").unwrap_err();
-        assert_eq!(refusal.lines[0].cells[1], "duplicate field `a` at line 1 column 10");
+        assert_eq!(
+            refusal.lines[0].cells[1],
+            "duplicate field `a` at line 1 column 10"
+        );
     }
 }

@@ -287,8 +287,16 @@ mod tests {
 
     #[test]
     fn ids_may_be_strings_or_numbers() {
-        assert_eq!(ToolCall::from_json(r#"{"id":"x\"y","name":"t"}"#).unwrap().id, "x\"y");
-        assert_eq!(ToolCall::from_json(r#"{"id":12,"name":"t"}"#).unwrap().id, "12");
+        assert_eq!(
+            ToolCall::from_json(r#"{"id":"x\"y","name":"t"}"#)
+                .unwrap()
+                .id,
+            "x\"y"
+        );
+        assert_eq!(
+            ToolCall::from_json(r#"{"id":12,"name":"t"}"#).unwrap().id,
+            "12"
+        );
         assert_eq!(ToolCall::from_json(r#"{"name":"t"}"#).unwrap().id, "");
         let refused = ToolCall::from_json(r#"{"id":[1],"name":"t"}"#).unwrap_err();
         assert_eq!(refused.code, code::BAD_CALL);
@@ -296,7 +304,16 @@ mod tests {
 
     #[test]
     fn from_json_refuses_what_is_not_a_call() {
-        for text in ["", "[]", "3", "\"x\"", "{", r#"{"name":3}"#, r#"{"id":"1"}"#, "\u{0}"] {
+        for text in [
+            "",
+            "[]",
+            "3",
+            "\"x\"",
+            "{",
+            r#"{"name":3}"#,
+            r#"{"id":"1"}"#,
+            "\u{0}",
+        ] {
             let refusal = ToolCall::from_json(text).unwrap_err();
             assert_eq!(refusal.code, code::BAD_CALL, "{text}");
         }

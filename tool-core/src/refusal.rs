@@ -39,9 +39,9 @@ pub mod code {
 /// tab-separated head line followed by one line per advice [`Line`]:
 ///
 /// ```text
-/// refused	bad-arguments	the arguments of note_write have 1 fault
-/// fault	revision	expected u64, received "latest"
-/// fields	text	revision
+/// refused<TAB>bad-arguments<TAB>1 fault in the arguments of note_write; nothing ran
+/// fault<TAB>revision<TAB>expected u64 or null, received "latest"
+/// fields<TAB>text<TAB>revision
 /// ```
 ///
 /// Tabs, newlines, carriage returns and backslashes inside any cell are escaped (`\t`, `\n`,
@@ -246,21 +246,34 @@ mod tests {
     fn any_cell() -> impl Strategy<Value = String> {
         prop_oneof![
             ".*",
-            proptest::collection::vec(prop_oneof![Just('\t'), Just('\n'), Just('\r'), Just('\\'), Just('a'), Just('t')], 0..8)
-                .prop_map(|chars| chars.into_iter().collect()),
+            proptest::collection::vec(
+                prop_oneof![
+                    Just('\t'),
+                    Just('\n'),
+                    Just('\r'),
+                    Just('\\'),
+                    Just('a'),
+                    Just('t')
+                ],
+                0..8
+            )
+            .prop_map(|chars| chars.into_iter().collect()),
         ]
     }
 
     fn any_refusal() -> impl Strategy<Value = Refusal> {
         let line = (any_cell(), proptest::collection::vec(any_cell(), 0..4))
             .prop_map(|(label, cells)| Line { label, cells });
-        (any_cell(), any_cell(), proptest::collection::vec(line, 0..5)).prop_map(
-            |(code, message, lines)| Refusal {
+        (
+            any_cell(),
+            any_cell(),
+            proptest::collection::vec(line, 0..5),
+        )
+            .prop_map(|(code, message, lines)| Refusal {
                 code,
                 message,
                 lines,
-            },
-        )
+            })
     }
 
     proptest! {
