@@ -22,12 +22,18 @@ pub use crate::output::IntoRefusal;
 pub type SchemaCell = OnceLock<Map<String, Value>>;
 
 /// Holds for a tool's input type: every parameter can be read from JSON and described.
+///
+/// Only an `#[input]` struct can fail this: the struct generated from the parameters has it
+/// whenever each of them is a [`Parameter`], which is checked (and reported) first.
 #[diagnostic::on_unimplemented(
-    message = "this tool's input cannot be read from JSON or described",
-    label = "a parameter's type lacks `Deserialize` or `JsonSchema`; see the error at that parameter"
+    message = "`{Self}` cannot be a tool's `#[input]`: it must implement `serde::Deserialize` and `schemars::JsonSchema`",
+    label = "this input type cannot be read from JSON or described",
+    note = "derive both on it: `#[derive(serde::Deserialize, schemars::JsonSchema)]`"
 )]
 pub trait ToolInput: DeserializeOwned + schemars::JsonSchema {}
 
+// Not recommended, for one error per input type as with `Parameter` below.
+#[diagnostic::do_not_recommend]
 impl<T: DeserializeOwned + schemars::JsonSchema> ToolInput for T {}
 
 /// What the generated code does with its input type, reached through one generic call so that
@@ -120,6 +126,17 @@ impl<T: ?Sized> Wrap<T> {
     /// The marker for `T`.
     pub const NEW: Self = Wrap(PhantomData);
 }
+
+// `Copy` whatever `T` is, so that reaching `ViaNothing` (whose receiver is the `Wrap` itself,
+// two derefs below the `&&Wrap` the macro writes) copies it instead of moving out of a
+// reference: otherwise a bad return type gets a second error, "cannot move out of a shared
+// reference", after the one that names it.
+impl<T: ?Sized> Clone for Wrap<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T: ?Sized> Copy for Wrap<T> {}
 
 /// Dispatch to [`IntoOutput`].
 pub trait ViaIntoOutput {
@@ -215,8 +232,11 @@ impl NoKind {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter: it must implement `serde::Deserialize` and `schemars::JsonSchema`",
     label = "this parameter's type cannot be read from JSON or described",
-    note = "derive both on the type: `#[derive(serde::Deserialize, schemars::JsonSchema)]`, or take a type that has them"
+    note = "derive both on the type (for `Option<T>`, `Vec<T>` and the like, on `T`): `#[derive(serde::Deserialize, schemars::JsonSchema)]`"
 )]
 pub trait Parameter: DeserializeOwned + schemars::JsonSchema {}
 
+// Not recommended, so that a type lacking both traits gets one error (this trait's) instead of
+// one per missing trait, and without rustc's list of other types that implement each.
+#[diagnostic::do_not_recommend]
 impl<T: DeserializeOwned + schemars::JsonSchema> Parameter for T {}

@@ -2,9 +2,108 @@
 
 use std::time::Duration;
 
-use darling::util::Flag;
 use darling::FromMeta;
-use syn::{Lit, LitStr};
+use darling::ast::NestedMeta;
+use darling::util::Flag;
+use proc_macro2::TokenStream;
+use syn::spanned::Spanned;
+use syn::{Expr, Lit, LitStr, Meta};
+
+/// The options that are flags, written alone.
+const FLAGS: [&str; 4] = ["readonly", "destructive", "idempotent", "open_world"];
+
+/// The options whose value is a string.
+const STRINGS: [&str; 4] = ["name", "title", "summary", "description"];
+
+/// Reads `#[tool(...)]`.
+///
+/// Mistakes of form, which darling would report in its own terms ("Duplicate field", "Unexpected
+/// type `bool`", "Unexpected meta-item format `literal`"), are reported here in terms of the
+/// options, and the items at fault are left out so that darling does not report them again.
+/// Darling reports the rest, unknown options with a did-you-mean among them.
+///
+/// Returns the options read from the items of good form (the defaults if darling refuses
+/// them), so that the fn can still be checked, and the errors, if any.
+pub fn read(args: TokenStream) -> (ToolAttr, Option<darling::Error>) {
+    let items = match NestedMeta::parse_meta_list(args) {
+        Ok(items) => items,
+        Err(error) => return (ToolAttr::default(), Some(error.into())),
+    };
+    let mut errors = darling::Error::accumulator();
+    let mut seen = Vec::new();
+    let items: Vec<NestedMeta> = items
+        .into_iter()
+        .filter(|item| errors.handle(check_form(item, &mut seen)).is_some())
+        .collect();
+    let attr = errors.handle(ToolAttr::from_list(&items));
+    (attr.unwrap_or_default(), errors.finish().err())
+}
+
+/// Checks the form of one option: written once, a flag alone, a string option with a string.
+fn check_form(item: &NestedMeta, seen: &mut Vec<String>) -> darling::Result<()> {
+    let error = |message: String, span: &dyn Spanned| {
+        Err(darling::Error::custom(message).with_span(&span.span()))
+    };
+    let meta = match item {
+        NestedMeta::Meta(meta) => meta,
+        NestedMeta::Lit(lit) => {
+            let name = match lit {
+                Lit::Str(text) => text.value(),
+                _ => "note_write".to_owned(),
+            };
+            return error(
+                format!(
+                    "options are written `key = value`: for the tool's name, write \
+                     `name = {name:?}`"
+                ),
+                lit,
+            );
+        }
+    };
+    let Some(key) = meta.path().get_ident().map(ToString::to_string) else {
+        return Ok(());
+    };
+    if seen.contains(&key) {
+        return error(format!("`{key}` is written twice; keep one"), meta.path());
+    }
+    seen.push(key.clone());
+    if FLAGS.contains(&key.as_str()) && !matches!(meta, Meta::Path(_)) {
+        let span: &dyn Spanned = match meta {
+            Meta::NameValue(name_value) => &name_value.value,
+            _ => meta,
+        };
+        return error(
+            format!("`{key}` is a flag: write `{key}` alone to set it, or leave it out"),
+            span,
+        );
+    }
+    if STRINGS.contains(&key.as_str()) {
+        let value = match meta {
+            Meta::NameValue(name_value) => Some(&name_value.value),
+            _ => None,
+        };
+        if !matches!(value.and_then(literal), Some(Lit::Str(_))) {
+            let span: &dyn Spanned = match value {
+                Some(value) => value,
+                None => meta,
+            };
+            return error(
+                format!("`{key}` takes a string: write `{key} = \"...\"`"),
+                span,
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The literal an option's value is, seen through the invisible groups of `macro_rules!`.
+fn literal(expr: &Expr) -> Option<&Lit> {
+    match expr {
+        Expr::Lit(lit) => Some(&lit.lit),
+        Expr::Group(group) => literal(&group.expr),
+        _ => None,
+    }
+}
 
 /// `#[tool(...)]` as written.
 #[derive(Debug, Default, FromMeta)]
@@ -33,22 +132,44 @@ pub struct ToolAttr {
 #[derive(Debug)]
 pub struct Timeout(pub Duration);
 
+const TIMEOUT_HELP: &str =
+    "write the timeout as \"250ms\", \"5s\", \"2m\" or \"1h\", or as an integer of milliseconds";
+
 impl FromMeta for Timeout {
+    fn from_meta(item: &Meta) -> darling::Result<Self> {
+        let value = match item {
+            Meta::NameValue(name_value) => &name_value.value,
+            _ => {
+                return Err(darling::Error::custom(format!(
+                    "`timeout` takes a value, such as `timeout = \"5s\"`; {TIMEOUT_HELP}"
+                ))
+                .with_span(item));
+            }
+        };
+        match literal(value) {
+            Some(lit) => Self::from_value(lit),
+            None => Err(darling::Error::custom(format!(
+                "a timeout is written as a literal; {TIMEOUT_HELP}"
+            ))
+            .with_span(value)),
+        }
+    }
+
     fn from_value(value: &Lit) -> darling::Result<Self> {
-        const HELP: &str =
-            "write the timeout as \"250ms\", \"5s\", \"2m\" or \"1h\", or as an integer of milliseconds";
+        const HELP: &str = TIMEOUT_HELP;
         let duration = match value {
-            Lit::Int(int) => int
-                .base10_parse::<u64>()
-                .ok()
-                .map(Duration::from_millis),
+            Lit::Int(int) => int.base10_parse::<u64>().ok().map(Duration::from_millis),
             Lit::Str(text) => parse_duration(&text.value()),
             _ => None,
         };
         match duration {
             Some(duration) if !duration.is_zero() => Ok(Timeout(duration)),
-            Some(_) => Err(darling::Error::custom("a timeout must be longer than zero").with_span(value)),
-            None => Err(darling::Error::custom(format!("unreadable timeout; {HELP}")).with_span(value)),
+            Some(_) => {
+                Err(darling::Error::custom("a timeout must be longer than zero").with_span(value))
+            }
+            None => {
+                Err(darling::Error::custom(format!("unreadable timeout; {HELP}")).with_span(value))
+            }
         }
     }
 }

@@ -17,7 +17,10 @@ pub fn tool(tool: &ToolFn) -> darling::Result<()> {
     if let Err(error) = name(&tool.name, tool.attr.name.is_some()) {
         errors.push(error.with_span(&tool.name_span));
     }
-    if let (true, true) = (tool.attr.readonly.is_present(), tool.attr.destructive.is_present()) {
+    if let (true, true) = (
+        tool.attr.readonly.is_present(),
+        tool.attr.destructive.is_present(),
+    ) {
         errors.push(
             darling::Error::custom(
                 "a tool cannot be both `readonly` and `destructive`; keep the one that is true",
@@ -32,7 +35,7 @@ pub fn tool(tool: &ToolFn) -> darling::Result<()> {
                 "a tool cannot be generic: its input schema is built from concrete types; \
                  replace the type parameters with concrete types",
             )
-            .with_span(&generics.span()),
+            .with_span(&generic_span(generics)),
         );
     }
     for param in &tool.params {
@@ -63,25 +66,23 @@ pub fn tool(tool: &ToolFn) -> darling::Result<()> {
                 .with_span(&field.arg.span()),
             );
         }
-        if let Some(attr) = &input.input_attr {
-            if !matches!(attr.meta, syn::Meta::Path(_)) {
-                errors.push(
-                    darling::Error::custom("write `#[input]` alone, with nothing after it")
-                        .with_span(&attr.meta.span()),
-                );
-            }
-        }
-    }
-    if let Some(ty) = &tool.output.ty {
-        if let Some(impl_trait) = find_impl_trait(ty) {
+        if let Some(attr) = &input.input_attr
+            && !matches!(attr.meta, syn::Meta::Path(_))
+        {
             errors.push(
-                darling::Error::custom(
-                    "a tool cannot return `impl Trait`: its output schema is built from the \
-                     concrete type; name the type",
-                )
-                .with_span(&impl_trait.span()),
+                darling::Error::custom("write `#[input]` alone, with nothing after it")
+                    .with_span(&attr.meta.span()),
             );
         }
+    }
+    if let Some(impl_trait) = tool.output.ty.as_ref().and_then(find_impl_trait) {
+        errors.push(
+            darling::Error::custom(
+                "a tool cannot return `impl Trait`: its output schema is built from the \
+                 concrete type; name the type",
+            )
+            .with_span(&impl_trait.span()),
+        );
     }
     errors.finish()
 }
@@ -139,7 +140,9 @@ fn to_snake_case(name: &str) -> String {
             out.push('_');
         }
     }
-    let out = out.trim_matches('_').trim_start_matches(|c: char| c.is_ascii_digit());
+    let out = out
+        .trim_matches('_')
+        .trim_start_matches(|c: char| c.is_ascii_digit());
     if out.is_empty() {
         "note_write".to_owned()
     } else {
@@ -151,11 +154,11 @@ fn parameter(param: &crate::model::Param) -> darling::Result<()> {
     let error = |message: &str, span: &dyn Spanned| {
         Err(darling::Error::custom(message).with_span(&span.span()))
     };
-    if param.role == Role::Receiver {
+    if let syn::FnArg::Receiver(receiver) = &param.arg {
         return error(
             "`#[tool]` on a method belongs in a `#[toolkit]` impl block; outside one, a tool is \
              a free fn",
-            &param.arg,
+            &receiver.self_token,
         );
     }
     let syn::FnArg::Typed(typed) = &param.arg else {
@@ -168,20 +171,22 @@ fn parameter(param: &crate::model::Param) -> darling::Result<()> {
                 wild,
             ),
             pat => error(
-                "a tool parameter needs a plain name, which becomes its field; write \
-                 `point: (u8, u8)` and take it apart inside the fn",
+                "a tool parameter needs a plain name, which becomes its field: name it, as in \
+                 `point: (u8, u8)`, and take it apart inside the fn",
                 pat,
             ),
         };
     }
     if param.role == Role::Context {
-        if let Type::Reference(reference) = &param.ty {
-            if let Some(mutability) = reference.mutability {
-                return error(
-                    "the context is shared by the host: take it as `&Context`",
-                    &mutability,
-                );
-            }
+        if let Type::Reference(syn::TypeReference {
+            mutability: Some(mutability),
+            ..
+        }) = &param.ty
+        {
+            return error(
+                "the context is shared by the host: take it as `&Context`",
+                mutability,
+            );
         }
         return Ok(());
     }
@@ -212,4 +217,13 @@ fn find_impl_trait(ty: &Type) -> Option<syn::TypeImplTrait> {
     let mut finder = Finder(None);
     finder.visit_type(ty);
     finder.0
+}
+
+/// Where a generic fn's error points: at its first generic parameter, else at its `where`.
+fn generic_span(generics: &syn::Generics) -> proc_macro2::Span {
+    match (generics.params.first(), &generics.where_clause) {
+        (Some(param), _) => param.span(),
+        (None, Some(where_clause)) => where_clause.where_token.span,
+        (None, None) => generics.span(),
+    }
 }

@@ -5,7 +5,6 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::attr::ToolAttr;
 use crate::check;
 use crate::model::{Role, ToolFn, pascal_case, unraw};
 
@@ -20,12 +19,8 @@ pub fn tool(args: TokenStream, item: TokenStream) -> darling::Result<TokenStream
             .with_span(&item_keyword_span(&other)));
         }
     };
-    let attr = read_attr(args);
     // Read what we can even when the options are wrong, so every error shows at once.
-    let (attr, attr_error) = match attr {
-        Ok(attr) => (attr, None),
-        Err(error) => (ToolAttr::default(), Some(error)),
-    };
+    let (attr, attr_error) = crate::attr::read(args);
     let model = ToolFn::new(attr, func);
     let mut errors = darling::Error::accumulator();
     if let Some(error) = attr_error {
@@ -40,13 +35,6 @@ pub fn tool(args: TokenStream, item: TokenStream) -> darling::Result<TokenStream
     }
     Ok(expand(&model))
 }
-
-fn read_attr(args: TokenStream) -> darling::Result<ToolAttr> {
-    let items = darling::ast::NestedMeta::parse_meta_list(args)?;
-    ToolAttr::from_list(&items)
-}
-
-use darling::FromMeta as _;
 
 fn item_keyword_span(item: &syn::Item) -> proc_macro2::Span {
     match item {
@@ -245,19 +233,41 @@ fn ok_type(tool: &ToolFn) -> TokenStream {
     match &tool.output.ty {
         None => quote!(()),
         Some(ty) if tool.output.is_result => {
-            quote_spanned!(ty.span()=> <#ty as ::tool_core::__private::ResultParts>::Ok)
+            quote_spanned!(ok_span(tool)=> <#ty as ::tool_core::__private::ResultParts>::Ok)
         }
         Some(ty) => quote!(#ty),
     }
 }
 
+/// Where an error about the output points: at `T` in `Result<T, E>`, else at the return type.
+fn ok_span(tool: &ToolFn) -> proc_macro2::Span {
+    match &tool.output.ty {
+        None => proc_macro2::Span::call_site(),
+        Some(ty) => result_argument(ty, 0).unwrap_or(ty).span(),
+    }
+}
+
+/// The `index`th type argument of a `Result` return type as written (`Result<T, E>`,
+/// `io::Result<T>`), if it has one.
+fn result_argument(ty: &syn::Type, index: usize) -> Option<&syn::Type> {
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    let syn::PathArguments::AngleBracketed(args) = &path.path.segments.last()?.arguments else {
+        return None;
+    };
+    args.args
+        .iter()
+        .filter_map(|arg| match arg {
+            syn::GenericArgument::Type(ty) => Some(ty),
+            _ => None,
+        })
+        .nth(index)
+}
+
 fn dispatch(tool: &ToolFn) -> TokenStream {
     let ok = ok_type(tool);
-    let span = tool
-        .output
-        .ty
-        .as_ref()
-        .map_or_else(proc_macro2::Span::call_site, |ty| ty.span());
+    let span = ok_span(tool);
     quote_spanned! {span=>
         {
             #[allow(unused_imports)]
@@ -270,12 +280,7 @@ fn dispatch(tool: &ToolFn) -> TokenStream {
 fn output_schema(tool: &ToolFn) -> TokenStream {
     let ok = ok_type(tool);
     let dispatch = dispatch(tool);
-    let span = tool
-        .output
-        .ty
-        .as_ref()
-        .map_or_else(proc_macro2::Span::call_site, |ty| ty.span());
-    quote_spanned!(span=> #dispatch.output_schema::<#ok>())
+    quote_spanned!(ok_span(tool)=> #dispatch.output_schema::<#ok>())
 }
 
 fn convert_return(tool: &ToolFn) -> TokenStream {
@@ -283,7 +288,12 @@ fn convert_return(tool: &ToolFn) -> TokenStream {
     if !tool.output.is_result {
         return quote!(#dispatch.convert(__returned));
     }
-    let error_span = tool.output.ty.as_ref().map(|ty| ty.span());
+    // At `E` in `Result<T, E>`; at the whole type for an alias such as `io::Result<T>`.
+    let error_span = tool
+        .output
+        .ty
+        .as_ref()
+        .map(|ty| result_argument(ty, 1).unwrap_or(ty).span());
     let into_refusal = match error_span {
         Some(span) => quote_spanned!(span=> ::tool_core::__private::into_refusal(__error)),
         None => quote!(::tool_core::__private::into_refusal(__error)),

@@ -1,0 +1,9 @@
+use tool_core::tool;
+
+/// Writes a note.
+#[tool(cache = true)]
+async fn note_write(text: String) -> String {
+    text
+}
+
+fn main() {}
