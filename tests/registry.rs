@@ -1,7 +1,7 @@
 //! The registry: building, calling, and what handlers' own outcomes become.
 
 use serde_json::json;
-use tool_core::{BuildError, Context, Output, Refusal, Registry, ToolCall, tool};
+use tool_core::{Context, Output, Refusal, Registry, RegistryError, ToolCall, tool};
 
 #[derive(serde::Serialize, schemars::JsonSchema)]
 struct Written {
@@ -55,7 +55,7 @@ fn two_tools_of_one_name_are_an_error_not_a_panic() {
         .unwrap_err();
     assert_eq!(
         error,
-        BuildError::DuplicateName {
+        RegistryError::DuplicateName {
             name: "note_write".into()
         }
     );

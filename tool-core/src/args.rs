@@ -112,6 +112,16 @@ fn refusal(tool: &str, schema: &Map<String, Value>, faults: Vec<Fault>) -> Refus
     refusal
 }
 
+/// What a model should send for `schema` (a property of `root`), in the words fault messages
+/// use: `u32`, `string`, `array of object with fields sku, qty`.
+pub(crate) fn describe(schema: &Value, root: &Map<String, Value>) -> String {
+    Checker {
+        root,
+        faults: Vec::new(),
+    }
+    .describe(schema)
+}
+
 /// A path into the arguments, rendered as `a.b[2].c`.
 #[derive(Default)]
 struct Path(String);

@@ -71,26 +71,76 @@
 // Lets the code `#[tool]` generates, which names `::tool_core`, compile inside this crate too.
 extern crate self as tool_core;
 
+mod approval;
 mod args;
 mod call;
 mod context;
+mod describe;
+mod execute;
+mod grant;
 mod output;
 mod refusal;
 mod registry;
 mod schema;
 mod tool;
+mod toolkit;
 
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
 
+pub use approval::{Approval, ApprovalRequest, Approver};
 pub use call::{Arguments, ToolCall, ToolResult};
 pub use context::{CancellationToken, Context, Progress, ProgressReporter};
+pub use grant::Grant;
 pub use output::{IntoOutput, IntoRefusal, Output};
 pub use refusal::{Line, Refusal, code};
-pub use registry::{BuildError, Definitions, Registry, RegistryBuilder};
+pub use registry::{Change, Collision, Definitions, Registry, RegistryBuilder, RegistryError};
 pub use schema::{input_schema, output_schema};
 pub use tool::{Annotations, BoxFuture, Tool, ToolDefinition};
+pub use toolkit::Toolkit;
 
 /// Turns an `async fn` into a tool; see the [crate documentation](crate#defining-tools).
 pub use tool_macros::tool;
+
+/// Makes the `#[tool]` methods of an impl block a [`Toolkit`].
+///
+/// `#[toolkit(name = "note")]` (the name defaults to the type's name in snake case) goes on an
+/// inherent, non-generic impl block. Each method marked `#[tool(...)]` becomes a tool of the
+/// toolkit, with the same options and rules as a free `#[tool]` fn; methods taking `&self`
+/// share the toolkit value (calls run concurrently, so keep what changes behind a lock);
+/// methods without `self` need no state. Two tools of one name in one toolkit are a compile
+/// error at the second name. See [`Toolkit`] for an example.
+pub use tool_macros::toolkit;
+
+/// Composes toolkits and tools into a [`Registry`], checking when the crate is built that no
+/// two of their tools share a name.
+///
+/// ```
+/// use tool_core::{registry, tool, toolkit};
+///
+/// struct Notes;
+///
+/// #[toolkit(name = "note")]
+/// impl Notes {
+///     /// Reads a note.
+///     #[tool(readonly)]
+///     async fn note_read(&self, id: u64) -> String {
+///         format!("note {id}")
+///     }
+/// }
+///
+/// /// Searches the web.
+/// #[tool(readonly, open_world)]
+/// async fn web_search(query: String) -> String {
+///     query
+/// }
+///
+/// let registry = registry![Notes, WebSearch];
+/// assert_eq!(registry.names(), ["note_read", "web_search"]);
+/// ```
+///
+/// A name used twice fails `cargo build` (not `cargo check`: the check runs when the compiler
+/// evaluates constants) with "two tools in this registry![...] are named `...`". For tools
+/// known only at run time, [`Registry::builder`] returns an error value instead.
+pub use tool_macros::registry;

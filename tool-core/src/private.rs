@@ -240,3 +240,64 @@ pub trait Parameter: DeserializeOwned + schemars::JsonSchema {}
 // one per missing trait, and without rustc's list of other types that implement each.
 #[diagnostic::do_not_recommend]
 impl<T: DeserializeOwned + schemars::JsonSchema> Parameter for T {}
+
+/// Fails const evaluation, naming the tool, if two of these tool names are equal.
+pub const fn assert_unique_tool_names(lists: &[&[&str]]) {
+    let mut list = 0;
+    while list < lists.len() {
+        let mut item = 0;
+        while item < lists[list].len() {
+            let name = lists[list][item];
+            let mut other_list = list;
+            while other_list < lists.len() {
+                let mut other = if other_list == list { item + 1 } else { 0 };
+                while other < lists[other_list].len() {
+                    if str_eq(name, lists[other_list][other]) {
+                        duplicate_tool_name(name);
+                    }
+                    other += 1;
+                }
+                other_list += 1;
+            }
+            item += 1;
+        }
+        list += 1;
+    }
+}
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const fn duplicate_tool_name(name: &str) -> ! {
+    const BEFORE: &[u8] = b"two tools in this registry![...] are named `";
+    const AFTER: &[u8] = b"`; give one of them another name with #[tool(name = \"...\")]";
+    let mut message = [0u8; 256];
+    let mut length = 0;
+    let parts = [BEFORE, name.as_bytes(), AFTER];
+    let mut part = 0;
+    while part < parts.len() {
+        let mut i = 0;
+        while i < parts[part].len() && length < message.len() {
+            message[length] = parts[part][i];
+            length += 1;
+            i += 1;
+        }
+        part += 1;
+    }
+    match core::str::from_utf8(message.split_at(length).0) {
+        Ok(message) => panic!("{}", message),
+        Err(_) => panic!("two tools in this registry![...] have the same name"),
+    }
+}

@@ -1,20 +1,36 @@
 //! The [`Registry`]: the tools an application offers, advertised and called by name.
 //!
-//! A registry keeps its tools in insertion order, reads each tool's definition once when it is
-//! added, and answers every call with exactly one [`ToolResult`]. Building one checks what can
-//! only be checked once all tools are known: that no two share a name.
+//! A registry keeps its tools in insertion order, reads each tool's definition once when the
+//! tool is added, and answers every call with exactly one [`ToolResult`]: never a panic, never
+//! an `Err`, never a hang. On the way to a tool a call passes, in this order: the lookup
+//! (`unknown-tool`), the grant of a scoped view (`not-permitted`), the context's cancellation
+//! (`cancelled`) and deadline (`timed-out`), the approver for destructive tools (`declined`),
+//! and only then the tool, which parses its arguments (`bad-arguments`) and runs, ended by
+//! cancellation or its deadline, and with panics caught (`internal`).
 //!
-//! It does not speak any provider's wire format; exports and transports build on it.
+//! A registry can change while it serves: tools are added, replaced, removed; readers see
+//! either the whole change or none of it, and never wait on a writer for longer than it takes
+//! to swap one pointer. Clones and scoped views share the tools; subscribers hear of changes.
+//!
+//! It speaks no provider's wire format; exports and transports build on it.
 
 use std::collections::HashMap;
+use std::fmt;
 use std::ops::Deref;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::Duration;
 
-use crate::call::ToolCall;
-use crate::call::ToolResult;
+use tokio::sync::broadcast;
+
+use crate::approval::{Approval, ApprovalRequest, Approver};
+use crate::call::{ToolCall, ToolResult};
 use crate::context::Context;
+use crate::execute::{self, Limits};
+use crate::grant::Grant;
+use crate::output::Output;
 use crate::refusal::{Refusal, code};
 use crate::tool::{Tool, ToolDefinition};
+use crate::toolkit::Toolkit;
 
 /// The tools an application offers.
 ///
@@ -27,7 +43,7 @@ use crate::tool::{Tool, ToolDefinition};
 ///     a + b
 /// }
 ///
-/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 /// let registry = Registry::builder().tool(Add).build().unwrap();
 /// assert_eq!(registry.definitions()[0].name, "add");
 ///
@@ -39,26 +55,61 @@ use crate::tool::{Tool, ToolDefinition};
 /// ```
 #[derive(Clone)]
 pub struct Registry {
-    catalog: Arc<Catalog>,
+    shared: Arc<Shared>,
+    config: Arc<Config>,
+    scope: Option<Arc<Scope>>,
 }
 
-/// The tools of a registry at one moment, with their definitions and a name index.
+/// What clones and scoped views of one registry share.
+struct Shared {
+    catalog: RwLock<Arc<Catalog>>,
+    changes: broadcast::Sender<Change>,
+}
+
+/// The tools of a registry at one moment. Never changed once made: a change makes a new one.
+#[derive(Default)]
 struct Catalog {
-    tools: Vec<Arc<dyn Tool>>,
-    definitions: Vec<ToolDefinition>,
+    entries: Vec<Entry>,
+    definitions: Arc<[ToolDefinition]>,
     index: HashMap<String, usize>,
 }
+
+#[derive(Clone)]
+struct Entry {
+    tool: Arc<dyn Tool>,
+    toolkit: Arc<str>,
+}
+
+#[derive(Clone, Default)]
+struct Config {
+    default_timeout: Option<Duration>,
+    show_panics: bool,
+    approver: Option<Arc<dyn Approver>>,
+    approval_timeout: Option<Duration>,
+    batch_limit: Option<usize>,
+}
+
+/// The grants a view is scoped to (a tool must be permitted by each), and the definitions
+/// they let through, kept for the catalog they were made from.
+struct Scope {
+    grants: Vec<Grant>,
+    definitions: Mutex<Option<(Arc<Catalog>, Arc<[ToolDefinition]>)>>,
+}
+
+/// How long an approver may take when no timeout is given.
+const DEFAULT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Collects tools for a [`Registry`]; see [`Registry::builder`].
 #[derive(Default)]
 pub struct RegistryBuilder {
-    tools: Vec<Arc<dyn Tool>>,
+    entries: Vec<Entry>,
+    definitions: Vec<ToolDefinition>,
 }
 
-/// Why a registry could not be built.
+/// Why tools could not be put in a registry.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum BuildError {
+pub enum RegistryError {
     /// Two tools have the same name.
     #[error("two tools are named `{name}`; tool names must be unique within a registry")]
     DuplicateName {
@@ -67,65 +118,135 @@ pub enum BuildError {
     },
 }
 
+/// What [`Registry::merge`] does when both registries have a tool of one name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Collision {
+    /// Merge nothing and return an error.
+    Error,
+    /// The other registry's tool replaces this one's, in this one's position.
+    Replace,
+    /// This registry's tool stays.
+    Keep,
+}
+
+/// A change to a registry's tools, as [`Registry::subscribe`] reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Change {
+    /// These tools were added.
+    Added(Vec<String>),
+    /// These tools were replaced by new ones of the same names.
+    Replaced(Vec<String>),
+    /// These tools were removed.
+    Removed(Vec<String>),
+    /// Every tool was removed.
+    Cleared,
+}
+
 impl RegistryBuilder {
-    /// Adds a tool; for `#[tool] async fn note_write`, pass `NoteWrite`.
+    /// Adds a tool; for `#[tool] async fn note_write`, pass `NoteWrite`. A tool added on its
+    /// own is a toolkit of its own, named like it.
     pub fn tool(mut self, tool: impl Tool) -> Self {
-        self.tools.push(Arc::new(tool));
+        let (entry, definition) = Entry::single(Arc::new(tool));
+        self.entries.push(entry);
+        self.definitions.push(definition);
         self
     }
 
-    /// Adds a tool that is already shared.
-    pub fn shared_tool(mut self, tool: Arc<dyn Tool>) -> Self {
-        self.tools.push(tool);
+    /// Adds a tool that is already shared, in the toolkit of this name.
+    pub fn shared_tool(mut self, tool: Arc<dyn Tool>, toolkit: &str) -> Self {
+        self.definitions.push(tool.definition());
+        self.entries.push(Entry {
+            tool,
+            toolkit: toolkit.into(),
+        });
+        self
+    }
+
+    /// Adds every tool of a toolkit.
+    pub fn toolkit<T: Toolkit>(mut self, toolkit: T) -> Self {
+        for (entry, definition) in Entry::of_toolkit(toolkit) {
+            self.entries.push(entry);
+            self.definitions.push(definition);
+        }
         self
     }
 
     /// Builds the registry, reading every tool's definition; an error if two tools share a
     /// name.
-    pub fn build(self) -> Result<Registry, BuildError> {
-        let mut index = HashMap::with_capacity(self.tools.len());
-        let mut definitions = Vec::with_capacity(self.tools.len());
-        for (position, tool) in self.tools.iter().enumerate() {
+    pub fn build(self) -> Result<Registry, RegistryError> {
+        let catalog = Catalog::with_definitions(self.entries, self.definitions)?;
+        Ok(Registry::from_catalog(catalog))
+    }
+}
+
+impl Entry {
+    /// A tool on its own, in a toolkit named like it, with its definition.
+    fn single(tool: Arc<dyn Tool>) -> (Entry, ToolDefinition) {
+        let definition = tool.definition();
+        let toolkit = definition.name.as_str().into();
+        (Entry { tool, toolkit }, definition)
+    }
+
+    fn of_toolkit<T: Toolkit>(toolkit: T) -> impl Iterator<Item = (Entry, ToolDefinition)> {
+        let name: Arc<str> = T::NAME.into();
+        toolkit.into_tools().into_iter().map(move |tool| {
             let definition = tool.definition();
-            if index.insert(definition.name.clone(), position).is_some() {
-                return Err(BuildError::DuplicateName {
-                    name: definition.name,
-                });
-            }
-            definitions.push(definition);
-        }
-        Ok(Registry {
-            catalog: Arc::new(Catalog {
-                tools: self.tools,
-                definitions,
-                index,
-            }),
+            let entry = Entry {
+                tool,
+                toolkit: name.clone(),
+            };
+            (entry, definition)
         })
     }
 }
 
-/// The definitions of a registry's tools, in insertion order; derefs to a slice.
-#[derive(Clone)]
-pub struct Definitions {
-    catalog: Arc<Catalog>,
+impl Catalog {
+    fn with_definitions(
+        entries: Vec<Entry>,
+        definitions: Vec<ToolDefinition>,
+    ) -> Result<Catalog, RegistryError> {
+        let mut index = HashMap::with_capacity(entries.len());
+        for (position, definition) in definitions.iter().enumerate() {
+            if index.insert(definition.name.clone(), position).is_some() {
+                return Err(RegistryError::DuplicateName {
+                    name: definition.name.clone(),
+                });
+            }
+        }
+        Ok(Catalog {
+            entries,
+            definitions: definitions.into(),
+            index,
+        })
+    }
+
+    fn parts(&self) -> (Vec<Entry>, Vec<ToolDefinition>) {
+        (self.entries.clone(), self.definitions.to_vec())
+    }
 }
+
+/// The definitions of a registry's tools (of a scoped view: of its granted tools), in
+/// insertion order; derefs to a slice.
+#[derive(Clone)]
+pub struct Definitions(Arc<[ToolDefinition]>);
 
 impl Deref for Definitions {
     type Target = [ToolDefinition];
 
     fn deref(&self) -> &[ToolDefinition] {
-        &self.catalog.definitions
+        &self.0
     }
 }
 
 impl serde::Serialize for Definitions {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.catalog.definitions.serialize(serializer)
+        self.0.serialize(serializer)
     }
 }
 
-impl std::fmt::Debug for Definitions {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl fmt::Debug for Definitions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.iter()).finish()
     }
 }
@@ -136,37 +257,227 @@ impl Registry {
         RegistryBuilder::default()
     }
 
-    /// Every tool's definition, in insertion order. Computed when the registry was built;
-    /// reading it costs one reference count.
-    pub fn definitions(&self) -> Definitions {
-        Definitions {
-            catalog: self.catalog.clone(),
+    fn from_catalog(catalog: Catalog) -> Registry {
+        let (changes, _) = broadcast::channel(64);
+        Registry {
+            shared: Arc::new(Shared {
+                catalog: RwLock::new(Arc::new(catalog)),
+                changes,
+            }),
+            config: Arc::default(),
+            scope: None,
         }
     }
 
-    /// The names of the tools, in insertion order.
-    pub fn names(&self) -> impl Iterator<Item = &str> + '_ {
-        self.catalog
-            .definitions
+    #[doc(hidden)]
+    /// What `registry![...]` expands to, once the tool names are known to be unique.
+    pub fn __from_toolkits(entries: Vec<(&'static str, Vec<Arc<dyn Tool>>)>) -> Registry {
+        let entries: Vec<Entry> = entries
+            .into_iter()
+            .flat_map(|(toolkit, tools)| {
+                let toolkit: Arc<str> = toolkit.into();
+                tools.into_iter().map(move |tool| Entry {
+                    tool,
+                    toolkit: toolkit.clone(),
+                })
+            })
+            .collect();
+        let definitions: Vec<ToolDefinition> = entries
             .iter()
-            .map(|definition| definition.name.as_str())
+            .map(|entry| entry.tool.definition())
+            .collect();
+        match Catalog::with_definitions(entries.clone(), definitions.clone()) {
+            Ok(catalog) => Registry::from_catalog(catalog),
+            Err(error) => {
+                // Only a hand-written `Toolkit` whose TOOL_NAMES differ from its tools gets
+                // here; keep the first tool of each name rather than fail.
+                tracing::error!(%error, "a Toolkit's TOOL_NAMES do not match its tools");
+                let mut seen = std::collections::HashSet::new();
+                let (entries, definitions) = entries
+                    .into_iter()
+                    .zip(definitions)
+                    .filter(|(_, definition)| seen.insert(definition.name.clone()))
+                    .unzip();
+                let catalog = Catalog::with_definitions(entries, definitions)
+                    .unwrap_or_else(|_| Catalog::default());
+                Registry::from_catalog(catalog)
+            }
+        }
+    }
+
+    fn catalog(&self) -> Arc<Catalog> {
+        self.shared
+            .catalog
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    fn permits(&self, catalog: &Catalog, position: usize) -> bool {
+        match &self.scope {
+            None => true,
+            Some(scope) => scope.grants.iter().all(|grant| {
+                grant.permits(
+                    &catalog.definitions[position].name,
+                    &catalog.entries[position].toolkit,
+                )
+            }),
+        }
+    }
+
+    /// Every tool's definition (of a scoped view: every granted tool's), in insertion order.
+    /// Computed when tools are added; reading it costs a reference count.
+    pub fn definitions(&self) -> Definitions {
+        let catalog = self.catalog();
+        let Some(scope) = &self.scope else {
+            return Definitions(catalog.definitions.clone());
+        };
+        let mut cached = scope
+            .definitions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some((seen, definitions)) = &*cached {
+            if Arc::ptr_eq(seen, &catalog) {
+                return Definitions(definitions.clone());
+            }
+        }
+        let definitions: Arc<[ToolDefinition]> = (0..catalog.entries.len())
+            .filter(|&position| self.permits(&catalog, position))
+            .map(|position| catalog.definitions[position].clone())
+            .collect();
+        *cached = Some((catalog, definitions.clone()));
+        Definitions(definitions)
+    }
+
+    /// The names of the tools (of a scoped view: of the granted tools), in insertion order.
+    pub fn names(&self) -> Vec<String> {
+        self.definitions()
+            .iter()
+            .map(|definition| definition.name.clone())
+            .collect()
+    }
+
+    /// A view of this registry that lists only the tools `grant` names (by tool or by
+    /// toolkit) and refuses every other with `not-permitted`, before anything else happens.
+    /// The view shares the tools, so it follows changes; scoping a view narrows it further.
+    pub fn scoped(&self, grant: Grant) -> Registry {
+        let mut grants = self
+            .scope
+            .as_ref()
+            .map_or_else(Vec::new, |outer| outer.grants.clone());
+        grants.push(grant);
+        Registry {
+            shared: self.shared.clone(),
+            config: self.config.clone(),
+            scope: Some(Arc::new(Scope {
+                grants,
+                definitions: Mutex::new(None),
+            })),
+        }
+    }
+
+    fn configure(mut self, change: impl FnOnce(&mut Config)) -> Registry {
+        change(Arc::make_mut(&mut self.config));
+        self
+    }
+
+    /// Sets the timeout of calls to tools that set none of their own.
+    pub fn with_default_timeout(self, timeout: Duration) -> Registry {
+        self.configure(|config| config.default_timeout = Some(timeout))
+    }
+
+    /// Shows the text of a tool's panic in its `internal` refusal. Off by default: the text
+    /// goes to the log (`tracing`) only, since it may hold what a model should not see.
+    pub fn with_panic_messages(self, show: bool) -> Registry {
+        self.configure(|config| config.show_panics = show)
+    }
+
+    /// Asks `approver` before every call of a tool marked `destructive`; no answer within
+    /// `timeout` is a decline.
+    pub fn with_approver(self, approver: impl Approver, timeout: Duration) -> Registry {
+        self.configure(|config| {
+            config.approver = Some(Arc::new(approver));
+            config.approval_timeout = Some(timeout);
+        })
+    }
+
+    /// Runs at most `limit` calls of one [`Registry::call_all`] batch at once.
+    pub fn with_batch_limit(self, limit: usize) -> Registry {
+        self.configure(|config| config.batch_limit = Some(limit.max(1)))
     }
 
     /// Runs one call and answers it. Never panics and never fails: every problem is a
-    /// [`Refusal`] in the result's outcome.
+    /// [`Refusal`] in the result's outcome. Timeouts need a tokio runtime with its timer
+    /// enabled to wake a waiting call; without one, a deadline is checked whenever the call
+    /// wakes.
     pub async fn call(&self, call: ToolCall, ctx: &Context) -> ToolResult {
-        let outcome = match self.catalog.index.get(&call.name) {
-            Some(&position) => {
-                self.catalog.tools[position]
-                    .call(&call.arguments, ctx)
-                    .await
-            }
-            None => Err(self.unknown_tool(&call.name)),
-        };
+        let outcome = self.outcome(&call, ctx).await;
         ToolResult {
             id: call.id,
             name: call.name,
             outcome,
+        }
+    }
+
+    async fn outcome(&self, call: &ToolCall, ctx: &Context) -> Result<Output, Refusal> {
+        let catalog = self.catalog();
+        let Some(&position) = catalog.index.get(&call.name) else {
+            return Err(self.unknown_tool(&call.name));
+        };
+        if !self.permits(&catalog, position) {
+            return Err(self.not_permitted(&call.name));
+        }
+        let entry = &catalog.entries[position];
+        let definition = &catalog.definitions[position];
+        let deadline = execute::earliest(ctx, [definition.timeout, self.config.default_timeout]);
+        if definition.annotations.destructive && !ctx.is_cancelled() {
+            if let Some(approver) = &self.config.approver {
+                self.approve(approver.as_ref(), call, ctx).await?;
+            }
+        }
+        let limits = Limits {
+            deadline,
+            show_panics: self.config.show_panics,
+        };
+        execute::run(
+            entry.tool.as_ref(),
+            &call.name,
+            &call.arguments,
+            ctx,
+            limits,
+        )
+        .await
+    }
+
+    async fn approve(
+        &self,
+        approver: &dyn Approver,
+        call: &ToolCall,
+        ctx: &Context,
+    ) -> Result<(), Refusal> {
+        let request = ApprovalRequest {
+            call: call.clone(),
+            caller: ctx.caller().map(str::to_owned),
+        };
+        let timeout = self
+            .config
+            .approval_timeout
+            .unwrap_or(DEFAULT_APPROVAL_TIMEOUT);
+        let asked = approver.approve(request);
+        let answer = tokio::select! {
+            answer = execute::within(timeout, asked) => answer,
+            () = ctx.cancellation().cancelled() => return Err(execute::cancelled()),
+        };
+        match answer {
+            Some(Approval::Approve) => Ok(()),
+            Some(Approval::Decline(reason)) => Err(Refusal::new(
+                code::DECLINED,
+                format!("the call was declined: {reason}"),
+            )),
+            None => Err(Refusal::new(
+                code::DECLINED,
+                format!("the call was declined: no approval came within {timeout:?}"),
+            )),
         }
     }
 
@@ -177,12 +488,237 @@ impl Registry {
         )
         .line("tools", self.names())
     }
+
+    fn not_permitted(&self, name: &str) -> Refusal {
+        Refusal::new(
+            code::NOT_PERMITTED,
+            format!("`{name}` is not granted to this caller; call one of the tools listed"),
+        )
+        .line("tools", self.names())
+    }
+
+    /// Runs a batch of calls concurrently, each with a child of `ctx`, and answers in input
+    /// order: one result per call, each isolated from the others (duplicate ids stay distinct
+    /// calls). See [`Registry::call_each`].
+    pub async fn call_all(&self, calls: Vec<ToolCall>, ctx: &Context) -> Vec<ToolResult> {
+        self.call_each(calls.into_iter().map(|call| (call, ctx.child(None))))
+            .await
+    }
+
+    /// Runs a batch of calls, each with its own context, concurrently (at most the batch limit
+    /// at once), and answers in input order. Inside a tokio runtime each call is a task of its
+    /// own, so calls run in parallel on a multi-threaded runtime; dropping the returned future
+    /// aborts them all. Outside one, the calls run one after another.
+    pub async fn call_each(
+        &self,
+        calls: impl IntoIterator<Item = (ToolCall, Context)>,
+    ) -> Vec<ToolResult> {
+        let calls: Vec<(ToolCall, Context)> = calls.into_iter().collect();
+        if tokio::runtime::Handle::try_current().is_err() {
+            let mut results = Vec::with_capacity(calls.len());
+            for (call, ctx) in calls {
+                results.push(self.call(call, &ctx).await);
+            }
+            return results;
+        }
+        let limit = self
+            .config
+            .batch_limit
+            .map(|limit| Arc::new(tokio::sync::Semaphore::new(limit)));
+        let mut labels = Vec::with_capacity(calls.len());
+        let mut tasks = tokio::task::JoinSet::new();
+        for (position, (call, ctx)) in calls.into_iter().enumerate() {
+            labels.push((call.id.clone(), call.name.clone()));
+            let permit = match &limit {
+                Some(limit) => limit.clone().acquire_owned().await.ok(),
+                None => None,
+            };
+            let registry = self.clone();
+            tasks.spawn(async move {
+                let result = registry.call(call, &ctx).await;
+                drop(permit);
+                (position, result)
+            });
+        }
+        let mut results: Vec<Option<ToolResult>> = labels.iter().map(|_| None).collect();
+        while let Some(joined) = tasks.join_next().await {
+            if let Ok((position, result)) = joined {
+                results[position] = Some(result);
+            }
+        }
+        results
+            .into_iter()
+            .zip(labels)
+            .map(|(result, (id, name))| {
+                result.unwrap_or_else(|| ToolResult {
+                    id,
+                    name,
+                    outcome: Err(Refusal::new(
+                        code::INTERNAL,
+                        "the call's task ended without an answer",
+                    )),
+                })
+            })
+            .collect()
+    }
+
+    /// A plain-text list of the tools (of a scoped view: the granted ones) with their
+    /// descriptions and parameters, for hosts that put tools in a prompt.
+    pub fn describe(&self) -> String {
+        crate::describe::describe(&self.definitions())
+    }
+
+    /// Hears of every change to the tools from now on. A subscriber that falls more than 64
+    /// changes behind is told it lagged and should read [`Registry::definitions`] afresh.
+    pub fn subscribe(&self) -> broadcast::Receiver<Change> {
+        self.shared.changes.subscribe()
+    }
+
+    /// Applies `change` to a copy of the tools and swaps it in; readers see all of it or none.
+    fn change<R>(
+        &self,
+        change: impl FnOnce(&mut Vec<Entry>, &mut Vec<ToolDefinition>) -> Result<R, RegistryError>,
+    ) -> Result<R, RegistryError> {
+        let mut catalog = self
+            .shared
+            .catalog
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        let (mut entries, mut definitions) = catalog.parts();
+        let result = change(&mut entries, &mut definitions)?;
+        *catalog = Arc::new(Catalog::with_definitions(entries, definitions)?);
+        Ok(result)
+    }
+
+    fn announce(&self, change: Change) {
+        // No subscribers is not an error.
+        let _ = self.shared.changes.send(change);
+    }
+
+    /// Adds a tool at the end; an error, changing nothing, if its name is taken.
+    pub fn add(&self, tool: impl Tool) -> Result<(), RegistryError> {
+        self.add_entries(vec![Entry::single(Arc::new(tool))])
+    }
+
+    /// Adds every tool of a toolkit at the end; an error, changing nothing, if a name is
+    /// taken.
+    pub fn add_toolkit<T: Toolkit>(&self, toolkit: T) -> Result<(), RegistryError> {
+        self.add_entries(Entry::of_toolkit(toolkit).collect())
+    }
+
+    fn add_entries(&self, added: Vec<(Entry, ToolDefinition)>) -> Result<(), RegistryError> {
+        let (added, added_definitions): (Vec<Entry>, Vec<ToolDefinition>) =
+            added.into_iter().unzip();
+        let names = added_definitions.iter().map(|d| d.name.clone()).collect();
+        self.change(|entries, definitions| {
+            entries.extend(added);
+            definitions.extend(added_definitions);
+            Ok(())
+        })?;
+        self.announce(Change::Added(names));
+        Ok(())
+    }
+
+    /// Puts `tool` in place of the tool of the same name, keeping its position and toolkit, or
+    /// adds it at the end if there is none.
+    pub fn replace(&self, tool: impl Tool) -> Result<(), RegistryError> {
+        let (entry, definition) = Entry::single(Arc::new(tool));
+        let name = definition.name.clone();
+        let replaced = self.change(|entries, definitions| {
+            match definitions.iter().position(|d| d.name == definition.name) {
+                Some(position) => {
+                    entries[position].tool = entry.tool;
+                    definitions[position] = definition;
+                    Ok(true)
+                }
+                None => {
+                    entries.push(entry);
+                    definitions.push(definition);
+                    Ok(false)
+                }
+            }
+        })?;
+        self.announce(if replaced {
+            Change::Replaced(vec![name])
+        } else {
+            Change::Added(vec![name])
+        });
+        Ok(())
+    }
+
+    /// Removes the tool of this name; whether there was one.
+    pub fn remove(&self, name: &str) -> bool {
+        let removed = self
+            .change(|entries, definitions| {
+                let position = definitions.iter().position(|d| d.name == name);
+                if let Some(position) = position {
+                    entries.remove(position);
+                    definitions.remove(position);
+                }
+                Ok(position.is_some())
+            })
+            .unwrap_or(false);
+        if removed {
+            self.announce(Change::Removed(vec![name.to_owned()]));
+        }
+        removed
+    }
+
+    /// Removes every tool.
+    pub fn clear(&self) {
+        let _ = self.change(|entries, definitions| {
+            entries.clear();
+            definitions.clear();
+            Ok(())
+        });
+        self.announce(Change::Cleared);
+    }
+
+    /// Adds `other`'s tools to this registry, in `other`'s order, settling names both have by
+    /// `policy`. With [`Collision::Error`], nothing changes if any name is shared.
+    pub fn merge(&self, other: &Registry, policy: Collision) -> Result<(), RegistryError> {
+        let theirs = other.catalog();
+        let (mut added, mut replaced) = (Vec::new(), Vec::new());
+        self.change(|entries, definitions| {
+            for (entry, definition) in theirs.entries.iter().zip(theirs.definitions.iter()) {
+                match definitions.iter().position(|d| d.name == definition.name) {
+                    None => {
+                        entries.push(entry.clone());
+                        definitions.push(definition.clone());
+                        added.push(definition.name.clone());
+                    }
+                    Some(position) => match policy {
+                        Collision::Error => {
+                            return Err(RegistryError::DuplicateName {
+                                name: definition.name.clone(),
+                            });
+                        }
+                        Collision::Replace => {
+                            entries[position] = entry.clone();
+                            definitions[position] = definition.clone();
+                            replaced.push(definition.name.clone());
+                        }
+                        Collision::Keep => {}
+                    },
+                }
+            }
+            Ok(())
+        })?;
+        if !added.is_empty() {
+            self.announce(Change::Added(added));
+        }
+        if !replaced.is_empty() {
+            self.announce(Change::Replaced(replaced));
+        }
+        Ok(())
+    }
 }
 
-impl std::fmt::Debug for Registry {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl fmt::Debug for Registry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Registry")
-            .field("tools", &self.names().collect::<Vec<_>>())
+            .field("tools", &self.names())
+            .field("scoped", &self.scope.is_some())
             .finish()
     }
 }

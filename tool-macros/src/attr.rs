@@ -188,3 +188,22 @@ fn parse_duration(text: &str) -> Option<Duration> {
     };
     Some(Duration::from_millis(millis))
 }
+
+/// `#[toolkit(...)]` as written.
+#[derive(Debug, Default, FromMeta)]
+pub struct ToolkitAttr {
+    /// `name = "note"`.
+    pub name: Option<LitStr>,
+}
+
+/// Reads `#[toolkit(...)]`; the options, and the error for any that are wrong.
+pub fn read_toolkit(args: TokenStream) -> (ToolkitAttr, Option<darling::Error>) {
+    let items = match NestedMeta::parse_meta_list(args) {
+        Ok(items) => items,
+        Err(error) => return (ToolkitAttr::default(), Some(error.into())),
+    };
+    match ToolkitAttr::from_list(&items) {
+        Ok(attr) => (attr, None),
+        Err(error) => (ToolkitAttr::default(), Some(error)),
+    }
+}

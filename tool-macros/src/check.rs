@@ -39,7 +39,7 @@ pub fn tool(tool: &ToolFn) -> darling::Result<()> {
         );
     }
     for param in &tool.params {
-        if let Err(error) = parameter(param) {
+        if let Err(error) = parameter(param, tool.in_toolkit) {
             errors.push(error);
         }
     }
@@ -150,11 +150,24 @@ fn to_snake_case(name: &str) -> String {
     }
 }
 
-fn parameter(param: &crate::model::Param) -> darling::Result<()> {
+fn parameter(param: &crate::model::Param, in_toolkit: bool) -> darling::Result<()> {
     let error = |message: &str, span: &dyn Spanned| {
         Err(darling::Error::custom(message).with_span(&span.span()))
     };
     if let syn::FnArg::Receiver(receiver) = &param.arg {
+        if in_toolkit {
+            let shared_ref = receiver.reference.is_some()
+                && receiver.mutability.is_none()
+                && receiver.colon_token.is_none();
+            if shared_ref {
+                return Ok(());
+            }
+            return error(
+                "a tool method takes `&self`: calls run concurrently and share the toolkit, so \
+                 keep what changes behind a lock (a `Mutex` field, say)",
+                &receiver.self_token,
+            );
+        }
         return error(
             "`#[tool]` on a method belongs in a `#[toolkit]` impl block; outside one, a tool is \
              a free fn",
@@ -226,4 +239,56 @@ fn generic_span(generics: &syn::Generics) -> proc_macro2::Span {
         (None, Some(where_clause)) => where_clause.where_token.span,
         (None, None) => generics.span(),
     }
+}
+
+/// Checks a toolkit: its name, its impl block, and every tool, including that no two tools
+/// share a name (the error is at the second).
+pub fn toolkit(toolkit: &crate::model::Toolkit) -> darling::Result<()> {
+    let mut errors = darling::Error::accumulator();
+    if let Err(error) = name(&toolkit.name, true) {
+        errors.push(error.with_span(&toolkit.name_span));
+    }
+    let item = &toolkit.item;
+    if let Some((_, path, _)) = &item.trait_ {
+        errors.push(
+            darling::Error::custom(
+                "`#[toolkit]` goes on an inherent impl block (`impl Notes { ... }`), not on a \
+                 trait impl",
+            )
+            .with_span(&path.span()),
+        );
+    }
+    if !item.generics.params.is_empty() || item.generics.where_clause.is_some() {
+        errors.push(
+            darling::Error::custom(
+                "a toolkit cannot be generic: its tools' schemas are built from concrete types; \
+                 put `#[toolkit]` on an impl for a concrete type",
+            )
+            .with_span(&item.generics.span()),
+        );
+    }
+    if toolkit.tools.is_empty() {
+        errors.push(
+            darling::Error::custom(
+                "this toolkit has no tools: mark its tool methods with `#[tool]`",
+            )
+            .with_span(&item.self_ty.span()),
+        );
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for tool in &toolkit.tools {
+        errors.handle(self::tool(tool));
+        if seen.contains(&tool.name.as_str()) {
+            errors.push(
+                darling::Error::custom(format!(
+                    "this toolkit already has a tool named `{}`; give this one another name \
+                     with `#[tool(name = \"...\")]`",
+                    tool.name
+                ))
+                .with_span(&tool.name_span),
+            );
+        }
+        seen.push(&tool.name);
+    }
+    errors.finish()
 }

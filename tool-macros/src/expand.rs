@@ -21,7 +21,7 @@ pub fn tool(args: TokenStream, item: TokenStream) -> darling::Result<TokenStream
     };
     // Read what we can even when the options are wrong, so every error shows at once.
     let (attr, attr_error) = crate::attr::read(args);
-    let model = ToolFn::new(attr, func);
+    let model = ToolFn::new(attr, func, false);
     let mut errors = darling::Error::accumulator();
     if let Some(error) = attr_error {
         errors.push(error);
@@ -34,6 +34,97 @@ pub fn tool(args: TokenStream, item: TokenStream) -> darling::Result<TokenStream
         return Ok(quote!(#func #errors));
     }
     Ok(expand(&model))
+}
+
+/// `#[toolkit(args)] impl Type { ... }`.
+pub fn toolkit(args: TokenStream, item: TokenStream) -> darling::Result<TokenStream> {
+    let item = match syn::parse2::<syn::Item>(item)? {
+        syn::Item::Impl(item) => item,
+        other => {
+            return Err(darling::Error::custom(
+                "`#[toolkit]` goes on an impl block whose methods are tools, such as \
+                 `#[toolkit(name = \"note\")] impl Notes { #[tool] async fn note_read(&self, id: u64) ... }`",
+            )
+            .with_span(&item_keyword_span(&other)));
+        }
+    };
+    let (attr, attr_error) = crate::attr::read_toolkit(args);
+    let (model, read_errors) = crate::model::Toolkit::new(attr, item, crate::attr::read);
+    let mut errors = darling::Error::accumulator();
+    errors.extend(attr_error);
+    errors.extend(read_errors);
+    errors.handle(check::toolkit(&model));
+    let item = &model.item;
+    if let Err(error) = errors.finish() {
+        let errors = error.write_errors();
+        return Ok(quote!(#item #errors));
+    }
+    let self_ty = &item.self_ty;
+    let mut adapters = Vec::new();
+    let mut tools = Vec::new();
+    for tool in &model.tools {
+        let method = &tool.func.sig.ident;
+        let adapter = format_ident!("__{}Tool", pascal_case(&unraw(method)));
+        let target = if tool.has_receiver() {
+            quote!(self.0.#method)
+        } else {
+            quote!(<#self_ty>::#method)
+        };
+        let items = tool_items(tool, &adapter, target);
+        tools.push(quote! {
+            #[allow(non_camel_case_types)]
+            struct #adapter(::std::sync::Arc<#self_ty>);
+            #items
+        });
+        adapters.push(adapter);
+    }
+    let name = &model.name;
+    let names = model.tools.iter().map(|tool| &tool.name);
+    Ok(quote! {
+        #item
+
+        const _: () = {
+            #(#tools)*
+
+            impl ::tool_core::Toolkit for #self_ty {
+                const NAME: &'static str = #name;
+                const TOOL_NAMES: &'static [&'static str] = &[#(#names),*];
+
+                fn into_tools(self) -> ::std::vec::Vec<::std::sync::Arc<dyn ::tool_core::Tool>> {
+                    let __toolkit = ::std::sync::Arc::new(self);
+                    ::std::vec![
+                        #(::std::sync::Arc::new(#adapters(__toolkit.clone())) as ::std::sync::Arc<dyn ::tool_core::Tool>),*
+                    ]
+                }
+            }
+        };
+    })
+}
+
+/// `registry![a, b, c]`: a `Registry` of toolkits and tools, whose tool names are checked to be
+/// unique when the crate is built.
+pub fn registry(input: TokenStream) -> darling::Result<TokenStream> {
+    let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
+    let exprs = syn::parse::Parser::parse2(parser, input)?;
+    let types: Vec<_> = (0..exprs.len())
+        .map(|index| format_ident!("__K{}", index))
+        .collect();
+    let values: Vec<_> = (0..exprs.len())
+        .map(|index| format_ident!("__k{}", index))
+        .collect();
+    let exprs = exprs.iter();
+    Ok(quote! {{
+        #[allow(non_snake_case, clippy::too_many_arguments)]
+        fn __compose<#(#types: ::tool_core::Toolkit),*>(#(#values: #types),*) -> ::tool_core::Registry {
+            const {
+                ::tool_core::__private::assert_unique_tool_names(&[#(#types::TOOL_NAMES),*])
+            };
+            ::tool_core::Registry::__from_toolkits(::std::vec![
+                #((#types::NAME, ::tool_core::Toolkit::into_tools(#values))),*
+            ])
+        }
+        __compose(#(#exprs),*)
+    }})
 }
 
 fn item_keyword_span(item: &syn::Item) -> proc_macro2::Span {
@@ -56,18 +147,13 @@ fn expand(tool: &ToolFn) -> TokenStream {
     let fn_ident = &func.sig.ident;
     let struct_ident = format_ident!("{}", pascal_case(&unraw(fn_ident)), span = fn_ident.span());
     let struct_doc = format!(
-        "The tool `{}`, made by `#[tool]` from [`{}`]: pass it to a `Registry`.",
+        "The tool `{}`, made by `#[tool]` from [`{}`]: pass it to a `Registry`. It is also a \
+         toolkit of one tool, named like the tool.",
         tool.name,
         unraw(fn_ident)
     );
-
-    let (input_def, input_ty, input_ops) = input_type(tool);
-    let meta = meta(tool);
-    let args = call_arguments(tool);
-    let await_ = func.sig.asyncness.map(|_| quote!(.await));
+    let items = tool_items(tool, &struct_ident, quote!(#fn_ident));
     let name = &tool.name;
-    let convert = convert_return(tool);
-    let output_schema = output_schema(tool);
 
     quote! {
         #func
@@ -76,6 +162,31 @@ fn expand(tool: &ToolFn) -> TokenStream {
         #[derive(Clone, Copy, Debug, Default)]
         #vis struct #struct_ident;
 
+        #items
+
+        impl ::tool_core::Toolkit for #struct_ident {
+            const NAME: &'static str = #name;
+            const TOOL_NAMES: &'static [&'static str] = &[#name];
+
+            fn into_tools(self) -> ::std::vec::Vec<::std::sync::Arc<dyn ::tool_core::Tool>> {
+                ::std::vec![::std::sync::Arc::new(self)]
+            }
+        }
+    }
+}
+
+/// The input type, its schema cell and the `Tool` impl of `tool_type`, whose call runs
+/// `target(arguments)`: the fn's path, or `self.0.method` for a toolkit method.
+pub fn tool_items(tool: &ToolFn, tool_type: &syn::Ident, target: TokenStream) -> TokenStream {
+    let (input_def, input_ty, input_ops) = input_type(tool);
+    let meta = meta(tool);
+    let args = call_arguments(tool);
+    let await_ = tool.func.sig.asyncness.map(|_| quote!(.await));
+    let name = &tool.name;
+    let convert = convert_return(tool);
+    let output_schema = output_schema(tool);
+
+    quote! {
         const _: () = {
             #input_def
 
@@ -83,7 +194,7 @@ fn expand(tool: &ToolFn) -> TokenStream {
                 ::tool_core::__private::SchemaCell::new();
             const __INPUT: ::tool_core::__private::InputOps<#input_ty> = #input_ops;
 
-            impl ::tool_core::Tool for #struct_ident {
+            impl ::tool_core::Tool for #tool_type {
                 fn definition(&self) -> ::tool_core::ToolDefinition {
                     ::tool_core::__private::definition(
                         &#meta,
@@ -99,7 +210,7 @@ fn expand(tool: &ToolFn) -> TokenStream {
                 ) -> ::tool_core::BoxFuture<'__a, ::core::result::Result<::tool_core::Output, ::tool_core::Refusal>> {
                     ::std::boxed::Box::pin(async move {
                         let __input = (__INPUT.parse)(__arguments, &__INPUT_SCHEMA, #name)?;
-                        let __returned = #fn_ident(#args) #await_;
+                        let __returned = #target(#args) #await_;
                         #convert
                     })
                 }
@@ -180,13 +291,14 @@ fn input_type(tool: &ToolFn) -> (TokenStream, TokenStream, TokenStream) {
 }
 
 fn call_arguments(tool: &ToolFn) -> TokenStream {
-    let args = tool.params.iter().map(|param| match param.role {
-        Role::Context => quote!(__ctx),
-        Role::Input => quote!(__input),
-        Role::Field | Role::Receiver => {
+    let args = tool.params.iter().filter_map(|param| match param.role {
+        Role::Context => Some(quote!(__ctx)),
+        Role::Input => Some(quote!(__input)),
+        Role::Field => {
             let ident = &param.ident;
-            quote!(__input.#ident)
+            Some(quote!(__input.#ident))
         }
+        Role::Receiver => None,
     });
     quote!(#(#args),*)
 }

@@ -1,4 +1,4 @@
-//! The procedural macros of `tool-core`: `#[tool]`. Depend on `tool-core`, which re-exports
+//! The procedural macros of `tool-core`: `#[tool]`, `#[toolkit]` and `registry!`. Depend on `tool-core`, which re-exports
 //! them and documents them.
 //!
 //! Each macro goes through the same stages, one module each: `attr` reads the options,
@@ -16,6 +16,22 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::tool(args.into(), item.into())
+        .unwrap_or_else(|error| error.write_errors())
+        .into()
+}
+
+/// Makes an impl block's `#[tool]` methods a toolkit. Documented in `tool_core`.
+#[proc_macro_attribute]
+pub fn toolkit(args: TokenStream, item: TokenStream) -> TokenStream {
+    expand::toolkit(args.into(), item.into())
+        .unwrap_or_else(|error| error.write_errors())
+        .into()
+}
+
+/// Composes toolkits and tools into a registry. Documented in `tool_core`.
+#[proc_macro]
+pub fn registry(input: TokenStream) -> TokenStream {
+    expand::registry(input.into())
         .unwrap_or_else(|error| error.write_errors())
         .into()
 }

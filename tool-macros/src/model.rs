@@ -22,6 +22,8 @@ pub struct ToolFn {
     pub params: Vec<Param>,
     /// What the fn returns.
     pub output: Output,
+    /// Whether the fn is a method of a `#[toolkit]` impl block.
+    pub in_toolkit: bool,
 }
 
 /// One parameter of a tool fn.
@@ -65,7 +67,7 @@ pub struct Output {
 impl ToolFn {
     /// Reads a fn and its options; removes from the fn the parameter attributes that belong to
     /// the tool, since they are not valid on a fn.
-    pub fn new(attr: ToolAttr, mut func: ItemFn) -> Self {
+    pub fn new(attr: ToolAttr, mut func: ItemFn, in_toolkit: bool) -> Self {
         let (name, name_span) = match &attr.name {
             Some(lit) => (lit.value(), lit.span()),
             None => {
@@ -93,7 +95,13 @@ impl ToolFn {
             doc,
             params,
             output,
+            in_toolkit,
         }
+    }
+
+    /// Whether the fn takes `self` (in a toolkit, `&self`).
+    pub fn has_receiver(&self) -> bool {
+        self.params.iter().any(|param| param.role == Role::Receiver)
     }
 
     /// The description: the `description` option, else the doc comment.
@@ -235,4 +243,113 @@ pub fn pascal_case(snake: &str) -> String {
             }
         })
         .collect()
+}
+
+/// A `#[toolkit]` impl block, read.
+pub struct Toolkit {
+    /// The impl block, minus the `#[tool]` attributes and parameter attributes.
+    pub item: syn::ItemImpl,
+    /// The toolkit's name.
+    pub name: String,
+    /// Where the name was written: the `name = "..."` literal or the type.
+    pub name_span: Span,
+    /// Its tools, in order.
+    pub tools: Vec<ToolFn>,
+}
+
+impl Toolkit {
+    /// Reads an impl block: each method marked `#[tool(...)]` becomes a tool, its options read
+    /// by `read_tool`; the errors of all of them come back together.
+    pub fn new(
+        attr: crate::attr::ToolkitAttr,
+        mut item: syn::ItemImpl,
+        read_tool: impl Fn(proc_macro2::TokenStream) -> (ToolAttr, Option<darling::Error>),
+    ) -> (Toolkit, Vec<darling::Error>) {
+        let mut errors = Vec::new();
+        let (name, name_span) = match &attr.name {
+            Some(lit) => (lit.value(), lit.span()),
+            None => {
+                let ident = type_ident(&item.self_ty);
+                let name = ident
+                    .as_ref()
+                    .map_or_else(String::new, |ident| snake_case(&unraw(ident)));
+                (name, syn::spanned::Spanned::span(&item.self_ty))
+            }
+        };
+        let mut tools = Vec::new();
+        for impl_item in &mut item.items {
+            let syn::ImplItem::Fn(method) = impl_item else {
+                continue;
+            };
+            let Some(position) = method.attrs.iter().position(is_tool_attr) else {
+                continue;
+            };
+            let tool_attr = method.attrs.remove(position);
+            let args = match tool_attr.meta {
+                syn::Meta::Path(_) => proc_macro2::TokenStream::new(),
+                syn::Meta::List(list) => list.tokens,
+                syn::Meta::NameValue(meta) => {
+                    errors.push(
+                        darling::Error::custom("write `#[tool]` or `#[tool(...)]`")
+                            .with_span(&meta),
+                    );
+                    continue;
+                }
+            };
+            let (attr, error) = read_tool(args);
+            errors.extend(error);
+            let func = ItemFn {
+                attrs: method.attrs.clone(),
+                vis: method.vis.clone(),
+                sig: method.sig.clone(),
+                block: Box::new(method.block.clone()),
+            };
+            let tool = ToolFn::new(attr, func, true);
+            // The parameter attributes that belong to the tool are not valid on a method.
+            method.sig = tool.func.sig.clone();
+            tools.push(tool);
+        }
+        let toolkit = Toolkit {
+            item,
+            name,
+            name_span,
+            tools,
+        };
+        (toolkit, errors)
+    }
+}
+
+fn is_tool_attr(attr: &Attribute) -> bool {
+    attr.path()
+        .segments
+        .last()
+        .is_some_and(|segment| segment.ident == "tool")
+}
+
+/// The identifier of a type's last path segment (`Notes` of `crate::Notes`).
+fn type_ident(ty: &Type) -> Option<Ident> {
+    match ty {
+        Type::Path(path) => path
+            .path
+            .segments
+            .last()
+            .map(|segment| segment.ident.clone()),
+        _ => None,
+    }
+}
+
+/// `NoteStore` → `note_store`.
+pub fn snake_case(camel: &str) -> String {
+    let mut out = String::new();
+    for (position, c) in camel.chars().enumerate() {
+        if c.is_uppercase() {
+            if position > 0 {
+                out.push('_');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }

@@ -1,0 +1,141 @@
+//! Running one tool call so that it always ends: with its outcome, or with `cancelled`,
+//! `timed-out` or `internal` when it is cancelled, runs past its deadline or panics.
+//!
+//! Ending a call drops its future: a handler stops at its next `.await`. A handler that
+//! computes for a long time without awaiting cannot be interrupted; such work belongs in
+//! `tokio::task::spawn_blocking`, awaited.
+
+use std::any::Any;
+use std::future::{Future, poll_fn};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
+use std::task::Poll;
+use std::time::{Duration, Instant};
+
+use crate::call::Arguments;
+use crate::context::Context;
+use crate::output::Output;
+use crate::refusal::{Refusal, code};
+use crate::tool::Tool;
+
+/// How one call is to be run.
+pub(crate) struct Limits {
+    /// When the call must have finished.
+    pub deadline: Option<Instant>,
+    /// Whether a panic's message may be shown in the refusal.
+    pub show_panics: bool,
+}
+
+/// Runs `tool` and answers, whatever the handler does.
+pub(crate) async fn run(
+    tool: &dyn Tool,
+    name: &str,
+    arguments: &Arguments,
+    ctx: &Context,
+    limits: Limits,
+) -> Result<Output, Refusal> {
+    if ctx.is_cancelled() {
+        return Err(cancelled());
+    }
+    if limits
+        .deadline
+        .is_some_and(|deadline| deadline <= Instant::now())
+    {
+        return Err(timed_out());
+    }
+    let mut handler = tool.call(arguments, ctx);
+    // The cancellation and timer futures are made only once the handler has had to wait, so
+    // a call that finishes on its first poll pays for neither.
+    let mut cancelled_signal = None;
+    let mut timer = None;
+    let timers_available = tokio::runtime::Handle::try_current().is_ok();
+    poll_fn(|cx| {
+        match catch_unwind(AssertUnwindSafe(|| handler.as_mut().poll(cx))) {
+            Ok(Poll::Ready(outcome)) => return Poll::Ready(outcome),
+            Ok(Poll::Pending) => {}
+            Err(panic) => return Poll::Ready(Err(panicked(name, panic, limits.show_panics))),
+        }
+        let signal =
+            cancelled_signal.get_or_insert_with(|| Box::pin(ctx.cancellation().cancelled()));
+        if signal.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(Err(cancelled()));
+        }
+        if let Some(deadline) = limits.deadline {
+            if !timers_available {
+                // No tokio timer to wake us: check the clock whenever the handler wakes us.
+                if Instant::now() >= deadline {
+                    return Poll::Ready(Err(timed_out()));
+                }
+            } else {
+                let sleep = timer.get_or_insert_with(|| {
+                    Box::pin(tokio::time::sleep_until(tokio::time::Instant::from_std(
+                        deadline,
+                    )))
+                });
+                if Pin::new(sleep).poll(cx).is_ready() {
+                    return Poll::Ready(Err(timed_out()));
+                }
+            }
+        }
+        Poll::Pending
+    })
+    .await
+}
+
+pub(crate) fn cancelled() -> Refusal {
+    Refusal::new(
+        code::CANCELLED,
+        "the call was cancelled; nothing more will run",
+    )
+}
+
+pub(crate) fn timed_out() -> Refusal {
+    Refusal::new(
+        code::TIMED_OUT,
+        "the call did not finish before its deadline and was stopped",
+    )
+}
+
+/// The refusal for a panic: a fixed message, the panic text logged; the text is shown only if
+/// the registry was built to show it.
+fn panicked(tool: &str, panic: Box<dyn Any + Send>, show: bool) -> Refusal {
+    let text = panic
+        .downcast_ref::<&str>()
+        .map(|text| (*text).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_owned());
+    tracing::error!(tool, panic = %text, "a tool panicked; the call was refused as internal");
+    let message = if show {
+        format!("the tool failed unexpectedly: {text}")
+    } else {
+        "the tool failed unexpectedly; the details were logged".to_owned()
+    };
+    Refusal::new(code::INTERNAL, message)
+}
+
+/// The earliest of the deadlines that apply.
+pub(crate) fn earliest(
+    ctx: &Context,
+    timeouts: impl IntoIterator<Item = Option<Duration>>,
+) -> Option<Instant> {
+    let mut deadline = ctx.deadline();
+    let mut now = None;
+    for timeout in timeouts.into_iter().flatten() {
+        let now = *now.get_or_insert_with(Instant::now);
+        let candidate = now.checked_add(timeout);
+        deadline = match (deadline, candidate) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
+    deadline
+}
+
+/// `future`'s output, or `None` if `timeout` passes first. Without a tokio timer to enforce the
+/// timeout, the future is simply awaited.
+pub(crate) async fn within<F: Future>(timeout: Duration, future: F) -> Option<F::Output> {
+    if tokio::runtime::Handle::try_current().is_err() {
+        return Some(future.await);
+    }
+    tokio::time::timeout(timeout, future).await.ok()
+}

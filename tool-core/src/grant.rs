@@ -1,0 +1,67 @@
+//! Grants: which tools a caller may see and run.
+//!
+//! A [`Grant`] names tools and whole toolkits. A registry scoped to a grant
+//! ([`Registry::scoped`](crate::Registry::scoped)) lists only what the grant names and refuses
+//! everything else with `not-permitted`, before the arguments are read, before any approver is
+//! asked and before the tool (or any transport behind it) is touched. Its refusals never name a
+//! tool outside the grant.
+//!
+//! A grant is a set of names, nothing more: who gets which grant is the host's decision.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// The tools and toolkits a caller may use.
+///
+/// ```
+/// use tool_core::Grant;
+///
+/// let grant = Grant::new().tool("web_search").toolkit("note");
+/// assert!(grant.permits("web_search", "search"));
+/// assert!(grant.permits("note_read", "note"));
+/// assert!(!grant.permits("file_delete", "files"));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Grant {
+    tools: HashSet<Arc<str>>,
+    toolkits: HashSet<Arc<str>>,
+}
+
+impl Grant {
+    /// A grant of nothing.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Also grants the tool of this name.
+    pub fn tool(mut self, name: impl Into<Arc<str>>) -> Self {
+        self.tools.insert(name.into());
+        self
+    }
+
+    /// Also grants every tool of the toolkit of this name.
+    pub fn toolkit(mut self, name: impl Into<Arc<str>>) -> Self {
+        self.toolkits.insert(name.into());
+        self
+    }
+
+    /// Grants tools or toolkits by name: each name grants the tool or the toolkit it names.
+    pub fn names<I, S>(names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<Arc<str>>,
+    {
+        let mut grant = Grant::new();
+        for name in names {
+            let name = name.into();
+            grant.tools.insert(name.clone());
+            grant.toolkits.insert(name);
+        }
+        grant
+    }
+
+    /// Whether the tool `tool` of the toolkit `toolkit` is granted.
+    pub fn permits(&self, tool: &str, toolkit: &str) -> bool {
+        self.tools.contains(tool) || self.toolkits.contains(toolkit)
+    }
+}
