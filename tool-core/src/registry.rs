@@ -93,8 +93,11 @@ struct Config {
 /// they let through, kept for the catalog they were made from.
 struct Scope {
     grants: Vec<Grant>,
-    definitions: Mutex<Option<(Arc<Catalog>, Arc<[ToolDefinition]>)>>,
+    definitions: Mutex<Option<ScopedDefinitions>>,
 }
+
+/// A scoped view's definitions, and the catalog they were filtered from.
+type ScopedDefinitions = (Arc<Catalog>, Arc<[ToolDefinition]>);
 
 /// How long an approver may take when no timeout is given.
 const DEFAULT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(60);
@@ -336,10 +339,10 @@ impl Registry {
             .definitions
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        if let Some((seen, definitions)) = &*cached {
-            if Arc::ptr_eq(seen, &catalog) {
-                return Definitions(definitions.clone());
-            }
+        if let Some((seen, definitions)) = &*cached
+            && Arc::ptr_eq(seen, &catalog)
+        {
+            return Definitions(definitions.clone());
         }
         let definitions: Arc<[ToolDefinition]> = (0..catalog.entries.len())
             .filter(|&position| self.permits(&catalog, position))
@@ -430,10 +433,11 @@ impl Registry {
         let entry = &catalog.entries[position];
         let definition = &catalog.definitions[position];
         let deadline = execute::earliest(ctx, [definition.timeout, self.config.default_timeout]);
-        if definition.annotations.destructive && !ctx.is_cancelled() {
-            if let Some(approver) = &self.config.approver {
-                self.approve(approver.as_ref(), call, ctx).await?;
-            }
+        if let Some(approver) = &self.config.approver
+            && definition.annotations.destructive
+            && !ctx.is_cancelled()
+        {
+            self.approve(approver.as_ref(), call, ctx).await?;
         }
         let limits = Limits {
             deadline,

@@ -1,0 +1,609 @@
+//! Execution that always answers: panics, cancellation, deadlines, batches, grants, approval
+//! and changes at run time.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use tool_core::{
+    Approval, ApprovalRequest, CancellationToken, Change, Collision, Context, Grant, Registry,
+    ToolCall, ToolResult, registry, tool, toolkit,
+};
+
+/// Counts handler entries and live handler futures, so tests can prove a handler never ran or
+/// that no call is left running.
+#[derive(Default)]
+struct Probe {
+    entered: AtomicUsize,
+    live: AtomicUsize,
+}
+
+struct Live<'a>(&'a Probe);
+
+impl<'a> Live<'a> {
+    fn enter(probe: &'a Probe) -> Live<'a> {
+        probe.entered.fetch_add(1, Ordering::SeqCst);
+        probe.live.fetch_add(1, Ordering::SeqCst);
+        Live(probe)
+    }
+}
+
+impl Drop for Live<'_> {
+    fn drop(&mut self) {
+        self.0.live.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Tools whose behaviour the arguments choose.
+struct Lab {
+    probe: Arc<Probe>,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Behaviour {
+    Answer,
+    Panic,
+    Sleep,
+}
+
+#[toolkit(name = "lab")]
+impl Lab {
+    /// Answers, panics or sleeps for ten seconds, as told.
+    #[tool(readonly)]
+    async fn lab_run(
+        &self,
+        behaviour: Behaviour,
+        value: u32,
+    ) -> Result<String, tool_core::Refusal> {
+        let _live = Live::enter(&self.probe);
+        match behaviour {
+            Behaviour::Answer => Ok(format!("answer {value}")),
+            Behaviour::Panic => panic!("the lab exploded at {value}"),
+            Behaviour::Sleep => {
+                tokio::time::sleep(Duration::from_secs(10)).await;
+                Ok("woke".to_owned())
+            }
+        }
+    }
+
+    /// Sleeps for ten seconds, but has a timeout of its own.
+    #[tool(readonly, timeout = "100ms")]
+    async fn lab_slow(&self) -> String {
+        let _live = Live::enter(&self.probe);
+        tokio::time::sleep(Duration::from_secs(10)).await;
+        "woke".to_owned()
+    }
+
+    /// Deletes everything.
+    #[tool(destructive)]
+    async fn lab_wipe(&self, confirm: bool) -> String {
+        let _live = Live::enter(&self.probe);
+        format!("wiped: {confirm}")
+    }
+}
+
+/// Says hello.
+#[tool(readonly)]
+async fn hello(name: String) -> String {
+    format!("hello {name}")
+}
+
+fn lab() -> (Registry, Arc<Probe>) {
+    let probe = Arc::new(Probe::default());
+    let registry = registry![
+        Lab {
+            probe: probe.clone()
+        },
+        Hello
+    ];
+    (registry, probe)
+}
+
+fn run(behaviour: &str, value: u32) -> ToolCall {
+    ToolCall::new(
+        format!("{behaviour}-{value}"),
+        "lab_run",
+        json!({"behaviour": behaviour, "value": value}),
+    )
+}
+
+fn code(result: &ToolResult) -> &str {
+    result
+        .refusal()
+        .map_or("ok", |refusal| refusal.code.as_str())
+}
+
+#[tokio::test]
+async fn a_panic_becomes_internal_and_the_registry_keeps_serving() {
+    let (registry, _) = lab();
+    let ctx = Context::default();
+    let result = registry.call(run("panic", 1), &ctx).await;
+    let refusal = result.refusal().unwrap();
+    assert_eq!(refusal.code, "internal");
+    assert_eq!(
+        refusal.message,
+        "the tool failed unexpectedly; the details were logged"
+    );
+    assert!(!result.text().contains("exploded"));
+    assert_eq!(
+        registry.call(run("answer", 2), &ctx).await.text(),
+        "answer 2"
+    );
+
+    let shown = registry.with_panic_messages(true);
+    let result = shown.call(run("panic", 3), &ctx).await;
+    assert!(
+        result.text().contains("the lab exploded at 3"),
+        "{}",
+        result.text()
+    );
+}
+
+#[tokio::test]
+async fn a_cancelled_context_never_enters_the_handler() {
+    let (registry, probe) = lab();
+    let token = CancellationToken::new();
+    token.cancel();
+    let ctx = Context::new().with_cancellation(token);
+    let result = registry.call(run("answer", 1), &ctx).await;
+    assert_eq!(code(&result), "cancelled");
+    assert_eq!(probe.entered.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancel_during_the_call_ends_it_within_50ms() {
+    let (registry, probe) = lab();
+    let token = CancellationToken::new();
+    let ctx = Context::new().with_cancellation(token.clone());
+    let canceller = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        token.cancel();
+        Instant::now()
+    });
+    let result = registry.call(run("sleep", 1), &ctx).await;
+    let answered = Instant::now();
+    let signalled = canceller.await.unwrap();
+    assert_eq!(code(&result), "cancelled");
+    let delay = answered.saturating_duration_since(signalled);
+    assert!(
+        delay < Duration::from_millis(50),
+        "answered {delay:?} after the cancel"
+    );
+    assert_eq!(
+        probe.live.load(Ordering::SeqCst),
+        0,
+        "the handler was dropped"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_earliest_deadline_ends_the_call_within_50ms() {
+    let (registry, _) = lab();
+    // The tool's own timeout (100 ms) comes first.
+    let started = Instant::now();
+    let result = registry
+        .call(
+            ToolCall::new("1", "lab_slow", json!({})),
+            &Context::default(),
+        )
+        .await;
+    assert_eq!(code(&result), "timed-out");
+    let late = started.elapsed().saturating_sub(Duration::from_millis(100));
+    assert!(late < Duration::from_millis(50), "answered {late:?} late");
+
+    // The registry's default, for a tool without a timeout.
+    let defaulted = registry
+        .clone()
+        .with_default_timeout(Duration::from_millis(80));
+    let started = Instant::now();
+    let result = defaulted.call(run("sleep", 1), &Context::default()).await;
+    assert_eq!(code(&result), "timed-out");
+    let late = started.elapsed().saturating_sub(Duration::from_millis(80));
+    assert!(late < Duration::from_millis(50), "answered {late:?} late");
+
+    // The context's deadline, when it is earlier than the tool's timeout.
+    let ctx = Context::new().with_timeout(Duration::from_millis(30));
+    let started = Instant::now();
+    let result = registry
+        .call(ToolCall::new("2", "lab_slow", json!({})), &ctx)
+        .await;
+    assert_eq!(code(&result), "timed-out");
+    assert!(started.elapsed() < Duration::from_millis(30 + 50));
+}
+
+#[tokio::test]
+async fn a_deadline_already_passed_never_enters_the_handler() {
+    let (registry, probe) = lab();
+    let ctx = Context::new().with_deadline(Instant::now() - Duration::from_millis(1));
+    let result = registry.call(run("answer", 1), &ctx).await;
+    assert_eq!(code(&result), "timed-out");
+    assert_eq!(probe.entered.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn call_all_answers_in_input_order_and_keeps_duplicate_ids_distinct() {
+    let (registry, _) = lab();
+    let calls = vec![
+        ToolCall::new("same", "hello", json!({"name": "a"})),
+        ToolCall::new("same", "hello", json!({"name": "b"})),
+        ToolCall::new("x", "nope", json!({})),
+        ToolCall::new("same", "hello", json!({"name": 3})),
+    ];
+    let results = registry.call_all(calls, &Context::default()).await;
+    let texts: Vec<_> = results.iter().map(|r| (r.id.as_str(), code(r))).collect();
+    assert_eq!(
+        texts,
+        [
+            ("same", "ok"),
+            ("same", "ok"),
+            ("x", "unknown-tool"),
+            ("same", "bad-arguments")
+        ]
+    );
+    assert_eq!(results[0].text(), "hello a");
+    assert_eq!(results[1].text(), "hello b");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn call_all_runs_calls_concurrently_within_the_batch_limit() {
+    let (registry, probe) = lab();
+    let registry = registry.with_default_timeout(Duration::from_millis(200));
+    let calls: Vec<_> = (0..8).map(|value| run("sleep", value)).collect();
+    let started = Instant::now();
+    let results = registry.call_all(calls.clone(), &Context::default()).await;
+    assert!(results.iter().all(|r| code(r) == "timed-out"));
+    assert!(
+        started.elapsed() < Duration::from_millis(1_000),
+        "8 calls of 200 ms took {:?}: not concurrent",
+        started.elapsed()
+    );
+
+    // With a limit of 2, 8 calls of 200 ms take at least four rounds.
+    let limited = registry.with_batch_limit(2);
+    let started = Instant::now();
+    let results = limited.call_all(calls, &Context::default()).await;
+    assert_eq!(results.len(), 8);
+    assert!(started.elapsed() >= Duration::from_millis(4 * 200));
+    assert_eq!(probe.live.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thousand_calls_with_panics_cancels_and_timeouts_all_answer_in_order() {
+    let (registry, probe) = lab();
+    let registry = registry.with_default_timeout(Duration::from_millis(300));
+    let mut batch = Vec::new();
+    let mut cancels = Vec::new();
+    let mut expected = Vec::new();
+    for value in 0..1_000u32 {
+        let token = CancellationToken::new();
+        let ctx = Context::new().with_cancellation(token.clone());
+        let (call, code) = match value % 10 {
+            0 => (run("panic", value), "internal"),
+            1 => {
+                cancels.push(token);
+                (run("sleep", value), "cancelled")
+            }
+            2 => (run("sleep", value), "timed-out"),
+            _ => (run("answer", value), "ok"),
+        };
+        batch.push((call, ctx));
+        expected.push((format!("{}", value), code));
+    }
+    let canceller = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        for token in cancels {
+            token.cancel();
+        }
+    });
+    let started = Instant::now();
+    let results = registry.call_each(batch).await;
+    canceller.await.unwrap();
+    assert_eq!(results.len(), 1_000);
+    for (result, (value, code_expected)) in results.iter().zip(&expected) {
+        assert!(result.id.ends_with(&format!("-{value}")), "out of order");
+        assert_eq!(code(result), *code_expected, "{}", result.id);
+    }
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(
+        probe.live.load(Ordering::SeqCst),
+        0,
+        "a call is still running"
+    );
+}
+
+#[tokio::test]
+async fn a_scoped_view_lists_and_runs_only_what_it_grants() {
+    let (registry, probe) = lab();
+    let view = registry.scoped(Grant::new().tool("hello"));
+    assert_eq!(view.names(), ["hello"]);
+    assert_eq!(
+        view.call(
+            ToolCall::new("1", "hello", json!({"name": "x"})),
+            &Context::default()
+        )
+        .await
+        .text(),
+        "hello x"
+    );
+
+    // Refused before the arguments are read: bad arguments still give `not-permitted`.
+    let result = view
+        .call(
+            ToolCall::new("2", "lab_run", json!({"behaviour": 1})),
+            &Context::default(),
+        )
+        .await;
+    let refusal = result.refusal().unwrap();
+    assert_eq!(refusal.code, "not-permitted");
+    assert_eq!(refusal.find_line("tools").unwrap().cells, ["hello"]);
+    assert_eq!(probe.entered.load(Ordering::SeqCst), 0);
+
+    // Unknown names are answered with the granted tools only.
+    let result = view
+        .call(ToolCall::new("3", "nope", json!({})), &Context::default())
+        .await;
+    let text = result.text();
+    assert!(text.starts_with("refused\tunknown-tool\t"), "{text}");
+    assert!(!text.contains("lab_"), "{text}");
+}
+
+#[tokio::test]
+async fn a_grant_may_name_a_whole_toolkit_and_views_narrow() {
+    let (registry, _) = lab();
+    let lab_only = registry.scoped(Grant::new().toolkit("lab"));
+    assert_eq!(lab_only.names(), ["lab_run", "lab_slow", "lab_wipe"]);
+    let narrower = lab_only.scoped(Grant::names(["lab_run", "hello"]));
+    assert_eq!(narrower.names(), ["lab_run"]);
+    let describe = narrower.describe();
+    assert!(
+        describe.starts_with("lab_run: Answers, panics or sleeps"),
+        "{describe}"
+    );
+    assert!(!describe.contains("hello"));
+}
+
+#[tokio::test]
+async fn the_approver_guards_destructive_tools_only() {
+    let (registry, probe) = lab();
+    let asked = Arc::new(AtomicUsize::new(0));
+    let counter = asked.clone();
+    let registry = registry.with_approver(
+        move |request: ApprovalRequest| {
+            counter.fetch_add(1, Ordering::SeqCst);
+            async move {
+                if request.caller.as_deref() == Some("admin") {
+                    Approval::Approve
+                } else {
+                    Approval::Decline("only an admin may wipe the lab".into())
+                }
+            }
+        },
+        Duration::from_secs(1),
+    );
+    let wipe = || ToolCall::new("w", "lab_wipe", json!({"confirm": true}));
+
+    let result = registry.call(wipe(), &Context::default()).await;
+    assert_eq!(
+        result.text(),
+        "refused\tdeclined\tthe call was declined: only an admin may wipe the lab"
+    );
+    assert_eq!(probe.entered.load(Ordering::SeqCst), 0);
+
+    let admin = Context::new().with_caller("admin");
+    assert_eq!(registry.call(wipe(), &admin).await.text(), "wiped: true");
+
+    let before = asked.load(Ordering::SeqCst);
+    registry.call(run("answer", 1), &Context::default()).await;
+    assert_eq!(
+        asked.load(Ordering::SeqCst),
+        before,
+        "a readonly tool waited on the approver"
+    );
+}
+
+#[tokio::test]
+async fn an_approver_that_does_not_answer_in_time_declines() {
+    let (registry, probe) = lab();
+    let registry = registry.with_approver(
+        |_request: ApprovalRequest| async {
+            tokio::time::sleep(Duration::from_secs(10)).await;
+            Approval::Approve
+        },
+        Duration::from_millis(50),
+    );
+    let result = registry
+        .call(
+            ToolCall::new("w", "lab_wipe", json!({"confirm": true})),
+            &Context::default(),
+        )
+        .await;
+    let refusal = result.refusal().unwrap();
+    assert_eq!(refusal.code, "declined");
+    assert!(
+        refusal.message.contains("no approval came"),
+        "{}",
+        refusal.message
+    );
+    assert_eq!(probe.entered.load(Ordering::SeqCst), 0);
+}
+
+/// Says goodbye.
+#[tool(name = "hello", readonly)]
+async fn goodbye(name: String) -> String {
+    format!("goodbye {name}")
+}
+
+/// Shouts.
+#[tool(readonly)]
+async fn shout(text: String) -> String {
+    text.to_uppercase()
+}
+
+#[tokio::test]
+async fn tools_are_added_replaced_in_place_removed_and_cleared() {
+    let (registry, _) = lab();
+    let mut changes = registry.subscribe();
+    let ctx = Context::default();
+
+    registry.add(Shout).unwrap();
+    assert!(
+        registry
+            .add(Shout)
+            .unwrap_err()
+            .to_string()
+            .contains("`shout`")
+    );
+    registry.replace(Goodbye).unwrap();
+    assert_eq!(
+        registry.names(),
+        ["lab_run", "lab_slow", "lab_wipe", "hello", "shout"]
+    );
+    let result = registry
+        .call(ToolCall::new("1", "hello", json!({"name": "a"})), &ctx)
+        .await;
+    assert_eq!(result.text(), "goodbye a");
+
+    assert!(registry.remove("lab_slow"));
+    assert!(!registry.remove("lab_slow"));
+    assert_eq!(registry.names(), ["lab_run", "lab_wipe", "hello", "shout"]);
+    registry.clear();
+    assert!(registry.names().is_empty());
+
+    let mut seen = Vec::new();
+    while let Ok(change) = changes.try_recv() {
+        seen.push(change);
+    }
+    assert_eq!(
+        seen,
+        [
+            Change::Added(vec!["shout".into()]),
+            Change::Replaced(vec!["hello".into()]),
+            Change::Removed(vec!["lab_slow".into()]),
+            Change::Cleared,
+        ]
+    );
+}
+
+#[tokio::test]
+async fn merge_settles_collisions_by_policy() {
+    let ours = || Registry::builder().tool(Hello).build().unwrap();
+    let theirs = Registry::builder()
+        .tool(Shout)
+        .tool(Goodbye)
+        .build()
+        .unwrap();
+    let ctx = Context::default();
+    let hello = || ToolCall::new("1", "hello", json!({"name": "a"}));
+
+    let registry = ours();
+    assert!(registry.merge(&theirs, Collision::Error).is_err());
+    assert_eq!(
+        registry.names(),
+        ["hello"],
+        "a failed merge changes nothing"
+    );
+
+    let registry = ours();
+    registry.merge(&theirs, Collision::Keep).unwrap();
+    assert_eq!(registry.names(), ["hello", "shout"]);
+    assert_eq!(registry.call(hello(), &ctx).await.text(), "hello a");
+
+    let registry = ours();
+    registry.merge(&theirs, Collision::Replace).unwrap();
+    assert_eq!(registry.names(), ["hello", "shout"]);
+    assert_eq!(registry.call(hello(), &ctx).await.text(), "goodbye a");
+}
+
+/// Waits until told to finish.
+#[tool(readonly)]
+async fn gate_wait(ctx: &Context) -> String {
+    let Some(gate) = ctx.get::<Arc<tokio::sync::Notify>>() else {
+        return "no gate".to_owned();
+    };
+    gate.notified().await;
+    "released".to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_running_call_holds_no_lock_that_blocks_a_writer() {
+    let registry = Registry::builder().tool(GateWait).build().unwrap();
+    let gate = Arc::new(tokio::sync::Notify::new());
+    let ctx = Context::new().with_extension(gate.clone());
+    let running = {
+        let registry = registry.clone();
+        tokio::spawn(async move {
+            registry
+                .call(ToolCall::new("1", "gate_wait", json!({})), &ctx)
+                .await
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    // The handler is parked inside `call`; a writer must still get through at once.
+    let writer = tokio::time::timeout(Duration::from_secs(1), async {
+        registry.add(Shout).unwrap();
+        registry.remove("shout")
+    })
+    .await;
+    assert_eq!(writer, Ok(true));
+    assert_eq!(registry.definitions().len(), 1);
+    gate.notify_one();
+    assert_eq!(running.await.unwrap().text(), "released");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn readers_never_see_a_half_applied_change() {
+    let (registry, _) = lab();
+    let writer = {
+        let registry = registry.clone();
+        tokio::spawn(async move {
+            for _ in 0..200 {
+                let other = Registry::builder()
+                    .tool(Shout)
+                    .tool(Goodbye)
+                    .build()
+                    .unwrap();
+                registry.merge(&other, Collision::Replace).unwrap();
+                registry.remove("shout");
+                tokio::task::yield_now().await;
+            }
+        })
+    };
+    for _ in 0..200 {
+        let definitions = registry.definitions();
+        let names: Vec<_> = definitions.iter().map(|d| d.name.as_str()).collect();
+        // Either before the merge, after it, or after the removal: never a mix.
+        assert!(
+            names == ["lab_run", "lab_slow", "lab_wipe", "hello"]
+                || names == ["lab_run", "lab_slow", "lab_wipe", "hello", "shout"],
+            "{names:?}"
+        );
+        tokio::task::yield_now().await;
+    }
+    writer.await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dropping_a_batch_stops_every_call_in_it() {
+    let (registry, probe) = lab();
+    let calls: Vec<_> = (0..50).map(|value| run("sleep", value)).collect();
+    let ctx = Context::default();
+    let batch = registry.call_all(calls, &ctx);
+    assert!(
+        tokio::time::timeout(Duration::from_millis(50), batch)
+            .await
+            .is_err()
+    );
+    // Aborted tasks are dropped by the runtime shortly after the batch is.
+    let deadline = Instant::now() + Duration::from_secs(1);
+    while probe.live.load(Ordering::SeqCst) > 0 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(probe.entered.load(Ordering::SeqCst) > 0);
+    assert_eq!(
+        probe.live.load(Ordering::SeqCst),
+        0,
+        "a call outlived its batch"
+    );
+}
