@@ -607,3 +607,36 @@ async fn dropping_a_batch_stops_every_call_in_it() {
         "a call outlived its batch"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_timeout_outranks_the_default_and_approval_is_not_the_tools_time() {
+    let (registry, _) = lab();
+    // lab_slow's own 100 ms applies, not the registry's shorter default.
+    let registry = registry
+        .with_default_timeout(Duration::from_millis(20))
+        .with_approver(
+            |_request: ApprovalRequest| async {
+                tokio::time::sleep(Duration::from_millis(60)).await;
+                Approval::Approve
+            },
+            Duration::from_secs(1),
+        );
+    let started = Instant::now();
+    let result = registry
+        .call(
+            ToolCall::new("1", "lab_slow", json!({})),
+            &Context::default(),
+        )
+        .await;
+    assert_eq!(code(&result), "timed-out");
+    assert!(started.elapsed() >= Duration::from_millis(100));
+
+    // An approval that takes longer than the default timeout still lets the tool run.
+    let result = registry
+        .call(
+            ToolCall::new("2", "lab_wipe", json!({"confirm": true})),
+            &Context::default(),
+        )
+        .await;
+    assert_eq!(result.text(), "wiped: true");
+}

@@ -113,22 +113,13 @@ fn panicked(tool: &str, panic: Box<dyn Any + Send>, show: bool) -> Refusal {
     Refusal::new(code::INTERNAL, message)
 }
 
-/// The earliest of the deadlines that apply.
-pub(crate) fn earliest(
-    ctx: &Context,
-    timeouts: impl IntoIterator<Item = Option<Duration>>,
-) -> Option<Instant> {
-    let mut deadline = ctx.deadline();
-    let mut now = None;
-    for timeout in timeouts.into_iter().flatten() {
-        let now = *now.get_or_insert_with(Instant::now);
-        let candidate = now.checked_add(timeout);
-        deadline = match (deadline, candidate) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+/// The earlier of the context's deadline and `timeout` from now.
+pub(crate) fn earliest(ctx: &Context, timeout: Option<Duration>) -> Option<Instant> {
+    let from_timeout = timeout.and_then(|timeout| Instant::now().checked_add(timeout));
+    match (ctx.deadline(), from_timeout) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
-    deadline
 }
 
 /// `future`'s output, or `None` if `timeout` passes first. Without a tokio timer to enforce the

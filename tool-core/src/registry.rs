@@ -390,7 +390,9 @@ impl Registry {
     }
 
     /// Shows the text of a tool's panic in its `internal` refusal. Off by default: the text
-    /// goes to the log (`tracing`) only, since it may hold what a model should not see.
+    /// goes to the log only (a `tracing` error event, seen if the host installs a
+    /// subscriber), since it may hold what a model should not see. The process's panic hook
+    /// still runs too; by default it prints the panic to stderr.
     pub fn with_panic_messages(self, show: bool) -> Registry {
         self.configure(|config| config.show_panics = show)
     }
@@ -432,13 +434,15 @@ impl Registry {
         }
         let entry = &catalog.entries[position];
         let definition = &catalog.definitions[position];
-        let deadline = execute::earliest(ctx, [definition.timeout, self.config.default_timeout]);
         if let Some(approver) = &self.config.approver
             && definition.annotations.destructive
             && !ctx.is_cancelled()
         {
             self.approve(approver.as_ref(), call, ctx).await?;
         }
+        // The tool's time starts once it may run: waiting for approval is not its time.
+        let timeout = definition.timeout.or(self.config.default_timeout);
+        let deadline = execute::earliest(ctx, timeout);
         let limits = Limits {
             deadline,
             show_panics: self.config.show_panics,

@@ -5,6 +5,11 @@
 //! a toolkit too, of one tool named like it, so `registry![...]` takes both. Grants may name a
 //! whole toolkit.
 //!
+//! Calls run concurrently and share the toolkit, so state that changes lives behind a lock. A
+//! tool that panics while holding a `std::sync::Mutex` poisons it: the registry answers that
+//! call with `internal`, but later calls that `lock().unwrap()` panic too. Recover the guard
+//! with `lock().unwrap_or_else(PoisonError::into_inner)` where the data stays valid.
+//!
 //! The tool names a toolkit lists are constants, so `registry![...]` checks at compile time
 //! that no two tools of a registry share a name.
 

@@ -1,0 +1,472 @@
+//! Rewriting a tool's JSON Schema into what each provider accepts.
+//!
+//! schemars writes JSON Schema 2020-12 with nested structs in `$defs`. Providers each accept a
+//! different subset: Gemini refuses `$ref`, `oneOf`, `const` and `additionalProperties`;
+//! OpenAI's strict mode wants every property required (optional ones nullable) and every
+//! object closed. These functions take a schema as the registry holds it and give the
+//! provider's form, or a [`SchemaError`] naming the field that cannot be expressed.
+//!
+//! They work on one schema at a time and know nothing of tools.
+
+use serde_json::{Map, Value};
+
+/// Why a schema cannot be written in a provider's dialect.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{path}: {problem}")]
+pub struct SchemaError {
+    /// The field, as a path from the arguments' root (`items[].children`); `(arguments)` for
+    /// the root itself.
+    pub path: String,
+    /// What cannot be expressed.
+    pub problem: String,
+}
+
+/// What to do with a `$ref` to a definition that is already being inlined (a recursive type).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Recursion {
+    /// Leave a `$ref` to it and keep that definition in `$defs`.
+    KeepRef,
+    /// Refuse: the provider accepts no `$ref`.
+    Refuse,
+}
+
+/// Inlines every `$ref` into `#/$defs/...`; recursive ones are kept (with the `$defs` they
+/// need) or refused, as `recursion` says.
+pub(crate) fn inline_refs(
+    schema: &Map<String, Value>,
+    recursion: Recursion,
+) -> Result<Map<String, Value>, SchemaError> {
+    let defs = schema
+        .get("$defs")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let mut inliner = Inliner {
+        defs: &defs,
+        stack: Vec::new(),
+        kept: Vec::new(),
+        recursion,
+    };
+    let mut root = schema.clone();
+    root.remove("$defs");
+    let mut root = Value::Object(root);
+    inliner.inline(&mut root, &mut String::new())?;
+    let Value::Object(mut root) = root else {
+        unreachable!("an object stays an object")
+    };
+    // Definitions kept for recursion are themselves inlined, except their recursive refs.
+    let mut kept_defs = Map::new();
+    let mut done = 0;
+    while done < inliner.kept.len() {
+        let name = inliner.kept[done].clone();
+        done += 1;
+        if let Some(def) = defs.get(&name) {
+            let mut def = def.clone();
+            inliner.stack.push(name.clone());
+            inliner.inline(&mut def, &mut format!("$defs.{name}"))?;
+            inliner.stack.pop();
+            kept_defs.insert(name, def);
+        }
+    }
+    if !kept_defs.is_empty() {
+        root.insert("$defs".into(), Value::Object(kept_defs));
+    }
+    Ok(root)
+}
+
+struct Inliner<'a> {
+    defs: &'a Map<String, Value>,
+    stack: Vec<String>,
+    kept: Vec<String>,
+    recursion: Recursion,
+}
+
+impl Inliner<'_> {
+    fn inline(&mut self, schema: &mut Value, path: &mut String) -> Result<(), SchemaError> {
+        let Value::Object(map) = schema else {
+            return Ok(());
+        };
+        if let Some(reference) = map.get("$ref").and_then(Value::as_str).map(str::to_owned) {
+            let name = reference
+                .strip_prefix("#/$defs/")
+                .ok_or_else(|| error(path, format!("a reference outside `$defs`: {reference}")))?
+                .to_owned();
+            if self.stack.contains(&name) {
+                return match self.recursion {
+                    Recursion::KeepRef => {
+                        if !self.kept.contains(&name) {
+                            self.kept.push(name);
+                        }
+                        Ok(())
+                    }
+                    Recursion::Refuse => Err(error(
+                        path,
+                        format!(
+                            "`{name}` contains itself, and this provider accepts no `$ref` to \
+                             describe a recursive type; bound its depth or take it as a string"
+                        ),
+                    )),
+                };
+            }
+            let target = self
+                .defs
+                .get(&name)
+                .cloned()
+                .ok_or_else(|| error(path, format!("no definition named `{name}`")))?;
+            map.remove("$ref");
+            let siblings = std::mem::take(map);
+            let mut inlined = target;
+            self.stack.push(name);
+            let result = self.inline(&mut inlined, path);
+            self.stack.pop();
+            result?;
+            if let Value::Object(mut inlined) = inlined {
+                // What was written beside the `$ref` (a field's description) wins.
+                inlined.extend(siblings);
+                *map = inlined;
+            }
+            return Ok(());
+        }
+        for (key, value) in map.iter_mut() {
+            match key.as_str() {
+                "properties" => {
+                    if let Value::Object(properties) = value {
+                        for (field, property) in properties.iter_mut() {
+                            let length = path.len();
+                            if !path.is_empty() {
+                                path.push('.');
+                            }
+                            path.push_str(field);
+                            let result = self.inline(property, path);
+                            path.truncate(length);
+                            result?;
+                        }
+                    }
+                }
+                "items" | "additionalProperties" => {
+                    let length = path.len();
+                    path.push_str("[]");
+                    let result = self.inline(value, path);
+                    path.truncate(length);
+                    result?;
+                }
+                "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
+                    if let Value::Array(branches) = value {
+                        for branch in branches {
+                            self.inline(branch, path)?;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+fn error(path: &str, problem: String) -> SchemaError {
+    SchemaError {
+        path: if path.is_empty() {
+            "(arguments)".to_owned()
+        } else {
+            path.to_owned()
+        },
+        problem,
+    }
+}
+
+/// Calls `visit` on every subschema of `schema` (itself included), with its path.
+fn walk(schema: &mut Value, path: &mut String, visit: &mut dyn FnMut(&mut Map<String, Value>, &str)) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    visit(map, path);
+    for (key, value) in map.iter_mut() {
+        match key.as_str() {
+            "properties" => {
+                if let Value::Object(properties) = value {
+                    for (field, property) in properties.iter_mut() {
+                        let length = path.len();
+                        if !path.is_empty() {
+                            path.push('.');
+                        }
+                        path.push_str(field);
+                        walk(property, path, visit);
+                        path.truncate(length);
+                    }
+                }
+            }
+            "items" | "additionalProperties" => {
+                let length = path.len();
+                path.push_str("[]");
+                walk(value, path, visit);
+                path.truncate(length);
+            }
+            "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
+                if let Value::Array(branches) = value {
+                    for branch in branches {
+                        walk(branch, path, visit);
+                    }
+                }
+            }
+            "$defs" => {
+                if let Value::Object(defs) = value {
+                    for (name, def) in defs.iter_mut() {
+                        walk(def, &mut format!("$defs.{name}"), visit);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The paths of fields of no single type: schemas such as `true` or `{}` (what
+/// `serde_json::Value` gives) that say nothing of what to send.
+pub(crate) fn untyped_fields(schema: &Map<String, Value>) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut root = Value::Object(schema.clone());
+    let mut visit = |map: &mut Map<String, Value>, _: &str| {
+        for key in ["properties"] {
+            if let Some(Value::Object(properties)) = map.get(key) {
+                for (field, property) in properties {
+                    if says_nothing(property) {
+                        found.push(field.clone());
+                    }
+                }
+            }
+        }
+    };
+    walk(&mut root, &mut String::new(), &mut |map, path| {
+        let before = found.len();
+        visit(map, path);
+        for field in &mut found[before..] {
+            if !path.is_empty() {
+                *field = format!("{path}.{field}");
+            }
+        }
+    });
+    found
+}
+
+/// Whether a schema constrains nothing: `true`, or an object with no type-giving keyword.
+fn says_nothing(schema: &Value) -> bool {
+    match schema {
+        Value::Bool(true) => true,
+        Value::Object(map) => ![
+            "type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "properties", "items",
+        ]
+        .iter()
+        .any(|key| map.contains_key(*key)),
+        _ => false,
+    }
+}
+
+/// OpenAI's strict form of an (inlined) input schema, or the reason strict mode cannot be on.
+///
+/// The rule: strict mode is on when every object can be closed (`additionalProperties:
+/// false`), which fails for maps (objects with `additionalProperties` of a schema), and when
+/// the root is a plain object (no root `anyOf`). Every property is then listed in `required`,
+/// and each optional one made nullable, which means the same to this framework's parser,
+/// since a field set to `null` counts as absent. `oneOf` becomes `anyOf`; integer `format`s
+/// (`uint32`), which OpenAI does not know, are dropped, while `minimum`/`maximum` stay.
+pub(crate) fn openai_strict(schema: &Map<String, Value>) -> Result<Map<String, Value>, String> {
+    if schema.contains_key("anyOf") || schema.contains_key("oneOf") {
+        return Err("the root is a union (`anyOf`)".to_owned());
+    }
+    let mut root = Value::Object(schema.clone());
+    let mut refusal = None;
+    walk(&mut root, &mut String::new(), &mut |map, path| {
+        if let Some(one_of) = map.remove("oneOf") {
+            map.insert("anyOf".into(), one_of);
+        }
+        if map.get("type").and_then(Value::as_str) == Some("integer") {
+            map.remove("format");
+        }
+        let is_object = map.contains_key("properties")
+            || map.get("type").and_then(Value::as_str) == Some("object");
+        if !is_object {
+            return;
+        }
+        match map.get("additionalProperties") {
+            Some(Value::Object(_)) | Some(Value::Bool(true)) => {
+                refusal.get_or_insert_with(|| {
+                    format!("`{}` is a map, which strict mode cannot describe", show(path))
+                });
+                return;
+            }
+            _ => {}
+        }
+        map.insert("additionalProperties".into(), Value::Bool(false));
+        let properties = map
+            .entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()));
+        let Value::Object(properties) = properties else {
+            return;
+        };
+        let required: Vec<Value> = map
+            .get("required")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let mut all = Vec::new();
+        if let Some(Value::Object(properties)) = map.get_mut("properties") {
+            for (field, property) in properties.iter_mut() {
+                if !required.iter().any(|r| r == field) {
+                    make_nullable(property);
+                }
+                all.push(Value::String(field.clone()));
+            }
+        }
+        let _ = properties;
+        map.insert("required".into(), Value::Array(all));
+    });
+    match refusal {
+        Some(reason) => Err(reason),
+        None => match root {
+            Value::Object(map) => Ok(map),
+            _ => Err("the schema is not an object".to_owned()),
+        },
+    }
+}
+
+fn show(path: &str) -> &str {
+    if path.is_empty() { "(arguments)" } else { path }
+}
+
+/// Lets `null` through a schema, as OpenAI strict mode spells an optional field.
+fn make_nullable(schema: &mut Value) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    if let Some(Value::Array(enumerated)) = map.get_mut("enum") {
+        if !enumerated.contains(&Value::Null) {
+            enumerated.push(Value::Null);
+        }
+    }
+    match map.get_mut("type") {
+        Some(Value::String(name)) if name != "null" => {
+            let name = std::mem::take(name);
+            map.insert("type".into(), serde_json::json!([name, "null"]));
+        }
+        Some(Value::Array(names)) => {
+            if !names.iter().any(|name| name == "null") {
+                names.push(Value::String("null".into()));
+            }
+        }
+        Some(_) => {}
+        None => {
+            if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
+                if !branches.iter().any(is_null_schema) {
+                    branches.push(serde_json::json!({"type": "null"}));
+                }
+            } else {
+                let inner = std::mem::take(map);
+                map.insert(
+                    "anyOf".into(),
+                    serde_json::json!([Value::Object(inner), {"type": "null"}]),
+                );
+            }
+        }
+    }
+}
+
+fn is_null_schema(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("null")
+}
+
+/// Gemini's OpenAPI-subset form of an (inlined, `$ref`-free) input schema.
+///
+/// Type arrays become one type with `nullable: true`; `anyOf` with a `null` branch likewise;
+/// `oneOf` becomes `anyOf`; `const` becomes a one-value `enum`; `enum`s that are not all
+/// strings are dropped (their `type` stays, and this framework's parser still refuses values
+/// outside them); `additionalProperties`, `allOf` of one schema, `$schema`, `title` and formats
+/// Gemini does not know are removed. A union of several non-null types is refused.
+pub(crate) fn gemini(schema: &Map<String, Value>) -> Result<Map<String, Value>, SchemaError> {
+    let mut root = Value::Object(schema.clone());
+    let mut refusal = None;
+    walk(&mut root, &mut String::new(), &mut |map, path| {
+        map.remove("$schema");
+        map.remove("title");
+        map.remove("additionalProperties");
+        if let Some(Value::Array(mut all)) = map.remove("allOf") {
+            if all.len() == 1 {
+                if let Value::Object(only) = all.remove(0) {
+                    for (key, value) in only {
+                        map.entry(key).or_insert(value);
+                    }
+                }
+            } else {
+                refusal.get_or_insert_with(|| {
+                    error(path, "`allOf` of several schemas has no Gemini form".to_owned())
+                });
+            }
+        }
+        if let Some(one_of) = map.remove("oneOf") {
+            map.insert("anyOf".into(), one_of);
+        }
+        if let Some(constant) = map.remove("const") {
+            map.insert("enum".into(), Value::Array(vec![constant]));
+        }
+        if let Some(Value::Array(names)) = map.get("type").cloned() {
+            let types: Vec<Value> = names.into_iter().filter(|name| name != "null").collect();
+            match types.as_slice() {
+                [only] => {
+                    map.insert("type".into(), only.clone());
+                    map.insert("nullable".into(), Value::Bool(true));
+                }
+                _ => {
+                    refusal.get_or_insert_with(|| {
+                        error(path, "a value of several types has no Gemini form".to_owned())
+                    });
+                }
+            }
+        }
+        if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
+            let before = branches.len();
+            branches.retain(|branch| !is_null_schema(branch));
+            if branches.len() < before {
+                map.insert("nullable".into(), Value::Bool(true));
+            }
+            if let Some(Value::Array(branches)) = map.get("anyOf").cloned() {
+                if branches.len() == 1 {
+                    map.remove("anyOf");
+                    if let Value::Object(only) = &branches[0] {
+                        for (key, value) in only {
+                            map.entry(key.clone()).or_insert(value.clone());
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(Value::Array(values)) = map.get("enum") {
+            if values.iter().all(Value::is_string) {
+                map.insert("type".into(), Value::String("string".into()));
+            } else {
+                map.remove("enum");
+            }
+        }
+        let known_format = match (map.get("type").and_then(Value::as_str), map.get("format")) {
+            (Some("integer"), Some(Value::String(format))) => {
+                ["int32", "int64"].contains(&format.as_str())
+            }
+            (Some("number"), Some(Value::String(format))) => {
+                ["float", "double"].contains(&format.as_str())
+            }
+            (Some("string"), Some(Value::String(format))) => {
+                ["date-time", "enum"].contains(&format.as_str())
+            }
+            _ => true,
+        };
+        if !known_format {
+            map.remove("format");
+        }
+    });
+    match refusal {
+        Some(error) => Err(error),
+        None => match root {
+            Value::Object(map) => Ok(map),
+            _ => Err(error("", "the schema is not an object".to_owned())),
+        },
+    }
+}
