@@ -91,7 +91,7 @@ async fn call_text(name: &str, arguments: impl Into<Arguments>) -> Result<String
         .call(ToolCall::new("id-1", name, arguments), &Context::default())
         .await;
     assert_eq!(result.id, "id-1");
-    result.outcome.map(|output| output.as_text().to_owned())
+    result.outcome.map(|output| output.as_text().into_owned())
 }
 
 fn faults(refusal: &Refusal) -> Vec<(String, String)> {

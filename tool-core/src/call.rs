@@ -238,7 +238,7 @@ impl ToolResult {
     /// The text a model should see: the output's text, or the refusal's text form.
     pub fn text(&self) -> String {
         match &self.outcome {
-            Ok(output) => output.as_text().to_owned(),
+            Ok(output) => output.as_text().into_owned(),
             Err(refusal) => refusal.to_string(),
         }
     }

@@ -226,23 +226,16 @@ fn walk(schema: &mut Value, path: &mut String, visit: &mut dyn FnMut(&mut Map<St
 pub(crate) fn untyped_fields(schema: &Map<String, Value>) -> Vec<String> {
     let mut found = Vec::new();
     let mut root = Value::Object(schema.clone());
-    let mut visit = |map: &mut Map<String, Value>, _: &str| {
-        for key in ["properties"] {
-            if let Some(Value::Object(properties)) = map.get(key) {
-                for (field, property) in properties {
-                    if says_nothing(property) {
-                        found.push(field.clone());
-                    }
-                }
-            }
-        }
-    };
     walk(&mut root, &mut String::new(), &mut |map, path| {
-        let before = found.len();
-        visit(map, path);
-        for field in &mut found[before..] {
-            if !path.is_empty() {
-                *field = format!("{path}.{field}");
+        if let Some(Value::Object(properties)) = map.get("properties") {
+            for (field, property) in properties {
+                if says_nothing(property) {
+                    found.push(if path.is_empty() {
+                        field.clone()
+                    } else {
+                        format!("{path}.{field}")
+                    });
+                }
             }
         }
     });
@@ -298,19 +291,16 @@ pub(crate) fn openai_strict(schema: &Map<String, Value>) -> Result<Map<String, V
             _ => {}
         }
         map.insert("additionalProperties".into(), Value::Bool(false));
-        let properties = map
-            .entry("properties")
-            .or_insert_with(|| Value::Object(Map::new()));
-        let Value::Object(properties) = properties else {
-            return;
-        };
         let required: Vec<Value> = map
             .get("required")
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default();
+        let properties = map
+            .entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()));
         let mut all = Vec::new();
-        if let Some(Value::Object(properties)) = map.get_mut("properties") {
+        if let Value::Object(properties) = properties {
             for (field, property) in properties.iter_mut() {
                 if !required.iter().any(|r| r == field) {
                     make_nullable(property);
@@ -318,7 +308,6 @@ pub(crate) fn openai_strict(schema: &Map<String, Value>) -> Result<Map<String, V
                 all.push(Value::String(field.clone()));
             }
         }
-        let _ = properties;
         map.insert("required".into(), Value::Array(all));
     });
     match refusal {

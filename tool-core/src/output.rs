@@ -2,8 +2,9 @@
 //!
 //! A handler returns a type that derives `Serialize` and `JsonSchema` (a *structured* output:
 //! its schema is advertised and its JSON is the result), a `String` or `&str` (text), `()`
-//! (nothing), an [`Output`] built by hand, or a `Result` of any of these whose error becomes a
-//! [`Refusal`]. The `#[tool]` macro picks the conversion from the declared return type; a type
+//! (nothing), [`Content`] blocks (text, images and audio as bytes with a MIME type, links to
+//! resources), an [`Output`] built by hand, or a `Result` of any of these whose error becomes
+//! a [`Refusal`]. The `#[tool]` macro picks the conversion from the declared return type; a type
 //! that fits none of these is a compile error at the return type.
 //!
 //! This module only converts; it does not send anything anywhere.
@@ -28,6 +29,119 @@ pub enum Output {
     Text(String),
     /// Structured output: the JSON of the handler's value.
     Json(Box<RawValue>),
+    /// Content blocks, in order.
+    Content(Vec<Content>),
+}
+
+/// One block of content a tool gives back: what MCP calls a content block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Content {
+    /// Text.
+    Text(String),
+    /// An image: its bytes (base64 on the wire) and MIME type, such as `image/png`.
+    Image {
+        /// The image's bytes.
+        data: Vec<u8>,
+        /// Its MIME type.
+        mime_type: String,
+    },
+    /// Audio: its bytes (base64 on the wire) and MIME type, such as `audio/wav`.
+    Audio {
+        /// The audio's bytes.
+        data: Vec<u8>,
+        /// Its MIME type.
+        mime_type: String,
+    },
+    /// A link to a resource the caller can fetch.
+    ResourceLink {
+        /// Where the resource is.
+        uri: String,
+        /// Its name.
+        name: String,
+        /// Its MIME type, when known.
+        mime_type: Option<String>,
+        /// What it is.
+        description: Option<String>,
+    },
+}
+
+impl Content {
+    /// A text block.
+    pub fn text(text: impl Into<String>) -> Content {
+        Content::Text(text.into())
+    }
+
+    /// An image block.
+    pub fn image(data: impl Into<Vec<u8>>, mime_type: impl Into<String>) -> Content {
+        Content::Image {
+            data: data.into(),
+            mime_type: mime_type.into(),
+        }
+    }
+
+    /// An audio block.
+    pub fn audio(data: impl Into<Vec<u8>>, mime_type: impl Into<String>) -> Content {
+        Content::Audio {
+            data: data.into(),
+            mime_type: mime_type.into(),
+        }
+    }
+
+    /// A resource link.
+    pub fn resource_link(uri: impl Into<String>, name: impl Into<String>) -> Content {
+        Content::ResourceLink {
+            uri: uri.into(),
+            name: name.into(),
+            mime_type: None,
+            description: None,
+        }
+    }
+
+    /// The block as text, for hosts that take only text: text itself; a one-line stand-in
+    /// for media (`[image/png image, 1024 bytes]`); a link's URI.
+    pub fn as_text(&self) -> std::borrow::Cow<'_, str> {
+        match self {
+            Content::Text(text) => text.into(),
+            Content::Image { data, mime_type } => {
+                format!("[{mime_type} image, {} bytes]", data.len()).into()
+            }
+            Content::Audio { data, mime_type } => {
+                format!("[{mime_type} audio, {} bytes]", data.len()).into()
+            }
+            Content::ResourceLink { uri, name, .. } => format!("[{name}]({uri})").into(),
+        }
+    }
+
+    /// The block as an MCP content block (`{"type": "image", "data": "<base64>", ...}`).
+    pub fn to_mcp(&self) -> serde_json::Value {
+        use base64::Engine as _;
+        let base64 = |data: &[u8]| base64::engine::general_purpose::STANDARD.encode(data);
+        match self {
+            Content::Text(text) => serde_json::json!({"type": "text", "text": text}),
+            Content::Image { data, mime_type } => {
+                serde_json::json!({"type": "image", "data": base64(data), "mimeType": mime_type})
+            }
+            Content::Audio { data, mime_type } => {
+                serde_json::json!({"type": "audio", "data": base64(data), "mimeType": mime_type})
+            }
+            Content::ResourceLink {
+                uri,
+                name,
+                mime_type,
+                description,
+            } => {
+                let mut link = serde_json::json!({"type": "resource_link", "uri": uri, "name": name});
+                if let Some(mime_type) = mime_type {
+                    link["mimeType"] = mime_type.as_str().into();
+                }
+                if let Some(description) = description {
+                    link["description"] = description.as_str().into();
+                }
+                link
+            }
+        }
+    }
 }
 
 impl Output {
@@ -50,12 +164,18 @@ impl Output {
     }
 
     /// The text a model is shown for this output: the text itself, the JSON text of structured
-    /// output, or the empty string.
-    pub fn as_text(&self) -> &str {
+    /// output, the blocks' text joined by newlines, or the empty string.
+    pub fn as_text(&self) -> std::borrow::Cow<'_, str> {
         match self {
-            Output::Empty => "",
-            Output::Text(text) => text,
-            Output::Json(json) => json.get(),
+            Output::Empty => "".into(),
+            Output::Text(text) => text.into(),
+            Output::Json(json) => json.get().into(),
+            Output::Content(blocks) => blocks
+                .iter()
+                .map(Content::as_text)
+                .collect::<Vec<_>>()
+                .join("\n")
+                .into(),
         }
     }
 
@@ -68,6 +188,7 @@ impl Output {
             Output::Json(json) => {
                 serde_json::from_str(json.get()).unwrap_or(serde_json::Value::Null)
             }
+            Output::Content(blocks) => blocks.iter().map(Content::to_mcp).collect(),
         }
     }
 }
@@ -78,6 +199,7 @@ impl PartialEq for Output {
             (Output::Empty, Output::Empty) => true,
             (Output::Text(a), Output::Text(b)) => a == b,
             (Output::Json(a), Output::Json(b)) => a.get() == b.get(),
+            (Output::Content(a), Output::Content(b)) => a == b,
             _ => false,
         }
     }
@@ -89,6 +211,7 @@ impl fmt::Debug for Output {
             Output::Empty => f.write_str("Empty"),
             Output::Text(text) => f.debug_tuple("Text").field(text).finish(),
             Output::Json(json) => f.debug_tuple("Json").field(&json.get()).finish(),
+            Output::Content(blocks) => f.debug_tuple("Content").field(blocks).finish(),
         }
     }
 }
@@ -99,6 +222,9 @@ impl Serialize for Output {
             Output::Empty => serializer.serialize_unit(),
             Output::Text(text) => serializer.serialize_str(text),
             Output::Json(json) => json.serialize(serializer),
+            Output::Content(blocks) => {
+                serializer.collect_seq(blocks.iter().map(Content::to_mcp))
+            }
         }
     }
 }
@@ -108,7 +234,7 @@ impl Serialize for Output {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool's output",
     label = "not a tool output",
-    note = "return a type that derives `serde::Serialize` and `schemars::JsonSchema`, a `String`, `()`, or `tool_core::Output`"
+    note = "return a type that derives `serde::Serialize` and `schemars::JsonSchema`, a `String`, `()`, `tool_core::Content` blocks, or `tool_core::Output`"
 )]
 pub trait IntoOutput {
     /// Converts the value.
@@ -130,6 +256,18 @@ impl IntoOutput for String {
 impl IntoOutput for &str {
     fn into_output(self) -> Result<Output, Refusal> {
         Ok(Output::Text(self.to_owned()))
+    }
+}
+
+impl IntoOutput for Content {
+    fn into_output(self) -> Result<Output, Refusal> {
+        Ok(Output::Content(vec![self]))
+    }
+}
+
+impl IntoOutput for Vec<Content> {
+    fn into_output(self) -> Result<Output, Refusal> {
+        Ok(Output::Content(self))
     }
 }
 

@@ -79,6 +79,8 @@ pub struct Meta {
     pub annotations: Annotations,
     /// Its timeout in milliseconds.
     pub timeout_ms: Option<u64>,
+    /// Whether it may have fields of no single type.
+    pub allow_any: bool,
 }
 
 /// The definition of a tool.
@@ -95,6 +97,7 @@ pub fn definition(
         output_schema,
         annotations: meta.annotations,
         timeout: meta.timeout_ms.map(Duration::from_millis),
+        allow_any: meta.allow_any,
     }
 }
 
@@ -241,27 +244,31 @@ pub trait Parameter: DeserializeOwned + schemars::JsonSchema {}
 #[diagnostic::do_not_recommend]
 impl<T: DeserializeOwned + schemars::JsonSchema> Parameter for T {}
 
-/// Fails const evaluation, naming the tool, if two of these tool names are equal.
-pub const fn assert_unique_tool_names(lists: &[&[&str]]) {
-    let mut list = 0;
-    while list < lists.len() {
-        let mut item = 0;
-        while item < lists[list].len() {
-            let name = lists[list][item];
-            let mut other_list = list;
-            while other_list < lists.len() {
-                let mut other = if other_list == list { item + 1 } else { 0 };
-                while other < lists[other_list].len() {
-                    if str_eq(name, lists[other_list][other]) {
-                        duplicate_tool_name(name);
-                    }
-                    other += 1;
-                }
-                other_list += 1;
+/// Fails const evaluation, naming the tool, if one of the tool names `these` equals another of
+/// them or one of the lists `earlier`.
+pub const fn assert_unique_tool_names(earlier: &[&[&str]], these: &[&str]) {
+    let mut item = 0;
+    while item < these.len() {
+        let name = these[item];
+        let mut other = item + 1;
+        while other < these.len() {
+            if str_eq(name, these[other]) {
+                duplicate_tool_name(name);
             }
-            item += 1;
+            other += 1;
         }
-        list += 1;
+        let mut list = 0;
+        while list < earlier.len() {
+            let mut other = 0;
+            while other < earlier[list].len() {
+                if str_eq(name, earlier[list][other]) {
+                    duplicate_tool_name(name);
+                }
+                other += 1;
+            }
+            list += 1;
+        }
+        item += 1;
     }
 }
 
@@ -282,8 +289,9 @@ const fn str_eq(a: &str, b: &str) -> bool {
 
 const fn duplicate_tool_name(name: &str) -> ! {
     const BEFORE: &[u8] = b"two tools in this registry![...] are named `";
-    const AFTER: &[u8] = b"`; give one of them another name with #[tool(name = \"...\")]";
-    let mut message = [0u8; 256];
+    const AFTER: &[u8] = b"`: rename one with `#[tool(name = \"...\")]`, or, if a tool or \
+        toolkit is listed twice, list it once";
+    let mut message = [0u8; 512];
     let mut length = 0;
     let parts = [BEFORE, name.as_bytes(), AFTER];
     let mut part = 0;

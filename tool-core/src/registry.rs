@@ -28,6 +28,7 @@ use crate::context::Context;
 use crate::execute::{self, Limits};
 use crate::grant::Grant;
 use crate::output::Output;
+use crate::providers::{self, ExportError, Provider};
 use crate::refusal::{Refusal, code};
 use crate::tool::{Tool, ToolDefinition};
 use crate::toolkit::Toolkit;
@@ -80,8 +81,9 @@ struct Entry {
     toolkit: Arc<str>,
 }
 
-#[derive(Clone, Default)]
+#[derive(Clone)]
 struct Config {
+    providers: Vec<Provider>,
     default_timeout: Option<Duration>,
     show_panics: bool,
     approver: Option<Arc<dyn Approver>>,
@@ -96,6 +98,19 @@ struct Scope {
     definitions: Mutex<Option<ScopedDefinitions>>,
 }
 
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            providers: Provider::ALL.to_vec(),
+            default_timeout: None,
+            show_panics: false,
+            approver: None,
+            approval_timeout: None,
+            batch_limit: None,
+        }
+    }
+}
+
 /// A scoped view's definitions, and the catalog they were filtered from.
 type ScopedDefinitions = (Arc<Catalog>, Arc<[ToolDefinition]>);
 
@@ -107,6 +122,7 @@ const DEFAULT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(60);
 pub struct RegistryBuilder {
     entries: Vec<Entry>,
     definitions: Vec<ToolDefinition>,
+    providers: Option<Vec<Provider>>,
 }
 
 /// Why tools could not be put in a registry.
@@ -118,6 +134,13 @@ pub enum RegistryError {
     DuplicateName {
         /// The name used twice.
         name: String,
+    },
+    /// Tools that a provider the registry is for would refuse, or that have fields of no
+    /// single type.
+    #[error("{}", errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
+    Unexportable {
+        /// Each tool and field at fault.
+        errors: Vec<ExportError>,
     },
 }
 
@@ -175,11 +198,25 @@ impl RegistryBuilder {
         self
     }
 
-    /// Builds the registry, reading every tool's definition; an error if two tools share a
-    /// name.
+    /// Sets the providers the registry is for (all of them unless set): [`build`] refuses
+    /// tools they would refuse.
+    ///
+    /// [`build`]: RegistryBuilder::build
+    pub fn providers(mut self, providers: impl IntoIterator<Item = Provider>) -> Self {
+        self.providers = Some(providers.into_iter().collect());
+        self
+    }
+
+    /// Builds the registry; an error if two tools share a name, if a tool has a field of no
+    /// single type without `#[tool(allow_any)]`, or if a provider the registry is for would
+    /// refuse a tool (see [`Registry::check`]).
     pub fn build(self) -> Result<Registry, RegistryError> {
+        let providers = self.providers.unwrap_or_else(|| Provider::ALL.to_vec());
+        refuse_unexportable(&self.definitions, &providers)?;
         let catalog = Catalog::with_definitions(self.entries, self.definitions)?;
-        Ok(Registry::from_catalog(catalog))
+        let mut registry = Registry::from_catalog(catalog);
+        Arc::make_mut(&mut registry.config).providers = providers;
+        Ok(registry)
     }
 }
 
@@ -226,6 +263,18 @@ impl Catalog {
 
     fn parts(&self) -> (Vec<Entry>, Vec<ToolDefinition>) {
         (self.entries.clone(), self.definitions.to_vec())
+    }
+}
+
+fn refuse_unexportable(
+    definitions: &[ToolDefinition],
+    providers: &[Provider],
+) -> Result<(), RegistryError> {
+    let errors = providers::check(definitions, providers);
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(RegistryError::Unexportable { errors })
     }
 }
 
@@ -382,6 +431,36 @@ impl Registry {
     fn configure(mut self, change: impl FnOnce(&mut Config)) -> Registry {
         change(Arc::make_mut(&mut self.config));
         self
+    }
+
+    /// Checks every tool against what the registry's providers accept and refuses fields of no
+    /// single type, as [`RegistryBuilder::build`] does; for registries made with
+    /// `registry![...]`, which checks only names, this makes a one-line unit test:
+    ///
+    /// ```
+    /// # use tool_core::{registry, tool};
+    /// # /// Says hi.
+    /// # #[tool] async fn hi() -> &'static str { "hi" }
+    /// assert_eq!(registry![Hi].check(), Ok(()));
+    /// ```
+    pub fn check(&self) -> Result<(), Vec<ExportError>> {
+        let errors = providers::check(&self.definitions(), &self.config.providers);
+        if errors.is_empty() { Ok(()) } else { Err(errors) }
+    }
+
+    /// The tools (of a scoped view: the granted ones) in `provider`'s tool shape, in order.
+    pub fn export(&self, provider: Provider) -> Result<Vec<serde_json::Value>, ExportError> {
+        self.definitions()
+            .iter()
+            .map(|definition| providers::export(definition, provider))
+            .collect()
+    }
+
+    /// Sets the providers this registry is for, which [`Registry::check`] and the methods that
+    /// add tools check against.
+    pub fn with_providers(self, providers: impl IntoIterator<Item = Provider>) -> Registry {
+        let providers = providers.into_iter().collect();
+        self.configure(|config| config.providers = providers)
     }
 
     /// Sets the timeout of calls to tools that set none of their own.
@@ -617,6 +696,7 @@ impl Registry {
     fn add_entries(&self, added: Vec<(Entry, ToolDefinition)>) -> Result<(), RegistryError> {
         let (added, added_definitions): (Vec<Entry>, Vec<ToolDefinition>) =
             added.into_iter().unzip();
+        refuse_unexportable(&added_definitions, &self.config.providers)?;
         let names = added_definitions.iter().map(|d| d.name.clone()).collect();
         self.change(|entries, definitions| {
             entries.extend(added);
@@ -631,6 +711,7 @@ impl Registry {
     /// adds it at the end if there is none.
     pub fn replace(&self, tool: impl Tool) -> Result<(), RegistryError> {
         let (entry, definition) = Entry::single(Arc::new(tool));
+        refuse_unexportable(std::slice::from_ref(&definition), &self.config.providers)?;
         let name = definition.name.clone();
         let replaced = self.change(|entries, definitions| {
             match definitions.iter().position(|d| d.name == definition.name) {

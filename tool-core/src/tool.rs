@@ -57,6 +57,10 @@ pub struct ToolDefinition {
     /// How long one call may run, when the tool sets a limit.
     #[serde(skip)]
     pub timeout: Option<Duration>,
+    /// Whether the tool may have fields of no single type (`serde_json::Value`), which
+    /// [`Registry::check`](crate::Registry::check) otherwise refuses: `#[tool(allow_any)]`.
+    #[serde(skip)]
+    pub allow_any: bool,
 }
 
 /// Hints about a tool's effects, as MCP's tool annotations describe them.

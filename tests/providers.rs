@@ -1,0 +1,485 @@
+//! Each provider's dialect: golden exports, one test per provider rule, and round trips from a
+//! provider's call shape through the registry to its result shape.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+use tool_core::providers::{anthropic, gemini, mcp, openai};
+use tool_core::{
+    Arguments, BoxFuture, Content, Context, Output, Provider, Refusal, Registry, RegistryError,
+    Tool, ToolDefinition, tool,
+};
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Item {
+    /// Stock-keeping unit.
+    sku: String,
+    /// How many.
+    qty: u32,
+}
+
+/// How an order ships.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Shipping {
+    /// Picked up at the counter.
+    Pickup,
+    /// Sent to an address.
+    Courier { address: String, express: Option<bool> },
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Priority {
+    Low,
+    High,
+}
+
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Placed {
+    order: u64,
+}
+
+/// Places an order.
+#[tool(title = "Place an order", destructive, open_world)]
+async fn order_place(
+    /// The order's lines.
+    items: Vec<Item>,
+    /// How it ships.
+    shipping: Shipping,
+    /// A note for the packer.
+    note: Option<String>,
+    priority: Option<Priority>,
+    /// Labels to print on the box.
+    labels: BTreeMap<String, String>,
+) -> Placed {
+    let _ = (items, shipping, note, priority, labels);
+    Placed { order: 7 }
+}
+
+/// Tags a note.
+#[tool(readonly, idempotent)]
+async fn note_tag(
+    /// Which note.
+    id: u64,
+    /// The tags to add.
+    tags: Vec<String>,
+    /// A colour for the tags.
+    colour: Option<Priority>,
+    /// Who tags it.
+    by: Option<String>,
+) -> Result<String, Refusal> {
+    let _ = (colour, by);
+    if id == 0 {
+        return Err(Refusal::new("not-found", "there is no note 0").line("ids", ["1", "2"]));
+    }
+    Ok(format!("tagged {id} with {}", tags.join(",")))
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct TreeNode {
+    label: String,
+    children: Vec<TreeNode>,
+}
+
+/// Counts the nodes of a tree.
+#[tool(readonly)]
+async fn tree_count(root: TreeNode) -> String {
+    fn count(node: &TreeNode) -> usize {
+        1 + node.children.iter().map(count).sum::<usize>()
+    }
+    format!("{} nodes, root {}", count(&root), root.label)
+}
+
+/// Shows a picture.
+#[tool(readonly)]
+async fn picture_show() -> Vec<Content> {
+    vec![
+        Content::text("a red dot"),
+        Content::image(vec![137, 80, 78, 71], "image/png"),
+    ]
+}
+
+fn registry() -> Registry {
+    Registry::builder()
+        .providers([Provider::Mcp, Provider::OpenAi, Provider::Anthropic])
+        .tool(OrderPlace)
+        .tool(NoteTag)
+        .tool(TreeCount)
+        .tool(PictureShow)
+        .build()
+        .unwrap()
+}
+
+/// Compares `actual` with the golden file, or writes it when `UPDATE_GOLDEN` is set.
+fn golden(name: &str, actual: &Value) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("golden")
+        .join(format!("{name}.json"));
+    let text = serde_json::to_string_pretty(actual).unwrap() + "\n";
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &text).unwrap();
+    }
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|_| panic!("{} is missing; run with UPDATE_GOLDEN=1", path.display()));
+    assert_eq!(text, expected, "{name} export differs from {}", path.display());
+}
+
+#[test]
+fn golden_mcp_tools_list() {
+    golden("mcp", &json!(registry().export(Provider::Mcp).unwrap()));
+}
+
+#[test]
+fn golden_openai_tools() {
+    golden("openai", &json!(registry().export(Provider::OpenAi).unwrap()));
+}
+
+#[test]
+fn golden_anthropic_tools() {
+    golden("anthropic", &json!(registry().export(Provider::Anthropic).unwrap()));
+}
+
+#[test]
+fn golden_gemini_declarations() {
+    let registry = registry();
+    let without_recursion: Vec<Value> = registry
+        .definitions()
+        .iter()
+        .filter(|definition| definition.name != "tree_count")
+        .map(|definition| gemini::tool(definition).unwrap())
+        .collect();
+    golden("gemini", &json!(without_recursion));
+}
+
+/// Calls `visit` on every schema object inside `value`.
+fn every_schema(value: &Value, visit: &mut dyn FnMut(&serde_json::Map<String, Value>)) {
+    match value {
+        Value::Object(map) => {
+            visit(map);
+            for child in map.values() {
+                every_schema(child, visit);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| every_schema(item, visit)),
+        _ => {}
+    }
+}
+
+fn definition(name: &str) -> ToolDefinition {
+    registry()
+        .definitions()
+        .iter()
+        .find(|definition| definition.name == name)
+        .unwrap()
+        .clone()
+}
+
+#[test]
+fn openai_strict_lists_every_property_as_required_and_closes_every_object() {
+    let exported = openai::tool(&definition("note_tag")).unwrap();
+    assert_eq!(exported["function"]["strict"], true);
+    let mut objects = 0;
+    every_schema(&exported["function"]["parameters"], &mut |schema| {
+        if let Some(Value::Object(properties)) = schema.get("properties") {
+            objects += 1;
+            let required = schema["required"].as_array().unwrap();
+            for field in properties.keys() {
+                assert!(required.contains(&json!(field)), "{field} is not required");
+            }
+            assert_eq!(schema["additionalProperties"], false);
+        }
+    });
+    assert!(objects > 0);
+}
+
+#[test]
+fn openai_strict_makes_optional_fields_nullable() {
+    fn accepts_null(schema: &Value) -> bool {
+        let listed = |key: &str| {
+            schema[key]
+                .as_array()
+                .is_some_and(|values| values.contains(&json!("null")))
+        };
+        let branch = schema["anyOf"]
+            .as_array()
+            .is_some_and(|branches| branches.contains(&json!({"type": "null"})));
+        listed("type") || branch
+    }
+    let exported = openai::tool(&definition("note_tag")).unwrap();
+    let properties = &exported["function"]["parameters"]["properties"];
+    assert!(accepts_null(&properties["colour"]), "{}", properties["colour"]);
+    assert!(accepts_null(&properties["by"]), "{}", properties["by"]);
+    assert!(!accepts_null(&properties["tags"]));
+    let id = &exported["function"]["parameters"]["properties"]["id"];
+    assert_eq!(id["type"], "integer", "a required field stays non-null");
+    assert!(id.get("format").is_none(), "integer formats are dropped");
+}
+
+#[test]
+fn openai_strict_is_off_for_maps_and_recursive_types() {
+    for name in ["order_place", "tree_count"] {
+        let exported = openai::tool(&definition(name)).unwrap();
+        assert_eq!(exported["function"]["strict"], false, "{name}");
+    }
+}
+
+#[test]
+fn exports_inline_refs_except_for_recursion() {
+    for provider in [Provider::Mcp, Provider::OpenAi, Provider::Anthropic] {
+        let exported = tool_core::providers::export(&definition("order_place"), provider).unwrap();
+        let text = exported.to_string();
+        assert!(!text.contains("$ref") && !text.contains("$defs"), "{provider}: {text}");
+        let recursive =
+            tool_core::providers::export(&definition("tree_count"), provider).unwrap();
+        let text = recursive.to_string();
+        assert!(text.contains(r##""$ref":"#/$defs/TreeNode""##), "{provider}: {text}");
+    }
+}
+
+#[test]
+fn gemini_uses_only_the_openapi_subset() {
+    let exported = gemini::tool(&definition("order_place")).unwrap();
+    every_schema(&exported["parameters"], &mut |schema| {
+        for refused in ["$ref", "$defs", "oneOf", "allOf", "const", "additionalProperties"] {
+            assert!(!schema.contains_key(refused), "{refused} in {schema:?}");
+        }
+        if let Some(types) = schema.get("type") {
+            assert!(types.is_string(), "a type array: {types}");
+        }
+        if let Some(Value::Array(values)) = schema.get("enum") {
+            assert!(values.iter().all(Value::is_string), "a non-string enum: {values:?}");
+        }
+    });
+    let note = &exported["parameters"]["properties"]["note"];
+    assert_eq!(note["type"], "string");
+    assert_eq!(note["nullable"], true);
+    let pickup = &exported["parameters"]["properties"]["shipping"]["anyOf"][0];
+    assert_eq!(pickup["enum"], json!(["pickup"]), "const becomes enum");
+}
+
+#[test]
+fn gemini_refuses_a_recursive_type_naming_tool_and_field() {
+    let error = gemini::tool(&definition("tree_count")).unwrap_err();
+    assert_eq!(error.tool, "tree_count");
+    assert_eq!(error.path, "root.children[]");
+    assert!(error.problem.contains("`TreeNode` contains itself"), "{}", error.problem);
+
+    let refused = Registry::builder()
+        .tool(TreeCount)
+        .build()
+        .unwrap_err();
+    let RegistryError::Unexportable { errors } = refused else {
+        panic!("expected an export error");
+    };
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].provider, Some(Provider::Gemini));
+}
+
+#[test]
+fn mcp_entries_carry_annotations_and_output_schema() {
+    let exported = mcp::tool(&definition("order_place")).unwrap();
+    assert_eq!(
+        exported["annotations"],
+        json!({"title": "Place an order", "readOnlyHint": false, "destructiveHint": true, "openWorldHint": true})
+    );
+    assert_eq!(exported["outputSchema"]["required"], json!(["order"]));
+    let tag = mcp::tool(&definition("note_tag")).unwrap();
+    assert_eq!(
+        tag["annotations"],
+        json!({"readOnlyHint": true, "idempotentHint": true})
+    );
+    assert!(tag.get("outputSchema").is_none());
+}
+
+/// A tool written by hand, with whatever name and schema a test needs.
+struct Raw(ToolDefinition);
+
+impl Tool for Raw {
+    fn definition(&self) -> ToolDefinition {
+        self.0.clone()
+    }
+
+    fn call<'a>(
+        &'a self,
+        _arguments: &'a Arguments,
+        _ctx: &'a Context,
+    ) -> BoxFuture<'a, Result<Output, Refusal>> {
+        Box::pin(async { Ok(Output::Empty) })
+    }
+}
+
+fn raw(name: &str, input_schema: Value) -> Raw {
+    let mut definition = definition("note_tag");
+    definition.name = name.to_owned();
+    definition.input_schema = input_schema.as_object().unwrap().clone();
+    Raw(definition)
+}
+
+#[test]
+fn a_name_a_configured_provider_refuses_fails_the_build() {
+    let long = "a".repeat(70);
+    let schema = json!({"type": "object", "properties": {}, "additionalProperties": false});
+    let refused = Registry::builder()
+        .providers([Provider::OpenAi])
+        .tool(raw(&long, schema.clone()))
+        .build()
+        .unwrap_err();
+    let message = refused.to_string();
+    assert!(message.contains("cannot be offered to OpenAI: (name)"), "{message}");
+    assert!(
+        Registry::builder()
+            .providers([Provider::Mcp])
+            .tool(raw(&long, schema.clone()))
+            .build()
+            .is_ok(),
+        "MCP allows 128 characters"
+    );
+    let dotted = Registry::builder()
+        .providers([Provider::Anthropic])
+        .tool(raw("note.read", schema))
+        .build();
+    assert!(dotted.is_err());
+}
+
+/// Stores anything.
+#[tool]
+async fn blob_put(key: String, value: serde_json::Value) -> String {
+    format!("{key}={value}")
+}
+
+/// Stores anything, knowingly.
+#[tool(allow_any)]
+async fn blob_put_any(key: String, value: serde_json::Value) -> String {
+    format!("{key}={value}")
+}
+
+#[test]
+fn a_field_of_no_single_type_is_refused_unless_the_tool_opts_in() {
+    let refused = Registry::builder().tool(BlobPut).build().unwrap_err();
+    let RegistryError::Unexportable { errors } = refused else {
+        panic!("expected an export error");
+    };
+    assert_eq!((errors[0].tool.as_str(), errors[0].path.as_str()), ("blob_put", "value"));
+    assert_eq!(errors[0].provider, None);
+    assert!(Registry::builder().tool(BlobPutAny).build().is_ok());
+
+    let unchecked = tool_core::registry![BlobPut];
+    let errors = unchecked.check().unwrap_err();
+    assert_eq!(errors[0].path, "value");
+}
+
+async fn round_trip(call: Result<tool_core::ToolCall, Refusal>) -> tool_core::ToolResult {
+    registry().call(call.unwrap(), &Context::default()).await
+}
+
+#[tokio::test]
+async fn openai_round_trip() {
+    let entry = json!({
+        "id": "call_1", "type": "function",
+        "function": {"name": "note_tag", "arguments": "{\"id\": 3, \"tags\": [\"a\", \"b\"]}"}
+    });
+    let result = round_trip(openai::read_call(&entry)).await;
+    assert_eq!(
+        openai::write_result(&result),
+        json!({"role": "tool", "tool_call_id": "call_1", "content": "tagged 3 with a,b"})
+    );
+    let bad = json!({
+        "id": "call_2", "type": "function",
+        "function": {"name": "note_tag", "arguments": "{\"id\": \"three\"}"}
+    });
+    let result = round_trip(openai::read_call(&bad)).await;
+    let written = openai::write_result(&result);
+    assert_eq!(
+        written["content"],
+        "refused\tbad-arguments\t2 faults in the arguments of note_tag; nothing ran\n\
+         fault\tid\texpected u64, received \"three\"\n\
+         fault\ttags\tmissing; expected array of string\n\
+         fields\tid\ttags\tcolour\tby"
+    );
+}
+
+#[tokio::test]
+async fn anthropic_round_trip() {
+    let block = json!({"type": "tool_use", "id": "toolu_1", "name": "note_tag", "input": {"id": 0, "tags": []}});
+    let result = round_trip(anthropic::read_call(&block)).await;
+    assert_eq!(
+        anthropic::write_result(&result),
+        json!({
+            "type": "tool_result", "tool_use_id": "toolu_1", "is_error": true,
+            "content": "refused\tnot-found\tthere is no note 0\nids\t1\t2"
+        })
+    );
+    let block = json!({"type": "tool_use", "id": "toolu_2", "name": "picture_show", "input": {}});
+    let result = round_trip(anthropic::read_call(&block)).await;
+    let written = anthropic::write_result(&result);
+    assert_eq!(written["is_error"], false);
+    assert_eq!(written["content"][0], json!({"type": "text", "text": "a red dot"}));
+    assert_eq!(
+        written["content"][1]["source"],
+        json!({"type": "base64", "media_type": "image/png", "data": "iVBORw=="})
+    );
+}
+
+#[tokio::test]
+async fn mcp_round_trip() {
+    let params = json!({"name": "order_place", "arguments": {
+        "items": [{"sku": "a", "qty": 1}], "shipping": "pickup", "labels": {}
+    }});
+    let result = round_trip(mcp::read_call(&params, "7")).await;
+    assert_eq!(
+        mcp::write_result(&result),
+        json!({
+            "content": [{"type": "text", "text": "{\"order\":7}"}],
+            "structuredContent": {"order": 7},
+            "isError": false
+        })
+    );
+    let params = json!({"name": "order_place", "arguments": {"shipping": {"courier": {"express": true}}}});
+    let result = round_trip(mcp::read_call(&params, "8")).await;
+    let written = mcp::write_result(&result);
+    assert_eq!(written["isError"], true);
+    let text = written["content"][0]["text"].as_str().unwrap();
+    let refusal = Refusal::parse(text).unwrap();
+    let paths: Vec<_> = refusal
+        .lines
+        .iter()
+        .filter(|line| line.label == "fault")
+        .map(|line| line.cells[0].as_str())
+        .collect();
+    assert_eq!(paths, ["items", "shipping.courier.address", "labels"]);
+
+    let result = round_trip(mcp::read_call(&json!({"name": "picture_show"}), "9")).await;
+    assert_eq!(
+        mcp::write_result(&result)["content"][1],
+        json!({"type": "image", "data": "iVBORw==", "mimeType": "image/png"})
+    );
+}
+
+#[tokio::test]
+async fn gemini_round_trip() {
+    let part = json!({"functionCall": {"name": "note_tag", "args": {"id": 2, "tags": ["x"]}}});
+    let result = round_trip(gemini::read_call(&part)).await;
+    assert_eq!(
+        gemini::write_result(&result),
+        json!({"functionResponse": {"name": "note_tag", "response": {"output": "tagged 2 with x"}}})
+    );
+    let part = json!({"functionCall": {"id": "g1", "name": "note_tags", "args": {}}});
+    let result = round_trip(gemini::read_call(&part)).await;
+    let written = gemini::write_result(&result);
+    assert_eq!(written["functionResponse"]["id"], "g1");
+    let error = written["functionResponse"]["response"]["error"].as_str().unwrap();
+    assert!(error.starts_with("refused\tunknown-tool\t"), "{error}");
+}
+
+#[test]
+fn readers_refuse_what_is_not_their_shape() {
+    for shape in [json!(null), json!([]), json!({"name": 3}), json!("x")] {
+        assert_eq!(openai::read_call(&shape).unwrap_err().code, "bad-call");
+        assert_eq!(anthropic::read_call(&shape).unwrap_err().code, "bad-call");
+        assert_eq!(gemini::read_call(&shape).unwrap_err().code, "bad-call");
+        assert_eq!(mcp::read_call(&shape, "1").unwrap_err().code, "bad-call");
+    }
+}

@@ -1,0 +1,70 @@
+//! Anthropic: tools, `tool_use` blocks and `tool_result` blocks (Messages API).
+
+use serde_json::{Value, json};
+
+use super::{ExportError, Provider, bad_call, inlined, string_field};
+use crate::call::ToolCall;
+use crate::dialect::Recursion;
+use crate::output::{Content, Output};
+use crate::refusal::Refusal;
+use crate::tool::ToolDefinition;
+
+/// A tool: `{"name", "description", "input_schema"}`.
+pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
+    let input_schema = inlined(definition, Provider::Anthropic, Recursion::KeepRef)?;
+    Ok(json!({
+        "name": definition.name,
+        "description": definition.description,
+        "input_schema": input_schema,
+    }))
+}
+
+/// Every tool, in order; the first error if any.
+pub fn tools(definitions: &[ToolDefinition]) -> Result<Vec<Value>, ExportError> {
+    definitions.iter().map(tool).collect()
+}
+
+/// Reads a `tool_use` block: `{"type": "tool_use", "id", "name", "input": {...}}`.
+pub fn read_call(block: &Value) -> Result<ToolCall, Refusal> {
+    const EXPECTED: &str = r#"{"type": "tool_use", "id": "toolu_...", "name": "...", "input": {...}}"#;
+    if block.get("type").and_then(Value::as_str) != Some("tool_use") {
+        return Err(bad_call("an Anthropic tool_use block", EXPECTED));
+    }
+    let name =
+        string_field(block, "name").ok_or_else(|| bad_call("an Anthropic tool_use block", EXPECTED))?;
+    let id = string_field(block, "id").unwrap_or_default();
+    let input = block.get("input").cloned().unwrap_or(Value::Null);
+    Ok(ToolCall::new(id, name, input))
+}
+
+/// A `tool_result` block: `{"type": "tool_result", "tool_use_id", "content", "is_error"}`.
+/// Text, structured output (as JSON text) and refusals (in their text form) are text content;
+/// images are image blocks; audio and links, which Anthropic does not take, are described in
+/// text.
+pub fn write_result(result: &crate::ToolResult) -> Value {
+    let content = match &result.outcome {
+        Ok(Output::Content(blocks)) => Value::Array(blocks.iter().map(block).collect()),
+        _ => Value::String(result.text()),
+    };
+    json!({
+        "type": "tool_result",
+        "tool_use_id": result.id,
+        "content": content,
+        "is_error": result.is_refused(),
+    })
+}
+
+fn block(content: &Content) -> Value {
+    use base64::Engine as _;
+    match content {
+        Content::Image { data, mime_type } => json!({
+            "type": "image",
+            "source": {
+                "type": "base64",
+                "media_type": mime_type,
+                "data": base64::engine::general_purpose::STANDARD.encode(data),
+            }
+        }),
+        other => json!({"type": "text", "text": other.as_text()}),
+    }
+}

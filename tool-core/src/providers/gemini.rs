@@ -1,0 +1,63 @@
+//! Gemini: function declarations, `functionCall` parts and `functionResponse` parts.
+
+use serde_json::{Map, Value, json};
+
+use super::{ExportError, Provider, bad_call, inlined, string_field};
+use crate::call::ToolCall;
+use crate::dialect::{self, Recursion};
+use crate::refusal::Refusal;
+use crate::tool::ToolDefinition;
+
+/// A function declaration: `{"name", "description", "parameters"}` in Gemini's OpenAPI subset
+/// (see the module docs of [`providers`](super)); `parameters` is left out for a tool that
+/// takes nothing. A recursive type is an error: Gemini takes no `$ref`.
+pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
+    let schema = inlined(definition, Provider::Gemini, Recursion::Refuse)?;
+    let parameters = dialect::gemini(&schema)
+        .map_err(|error| ExportError::new(definition, Some(Provider::Gemini), error))?;
+    let mut declaration = Map::new();
+    declaration.insert("name".into(), definition.name.clone().into());
+    declaration.insert("description".into(), definition.description.clone().into());
+    let takes_something = parameters
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|properties| !properties.is_empty());
+    if takes_something {
+        declaration.insert("parameters".into(), Value::Object(parameters));
+    }
+    Ok(Value::Object(declaration))
+}
+
+/// Every declaration, in order; the first error if any.
+pub fn tools(definitions: &[ToolDefinition]) -> Result<Vec<Value>, ExportError> {
+    definitions.iter().map(tool).collect()
+}
+
+/// Reads a `functionCall` part (`{"functionCall": {"name", "args", "id"?}}`) or the
+/// `functionCall` object itself.
+pub fn read_call(part: &Value) -> Result<ToolCall, Refusal> {
+    const EXPECTED: &str = r#"{"functionCall": {"name": "...", "args": {...}}}"#;
+    let call = part.get("functionCall").unwrap_or(part);
+    let name = string_field(call, "name").ok_or_else(|| bad_call("a Gemini functionCall", EXPECTED))?;
+    let id = string_field(call, "id").unwrap_or_default();
+    let args = call.get("args").cloned().unwrap_or(Value::Null);
+    Ok(ToolCall::new(id, name, args))
+}
+
+/// A `functionResponse` part: `{"functionResponse": {"name", "id"?, "response": {"output":
+/// ...}}}`, or `{"error": "<refusal text>"}` in `response` for a refusal. Structured output
+/// goes as JSON, everything else as text.
+pub fn write_result(result: &crate::ToolResult) -> Value {
+    let response = match &result.outcome {
+        Ok(crate::Output::Json(json)) => {
+            json!({"output": serde_json::from_str::<Value>(json.get()).unwrap_or(Value::Null)})
+        }
+        Ok(_) => json!({"output": result.text()}),
+        Err(refusal) => json!({"error": refusal.to_string()}),
+    };
+    let mut function_response = json!({"name": result.name, "response": response});
+    if !result.id.is_empty() {
+        function_response["id"] = result.id.clone().into();
+    }
+    json!({"functionResponse": function_response})
+}

@@ -1,0 +1,185 @@
+//! Speaking each provider's dialect: tool definitions out, calls in, results out.
+//!
+//! One module per host: [`mcp`] (`tools/list` entries, `tools/call` params, `CallToolResult`),
+//! [`openai`] (function tools, `tool_calls` entries, `tool` messages), [`anthropic`] (tools,
+//! `tool_use` blocks, `tool_result` blocks) and [`gemini`] (function declarations,
+//! `functionCall` and `functionResponse` parts). Each export is a function of a tool's
+//! [`ToolDefinition`]; each reader is total (any JSON gives a call or a `bad-call` refusal);
+//! each writer puts a refusal in its text form, so the model sees the code, the fault paths and
+//! the `fields` row.
+//!
+//! Every export inlines the `$ref`s schemars writes for nested types. A recursive type cannot
+//! be inlined: MCP, OpenAI (not strict) and Anthropic keep a `$ref` to it in `$defs`; Gemini,
+//! which takes no `$ref`, refuses it. [`check`] finds everything a provider would refuse, so a
+//! registry refuses it when it is built.
+
+pub mod anthropic;
+pub mod gemini;
+pub mod mcp;
+pub mod openai;
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use crate::dialect::{self, Recursion};
+use crate::refusal::{Refusal, code};
+use crate::tool::ToolDefinition;
+
+/// A host whose dialect the registry speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Provider {
+    /// The Model Context Protocol.
+    Mcp,
+    /// OpenAI's chat completions function tools.
+    OpenAi,
+    /// Anthropic's Messages API tools.
+    Anthropic,
+    /// Google Gemini's function declarations.
+    Gemini,
+}
+
+impl Provider {
+    /// Every provider.
+    pub const ALL: [Provider; 4] = [
+        Provider::Mcp,
+        Provider::OpenAi,
+        Provider::Anthropic,
+        Provider::Gemini,
+    ];
+
+    /// The tool-name rule of this provider, as text.
+    fn name_rule(self) -> &'static str {
+        match self {
+            Provider::Mcp => "1 to 128 of A-Z, a-z, 0-9, `_`, `-` and `.`",
+            Provider::OpenAi | Provider::Anthropic => "1 to 64 of A-Z, a-z, 0-9, `_` and `-`",
+            Provider::Gemini => {
+                "1 to 64 of A-Z, a-z, 0-9, `_`, `.`, `:` and `-`, starting with a letter or `_`"
+            }
+        }
+    }
+
+    fn accepts_name(self, name: &str) -> bool {
+        let (max, extra): (usize, &[char]) = match self {
+            Provider::Mcp => (128, &['_', '-', '.']),
+            Provider::OpenAi | Provider::Anthropic => (64, &['_', '-']),
+            Provider::Gemini => (64, &['_', '.', ':', '-']),
+        };
+        let first_ok = match self {
+            Provider::Gemini => name
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_'),
+            _ => true,
+        };
+        !name.is_empty()
+            && name.len() <= max
+            && first_ok
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || extra.contains(&c))
+    }
+}
+
+impl fmt::Display for Provider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Provider::Mcp => "MCP",
+            Provider::OpenAi => "OpenAI",
+            Provider::Anthropic => "Anthropic",
+            Provider::Gemini => "Gemini",
+        })
+    }
+}
+
+/// A tool that a provider would refuse, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{tool}`{}: {path}: {problem}", provider.map(|p| format!(" cannot be offered to {p}")).unwrap_or_default())]
+pub struct ExportError {
+    /// The tool's name.
+    pub tool: String,
+    /// The provider that would refuse it; `None` for what every provider would.
+    pub provider: Option<Provider>,
+    /// The field at fault, as a path (`items[].children`), or `(name)` or `(arguments)`.
+    pub path: String,
+    /// What is wrong, and what to do.
+    pub problem: String,
+}
+
+impl ExportError {
+    fn new(definition: &ToolDefinition, provider: Option<Provider>, error: dialect::SchemaError) -> Self {
+        ExportError {
+            tool: definition.name.clone(),
+            provider,
+            path: error.path,
+            problem: error.problem,
+        }
+    }
+}
+
+/// Everything in `definitions` that `providers` would refuse, and every field of no single
+/// type (such as a `serde_json::Value`) in a tool that has not opted in with
+/// `#[tool(allow_any)]`.
+pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<ExportError> {
+    let mut errors = Vec::new();
+    for definition in definitions {
+        if !definition.allow_any {
+            for path in dialect::untyped_fields(&definition.input_schema) {
+                errors.push(ExportError {
+                    tool: definition.name.clone(),
+                    provider: None,
+                    path,
+                    problem: "this field has no single type (a `serde_json::Value`?), so a \
+                              model is told nothing of what to send; give it a concrete type, \
+                              or mark the tool `#[tool(allow_any)]`"
+                        .to_owned(),
+                });
+            }
+        }
+        for &provider in providers {
+            if let Err(error) = export(definition, provider) {
+                errors.push(error);
+            }
+        }
+    }
+    errors
+}
+
+/// `definition` in `provider`'s tool shape.
+pub fn export(definition: &ToolDefinition, provider: Provider) -> Result<Value, ExportError> {
+    if !provider.accepts_name(&definition.name) {
+        return Err(ExportError {
+            tool: definition.name.clone(),
+            provider: Some(provider),
+            path: "(name)".to_owned(),
+            problem: format!("{} accepts names of {}", provider, provider.name_rule()),
+        });
+    }
+    match provider {
+        Provider::Mcp => mcp::tool(definition),
+        Provider::OpenAi => openai::tool(definition),
+        Provider::Anthropic => anthropic::tool(definition),
+        Provider::Gemini => gemini::tool(definition),
+    }
+}
+
+/// The input schema with nested types inlined.
+fn inlined(
+    definition: &ToolDefinition,
+    provider: Provider,
+    recursion: Recursion,
+) -> Result<Map<String, Value>, ExportError> {
+    dialect::inline_refs(&definition.input_schema, recursion)
+        .map_err(|error| ExportError::new(definition, Some(provider), error))
+}
+
+/// A reader's refusal for JSON that is not the call shape it expects.
+fn bad_call(shape: &str, expected: &str) -> Refusal {
+    Refusal::new(code::BAD_CALL, format!("this is not {shape}")).line("expected", [expected])
+}
+
+/// A JSON string field of an object.
+fn string_field<'a>(object: &'a Value, key: &str) -> Option<&'a str> {
+    object.get(key).and_then(Value::as_str)
+}
