@@ -26,7 +26,10 @@ enum Shipping {
     /// Picked up at the counter.
     Pickup,
     /// Sent to an address.
-    Courier { address: String, express: Option<bool> },
+    Courier {
+        address: String,
+        express: Option<bool>,
+    },
 }
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -54,7 +57,12 @@ async fn order_place(
     /// Labels to print on the box.
     labels: BTreeMap<String, String>,
 ) -> Placed {
-    let _ = (items, shipping, note, priority, labels);
+    let lines: Vec<String> = items.iter().map(|i| format!("{}x{}", i.qty, i.sku)).collect();
+    let to = match shipping {
+        Shipping::Pickup => "the counter".to_owned(),
+        Shipping::Courier { address, express } => format!("{address} ({express:?})"),
+    };
+    let _ = (lines, to, note, priority, labels);
     Placed { order: 7 }
 }
 
@@ -124,7 +132,12 @@ fn golden(name: &str, actual: &Value) {
     }
     let expected = std::fs::read_to_string(&path)
         .unwrap_or_else(|_| panic!("{} is missing; run with UPDATE_GOLDEN=1", path.display()));
-    assert_eq!(text, expected, "{name} export differs from {}", path.display());
+    assert_eq!(
+        text,
+        expected,
+        "{name} export differs from {}",
+        path.display()
+    );
 }
 
 #[test]
@@ -134,12 +147,18 @@ fn golden_mcp_tools_list() {
 
 #[test]
 fn golden_openai_tools() {
-    golden("openai", &json!(registry().export(Provider::OpenAi).unwrap()));
+    golden(
+        "openai",
+        &json!(registry().export(Provider::OpenAi).unwrap()),
+    );
 }
 
 #[test]
 fn golden_anthropic_tools() {
-    golden("anthropic", &json!(registry().export(Provider::Anthropic).unwrap()));
+    golden(
+        "anthropic",
+        &json!(registry().export(Provider::Anthropic).unwrap()),
+    );
 }
 
 #[test]
@@ -210,7 +229,11 @@ fn openai_strict_makes_optional_fields_nullable() {
     }
     let exported = openai::tool(&definition("note_tag")).unwrap();
     let properties = &exported["function"]["parameters"]["properties"];
-    assert!(accepts_null(&properties["colour"]), "{}", properties["colour"]);
+    assert!(
+        accepts_null(&properties["colour"]),
+        "{}",
+        properties["colour"]
+    );
     assert!(accepts_null(&properties["by"]), "{}", properties["by"]);
     assert!(!accepts_null(&properties["tags"]));
     let id = &exported["function"]["parameters"]["properties"]["id"];
@@ -231,11 +254,16 @@ fn exports_inline_refs_except_for_recursion() {
     for provider in [Provider::Mcp, Provider::OpenAi, Provider::Anthropic] {
         let exported = tool_core::providers::export(&definition("order_place"), provider).unwrap();
         let text = exported.to_string();
-        assert!(!text.contains("$ref") && !text.contains("$defs"), "{provider}: {text}");
-        let recursive =
-            tool_core::providers::export(&definition("tree_count"), provider).unwrap();
+        assert!(
+            !text.contains("$ref") && !text.contains("$defs"),
+            "{provider}: {text}"
+        );
+        let recursive = tool_core::providers::export(&definition("tree_count"), provider).unwrap();
         let text = recursive.to_string();
-        assert!(text.contains(r##""$ref":"#/$defs/TreeNode""##), "{provider}: {text}");
+        assert!(
+            text.contains(r##""$ref":"#/$defs/TreeNode""##),
+            "{provider}: {text}"
+        );
     }
 }
 
@@ -243,14 +271,24 @@ fn exports_inline_refs_except_for_recursion() {
 fn gemini_uses_only_the_openapi_subset() {
     let exported = gemini::tool(&definition("order_place")).unwrap();
     every_schema(&exported["parameters"], &mut |schema| {
-        for refused in ["$ref", "$defs", "oneOf", "allOf", "const", "additionalProperties"] {
+        for refused in [
+            "$ref",
+            "$defs",
+            "oneOf",
+            "allOf",
+            "const",
+            "additionalProperties",
+        ] {
             assert!(!schema.contains_key(refused), "{refused} in {schema:?}");
         }
         if let Some(types) = schema.get("type") {
             assert!(types.is_string(), "a type array: {types}");
         }
         if let Some(Value::Array(values)) = schema.get("enum") {
-            assert!(values.iter().all(Value::is_string), "a non-string enum: {values:?}");
+            assert!(
+                values.iter().all(Value::is_string),
+                "a non-string enum: {values:?}"
+            );
         }
     });
     let note = &exported["parameters"]["properties"]["note"];
@@ -265,12 +303,13 @@ fn gemini_refuses_a_recursive_type_naming_tool_and_field() {
     let error = gemini::tool(&definition("tree_count")).unwrap_err();
     assert_eq!(error.tool, "tree_count");
     assert_eq!(error.path, "root.children[]");
-    assert!(error.problem.contains("`TreeNode` contains itself"), "{}", error.problem);
+    assert!(
+        error.problem.contains("`TreeNode` contains itself"),
+        "{}",
+        error.problem
+    );
 
-    let refused = Registry::builder()
-        .tool(TreeCount)
-        .build()
-        .unwrap_err();
+    let refused = Registry::builder().tool(TreeCount).build().unwrap_err();
     let RegistryError::Unexportable { errors } = refused else {
         panic!("expected an export error");
     };
@@ -328,7 +367,10 @@ fn a_name_a_configured_provider_refuses_fails_the_build() {
         .build()
         .unwrap_err();
     let message = refused.to_string();
-    assert!(message.contains("cannot be offered to OpenAI: (name)"), "{message}");
+    assert!(
+        message.contains("cannot be offered to OpenAI: (name)"),
+        "{message}"
+    );
     assert!(
         Registry::builder()
             .providers([Provider::Mcp])
@@ -362,7 +404,10 @@ fn a_field_of_no_single_type_is_refused_unless_the_tool_opts_in() {
     let RegistryError::Unexportable { errors } = refused else {
         panic!("expected an export error");
     };
-    assert_eq!((errors[0].tool.as_str(), errors[0].path.as_str()), ("blob_put", "value"));
+    assert_eq!(
+        (errors[0].tool.as_str(), errors[0].path.as_str()),
+        ("blob_put", "value")
+    );
     assert_eq!(errors[0].provider, None);
     assert!(Registry::builder().tool(BlobPutAny).build().is_ok());
 
@@ -416,7 +461,10 @@ async fn anthropic_round_trip() {
     let result = round_trip(anthropic::read_call(&block)).await;
     let written = anthropic::write_result(&result);
     assert_eq!(written["is_error"], false);
-    assert_eq!(written["content"][0], json!({"type": "text", "text": "a red dot"}));
+    assert_eq!(
+        written["content"][0],
+        json!({"type": "text", "text": "a red dot"})
+    );
     assert_eq!(
         written["content"][1]["source"],
         json!({"type": "base64", "media_type": "image/png", "data": "iVBORw=="})
@@ -437,7 +485,8 @@ async fn mcp_round_trip() {
             "isError": false
         })
     );
-    let params = json!({"name": "order_place", "arguments": {"shipping": {"courier": {"express": true}}}});
+    let params =
+        json!({"name": "order_place", "arguments": {"shipping": {"courier": {"express": true}}}});
     let result = round_trip(mcp::read_call(&params, "8")).await;
     let written = mcp::write_result(&result);
     assert_eq!(written["isError"], true);
@@ -470,7 +519,9 @@ async fn gemini_round_trip() {
     let result = round_trip(gemini::read_call(&part)).await;
     let written = gemini::write_result(&result);
     assert_eq!(written["functionResponse"]["id"], "g1");
-    let error = written["functionResponse"]["response"]["error"].as_str().unwrap();
+    let error = written["functionResponse"]["response"]["error"]
+        .as_str()
+        .unwrap();
     assert!(error.starts_with("refused\tunknown-tool\t"), "{error}");
 }
 

@@ -176,7 +176,11 @@ fn error(path: &str, problem: String) -> SchemaError {
 }
 
 /// Calls `visit` on every subschema of `schema` (itself included), with its path.
-fn walk(schema: &mut Value, path: &mut String, visit: &mut dyn FnMut(&mut Map<String, Value>, &str)) {
+fn walk(
+    schema: &mut Value,
+    path: &mut String,
+    visit: &mut dyn FnMut(&mut Map<String, Value>, &str),
+) {
     let Value::Object(map) = schema else {
         return;
     };
@@ -247,7 +251,15 @@ fn says_nothing(schema: &Value) -> bool {
     match schema {
         Value::Bool(true) => true,
         Value::Object(map) => ![
-            "type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "properties", "items",
+            "type",
+            "$ref",
+            "anyOf",
+            "oneOf",
+            "allOf",
+            "enum",
+            "const",
+            "properties",
+            "items",
         ]
         .iter()
         .any(|key| map.contains_key(*key)),
@@ -284,7 +296,10 @@ pub(crate) fn openai_strict(schema: &Map<String, Value>) -> Result<Map<String, V
         match map.get("additionalProperties") {
             Some(Value::Object(_)) | Some(Value::Bool(true)) => {
                 refusal.get_or_insert_with(|| {
-                    format!("`{}` is a map, which strict mode cannot describe", show(path))
+                    format!(
+                        "`{}` is a map, which strict mode cannot describe",
+                        show(path)
+                    )
                 });
                 return;
             }
@@ -328,10 +343,10 @@ fn make_nullable(schema: &mut Value) {
     let Value::Object(map) = schema else {
         return;
     };
-    if let Some(Value::Array(enumerated)) = map.get_mut("enum") {
-        if !enumerated.contains(&Value::Null) {
-            enumerated.push(Value::Null);
-        }
+    if let Some(Value::Array(enumerated)) = map.get_mut("enum")
+        && !enumerated.contains(&Value::Null)
+    {
+        enumerated.push(Value::Null);
     }
     match map.get_mut("type") {
         Some(Value::String(name)) if name != "null" => {
@@ -387,7 +402,10 @@ pub(crate) fn gemini(schema: &Map<String, Value>) -> Result<Map<String, Value>, 
                 }
             } else {
                 refusal.get_or_insert_with(|| {
-                    error(path, "`allOf` of several schemas has no Gemini form".to_owned())
+                    error(
+                        path,
+                        "`allOf` of several schemas has no Gemini form".to_owned(),
+                    )
                 });
             }
         }
@@ -406,7 +424,10 @@ pub(crate) fn gemini(schema: &Map<String, Value>) -> Result<Map<String, Value>, 
                 }
                 _ => {
                     refusal.get_or_insert_with(|| {
-                        error(path, "a value of several types has no Gemini form".to_owned())
+                        error(
+                            path,
+                            "a value of several types has no Gemini form".to_owned(),
+                        )
                     });
                 }
             }
@@ -417,13 +438,13 @@ pub(crate) fn gemini(schema: &Map<String, Value>) -> Result<Map<String, Value>, 
             if branches.len() < before {
                 map.insert("nullable".into(), Value::Bool(true));
             }
-            if let Some(Value::Array(branches)) = map.get("anyOf").cloned() {
-                if branches.len() == 1 {
-                    map.remove("anyOf");
-                    if let Value::Object(only) = &branches[0] {
-                        for (key, value) in only {
-                            map.entry(key.clone()).or_insert(value.clone());
-                        }
+            if let Some(Value::Array(branches)) = map.get("anyOf").cloned()
+                && let [only] = branches.as_slice()
+            {
+                map.remove("anyOf");
+                if let Value::Object(only) = only {
+                    for (key, value) in only {
+                        map.entry(key.clone()).or_insert(value.clone());
                     }
                 }
             }

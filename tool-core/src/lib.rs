@@ -96,8 +96,8 @@ pub use call::{Arguments, ToolCall, ToolResult};
 pub use context::{CancellationToken, Context, Progress, ProgressReporter};
 pub use grant::Grant;
 pub use output::{Content, IntoOutput, IntoRefusal, Output};
-pub use refusal::{Line, Refusal, code};
 pub use providers::{ExportError, Provider};
+pub use refusal::{Line, Refusal, code};
 pub use registry::{Change, Collision, Definitions, Registry, RegistryBuilder, RegistryError};
 pub use schema::{input_schema, output_schema};
 pub use tool::{Annotations, BoxFuture, Tool, ToolDefinition};
@@ -144,6 +144,7 @@ pub use tool_macros::toolkit;
 /// ```
 ///
 /// A name used twice fails `cargo build` (not `cargo check`: the check runs when the compiler
-/// evaluates constants) with "two tools in this registry![...] are named `...`". For tools
+/// evaluates constants) with "two tools in this registry![...] are named `...`", at the entry
+/// that repeats it. For tools
 /// known only at run time, [`Registry::builder`] returns an error value instead.
 pub use tool_macros::registry;

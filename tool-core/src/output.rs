@@ -131,7 +131,8 @@ impl Content {
                 mime_type,
                 description,
             } => {
-                let mut link = serde_json::json!({"type": "resource_link", "uri": uri, "name": name});
+                let mut link =
+                    serde_json::json!({"type": "resource_link", "uri": uri, "name": name});
                 if let Some(mime_type) = mime_type {
                     link["mimeType"] = mime_type.as_str().into();
                 }
@@ -222,9 +223,7 @@ impl Serialize for Output {
             Output::Empty => serializer.serialize_unit(),
             Output::Text(text) => serializer.serialize_str(text),
             Output::Json(json) => json.serialize(serializer),
-            Output::Content(blocks) => {
-                serializer.collect_seq(blocks.iter().map(Content::to_mcp))
-            }
+            Output::Content(blocks) => serializer.collect_seq(blocks.iter().map(Content::to_mcp)),
         }
     }
 }

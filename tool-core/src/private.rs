@@ -246,6 +246,7 @@ impl<T: DeserializeOwned + schemars::JsonSchema> Parameter for T {}
 
 /// Fails const evaluation, naming the tool, if one of the tool names `these` equals another of
 /// them or one of the lists `earlier`.
+#[track_caller]
 pub const fn assert_unique_tool_names(earlier: &[&[&str]], these: &[&str]) {
     let mut item = 0;
     while item < these.len() {
@@ -287,6 +288,7 @@ const fn str_eq(a: &str, b: &str) -> bool {
     true
 }
 
+#[track_caller]
 const fn duplicate_tool_name(name: &str) -> ! {
     const BEFORE: &[u8] = b"two tools in this registry![...] are named `";
     const AFTER: &[u8] = b"`: rename one with `#[tool(name = \"...\")]`, or, if a tool or \

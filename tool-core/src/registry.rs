@@ -445,7 +445,11 @@ impl Registry {
     /// ```
     pub fn check(&self) -> Result<(), Vec<ExportError>> {
         let errors = providers::check(&self.definitions(), &self.config.providers);
-        if errors.is_empty() { Ok(()) } else { Err(errors) }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
     }
 
     /// The tools (of a scoped view: the granted ones) in `provider`'s tool shape, in order.

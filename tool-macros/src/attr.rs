@@ -10,7 +10,13 @@ use syn::spanned::Spanned;
 use syn::{Expr, Lit, LitStr, Meta};
 
 /// The options that are flags, written alone.
-const FLAGS: [&str; 4] = ["readonly", "destructive", "idempotent", "open_world"];
+const FLAGS: [&str; 5] = [
+    "readonly",
+    "destructive",
+    "idempotent",
+    "open_world",
+    "allow_any",
+];
 
 /// The options whose value is a string.
 const STRINGS: [&str; 4] = ["name", "title", "summary", "description"];
@@ -25,22 +31,60 @@ const STRINGS: [&str; 4] = ["name", "title", "summary", "description"];
 /// Returns the options read from the items of good form (the defaults if darling refuses
 /// them), so that the fn can still be checked, and the errors, if any.
 pub fn read(args: TokenStream) -> (ToolAttr, Option<darling::Error>) {
+    read_checked(args, &TOOL_OPTIONS)
+}
+
+/// What `check_form` knows of an attribute's options.
+struct Options {
+    /// The options that are flags.
+    flags: &'static [&'static str],
+    /// The options whose value is a string.
+    strings: &'static [&'static str],
+    /// What the `name` option names, for the message about a bare literal.
+    what: &'static str,
+    /// A name to suggest when the bare literal is not a string.
+    example: &'static str,
+}
+
+const TOOL_OPTIONS: Options = Options {
+    flags: &FLAGS,
+    strings: &STRINGS,
+    what: "tool",
+    example: "note_write",
+};
+
+const TOOLKIT_OPTIONS: Options = Options {
+    flags: &[],
+    strings: &["name"],
+    what: "toolkit",
+    example: "note",
+};
+
+/// Checks the form of each option, then reads those of good form with darling.
+fn read_checked<A: FromMeta + Default>(
+    args: TokenStream,
+    options: &Options,
+) -> (A, Option<darling::Error>) {
     let items = match NestedMeta::parse_meta_list(args) {
         Ok(items) => items,
-        Err(error) => return (ToolAttr::default(), Some(error.into())),
+        Err(error) => return (A::default(), Some(error.into())),
     };
     let mut errors = darling::Error::accumulator();
     let mut seen = Vec::new();
     let items: Vec<NestedMeta> = items
         .into_iter()
-        .filter(|item| errors.handle(check_form(item, &mut seen)).is_some())
+        .filter(|item| {
+            errors
+                .handle(check_form(item, &mut seen, options))
+                .is_some()
+        })
         .collect();
-    let attr = errors.handle(ToolAttr::from_list(&items));
+    let attr = errors.handle(A::from_list(&items));
     (attr.unwrap_or_default(), errors.finish().err())
 }
 
 /// Checks the form of one option: written once, a flag alone, a string option with a string.
-fn check_form(item: &NestedMeta, seen: &mut Vec<String>) -> darling::Result<()> {
+fn check_form(item: &NestedMeta, seen: &mut Vec<String>, options: &Options) -> darling::Result<()> {
     let error = |message: String, span: &dyn Spanned| {
         Err(darling::Error::custom(message).with_span(&span.span()))
     };
@@ -49,12 +93,13 @@ fn check_form(item: &NestedMeta, seen: &mut Vec<String>) -> darling::Result<()> 
         NestedMeta::Lit(lit) => {
             let name = match lit {
                 Lit::Str(text) => text.value(),
-                _ => "note_write".to_owned(),
+                _ => options.example.to_owned(),
             };
             return error(
                 format!(
-                    "options are written `key = value`: for the tool's name, write \
-                     `name = {name:?}`"
+                    "options are written `key = value`: for the {}'s name, write \
+                     `name = {name:?}`",
+                    options.what
                 ),
                 lit,
             );
@@ -67,7 +112,7 @@ fn check_form(item: &NestedMeta, seen: &mut Vec<String>) -> darling::Result<()> 
         return error(format!("`{key}` is written twice; keep one"), meta.path());
     }
     seen.push(key.clone());
-    if FLAGS.contains(&key.as_str()) && !matches!(meta, Meta::Path(_)) {
+    if options.flags.contains(&key.as_str()) && !matches!(meta, Meta::Path(_)) {
         let span: &dyn Spanned = match meta {
             Meta::NameValue(name_value) => &name_value.value,
             _ => meta,
@@ -77,7 +122,7 @@ fn check_form(item: &NestedMeta, seen: &mut Vec<String>) -> darling::Result<()> 
             span,
         );
     }
-    if STRINGS.contains(&key.as_str()) {
+    if options.strings.contains(&key.as_str()) {
         let value = match meta {
             Meta::NameValue(name_value) => Some(&name_value.value),
             _ => None,
@@ -124,6 +169,8 @@ pub struct ToolAttr {
     pub idempotent: Flag,
     /// `open_world`.
     pub open_world: Flag,
+    /// `allow_any`: fields of no single type (`serde_json::Value`) are allowed.
+    pub allow_any: Flag,
     /// `timeout = "5s"` or `timeout = 5000`.
     pub timeout: Option<Timeout>,
 }
@@ -196,14 +243,8 @@ pub struct ToolkitAttr {
     pub name: Option<LitStr>,
 }
 
-/// Reads `#[toolkit(...)]`; the options, and the error for any that are wrong.
+/// Reads `#[toolkit(...)]`, its mistakes of form reported like those of `#[tool(...)]`; the
+/// options, and the error for any that are wrong.
 pub fn read_toolkit(args: TokenStream) -> (ToolkitAttr, Option<darling::Error>) {
-    let items = match NestedMeta::parse_meta_list(args) {
-        Ok(items) => items,
-        Err(error) => return (ToolkitAttr::default(), Some(error.into())),
-    };
-    match ToolkitAttr::from_list(&items) {
-        Ok(attr) => (attr, None),
-        Err(error) => (ToolkitAttr::default(), Some(error)),
-    }
+    read_checked(args, &TOOLKIT_OPTIONS)
 }

@@ -14,7 +14,11 @@ pub const MAX_NAME_LEN: usize = 64;
 /// Checks a tool fn; every error found, or `Ok`.
 pub fn tool(tool: &ToolFn) -> darling::Result<()> {
     let mut errors = darling::Error::accumulator();
-    if let Err(error) = name(&tool.name, tool.attr.name.is_some()) {
+    let from = match tool.attr.name {
+        Some(_) => NameFrom::ToolOption,
+        None => NameFrom::ToolFn,
+    };
+    if let Err(error) = name(&tool.name, from) {
         errors.push(error.with_span(&tool.name_span));
     }
     if let (true, true) = (
@@ -87,30 +91,69 @@ pub fn tool(tool: &ToolFn) -> darling::Result<()> {
     errors.finish()
 }
 
-/// Tool names are lower snake case, 1 to 64 characters, so every provider accepts them.
-pub fn name(name: &str, explicit: bool) -> darling::Result<()> {
-    let how = if explicit {
-        "write".to_owned()
-    } else {
-        "rename the fn, or write".to_owned()
-    };
+/// Where a name was written, for what an error about it tells the user to write.
+#[derive(Clone, Copy)]
+pub enum NameFrom {
+    /// `#[tool(name = "...")]`.
+    ToolOption,
+    /// The tool fn's identifier.
+    ToolFn,
+    /// `#[toolkit(name = "...")]`.
+    ToolkitOption,
+    /// The name of the toolkit's type.
+    ToolkitType,
+}
+
+impl NameFrom {
+    /// `tool` or `toolkit`.
+    fn what(self) -> &'static str {
+        match self {
+            NameFrom::ToolOption | NameFrom::ToolFn => "tool",
+            NameFrom::ToolkitOption | NameFrom::ToolkitType => "toolkit",
+        }
+    }
+
+    /// What to write to name it `name`.
+    fn fix(self, name: &str) -> String {
+        match self {
+            NameFrom::ToolOption | NameFrom::ToolkitOption => format!("write `name = {name:?}`"),
+            NameFrom::ToolFn => format!("rename the fn, or write `name = {name:?}`"),
+            NameFrom::ToolkitType => format!("write `#[toolkit(name = {name:?})]`"),
+        }
+    }
+}
+
+/// Tool names, and toolkit names, are lower snake case, 1 to 64 characters, so every provider
+/// accepts them.
+pub fn name(name: &str, from: NameFrom) -> darling::Result<()> {
+    let what = from.what();
     if name.is_empty() {
-        return Err(darling::Error::custom(
-            "a tool name cannot be empty; write a lower snake case name such as `name = \"note_write\"`",
-        ));
+        let example = match from {
+            NameFrom::ToolOption | NameFrom::ToolFn => "`name = \"note_write\"`",
+            NameFrom::ToolkitOption => "`name = \"note\"`",
+            NameFrom::ToolkitType => "`#[toolkit(name = \"note\")]`",
+        };
+        return Err(darling::Error::custom(format!(
+            "a {what} name cannot be empty; write a lower snake case name such as {example}"
+        )));
     }
     if name.chars().count() > MAX_NAME_LEN {
+        let how = match from {
+            NameFrom::ToolOption | NameFrom::ToolkitOption => "write a shorter one",
+            NameFrom::ToolFn => "rename the fn, or write a shorter one",
+            NameFrom::ToolkitType => "write a shorter one with `#[toolkit(name = \"...\")]`",
+        };
         return Err(darling::Error::custom(format!(
-            "this tool name is {} characters long; names are limited to {MAX_NAME_LEN}, the \
-             strictest provider limit: {how} a shorter one",
+            "this {what} name is {} characters long; names are limited to {MAX_NAME_LEN}, the \
+             strictest provider limit: {how}",
             name.chars().count()
         )));
     }
     if !is_lower_snake_case(name) {
         return Err(darling::Error::custom(format!(
-            "tool names are lower snake case (letters a-z, digits, single underscores, starting \
-             with a letter): {how} `name = \"{}\"`",
-            to_snake_case(name)
+            "{what} names are lower snake case (letters a-z, digits, single underscores, \
+             starting with a letter): {}",
+            from.fix(&to_snake_case(name))
         )));
     }
     Ok(())
@@ -162,9 +205,20 @@ fn parameter(param: &crate::model::Param, in_toolkit: bool) -> darling::Result<(
             if shared_ref {
                 return Ok(());
             }
+            if let (Some(_), Some(mutability), None) = (
+                &receiver.reference,
+                &receiver.mutability,
+                &receiver.colon_token,
+            ) {
+                return error(
+                    "a tool method takes `&self`, not `&mut self`: calls run concurrently and \
+                     share the toolkit, so keep what changes behind a lock (a `Mutex` field, say)",
+                    mutability,
+                );
+            }
             return error(
-                "a tool method takes `&self`: calls run concurrently and share the toolkit, so \
-                 keep what changes behind a lock (a `Mutex` field, say)",
+                "a tool method takes `&self`: the toolkit's tools share one value, which none \
+                 of them can own; write `&self`",
                 &receiver.self_token,
             );
         }
@@ -241,20 +295,44 @@ fn generic_span(generics: &syn::Generics) -> proc_macro2::Span {
     }
 }
 
+/// A type as the user would write it: `Store<u8>`, not `Store < u8 >`.
+fn type_text(ty: &Type) -> String {
+    let mut text = quote::quote!(#ty).to_string();
+    for (spaced, tight) in [
+        (" <", "<"),
+        ("< ", "<"),
+        (" >", ">"),
+        (" ::", "::"),
+        (":: ", "::"),
+        (" ,", ","),
+        ("& ", "&"),
+    ] {
+        text = text.replace(spaced, tight);
+    }
+    text
+}
+
 /// Checks a toolkit: its name, its impl block, and every tool, including that no two tools
 /// share a name (the error is at the second).
 pub fn toolkit(toolkit: &crate::model::Toolkit) -> darling::Result<()> {
     let mut errors = darling::Error::accumulator();
-    if let Err(error) = name(&toolkit.name, true) {
+    let from = if toolkit.explicit_name {
+        NameFrom::ToolkitOption
+    } else {
+        NameFrom::ToolkitType
+    };
+    if let Err(error) = name(&toolkit.name, from) {
         errors.push(error.with_span(&toolkit.name_span));
     }
     let item = &toolkit.item;
     if let Some((_, path, _)) = &item.trait_ {
+        let self_ty = &item.self_ty;
         errors.push(
-            darling::Error::custom(
-                "`#[toolkit]` goes on an inherent impl block (`impl Notes { ... }`), not on a \
-                 trait impl",
-            )
+            darling::Error::custom(format!(
+                "`#[toolkit]` goes on an inherent impl block, not on a trait impl: move the tool \
+                 methods into `impl {} {{ ... }}` and put `#[toolkit]` on that",
+                type_text(self_ty)
+            ))
             .with_span(&path.span()),
         );
     }
@@ -264,7 +342,7 @@ pub fn toolkit(toolkit: &crate::model::Toolkit) -> darling::Result<()> {
                 "a toolkit cannot be generic: its tools' schemas are built from concrete types; \
                  put `#[toolkit]` on an impl for a concrete type",
             )
-            .with_span(&item.generics.span()),
+            .with_span(&generic_span(&item.generics)),
         );
     }
     if toolkit.tools.is_empty() {

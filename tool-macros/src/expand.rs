@@ -112,13 +112,25 @@ pub fn registry(input: TokenStream) -> darling::Result<TokenStream> {
     let values: Vec<_> = (0..exprs.len())
         .map(|index| format_ident!("__k{}", index))
         .collect();
+    // One check per entry, against the entries before it, at that entry: a name used twice is
+    // reported at its second use.
+    let checks = exprs.iter().enumerate().map(|(index, expr)| {
+        let earlier = &types[..index];
+        let this = &types[index];
+        quote_spanned! {expr.span()=>
+            const {
+                ::tool_core::__private::assert_unique_tool_names(
+                    &[#(#earlier::TOOL_NAMES),*],
+                    #this::TOOL_NAMES,
+                )
+            };
+        }
+    });
     let exprs = exprs.iter();
     Ok(quote! {{
         #[allow(non_snake_case, clippy::too_many_arguments)]
         fn __compose<#(#types: ::tool_core::Toolkit),*>(#(#values: #types),*) -> ::tool_core::Registry {
-            const {
-                ::tool_core::__private::assert_unique_tool_names(&[#(#types::TOOL_NAMES),*])
-            };
+            #(#checks)*
             ::tool_core::Registry::__from_toolkits(::std::vec![
                 #((#types::NAME, ::tool_core::Toolkit::into_tools(#values))),*
             ])
@@ -316,6 +328,7 @@ fn meta(tool: &ToolFn) -> TokenStream {
     let destructive = tool.attr.destructive.is_present();
     let idempotent = tool.attr.idempotent.is_present();
     let open_world = tool.attr.open_world.is_present();
+    let allow_any = tool.attr.allow_any.is_present();
     let timeout = match &tool.attr.timeout {
         Some(timeout) => {
             let millis = timeout.0.as_millis() as u64;
@@ -336,6 +349,7 @@ fn meta(tool: &ToolFn) -> TokenStream {
                 open_world: #open_world,
             },
             timeout_ms: #timeout,
+            allow_any: #allow_any,
         }
     }
 }

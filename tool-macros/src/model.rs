@@ -253,6 +253,8 @@ pub struct Toolkit {
     pub name: String,
     /// Where the name was written: the `name = "..."` literal or the type.
     pub name_span: Span,
+    /// Whether the name was written with `name = "..."`, not made from the type's name.
+    pub explicit_name: bool,
     /// Its tools, in order.
     pub tools: Vec<ToolFn>,
 }
@@ -310,6 +312,7 @@ impl Toolkit {
             tools.push(tool);
         }
         let toolkit = Toolkit {
+            explicit_name: attr.name.is_some(),
             item,
             name,
             name_span,

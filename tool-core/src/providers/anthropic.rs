@@ -26,12 +26,13 @@ pub fn tools(definitions: &[ToolDefinition]) -> Result<Vec<Value>, ExportError> 
 
 /// Reads a `tool_use` block: `{"type": "tool_use", "id", "name", "input": {...}}`.
 pub fn read_call(block: &Value) -> Result<ToolCall, Refusal> {
-    const EXPECTED: &str = r#"{"type": "tool_use", "id": "toolu_...", "name": "...", "input": {...}}"#;
+    const EXPECTED: &str =
+        r#"{"type": "tool_use", "id": "toolu_...", "name": "...", "input": {...}}"#;
     if block.get("type").and_then(Value::as_str) != Some("tool_use") {
         return Err(bad_call("an Anthropic tool_use block", EXPECTED));
     }
-    let name =
-        string_field(block, "name").ok_or_else(|| bad_call("an Anthropic tool_use block", EXPECTED))?;
+    let name = string_field(block, "name")
+        .ok_or_else(|| bad_call("an Anthropic tool_use block", EXPECTED))?;
     let id = string_field(block, "id").unwrap_or_default();
     let input = block.get("input").cloned().unwrap_or(Value::Null);
     Ok(ToolCall::new(id, name, input))

@@ -38,7 +38,8 @@ pub fn tools(definitions: &[ToolDefinition]) -> Result<Vec<Value>, ExportError> 
 pub fn read_call(part: &Value) -> Result<ToolCall, Refusal> {
     const EXPECTED: &str = r#"{"functionCall": {"name": "...", "args": {...}}}"#;
     let call = part.get("functionCall").unwrap_or(part);
-    let name = string_field(call, "name").ok_or_else(|| bad_call("a Gemini functionCall", EXPECTED))?;
+    let name =
+        string_field(call, "name").ok_or_else(|| bad_call("a Gemini functionCall", EXPECTED))?;
     let id = string_field(call, "id").unwrap_or_default();
     let args = call.get("args").cloned().unwrap_or(Value::Null);
     Ok(ToolCall::new(id, name, args))

@@ -57,8 +57,12 @@ pub fn tools(definitions: &[ToolDefinition]) -> Result<Vec<Value>, ExportError> 
 /// Reads `tools/call` params (`{"name": ..., "arguments": {...}}`) into a call with the
 /// request's `id`.
 pub fn read_call(params: &Value, id: impl Into<String>) -> Result<ToolCall, Refusal> {
-    let name = string_field(params, "name")
-        .ok_or_else(|| bad_call("MCP tools/call params", r#"{"name": "...", "arguments": {...}}"#))?;
+    let name = string_field(params, "name").ok_or_else(|| {
+        bad_call(
+            "MCP tools/call params",
+            r#"{"name": "...", "arguments": {...}}"#,
+        )
+    })?;
     let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
     Ok(ToolCall::new(id, name, arguments))
 }
@@ -74,10 +78,10 @@ pub fn write_result(result: &crate::ToolResult) -> Value {
         }),
         Ok(output) => {
             let mut written = json!({"content": content(output), "isError": false});
-            if let Output::Json(json) = output {
-                if let Ok(value @ Value::Object(_)) = serde_json::from_str::<Value>(json.get()) {
-                    written["structuredContent"] = value;
-                }
+            if let Output::Json(json) = output
+                && let Ok(value @ Value::Object(_)) = serde_json::from_str::<Value>(json.get())
+            {
+                written["structuredContent"] = value;
             }
             written
         }

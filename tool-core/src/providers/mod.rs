@@ -108,7 +108,11 @@ pub struct ExportError {
 }
 
 impl ExportError {
-    fn new(definition: &ToolDefinition, provider: Option<Provider>, error: dialect::SchemaError) -> Self {
+    fn new(
+        definition: &ToolDefinition,
+        provider: Option<Provider>,
+        error: dialect::SchemaError,
+    ) -> Self {
         ExportError {
             tool: definition.name.clone(),
             provider,

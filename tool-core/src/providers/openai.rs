@@ -58,8 +58,7 @@ pub fn tools(definitions: &[ToolDefinition]) -> Result<Vec<Value>, ExportError> 
 /// Reads one `tool_calls` entry: `{"id", "type": "function", "function": {"name",
 /// "arguments": "<JSON text>"}}`.
 pub fn read_call(entry: &Value) -> Result<ToolCall, Refusal> {
-    const EXPECTED: &str =
-        r#"{"id": "call_...", "type": "function", "function": {"name": "...", "arguments": "{...}"}}"#;
+    const EXPECTED: &str = r#"{"id": "call_...", "type": "function", "function": {"name": "...", "arguments": "{...}"}}"#;
     let function = entry
         .get("function")
         .ok_or_else(|| bad_call("an OpenAI tool call", EXPECTED))?;

@@ -1,0 +1,14 @@
+use tool_core::toolkit;
+
+struct Notes;
+
+#[toolkit(name = "Notes")]
+impl Notes {
+    /// Reads a note.
+    #[tool(readonly)]
+    async fn note_read(&self, id: u64) -> String {
+        id.to_string()
+    }
+}
+
+fn main() {}

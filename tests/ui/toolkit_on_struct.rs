@@ -1,0 +1,6 @@
+use tool_core::toolkit;
+
+#[toolkit(name = "note")]
+struct Notes;
+
+fn main() {}

@@ -1,0 +1,12 @@
+use tool_core::toolkit;
+
+struct Notes;
+
+#[toolkit(name = "note")]
+impl Notes {
+    /// Closes the notes.
+    #[tool]
+    async fn note_close(self) {}
+}
+
+fn main() {}

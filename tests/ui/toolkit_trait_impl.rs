@@ -1,0 +1,18 @@
+use tool_core::toolkit;
+
+trait Reader {
+    async fn note_read(&self, id: u64) -> String;
+}
+
+struct Notes;
+
+#[toolkit(name = "note")]
+impl Reader for Notes {
+    /// Reads a note.
+    #[tool(readonly)]
+    async fn note_read(&self, id: u64) -> String {
+        id.to_string()
+    }
+}
+
+fn main() {}
