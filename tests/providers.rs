@@ -57,7 +57,10 @@ async fn order_place(
     /// Labels to print on the box.
     labels: BTreeMap<String, String>,
 ) -> Placed {
-    let lines: Vec<String> = items.iter().map(|i| format!("{}x{}", i.qty, i.sku)).collect();
+    let lines: Vec<String> = items
+        .iter()
+        .map(|i| format!("{}x{}", i.qty, i.sku))
+        .collect();
     let to = match shipping {
         Shipping::Pickup => "the counter".to_owned(),
         Shipping::Courier { address, express } => format!("{address} ({express:?})"),
