@@ -70,6 +70,7 @@ fn parse_slowly<T: DeserializeOwned>(
     let mut checker = Checker {
         root: schema,
         faults: Vec::new(),
+        null_is_absent: true,
     };
     checker.check_object_schema(&mut value, schema, &mut Path::default());
     if first_error.to_string().starts_with("duplicate field") {
@@ -118,8 +119,21 @@ pub(crate) fn describe(schema: &Value, root: &Map<String, Value>) -> String {
     Checker {
         root,
         faults: Vec::new(),
+        null_is_absent: true,
     }
     .describe(schema)
+}
+
+/// Every way `value` departs from `schema`, taking `null` at face value: for checking what a
+/// tool wrote against the schema it advertised.
+pub(crate) fn validate(value: &Value, schema: &Map<String, Value>) -> Vec<Fault> {
+    let mut checker = Checker {
+        root: schema,
+        faults: Vec::new(),
+        null_is_absent: false,
+    };
+    checker.check_object_schema(&mut value.clone(), schema, &mut Path::default());
+    checker.faults
 }
 
 /// A path into the arguments, rendered as `a.b[2].c`.
@@ -157,6 +171,9 @@ impl Path {
 struct Checker<'s> {
     root: &'s Map<String, Value>,
     faults: Vec<Fault>,
+    /// Whether a struct's field set to `null` counts as absent (arguments: yes; outputs, which
+    /// the tool wrote itself: no).
+    null_is_absent: bool,
 }
 
 impl<'s> Checker<'s> {
@@ -232,6 +249,7 @@ impl<'s> Checker<'s> {
             let mut checker = Checker {
                 root: self.root,
                 faults: Vec::new(),
+                null_is_absent: self.null_is_absent,
             };
             checker.check(&mut trial, branch, path);
             if checker.faults.is_empty() {
@@ -395,7 +413,7 @@ impl<'s> Checker<'s> {
     ) {
         let properties = schema.get("properties").and_then(Value::as_object);
         let extra = schema.get("additionalProperties");
-        if let Some(properties) = properties {
+        if let Some(properties) = properties.filter(|_| self.null_is_absent) {
             // A struct: a field set to null counts as absent.
             object.retain(|key, value| !(value.is_null() && properties.contains_key(key)));
         }

@@ -52,6 +52,7 @@
 //! | `summary = "..."` | a short description advertised instead of the full one |
 //! | `readonly`, `destructive`, `idempotent`, `open_world` | hints, as in MCP's tool annotations; `readonly` and `destructive` exclude each other |
 //! | `timeout = "5s"` | how long one call may run: `"250ms"`, `"5s"`, `"2m"`, `"1h"`, or an integer of milliseconds |
+//! | `allow_any` | lets the tool have fields of no single type (`serde_json::Value`), which building a registry otherwise refuses |
 //!
 //! The fn's parameters, in order, are the input's fields; a `///` comment on a parameter is
 //! its description; an `Option<T>` parameter is not required; `#[serde(...)]` and
@@ -59,6 +60,20 @@
 //! A `&Context` parameter is injected by the host, not advertised. Alternatively, one parameter
 //! marked `#[input]` takes the whole input as a struct of yours that derives `Deserialize` and
 //! `JsonSchema`.
+//!
+//! # Outputs
+//!
+//! A handler returns structured output (a type deriving `Serialize + JsonSchema`: its output
+//! schema is advertised, and debug builds check every output against it), text (`String`,
+//! `&str`), nothing (`()`), [`Content`] blocks (text, image and audio bytes with a MIME type,
+//! resource links), or a `Result` of one of these whose error is a [`Refusal`] or any
+//! `std::error::Error` (which becomes `failed`).
+//!
+//! # Providers
+//!
+//! [`providers`] writes definitions and results in the shapes of MCP, OpenAI, Anthropic and
+//! Gemini and reads their calls; [`Registry::export`] and [`Registry::check`] use it, and
+//! [`RegistryBuilder::build`] refuses what a provider the registry is for would refuse.
 //!
 //! # Arguments and refusals
 //!

@@ -187,10 +187,17 @@ impl IntoOutputKind {
     }
 
     /// Converts the value.
-    pub fn convert<T: IntoOutput>(&self, value: T) -> Result<Output, Refusal> {
+    pub fn convert<T: IntoOutput>(
+        &self,
+        value: T,
+        _cell: &'static OutputCell,
+    ) -> Result<Output, Refusal> {
         value.into_output()
     }
 }
+
+/// A tool's output schema, generated on first use, for checking outputs in debug builds.
+pub type OutputCell = OnceLock<Option<Map<String, Value>>>;
 
 /// Structured output.
 pub struct SerializeKind;
@@ -201,9 +208,22 @@ impl SerializeKind {
         crate::schema::output_schema::<T>()
     }
 
-    /// Serializes the value.
-    pub fn convert<T: Serialize>(&self, value: T) -> Result<Output, Refusal> {
-        Output::json(&value)
+    /// Serializes the value; in debug builds, refuses an output that does not match the
+    /// output schema its type advertises (a hand-written `Serialize` or `JsonSchema` that
+    /// disagree), so the mismatch shows in tests, not in a client.
+    pub fn convert<T: Serialize + schemars::JsonSchema>(
+        &self,
+        value: T,
+        cell: &'static OutputCell,
+    ) -> Result<Output, Refusal> {
+        let output = Output::json(&value)?;
+        if cfg!(debug_assertions)
+            && let Some(schema) = cell.get_or_init(crate::schema::output_schema::<T>)
+            && let Output::Json(json) = &output
+        {
+            check_output(json.get(), schema)?;
+        }
+        Ok(output)
     }
 }
 
@@ -225,7 +245,7 @@ impl NoKind {
     }
 
     /// Never reached: the crate did not compile.
-    pub fn convert<T>(&self, _value: T) -> Result<Output, Refusal> {
+    pub fn convert<T>(&self, _value: T, _cell: &'static OutputCell) -> Result<Output, Refusal> {
         Err(Refusal::new(crate::refusal::code::INTERNAL, "unreachable"))
     }
 }
@@ -310,4 +330,23 @@ const fn duplicate_tool_name(name: &str) -> ! {
         Ok(message) => panic!("{}", message),
         Err(_) => panic!("two tools in this registry![...] have the same name"),
     }
+}
+
+fn check_output(json: &str, schema: &Map<String, Value>) -> Result<(), Refusal> {
+    let Ok(value) = serde_json::from_str::<Value>(json) else {
+        return Ok(());
+    };
+    let faults = crate::args::validate(&value, schema);
+    if faults.is_empty() {
+        return Ok(());
+    }
+    tracing::error!(?faults, "a tool's output does not match its output schema");
+    let mut refusal = Refusal::new(
+        crate::refusal::code::INTERNAL,
+        "the tool's output does not match its own output schema (checked in debug builds)",
+    );
+    for fault in faults {
+        refusal = refusal.line("fault", [fault.path, fault.problem]);
+    }
+    Err(refusal)
 }

@@ -44,6 +44,8 @@ struct Options {
     what: &'static str,
     /// A name to suggest when the bare literal is not a string.
     example: &'static str,
+    /// The options that are neither flags nor strings.
+    others: &'static [&'static str],
 }
 
 const TOOL_OPTIONS: Options = Options {
@@ -51,6 +53,7 @@ const TOOL_OPTIONS: Options = Options {
     strings: &STRINGS,
     what: "tool",
     example: "note_write",
+    others: &["timeout"],
 };
 
 const TOOLKIT_OPTIONS: Options = Options {
@@ -58,6 +61,7 @@ const TOOLKIT_OPTIONS: Options = Options {
     strings: &["name"],
     what: "toolkit",
     example: "note",
+    others: &[],
 };
 
 /// Checks the form of each option, then reads those of good form with darling.
@@ -108,6 +112,35 @@ fn check_form(item: &NestedMeta, seen: &mut Vec<String>, options: &Options) -> d
     let Some(key) = meta.path().get_ident().map(ToString::to_string) else {
         return Ok(());
     };
+    let known: Vec<&str> = options
+        .strings
+        .iter()
+        .chain(options.flags)
+        .chain(options.others)
+        .copied()
+        .collect();
+    if !known.contains(&key.as_str()) {
+        let guess = known
+            .iter()
+            .map(|option| (distance(option, &key), *option))
+            .filter(|(distance, _)| *distance <= 2)
+            .min();
+        let hint = guess.map_or_else(String::new, |(_, option)| {
+            format!("did you mean `{option}`? ")
+        });
+        return error(
+            format!(
+                "`#[{}]` has no option `{key}`; {hint}its options are {}",
+                options.what,
+                known
+                    .iter()
+                    .map(|option| format!("`{option}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            meta.path(),
+        );
+    }
     if seen.contains(&key) {
         return error(format!("`{key}` is written twice; keep one"), meta.path());
     }
@@ -247,4 +280,24 @@ pub struct ToolkitAttr {
 /// options, and the error for any that are wrong.
 pub fn read_toolkit(args: TokenStream) -> (ToolkitAttr, Option<darling::Error>) {
     read_checked(args, &TOOLKIT_OPTIONS)
+}
+
+/// How many single-character edits turn `a` into `b` (Levenshtein), for did-you-mean hints.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let current = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                previous
+            } else {
+                1 + previous.min(row[j]).min(current)
+            };
+            previous = current;
+        }
+    }
+    row[b.len()]
 }

@@ -204,6 +204,8 @@ pub fn tool_items(tool: &ToolFn, tool_type: &syn::Ident, target: TokenStream) ->
 
             static __INPUT_SCHEMA: ::tool_core::__private::SchemaCell =
                 ::tool_core::__private::SchemaCell::new();
+            static __OUTPUT_SCHEMA: ::tool_core::__private::OutputCell =
+                ::tool_core::__private::OutputCell::new();
             const __INPUT: ::tool_core::__private::InputOps<#input_ty> = #input_ops;
 
             impl ::tool_core::Tool for #tool_type {
@@ -412,7 +414,7 @@ fn output_schema(tool: &ToolFn) -> TokenStream {
 fn convert_return(tool: &ToolFn) -> TokenStream {
     let dispatch = dispatch(tool);
     if !tool.output.is_result {
-        return quote!(#dispatch.convert(__returned));
+        return quote!(#dispatch.convert(__returned, &__OUTPUT_SCHEMA));
     }
     // At `E` in `Result<T, E>`; at the whole type for an alias such as `io::Result<T>`.
     let error_span = tool
@@ -426,7 +428,7 @@ fn convert_return(tool: &ToolFn) -> TokenStream {
     };
     quote! {
         match __returned {
-            ::core::result::Result::Ok(__value) => #dispatch.convert(__value),
+            ::core::result::Result::Ok(__value) => #dispatch.convert(__value, &__OUTPUT_SCHEMA),
             ::core::result::Result::Err(__error) => ::core::result::Result::Err(#into_refusal),
         }
     }
