@@ -127,41 +127,51 @@ impl Inliner<'_> {
             }
             return Ok(());
         }
-        for (key, value) in map.iter_mut() {
-            match key.as_str() {
-                "properties" => {
-                    if let Value::Object(properties) = value {
-                        for (field, property) in properties.iter_mut() {
-                            let length = path.len();
-                            if !path.is_empty() {
-                                path.push('.');
-                            }
-                            path.push_str(field);
-                            let result = self.inline(property, path);
-                            path.truncate(length);
-                            result?;
-                        }
-                    }
-                }
-                "items" | "additionalProperties" => {
-                    let length = path.len();
-                    path.push_str("[]");
-                    let result = self.inline(value, path);
-                    path.truncate(length);
-                    result?;
-                }
-                "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
-                    if let Value::Array(branches) = value {
-                        for branch in branches {
-                            self.inline(branch, path)?;
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        Ok(())
+        children(map, path, &mut |child, path| self.inline(child, path))
     }
+}
+
+/// Calls `visit` on each direct subschema of `map` (properties, items, map values, branches),
+/// with the path of the field it describes; stops at the first error.
+fn children<E>(
+    map: &mut Map<String, Value>,
+    path: &mut String,
+    visit: &mut dyn FnMut(&mut Value, &mut String) -> Result<(), E>,
+) -> Result<(), E> {
+    for (key, value) in map.iter_mut() {
+        match key.as_str() {
+            "properties" => {
+                if let Value::Object(properties) = value {
+                    for (field, property) in properties.iter_mut() {
+                        let length = path.len();
+                        if !path.is_empty() {
+                            path.push('.');
+                        }
+                        path.push_str(field);
+                        let result = visit(property, path);
+                        path.truncate(length);
+                        result?;
+                    }
+                }
+            }
+            "items" | "additionalProperties" => {
+                let length = path.len();
+                path.push_str("[]");
+                let result = visit(value, path);
+                path.truncate(length);
+                result?;
+            }
+            "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
+                if let Value::Array(branches) = value {
+                    for branch in branches {
+                        visit(branch, path)?;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 fn error(path: &str, problem: String) -> SchemaError {
@@ -175,7 +185,8 @@ fn error(path: &str, problem: String) -> SchemaError {
     }
 }
 
-/// Calls `visit` on every subschema of `schema` (itself included), with its path.
+/// Calls `visit` on every subschema of `schema` (itself included, `$defs` too), with its
+/// path.
 fn walk(
     schema: &mut Value,
     path: &mut String,
@@ -185,44 +196,15 @@ fn walk(
         return;
     };
     visit(map, path);
-    for (key, value) in map.iter_mut() {
-        match key.as_str() {
-            "properties" => {
-                if let Value::Object(properties) = value {
-                    for (field, property) in properties.iter_mut() {
-                        let length = path.len();
-                        if !path.is_empty() {
-                            path.push('.');
-                        }
-                        path.push_str(field);
-                        walk(property, path, visit);
-                        path.truncate(length);
-                    }
-                }
-            }
-            "items" | "additionalProperties" => {
-                let length = path.len();
-                path.push_str("[]");
-                walk(value, path, visit);
-                path.truncate(length);
-            }
-            "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
-                if let Value::Array(branches) = value {
-                    for branch in branches {
-                        walk(branch, path, visit);
-                    }
-                }
-            }
-            "$defs" => {
-                if let Value::Object(defs) = value {
-                    for (name, def) in defs.iter_mut() {
-                        walk(def, &mut format!("$defs.{name}"), visit);
-                    }
-                }
-            }
-            _ => {}
+    if let Some(Value::Object(defs)) = map.get_mut("$defs") {
+        for (name, def) in defs.iter_mut() {
+            walk(def, &mut format!("$defs.{name}"), visit);
         }
     }
+    let _ = children::<()>(map, path, &mut |child, path| {
+        walk(child, path, visit);
+        Ok(())
+    });
 }
 
 /// The paths of fields of no single type: schemas such as `true` or `{}` (what
