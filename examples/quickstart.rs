@@ -2,127 +2,15 @@
 //!
 //! Run with `cargo run --example quickstart`.
 
-use std::collections::BTreeMap;
-use std::sync::Mutex;
+mod notes;
 
+use notes::NoteStore;
 use serde_json::json;
-use tool_core::{Context, Refusal, Registry, ToolCall, tool};
-
-/// The notes, kept in memory; handlers reach it through the context.
-#[derive(Default)]
-struct NoteStore {
-    notes: Mutex<BTreeMap<u64, Note>>,
-}
-
-/// A stored note.
-#[derive(Clone, serde::Serialize, schemars::JsonSchema)]
-struct Note {
-    id: u64,
-    text: String,
-    tags: Vec<String>,
-    revision: u64,
-}
-
-/// What a write did.
-#[derive(serde::Serialize, schemars::JsonSchema)]
-struct Written {
-    id: u64,
-    revision: u64,
-}
-
-/// Which notes to find.
-#[derive(serde::Deserialize, schemars::JsonSchema)]
-struct Filter {
-    /// Only notes carrying every one of these tags.
-    #[serde(default)]
-    tags: Vec<String>,
-    /// Only notes at this revision or later.
-    min_revision: Option<u64>,
-}
-
-/// What `note_search` found.
-#[derive(serde::Serialize, schemars::JsonSchema)]
-struct Found {
-    notes: Vec<Note>,
-}
-
-fn store(ctx: &Context) -> Result<&NoteStore, Refusal> {
-    ctx.get::<NoteStore>()
-        .ok_or_else(|| Refusal::new("internal", "the host gave no note store"))
-}
-
-/// Writes a note, creating it or replacing its text.
-#[tool(name = "note_write", destructive, timeout = "5s")]
-async fn note_write(
-    /// Which note; a new one when absent.
-    id: Option<u64>,
-    /// The note's text.
-    text: String,
-    /// Tags to file it under.
-    #[serde(default)]
-    tags: Vec<String>,
-    /// The revision the caller last read; the write is refused if the note has moved on.
-    revision: Option<u64>,
-    ctx: &Context,
-) -> Result<Written, Refusal> {
-    let mut notes = store(ctx)?.notes.lock().expect("note store poisoned");
-    let id = id.unwrap_or_else(|| notes.keys().last().map_or(1, |last| last + 1));
-    let current = notes.get(&id).map_or(0, |note| note.revision);
-    if let Some(read) = revision.filter(|read| *read != current) {
-        return Err(Refusal::new(
-            "conflict",
-            format!("note {id} is at revision {current}, not {read}; read it again"),
-        )
-        .line("revision", [current.to_string()]));
-    }
-    let note = Note {
-        id,
-        text,
-        tags,
-        revision: current + 1,
-    };
-    notes.insert(id, note);
-    Ok(Written {
-        id,
-        revision: current + 1,
-    })
-}
-
-/// Finds notes by tag and revision.
-#[tool(name = "note_search", readonly, summary = "Finds notes by tag.")]
-async fn note_search(
-    /// What to match.
-    filter: Filter,
-    /// At most this many notes.
-    limit: Option<u8>,
-    ctx: &Context,
-) -> Result<Found, Refusal> {
-    let notes = store(ctx)?.notes.lock().expect("note store poisoned");
-    let found = notes
-        .values()
-        .filter(|note| filter.tags.iter().all(|tag| note.tags.contains(tag)))
-        .filter(|note| filter.min_revision.is_none_or(|min| note.revision >= min))
-        .take(limit.map_or(usize::MAX, usize::from))
-        .cloned()
-        .collect();
-    Ok(Found { notes: found })
-}
-
-/// Says how many notes there are.
-#[tool(readonly)]
-async fn note_count(ctx: &Context) -> Result<String, Refusal> {
-    let count = store(ctx)?.notes.lock().expect("note store poisoned").len();
-    Ok(format!("{count} notes"))
-}
+use tool_core::{Context, ToolCall};
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
-    let registry = Registry::builder()
-        .tool(NoteWrite)
-        .tool(NoteSearch)
-        .tool(NoteCount)
-        .build()
-        .expect("tool names are unique");
+    let registry = notes::registry();
     let ctx = Context::new().with_extension(NoteStore::default());
 
     println!("== what the registry advertises ==");

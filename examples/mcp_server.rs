@@ -1,0 +1,60 @@
+//! The quickstart's note tools as an MCP server: over stdio by default, or over streamable
+//! HTTP with `--http [ADDR]` (default `127.0.0.1:8000`, served at `/mcp`).
+//!
+//! ```sh
+//! cargo run --example mcp_server                 # stdio, for an MCP host to start
+//! cargo run --example mcp_server -- --http       # http://127.0.0.1:8000/mcp
+//! ```
+//!
+//! Servers named in `TOOL_MCP_SERVERS` (`cmd args :: cmd args`) join the registry too, behind
+//! the same grants. Over HTTP, an `x-caller` header names the caller; a caller named `guest`
+//! may only read (a grant of `note_search` and `note_count`).
+
+mod notes;
+
+use std::net::SocketAddr;
+
+use notes::NoteStore;
+use tool_core::{Collision, Context, Grant, Registry};
+use tool_mcp::{McpServer, RemoteToolkit};
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let registry = notes::registry();
+    for remote in RemoteToolkit::from_env().await? {
+        // The remote tools keep their connection open for as long as they are registered.
+        let remote_tools = remote.add_to(Registry::builder()).build()?;
+        registry.merge(&remote_tools, Collision::Error)?;
+        eprintln!("serving the tools of `{}` too", remote.name());
+    }
+    let server = McpServer::new(registry)
+        .with_name("notes", env!("CARGO_PKG_VERSION"))
+        .with_context(Context::new().with_extension(NoteStore::default()))
+        .with_caller(|request| {
+            request
+                .headers
+                .get("x-caller")
+                .and_then(|value| value.to_str().ok())
+                .map(str::to_owned)
+        })
+        .with_grant(|caller| {
+            (caller == Some("guest")).then(|| Grant::names(["note_search", "note_count"]))
+        });
+
+    let mut args = std::env::args().skip(1);
+    match args.next().as_deref() {
+        None => server.serve_stdio().await?,
+        Some("--http") => {
+            let addr: SocketAddr = args.next().as_deref().unwrap_or("127.0.0.1:8000").parse()?;
+            let shutdown = async {
+                let _ = tokio::signal::ctrl_c().await;
+            };
+            let (bound, serving) = server.bind_http(addr, shutdown).await?;
+            // The tests read this line to learn the port when asked for port 0.
+            println!("listening on http://{bound}/mcp");
+            serving.await?;
+        }
+        Some(other) => return Err(format!("unknown argument `{other}`; use --http [ADDR]").into()),
+    }
+    Ok(())
+}

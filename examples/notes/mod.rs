@@ -1,0 +1,187 @@
+//! The note tools the examples share: write, search, count, and a slow reindex that reports
+//! progress and can be cancelled. The store reaches handlers through the context.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use tool_core::{Context, Refusal, Registry, tool};
+
+/// The notes, kept in memory; handlers reach it through the context.
+#[derive(Default)]
+pub struct NoteStore {
+    notes: Mutex<BTreeMap<u64, Note>>,
+    /// How many reindex calls are running now, so a host can see a cancelled one stop.
+    reindexing: std::sync::atomic::AtomicUsize,
+}
+
+/// A stored note.
+#[derive(Clone, serde::Serialize, schemars::JsonSchema)]
+pub struct Note {
+    id: u64,
+    text: String,
+    tags: Vec<String>,
+    revision: u64,
+}
+
+/// What a write did.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Written {
+    id: u64,
+    revision: u64,
+}
+
+/// Which notes to find.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct Filter {
+    /// Only notes carrying every one of these tags.
+    #[serde(default)]
+    tags: Vec<String>,
+    /// Only notes at this revision or later.
+    min_revision: Option<u64>,
+}
+
+/// What `note_search` found.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Found {
+    notes: Vec<Note>,
+}
+
+fn store(ctx: &Context) -> Result<&NoteStore, Refusal> {
+    ctx.get::<NoteStore>()
+        .ok_or_else(|| Refusal::new("internal", "the host gave no note store"))
+}
+
+/// Writes a note, creating it or replacing its text.
+#[tool(name = "note_write", destructive, timeout = "5s")]
+pub async fn note_write(
+    /// Which note; a new one when absent.
+    id: Option<u64>,
+    /// The note's text.
+    text: String,
+    /// Tags to file it under.
+    #[serde(default)]
+    tags: Vec<String>,
+    /// The revision the caller last read; the write is refused if the note has moved on.
+    revision: Option<u64>,
+    ctx: &Context,
+) -> Result<Written, Refusal> {
+    let mut notes = store(ctx)?.notes.lock().expect("note store poisoned");
+    let id = id.unwrap_or_else(|| notes.keys().last().map_or(1, |last| last + 1));
+    let current = notes.get(&id).map_or(0, |note| note.revision);
+    if let Some(read) = revision.filter(|read| *read != current) {
+        return Err(Refusal::new(
+            "conflict",
+            format!("note {id} is at revision {current}, not {read}; read it again"),
+        )
+        .line("revision", [current.to_string()]));
+    }
+    let note = Note {
+        id,
+        text,
+        tags,
+        revision: current + 1,
+    };
+    notes.insert(id, note);
+    Ok(Written {
+        id,
+        revision: current + 1,
+    })
+}
+
+/// Finds notes by tag and revision.
+#[tool(name = "note_search", readonly, summary = "Finds notes by tag.")]
+pub async fn note_search(
+    /// What to match.
+    filter: Filter,
+    /// At most this many notes.
+    limit: Option<u8>,
+    ctx: &Context,
+) -> Result<Found, Refusal> {
+    let notes = store(ctx)?.notes.lock().expect("note store poisoned");
+    let found = notes
+        .values()
+        .filter(|note| filter.tags.iter().all(|tag| note.tags.contains(tag)))
+        .filter(|note| filter.min_revision.is_none_or(|min| note.revision >= min))
+        .take(limit.map_or(usize::MAX, usize::from))
+        .cloned()
+        .collect();
+    Ok(Found { notes: found })
+}
+
+/// Says how many notes there are.
+#[tool(readonly)]
+pub async fn note_count(ctx: &Context) -> Result<String, Refusal> {
+    let store = store(ctx)?;
+    let count = store.notes.lock().expect("note store poisoned").len();
+    let reindexing = store.reindexing.load(std::sync::atomic::Ordering::SeqCst);
+    Ok(format!("{count} notes, {reindexing} reindexing"))
+}
+
+/// What a reindex did.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Reindexed {
+    pub notes: usize,
+}
+
+/// Rebuilds the search index, one note at a time, reporting progress; slow on purpose (each
+/// note takes `pace_ms`), so it can be watched and cancelled.
+#[tool(name = "note_reindex", idempotent, timeout = "60s")]
+pub async fn note_reindex(
+    /// How long each note takes, in milliseconds.
+    #[serde(default = "default_pace")]
+    pace_ms: u64,
+    /// How many passes over the notes.
+    #[serde(default = "one")]
+    passes: u32,
+    ctx: &Context,
+) -> Result<Reindexed, Refusal> {
+    let store = store(ctx)?;
+    let count = store
+        .notes
+        .lock()
+        .expect("note store poisoned")
+        .len()
+        .max(1);
+    let _running = Running::start(&store.reindexing);
+    let steps = count * passes as usize;
+    for step in 1..=steps {
+        tokio::time::sleep(std::time::Duration::from_millis(pace_ms)).await;
+        ctx.progress(step as f64, Some(steps as f64), Some("reindexing"));
+    }
+    Ok(Reindexed { notes: count })
+}
+
+/// Counts a running reindex until it ends, by finishing or by being dropped when cancelled.
+struct Running<'a>(&'a std::sync::atomic::AtomicUsize);
+
+impl<'a> Running<'a> {
+    fn start(counter: &'a std::sync::atomic::AtomicUsize) -> Self {
+        counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Running(counter)
+    }
+}
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+fn default_pace() -> u64 {
+    20
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// The note tools, in one registry.
+pub fn registry() -> Registry {
+    Registry::builder()
+        .tool(NoteWrite)
+        .tool(NoteSearch)
+        .tool(NoteCount)
+        .tool(NoteReindex)
+        .build()
+        .expect("the note tools have unique names and portable schemas")
+}

@@ -1,0 +1,36 @@
+//! The Model Context Protocol for `tool-core` registries: serve one to any MCP client, and use
+//! remote MCP servers' tools inside one, behind the same grants.
+//!
+//! ```no_run
+//! use tool_core::{registry, tool};
+//! use tool_mcp::McpServer;
+//!
+//! /// Says hello.
+//! #[tool(readonly)]
+//! async fn hello(name: String) -> String {
+//!     format!("hello {name}")
+//! }
+//!
+//! #[tokio::main]
+//! async fn main() -> std::io::Result<()> {
+//!     McpServer::new(registry![Hello]).serve_stdio().await
+//! }
+//! ```
+//!
+//! The protocol, its JSON-RPC and its transports are [rmcp]'s, the official Rust SDK; this
+//! crate maps them onto a [`tool_core::Registry`]: `tools/list` is the registry's MCP export,
+//! `tools/call` goes through [`Registry::call`](tool_core::Registry::call), a
+//! `_meta.progressToken` makes the context's progress reports `notifications/progress`,
+//! `notifications/cancelled` cancels the context, and registry changes become
+//! `notifications/tools/list_changed`.
+
+#![deny(missing_docs)]
+
+mod remote;
+mod server;
+
+pub use remote::{DEFAULT_REMOTE_TIMEOUT, RemoteError, RemoteToolkit, SERVERS_VARIABLE};
+pub use server::{HttpRequestParts, McpServer};
+
+/// Re-exported so hosts can name rmcp's types without depending on a matching version.
+pub use rmcp;

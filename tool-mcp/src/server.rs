@@ -1,0 +1,262 @@
+//! Serving a registry over MCP: `tools/list`, `tools/call`, progress, cancellation and
+//! `list_changed`, over stdio or streamable HTTP.
+//!
+//! Every `tools/call` goes through [`Registry::call`], so a refusal of any kind (bad
+//! arguments, an unknown or ungranted tool, a panic, a timeout, a handler's error) is an
+//! `isError: true` result whose text is the refusal's text form, as MCP 2025-11-25 asks; the
+//! JSON-RPC layer is rmcp's.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use rmcp::handler::server::ServerHandler;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, InitializeResult,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities,
+};
+use rmcp::service::{NotificationContext, RequestContext, RoleServer, ServiceExt};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::{ErrorData as McpError, Peer};
+use serde_json::{Value, json};
+use tool_core::providers::mcp;
+use tool_core::{Context, Grant, Progress, Provider, Registry, ToolCall};
+
+/// The request an HTTP caller made, for a host's [`McpServer::with_caller`] hook to read (its
+/// headers, say).
+pub type HttpRequestParts = axum::http::request::Parts;
+
+type CallerHook = Arc<dyn Fn(&HttpRequestParts) -> Option<String> + Send + Sync>;
+type GrantHook = Arc<dyn Fn(Option<&str>) -> Option<Grant> + Send + Sync>;
+
+/// A registry as an MCP server.
+///
+/// ```no_run
+/// # async fn run(registry: tool_core::Registry) -> std::io::Result<()> {
+/// use tool_mcp::McpServer;
+///
+/// McpServer::new(registry).serve_stdio().await
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct McpServer {
+    registry: Registry,
+    name: String,
+    version: String,
+    caller: Option<CallerHook>,
+    grant: Option<GrantHook>,
+    base: Context,
+}
+
+impl McpServer {
+    /// Serves `registry` (a scoped view serves only its grant).
+    pub fn new(registry: Registry) -> Self {
+        McpServer {
+            registry,
+            name: "tool-mcp".to_owned(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            caller: None,
+            grant: None,
+            base: Context::default(),
+        }
+    }
+
+    /// Starts every call's context from `base`: its extensions (application state) and its
+    /// deadline carry over; cancellation comes from the client, and the caller from
+    /// [`McpServer::with_caller`].
+    pub fn with_context(mut self, base: Context) -> Self {
+        self.base = base;
+        self
+    }
+
+    /// Names the server in its `initialize` answer.
+    pub fn with_name(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.name = name.into();
+        self.version = version.into();
+        self
+    }
+
+    /// Tells who an HTTP caller is, from its request (a header the host's proxy set, say).
+    /// The answer becomes the context's caller, which the host asserts: the framework never
+    /// reads it from a call's arguments. Over stdio there is no request, and no caller.
+    pub fn with_caller(
+        mut self,
+        identify: impl Fn(&HttpRequestParts) -> Option<String> + Send + Sync + 'static,
+    ) -> Self {
+        self.caller = Some(Arc::new(identify));
+        self
+    }
+
+    /// Scopes each request to the grant this hook gives for its caller (`None`: the whole
+    /// registry), so that callers see and run different tools.
+    pub fn with_grant(
+        mut self,
+        grant: impl Fn(Option<&str>) -> Option<Grant> + Send + Sync + 'static,
+    ) -> Self {
+        self.grant = Some(Arc::new(grant));
+        self
+    }
+
+    /// Serves over stdin and stdout until the client leaves.
+    pub async fn serve_stdio(self) -> std::io::Result<()> {
+        let running = self
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(std::io::Error::other)?;
+        running.waiting().await.map_err(std::io::Error::other)?;
+        Ok(())
+    }
+
+    /// The streamable-HTTP service, to mount in an axum router (at `/mcp`, say).
+    pub fn http_service(self) -> StreamableHttpService<McpServer, LocalSessionManager> {
+        StreamableHttpService::new(
+            move || Ok(self.clone()),
+            Arc::new(LocalSessionManager::default()),
+            StreamableHttpServerConfig::default(),
+        )
+    }
+
+    /// Serves streamable HTTP at `http://{addr}/mcp` until `shutdown` completes. Binds before
+    /// it returns the future's first poll, so a caller may connect as soon as it has awaited
+    /// [`McpServer::bind_http`].
+    pub async fn serve_http(
+        self,
+        addr: SocketAddr,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        let (_, serving) = self.bind_http(addr, shutdown).await?;
+        serving.await
+    }
+
+    /// Binds `addr` and returns the address bound (useful with port 0) and the future that
+    /// serves until `shutdown` completes.
+    pub async fn bind_http(
+        self,
+        addr: SocketAddr,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<(SocketAddr, impl Future<Output = std::io::Result<()>> + Send)> {
+        let router = axum::Router::new().nest_service("/mcp", self.http_service());
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        let bound = listener.local_addr()?;
+        let serving = async move {
+            axum::serve(listener, router)
+                .with_graceful_shutdown(shutdown)
+                .await
+        };
+        Ok((bound, serving))
+    }
+
+    /// The registry this request may use: scoped to its caller's grant, when the host set one.
+    fn registry_for(&self, caller: Option<&str>) -> Registry {
+        match self.grant.as_ref().and_then(|grant| grant(caller)) {
+            Some(grant) => self.registry.scoped(grant),
+            None => self.registry.clone(),
+        }
+    }
+
+    fn caller_of(&self, context: &rmcp::model::Extensions) -> Option<String> {
+        let identify = self.caller.as_ref()?;
+        identify(context.get::<HttpRequestParts>()?)
+    }
+}
+
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> InitializeResult {
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build();
+        InitializeResult::new(capabilities)
+            .with_server_info(Implementation::new(&self.name, &self.version))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        let caller = self.caller_of(&context.extensions);
+        let tools = self
+            .registry_for(caller.as_deref())
+            .export(Provider::Mcp)
+            .map_err(|error| McpError::internal_error(error.to_string(), None))?;
+        serde_json::from_value(json!({ "tools": tools }))
+            .map_err(|error| McpError::internal_error(error.to_string(), None))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let caller = self.caller_of(&context.extensions);
+        let mut ctx = self.base.clone().with_cancellation(context.ct.clone());
+        if let Some(caller) = &caller {
+            ctx = ctx.with_caller(caller.as_str());
+        }
+        let progress_token = request
+            .meta
+            .as_ref()
+            .and_then(|meta| meta.get_progress_token())
+            .or_else(|| context.meta.get_progress_token());
+        let forwarder = progress_token.map(|token| {
+            let (sender, receiver) = tokio::sync::mpsc::unbounded_channel::<Progress>();
+            ctx = std::mem::take(&mut ctx).with_progress(move |progress| {
+                // The call may outlive its listener; a closed channel is not the tool's concern.
+                let _ = sender.send(progress);
+            });
+            tokio::spawn(forward_progress(context.peer.clone(), token, receiver))
+        });
+        let arguments = request.arguments.map_or(Value::Null, Value::Object);
+        let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
+        let result = self.registry_for(caller.as_deref()).call(call, &ctx).await;
+        drop(ctx);
+        if let Some(forwarder) = forwarder {
+            // Progress reports reach the client before the result does.
+            let _ = forwarder.await;
+        }
+        let written = mcp::write_result(&result);
+        serde_json::from_value::<CallToolResult>(written)
+            .map(CallToolResponse::from)
+            .map_err(|error| McpError::internal_error(error.to_string(), None))
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let mut changes = self.registry.subscribe();
+        let peer = context.peer.clone();
+        tokio::spawn(async move {
+            loop {
+                match changes.recv().await {
+                    Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        if peer.notify_tool_list_changed().await.is_err() {
+                            break;
+                        }
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+                }
+            }
+        });
+    }
+}
+
+async fn forward_progress(
+    peer: Peer<RoleServer>,
+    token: rmcp::model::ProgressToken,
+    mut receiver: tokio::sync::mpsc::UnboundedReceiver<Progress>,
+) {
+    while let Some(progress) = receiver.recv().await {
+        let params = json!({
+            "progressToken": token,
+            "progress": progress.done,
+            "total": progress.total,
+            "message": progress.message,
+        });
+        let Ok(params) = serde_json::from_value::<ProgressNotificationParam>(params) else {
+            continue;
+        };
+        if peer.notify_progress(params).await.is_err() {
+            break;
+        }
+    }
+}
