@@ -63,6 +63,16 @@ pub struct ToolDefinition {
     pub allow_any: bool,
 }
 
+impl ToolDefinition {
+    /// The arguments as a JSON object, as a remote tool forwards them, or, when they are not
+    /// JSON or not an object, the very refusal this tool's own parser would give (with its
+    /// `fields` line), so a forwarding tool refuses exactly as a local one does. Fields are
+    /// not checked here: the tool that runs checks them.
+    pub fn arguments_object(&self, arguments: &Arguments) -> Result<Map<String, Value>, Refusal> {
+        crate::args::parse(arguments.as_str(), &self.input_schema, &self.name)
+    }
+}
+
 /// Hints about a tool's effects, as MCP's tool annotations describe them.
 ///
 /// They are the tool author's claims, not guarantees; a host may use them to decide what to

@@ -16,7 +16,7 @@ use base64::Engine as _;
 use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig};
 use rmcp::service::{RoleClient, RunningService, ServiceExt};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use tool_core::{
     Annotations, Arguments, BoxFuture, Content, Context, Output, Refusal, RegistryBuilder, Tool,
     ToolDefinition,
@@ -184,9 +184,15 @@ impl RemoteToolkit {
     /// split on whitespace, no quoting); none when it is unset or empty. Each toolkit is named
     /// after its program's file name.
     pub async fn from_env() -> Result<Vec<RemoteToolkit>, RemoteError> {
-        let Ok(value) = std::env::var(SERVERS_VARIABLE) else {
-            return Ok(Vec::new());
-        };
+        match std::env::var(SERVERS_VARIABLE) {
+            Ok(spec) => Self::from_spec(&spec).await,
+            Err(_) => Ok(Vec::new()),
+        }
+    }
+
+    /// Starts every server of a spec in the form `TOOL_MCP_SERVERS` takes.
+    pub async fn from_spec(spec: &str) -> Result<Vec<RemoteToolkit>, RemoteError> {
+        let value = spec;
         let mut toolkits = Vec::new();
         for spec in value
             .split("::")
@@ -264,7 +270,7 @@ impl Tool for RemoteTool {
         _ctx: &'a Context,
     ) -> BoxFuture<'a, Result<Output, Refusal>> {
         Box::pin(async move {
-            let arguments = object_of(arguments)?;
+            let arguments = self.definition.arguments_object(arguments)?;
             let params =
                 CallToolRequestParams::new(self.definition.name.clone()).with_arguments(arguments);
             let result = self.client.call_tool(params).await.map_err(|error| {
@@ -278,33 +284,6 @@ impl Tool for RemoteTool {
             })?;
             outcome_of(&result)
         })
-    }
-}
-
-/// The arguments as the JSON object MCP sends; a refusal, with nothing sent, if they are not
-/// one.
-fn object_of(arguments: &Arguments) -> Result<Map<String, Value>, Refusal> {
-    match arguments.to_value() {
-        Ok(Value::Object(object)) => Ok(object),
-        Ok(Value::Null) => Ok(Map::new()),
-        Ok(other) => Err(Refusal::bad_arguments(format!(
-            "the arguments must be a JSON object, not {}",
-            kind(&other)
-        ))),
-        Err(error) => Err(Refusal::bad_arguments(format!(
-            "the arguments are not valid JSON: {error}"
-        ))),
-    }
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

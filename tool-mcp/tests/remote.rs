@@ -1,0 +1,396 @@
+//! Remote MCP servers' tools inside a registry: the same answers as in process, grants before
+//! anything is sent, and dead or hung servers that still answer.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use rmcp::service::ServiceExt;
+use serde_json::json;
+use tool_core::{Content, Context, Grant, Refusal, Registry, ToolCall, tool, toolkit};
+use tool_mcp::{McpServer, RemoteToolkit};
+
+#[derive(serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+struct Item {
+    sku: String,
+    qty: u32,
+}
+
+/// Tools that give every kind of answer, counting the calls that reach them.
+struct Shop {
+    calls: Arc<AtomicUsize>,
+}
+
+#[toolkit(name = "shop")]
+impl Shop {
+    /// Prices items.
+    #[tool(readonly)]
+    async fn shop_price(&self, items: Vec<Item>, note: Option<String>) -> Result<Priced, Refusal> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        if items.is_empty() {
+            return Err(Refusal::new("empty", "nothing to price").line("hint", ["add items"]));
+        }
+        Ok(Priced {
+            total: items.iter().map(|item| item.qty * 3).sum(),
+            lines: items,
+            note,
+        })
+    }
+
+    /// Greets.
+    #[tool(readonly)]
+    async fn shop_greet(&self, name: String) -> String {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        format!("hello {name}\twith a tab")
+    }
+
+    /// Shows the logo.
+    #[tool(readonly)]
+    async fn shop_logo(&self) -> Vec<Content> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        vec![
+            Content::text("logo"),
+            Content::image(vec![1, 2, 3], "image/png"),
+        ]
+    }
+
+    /// Breaks.
+    #[tool]
+    async fn shop_break(&self) -> String {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        panic!("the shop broke")
+    }
+
+    /// Does nothing.
+    #[tool]
+    async fn shop_idle(&self) {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Takes its time.
+    #[tool]
+    async fn shop_stall(&self) -> String {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        tokio::time::sleep(Duration::from_secs(10)).await;
+        "done".to_owned()
+    }
+}
+
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Priced {
+    total: u32,
+    lines: Vec<Item>,
+    note: Option<String>,
+}
+
+fn shop() -> (Registry, Arc<AtomicUsize>) {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let registry = tool_core::registry![Shop {
+        calls: calls.clone()
+    }];
+    (registry, calls)
+}
+
+/// Serves `registry` over an in-memory pipe and connects a remote toolkit to it.
+async fn over_mcp(registry: Registry) -> (RemoteToolkit, tokio::task::JoinHandle<()>) {
+    let (server_end, client_end) = tokio::io::duplex(1 << 20);
+    let server = tokio::spawn(async move {
+        if let Ok(running) = McpServer::new(registry).serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let remote = RemoteToolkit::connect("shop", client_end)
+        .await
+        .expect("the server answers");
+    (remote, server)
+}
+
+fn calls() -> Vec<ToolCall> {
+    vec![
+        ToolCall::new(
+            "1",
+            "shop_price",
+            json!({"items": [{"sku": "a", "qty": 2}], "note": "gift"}),
+        ),
+        ToolCall::new("2", "shop_price", json!({"items": []})),
+        ToolCall::new(
+            "3",
+            "shop_price",
+            json!({"items": [{"sku": 1}], "colour": null}),
+        ),
+        ToolCall::new("4", "shop_price", json!([1, 2])),
+        ToolCall::new("5", "shop_greet", json!({"name": "ann"})),
+        ToolCall::new("6", "shop_logo", json!({})),
+        ToolCall::new("7", "shop_break", json!({})),
+        ToolCall::new("8", "shop_idle", json!({})),
+    ]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_answers_byte_for_byte_alike_in_process_and_over_mcp() {
+    let (local, _) = shop();
+    let (served, _) = shop();
+    let (remote, _server) = over_mcp(served).await;
+    let through_mcp = remote.add_to(Registry::builder()).build().unwrap();
+    assert_eq!(
+        serde_json::to_string(&through_mcp.export(tool_core::Provider::Mcp).unwrap()).unwrap(),
+        serde_json::to_string(&local.export(tool_core::Provider::Mcp).unwrap()).unwrap(),
+        "the remote tools advertise what the local ones do"
+    );
+    let ctx = Context::default();
+    for call in calls() {
+        let here = local.call(call.clone(), &ctx).await;
+        let there = through_mcp.call(call, &ctx).await;
+        assert_eq!(
+            serde_json::to_string(&there).unwrap(),
+            serde_json::to_string(&here).unwrap()
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remote_tool_outside_the_grant_is_refused_with_nothing_sent() {
+    let (served, remote_calls) = shop();
+    let (remote, _server) = over_mcp(served).await;
+    let registry = remote.add_to(Registry::builder()).build().unwrap();
+    let view = registry.scoped(Grant::new().tool("shop_greet"));
+    let result = view
+        .call(
+            ToolCall::new("1", "shop_price", json!({"items": []})),
+            &Context::default(),
+        )
+        .await;
+    assert_eq!(result.refusal().unwrap().code, "not-permitted");
+    assert_eq!(
+        remote_calls.load(Ordering::SeqCst),
+        0,
+        "the remote was called"
+    );
+
+    // A grant of the whole remote toolkit lets its tools through.
+    let toolkit_view = registry.scoped(Grant::new().toolkit("shop"));
+    let result = toolkit_view
+        .call(
+            ToolCall::new("2", "shop_greet", json!({"name": "bo"})),
+            &Context::default(),
+        )
+        .await;
+    assert_eq!(result.text(), "hello bo\twith a tab");
+    assert_eq!(remote_calls.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hung_remote_times_out_and_a_dead_one_fails() {
+    let (served, _) = shop();
+    let (remote, server) = over_mcp(served).await;
+    let registry = remote
+        .with_timeout(Duration::from_millis(100))
+        .add_to(Registry::builder())
+        .build()
+        .unwrap();
+    let started = Instant::now();
+    let result = registry
+        .call(
+            ToolCall::new("1", "shop_stall", json!({})),
+            &Context::default(),
+        )
+        .await;
+    assert_eq!(result.refusal().unwrap().code, "timed-out");
+    assert!(started.elapsed() < Duration::from_secs(1));
+
+    server.abort();
+    let _ = server.await;
+    let started = Instant::now();
+    let result = registry
+        .call(
+            ToolCall::new("2", "shop_greet", json!({"name": "x"})),
+            &Context::default(),
+        )
+        .await;
+    let refusal = result.refusal().unwrap();
+    assert!(
+        ["failed", "timed-out"].contains(&refusal.code.as_str()),
+        "{refusal}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(1));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_survives_bad_input_and_answers_the_next_good_request() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    let (registry, _) = shop();
+    let (server_end, client_end) = tokio::io::duplex(64 << 20);
+    tokio::spawn(async move {
+        if let Ok(running) = McpServer::new(registry).serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let (reader, mut writer) = tokio::io::split(client_end);
+    let mut lines = BufReader::new(reader).lines();
+    let mut send = async |text: String| {
+        writer.write_all(text.as_bytes()).await.unwrap();
+        writer.write_all(b"\n").await.unwrap();
+    };
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}})
+        .to_string(),
+    )
+    .await;
+    let initialized = lines.next_line().await.unwrap().unwrap();
+    assert!(initialized.contains("\"id\":1"), "{initialized}");
+    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string()).await;
+
+    let huge = "x".repeat(10 << 20);
+    let bad_requests = [
+        "{this is not json".to_owned(),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/teleport", "params": {}}).to_string(),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+               "params": {"name": "shop_greet", "arguments": [1, 2]}})
+        .to_string(),
+        json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+               "params": {"name": "shop_greet", "arguments": {"name": huge}}})
+        .to_string(),
+    ];
+    for request in bad_requests {
+        send(request).await;
+    }
+    send(
+        json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                "params": {"name": "shop_greet", "arguments": {"name": "after"}}})
+        .to_string(),
+    )
+    .await;
+
+    let mut answered = Vec::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    // Calls run concurrently, so answers come in any order; the malformed line gets none (rmcp,
+    // like the other official SDKs, ignores input that is not JSON, to avoid error storms).
+    let done = |answered: &[(i64, serde_json::Value)]| {
+        [2, 3, 4, 5]
+            .iter()
+            .all(|wanted| answered.iter().any(|(id, _)| id == wanted))
+    };
+    while !done(&answered) {
+        let line = tokio::time::timeout_at(deadline, lines.next_line())
+            .await
+            .expect("the server keeps answering")
+            .unwrap()
+            .expect("the server keeps the pipe open");
+        let message: serde_json::Value = serde_json::from_str(&line).unwrap();
+        if let Some(id) = message.get("id").and_then(serde_json::Value::as_i64) {
+            answered.push((id, message));
+        }
+    }
+    let by_id = |wanted: i64| {
+        answered
+            .iter()
+            .find(|(id, _)| *id == wanted)
+            .map(|(_, message)| message.clone())
+    };
+    assert!(
+        by_id(2).unwrap().get("error").is_some(),
+        "unknown methods get an error"
+    );
+    let non_object = by_id(3).unwrap();
+    assert!(
+        non_object.get("error").is_some() || non_object["result"]["isError"] == true,
+        "{non_object}"
+    );
+    let huge_answer = by_id(4).unwrap();
+    assert!(
+        huge_answer.get("error").is_some() || huge_answer["result"].is_object(),
+        "the 10 MB call is answered"
+    );
+    assert_eq!(
+        by_id(5).unwrap()["result"]["content"][0]["text"],
+        "hello after\twith a tab"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn registry_changes_reach_the_client_as_list_changed() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    let (registry, _) = shop();
+    let served = registry.clone();
+    let (server_end, client_end) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        if let Ok(running) = McpServer::new(served).serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let (reader, mut writer) = tokio::io::split(client_end);
+    let mut lines = BufReader::new(reader).lines();
+    for message in [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    ] {
+        writer
+            .write_all(format!("{message}\n").as_bytes())
+            .await
+            .unwrap();
+    }
+    let initialized = lines.next_line().await.unwrap().unwrap();
+    assert!(
+        initialized.contains(r#""listChanged":true"#),
+        "{initialized}"
+    );
+    // Give the server a moment to start listening for changes after `initialized`.
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert!(registry.remove("shop_idle"));
+    let notification = tokio::time::timeout(Duration::from_secs(5), lines.next_line())
+        .await
+        .expect("a notification arrives")
+        .unwrap()
+        .unwrap();
+    assert!(
+        notification.contains("notifications/tools/list_changed"),
+        "{notification}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn servers_named_in_the_environment_spec_join_a_registry() {
+    assert!(
+        RemoteToolkit::from_spec("").await.unwrap().is_empty(),
+        "nothing named: everything stays in process"
+    );
+    let server = std::env::current_exe()
+        .unwrap()
+        .parent()
+        .and_then(|deps| deps.parent())
+        .unwrap()
+        .join("examples")
+        .join("mcp_server");
+    if !server.exists() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+        let status = std::process::Command::new(cargo)
+            .args(["build", "-p", "tool-examples", "--example", "mcp_server"])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    let spec = format!("{} :: ", server.display());
+    let toolkits = RemoteToolkit::from_spec(&spec).await.unwrap();
+    assert_eq!(toolkits.len(), 1);
+    assert_eq!(toolkits[0].name(), "mcp_server");
+    let registry = toolkits[0].add_to(Registry::builder()).build().unwrap();
+    assert_eq!(
+        registry.names(),
+        ["note_write", "note_search", "note_count", "note_reindex"]
+    );
+    let result = registry
+        .call(
+            ToolCall::new("1", "note_count", json!({})),
+            &Context::default(),
+        )
+        .await;
+    assert_eq!(result.text(), "0 notes, 0 reindexing");
+    let refused = RemoteToolkit::from_spec("/no/such/server").await;
+    assert!(refused.is_err());
+}
