@@ -226,14 +226,11 @@ impl ServerHandler for McpServer {
         let mut changes = self.registry.subscribe();
         let peer = context.peer.clone();
         tokio::spawn(async move {
-            loop {
-                match changes.recv().await {
-                    Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                        if peer.notify_tool_list_changed().await.is_err() {
-                            break;
-                        }
-                    }
-                    Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+            use tokio::sync::broadcast::error::RecvError;
+            // A lagging listener missed some changes, but one notice covers them all.
+            while let Ok(_) | Err(RecvError::Lagged(_)) = changes.recv().await {
+                if peer.notify_tool_list_changed().await.is_err() {
+                    break;
                 }
             }
         });
