@@ -1,6 +1,6 @@
 #![allow(non_camel_case_types)]
 
-use tool_core::toolkit;
+use tool_core::{tool, toolkit};
 
 // Without `name`, the toolkit is named after its type, and that name must be valid too.
 struct Notes_;

@@ -1,4 +1,4 @@
-use tool_core::toolkit;
+use tool_core::{tool, toolkit};
 
 struct Store<T>(Vec<T>);
 

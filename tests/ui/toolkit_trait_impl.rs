@@ -1,4 +1,4 @@
-use tool_core::toolkit;
+use tool_core::{tool, toolkit};
 
 trait Reader {
     async fn note_read(&self, id: u64) -> String;

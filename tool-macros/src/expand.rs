@@ -10,6 +10,10 @@ use crate::model::{Role, ToolFn, pascal_case, unraw};
 
 /// `#[tool(args)] item`.
 pub fn tool(args: TokenStream, item: TokenStream) -> darling::Result<TokenStream> {
+    // A method of a `#[toolkit]` impl, which the toolkit has already expanded.
+    if args.to_string() == "__in_toolkit" {
+        return Ok(item);
+    }
     let func = match syn::parse2::<syn::Item>(item)? {
         syn::Item::Fn(func) => func,
         other => {
