@@ -92,6 +92,9 @@ impl RemoteToolkit {
     /// Reaches an MCP server over streamable HTTP at `url` (`http://127.0.0.1:8000/mcp`) and
     /// lists its tools.
     pub async fn connect_http(name: impl Into<String>, url: &str) -> Result<Self, RemoteError> {
+        // The HTTP client refuses to start without a process-wide TLS provider; install ring's
+        // unless the host installed one already (then this does nothing).
+        let _ = rustls::crypto::ring::default_provider().install_default();
         Self::connect(name, StreamableHttpClientTransport::from_uri(url)).await
     }
 

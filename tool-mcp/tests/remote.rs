@@ -394,3 +394,40 @@ async fn servers_named_in_the_environment_spec_join_a_registry() {
     let refused = RemoteToolkit::from_spec("/no/such/server").await;
     assert!(refused.is_err());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remote_server_over_streamable_http_joins_a_registry() {
+    let (served, calls) = shop();
+    let stop = tokio_util::sync::CancellationToken::new();
+    let shutdown = stop.clone();
+    let (bound, serving) = McpServer::new(served)
+        .bind_http("127.0.0.1:0".parse().unwrap(), async move {
+            shutdown.cancelled().await
+        })
+        .await
+        .unwrap();
+    let server = tokio::spawn(serving);
+    let remote = RemoteToolkit::connect_http("shop", &format!("http://{bound}/mcp"))
+        .await
+        .unwrap();
+    let registry = remote.add_to(Registry::builder()).build().unwrap();
+    let result = registry
+        .call(
+            ToolCall::new(
+                "1",
+                "shop_price",
+                json!({"items": [{"sku": "a", "qty": 1}]}),
+            ),
+            &Context::default(),
+        )
+        .await;
+    assert_eq!(
+        result.text(),
+        r#"{"total":3,"lines":[{"sku":"a","qty":1}],"note":null}"#
+    );
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+    drop(registry);
+    drop(remote);
+    stop.cancel();
+    let _ = tokio::time::timeout(Duration::from_secs(5), server).await;
+}
