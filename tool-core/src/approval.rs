@@ -32,7 +32,9 @@ pub enum Approval {
     Decline(String),
 }
 
-/// Decides whether destructive calls may run; see the [module docs](self).
+/// Decides whether destructive calls may run: asked before every call of a tool marked
+/// `destructive`, after the grant check and before the arguments are parsed; a decline, or no
+/// answer within the registry's approval timeout, is a `declined` refusal.
 ///
 /// Any `Fn(ApprovalRequest) -> impl Future<Output = Approval>` is an approver:
 ///
