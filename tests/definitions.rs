@@ -158,3 +158,15 @@ fn the_fn_stays_an_ordinary_fn() {
         .block_on(order_place(Vec::new(), None, &Context::default()));
     assert_eq!(text, "[] None");
 }
+
+#[test]
+fn describe_lists_nested_fields_below_their_field() {
+    let text = registry().describe();
+    let expected = "order_place: Places an order.\n    \n    Orders ship within a day.\n  \
+items (array of object with fields sku, qty, required): The order's lines.\n    \
+sku (string, required): Stock-keeping unit.\n    \
+qty (u32, required): How many.\n  \
+note (string or null, optional): A note for the packer.\n";
+    assert!(text.starts_with(expected), "{text}");
+    assert!(text.contains("\nhello: Says hello.\n"), "{text}");
+}
