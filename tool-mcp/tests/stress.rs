@@ -1,0 +1,140 @@
+//! Many calls through the MCP server at once, with cancels, timeouts and panics among them:
+//! every call is answered once, nothing is left running, and memory comes back.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use rmcp::service::ServiceExt;
+use serde_json::json;
+use tool_core::{CancellationToken, Context, Registry, ToolCall, tool, toolkit};
+use tool_mcp::{McpServer, RemoteToolkit};
+
+/// Counts live handler futures.
+struct Lab {
+    live: Arc<AtomicUsize>,
+}
+
+struct Live(Arc<AtomicUsize>);
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+#[toolkit(name = "lab")]
+impl Lab {
+    /// Answers, panics, or sleeps as told.
+    #[tool(readonly)]
+    async fn lab_run(&self, kind: u8, value: u32) -> String {
+        self.live.fetch_add(1, Ordering::SeqCst);
+        let _live = Live(self.live.clone());
+        match kind {
+            0 => panic!("boom {value}"),
+            1 => {
+                tokio::time::sleep(Duration::from_secs(5)).await;
+                "late".to_owned()
+            }
+            _ => format!("ok {value}"),
+        }
+    }
+}
+
+/// Resident memory in pages, from /proc (Linux).
+fn resident_pages() -> Option<usize> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    statm.split_whitespace().nth(1)?.parse().ok()
+}
+
+async fn run_batch(client: &Registry, calls: usize, round: usize) {
+    let mut batch = Vec::with_capacity(calls);
+    let mut cancels = Vec::new();
+    for index in 0..calls {
+        let value = (round * calls + index) as u32;
+        let token = CancellationToken::new();
+        // One in ten panics, one in ten is cancelled by the client, one in ten times out on
+        // the server, the rest answer.
+        let kind = match index % 10 {
+            0 => 0,
+            1 | 2 => 1,
+            _ => 2,
+        };
+        if index % 10 == 1 {
+            cancels.push(token.clone());
+        }
+        let ctx = Context::new().with_cancellation(token);
+        batch.push((
+            ToolCall::new(
+                format!("c{index}"),
+                "lab_run",
+                json!({"kind": kind, "value": value}),
+            ),
+            ctx,
+        ));
+    }
+    let canceller = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        cancels.iter().for_each(CancellationToken::cancel);
+    });
+    let results = client.call_each(batch).await;
+    canceller.await.unwrap();
+    assert_eq!(results.len(), calls);
+    for (index, result) in results.iter().enumerate() {
+        assert_eq!(result.id, format!("c{index}"), "answered out of order");
+        let code = result
+            .refusal()
+            .map_or("ok", |refusal| refusal.code.as_str());
+        let expected = match index % 10 {
+            0 => "internal",
+            1 => "cancelled",
+            2 => "timed-out",
+            _ => "ok",
+        };
+        assert_eq!(code, expected, "{}: {}", result.id, result.text());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thousands_of_mcp_calls_with_cancels_timeouts_and_panics_all_answer_once() {
+    std::panic::set_hook(Box::new(|_| {}));
+    let live = Arc::new(AtomicUsize::new(0));
+    let served = tool_core::registry![Lab { live: live.clone() }]
+        .with_default_timeout(Duration::from_millis(150));
+    let (server_end, client_end) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        if let Ok(running) = McpServer::new(served).serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let remote = RemoteToolkit::connect("lab", client_end).await.unwrap();
+    let client = remote.add_to(Registry::builder()).build().unwrap();
+
+    // A first round warms allocators and caches; memory is compared after later rounds.
+    run_batch(&client, 500, 0).await;
+    let settle = async || {
+        for _ in 0..200 {
+            if live.load(Ordering::SeqCst) == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    };
+    settle().await;
+    let before = resident_pages();
+    for round in 1..=4 {
+        run_batch(&client, 500, round).await;
+    }
+    settle().await;
+    assert_eq!(
+        live.load(Ordering::SeqCst),
+        0,
+        "a handler is still running on the server"
+    );
+    if let (Some(before), Some(after)) = (before, resident_pages()) {
+        // 2,000 calls must not leave their memory behind: allow 16 MiB of allocator slack.
+        let grown = after.saturating_sub(before) * 4096;
+        assert!(grown < 16 << 20, "resident memory grew by {grown} bytes");
+    }
+    let _ = std::panic::take_hook();
+}
