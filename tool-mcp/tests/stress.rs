@@ -138,3 +138,48 @@ async fn thousands_of_mcp_calls_with_cancels_timeouts_and_panics_all_answer_once
     }
     let _ = std::panic::take_hook();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_cancelled_by_the_client_stops_on_the_remote_server() {
+    let live = Arc::new(AtomicUsize::new(0));
+    let served = tool_core::registry![Lab { live: live.clone() }];
+    let (server_end, client_end) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        if let Ok(running) = McpServer::new(served).serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let remote = RemoteToolkit::connect("lab", client_end).await.unwrap();
+    let client = remote.add_to(Registry::builder()).build().unwrap();
+    let token = CancellationToken::new();
+    let ctx = Context::new().with_cancellation(token.clone());
+    let call = ToolCall::new("1", "lab_run", json!({"kind": 1, "value": 1}));
+    let running = tokio::spawn(async move { client.call(call, &ctx).await });
+    for _ in 0..100 {
+        if live.load(Ordering::SeqCst) == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert_eq!(
+        live.load(Ordering::SeqCst),
+        1,
+        "the handler started on the server"
+    );
+    token.cancel();
+    let result = running.await.unwrap();
+    assert_eq!(result.refusal().unwrap().code, "cancelled");
+    // rmcp sends `notifications/cancelled` when the call's future is dropped; the server
+    // cancels the handler's context and drops it, long before its 5 s sleep ends.
+    for _ in 0..100 {
+        if live.load(Ordering::SeqCst) == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        live.load(Ordering::SeqCst),
+        0,
+        "the server is still running the call"
+    );
+}
