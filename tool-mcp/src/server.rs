@@ -117,8 +117,8 @@ impl McpServer {
         )
     }
 
-    /// Serves streamable HTTP at `http://{addr}/mcp` until `shutdown` completes. Binds before
-    /// it returns the future's first poll, so a caller may connect as soon as it has awaited
+    /// Serves streamable HTTP at `http://{addr}/mcp` until `shutdown` completes. To learn the
+    /// port bound for port 0, or to connect before serving starts, use
     /// [`McpServer::bind_http`].
     pub async fn serve_http(
         self,
