@@ -290,9 +290,7 @@ impl Toolkit {
             // The method keeps a `#[tool(...)]` of the path the user wrote, marked as handled,
             // so that the import of `tool` counts as used and the attribute expands to nothing.
             let path = tool_attr.path().clone();
-            method
-                .attrs
-                .push(syn::parse_quote!(#[#path(__in_toolkit)]));
+            method.attrs.push(syn::parse_quote!(#[#path(__in_toolkit)]));
             let args = match tool_attr.meta {
                 syn::Meta::Path(_) => proc_macro2::TokenStream::new(),
                 syn::Meta::List(list) => list.tokens,
