@@ -537,3 +537,17 @@ fn readers_refuse_what_is_not_their_shape() {
         assert_eq!(mcp::read_call(&shape, "1").unwrap_err().code, "bad-call");
     }
 }
+
+#[test]
+fn exports_are_made_once_and_again_after_a_change() {
+    let registry = registry();
+    let first = registry.export(Provider::Mcp).unwrap();
+    let again = registry.export(Provider::Mcp).unwrap();
+    assert!(std::ptr::eq(first.as_ptr(), again.as_ptr()));
+    assert!(registry.remove("note_tag"));
+    let after = registry.export(Provider::Mcp).unwrap();
+    assert_eq!(after.len(), first.len() - 1);
+    assert!(after.iter().all(|tool| tool["name"] != "note_tag"));
+    let scoped = registry.scoped(tool_core::Grant::new().tool("order_place"));
+    assert_eq!(scoped.export(Provider::Mcp).unwrap().len(), 1);
+}

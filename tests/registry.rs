@@ -98,9 +98,17 @@ async fn a_handler_refusal_passes_through_with_its_code() {
 }
 
 #[tokio::test]
-async fn a_handler_error_becomes_failed_with_its_message() {
+async fn a_handler_error_becomes_failed_its_message_shown_only_if_configured() {
+    // An error's message is written for developers, not for a model: logged, not shown,
+    // unless the registry says otherwise (see SECURITY.md).
     let registry = Registry::builder().tool(FileRead).build().unwrap();
     let result = call(&registry, "file_read", json!({"path": "/x"})).await;
+    let refusal = result.refusal().unwrap();
+    assert_eq!(refusal.code, "failed");
+    assert_eq!(refusal.message, "the tool failed; the details were logged");
+
+    let shown = registry.with_error_messages(true);
+    let result = call(&shown, "file_read", json!({"path": "/x"})).await;
     let refusal = result.refusal().unwrap();
     assert_eq!(refusal.code, "failed");
     assert_eq!(refusal.message, "no file at /x");

@@ -1,10 +1,10 @@
 //! Approval: a hook that may stop a destructive call before it runs.
 //!
 //! A registry given an [`Approver`] asks it before every call of a tool marked `destructive`,
-//! after the grant check and before the tool runs. The approver answers [`Approval::Approve`]
-//! or [`Approval::Decline`] with a reason; a decline, or no answer within the approval timeout,
-//! is a `declined` refusal and the tool never runs. Tools not marked `destructive` never wait
-//! on it.
+//! after the grant check and the size limit, and before the tool runs. The approver answers
+//! [`Approval::Approve`] or [`Approval::Decline`] with a reason; a decline, or no answer within
+//! the approval timeout, is a `declined` refusal and the tool never runs. Tools not marked
+//! `destructive` never wait on it.
 //!
 //! The approver sees the call's arguments as they arrived, before they are parsed: it is asked
 //! whether this call may run, not whether its arguments are well formed.

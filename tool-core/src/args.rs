@@ -8,6 +8,12 @@
 //! its path, such as `items[2].qty`), and, when the only trouble was a field set to `null`,
 //! deserialized again with those nulls taken as absent.
 //!
+//! The slow path is bounded whatever arrives: nesting stops at serde_json's 128 levels, the
+//! checker gives up (and refuses with serde's first error) past a number of steps proportional
+//! to the arguments' size or past a depth that only a schema referring to itself without end
+//! can reach, and descriptions of recursive types stop at the recursion. So no input can make it
+//! overflow the stack or take time exponential in its nesting.
+//!
 //! This module knows nothing of tools or registries: it turns text into a value or a refusal.
 
 use std::fmt::{self, Write as _};
@@ -18,6 +24,36 @@ use serde::de::{
 use serde_json::{Map, Value};
 
 use crate::refusal::{Line, Refusal};
+
+type JsonDeserializer<'a> = serde_json::Deserializer<serde_json::de::StrRead<'a>>;
+
+/// The deepest nesting of arrays and objects a call's arguments may have: 128, serde_json's
+/// own recursion limit, which is not configurable. Deeper arguments are refused with
+/// `bad-arguments` before any of them is read into a value, so no walk over arguments (serde's,
+/// or this crate's) can overflow the stack.
+pub const MAX_ARGUMENT_DEPTH: usize = 128;
+
+/// How deep the checker may go, in nested schema checks. Arguments nest at most
+/// [`MAX_ARGUMENT_DEPTH`] levels and each level costs a few checks (a `$ref`, an `anyOf`
+/// branch, the object itself), so only a schema that refers to itself without consuming any
+/// value (a hand-written `JsonSchema` can write one) gets here. Small enough for a 2 MiB thread
+/// stack in a debug build (about 1.4 KiB a level).
+const MAX_CHECK_DEPTH: usize = 512;
+
+/// How many schema checks the checker may make per value in the arguments, and at least.
+/// A value is checked once per schema that applies to it: its field's, one more per `$ref`,
+/// one per union branch tried (and a trial's copy of the value costs what checking it does);
+/// arguments that fit their schema need one to three per value (three for the nested structs,
+/// enums and options of `order_place` in `tests/adversarial.rs`). Without a bound, unions whose
+/// branches all descend into the same value (untagged recursive enums) take time exponential
+/// in the nesting. Running out refuses the call with serde's first fault: the list of faults
+/// is shorter, and arguments whose only trouble was a `null` for an absent field, in a value
+/// too intricate to check, are refused rather than read.
+const CHECK_STEPS_PER_VALUE: usize = 6;
+const CHECK_STEPS_AT_LEAST: usize = 10_000;
+
+/// How many nested schemas a description of what to send goes into before it says `…`.
+const MAX_DESCRIBE_DEPTH: usize = 8;
 
 /// One thing wrong with a call's arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,29 +72,74 @@ pub fn parse<T: DeserializeOwned>(
     schema: &Map<String, Value>,
     tool: &str,
 ) -> Result<T, Refusal> {
-    let mut deserializer = serde_json::Deserializer::from_str(arguments);
-    let fast = T::deserialize(TopLevel(&mut deserializer)).and_then(|value| {
-        deserializer.end()?;
-        Ok(value)
-    });
-    match fast {
-        Ok(value) => Ok(value),
-        Err(first_error) => parse_slowly(arguments, schema, &first_error)
-            .map_err(|faults| refusal(tool, schema, faults)),
-    }
+    parse_with(arguments, schema, tool, |text| {
+        read_all(text, |deserializer| T::deserialize(TopLevel(deserializer)))
+    })
 }
 
-/// The path taken once the fast path has failed: find every fault, or, if there is none
-/// (the trouble was only nulls standing for absent fields), deserialize the cleaned value.
-fn parse_slowly<T: DeserializeOwned>(
+/// [`parse`] for a `T` that refuses unknown fields itself (`#[serde(deny_unknown_fields)]`, as
+/// the input structs `#[tool]` makes of parameters do): the fast path needs no wrapper to look
+/// at every key, only to be kept from reading an array into the struct by position.
+pub fn parse_strict<T: DeserializeOwned>(
+    arguments: &str,
+    schema: &Map<String, Value>,
+    tool: &str,
+) -> Result<T, Refusal> {
+    parse_with(arguments, schema, tool, |text| {
+        if !text.trim_start().starts_with('{') {
+            return Err(de::Error::custom("expected an object"));
+        }
+        read_all(text, |deserializer| T::deserialize(deserializer))
+    })
+}
+
+/// Reads `text` with `read`, then, if that fails, finds every fault; if there is none (the
+/// trouble was only nulls standing for absent fields), reads the cleaned arguments' text with
+/// `read` again: the same code both times, so a tool's input type has its deserializer
+/// compiled once, not once for text and once for values.
+fn parse_with<T: DeserializeOwned>(
+    arguments: &str,
+    schema: &Map<String, Value>,
+    tool: &str,
+    read: impl Fn(&str) -> serde_json::Result<T>,
+) -> Result<T, Refusal> {
+    let first_error = match read(arguments) {
+        Ok(value) => return Ok(value),
+        Err(error) => error,
+    };
+    let cleaned =
+        checked(arguments, schema, &first_error).map_err(|faults| refusal(tool, schema, faults))?;
+    read(&cleaned.to_string()).map_err(|error| {
+        let fault = Fault {
+            path: String::new(),
+            problem: error.to_string(),
+        };
+        refusal(tool, schema, vec![fault])
+    })
+}
+
+/// One value read from all of `text` by `read`, and nothing after it.
+fn read_all<'a, T>(
+    text: &'a str,
+    read: impl FnOnce(&mut JsonDeserializer<'a>) -> serde_json::Result<T>,
+) -> serde_json::Result<T> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let value = read(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(value)
+}
+
+/// The path taken once the fast path has failed: every fault, or, if there is none, the
+/// arguments with the nulls that stand for absent fields taken out.
+fn checked(
     arguments: &str,
     schema: &Map<String, Value>,
     first_error: &serde_json::Error,
-) -> Result<T, Vec<Fault>> {
+) -> Result<Value, Vec<Fault>> {
     let mut value: Value = serde_json::from_str(arguments).map_err(|error| {
         vec![Fault {
             path: String::new(),
-            problem: format!("not valid JSON: {error}"),
+            problem: unreadable(&error),
         }]
     })?;
     if !value.is_object() {
@@ -67,12 +148,18 @@ fn parse_slowly<T: DeserializeOwned>(
             problem: format!("expected an object, received {}", received(&value)),
         }]);
     }
-    let mut checker = Checker {
-        root: schema,
-        faults: Vec::new(),
-        null_is_absent: true,
-    };
+    let mut checker = Checker::new(schema, true, count_values(&value));
     checker.check_object_schema(&mut value, schema, &mut Path::default());
+    if checker.gave_up {
+        checker.faults.push(Fault {
+            path: String::new(),
+            problem: format!(
+                "too large or too deeply nested to check for every fault; the first fault: \
+                 {first_error}"
+            ),
+        });
+        return Err(checker.faults);
+    }
     if first_error.to_string().starts_with("duplicate field") {
         checker.faults.push(Fault {
             path: String::new(),
@@ -82,12 +169,19 @@ fn parse_slowly<T: DeserializeOwned>(
     if !checker.faults.is_empty() {
         return Err(checker.faults);
     }
-    T::deserialize(TopLevel(value)).map_err(|error| {
-        vec![Fault {
-            path: String::new(),
-            problem: error.to_string(),
-        }]
-    })
+    Ok(value)
+}
+
+/// The problem with arguments serde_json could not read: nested too deeply, or not JSON.
+fn unreadable(error: &serde_json::Error) -> String {
+    if error.to_string().starts_with("recursion limit exceeded") {
+        format!(
+            "nested more than {MAX_ARGUMENT_DEPTH} levels deep, more than any call may be \
+             ({error}); send flatter arguments"
+        )
+    } else {
+        format!("not valid JSON: {error}")
+    }
 }
 
 fn refusal(tool: &str, schema: &Map<String, Value>, faults: Vec<Fault>) -> Refusal {
@@ -116,24 +210,31 @@ fn refusal(tool: &str, schema: &Map<String, Value>, faults: Vec<Fault>) -> Refus
 /// What a model should send for `schema` (a property of `root`), in the words fault messages
 /// use: `u32`, `string`, `array of object with fields sku, qty`.
 pub(crate) fn describe(schema: &Value, root: &Map<String, Value>) -> String {
-    Checker {
-        root,
-        faults: Vec::new(),
-        null_is_absent: true,
-    }
-    .describe(schema)
+    Checker::new(root, true, 0).describe(schema)
 }
 
 /// Every way `value` departs from `schema`, taking `null` at face value: for checking what a
-/// tool wrote against the schema it advertised.
+/// tool wrote against the schema it advertised. A value too intricate to check in full gives
+/// the faults found before the checker gave up.
 pub(crate) fn validate(value: &Value, schema: &Map<String, Value>) -> Vec<Fault> {
-    let mut checker = Checker {
-        root: schema,
-        faults: Vec::new(),
-        null_is_absent: false,
-    };
+    let mut checker = Checker::new(schema, false, count_values(value));
     checker.check_object_schema(&mut value.clone(), schema, &mut Path::default());
     checker.faults
+}
+
+/// How many values `value` holds, itself included; without recursion.
+fn count_values(value: &Value) -> usize {
+    let mut count = 0;
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        count += 1;
+        match value {
+            Value::Array(items) => pending.extend(items),
+            Value::Object(fields) => pending.extend(fields.values()),
+            _ => {}
+        }
+    }
+    count
 }
 
 /// A path into the arguments, rendered as `a.b[2].c`.
@@ -174,9 +275,30 @@ struct Checker<'s> {
     /// Whether a struct's field set to `null` counts as absent (arguments: yes; outputs, which
     /// the tool wrote itself: no).
     null_is_absent: bool,
+    /// How many schema checks are under way, one inside the other.
+    depth: usize,
+    /// How many more schema checks may start.
+    steps_left: usize,
+    /// Whether the checker stopped early (out of steps or too deep): the faults found are then
+    /// not all there are, and the value may be unchecked.
+    gave_up: bool,
 }
 
 impl<'s> Checker<'s> {
+    /// A checker for a value that holds `values` values.
+    fn new(root: &'s Map<String, Value>, null_is_absent: bool, values: usize) -> Self {
+        Checker {
+            root,
+            faults: Vec::new(),
+            null_is_absent,
+            depth: 0,
+            steps_left: values
+                .saturating_mul(CHECK_STEPS_PER_VALUE)
+                .max(CHECK_STEPS_AT_LEAST),
+            gave_up: false,
+        }
+    }
+
     fn fault(&mut self, path: &Path, problem: String) {
         self.faults.push(Fault {
             path: path.0.clone(),
@@ -199,24 +321,47 @@ impl<'s> Checker<'s> {
         schema: &'s Map<String, Value>,
         path: &mut Path,
     ) {
+        if self.gave_up {
+            return;
+        }
+        if self.steps_left == 0 || self.depth >= MAX_CHECK_DEPTH {
+            self.gave_up = true;
+            return;
+        }
+        self.steps_left -= 1;
+        self.depth += 1;
+        self.check_against(value, schema, path);
+        self.depth -= 1;
+    }
+
+    fn check_against(
+        &mut self,
+        value: &mut Value,
+        schema: &'s Map<String, Value>,
+        path: &mut Path,
+    ) {
         if let Some(target) = schema
-            .get("$ref")
+            .lookup("$ref")
             .and_then(Value::as_str)
             .and_then(|reference| self.resolve(reference))
         {
             self.check(value, target, path);
         }
-        if let Some(Value::Array(all)) = schema.get("allOf") {
+        if let Some(Value::Array(all)) = schema.lookup("allOf") {
             for branch in all {
                 self.check(value, branch, path);
             }
         }
         for key in ["anyOf", "oneOf"] {
-            if let Some(Value::Array(branches)) = schema.get(key) {
+            if let Some(Value::Array(branches)) = schema.lookup(key) {
                 self.check_branches(value, branches, path);
             }
         }
-        let allowed = match (schema.get("enum"), schema.get("const"), schema.get("type")) {
+        let allowed = match (
+            schema.lookup("enum"),
+            schema.lookup("const"),
+            schema.lookup("type"),
+        ) {
             (Some(Value::Array(allowed)), _, _) => allowed.contains(value),
             (_, Some(constant), _) => constant == value,
             (_, _, Some(types)) => type_matches(types, value),
@@ -244,21 +389,37 @@ impl<'s> Checker<'s> {
     /// naming every branch.
     fn check_branches(&mut self, value: &mut Value, branches: &'s [Value], path: &mut Path) {
         let mut candidates = Vec::new();
+        // Each branch is tried with the faults so far set aside, sharing this checker's steps.
+        let outer = std::mem::take(&mut self.faults);
         for branch in branches {
+            if self.tag_differs(branch, value) {
+                continue;
+            }
+            // A trial copies the value, which costs what checking it does.
+            let copied = count_values(value);
+            if copied > self.steps_left {
+                self.gave_up = true;
+                break;
+            }
+            self.steps_left -= copied;
             let mut trial = value.clone();
-            let mut checker = Checker {
-                root: self.root,
-                faults: Vec::new(),
-                null_is_absent: self.null_is_absent,
-            };
-            checker.check(&mut trial, branch, path);
-            if checker.faults.is_empty() {
+            self.check(&mut trial, branch, path);
+            let faults = std::mem::take(&mut self.faults);
+            if self.gave_up {
+                break;
+            }
+            if faults.is_empty() {
                 *value = trial;
+                self.faults = outer;
                 return;
             }
             if self.shape_matches(branch, value) {
-                candidates.push(checker.faults);
+                candidates.push(faults);
             }
+        }
+        self.faults = outer;
+        if self.gave_up {
+            return;
         }
         if candidates.len() == 1 {
             self.faults.extend(candidates.remove(0));
@@ -275,21 +436,45 @@ impl<'s> Checker<'s> {
         }
     }
 
+    /// Whether `value` is an object whose tag (a property that `schema` fixes to one value,
+    /// as for an internally or adjacently tagged enum's variant) holds another value: then the
+    /// branch cannot fit, and its faults would say nothing useful.
+    fn tag_differs(&self, schema: &'s Value, value: &Value) -> bool {
+        let (Some(schema), Value::Object(object)) = (self.deref(schema), value) else {
+            return false;
+        };
+        let Some(properties) = schema.lookup("properties").and_then(Value::as_object) else {
+            return false;
+        };
+        properties.iter().any(|(key, property)| {
+            let fixed = property
+                .get("const")
+                .or_else(|| match property.get("enum") {
+                    Some(Value::Array(only)) if only.len() == 1 => only.first(),
+                    _ => None,
+                });
+            matches!((fixed, object.get(key)), (Some(fixed), Some(actual)) if fixed != actual)
+        })
+    }
+
     /// Whether `value` has the JSON type `schema` asks for and, for objects, carries a key the
     /// schema names (how an externally tagged enum variant is told apart).
     fn shape_matches(&self, schema: &'s Value, value: &Value) -> bool {
         let Some(schema) = self.deref(schema) else {
             return false;
         };
-        if schema.contains_key("enum") || schema.contains_key("const") {
+        if schema.lookup("enum").is_some() || schema.lookup("const").is_some() {
             return false;
         }
         let typed = schema
-            .get("type")
+            .lookup("type")
             .is_some_and(|types| type_matches(types, value));
-        match (value, schema.get("properties").and_then(Value::as_object)) {
+        match (
+            value,
+            schema.lookup("properties").and_then(Value::as_object),
+        ) {
             (Value::Object(object), Some(properties)) => {
-                typed && object.keys().any(|key| properties.contains_key(key))
+                typed && object.keys().any(|key| properties.lookup(key).is_some())
             }
             _ => typed,
         }
@@ -302,7 +487,7 @@ impl<'s> Checker<'s> {
         path: &mut Path,
     ) {
         if let Some((min, max)) = schema
-            .get("format")
+            .lookup("format")
             .and_then(Value::as_str)
             .and_then(integer_range)
         {
@@ -321,6 +506,18 @@ impl<'s> Checker<'s> {
             }
         }
         let Some(n) = number.as_f64() else { return };
+        // A number too large for an `f32` would otherwise be refused by serde_json alone,
+        // without its path.
+        if schema.lookup("format").and_then(Value::as_str) == Some("float")
+            && (n as f32).is_infinite()
+        {
+            let expected = self.describe_map(schema);
+            self.fault(
+                path,
+                format!("expected {expected}, received {number}, which is out of range"),
+            );
+            return;
+        }
         for (keyword, words) in [
             ("minimum", "at least"),
             ("maximum", "at most"),
@@ -333,7 +530,7 @@ impl<'s> Checker<'s> {
                 "exclusiveMinimum" => n > bound,
                 _ => n < bound,
             };
-            if let Some(bound) = schema.get(keyword).and_then(Value::as_f64)
+            if let Some(bound) = schema.lookup(keyword).and_then(Value::as_f64)
                 && !holds(bound)
             {
                 self.fault(path, format!("expected {words} {bound}, received {number}"));
@@ -343,8 +540,8 @@ impl<'s> Checker<'s> {
 
     fn check_string(&mut self, text: &str, schema: &'s Map<String, Value>, path: &mut Path) {
         let length = text.chars().count() as u64;
-        let min = schema.get("minLength").and_then(Value::as_u64);
-        let max = schema.get("maxLength").and_then(Value::as_u64);
+        let min = schema.lookup("minLength").and_then(Value::as_u64);
+        let max = schema.lookup("maxLength").and_then(Value::as_u64);
         if min == Some(1) && max == Some(1) && length != 1 {
             self.fault(
                 path,
@@ -374,7 +571,7 @@ impl<'s> Checker<'s> {
     ) {
         let length = items.len() as u64;
         if let Some(min) = schema
-            .get("minItems")
+            .lookup("minItems")
             .and_then(Value::as_u64)
             .filter(|min| length < *min)
         {
@@ -384,7 +581,7 @@ impl<'s> Checker<'s> {
             );
         }
         if let Some(max) = schema
-            .get("maxItems")
+            .lookup("maxItems")
             .and_then(Value::as_u64)
             .filter(|max| length > *max)
         {
@@ -394,11 +591,11 @@ impl<'s> Checker<'s> {
             );
         }
         let prefix = schema
-            .get("prefixItems")
+            .lookup("prefixItems")
             .and_then(Value::as_array)
             .map_or(&[][..], Vec::as_slice);
         for (index, item) in items.iter_mut().enumerate() {
-            let item_schema = prefix.get(index).or_else(|| schema.get("items"));
+            let item_schema = prefix.get(index).or_else(|| schema.lookup("items"));
             if let Some(item_schema) = item_schema {
                 path.with_index(index, |path| self.check(item, item_schema, path));
             }
@@ -411,14 +608,14 @@ impl<'s> Checker<'s> {
         schema: &'s Map<String, Value>,
         path: &mut Path,
     ) {
-        let properties = schema.get("properties").and_then(Value::as_object);
-        let extra = schema.get("additionalProperties");
+        let properties = schema.lookup("properties").and_then(Value::as_object);
+        let extra = schema.lookup("additionalProperties");
         if let Some(properties) = properties.filter(|_| self.null_is_absent) {
             // A struct: a field set to null counts as absent.
-            object.retain(|key, value| !(value.is_null() && properties.contains_key(key)));
+            object.retain(|key, value| !(value.is_null() && properties.lookup(key).is_some()));
         }
         for (key, value) in object.iter_mut() {
-            if properties.is_some_and(|properties| properties.contains_key(key)) {
+            if properties.is_some_and(|properties| properties.lookup(key).is_some()) {
                 continue;
             }
             match extra {
@@ -431,7 +628,7 @@ impl<'s> Checker<'s> {
                 _ => {}
             }
         }
-        let required = schema.get("required").and_then(Value::as_array);
+        let required = schema.lookup("required").and_then(Value::as_array);
         let Some(properties) = properties else {
             return;
         };
@@ -451,59 +648,91 @@ impl<'s> Checker<'s> {
 
     fn resolve(&self, reference: &str) -> Option<&'s Value> {
         let name = reference.strip_prefix("#/$defs/")?;
-        self.root.get("$defs")?.get(name)
+        self.root.lookup("$defs")?.as_object()?.lookup(name)
     }
 
     /// The schema's own object, following one `$ref` if it is one.
     fn deref(&self, schema: &'s Value) -> Option<&'s Map<String, Value>> {
         let map = schema.as_object()?;
-        match map.get("$ref").and_then(Value::as_str) {
+        match map.lookup("$ref").and_then(Value::as_str) {
             Some(reference) => self.resolve(reference)?.as_object(),
             None => Some(map),
         }
     }
 
     fn describe(&self, schema: &'s Value) -> String {
-        match self.deref(schema) {
-            Some(map) => self.describe_map(map),
-            None if schema == &Value::Bool(true) => "any value".to_owned(),
-            None => "nothing".to_owned(),
-        }
+        self.describe_within(schema, &mut Vec::new())
     }
 
     /// What a model should send for this schema, in the Rust-flavoured words a model reads
     /// best: `u32`, `string`, `one of "low", "high"`, `object`, `array of u8`.
     fn describe_map(&self, schema: &'s Map<String, Value>) -> String {
-        if let Some(reference) = schema.get("$ref") {
-            return self.describe(reference);
+        self.describe_map_within(schema, &mut Vec::new())
+    }
+
+    /// `open` holds the `$ref`s being described, outermost first (and `""` for each other
+    /// schema being described): a `$ref` to one of them is a recursive type, which is said
+    /// as `…`, as is anything deeper than [`MAX_DESCRIBE_DEPTH`].
+    fn describe_within(&self, schema: &'s Value, open: &mut Vec<&'s str>) -> String {
+        match schema {
+            Value::Object(map) => self.describe_map_within(map, open),
+            Value::Bool(true) => "any value".to_owned(),
+            _ => "nothing".to_owned(),
         }
-        if let Some(Value::Array(allowed)) = schema.get("enum") {
+    }
+
+    fn describe_map_within(
+        &self,
+        schema: &'s Map<String, Value>,
+        open: &mut Vec<&'s str>,
+    ) -> String {
+        if open.len() >= MAX_DESCRIBE_DEPTH {
+            return "…".to_owned();
+        }
+        let reference = schema.lookup("$ref").and_then(Value::as_str);
+        if reference.is_some_and(|reference| open.contains(&reference)) {
+            return "…".to_owned();
+        }
+        open.push(reference.unwrap_or_default());
+        let described = match reference {
+            Some(reference) => match self.resolve(reference) {
+                Some(target) => self.describe_within(target, open),
+                None => "nothing".to_owned(),
+            },
+            None => self.describe_shape(schema, open),
+        };
+        open.pop();
+        described
+    }
+
+    fn describe_shape(&self, schema: &'s Map<String, Value>, open: &mut Vec<&'s str>) -> String {
+        if let Some(Value::Array(allowed)) = schema.lookup("enum") {
             return describe_enum(allowed);
         }
-        if let Some(constant) = schema.get("const") {
+        if let Some(constant) = schema.lookup("const") {
             return constant.to_string();
         }
         for key in ["anyOf", "oneOf"] {
-            if let Some(Value::Array(branches)) = schema.get(key) {
+            if let Some(Value::Array(branches)) = schema.lookup(key) {
                 return branches
                     .iter()
-                    .map(|branch| self.describe(branch))
+                    .map(|branch| self.describe_within(branch, open))
                     .collect::<Vec<_>>()
                     .join(" or ");
             }
         }
-        let format = schema.get("format").and_then(Value::as_str);
-        let describe_type = |name: &str| -> String {
+        let format = schema.lookup("format").and_then(Value::as_str);
+        let mut describe_type = |name: &str| -> String {
             match (name, format) {
                 ("integer", Some(format)) => integer_name(format).unwrap_or("integer").to_owned(),
                 ("number", Some("float")) => "f32".to_owned(),
                 ("number", Some("double")) => "f64".to_owned(),
                 ("string", Some(format)) => format!("string ({format})"),
-                ("array", _) => match schema.get("items") {
-                    Some(items) => format!("array of {}", self.describe(items)),
+                ("array", _) => match schema.lookup("items") {
+                    Some(items) => format!("array of {}", self.describe_within(items, open)),
                     None => "array".to_owned(),
                 },
-                ("object", _) => match schema.get("properties").and_then(Value::as_object) {
+                ("object", _) => match schema.lookup("properties").and_then(Value::as_object) {
                     Some(properties) if !properties.is_empty() => format!(
                         "object with fields {}",
                         properties.keys().cloned().collect::<Vec<_>>().join(", ")
@@ -513,7 +742,7 @@ impl<'s> Checker<'s> {
                 (other, _) => other.to_owned(),
             }
         };
-        match schema.get("type") {
+        match schema.lookup("type") {
             Some(Value::String(name)) => describe_type(name),
             Some(Value::Array(names)) => names
                 .iter()
@@ -607,6 +836,22 @@ fn quote(text: &str) -> String {
     match text.char_indices().nth(LIMIT) {
         None => Value::String(text.to_owned()).to_string(),
         Some((cut, _)) => format!("{}…", Value::String(text[..cut].to_owned())),
+    }
+}
+
+/// Finding a key in a small map (a schema object's handful of keywords, a struct's fields) by
+/// comparing keys, which costs less than hashing the key as `Map::get` does (with SipHash).
+trait Lookup {
+    fn lookup(&self, key: &str) -> Option<&Value>;
+}
+
+impl Lookup for Map<String, Value> {
+    fn lookup(&self, key: &str) -> Option<&Value> {
+        if self.len() > 8 {
+            return self.get(key);
+        }
+        self.iter()
+            .find_map(|(name, value)| (name == key).then_some(value))
     }
 }
 
@@ -771,6 +1016,65 @@ mod tests {
                 ["a", "expected u8, received 300, which is out of range"]
             )
         );
+    }
+
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct Strict {
+        a: u8,
+    }
+
+    #[test]
+    fn strict_structs_are_refused_and_read_as_the_others_are() {
+        let duplicate = r#"{"a":1,"a":2}"#;
+        for text in [
+            r#"{"a":1,"b":2}"#,
+            "[1]",
+            " [1]",
+            "7",
+            r#"{"a":300}"#,
+            "{",
+            duplicate,
+        ] {
+            assert_eq!(
+                parse_strict::<Strict>(text, &schema(), "t").unwrap_err(),
+                parse::<Loose>(text, &schema(), "t").unwrap_err(),
+                "{text}"
+            );
+        }
+        assert_eq!(
+            parse_strict::<Strict>(" {\"a\":1} ", &schema(), "t"),
+            Ok(Strict { a: 1 })
+        );
+    }
+
+    #[test]
+    fn a_schema_that_refers_to_itself_without_end_is_not_followed_forever() {
+        // No schema schemars writes does this (a type defined as itself is refused when the
+        // registry is built), but a hand-written `JsonSchema` can: the checker stops at its
+        // depth limit, well within the 2 MiB stack of a tokio worker in a debug build.
+        let schema = json!({
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/A"}},
+            "additionalProperties": false,
+            "$defs": {"A": {"anyOf": [{"$ref": "#/$defs/A"}]}}
+        })
+        .as_object()
+        .cloned()
+        .unwrap();
+        let root = schema.clone();
+        let refusal = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || parse::<Loose>(r#"{"a":"x"}"#, &schema, "t").unwrap_err())
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(refusal.lines[0].cells[0], "(arguments)");
+        assert!(
+            refusal.lines[0].cells[1].starts_with("too large or too deeply nested to check"),
+            "{refusal}"
+        );
+        assert_eq!(describe(&json!({"$ref": "#/$defs/A"}), &root), "…");
     }
 
     #[test]

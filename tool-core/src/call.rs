@@ -53,10 +53,11 @@ impl Arguments {
         Arguments("{}".into())
     }
 
-    /// Arguments from JSON text, unchecked; empty or blank text means `{}`.
+    /// Arguments from JSON text, unchecked; empty or blank text, and `null`, mean `{}`.
     pub fn from_text(text: impl Into<String>) -> Self {
         let text = text.into();
-        if text.trim().is_empty() {
+        let trimmed = text.trim();
+        if trimmed.is_empty() || trimmed == "null" {
             Arguments::empty()
         } else {
             Arguments(text.into_boxed_str())
@@ -89,22 +90,128 @@ impl fmt::Debug for Arguments {
 impl From<serde_json::Value> for Arguments {
     /// `null` means `{}`; a string is taken as JSON text holding the arguments, as OpenAI sends
     /// them; anything else is kept as it is (and refused when the call runs if it is not an
-    /// object).
+    /// object, or nested deeper than [`MAX_ARGUMENT_DEPTH`](crate::MAX_ARGUMENT_DEPTH)).
+    ///
+    /// Neither writing the value nor dropping it recurses, so a value nested any depth (one
+    /// built in code: serde_json reads none deeper than 128 levels) cannot overflow the stack.
     fn from(value: serde_json::Value) -> Self {
         match value {
             serde_json::Value::Null => Arguments::empty(),
             serde_json::Value::String(text) => Arguments::from_text(text),
-            other => Arguments(other.to_string().into_boxed_str()),
+            other => {
+                let (text, depth) = json_text(&other);
+                if depth > DEEP {
+                    drop_flat(other);
+                }
+                Arguments(text.into_boxed_str())
+            }
+        }
+    }
+}
+
+impl From<&serde_json::Value> for Arguments {
+    /// As `From<serde_json::Value>`, without taking or copying the value.
+    fn from(value: &serde_json::Value) -> Self {
+        match value {
+            serde_json::Value::Null => Arguments::empty(),
+            serde_json::Value::String(text) => Arguments::from_text(text.as_str()),
+            other => Arguments(json_text(other).0.into_boxed_str()),
+        }
+    }
+}
+
+/// Values nested deeper than this are dropped without recursion.
+const DEEP: usize = 64;
+
+/// The compact JSON text of `value` (what `value.to_string()` gives), and how deeply it nests,
+/// written without recursion: serde_json's writer recurses once per level.
+fn json_text(value: &serde_json::Value) -> (String, usize) {
+    use serde_json::Value;
+    enum Open<'a> {
+        Array(std::slice::Iter<'a, Value>),
+        Object(serde_json::map::Iter<'a>),
+    }
+    let mut out = Vec::new();
+    let mut open: Vec<Open<'_>> = Vec::new();
+    let mut deepest = 0;
+    let mut next = Some(value);
+    loop {
+        if let Some(value) = next.take() {
+            match value {
+                Value::Array(items) => {
+                    out.push(b'[');
+                    open.push(Open::Array(items.iter()));
+                }
+                Value::Object(fields) => {
+                    out.push(b'{');
+                    open.push(Open::Object(fields.iter()));
+                }
+                // Writing a scalar into a `Vec` cannot fail.
+                leaf => {
+                    let _ = serde_json::to_writer(&mut out, leaf);
+                }
+            }
+            deepest = deepest.max(open.len());
+        }
+        let Some(innermost) = open.last_mut() else {
+            break;
+        };
+        let first = matches!(out.last(), Some(b'[' | b'{'));
+        match innermost {
+            Open::Array(items) => match items.next() {
+                Some(item) => {
+                    if !first {
+                        out.push(b',');
+                    }
+                    next = Some(item);
+                }
+                None => {
+                    out.push(b']');
+                    open.pop();
+                }
+            },
+            Open::Object(fields) => match fields.next() {
+                Some((key, item)) => {
+                    if !first {
+                        out.push(b',');
+                    }
+                    let _ = serde_json::to_writer(&mut out, key);
+                    out.push(b':');
+                    next = Some(item);
+                }
+                None => {
+                    out.push(b'}');
+                    open.pop();
+                }
+            },
+        }
+    }
+    // Only JSON text was written, which is UTF-8.
+    (String::from_utf8(out).unwrap_or_default(), deepest)
+}
+
+/// Drops a value without recursing into it.
+fn drop_flat(value: serde_json::Value) {
+    let mut pending = vec![value];
+    while let Some(mut value) = pending.pop() {
+        match &mut value {
+            serde_json::Value::Array(items) => pending.append(items),
+            serde_json::Value::Object(fields) => {
+                pending.extend(std::mem::take(fields).into_iter().map(|(_, item)| item));
+            }
+            _ => {}
         }
     }
 }
 
 impl Serialize for Arguments {
-    /// Serializes as the JSON it holds, or as a string when the text is not valid JSON.
+    /// Serializes as the JSON it holds, or as a string holding the text when the text is not
+    /// valid JSON or is itself a JSON string (which read back would otherwise lose its
+    /// quotes), so that reading the call back gives the same arguments.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match serde_json::from_str::<&RawValue>(&self.0) {
-            Ok(raw) => raw.serialize(serializer),
-            Err(_) => serializer.serialize_str(&self.0),
+            Ok(raw) if !raw.get().starts_with('"') => raw.serialize(serializer),
+            _ => serializer.serialize_str(&self.0),
         }
     }
 }
@@ -205,7 +312,14 @@ impl Envelope<'_> {
     }
 }
 
+/// The text of a JSON string as it arrived, quotes and all (a `RawValue`'s, so well-formed).
 fn string_of(raw: &str) -> Result<String, Refusal> {
+    // Without escapes, the text is what stands between the quotes: no second parse.
+    if let Some(text) = raw.strip_prefix('"').and_then(|raw| raw.strip_suffix('"'))
+        && !text.contains('\\')
+    {
+        return Ok(text.to_owned());
+    }
     serde_json::from_str(raw)
         .map_err(|error| Refusal::new(code::BAD_CALL, format!("the call is not readable: {error}")))
 }
@@ -337,10 +451,54 @@ mod tests {
         );
     }
 
+    #[test]
+    fn values_of_any_depth_become_arguments_without_recursion() {
+        let mut deep = json!(1);
+        for _ in 0..100_000 {
+            deep = serde_json::Value::Array(vec![deep]);
+        }
+        let borrowed = Arguments::from(&deep);
+        let owned = Arguments::from(deep);
+        assert_eq!(borrowed, owned);
+        let expected = format!("{}1{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert_eq!(owned.as_str(), expected);
+    }
+
+    fn any_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(Into::into),
+            any::<i64>().prop_map(Into::into),
+            any::<u64>().prop_map(Into::into),
+            any::<f64>().prop_map(Into::into),
+            ".*".prop_map(Into::into),
+        ];
+        leaf.prop_recursive(4, 32, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Into::into),
+                proptest::collection::vec((".*", inner), 0..4)
+                    .prop_map(|fields| serde_json::Value::Object(fields.into_iter().collect())),
+            ]
+        })
+    }
+
     proptest::proptest! {
         #[test]
         fn from_json_is_total(text in ".*") {
             let _ = ToolCall::from_json(&text);
+        }
+
+        #[test]
+        fn arguments_from_a_value_are_its_json_text(value in any_value()) {
+            let text = match &value {
+                serde_json::Value::Null => "{}".to_owned(),
+                serde_json::Value::String(text) if text.trim().is_empty() => "{}".to_owned(),
+                serde_json::Value::String(text) => text.clone(),
+                other => other.to_string(),
+            };
+            proptest::prop_assert_eq!(Arguments::from(&value), Arguments::from_text(text.clone()));
+            proptest::prop_assert_eq!(Arguments::from(value), Arguments::from_text(text));
         }
     }
 }

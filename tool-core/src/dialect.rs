@@ -228,6 +228,39 @@ pub(crate) fn untyped_fields(schema: &Map<String, Value>) -> Vec<String> {
     found
 }
 
+/// The names of definitions that are a chain of `$ref`s leading back to themselves, as
+/// `struct A(Box<A>)` gives: no finite value fits one, and serde, reading one, recurses
+/// without end (whatever the input, since a newtype consumes none of it).
+pub(crate) fn endless_definitions(schema: &Map<String, Value>) -> Vec<String> {
+    let Some(defs) = schema.get("$defs").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let next = |def: &Value| {
+        def.get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|reference| reference.strip_prefix("#/$defs/"))
+            .map(str::to_owned)
+    };
+    defs.iter()
+        .filter(|(name, def)| {
+            let mut seen = vec![name.to_string()];
+            let mut current = next(def);
+            while let Some(target) = current {
+                if target == **name {
+                    return true;
+                }
+                if seen.contains(&target) {
+                    return false;
+                }
+                current = defs.get(&target).and_then(next);
+                seen.push(target);
+            }
+            false
+        })
+        .map(|(name, _)| name.clone())
+        .collect()
+}
+
 /// Whether a schema constrains nothing: `true`, or an object with no type-giving keyword.
 fn says_nothing(schema: &Value) -> bool {
     match schema {

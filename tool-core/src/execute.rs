@@ -8,7 +8,6 @@
 use std::any::Any;
 use std::future::{Future, poll_fn};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::pin::Pin;
 use std::task::Poll;
 use std::time::{Duration, Instant};
 
@@ -22,8 +21,12 @@ use crate::tool::Tool;
 pub(crate) struct Limits {
     /// When the call must have finished.
     pub deadline: Option<Instant>,
+    /// When the call was let run, read once for both the deadline and the check against it.
+    pub now: Instant,
     /// Whether a panic's message may be shown in the refusal.
     pub show_panics: bool,
+    /// Whether the message of an error a handler returned may be shown in the refusal.
+    pub show_errors: bool,
 }
 
 /// Runs `tool` and answers, whatever the handler does.
@@ -39,19 +42,23 @@ pub(crate) async fn run(
     }
     if limits
         .deadline
-        .is_some_and(|deadline| deadline <= Instant::now())
+        .is_some_and(|deadline| deadline <= limits.now)
     {
         return Err(timed_out());
     }
     let mut handler = tool.call(arguments, ctx);
-    // The cancellation and timer futures are made only once the handler has had to wait, so
-    // a call that finishes on its first poll pays for neither.
+    // The cancellation and timer futures (and the look for a runtime to time with) are made
+    // only once the handler has had to wait, so a call that finishes on its first poll pays
+    // for none of them.
     let mut cancelled_signal = None;
     let mut timer = None;
-    let timers_available = tokio::runtime::Handle::try_current().is_ok();
     poll_fn(|cx| {
         match catch_unwind(AssertUnwindSafe(|| handler.as_mut().poll(cx))) {
-            Ok(Poll::Ready(outcome)) => return Poll::Ready(outcome),
+            Ok(Poll::Ready(outcome)) => {
+                return Poll::Ready(
+                    outcome.map_err(|refusal| vetted(name, refusal, limits.show_errors)),
+                );
+            }
             Ok(Poll::Pending) => {}
             Err(panic) => return Poll::Ready(Err(panicked(name, panic, limits.show_panics))),
         }
@@ -61,20 +68,18 @@ pub(crate) async fn run(
             return Poll::Ready(Err(cancelled()));
         }
         if let Some(deadline) = limits.deadline {
-            if !timers_available {
+            if timer.is_none() && tokio::runtime::Handle::try_current().is_ok() {
+                timer = Some(Box::pin(tokio::time::sleep_until(
+                    tokio::time::Instant::from_std(deadline),
+                )));
+            }
+            let expired = match &mut timer {
+                Some(sleep) => sleep.as_mut().poll(cx).is_ready(),
                 // No tokio timer to wake us: check the clock whenever the handler wakes us.
-                if Instant::now() >= deadline {
-                    return Poll::Ready(Err(timed_out()));
-                }
-            } else {
-                let sleep = timer.get_or_insert_with(|| {
-                    Box::pin(tokio::time::sleep_until(tokio::time::Instant::from_std(
-                        deadline,
-                    )))
-                });
-                if Pin::new(sleep).poll(cx).is_ready() {
-                    return Poll::Ready(Err(timed_out()));
-                }
+                None => Instant::now() >= deadline,
+            };
+            if expired {
+                return Poll::Ready(Err(timed_out()));
             }
         }
         Poll::Pending
@@ -113,9 +118,23 @@ fn panicked(tool: &str, panic: Box<dyn Any + Send>, show: bool) -> Refusal {
     Refusal::new(code::INTERNAL, message)
 }
 
-/// The earlier of the context's deadline and `timeout` from now.
-pub(crate) fn earliest(ctx: &Context, timeout: Option<Duration>) -> Option<Instant> {
-    let from_timeout = timeout.and_then(|timeout| Instant::now().checked_add(timeout));
+/// A handler's refusal as the caller gets it: a model-facing one as it is; one converted from
+/// an error logged, and its message replaced by a fixed one unless it may be shown.
+fn vetted(tool: &str, refusal: Refusal, show: bool) -> Refusal {
+    if refusal.is_model_facing() {
+        return refusal;
+    }
+    tracing::warn!(tool, error = %refusal.message, "a tool failed with an error");
+    if show {
+        refusal
+    } else {
+        Refusal::new(code::FAILED, "the tool failed; the details were logged")
+    }
+}
+
+/// The earlier of the context's deadline and `timeout` from `now`.
+pub(crate) fn earliest(ctx: &Context, timeout: Option<Duration>, now: Instant) -> Option<Instant> {
+    let from_timeout = timeout.and_then(|timeout| now.checked_add(timeout));
     match (ctx.deadline(), from_timeout) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),

@@ -67,7 +67,9 @@
 //! schema is advertised, and debug builds check every output against it), text (`String`,
 //! `&str`), nothing (`()`), [`Content`] blocks (text, image and audio bytes with a MIME type,
 //! resource links), or a `Result` of one of these whose error is a [`Refusal`] or any
-//! `std::error::Error` (which becomes `failed`).
+//! `std::error::Error` (which becomes `failed`; its message is logged, and shown only by a
+//! registry set up with [`Registry::with_error_messages`], since it was not written for a
+//! model: see [`Refusal`](Refusal#what-a-model-is-shown)).
 //!
 //! # Providers
 //!
@@ -80,6 +82,24 @@
 //! A field set to `null` counts as absent; a field the tool does not have is refused; every
 //! fault is reported at once with its path (`items[2].qty: expected u32, received "x"`). See
 //! [`Refusal`] for the text form a model sees.
+//!
+//! # Limits
+//!
+//! A registry sits between an untrusted caller and the application's functions, so every call
+//! is bounded, by defaults a host can change:
+//!
+//! | limit | default | set with |
+//! | --- | --- | --- |
+//! | size of a call's arguments, checked after the grant and before anything reads them | [`DEFAULT_MAX_ARGUMENT_BYTES`] (1 MiB) | [`Registry::with_max_argument_bytes`] |
+//! | nesting of arrays and objects in the arguments | [`MAX_ARGUMENT_DEPTH`] (128, serde_json's) | fixed |
+//! | how long a call of a tool without a `timeout` of its own runs | [`DEFAULT_TIMEOUT`] (60 s) | [`Registry::with_default_timeout`] |
+//! | calls of one batch running at once | [`DEFAULT_BATCH_LIMIT`] (64) | [`Registry::with_batch_limit`] |
+//! | how long an approver may take | given with the approver | [`Registry::with_approver`] |
+//!
+//! Nothing in this crate recurses over a call's arguments more deeply than the depth limit
+//! allows, and the search for every fault in bad arguments gives up (refusing with the first
+//! fault) after a number of steps proportional to their size. `SECURITY.md` at the root of the
+//! repository lists each guarantee with the test that proves it.
 
 #![deny(missing_docs)]
 
@@ -107,13 +127,17 @@ mod toolkit;
 pub mod __private;
 
 pub use approval::{Approval, ApprovalRequest, Approver};
+pub use args::MAX_ARGUMENT_DEPTH;
 pub use call::{Arguments, ToolCall, ToolResult};
 pub use context::{CancellationToken, Context, Progress, ProgressReporter};
 pub use grant::Grant;
 pub use output::{Content, IntoOutput, IntoRefusal, Output};
 pub use providers::{ExportError, Provider};
 pub use refusal::{Line, Refusal, code};
-pub use registry::{Change, Collision, Definitions, Registry, RegistryBuilder, RegistryError};
+pub use registry::{
+    Change, Collision, DEFAULT_BATCH_LIMIT, DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_TIMEOUT,
+    Definitions, Exported, Registry, RegistryBuilder, RegistryError,
+};
 pub use schema::{input_schema, output_schema};
 pub use tool::{Annotations, BoxFuture, Tool, ToolDefinition};
 pub use toolkit::Toolkit;

@@ -149,14 +149,20 @@ impl Output {
     /// Serializes `value` as structured output; a value that cannot be serialized (a map with
     /// non-string keys, say) becomes an `internal` refusal.
     pub fn json<T: Serialize + ?Sized>(value: &T) -> Result<Output, Refusal> {
-        serde_json::value::to_raw_value(value)
-            .map(Output::Json)
-            .map_err(|error| {
-                Refusal::new(
-                    crate::refusal::code::INTERNAL,
-                    format!("the tool's output could not be serialized: {error}"),
-                )
-            })
+        let json = serde_json::to_string(value).map_err(|error| {
+            Refusal::new(
+                crate::refusal::code::INTERNAL,
+                format!("the tool's output could not be serialized: {error}"),
+            )
+        })?;
+        // Copied into an allocation of its own size rather than shrunk in place, as
+        // `to_raw_value` does: shrinking splits the allocator's block, and every call after
+        // pays for the pieces.
+        let json = String::from(json.as_str());
+        // SAFETY: serde_json wrote it, so it is one well-formed JSON value and nothing else.
+        Ok(Output::Json(unsafe {
+            RawValue::from_string_unchecked(json)
+        }))
     }
 
     /// Plain text output.

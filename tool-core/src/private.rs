@@ -53,6 +53,15 @@ pub const fn input_ops<T: ToolInput>() -> InputOps<T> {
     }
 }
 
+/// The operations on the input struct `#[tool]` makes of a fn's parameters, which says
+/// `#[serde(deny_unknown_fields)]`.
+pub const fn generated_input_ops<T: ToolInput>() -> InputOps<T> {
+    InputOps {
+        schema: input_schema::<T>,
+        parse: parse_generated_arguments::<T>,
+    }
+}
+
 fn input_schema<T: ToolInput>(cell: &'static SchemaCell) -> &'static Map<String, Value> {
     cell.get_or_init(crate::schema::input_schema::<T>)
 }
@@ -63,6 +72,14 @@ fn parse_arguments<T: ToolInput>(
     tool: &str,
 ) -> Result<T, Refusal> {
     crate::args::parse(arguments.as_str(), input_schema::<T>(cell), tool)
+}
+
+fn parse_generated_arguments<T: ToolInput>(
+    arguments: &crate::Arguments,
+    cell: &'static SchemaCell,
+    tool: &str,
+) -> Result<T, Refusal> {
+    crate::args::parse_strict(arguments.as_str(), input_schema::<T>(cell), tool)
 }
 
 /// What `#[tool(...)]` says about a tool, besides its types.

@@ -50,6 +50,20 @@ pub mod code {
 /// A handler returns `Result<T, Refusal>` to refuse with a code of its own; any
 /// `std::error::Error` converts into a `failed` refusal with `?`.
 ///
+/// # What a model is shown
+///
+/// A refusal made with [`Refusal::new`] (or [`failed`](Refusal::failed), or read back with
+/// [`parse`](Refusal::parse)) is *model-facing*: its author wrote it for a model, and a
+/// registry passes it on as it is. One converted from a `std::error::Error` (by `?`, by
+/// `From`, or because the handler's error type is one) is not: an error's message is written
+/// for the program's developers and may hold paths, queries, addresses or secrets. A registry
+/// logs such a message (a `tracing` warning) and answers `failed` with a fixed message instead,
+/// unless it was set up with
+/// [`Registry::with_error_messages(true)`](crate::Registry::with_error_messages). To show one
+/// error's message, say so: `.map_err(|error| Refusal::failed(error.to_string()))`.
+///
+/// Equality, hashing and the text form ignore whether a refusal is model-facing.
+///
 /// ```
 /// use tool_core::Refusal;
 ///
@@ -58,7 +72,7 @@ pub mod code {
 /// assert_eq!(text, "refused\tconflict\tthe note has moved on\nrevision\t7");
 /// assert_eq!(Refusal::parse(&text), Some(refusal));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Refusal {
     /// A short, stable, kebab-case code, such as `bad-arguments`; see [`code`].
     pub code: String,
@@ -67,6 +81,23 @@ pub struct Refusal {
     /// Advice rows, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lines: Vec<Line>,
+    /// Whether the message was converted from an error rather than written for a model.
+    #[serde(skip)]
+    from_error: bool,
+}
+
+impl PartialEq for Refusal {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.code, &self.message, &self.lines) == (&other.code, &other.message, &other.lines)
+    }
+}
+
+impl Eq for Refusal {}
+
+impl std::hash::Hash for Refusal {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (&self.code, &self.message, &self.lines).hash(state);
+    }
 }
 
 /// One advice row of a [`Refusal`]: a label followed by cells, such as
@@ -101,7 +132,15 @@ impl Refusal {
             code: code.into(),
             message: message.into(),
             lines: Vec::new(),
+            from_error: false,
         }
+    }
+
+    /// Whether the message was written for a model: true unless the refusal was converted
+    /// from a `std::error::Error`, whose message a registry hides unless told otherwise (see
+    /// [What a model is shown](Refusal#what-a-model-is-shown)).
+    pub fn is_model_facing(&self) -> bool {
+        !self.from_error
     }
 
     /// Adds an advice row and returns the refusal, for building in one expression.
@@ -154,9 +193,8 @@ impl Refusal {
             })
             .collect::<Option<Vec<_>>>()?;
         Some(Refusal {
-            code,
-            message,
             lines,
+            ..Refusal::new(code, message)
         })
     }
 }
@@ -180,7 +218,9 @@ impl fmt::Display for Refusal {
 }
 
 /// Any error converts into a `failed` refusal carrying its message (and its sources', joined
-/// with `: `), so handlers can use `?`.
+/// with `: `), so handlers can use `?`. The refusal is not model-facing: a registry logs the
+/// message and shows a fixed one unless set up with
+/// [`Registry::with_error_messages(true)`](crate::Registry::with_error_messages).
 ///
 /// `Refusal` deliberately does not implement `std::error::Error` itself: that is what lets this
 /// conversion exist beside `From<Refusal> for Refusal`, as with `anyhow::Error`.
@@ -196,7 +236,10 @@ where
             message.push_str(&cause.to_string());
             source = cause.source();
         }
-        Refusal::failed(message)
+        Refusal {
+            from_error: true,
+            ..Refusal::failed(message)
+        }
     }
 }
 
@@ -270,9 +313,8 @@ mod tests {
             proptest::collection::vec(line, 0..5),
         )
             .prop_map(|(code, message, lines)| Refusal {
-                code,
-                message,
                 lines,
+                ..Refusal::new(code, message)
             })
     }
 
@@ -311,5 +353,8 @@ mod tests {
         let refusal = Refusal::from(error);
         assert_eq!(refusal.code, code::FAILED);
         assert_eq!(refusal.message, "disk full");
+        assert!(!refusal.is_model_facing());
+        assert!(Refusal::failed("disk full").is_model_facing());
+        assert_eq!(refusal, Refusal::failed("disk full"));
     }
 }

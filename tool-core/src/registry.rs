@@ -3,10 +3,11 @@
 //! A registry keeps its tools in insertion order, reads each tool's definition once when the
 //! tool is added, and answers every call with exactly one [`ToolResult`]: never a panic, never
 //! an `Err`, never a hang. On the way to a tool a call passes, in this order: the lookup
-//! (`unknown-tool`), the grant of a scoped view (`not-permitted`), the context's cancellation
-//! (`cancelled`) and deadline (`timed-out`), the approver for destructive tools (`declined`),
-//! and only then the tool, which parses its arguments (`bad-arguments`) and runs, ended by
-//! cancellation or its deadline, and with panics caught (`internal`).
+//! (`unknown-tool`), the grant of a scoped view (`not-permitted`), the size of its arguments
+//! (`bad-arguments`), the approver for destructive tools (`declined`), the context's
+//! cancellation (`cancelled`) and deadline (`timed-out`), and only then the tool, which parses
+//! its arguments (`bad-arguments`) and runs, ended by cancellation or its deadline, with panics
+//! caught (`internal`) and the messages of errors it returns kept for the log (`failed`).
 //!
 //! A registry can change while it serves: tools are added, replaced, removed; readers see
 //! either the whole change or none of it, and never wait on a writer for longer than it takes
@@ -16,9 +17,10 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Deref;
-use std::sync::{Arc, Mutex, PoisonError, RwLock};
-use std::time::Duration;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
+use std::time::{Duration, Instant};
 
 use tokio::sync::broadcast;
 
@@ -72,7 +74,36 @@ struct Shared {
 struct Catalog {
     entries: Vec<Entry>,
     definitions: Arc<[ToolDefinition]>,
-    index: HashMap<String, usize>,
+    index: Index,
+    /// Every tool in each provider's shape (in the order of [`Provider::ALL`]), made when
+    /// first asked for.
+    exports: [OnceLock<Result<Exported, ExportError>>; Provider::ALL.len()],
+}
+
+/// Tool names to positions in a catalog.
+type Index = HashMap<String, usize, BuildHasherDefault<NameHasher>>;
+
+/// FNV-1a, the hash of the index: a handful of instructions for a short name, where std's
+/// SipHash costs more than the rest of the lookup. SipHash resists flooding by keys chosen to
+/// collide; the keys here are the names of the tools the application added, not the callers'.
+struct NameHasher(u64);
+
+impl Default for NameHasher {
+    fn default() -> Self {
+        NameHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for NameHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 #[derive(Clone)]
@@ -86,9 +117,11 @@ struct Config {
     providers: Vec<Provider>,
     default_timeout: Option<Duration>,
     show_panics: bool,
+    show_errors: bool,
     approver: Option<Arc<dyn Approver>>,
     approval_timeout: Option<Duration>,
-    batch_limit: Option<usize>,
+    batch_limit: usize,
+    max_argument_bytes: usize,
 }
 
 /// The grants a view is scoped to (a tool must be permitted by each), and the definitions
@@ -102,11 +135,13 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             providers: Provider::ALL.to_vec(),
-            default_timeout: None,
+            default_timeout: Some(DEFAULT_TIMEOUT),
             show_panics: false,
+            show_errors: false,
             approver: None,
             approval_timeout: None,
-            batch_limit: None,
+            batch_limit: DEFAULT_BATCH_LIMIT,
+            max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
         }
     }
 }
@@ -116,6 +151,23 @@ type ScopedDefinitions = (Arc<Catalog>, Arc<[ToolDefinition]>);
 
 /// How long an approver may take when no timeout is given.
 const DEFAULT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How long a call of a tool that sets no timeout of its own may run, unless the registry is
+/// told otherwise: a minute, what MCP clients commonly wait for a tool call before giving up,
+/// so a handler that never finishes cannot hold its call (and a batch waiting on it) forever.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How many calls of one [`Registry::call_all`] batch run at once, unless the registry is told
+/// otherwise. A model turn asks for a handful of calls at once; a batch of thousands comes from
+/// a runaway or hostile client, and should not get thousands of handlers (each holding its
+/// connections, files and memory) running together.
+pub const DEFAULT_BATCH_LIMIT: usize = 64;
+
+/// The largest arguments, in bytes of JSON text, a registry takes unless told otherwise: 1 MiB.
+/// More than a model writes in one turn (its output limit is tens of thousands of tokens, a
+/// few hundred KiB), and little enough that parsing it (into a value several times its size,
+/// on the slow path) costs milliseconds and a few MiB.
+pub const DEFAULT_MAX_ARGUMENT_BYTES: usize = 1 << 20;
 
 /// Collects tools for a [`Registry`]; see [`Registry::builder`].
 #[derive(Default)]
@@ -246,7 +298,7 @@ impl Catalog {
         entries: Vec<Entry>,
         definitions: Vec<ToolDefinition>,
     ) -> Result<Catalog, RegistryError> {
-        let mut index = HashMap::with_capacity(entries.len());
+        let mut index = Index::with_capacity_and_hasher(entries.len(), Default::default());
         for (position, definition) in definitions.iter().enumerate() {
             if index.insert(definition.name.clone(), position).is_some() {
                 return Err(RegistryError::DuplicateName {
@@ -258,6 +310,7 @@ impl Catalog {
             entries,
             definitions: definitions.into(),
             index,
+            exports: Default::default(),
         })
     }
 
@@ -295,6 +348,39 @@ impl serde::Serialize for Definitions {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.0.serialize(serializer)
     }
+}
+
+/// A registry's tools (of a scoped view: its granted tools) in one provider's shape, in
+/// insertion order, as [`Registry::export`] gives them; derefs to a slice of JSON values.
+#[derive(Clone, PartialEq)]
+pub struct Exported(Arc<[serde_json::Value]>);
+
+impl Deref for Exported {
+    type Target = [serde_json::Value];
+
+    fn deref(&self) -> &[serde_json::Value] {
+        &self.0
+    }
+}
+
+impl serde::Serialize for Exported {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl fmt::Debug for Exported {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+fn export_all(definitions: &[ToolDefinition], provider: Provider) -> Result<Exported, ExportError> {
+    definitions
+        .iter()
+        .map(|definition| providers::export(definition, provider))
+        .collect::<Result<_, _>>()
+        .map(Exported)
 }
 
 impl fmt::Debug for Definitions {
@@ -453,11 +539,20 @@ impl Registry {
     }
 
     /// The tools (of a scoped view: the granted ones) in `provider`'s tool shape, in order.
-    pub fn export(&self, provider: Provider) -> Result<Vec<serde_json::Value>, ExportError> {
-        self.definitions()
-            .iter()
-            .map(|definition| providers::export(definition, provider))
-            .collect()
+    /// Made once for the tools the registry holds (again after they change), so reading it
+    /// again costs a reference count; a scoped view's is made on every call.
+    pub fn export(&self, provider: Provider) -> Result<Exported, ExportError> {
+        if self.scope.is_some() {
+            return export_all(&self.definitions(), provider);
+        }
+        let catalog = self.catalog();
+        let slot = Provider::ALL.iter().position(|&each| each == provider);
+        match slot.map(|slot| &catalog.exports[slot]) {
+            Some(cached) => cached
+                .get_or_init(|| export_all(&catalog.definitions, provider))
+                .clone(),
+            None => export_all(&catalog.definitions, provider),
+        }
     }
 
     /// Sets the providers this registry is for, which [`Registry::check`] and the methods that
@@ -467,9 +562,17 @@ impl Registry {
         self.configure(|config| config.providers = providers)
     }
 
-    /// Sets the timeout of calls to tools that set none of their own.
+    /// Sets the timeout of calls to tools that set none of their own ([`DEFAULT_TIMEOUT`], a
+    /// minute, unless set); `Duration::MAX` for none. A tool's own `timeout` outranks it.
     pub fn with_default_timeout(self, timeout: Duration) -> Registry {
         self.configure(|config| config.default_timeout = Some(timeout))
+    }
+
+    /// Refuses, with `bad-arguments` and before anything else reads them, calls whose
+    /// arguments are more than `max` bytes of JSON text ([`DEFAULT_MAX_ARGUMENT_BYTES`], 1 MiB,
+    /// unless set). The size is checked after the grant and before the approver is asked.
+    pub fn with_max_argument_bytes(self, max: usize) -> Registry {
+        self.configure(|config| config.max_argument_bytes = max)
     }
 
     /// Shows the text of a tool's panic in its `internal` refusal. Off by default: the text
@@ -478,6 +581,16 @@ impl Registry {
     /// still runs too; by default it prints the panic to stderr.
     pub fn with_panic_messages(self, show: bool) -> Registry {
         self.configure(|config| config.show_panics = show)
+    }
+
+    /// Shows the message of a handler's `std::error::Error` in its `failed` refusal. Off by
+    /// default: the message goes to the log only (a `tracing` warning) and the refusal says
+    /// `the tool failed; the details were logged`, since an error's message is written for
+    /// developers and may hold paths, queries or secrets. Refusals a handler builds itself
+    /// ([`Refusal::new`], [`Refusal::failed`]) are model-facing and always shown; see
+    /// [What a model is shown](Refusal#what-a-model-is-shown).
+    pub fn with_error_messages(self, show: bool) -> Registry {
+        self.configure(|config| config.show_errors = show)
     }
 
     /// Asks `approver` before every call of a tool marked `destructive`; no answer within
@@ -489,9 +602,11 @@ impl Registry {
         })
     }
 
-    /// Runs at most `limit` calls of one [`Registry::call_all`] batch at once.
+    /// Runs at most `limit` calls of one [`Registry::call_all`] or [`Registry::call_each`]
+    /// batch at once ([`DEFAULT_BATCH_LIMIT`], 64, unless set); `usize::MAX` for no limit.
     pub fn with_batch_limit(self, limit: usize) -> Registry {
-        self.configure(|config| config.batch_limit = Some(limit.max(1)))
+        let limit = limit.clamp(1, tokio::sync::Semaphore::MAX_PERMITS);
+        self.configure(|config| config.batch_limit = limit)
     }
 
     /// Runs one call and answers it. Never panics and never fails: every problem is a
@@ -517,6 +632,10 @@ impl Registry {
         }
         let entry = &catalog.entries[position];
         let definition = &catalog.definitions[position];
+        let size = call.arguments.as_str().len();
+        if size > self.config.max_argument_bytes {
+            return Err(self.too_large(definition, size));
+        }
         if let Some(approver) = &self.config.approver
             && definition.annotations.destructive
             && !ctx.is_cancelled()
@@ -525,10 +644,12 @@ impl Registry {
         }
         // The tool's time starts once it may run: waiting for approval is not its time.
         let timeout = definition.timeout.or(self.config.default_timeout);
-        let deadline = execute::earliest(ctx, timeout);
+        let now = Instant::now();
         let limits = Limits {
-            deadline,
+            deadline: execute::earliest(ctx, timeout, now),
+            now,
             show_panics: self.config.show_panics,
+            show_errors: self.config.show_errors,
         };
         execute::run(
             entry.tool.as_ref(),
@@ -575,7 +696,10 @@ impl Registry {
     fn unknown_tool(&self, name: &str) -> Refusal {
         Refusal::new(
             code::UNKNOWN_TOOL,
-            format!("there is no tool named `{name}`; call one of the tools listed"),
+            format!(
+                "there is no tool named `{}`; call one of the tools listed",
+                shortened(name)
+            ),
         )
         .line("tools", self.names())
     }
@@ -583,9 +707,31 @@ impl Registry {
     fn not_permitted(&self, name: &str) -> Refusal {
         Refusal::new(
             code::NOT_PERMITTED,
-            format!("`{name}` is not granted to this caller; call one of the tools listed"),
+            format!(
+                "`{}` is not granted to this caller; call one of the tools listed",
+                shortened(name)
+            ),
         )
         .line("tools", self.names())
+    }
+
+    fn too_large(&self, definition: &ToolDefinition, size: usize) -> Refusal {
+        let fields = definition
+            .input_schema
+            .get("properties")
+            .and_then(serde_json::Value::as_object)
+            .map(|properties| properties.keys().cloned().collect::<Vec<_>>())
+            .unwrap_or_default();
+        Refusal::new(
+            code::BAD_ARGUMENTS,
+            format!(
+                "the arguments of {} are {size} bytes, more than the {} this registry takes; \
+                 nothing ran: send less (the host can raise the limit with \
+                 Registry::with_max_argument_bytes)",
+                definition.name, self.config.max_argument_bytes
+            ),
+        )
+        .line("fields", fields)
     }
 
     /// Runs a batch of calls concurrently, each with a child of `ctx`, and answers in input
@@ -612,18 +758,13 @@ impl Registry {
             }
             return results;
         }
-        let limit = self
-            .config
-            .batch_limit
-            .map(|limit| Arc::new(tokio::sync::Semaphore::new(limit)));
+        let limit = Arc::new(tokio::sync::Semaphore::new(self.config.batch_limit));
         let mut labels = Vec::with_capacity(calls.len());
         let mut tasks = tokio::task::JoinSet::new();
         for (position, (call, ctx)) in calls.into_iter().enumerate() {
             labels.push((call.id.clone(), call.name.clone()));
-            let permit = match &limit {
-                Some(limit) => limit.clone().acquire_owned().await.ok(),
-                None => None,
-            };
+            // Never closed, so this waits only for a permit.
+            let permit = limit.clone().acquire_owned().await.ok();
             let registry = self.clone();
             tasks.spawn(async move {
                 let result = registry.call(call, &ctx).await;
@@ -804,6 +945,16 @@ impl Registry {
             self.announce(Change::Replaced(replaced));
         }
         Ok(())
+    }
+}
+
+/// A name as a refusal repeats it: cut after 128 characters (longer than any tool's name), so
+/// a huge name sent by a caller is not sent back whole.
+fn shortened(name: &str) -> std::borrow::Cow<'_, str> {
+    const LIMIT: usize = 128;
+    match name.char_indices().nth(LIMIT) {
+        None => name.into(),
+        Some((cut, _)) => format!("{}…", &name[..cut]).into(),
     }
 }
 

@@ -24,6 +24,9 @@ pub fn input_schema<T: JsonSchema + ?Sized>() -> Map<String, Value> {
     schema
         .entry("properties")
         .or_insert_with(|| Value::Object(Map::new()));
+    // After the fields, also when the input refuses unknown fields itself (as the structs
+    // `#[tool]` makes do), for which schemars writes it first.
+    schema.shift_remove("additionalProperties");
     schema.insert("additionalProperties".into(), false.into());
     schema
 }

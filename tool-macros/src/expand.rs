@@ -289,7 +289,7 @@ fn input_type(tool: &ToolFn) -> (TokenStream, TokenStream, TokenStream) {
     let def = quote! {
         #[derive(::tool_core::__private::serde::Deserialize, ::tool_core::__private::schemars::JsonSchema)]
         #[serde(crate = "::tool_core::__private::serde")]
-        #[serde(bound(deserialize = #bound))]
+        #[serde(bound(deserialize = #bound), deny_unknown_fields)]
         #[schemars(crate = "::tool_core::__private::schemars", bound = #bound)]
         #[allow(non_camel_case_types)]
         struct __ToolInputOf<#(#generics),*> {
@@ -301,7 +301,7 @@ fn input_type(tool: &ToolFn) -> (TokenStream, TokenStream, TokenStream) {
         const fn __input_ops<#(#generics: ::tool_core::__private::Parameter),*>()
             -> ::tool_core::__private::InputOps<__ToolInputOf<#(#generics),*>>
         {
-            ::tool_core::__private::input_ops::<__ToolInputOf<#(#generics),*>>()
+            ::tool_core::__private::generated_input_ops::<__ToolInputOf<#(#generics),*>>()
         }
     };
     let ops = quote!(__input_ops::<#(#generic_types),*>());

@@ -6,14 +6,16 @@
 //! `isError: true` result whose text is the refusal's text form, as MCP 2025-11-25 asks; the
 //! JSON-RPC layer is rmcp's.
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, InitializeResult,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    InitializeResult, JsonObject, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ServerCapabilities,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, ServiceExt};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -21,7 +23,9 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use rmcp::{ErrorData as McpError, Peer};
 use serde_json::{Value, json};
 use tool_core::providers::mcp;
-use tool_core::{Context, Grant, Progress, Provider, Registry, ToolCall};
+use tool_core::{
+    Arguments, Context, Grant, Output, Progress, Provider, Registry, ToolCall, ToolResult,
+};
 
 /// The request an HTTP caller made, for a host's [`McpServer::with_caller`] hook to read (its
 /// headers, say).
@@ -148,10 +152,10 @@ impl McpServer {
     }
 
     /// The registry this request may use: scoped to its caller's grant, when the host set one.
-    fn registry_for(&self, caller: Option<&str>) -> Registry {
+    fn registry_for(&self, caller: Option<&str>) -> Cow<'_, Registry> {
         match self.grant.as_ref().and_then(|grant| grant(caller)) {
-            Some(grant) => self.registry.scoped(grant),
-            None => self.registry.clone(),
+            Some(grant) => Cow::Owned(self.registry.scoped(grant)),
+            None => Cow::Borrowed(&self.registry),
         }
     }
 
@@ -208,7 +212,7 @@ impl ServerHandler for McpServer {
             });
             tokio::spawn(forward_progress(context.peer.clone(), token, receiver))
         });
-        let arguments = request.arguments.map_or(Value::Null, Value::Object);
+        let arguments = arguments_of(request.arguments);
         let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
         let result = self.registry_for(caller.as_deref()).call(call, &ctx).await;
         drop(ctx);
@@ -216,10 +220,7 @@ impl ServerHandler for McpServer {
             // Progress reports reach the client before the result does.
             let _ = forwarder.await;
         }
-        let written = mcp::write_result(&result);
-        serde_json::from_value::<CallToolResult>(written)
-            .map(CallToolResponse::from)
-            .map_err(|error| McpError::internal_error(error.to_string(), None))
+        call_tool_result(&result).map(CallToolResponse::from)
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
@@ -235,6 +236,42 @@ impl ServerHandler for McpServer {
             }
         });
     }
+}
+
+/// A request's arguments as a call's: their JSON text. serde_json writes them back, which
+/// recurses once per level: rmcp read them from JSON text, which serde_json reads no deeper than
+/// 128 levels, so the recursion is as bounded here as it was there.
+fn arguments_of(arguments: Option<JsonObject>) -> Arguments {
+    match arguments.map(|arguments| serde_json::to_string(&arguments)) {
+        Some(Ok(text)) => Arguments::from_text(text),
+        // A map with string keys always serializes.
+        Some(Err(_)) | None => Arguments::empty(),
+    }
+}
+
+/// The `CallToolResult` that `mcp::write_result` writes for `result`: built directly for a
+/// refusal, text, structured output and nothing, and read from the written JSON for content
+/// blocks. Going through JSON costs as much as the call itself.
+fn call_tool_result(result: &ToolResult) -> Result<CallToolResult, McpError> {
+    let mut written = match &result.outcome {
+        Err(refusal) => CallToolResult::error(vec![ContentBlock::text(refusal.to_string())]),
+        Ok(Output::Empty) => CallToolResult::success(Vec::new()),
+        Ok(Output::Text(text)) => CallToolResult::success(vec![ContentBlock::text(text.as_str())]),
+        Ok(Output::Json(json)) => {
+            let mut written = CallToolResult::success(vec![ContentBlock::text(json.get())]);
+            if let Ok(value @ Value::Object(_)) = serde_json::from_str::<Value>(json.get()) {
+                written.structured_content = Some(value);
+            }
+            written
+        }
+        Ok(_) => {
+            return serde_json::from_value(mcp::write_result(result))
+                .map_err(|error| McpError::internal_error(error.to_string(), None));
+        }
+    };
+    // As read from the written JSON, which has no `resultType`.
+    written.result_type = None;
+    Ok(written)
 }
 
 async fn forward_progress(
@@ -254,6 +291,42 @@ async fn forward_progress(
         };
         if peer.notify_progress(params).await.is_err() {
             break;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tool_core::{Content, Refusal};
+
+    #[test]
+    fn results_are_built_as_the_mcp_provider_writes_them() {
+        let outcomes = [
+            Ok(Output::Empty),
+            Ok(Output::text("two\tcolumns")),
+            Output::json(&json!({"matched": 5, "tags": ["a", "b"]})),
+            Output::json(&json!([1, 2])),
+            Output::json(&json!("text")),
+            Ok(Output::Content(vec![
+                Content::text("a"),
+                Content::image(vec![1, 2], "image/png"),
+            ])),
+            Err(Refusal::new("conflict", "the note moved on").line("fault", ["id", "stale"])),
+        ];
+        for outcome in outcomes {
+            let result = ToolResult {
+                id: "1".into(),
+                name: "t".into(),
+                outcome,
+            };
+            let written: CallToolResult =
+                serde_json::from_value(mcp::write_result(&result)).unwrap();
+            assert_eq!(call_tool_result(&result).unwrap(), written, "{result:?}");
+            assert_eq!(
+                serde_json::to_value(call_tool_result(&result).unwrap()).unwrap(),
+                serde_json::to_value(&written).unwrap()
+            );
         }
     }
 }

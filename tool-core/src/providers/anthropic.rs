@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use super::{ExportError, Provider, bad_call, inlined, string_field};
-use crate::call::ToolCall;
+use crate::call::{Arguments, ToolCall};
 use crate::dialect::Recursion;
 use crate::output::{Content, Output};
 use crate::refusal::Refusal;
@@ -34,7 +34,9 @@ pub fn read_call(block: &Value) -> Result<ToolCall, Refusal> {
     let name = string_field(block, "name")
         .ok_or_else(|| bad_call("an Anthropic tool_use block", EXPECTED))?;
     let id = string_field(block, "id").unwrap_or_default();
-    let input = block.get("input").cloned().unwrap_or(Value::Null);
+    let input = block
+        .get("input")
+        .map_or_else(Arguments::empty, Arguments::from);
     Ok(ToolCall::new(id, name, input))
 }
 

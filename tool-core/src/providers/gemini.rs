@@ -3,7 +3,7 @@
 use serde_json::{Map, Value, json};
 
 use super::{ExportError, Provider, bad_call, inlined, string_field};
-use crate::call::ToolCall;
+use crate::call::{Arguments, ToolCall};
 use crate::dialect::{self, Recursion};
 use crate::refusal::Refusal;
 use crate::tool::ToolDefinition;
@@ -41,7 +41,9 @@ pub fn read_call(part: &Value) -> Result<ToolCall, Refusal> {
     let name =
         string_field(call, "name").ok_or_else(|| bad_call("a Gemini functionCall", EXPECTED))?;
     let id = string_field(call, "id").unwrap_or_default();
-    let args = call.get("args").cloned().unwrap_or(Value::Null);
+    let args = call
+        .get("args")
+        .map_or_else(Arguments::empty, Arguments::from);
     Ok(ToolCall::new(id, name, args))
 }
 

@@ -3,7 +3,7 @@
 use serde_json::{Map, Value, json};
 
 use super::{ExportError, Provider, bad_call, inlined, string_field};
-use crate::call::ToolCall;
+use crate::call::{Arguments, ToolCall};
 use crate::dialect::Recursion;
 use crate::output::Output;
 use crate::refusal::Refusal;
@@ -63,7 +63,9 @@ pub fn read_call(params: &Value, id: impl Into<String>) -> Result<ToolCall, Refu
             r#"{"name": "...", "arguments": {...}}"#,
         )
     })?;
-    let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
+    let arguments = params
+        .get("arguments")
+        .map_or_else(Arguments::empty, Arguments::from);
     Ok(ToolCall::new(id, name, arguments))
 }
 

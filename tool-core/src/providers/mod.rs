@@ -4,7 +4,10 @@
 //! [`openai`] (function tools, `tool_calls` entries, `tool` messages), [`anthropic`] (tools,
 //! `tool_use` blocks, `tool_result` blocks) and [`gemini`] (function declarations,
 //! `functionCall` and `functionResponse` parts). Each export is a function of a tool's
-//! [`ToolDefinition`]; each reader is total (any JSON gives a call or a `bad-call` refusal);
+//! [`ToolDefinition`]; each reader is total (any JSON gives a call or a `bad-call` refusal)
+//! and writes the arguments as text without copying or recursing into them, so a value of any
+//! depth is safe to read (and refused when the call runs if it nests deeper than
+//! [`MAX_ARGUMENT_DEPTH`](crate::MAX_ARGUMENT_DEPTH));
 //! each writer puts a refusal in its text form, so the model sees the code, the fault paths and
 //! the `fields` row.
 //!
@@ -122,9 +125,9 @@ impl ExportError {
     }
 }
 
-/// Everything in `definitions` that `providers` would refuse, and every field of no single
-/// type (such as a `serde_json::Value`) in a tool that has not opted in with
-/// `#[tool(allow_any)]`.
+/// Everything in `definitions` that `providers` would refuse, every field of no single type
+/// (such as a `serde_json::Value`) in a tool that has not opted in with `#[tool(allow_any)]`,
+/// and every type defined as itself (`struct A(Box<A>)`), which no call could ever fill.
 pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<ExportError> {
     let mut errors = Vec::new();
     for definition in definitions {
@@ -140,6 +143,17 @@ pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<Expo
                         .to_owned(),
                 });
             }
+        }
+        for name in dialect::endless_definitions(&definition.input_schema) {
+            errors.push(ExportError {
+                tool: definition.name.clone(),
+                provider: None,
+                path: format!("$defs.{name}"),
+                problem: format!(
+                    "`{name}` is defined as itself, so no value fits it and reading one would \
+                     never end; give it a base case, such as an `Option` or a `Vec`"
+                ),
+            });
         }
         for &provider in providers {
             if let Err(error) = export(definition, provider) {

@@ -67,7 +67,7 @@ pub fn read_call(entry: &Value) -> Result<ToolCall, Refusal> {
     let id = string_field(entry, "id").unwrap_or_default();
     let arguments = match function.get("arguments") {
         Some(Value::String(text)) => Arguments::from_text(text.as_str()),
-        Some(other) => Arguments::from(other.clone()),
+        Some(other) => Arguments::from(other),
         None => Arguments::empty(),
     };
     Ok(ToolCall::new(id, name, arguments))

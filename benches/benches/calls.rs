@@ -1,0 +1,137 @@
+//! One call in process, from its text to the answer's text, for every contender: the
+//! hand-written limit, this project, rig's `ToolSet`, rmcp's router (kept and rebuilt), and
+//! this project's MCP server through rmcp's service trait; then bad calls against the limit's
+//! first-error path.
+//!
+//! Every contender is driven by the same `ready()` (one poll, no executor): none of them waits.
+
+mod common;
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use rig_agent::tool::ToolSet;
+use rig_core::tool::ToolContext;
+use serde::Serialize;
+use tool_benches::{
+    ANSWER, BAD_NESTED_CALL, BAD_THREE_CALL, CALL, EventCount, MCP_CALL, baseline,
+    baseline_via_value, ready,
+};
+use tool_core::{Context, Registry, ToolCall};
+
+/// The answer to one call, as this project writes it: the call text in, the result's JSON out.
+fn tool_core_call(registry: &Registry, ctx: &Context, text: &str) -> String {
+    let result = match ToolCall::from_json(text) {
+        Ok(call) => ready(registry.call(call, ctx)),
+        Err(refusal) => return refusal.to_string(),
+    };
+    serde_json::to_string(&result).expect("a result serializes")
+}
+
+#[derive(Serialize)]
+struct Answer<'a, T> {
+    id: &'a str,
+    name: &'a str,
+    output: T,
+}
+
+/// rig's `ToolSet::execute`, with the envelope read as the hand-written host reads it.
+fn rig_call(tools: &ToolSet, text: &str) -> String {
+    let call: tool_benches::Envelope<'_> = serde_json::from_str(text).expect("an envelope");
+    let mut context = ToolContext::new();
+    let result = ready(tools.execute(&call.name, call.arguments.get(), &mut context));
+    serde_json::to_string(&Answer {
+        id: &call.id,
+        name: &call.name,
+        output: result,
+    })
+    .expect("a result serializes")
+}
+
+fn good_call(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    // Only rmcp needs a runtime here, to spawn the idle service its `Peer` comes from.
+    let _entered = runtime.enter();
+    let registry = Registry::builder().tool(EventCount).build().unwrap();
+    let ctx = Context::default();
+    let rig = ToolSet::from_tools(vec![common::RigEventCount]);
+    let (_stored_service, stored_peer) = common::idle_peer(common::RmcpStored::new());
+    let (_rebuilt_service, rebuilt_peer) = common::idle_peer(common::RmcpRebuilt);
+    let (_mcp_service, mcp_peer) = common::idle_peer(tool_mcp::McpServer::new(registry.clone()));
+    let stored = common::RmcpStored::new();
+    let mcp_server = tool_mcp::McpServer::new(registry.clone());
+
+    assert_eq!(tool_core_call(&registry, &ctx, CALL), ANSWER);
+    assert!(rig_call(&rig, CALL).contains("86400"));
+    let rmcp_answer = ready(common::handle_mcp_text(&stored, &stored_peer, MCP_CALL));
+    assert!(rmcp_answer.contains(r#""span":86400"#), "{rmcp_answer}");
+    let mcp_answer = ready(common::handle_mcp_text(&mcp_server, &mcp_peer, MCP_CALL));
+    assert!(mcp_answer.contains(r#""span":86400"#), "{mcp_answer}");
+
+    let mut group = c.benchmark_group("good call");
+    group.bench_function("baseline", |b| {
+        b.iter(|| black_box(baseline(black_box(CALL))))
+    });
+    group.bench_function("baseline via Value", |b| {
+        b.iter(|| black_box(baseline_via_value(black_box(CALL))))
+    });
+    group.bench_function("tool-core", |b| {
+        b.iter(|| black_box(tool_core_call(&registry, &ctx, black_box(CALL))))
+    });
+    group.bench_function("rig ToolSet::execute", |b| {
+        b.iter(|| black_box(rig_call(&rig, black_box(CALL))))
+    });
+    group.bench_function("rmcp, router kept", |b| {
+        b.iter(|| {
+            black_box(ready(common::handle_mcp_text(
+                &stored,
+                &stored_peer,
+                black_box(MCP_CALL),
+            )))
+        })
+    });
+    group.bench_function("rmcp, router rebuilt per call", |b| {
+        b.iter(|| {
+            black_box(ready(common::handle_mcp_text(
+                &common::RmcpRebuilt,
+                &rebuilt_peer,
+                black_box(MCP_CALL),
+            )))
+        })
+    });
+    group.bench_function("tool-mcp McpServer", |b| {
+        b.iter(|| {
+            black_box(ready(common::handle_mcp_text(
+                &mcp_server,
+                &mcp_peer,
+                black_box(MCP_CALL),
+            )))
+        })
+    });
+    group.finish();
+}
+
+fn bad_call(c: &mut Criterion) {
+    let registry = Registry::builder().tool(EventCount).build().unwrap();
+    let ctx = Context::default();
+    let mut group = c.benchmark_group("bad call");
+    group.bench_function("baseline, first error (nested)", |b| {
+        b.iter(|| black_box(baseline(black_box(BAD_NESTED_CALL))))
+    });
+    group.bench_function("tool-core, nested wrong type", |b| {
+        b.iter(|| black_box(tool_core_call(&registry, &ctx, black_box(BAD_NESTED_CALL))))
+    });
+    group.bench_function("baseline, first error (three faults)", |b| {
+        b.iter(|| black_box(baseline(black_box(BAD_THREE_CALL))))
+    });
+    group.bench_function("tool-core, three faults", |b| {
+        b.iter(|| black_box(tool_core_call(&registry, &ctx, black_box(BAD_THREE_CALL))))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, good_call, bad_call);
+criterion_main!(benches);

@@ -1,0 +1,117 @@
+//! Runs one contender of the suite a given number of times, for a profiler:
+//! `valgrind --tool=callgrind target/release/examples/profile good 1000`.
+//! `benches/instructions` turns two such runs into instructions per call.
+//!
+//! Scenarios in process: baseline, good, baseline-nested, bad-nested, baseline-three,
+//! bad-three, rmcp-kept, tool-mcp, export-mcp (100 tools); round trips over a pipe (client and
+//! server both counted): pipe-json-lines, pipe-rmcp, pipe-tool-mcp.
+
+#[path = "../benches/common/mod.rs"]
+mod common;
+
+use std::hint::black_box;
+
+use rmcp::model::{CallToolRequestParams, JsonObject};
+use tool_benches::{
+    ARGUMENTS, BAD_NESTED_CALL, BAD_THREE_CALL, CALL, EventCount, MCP_CALL, baseline, ready,
+    registry_of,
+};
+use tool_core::{Context, Provider, Registry, ToolCall};
+
+fn tool_core_call(registry: &Registry, ctx: &Context, text: &str) -> String {
+    let call = ToolCall::from_json(text).expect("a call");
+    serde_json::to_string(&ready(registry.call(call, ctx))).expect("serializes")
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let scenario = args.next().unwrap_or_else(|| "good".to_owned());
+    let times: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(1_000);
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let _entered = runtime.enter();
+    let registry = Registry::builder().tool(EventCount).build().unwrap();
+    let ctx = Context::default();
+    let many = registry_of(100);
+    let stored = common::RmcpStored::new();
+    let (_stored_service, stored_peer) = common::idle_peer(common::RmcpStored::new());
+    let mcp = tool_mcp::McpServer::new(registry.clone());
+    let (_mcp_service, mcp_peer) = common::idle_peer(tool_mcp::McpServer::new(registry.clone()));
+
+    if let Some(pair) = scenario.strip_prefix("pipe-") {
+        round_trips(&runtime, pair, times, &registry);
+        return;
+    }
+    let run: Box<dyn Fn()> = match scenario.as_str() {
+        "baseline" => Box::new(|| drop(black_box(baseline(black_box(CALL))))),
+        "good" => Box::new(|| drop(black_box(tool_core_call(&registry, &ctx, black_box(CALL))))),
+        "baseline-nested" => Box::new(|| drop(black_box(baseline(black_box(BAD_NESTED_CALL))))),
+        "bad-nested" => Box::new(|| {
+            drop(black_box(tool_core_call(
+                &registry,
+                &ctx,
+                black_box(BAD_NESTED_CALL),
+            )))
+        }),
+        "baseline-three" => Box::new(|| drop(black_box(baseline(black_box(BAD_THREE_CALL))))),
+        "bad-three" => Box::new(|| {
+            drop(black_box(tool_core_call(
+                &registry,
+                &ctx,
+                black_box(BAD_THREE_CALL),
+            )))
+        }),
+        "rmcp-kept" => Box::new(|| {
+            drop(black_box(ready(common::handle_mcp_text(
+                &stored,
+                &stored_peer,
+                MCP_CALL,
+            ))))
+        }),
+        "tool-mcp" => Box::new(|| {
+            drop(black_box(ready(common::handle_mcp_text(
+                &mcp, &mcp_peer, MCP_CALL,
+            ))))
+        }),
+        "export-mcp" => Box::new(|| drop(black_box(many.export(Provider::Mcp).unwrap()))),
+        other => panic!("no scenario named {other}"),
+    };
+    for _ in 0..times {
+        run();
+    }
+}
+
+/// `times` round trips over a pipe, client and server on this thread's runtime.
+fn round_trips(runtime: &tokio::runtime::Runtime, pair: &str, times: usize, registry: &Registry) {
+    let params = || {
+        let arguments: JsonObject = serde_json::from_str(ARGUMENTS).unwrap();
+        CallToolRequestParams::new("event_count").with_arguments(arguments)
+    };
+    runtime.block_on(async {
+        let (client, server) = tokio::io::duplex(64 * 1024);
+        match pair {
+            "json-lines" => {
+                tokio::spawn(common::serve_json_lines(server));
+                let mut client = common::JsonLinesClient::new(client);
+                for _ in 0..times {
+                    black_box(client.call(CALL).await);
+                }
+            }
+            "rmcp" | "tool-mcp" => {
+                if pair == "rmcp" {
+                    common::spawn_server(common::RmcpStored::new(), server);
+                } else {
+                    common::spawn_server(tool_mcp::McpServer::new(registry.clone()), server);
+                }
+                let client = common::rmcp_client(client).await;
+                for _ in 0..times {
+                    black_box(client.call_tool(params()).await.unwrap());
+                }
+            }
+            other => panic!("no pipe named {other}"),
+        }
+    });
+}

@@ -1,0 +1,267 @@
+//! The workload every benchmark in this package measures: one tool, one input text, and the
+//! hand-written code that is the limit a framework is measured against.
+//!
+//! The tool has three fields (a string, a nested struct, an optional number) and returns a
+//! small struct, so a call exercises parsing, a nested type, an absent-or-present field and
+//! structured output. Every contender (this project in process and over MCP, rmcp, rig, the
+//! hand-written code) runs this same fn on the same argument text; the benchmarks themselves
+//! live in `benches/`, the contenders that need rmcp or rig in `benches/common/`.
+//!
+//! Nothing here is public API of the project: it exists to be measured.
+
+use std::borrow::Cow;
+use std::future::Future;
+use std::pin::pin;
+use std::sync::Arc;
+use std::task::{Context as TaskContext, Poll, Waker};
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use tool_core::{Arguments, BoxFuture, Context, Output, Refusal, Tool, ToolDefinition, tool};
+
+/// A time window, the tool's nested field.
+#[derive(Deserialize, schemars::JsonSchema)]
+pub struct Window {
+    /// The first second of the window.
+    pub start: u64,
+    /// The second after its last.
+    pub end: u64,
+}
+
+/// What the tool answers.
+#[derive(Serialize, schemars::JsonSchema)]
+pub struct Summary {
+    /// How many events matched.
+    pub matched: u32,
+    /// How long the window was, in seconds.
+    pub span: u64,
+}
+
+/// Counts events of a kind in a time window.
+#[tool(readonly)]
+pub async fn event_count(
+    /// The kind of event.
+    kind: String,
+    /// When.
+    window: Window,
+    /// At most this many.
+    limit: Option<u32>,
+) -> Summary {
+    Summary {
+        matched: (kind.len() as u32).min(limit.unwrap_or(u32::MAX)),
+        span: window.end.saturating_sub(window.start),
+    }
+}
+
+/// The tool's input, as a hand-written program (or rmcp's `Parameters`, or rig's `Args`)
+/// declares it.
+#[derive(Deserialize, schemars::JsonSchema)]
+pub struct Args {
+    /// The kind of event.
+    pub kind: String,
+    /// When.
+    pub window: Window,
+    /// At most this many.
+    pub limit: Option<u32>,
+}
+
+/// Runs the tool on parsed arguments.
+pub async fn run(args: Args) -> Summary {
+    event_count(args.kind, args.window, args.limit).await
+}
+
+/// The arguments every contender is given.
+pub const ARGUMENTS: &str =
+    r#"{"kind":"login","window":{"start":1700000000,"end":1700086400},"limit":10}"#;
+
+/// The call, in this project's (and the hand-written baseline's) envelope.
+pub const CALL: &str = r#"{"id":"call-1","name":"event_count","arguments":{"kind":"login","window":{"start":1700000000,"end":1700086400},"limit":10}}"#;
+
+/// The same call as an MCP `tools/call` request.
+pub const MCP_CALL: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"event_count","arguments":{"kind":"login","window":{"start":1700000000,"end":1700086400},"limit":10}}}"#;
+
+/// A call with one fault, deep in the nested field.
+pub const BAD_NESTED_CALL: &str = r#"{"id":"call-1","name":"event_count","arguments":{"kind":"login","window":{"start":1700000000,"end":"tomorrow"},"limit":10}}"#;
+
+/// A call with three faults at once: a wrong type in the nested field, a number out of range,
+/// and a field the tool does not have.
+pub const BAD_THREE_CALL: &str = r#"{"id":"call-1","name":"event_count","arguments":{"kind":"login","window":{"start":1700000000,"end":"tomorrow"},"limit":-1,"colour":"red"}}"#;
+
+/// The answer every in-process contender writes for [`CALL`], byte for byte.
+pub const ANSWER: &str =
+    r#"{"id":"call-1","name":"event_count","output":{"matched":5,"span":86400}}"#;
+
+/// Runs a future that never waits (none of the in-process contenders does, for this tool) to
+/// completion on the calling thread: the same driver for every in-process contender, so no
+/// executor's cost is in any of them.
+pub fn ready<F: Future>(future: F) -> F::Output {
+    let mut future = pin!(future);
+    match future
+        .as_mut()
+        .poll(&mut TaskContext::from_waker(Waker::noop()))
+    {
+        Poll::Ready(output) => output,
+        Poll::Pending => panic!("the benchmarked future waited"),
+    }
+}
+
+/// A call envelope as a hand-written host reads it: borrowed strings, arguments left as text.
+#[derive(Deserialize)]
+pub struct Envelope<'a> {
+    /// The caller's id.
+    #[serde(borrow)]
+    pub id: Cow<'a, str>,
+    /// The tool's name.
+    #[serde(borrow)]
+    pub name: Cow<'a, str>,
+    /// The arguments' text.
+    #[serde(borrow)]
+    pub arguments: &'a RawValue,
+}
+
+#[derive(Serialize)]
+struct Answer<'a, T> {
+    id: &'a str,
+    name: &'a str,
+    output: T,
+}
+
+#[derive(Serialize)]
+struct Failure<'a> {
+    id: &'a str,
+    name: &'a str,
+    error: String,
+}
+
+/// The limit: what a careful hand-written host does with [`CALL`]. Parse the envelope with the
+/// arguments as raw text, match the name, `from_str` the arguments, call the fn directly,
+/// serialize the answer. A bad call is answered with serde's first error; a call that is not
+/// readable at all is `None`.
+pub fn baseline(text: &str) -> Option<String> {
+    let call: Envelope<'_> = serde_json::from_str(text).ok()?;
+    match &*call.name {
+        "event_count" => match serde_json::from_str::<Args>(call.arguments.get()) {
+            Ok(args) => {
+                let output = ready(run(args));
+                serde_json::to_string(&Answer {
+                    id: &call.id,
+                    name: &call.name,
+                    output,
+                })
+                .ok()
+            }
+            Err(error) => serde_json::to_string(&Failure {
+                id: &call.id,
+                name: &call.name,
+                error: error.to_string(),
+            })
+            .ok(),
+        },
+        _ => None,
+    }
+}
+
+/// [`baseline`] through `serde_json::Value`: the whole call parsed into a value first, the
+/// arguments then read from it. The cost of a generic JSON tree.
+pub fn baseline_via_value(text: &str) -> Option<String> {
+    let mut call: serde_json::Value = serde_json::from_str(text).ok()?;
+    let id = call.get("id")?.as_str()?.to_owned();
+    let name = call.get("name")?.as_str()?.to_owned();
+    match name.as_str() {
+        "event_count" => {
+            let args: Args = serde_json::from_value(call.get_mut("arguments")?.take()).ok()?;
+            let output = ready(run(args));
+            serde_json::to_string(&Answer {
+                id: &id,
+                name: &name,
+                output,
+            })
+            .ok()
+        }
+        _ => None,
+    }
+}
+
+/// The same tool under another name: for registries of many tools.
+pub struct Numbered {
+    definition: ToolDefinition,
+}
+
+impl Numbered {
+    /// `event_count_{number}`.
+    pub fn new(number: usize) -> Self {
+        let mut definition = EventCount.definition();
+        definition.name = format!("event_count_{number}");
+        Numbered { definition }
+    }
+}
+
+impl Tool for Numbered {
+    fn definition(&self) -> ToolDefinition {
+        self.definition.clone()
+    }
+
+    fn call<'a>(
+        &'a self,
+        arguments: &'a Arguments,
+        ctx: &'a Context,
+    ) -> BoxFuture<'a, Result<Output, Refusal>> {
+        EventCount.call(arguments, ctx)
+    }
+}
+
+/// A registry of `count` tools: [`EventCount`] and `count - 1` [`Numbered`] copies.
+pub fn registry_of(count: usize) -> tool_core::Registry {
+    let builder = tool_core::Registry::builder().tool(EventCount);
+    (1..count)
+        .fold(builder, |builder, number| {
+            builder.shared_tool(Arc::new(Numbered::new(number)), "numbered")
+        })
+        .build()
+        .expect("the generated tools are valid")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_baselines_answer_what_the_registry_answers() {
+        let registry = tool_core::Registry::builder()
+            .tool(EventCount)
+            .build()
+            .unwrap();
+        let call = tool_core::ToolCall::from_json(CALL).unwrap();
+        let result = ready(registry.call(call, &Context::default()));
+        assert_eq!(serde_json::to_string(&result).unwrap(), ANSWER);
+        assert_eq!(baseline(CALL).unwrap(), ANSWER);
+        assert_eq!(baseline_via_value(CALL).unwrap(), ANSWER);
+    }
+
+    #[test]
+    fn the_bad_calls_are_refused_with_every_fault() {
+        let registry = registry_of(1);
+        let three = tool_core::ToolCall::from_json(BAD_THREE_CALL).unwrap();
+        let refusal = ready(registry.call(three, &Context::default()));
+        assert_eq!(
+            refusal.refusal().unwrap().lines.len(),
+            4,
+            "{}",
+            refusal.text()
+        );
+        let nested = tool_core::ToolCall::from_json(BAD_NESTED_CALL).unwrap();
+        let refusal = ready(registry.call(nested, &Context::default()));
+        assert_eq!(
+            refusal.refusal().unwrap().lines.len(),
+            2,
+            "{}",
+            refusal.text()
+        );
+        assert!(baseline(BAD_THREE_CALL).unwrap().contains("error"));
+    }
+
+    #[test]
+    fn registries_of_many_tools_build() {
+        assert_eq!(registry_of(100).definitions().len(), 100);
+    }
+}
