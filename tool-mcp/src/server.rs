@@ -9,19 +9,21 @@
 use std::borrow::Cow;
 use std::future::Future;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     InitializeResult, JsonObject, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ServerCapabilities,
+    ProgressNotificationParam, ProgressToken, ServerCapabilities,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, ServiceExt};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData as McpError, Peer};
 use serde_json::{Value, json};
+use tokio::sync::mpsc::UnboundedSender;
+use tokio::task::JoinHandle;
 use tool_core::providers::mcp;
 use tool_core::{
     Arguments, Context, Grant, Output, Progress, Provider, Registry, ToolCall, ToolResult,
@@ -195,7 +197,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let caller = self.caller_of(&context.extensions);
-        let mut ctx = self.base.clone().with_cancellation(context.ct.clone());
+        let mut ctx = self.base.clone().with_cancellation(context.ct);
         if let Some(caller) = &caller {
             ctx = ctx.with_caller(caller.as_str());
         }
@@ -204,21 +206,19 @@ impl ServerHandler for McpServer {
             .as_ref()
             .and_then(|meta| meta.get_progress_token())
             .or_else(|| context.meta.get_progress_token());
-        let forwarder = progress_token.map(|token| {
-            let (sender, receiver) = tokio::sync::mpsc::unbounded_channel::<Progress>();
-            ctx = std::mem::take(&mut ctx).with_progress(move |progress| {
-                // The call may outlive its listener; a closed channel is not the tool's concern.
-                let _ = sender.send(progress);
-            });
-            tokio::spawn(forward_progress(context.peer.clone(), token, receiver))
-        });
+        let mut progress = None;
+        if let Some(token) = progress_token {
+            let sink = Arc::new(ProgressSink::new(context.peer, token));
+            let reports = sink.clone();
+            ctx = ctx.with_progress(move |progress| reports.report(progress));
+            progress = Some(sink);
+        }
         let arguments = arguments_of(request.arguments);
         let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
         let result = self.registry_for(caller.as_deref()).call(call, &ctx).await;
         drop(ctx);
-        if let Some(forwarder) = forwarder {
-            // Progress reports reach the client before the result does.
-            let _ = forwarder.await;
+        if let Some(progress) = progress {
+            progress.finish().await;
         }
         call_tool_result(&result).map(CallToolResponse::from)
     }
@@ -274,9 +274,56 @@ fn call_tool_result(result: &ToolResult) -> Result<CallToolResult, McpError> {
     Ok(written)
 }
 
+/// A call's progress reports on their way to the client as `notifications/progress`. Every
+/// request an rmcp client sends carries a progress token, and few tools report progress, so
+/// the channel and the task that sends the notifications start with the first report.
+struct ProgressSink {
+    peer: Peer<RoleServer>,
+    token: ProgressToken,
+    /// The runtime the call came in on, for a report made on a thread outside it.
+    runtime: tokio::runtime::Handle,
+    started: Mutex<Option<(UnboundedSender<Progress>, JoinHandle<()>)>>,
+}
+
+impl ProgressSink {
+    fn new(peer: Peer<RoleServer>, token: ProgressToken) -> Self {
+        ProgressSink {
+            peer,
+            token,
+            runtime: tokio::runtime::Handle::current(),
+            started: Mutex::new(None),
+        }
+    }
+
+    fn report(&self, progress: Progress) {
+        let mut started = self.started.lock().unwrap_or_else(PoisonError::into_inner);
+        let (sender, _) = started.get_or_insert_with(|| {
+            let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
+            let forwarding = forward_progress(self.peer.clone(), self.token.clone(), receiver);
+            (sender, self.runtime.spawn(forwarding))
+        });
+        // The call may outlive its listener; a closed channel is not the tool's concern.
+        let _ = sender.send(progress);
+    }
+
+    /// Returns once the reports made so far are sent, so that they reach the client before
+    /// the result does.
+    async fn finish(&self) {
+        let started = self
+            .started
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some((sender, forwarding)) = started {
+            drop(sender);
+            let _ = forwarding.await;
+        }
+    }
+}
+
 async fn forward_progress(
     peer: Peer<RoleServer>,
-    token: rmcp::model::ProgressToken,
+    token: ProgressToken,
     mut receiver: tokio::sync::mpsc::UnboundedReceiver<Progress>,
 ) {
     while let Some(progress) = receiver.recv().await {
