@@ -22,6 +22,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData as McpError, Peer};
 use serde_json::{Value, json};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
 use tool_core::providers::mcp;
@@ -104,10 +105,26 @@ impl McpServer {
         self
     }
 
-    /// Serves over stdin and stdout until the client leaves.
+    /// Serves over stdin and stdout until the client leaves: [`McpServer::serve_lines`] on the
+    /// process's own pipes.
     pub async fn serve_stdio(self) -> std::io::Result<()> {
+        self.serve_lines(tokio::io::stdin(), tokio::io::stdout())
+            .await
+    }
+
+    /// Serves JSON-RPC messages, one a line, read from `reader` and answered on `writer`
+    /// (a socket, a pipe, a child's stdio), until `reader` ends.
+    ///
+    /// Every line gets an answer: one that is not JSON gets a JSON-RPC parse error (code
+    /// -32700, without an id) where rmcp alone would drop it silently, and the next line is
+    /// read as usual. Blank lines are skipped.
+    pub async fn serve_lines(
+        self,
+        reader: impl AsyncRead + Send + Unpin + 'static,
+        writer: impl AsyncWrite + Send + Unpin + 'static,
+    ) -> std::io::Result<()> {
         let running = self
-            .serve(rmcp::transport::stdio())
+            .serve(crate::lines::filtered(reader, writer))
             .await
             .map_err(std::io::Error::other)?;
         running.waiting().await.map_err(std::io::Error::other)?;

@@ -91,18 +91,28 @@ fn shop() -> (Registry, Arc<AtomicUsize>) {
     (registry, calls)
 }
 
-/// Serves `registry` over an in-memory pipe and connects a remote toolkit to it.
-async fn over_mcp(registry: Registry) -> (RemoteToolkit, tokio::task::JoinHandle<()>) {
+/// Serves `registry` over an in-memory pipe and connects a remote toolkit to it. Sending on
+/// the returned channel stops the server; the task ends once it has stopped for good.
+async fn over_mcp(
+    registry: Registry,
+) -> (
+    RemoteToolkit,
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<()>,
+) {
     let (server_end, client_end) = tokio::io::duplex(1 << 20);
+    let (stop, stopped) = tokio::sync::oneshot::channel();
     let server = tokio::spawn(async move {
         if let Ok(running) = McpServer::new(registry).serve(server_end).await {
-            let _ = running.waiting().await;
+            // Dropping a running service closes it some time later; cancelling waits for it.
+            let _ = stopped.await;
+            let _ = running.cancel().await;
         }
     });
     let remote = RemoteToolkit::connect("shop", client_end)
         .await
         .expect("the server answers");
-    (remote, server)
+    (remote, stop, server)
 }
 
 fn calls() -> Vec<ToolCall> {
@@ -130,7 +140,7 @@ fn calls() -> Vec<ToolCall> {
 async fn a_tool_answers_byte_for_byte_alike_in_process_and_over_mcp() {
     let (local, _) = shop();
     let (served, _) = shop();
-    let (remote, _server) = over_mcp(served).await;
+    let (remote, _stop, _server) = over_mcp(served).await;
     let through_mcp = remote.add_to(Registry::builder()).build().unwrap();
     assert_eq!(
         serde_json::to_string(&through_mcp.export(tool_core::Provider::Mcp).unwrap()).unwrap(),
@@ -151,7 +161,7 @@ async fn a_tool_answers_byte_for_byte_alike_in_process_and_over_mcp() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_remote_tool_outside_the_grant_is_refused_with_nothing_sent() {
     let (served, remote_calls) = shop();
-    let (remote, _server) = over_mcp(served).await;
+    let (remote, _stop, _server) = over_mcp(served).await;
     let registry = remote.add_to(Registry::builder()).build().unwrap();
     let view = registry.scoped(Grant::new().tool("shop_greet"));
     let result = view
@@ -182,7 +192,7 @@ async fn a_remote_tool_outside_the_grant_is_refused_with_nothing_sent() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hung_remote_times_out_and_a_dead_one_fails() {
     let (served, _) = shop();
-    let (remote, server) = over_mcp(served).await;
+    let (remote, stop, server) = over_mcp(served).await;
     let registry = remote
         .with_timeout(Duration::from_millis(100))
         .add_to(Registry::builder())
@@ -198,8 +208,8 @@ async fn a_hung_remote_times_out_and_a_dead_one_fails() {
     assert_eq!(result.refusal().unwrap().code, "timed-out");
     assert!(started.elapsed() < Duration::from_secs(1));
 
-    server.abort();
-    let _ = server.await;
+    let _ = stop.send(());
+    server.await.unwrap();
     let started = Instant::now();
     let result = registry
         .call(
@@ -215,37 +225,79 @@ async fn a_hung_remote_times_out_and_a_dead_one_fails() {
     assert!(started.elapsed() < Duration::from_secs(1));
 }
 
+/// A client that writes JSON-RPC lines by hand, to send what no SDK would, talking to
+/// [`McpServer::serve_lines`] over an in-memory pipe; it has sent `initialize` and
+/// `notifications/initialized`, and kept the server's answer to the first.
+struct RawClient {
+    writer: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    lines: tokio::io::Lines<tokio::io::BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>>,
+    initialized: String,
+}
+
+impl RawClient {
+    async fn connect(registry: Registry) -> RawClient {
+        use tokio::io::AsyncBufReadExt;
+        let (server_end, client_end) = tokio::io::duplex(64 << 20);
+        tokio::spawn(async move {
+            let (reader, writer) = tokio::io::split(server_end);
+            let _ = McpServer::new(registry).serve_lines(reader, writer).await;
+        });
+        let (reader, writer) = tokio::io::split(client_end);
+        let mut client = RawClient {
+            writer,
+            lines: tokio::io::BufReader::new(reader).lines(),
+            initialized: String::new(),
+        };
+        client
+            .send(
+                &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "0"}}})
+                .to_string(),
+            )
+            .await;
+        client.initialized = client.next().await;
+        assert!(
+            client.initialized.contains("\"id\":1"),
+            "{}",
+            client.initialized
+        );
+        client
+            .send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string())
+            .await;
+        client
+    }
+
+    /// Sends `text` and a newline.
+    async fn send(&mut self, text: &str) {
+        use tokio::io::AsyncWriteExt;
+        self.writer.write_all(text.as_bytes()).await.unwrap();
+        self.writer.write_all(b"\n").await.unwrap();
+    }
+
+    /// The server's next line, waiting at most 10 s.
+    async fn next(&mut self) -> String {
+        tokio::time::timeout(Duration::from_secs(10), self.lines.next_line())
+            .await
+            .expect("the server keeps answering")
+            .unwrap()
+            .expect("the server keeps the pipe open")
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_server_survives_bad_input_and_answers_the_next_good_request() {
-    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-
     let (registry, _) = shop();
-    let (server_end, client_end) = tokio::io::duplex(64 << 20);
-    tokio::spawn(async move {
-        if let Ok(running) = McpServer::new(registry).serve(server_end).await {
-            let _ = running.waiting().await;
-        }
-    });
-    let (reader, mut writer) = tokio::io::split(client_end);
-    let mut lines = BufReader::new(reader).lines();
-    let mut send = async |text: String| {
-        writer.write_all(text.as_bytes()).await.unwrap();
-        writer.write_all(b"\n").await.unwrap();
-    };
-    send(
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"}}})
-        .to_string(),
-    )
-    .await;
-    let initialized = lines.next_line().await.unwrap().unwrap();
-    assert!(initialized.contains("\"id\":1"), "{initialized}");
-    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string()).await;
+    let mut client = RawClient::connect(registry).await;
 
+    let malformed = [
+        "{this is not json",
+        r#"{"jsonrpc": "2.0", "id": 9, "method": "tools/list""#,
+        "\u{0}\u{1}binary",
+        "[1, 2,]",
+    ];
     let huge = "x".repeat(10 << 20);
-    let bad_requests = [
-        "{this is not json".to_owned(),
+    let bad_requests = malformed.iter().map(|line| line.to_string()).chain([
         json!({"jsonrpc": "2.0", "id": 2, "method": "tools/teleport", "params": {}}).to_string(),
         json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
                "params": {"name": "shop_greet", "arguments": [1, 2]}})
@@ -253,36 +305,45 @@ async fn the_server_survives_bad_input_and_answers_the_next_good_request() {
         json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
                "params": {"name": "shop_greet", "arguments": {"name": huge}}})
         .to_string(),
-    ];
+        // Blank lines are skipped, not answered.
+        String::new(),
+    ]);
     for request in bad_requests {
-        send(request).await;
+        client.send(&request).await;
     }
-    send(
-        json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
-                "params": {"name": "shop_greet", "arguments": {"name": "after"}}})
-        .to_string(),
-    )
-    .await;
+    client
+        .send(
+            &json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                    "params": {"name": "shop_greet", "arguments": {"name": "after"}}})
+            .to_string(),
+        )
+        .await;
 
+    // Calls run concurrently, so answers come in any order; a line that is not JSON gets a
+    // parse error without an id.
     let mut answered = Vec::new();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    // Calls run concurrently, so answers come in any order; the malformed line gets none (rmcp,
-    // like the other official SDKs, ignores input that is not JSON, to avoid error storms).
+    let mut parse_errors = Vec::new();
     let done = |answered: &[(i64, serde_json::Value)]| {
         [2, 3, 4, 5]
             .iter()
             .all(|wanted| answered.iter().any(|(id, _)| id == wanted))
     };
-    while !done(&answered) {
-        let line = tokio::time::timeout_at(deadline, lines.next_line())
-            .await
-            .expect("the server keeps answering")
-            .unwrap()
-            .expect("the server keeps the pipe open");
-        let message: serde_json::Value = serde_json::from_str(&line).unwrap();
-        if let Some(id) = message.get("id").and_then(serde_json::Value::as_i64) {
-            answered.push((id, message));
+    while !done(&answered) || parse_errors.len() < malformed.len() {
+        let message: serde_json::Value = serde_json::from_str(&client.next().await).unwrap();
+        match message.get("id").and_then(serde_json::Value::as_i64) {
+            Some(id) => answered.push((id, message)),
+            None => parse_errors.push(message),
         }
+    }
+    for error in &parse_errors {
+        assert_eq!(error["error"]["code"], -32700, "{error}");
+        assert!(
+            error["error"]["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("Parse error: the line is not JSON ("),
+            "{error}"
+        );
     }
     let by_id = |wanted: i64| {
         answered
@@ -312,42 +373,17 @@ async fn the_server_survives_bad_input_and_answers_the_next_good_request() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn registry_changes_reach_the_client_as_list_changed() {
-    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-
     let (registry, _) = shop();
-    let served = registry.clone();
-    let (server_end, client_end) = tokio::io::duplex(1 << 20);
-    tokio::spawn(async move {
-        if let Ok(running) = McpServer::new(served).serve(server_end).await {
-            let _ = running.waiting().await;
-        }
-    });
-    let (reader, mut writer) = tokio::io::split(client_end);
-    let mut lines = BufReader::new(reader).lines();
-    for message in [
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {},
-            "clientInfo": {"name": "raw", "version": "0"}}}),
-        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-    ] {
-        writer
-            .write_all(format!("{message}\n").as_bytes())
-            .await
-            .unwrap();
-    }
-    let initialized = lines.next_line().await.unwrap().unwrap();
+    let mut client = RawClient::connect(registry.clone()).await;
     assert!(
-        initialized.contains(r#""listChanged":true"#),
-        "{initialized}"
+        client.initialized.contains(r#""listChanged":true"#),
+        "{}",
+        client.initialized
     );
     // Give the server a moment to start listening for changes after `initialized`.
     tokio::time::sleep(Duration::from_millis(50)).await;
     assert!(registry.remove("shop_idle"));
-    let notification = tokio::time::timeout(Duration::from_secs(5), lines.next_line())
-        .await
-        .expect("a notification arrives")
-        .unwrap()
-        .unwrap();
+    let notification = client.next().await;
     assert!(
         notification.contains("notifications/tools/list_changed"),
         "{notification}"

@@ -1,0 +1,131 @@
+//! JSON-RPC over a byte pipe, one message a line, with an answer for every line.
+//!
+//! rmcp's line transport drops a line that is not JSON without a word (as the other official
+//! SDKs do: there is no id to answer to, and a peer that echoed errors back could start a
+//! storm). A client that sent a broken line then waits for an answer that never comes, so
+//! [`serve_lines`] stands between the pipe and rmcp: a line that is not JSON is answered with a
+//! JSON-RPC parse error (code -32700, no id, as MCP 2026-07-28 words it) and goes no further;
+//! every other line reaches rmcp unchanged, and rmcp's lines reach the pipe whole. The error is
+//! valid JSON without an id, so a peer that echoed it back would send a message rmcp answers
+//! at most once, not a storm.
+
+use rmcp::model::{ErrorData, JsonRpcError};
+use serde::de::IgnoredAny;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream};
+use tokio::sync::mpsc;
+
+/// How much rmcp's side of the pipe buffers before a writer waits.
+const PIPE_BYTES: usize = 1 << 16;
+
+/// Parse errors waiting to be written; past this many the reader waits for the writer.
+const PENDING_ERRORS: usize = 64;
+
+/// Connects `reader` and `writer` to rmcp through a filter that answers broken lines, and
+/// returns rmcp's end of it. The filter's tasks end when `reader` ends (rmcp then sees the end
+/// of its input) and when rmcp closes its end (after its last line is written).
+pub(crate) fn filtered<R, W>(reader: R, writer: W) -> DuplexStream
+where
+    R: AsyncRead + Send + Unpin + 'static,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    let (rmcp_end, our_end) = tokio::io::duplex(PIPE_BYTES);
+    let (from_rmcp, to_rmcp) = tokio::io::split(our_end);
+    let (errors, pending) = mpsc::channel(PENDING_ERRORS);
+    tokio::spawn(forward_lines(reader, to_rmcp, errors));
+    tokio::spawn(write_lines(from_rmcp, pending, writer));
+    rmcp_end
+}
+
+/// Sends each line that is JSON on to rmcp; answers each other line with a parse error.
+async fn forward_lines(
+    reader: impl AsyncRead + Unpin,
+    mut to_rmcp: impl AsyncWrite + Unpin,
+    errors: mpsc::Sender<Vec<u8>>,
+) {
+    let mut reader = BufReader::new(reader);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match reader.read_until(b'\n', &mut line).await {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let text = line.strip_suffix(b"\n").unwrap_or(&line);
+        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        if text.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match serde_json::from_slice::<IgnoredAny>(text) {
+            Ok(_) => {
+                if to_rmcp.write_all(text).await.is_err() || to_rmcp.write_all(b"\n").await.is_err()
+                {
+                    break;
+                }
+            }
+            Err(error) => {
+                if errors.send(parse_error(&error)).await.is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    // rmcp reads the end of its input, and stops.
+    let _ = to_rmcp.shutdown().await;
+}
+
+/// The line that answers a line that is not JSON.
+fn parse_error(error: &serde_json::Error) -> Vec<u8> {
+    let message = format!(
+        "Parse error: the line is not JSON ({error}); it was ignored: send one JSON-RPC \
+         message per line"
+    );
+    let answer = JsonRpcError {
+        jsonrpc: Default::default(),
+        id: None,
+        error: ErrorData::parse_error(message, None),
+    };
+    let mut line = serde_json::to_vec(&answer).unwrap_or_default();
+    line.push(b'\n');
+    line
+}
+
+/// Writes rmcp's lines and the filter's parse errors to `writer`, each line whole.
+async fn write_lines(
+    from_rmcp: impl AsyncRead + Unpin,
+    mut pending: mpsc::Receiver<Vec<u8>>,
+    mut writer: impl AsyncWrite + Unpin,
+) {
+    let mut from_rmcp = BufReader::new(from_rmcp);
+    // A line read in part when a parse error came first stays here and is read on from where
+    // it stopped (`read_until` keeps what it read when cancelled).
+    let mut line = Vec::new();
+    let mut errors_open = true;
+    loop {
+        tokio::select! {
+            read = from_rmcp.read_until(b'\n', &mut line) => {
+                if matches!(read, Ok(0) | Err(_)) {
+                    break;
+                }
+                let written = write_line(&mut writer, &line).await;
+                line.clear();
+                if written.is_err() {
+                    break;
+                }
+            }
+            error = pending.recv(), if errors_open => match error {
+                Some(error) => {
+                    if write_line(&mut writer, &error).await.is_err() {
+                        break;
+                    }
+                }
+                None => errors_open = false,
+            },
+        }
+    }
+    let _ = writer.shutdown().await;
+}
+
+async fn write_line(writer: &mut (impl AsyncWrite + Unpin), line: &[u8]) -> std::io::Result<()> {
+    writer.write_all(line).await?;
+    writer.flush().await
+}
