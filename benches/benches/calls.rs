@@ -1,7 +1,7 @@
 //! One call in process, from its text to the answer's text, for every contender: the
 //! hand-written limit, this project, rig's `ToolSet`, rmcp's router (kept and rebuilt), and
 //! this project's MCP server through rmcp's service trait; then bad calls against the limit's
-//! first-error path.
+//! first-error path; and arguments made from a `serde_json::Value`.
 //!
 //! Every contender is driven by the same `ready()` (one poll, no executor): none of them waits.
 
@@ -133,5 +133,19 @@ fn bad_call(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, good_call, bad_call);
+/// Arguments built in code from a `serde_json::Value` (as a host that parsed a provider's
+/// response holds them), against serde_json writing the same value.
+fn arguments_from_value(c: &mut Criterion) {
+    let value: serde_json::Value = serde_json::from_str(tool_benches::ARGUMENTS).unwrap();
+    let mut group = c.benchmark_group("arguments from a Value");
+    group.bench_function("serde_json::to_string", |b| {
+        b.iter(|| black_box(serde_json::to_string(black_box(&value)).unwrap()))
+    });
+    group.bench_function("Arguments::from(&Value)", |b| {
+        b.iter(|| black_box(tool_core::Arguments::from(black_box(&value))))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, good_call, bad_call, arguments_from_value);
 criterion_main!(benches);

@@ -92,19 +92,19 @@ impl From<serde_json::Value> for Arguments {
     /// them; anything else is kept as it is (and refused when the call runs if it is not an
     /// object, or nested deeper than [`MAX_ARGUMENT_DEPTH`](crate::MAX_ARGUMENT_DEPTH)).
     ///
-    /// Neither writing the value nor dropping it recurses, so a value nested any depth (one
-    /// built in code: serde_json reads none deeper than 128 levels) cannot overflow the stack.
+    /// A value nested any depth (one built in code: serde_json reads none deeper than 128
+    /// levels) cannot overflow the stack: one nested more than 64 levels is written and
+    /// dropped without recursion.
     fn from(value: serde_json::Value) -> Self {
         match value {
             serde_json::Value::Null => Arguments::empty(),
             serde_json::Value::String(text) => Arguments::from_text(text),
-            other => {
-                let (text, depth) = json_text(&other);
-                if depth > DEEP {
-                    drop_flat(other);
-                }
+            other if nests_deeper_than(&other, DEEP) => {
+                let text = json_text_flat(&other);
+                drop_flat(other);
                 Arguments(text.into_boxed_str())
             }
+            other => Arguments(json_text(&other).into_boxed_str()),
         }
     }
 }
@@ -115,17 +115,46 @@ impl From<&serde_json::Value> for Arguments {
         match value {
             serde_json::Value::Null => Arguments::empty(),
             serde_json::Value::String(text) => Arguments::from_text(text.as_str()),
-            other => Arguments(json_text(other).0.into_boxed_str()),
+            other => Arguments(json_text(other).into_boxed_str()),
         }
     }
 }
 
-/// Values nested deeper than this are dropped without recursion.
+/// Values nested deeper than this are written and dropped without recursion; others by
+/// serde_json, which recurses once per level and is four times as fast.
 const DEEP: usize = 64;
 
-/// The compact JSON text of `value` (what `value.to_string()` gives), and how deeply it nests,
-/// written without recursion: serde_json's writer recurses once per level.
-fn json_text(value: &serde_json::Value) -> (String, usize) {
+/// The compact JSON text of `value` (what `value.to_string()` gives).
+fn json_text(value: &serde_json::Value) -> String {
+    if nests_deeper_than(value, DEEP) {
+        json_text_flat(value)
+    } else {
+        // A `Value` with string keys always serializes.
+        serde_json::to_string(value).unwrap_or_default()
+    }
+}
+
+/// Whether arrays and objects in `value` nest more than `limit` deep, found without looking
+/// further than the first such place. It recurses at most `limit` levels, and is called with
+/// [`DEEP`].
+fn nests_deeper_than(value: &serde_json::Value, limit: usize) -> bool {
+    use serde_json::Value;
+    match value {
+        Value::Array(items) if !items.is_empty() => {
+            limit == 0 || items.iter().any(|item| nests_deeper_than(item, limit - 1))
+        }
+        Value::Object(fields) if !fields.is_empty() => {
+            limit == 0
+                || fields
+                    .values()
+                    .any(|item| nests_deeper_than(item, limit - 1))
+        }
+        _ => false,
+    }
+}
+
+/// [`json_text`] written without recursion, for a value nested any depth.
+fn json_text_flat(value: &serde_json::Value) -> String {
     use serde_json::Value;
     enum Open<'a> {
         Array(std::slice::Iter<'a, Value>),
@@ -133,7 +162,6 @@ fn json_text(value: &serde_json::Value) -> (String, usize) {
     }
     let mut out = Vec::new();
     let mut open: Vec<Open<'_>> = Vec::new();
-    let mut deepest = 0;
     let mut next = Some(value);
     loop {
         if let Some(value) = next.take() {
@@ -151,7 +179,6 @@ fn json_text(value: &serde_json::Value) -> (String, usize) {
                     let _ = serde_json::to_writer(&mut out, leaf);
                 }
             }
-            deepest = deepest.max(open.len());
         }
         let Some(innermost) = open.last_mut() else {
             break;
@@ -187,7 +214,7 @@ fn json_text(value: &serde_json::Value) -> (String, usize) {
         }
     }
     // Only JSON text was written, which is UTF-8.
-    (String::from_utf8(out).unwrap_or_default(), deepest)
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// Drops a value without recursing into it.
@@ -464,6 +491,31 @@ mod tests {
         assert_eq!(owned.as_str(), expected);
     }
 
+    #[test]
+    fn depth_is_measured_in_nested_arrays_and_objects() {
+        let nested = |levels: usize| {
+            let mut value = json!({"leaf": [1, "x", {}]});
+            for level in 1..levels {
+                value = if level % 2 == 0 {
+                    json!([0, value])
+                } else {
+                    json!({"k": value, "other": [[]]})
+                };
+            }
+            value
+        };
+        // `{"leaf": [..]}` is two levels: the object, and the array with items.
+        assert!(!nests_deeper_than(&nested(DEEP - 1), DEEP));
+        assert!(nests_deeper_than(&nested(DEEP), DEEP));
+        assert!(!nests_deeper_than(&json!([[], {}, 1]), 1));
+        assert!(!nests_deeper_than(&json!(7), 0));
+        for levels in [DEEP - 1, DEEP, DEEP + 1] {
+            let value = nested(levels);
+            assert_eq!(Arguments::from(&value).as_str(), value.to_string());
+            assert_eq!(json_text_flat(&value), value.to_string());
+        }
+    }
+
     fn any_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
         use proptest::prelude::*;
         let leaf = prop_oneof![
@@ -499,6 +551,11 @@ mod tests {
             };
             proptest::prop_assert_eq!(Arguments::from(&value), Arguments::from_text(text.clone()));
             proptest::prop_assert_eq!(Arguments::from(value), Arguments::from_text(text));
+        }
+
+        #[test]
+        fn the_writer_without_recursion_writes_what_serde_json_writes(value in any_value()) {
+            proptest::prop_assert_eq!(json_text_flat(&value), value.to_string());
         }
     }
 }

@@ -153,6 +153,10 @@ pub use tool_macros::tool;
 /// share the toolkit value (calls run concurrently, so keep what changes behind a lock);
 /// methods without `self` need no state. Two tools of one name in one toolkit are a compile
 /// error at the second name. See [`Toolkit`] for an example.
+///
+/// The methods' `#[tool]` attributes must resolve too: import both (`use tool_core::{tool,
+/// toolkit};`), or write `#[tool_core::tool(...)]`. Without the import the compiler answers
+/// "cannot find attribute `tool` in this scope".
 pub use tool_macros::toolkit;
 
 /// Composes toolkits and tools into a [`Registry`], checking when the crate is built that no
