@@ -3,10 +3,11 @@
 //!
 //! Good arguments take one pass: `serde_json` deserializes the text straight into the input
 //! type, with a thin wrapper that refuses unknown top-level fields. Only when that fails does
-//! the slow path run: the text is parsed into a `serde_json::Value`, checked against the input's
-//! JSON Schema to find *every* fault (unknown fields, missing fields, wrong values, each with
-//! its path, such as `items[2].qty`), and, when the only trouble was a field set to `null`,
-//! deserialized again with those nulls taken as absent.
+//! the slow path run: the text is parsed into a light JSON tree (`tree::Node`, which borrows
+//! its strings and keeps a key sent twice), checked against the input's JSON Schema to find
+//! *every* fault (unknown, missing and repeated fields, wrong values, each with its path, such
+//! as `items[2].qty`), and, when the only trouble was a field set to `null`, deserialized
+//! again with those nulls taken as absent.
 //!
 //! The slow path is bounded whatever arrives: nesting stops at serde_json's 128 levels, the
 //! checker gives up (and refuses with serde's first error) past a number of steps proportional
@@ -16,6 +17,7 @@
 //!
 //! This module knows nothing of tools or registries: it turns text into a value or a refusal.
 
+use std::borrow::Cow;
 use std::fmt::{self, Write as _};
 
 use serde::de::{
@@ -24,6 +26,7 @@ use serde::de::{
 use serde_json::{Map, Value};
 
 use crate::refusal::{Line, Refusal};
+use crate::tree::Node;
 
 type JsonDeserializer<'a> = serde_json::Deserializer<serde_json::de::StrRead<'a>>;
 
@@ -109,7 +112,7 @@ fn parse_with<T: DeserializeOwned>(
     };
     let cleaned =
         checked(arguments, schema, &first_error).map_err(|faults| refusal(tool, schema, faults))?;
-    read(&cleaned.to_string()).map_err(|error| {
+    read(&cleaned).map_err(|error| {
         let fault = Fault {
             path: String::new(),
             problem: error.to_string(),
@@ -129,26 +132,26 @@ fn read_all<'a, T>(
     Ok(value)
 }
 
-/// The path taken once the fast path has failed: every fault, or, if there is none, the
-/// arguments with the nulls that stand for absent fields taken out.
+/// The path taken once the fast path has failed: every fault, or, if there is none, the text of
+/// the arguments with the nulls that stand for absent fields taken out.
 fn checked(
     arguments: &str,
     schema: &Map<String, Value>,
     first_error: &serde_json::Error,
-) -> Result<Value, Vec<Fault>> {
-    let mut value: Value = serde_json::from_str(arguments).map_err(|error| {
+) -> Result<String, Vec<Fault>> {
+    let mut value = Node::parse(arguments).map_err(|error| {
         vec![Fault {
             path: String::new(),
             problem: unreadable(&error),
         }]
     })?;
-    if !value.is_object() {
+    if !matches!(value, Node::Object(_)) {
         return Err(vec![Fault {
             path: String::new(),
             problem: format!("expected an object, received {}", received(&value)),
         }]);
     }
-    let mut checker = Checker::new(schema, true, count_values(&value));
+    let mut checker = Checker::new(schema, true, value.count());
     checker.check_object_schema(&mut value, schema, &mut Path::default());
     if checker.gave_up {
         checker.faults.push(Fault {
@@ -160,16 +163,10 @@ fn checked(
         });
         return Err(checker.faults);
     }
-    if first_error.to_string().starts_with("duplicate field") {
-        checker.faults.push(Fault {
-            path: String::new(),
-            problem: first_error.to_string(),
-        });
-    }
     if !checker.faults.is_empty() {
         return Err(checker.faults);
     }
-    Ok(value)
+    Ok(value.to_string())
 }
 
 /// The problem with arguments serde_json could not read: nested too deeply, or not JSON.
@@ -190,6 +187,7 @@ fn refusal(tool: &str, schema: &Map<String, Value>, faults: Vec<Fault>) -> Refus
         "{count} fault{} in the arguments of {tool}; nothing ran",
         if count == 1 { "" } else { "s" }
     ));
+    refusal.lines.reserve_exact(count + 1);
     refusal.lines.extend(faults.into_iter().map(|fault| {
         let path = if fault.path.is_empty() {
             "(arguments)".to_owned()
@@ -217,29 +215,21 @@ pub(crate) fn describe(schema: &Value, root: &Map<String, Value>) -> String {
 /// tool wrote against the schema it advertised. A value too intricate to check in full gives
 /// the faults found before the checker gave up.
 pub(crate) fn validate(value: &Value, schema: &Map<String, Value>) -> Vec<Fault> {
-    let mut checker = Checker::new(schema, false, count_values(value));
-    checker.check_object_schema(&mut value.clone(), schema, &mut Path::default());
+    let mut node = Node::of(value);
+    let mut checker = Checker::new(schema, false, node.count());
+    checker.check_object_schema(&mut node, schema, &mut Path::default());
     checker.faults
 }
 
-/// How many values `value` holds, itself included; without recursion.
-fn count_values(value: &Value) -> usize {
-    let mut count = 0;
-    let mut pending = vec![value];
-    while let Some(value) = pending.pop() {
-        count += 1;
-        match value {
-            Value::Array(items) => pending.extend(items),
-            Value::Object(fields) => pending.extend(fields.values()),
-            _ => {}
-        }
-    }
-    count
-}
-
 /// A path into the arguments, rendered as `a.b[2].c`.
-#[derive(Default)]
 struct Path(String);
+
+impl Default for Path {
+    /// An empty path, with room for a few levels before it grows.
+    fn default() -> Self {
+        Path(String::with_capacity(64))
+    }
+}
 
 impl Path {
     fn with_field<R>(&mut self, field: &str, f: impl FnOnce(&mut Path) -> R) -> R {
@@ -284,6 +274,67 @@ struct Checker<'s> {
     gave_up: bool,
 }
 
+/// The keywords of one schema object the checker reads, found in one pass over its keys
+/// rather than looked up one by one for every value checked.
+#[derive(Default)]
+struct Keywords<'s> {
+    reference: Option<&'s Value>,
+    all_of: Option<&'s Value>,
+    any_of: Option<&'s Value>,
+    one_of: Option<&'s Value>,
+    enumeration: Option<&'s Value>,
+    constant: Option<&'s Value>,
+    types: Option<&'s Value>,
+    format: Option<&'s Value>,
+    minimum: Option<&'s Value>,
+    maximum: Option<&'s Value>,
+    exclusive_minimum: Option<&'s Value>,
+    exclusive_maximum: Option<&'s Value>,
+    min_length: Option<&'s Value>,
+    max_length: Option<&'s Value>,
+    min_items: Option<&'s Value>,
+    max_items: Option<&'s Value>,
+    prefix_items: Option<&'s Value>,
+    items: Option<&'s Value>,
+    properties: Option<&'s Value>,
+    additional_properties: Option<&'s Value>,
+    required: Option<&'s Value>,
+}
+
+impl<'s> Keywords<'s> {
+    fn of(schema: &'s Map<String, Value>) -> Self {
+        let mut keywords = Keywords::default();
+        for (key, value) in schema {
+            let slot = match key.as_str() {
+                "$ref" => &mut keywords.reference,
+                "allOf" => &mut keywords.all_of,
+                "anyOf" => &mut keywords.any_of,
+                "oneOf" => &mut keywords.one_of,
+                "enum" => &mut keywords.enumeration,
+                "const" => &mut keywords.constant,
+                "type" => &mut keywords.types,
+                "format" => &mut keywords.format,
+                "minimum" => &mut keywords.minimum,
+                "maximum" => &mut keywords.maximum,
+                "exclusiveMinimum" => &mut keywords.exclusive_minimum,
+                "exclusiveMaximum" => &mut keywords.exclusive_maximum,
+                "minLength" => &mut keywords.min_length,
+                "maxLength" => &mut keywords.max_length,
+                "minItems" => &mut keywords.min_items,
+                "maxItems" => &mut keywords.max_items,
+                "prefixItems" => &mut keywords.prefix_items,
+                "items" => &mut keywords.items,
+                "properties" => &mut keywords.properties,
+                "additionalProperties" => &mut keywords.additional_properties,
+                "required" => &mut keywords.required,
+                _ => continue,
+            };
+            *slot = Some(value);
+        }
+        keywords
+    }
+}
+
 impl<'s> Checker<'s> {
     /// A checker for a value that holds `values` values.
     fn new(root: &'s Map<String, Value>, null_is_absent: bool, values: usize) -> Self {
@@ -306,7 +357,7 @@ impl<'s> Checker<'s> {
         });
     }
 
-    fn check(&mut self, value: &mut Value, schema: &'s Value, path: &mut Path) {
+    fn check(&mut self, value: &mut Node<'_>, schema: &'s Value, path: &mut Path) {
         match schema {
             Value::Bool(true) => {}
             Value::Bool(false) => self.fault(path, "not allowed here".to_owned()),
@@ -317,7 +368,7 @@ impl<'s> Checker<'s> {
 
     fn check_object_schema(
         &mut self,
-        value: &mut Value,
+        value: &mut Node<'_>,
         schema: &'s Map<String, Value>,
         path: &mut Path,
     ) {
@@ -336,34 +387,31 @@ impl<'s> Checker<'s> {
 
     fn check_against(
         &mut self,
-        value: &mut Value,
+        value: &mut Node<'_>,
         schema: &'s Map<String, Value>,
         path: &mut Path,
     ) {
-        if let Some(target) = schema
-            .lookup("$ref")
+        let keywords = Keywords::of(schema);
+        if let Some(target) = keywords
+            .reference
             .and_then(Value::as_str)
             .and_then(|reference| self.resolve(reference))
         {
             self.check(value, target, path);
         }
-        if let Some(Value::Array(all)) = schema.lookup("allOf") {
+        if let Some(Value::Array(all)) = keywords.all_of {
             for branch in all {
                 self.check(value, branch, path);
             }
         }
-        for key in ["anyOf", "oneOf"] {
-            if let Some(Value::Array(branches)) = schema.lookup(key) {
+        for branches in [keywords.any_of, keywords.one_of] {
+            if let Some(Value::Array(branches)) = branches {
                 self.check_branches(value, branches, path);
             }
         }
-        let allowed = match (
-            schema.lookup("enum"),
-            schema.lookup("const"),
-            schema.lookup("type"),
-        ) {
-            (Some(Value::Array(allowed)), _, _) => allowed.contains(value),
-            (_, Some(constant), _) => constant == value,
+        let allowed = match (keywords.enumeration, keywords.constant, keywords.types) {
+            (Some(Value::Array(allowed)), _, _) => allowed.iter().any(|a| value.equals(a)),
+            (_, Some(constant), _) => value.equals(constant),
             (_, _, Some(types)) => type_matches(types, value),
             _ => true,
         };
@@ -376,18 +424,18 @@ impl<'s> Checker<'s> {
             return;
         }
         match value {
-            Value::Number(number) => self.check_number(number, schema, path),
-            Value::String(text) => self.check_string(text, schema, path),
-            Value::Array(items) => self.check_array(items, schema, path),
-            Value::Object(object) => self.check_fields(object, schema, path),
-            Value::Null | Value::Bool(_) => {}
+            Node::Number(number) => self.check_number(number, schema, &keywords, path),
+            Node::String(text) => self.check_string(text, &keywords, path),
+            Node::Array(items) => self.check_array(items, &keywords, path),
+            Node::Object(object) => self.check_fields(object, &keywords, path),
+            Node::Null | Node::Bool(_) => {}
         }
     }
 
     /// `anyOf`/`oneOf`: fine if any branch accepts the value. Otherwise report the faults of
     /// the one branch whose shape the value has (an enum variant's object, say), or one fault
     /// naming every branch.
-    fn check_branches(&mut self, value: &mut Value, branches: &'s [Value], path: &mut Path) {
+    fn check_branches(&mut self, value: &mut Node<'_>, branches: &'s [Value], path: &mut Path) {
         let mut candidates = Vec::new();
         // Each branch is tried with the faults so far set aside, sharing this checker's steps.
         let outer = std::mem::take(&mut self.faults);
@@ -396,7 +444,7 @@ impl<'s> Checker<'s> {
                 continue;
             }
             // A trial copies the value, which costs what checking it does.
-            let copied = count_values(value);
+            let copied = value.count();
             if copied > self.steps_left {
                 self.gave_up = true;
                 break;
@@ -439,8 +487,8 @@ impl<'s> Checker<'s> {
     /// Whether `value` is an object whose tag (a property that `schema` fixes to one value,
     /// as for an internally or adjacently tagged enum's variant) holds another value: then the
     /// branch cannot fit, and its faults would say nothing useful.
-    fn tag_differs(&self, schema: &'s Value, value: &Value) -> bool {
-        let (Some(schema), Value::Object(object)) = (self.deref(schema), value) else {
+    fn tag_differs(&self, schema: &'s Value, value: &Node<'_>) -> bool {
+        let (Some(schema), Node::Object(_)) = (self.deref(schema), value) else {
             return false;
         };
         let Some(properties) = schema.lookup("properties").and_then(Value::as_object) else {
@@ -453,13 +501,13 @@ impl<'s> Checker<'s> {
                     Some(Value::Array(only)) if only.len() == 1 => only.first(),
                     _ => None,
                 });
-            matches!((fixed, object.get(key)), (Some(fixed), Some(actual)) if fixed != actual)
+            matches!((fixed, value.field(key)), (Some(fixed), Some(actual)) if !actual.equals(fixed))
         })
     }
 
     /// Whether `value` has the JSON type `schema` asks for and, for objects, carries a key the
     /// schema names (how an externally tagged enum variant is told apart).
-    fn shape_matches(&self, schema: &'s Value, value: &Value) -> bool {
+    fn shape_matches(&self, schema: &'s Value, value: &Node<'_>) -> bool {
         let Some(schema) = self.deref(schema) else {
             return false;
         };
@@ -473,8 +521,11 @@ impl<'s> Checker<'s> {
             value,
             schema.lookup("properties").and_then(Value::as_object),
         ) {
-            (Value::Object(object), Some(properties)) => {
-                typed && object.keys().any(|key| properties.lookup(key).is_some())
+            (Node::Object(object), Some(properties)) => {
+                typed
+                    && object
+                        .iter()
+                        .any(|(key, _)| properties.lookup(key).is_some())
             }
             _ => typed,
         }
@@ -484,13 +535,11 @@ impl<'s> Checker<'s> {
         &mut self,
         number: &serde_json::Number,
         schema: &'s Map<String, Value>,
+        keywords: &Keywords<'s>,
         path: &mut Path,
     ) {
-        if let Some((min, max)) = schema
-            .lookup("format")
-            .and_then(Value::as_str)
-            .and_then(integer_range)
-        {
+        let format = keywords.format.and_then(Value::as_str);
+        if let Some((min, max)) = format.and_then(integer_range) {
             let fits = match (number.as_i64(), number.as_u64()) {
                 (Some(n), _) => i128::from(n) >= min && i128::from(n) <= max,
                 (None, Some(n)) => i128::from(n) >= min && i128::from(n) <= max,
@@ -508,9 +557,7 @@ impl<'s> Checker<'s> {
         let Some(n) = number.as_f64() else { return };
         // A number too large for an `f32` would otherwise be refused by serde_json alone,
         // without its path.
-        if schema.lookup("format").and_then(Value::as_str) == Some("float")
-            && (n as f32).is_infinite()
-        {
+        if format == Some("float") && (n as f32).is_infinite() {
             let expected = self.describe_map(schema);
             self.fault(
                 path,
@@ -518,30 +565,33 @@ impl<'s> Checker<'s> {
             );
             return;
         }
-        for (keyword, words) in [
-            ("minimum", "at least"),
-            ("maximum", "at most"),
-            ("exclusiveMinimum", "more than"),
-            ("exclusiveMaximum", "less than"),
-        ] {
-            let holds = |bound: f64| match keyword {
-                "minimum" => n >= bound,
-                "maximum" => n <= bound,
-                "exclusiveMinimum" => n > bound,
-                _ => n < bound,
-            };
-            if let Some(bound) = schema.lookup(keyword).and_then(Value::as_f64)
-                && !holds(bound)
+        type Holds = fn(f64, f64) -> bool;
+        let bounds: [(Option<&Value>, &str, Holds); 4] = [
+            (keywords.minimum, "at least", |n, bound| n >= bound),
+            (keywords.maximum, "at most", |n, bound| n <= bound),
+            (keywords.exclusive_minimum, "more than", |n, bound| {
+                n > bound
+            }),
+            (keywords.exclusive_maximum, "less than", |n, bound| {
+                n < bound
+            }),
+        ];
+        for (bound, words, holds) in bounds {
+            if let Some(bound) = bound.and_then(Value::as_f64)
+                && !holds(n, bound)
             {
                 self.fault(path, format!("expected {words} {bound}, received {number}"));
             }
         }
     }
 
-    fn check_string(&mut self, text: &str, schema: &'s Map<String, Value>, path: &mut Path) {
+    fn check_string(&mut self, text: &str, keywords: &Keywords<'s>, path: &mut Path) {
+        let min = keywords.min_length.and_then(Value::as_u64);
+        let max = keywords.max_length.and_then(Value::as_u64);
+        if min.is_none() && max.is_none() {
+            return;
+        }
         let length = text.chars().count() as u64;
-        let min = schema.lookup("minLength").and_then(Value::as_u64);
-        let max = schema.lookup("maxLength").and_then(Value::as_u64);
         if min == Some(1) && max == Some(1) && length != 1 {
             self.fault(
                 path,
@@ -563,15 +613,10 @@ impl<'s> Checker<'s> {
         }
     }
 
-    fn check_array(
-        &mut self,
-        items: &mut [Value],
-        schema: &'s Map<String, Value>,
-        path: &mut Path,
-    ) {
+    fn check_array(&mut self, items: &mut [Node<'_>], keywords: &Keywords<'s>, path: &mut Path) {
         let length = items.len() as u64;
-        if let Some(min) = schema
-            .lookup("minItems")
+        if let Some(min) = keywords
+            .min_items
             .and_then(Value::as_u64)
             .filter(|min| length < *min)
         {
@@ -580,8 +625,8 @@ impl<'s> Checker<'s> {
                 format!("expected at least {min} items, received {length}"),
             );
         }
-        if let Some(max) = schema
-            .lookup("maxItems")
+        if let Some(max) = keywords
+            .max_items
             .and_then(Value::as_u64)
             .filter(|max| length > *max)
         {
@@ -590,12 +635,12 @@ impl<'s> Checker<'s> {
                 format!("expected at most {max} items, received {length}"),
             );
         }
-        let prefix = schema
-            .lookup("prefixItems")
+        let prefix = keywords
+            .prefix_items
             .and_then(Value::as_array)
             .map_or(&[][..], Vec::as_slice);
         for (index, item) in items.iter_mut().enumerate() {
-            let item_schema = prefix.get(index).or_else(|| schema.lookup("items"));
+            let item_schema = prefix.get(index).or(keywords.items);
             if let Some(item_schema) = item_schema {
                 path.with_index(index, |path| self.check(item, item_schema, path));
             }
@@ -604,15 +649,34 @@ impl<'s> Checker<'s> {
 
     fn check_fields(
         &mut self,
-        object: &mut Map<String, Value>,
-        schema: &'s Map<String, Value>,
+        object: &mut Vec<(Cow<'_, str>, Node<'_>)>,
+        keywords: &Keywords<'s>,
         path: &mut Path,
     ) {
-        let properties = schema.lookup("properties").and_then(Value::as_object);
-        let extra = schema.lookup("additionalProperties");
+        let properties = keywords.properties.and_then(Value::as_object);
+        let extra = keywords.additional_properties;
+        if let Some(properties) = properties {
+            // A struct's field is read once; serde refuses a second (and would name only the
+            // first field sent twice).
+            for key in properties.keys() {
+                if object
+                    .iter()
+                    .filter(|(name, _)| name == key)
+                    .nth(1)
+                    .is_some()
+                {
+                    path.with_field(key, |path| {
+                        self.fault(
+                            path,
+                            format!("duplicate field `{key}`: sent more than once; send it once"),
+                        )
+                    });
+                }
+            }
+        }
         if let Some(properties) = properties.filter(|_| self.null_is_absent) {
             // A struct: a field set to null counts as absent.
-            object.retain(|key, value| !(value.is_null() && properties.lookup(key).is_some()));
+            object.retain(|(key, value)| !(value.is_null() && properties.lookup(key).is_some()));
         }
         for (key, value) in object.iter_mut() {
             if properties.is_some_and(|properties| properties.lookup(key).is_some()) {
@@ -628,12 +692,15 @@ impl<'s> Checker<'s> {
                 _ => {}
             }
         }
-        let required = schema.lookup("required").and_then(Value::as_array);
+        let required = keywords.required.and_then(Value::as_array);
         let Some(properties) = properties else {
             return;
         };
         for (key, property) in properties {
-            match object.get_mut(key) {
+            let value = object
+                .iter_mut()
+                .find_map(|(name, value)| (name == key).then_some(value));
+            match value {
                 Some(value) => path.with_field(key, |path| self.check(value, property, path)),
                 None if required.is_some_and(|required| required.iter().any(|r| r == key)) => {
                     let expected = self.describe(property);
@@ -661,19 +728,19 @@ impl<'s> Checker<'s> {
     }
 
     fn describe(&self, schema: &'s Value) -> String {
-        self.describe_within(schema, &mut Vec::new())
+        self.describe_within(schema, &mut Open::default())
     }
 
     /// What a model should send for this schema, in the Rust-flavoured words a model reads
     /// best: `u32`, `string`, `one of "low", "high"`, `object`, `array of u8`.
     fn describe_map(&self, schema: &'s Map<String, Value>) -> String {
-        self.describe_map_within(schema, &mut Vec::new())
+        self.describe_map_within(schema, &mut Open::default())
     }
 
     /// `open` holds the `$ref`s being described, outermost first (and `""` for each other
     /// schema being described): a `$ref` to one of them is a recursive type, which is said
     /// as `…`, as is anything deeper than [`MAX_DESCRIBE_DEPTH`].
-    fn describe_within(&self, schema: &'s Value, open: &mut Vec<&'s str>) -> String {
+    fn describe_within(&self, schema: &'s Value, open: &mut Open<'s>) -> String {
         match schema {
             Value::Object(map) => self.describe_map_within(map, open),
             Value::Bool(true) => "any value".to_owned(),
@@ -681,19 +748,16 @@ impl<'s> Checker<'s> {
         }
     }
 
-    fn describe_map_within(
-        &self,
-        schema: &'s Map<String, Value>,
-        open: &mut Vec<&'s str>,
-    ) -> String {
-        if open.len() >= MAX_DESCRIBE_DEPTH {
+    fn describe_map_within(&self, schema: &'s Map<String, Value>, open: &mut Open<'s>) -> String {
+        if open.len == MAX_DESCRIBE_DEPTH {
             return "…".to_owned();
         }
         let reference = schema.lookup("$ref").and_then(Value::as_str);
-        if reference.is_some_and(|reference| open.contains(&reference)) {
+        if reference.is_some_and(|reference| open.refs[..open.len].contains(&reference)) {
             return "…".to_owned();
         }
-        open.push(reference.unwrap_or_default());
+        open.refs[open.len] = reference.unwrap_or_default();
+        open.len += 1;
         let described = match reference {
             Some(reference) => match self.resolve(reference) {
                 Some(target) => self.describe_within(target, open),
@@ -701,11 +765,11 @@ impl<'s> Checker<'s> {
             },
             None => self.describe_shape(schema, open),
         };
-        open.pop();
+        open.len -= 1;
         described
     }
 
-    fn describe_shape(&self, schema: &'s Map<String, Value>, open: &mut Vec<&'s str>) -> String {
+    fn describe_shape(&self, schema: &'s Map<String, Value>, open: &mut Open<'s>) -> String {
         if let Some(Value::Array(allowed)) = schema.lookup("enum") {
             return describe_enum(allowed);
         }
@@ -769,15 +833,16 @@ fn describe_enum(allowed: &[Value]) -> String {
     }
 }
 
-fn type_matches(types: &Value, value: &Value) -> bool {
-    let matches = |name: &str| match name {
-        "null" => value.is_null(),
-        "boolean" => value.is_boolean(),
-        "integer" => value.is_i64() || value.is_u64(),
-        "number" => value.is_number(),
-        "string" => value.is_string(),
-        "array" => value.is_array(),
-        "object" => value.is_object(),
+fn type_matches(types: &Value, value: &Node<'_>) -> bool {
+    let matches = |name: &str| match (name, value) {
+        ("null", Node::Null)
+        | ("boolean", Node::Bool(_))
+        | ("number", Node::Number(_))
+        | ("string", Node::String(_))
+        | ("array", Node::Array(_))
+        | ("object", Node::Object(_)) => true,
+        ("integer", Node::Number(number)) => number.is_i64() || number.is_u64(),
+        ("null" | "boolean" | "integer" | "number" | "string" | "array" | "object", _) => false,
         _ => true,
     };
     match types {
@@ -821,22 +886,31 @@ fn integer_range(format: &str) -> Option<(i128, i128)> {
 }
 
 /// A value as a fault message shows it: short values in full, long ones cut.
-fn received(value: &Value) -> String {
+fn received(value: &Node<'_>) -> String {
     match value {
-        Value::String(text) => quote(text),
-        Value::Array(items) if items.is_empty() => "an empty array".to_owned(),
-        Value::Array(_) => "an array".to_owned(),
-        Value::Object(_) => "an object".to_owned(),
+        Node::String(text) => quote(text),
+        Node::Array(items) if items.is_empty() => "an empty array".to_owned(),
+        Node::Array(_) => "an array".to_owned(),
+        Node::Object(_) => "an object".to_owned(),
         other => other.to_string(),
     }
 }
 
 fn quote(text: &str) -> String {
     const LIMIT: usize = 40;
+    // Writing a string into a `String` cannot fail.
     match text.char_indices().nth(LIMIT) {
-        None => Value::String(text.to_owned()).to_string(),
-        Some((cut, _)) => format!("{}…", Value::String(text[..cut].to_owned())),
+        None => serde_json::to_string(text).unwrap_or_default(),
+        Some((cut, _)) => serde_json::to_string(&text[..cut]).unwrap_or_default() + "…",
     }
+}
+
+/// The `$ref`s being described, outermost first (`""` for each other schema), at most
+/// [`MAX_DESCRIBE_DEPTH`]: kept on the stack, as describing happens for every fault.
+#[derive(Default)]
+struct Open<'s> {
+    refs: [&'s str; MAX_DESCRIBE_DEPTH],
+    len: usize,
 }
 
 /// Finding a key in a small map (a schema object's handful of keywords, a struct's fields) by
@@ -1081,8 +1155,14 @@ mod tests {
     fn duplicate_fields_are_refused() {
         let refusal = parse::<Loose>(r#"{"a":1,"a":2}"#, &schema(), "t").unwrap_err();
         assert_eq!(
-            refusal.lines[0].cells[1],
-            "duplicate field `a` at line 1 column 10"
+            refusal.lines[0],
+            Line::new(
+                "fault",
+                [
+                    "a",
+                    "duplicate field `a`: sent more than once; send it once"
+                ]
+            )
         );
     }
 }

@@ -121,6 +121,7 @@ mod registry;
 mod schema;
 mod tool;
 mod toolkit;
+mod tree;
 
 #[doc(hidden)]
 #[path = "private.rs"]
