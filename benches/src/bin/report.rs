@@ -28,6 +28,7 @@ fn main() {
     report.round_trip();
     report.definitions();
     report.call_all();
+    report.arguments_from_value();
 }
 
 /// Reads every `new/benchmark.json` (its id) and `new/estimates.json` (its median) below `dir`.
@@ -163,6 +164,20 @@ impl Report {
             );
         }
         println!();
+    }
+
+    fn arguments_from_value(&self) {
+        let a = |name: &str| format!("arguments from a Value/{name}");
+        let rows = [
+            ("`serde_json::to_string`", a("serde_json::to_string")),
+            ("`Arguments::from(&Value)`", a("Arguments::from(&Value)")),
+        ];
+        let rows: Vec<(&str, &str)> = rows.iter().map(|(l, id)| (*l, id.as_str())).collect();
+        self.table(
+            "Arguments made from a `serde_json::Value` (ratio to serde_json writing it)",
+            &a("serde_json::to_string"),
+            &rows,
+        );
     }
 
     fn bad_call(&self) {
