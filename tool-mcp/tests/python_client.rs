@@ -6,25 +6,9 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
+use support::example_server;
 
-/// The example server's binary, built if `cargo test` has not built it already.
-fn example_server() -> PathBuf {
-    let deps = std::env::current_exe().expect("the test binary has a path");
-    let profile = deps
-        .parent()
-        .and_then(|deps| deps.parent())
-        .expect("tests run from target/<profile>/deps");
-    let binary = profile.join("examples").join("mcp_server");
-    if !binary.exists() {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-        let status = Command::new(cargo)
-            .args(["build", "-p", "tool-examples", "--example", "mcp_server"])
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "building the example server failed");
-    }
-    binary
-}
+mod support;
 
 /// Runs the Python client against `target` and returns what it saw.
 fn python_client(mode: &str, target: &str) -> Value {

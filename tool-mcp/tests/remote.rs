@@ -10,6 +10,8 @@ use serde_json::json;
 use tool_core::{Content, Context, Grant, Refusal, Registry, ToolCall, tool, toolkit};
 use tool_mcp::{McpServer, RemoteToolkit};
 
+mod support;
+
 #[derive(serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
 struct Item {
     sku: String,
@@ -396,21 +398,7 @@ async fn servers_named_in_the_environment_spec_join_a_registry() {
         RemoteToolkit::from_spec("").await.unwrap().is_empty(),
         "nothing named: everything stays in process"
     );
-    let server = std::env::current_exe()
-        .unwrap()
-        .parent()
-        .and_then(|deps| deps.parent())
-        .unwrap()
-        .join("examples")
-        .join("mcp_server");
-    if !server.exists() {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-        let status = std::process::Command::new(cargo)
-            .args(["build", "-p", "tool-examples", "--example", "mcp_server"])
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
+    let server = support::example_server();
     let spec = format!("{} :: ", server.display());
     let toolkits = RemoteToolkit::from_spec(&spec).await.unwrap();
     assert_eq!(toolkits.len(), 1);
