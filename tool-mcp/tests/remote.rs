@@ -455,3 +455,73 @@ async fn a_remote_server_over_streamable_http_joins_a_registry() {
     stop.cancel();
     let _ = tokio::time::timeout(Duration::from_secs(5), server).await;
 }
+
+/// Sends one HTTP/1.1 POST to `/mcp` on its own connection and returns the status code and
+/// what the server sent until `done` holds for it (or 10 s passed).
+async fn post_mcp(
+    bound: std::net::SocketAddr,
+    body: &str,
+    done: impl Fn(&str) -> bool,
+) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(bound).await.unwrap();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {bound}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut received = Vec::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    let mut chunk = [0; 4096];
+    while !done(&String::from_utf8_lossy(&received)) {
+        match tokio::time::timeout_at(deadline, stream.read(&mut chunk)).await {
+            Ok(Ok(0)) | Err(_) => break,
+            Ok(Ok(read)) => received.extend_from_slice(&chunk[..read]),
+            Ok(Err(error)) => panic!("reading the answer failed: {error}"),
+        }
+    }
+    let text = String::from_utf8_lossy(&received).into_owned();
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or_else(|| panic!("no HTTP status line in {text:?}"));
+    (status, text)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_http_server_refuses_a_body_that_is_not_json_and_serves_the_next_request() {
+    let (served, _) = shop();
+    let stop = tokio_util::sync::CancellationToken::new();
+    let shutdown = stop.clone();
+    let (bound, serving) = McpServer::new(served)
+        .bind_http("127.0.0.1:0".parse().unwrap(), async move {
+            shutdown.cancelled().await
+        })
+        .await
+        .unwrap();
+    let server = tokio::spawn(serving);
+
+    // rmcp answers these itself, before any handler: 415 with its serde error as plain text
+    // (an odd status for a body that is not JSON, but an answer; 400 would fit better).
+    for broken in ["{this is not json", "", "[1, 2,]"] {
+        let (status, answer) = post_mcp(bound, broken, |_| false).await;
+        assert!(
+            (400..500).contains(&status) && answer.contains("fail to deserialize request body"),
+            "{broken:?} got {status}: {answer}"
+        );
+    }
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}})
+    .to_string();
+    let (status, answer) =
+        post_mcp(bound, &initialize, |seen| seen.contains("\"serverInfo\"")).await;
+    assert_eq!(status, 200, "{answer}");
+    assert!(answer.contains("\"serverInfo\""), "{answer}");
+
+    stop.cancel();
+    let _ = tokio::time::timeout(Duration::from_secs(5), server).await;
+}
