@@ -147,6 +147,21 @@ impl Context {
         }
     }
 
+    /// A copy of this context cancelled by `token` instead of its own token: caller, deadline,
+    /// progress listener and extensions carry over. What a server does for each request it
+    /// takes from a client that cancels requests itself; `clone().with_cancellation(token)`
+    /// gives the same context, but copies this one's token (a lock in tokio-util) only to drop
+    /// it (another).
+    pub fn with_cancellation_of(&self, token: CancellationToken) -> Context {
+        Context {
+            cancel: token,
+            caller: self.caller.clone(),
+            deadline: self.deadline,
+            progress: self.progress.clone(),
+            extensions: self.extensions.clone(),
+        }
+    }
+
     /// A context for one call within this one: it shares caller, progress and extensions, its
     /// token is a child of this one's (cancelling this cancels it, not the other way round),
     /// and its deadline is the earlier of this one's and `deadline`.
@@ -206,6 +221,23 @@ mod tests {
         assert!(!child.is_cancelled());
         parent.cancellation().cancel();
         assert!(child.is_cancelled());
+    }
+
+    #[test]
+    fn a_copy_with_another_token_keeps_everything_else() {
+        let soon = Instant::now() + Duration::from_secs(1);
+        let base = Context::new()
+            .with_caller("alice")
+            .with_deadline(soon)
+            .with_extension(7u32);
+        let token = CancellationToken::new();
+        let copy = base.with_cancellation_of(token.clone());
+        assert_eq!(copy.caller(), Some("alice"));
+        assert_eq!(copy.deadline(), Some(soon));
+        assert_eq!(copy.get::<u32>(), Some(&7));
+        token.cancel();
+        assert!(copy.is_cancelled());
+        assert!(!base.is_cancelled(), "the base keeps its own token");
     }
 
     #[test]
