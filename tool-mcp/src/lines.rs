@@ -5,9 +5,9 @@
 //! storm). A client that sent a broken line then waits for an answer that never comes, so
 //! [`serve_lines`] stands between the pipe and rmcp: a line that is not JSON is answered with a
 //! JSON-RPC parse error (code -32700, no id, as MCP 2026-07-28 words it) and goes no further;
-//! every other line reaches rmcp unchanged, and rmcp's lines reach the pipe whole. The error is
-//! valid JSON without an id, so a peer that echoed it back would send a message rmcp answers
-//! at most once, not a storm.
+//! every other line reaches rmcp unchanged, and rmcp's lines reach the pipe whole. The parse
+//! error is itself valid JSON, so a peer that echoed it back would not get another parse error
+//! for it: what rmcp makes of an echoed error is rmcp's, as for any other JSON it reads.
 
 use rmcp::model::{ErrorData, JsonRpcError};
 use serde::de::IgnoredAny;
