@@ -31,7 +31,7 @@ mod remote;
 mod server;
 
 pub use remote::{DEFAULT_REMOTE_TIMEOUT, RemoteError, RemoteToolkit, SERVERS_VARIABLE};
-pub use server::{HttpRequestParts, McpServer};
+pub use server::{DEFAULT_MAX_LINE_BYTES, HttpRequestParts, McpServer};
 
 /// Re-exported so hosts can name rmcp's types without depending on a matching version.
 pub use rmcp;

@@ -11,7 +11,9 @@
 
 use rmcp::model::{ErrorData, JsonRpcError};
 use serde::de::IgnoredAny;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream};
+use tokio::io::{
+    AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream,
+};
 use tokio::sync::mpsc;
 
 /// How much rmcp's side of the pipe buffers before a writer waits.
@@ -23,7 +25,7 @@ const PENDING_ERRORS: usize = 64;
 /// Connects `reader` and `writer` to rmcp through a filter that answers broken lines, and
 /// returns rmcp's end of it. The filter's tasks end when `reader` ends (rmcp then sees the end
 /// of its input) and when rmcp closes its end (after its last line is written).
-pub(crate) fn filtered<R, W>(reader: R, writer: W) -> DuplexStream
+pub(crate) fn filtered<R, W>(reader: R, writer: W, max_line_bytes: usize) -> DuplexStream
 where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
@@ -31,24 +33,33 @@ where
     let (rmcp_end, our_end) = tokio::io::duplex(PIPE_BYTES);
     let (from_rmcp, to_rmcp) = tokio::io::split(our_end);
     let (errors, pending) = mpsc::channel(PENDING_ERRORS);
-    tokio::spawn(forward_lines(reader, to_rmcp, errors));
+    tokio::spawn(forward_lines(reader, to_rmcp, errors, max_line_bytes));
     tokio::spawn(write_lines(from_rmcp, pending, writer));
     rmcp_end
 }
 
-/// Sends each line that is JSON on to rmcp; answers each other line with a parse error.
+/// Sends each line that is JSON on to rmcp; answers each other line with a parse error, and
+/// each line longer than `max_line_bytes` with an error, without keeping more of it than that.
 async fn forward_lines(
     reader: impl AsyncRead + Unpin,
     mut to_rmcp: impl AsyncWrite + Unpin,
     errors: mpsc::Sender<Vec<u8>>,
+    max_line_bytes: usize,
 ) {
     let mut reader = BufReader::new(reader);
     let mut line = Vec::new();
     loop {
         line.clear();
-        match reader.read_until(b'\n', &mut line).await {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
+        let answer = match read_line(&mut reader, &mut line, max_line_bytes).await {
+            Ok(Read::End) | Err(_) => break,
+            Ok(Read::Line) => None,
+            Ok(Read::TooLong) => Some(too_long(max_line_bytes)),
+        };
+        if let Some(answer) = answer {
+            if errors.send(answer).await.is_err() {
+                break;
+            }
+            continue;
         }
         let text = line.strip_suffix(b"\n").unwrap_or(&line);
         let text = text.strip_suffix(b"\r").unwrap_or(text);
@@ -73,16 +84,77 @@ async fn forward_lines(
     let _ = to_rmcp.shutdown().await;
 }
 
+/// What [`read_line`] read.
+enum Read {
+    /// A line, in the buffer (with its newline, unless the input ended first).
+    Line,
+    /// A line longer than the limit, read past and dropped.
+    TooLong,
+    /// The end of the input.
+    End,
+}
+
+/// Reads one line into `line`, or past it if it is longer than `max` bytes.
+async fn read_line(
+    reader: &mut (impl AsyncBufRead + Unpin),
+    line: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<Read> {
+    let mut too_long = false;
+    loop {
+        let available = reader.fill_buf().await?;
+        if available.is_empty() {
+            return Ok(match (too_long, line.is_empty()) {
+                (true, _) => Read::TooLong,
+                (false, true) => Read::End,
+                (false, false) => Read::Line,
+            });
+        }
+        let (taken, ended) = match available.iter().position(|&byte| byte == b'\n') {
+            Some(newline) => (newline + 1, true),
+            None => (available.len(), false),
+        };
+        if !too_long && line.len() + taken > max.saturating_add(1) {
+            too_long = true;
+            line.clear();
+        }
+        if !too_long {
+            line.extend_from_slice(&available[..taken]);
+        }
+        reader.consume(taken);
+        if ended {
+            return Ok(if too_long { Read::TooLong } else { Read::Line });
+        }
+    }
+}
+
+/// The line that answers a line longer than the limit.
+fn too_long(max: usize) -> Vec<u8> {
+    error_line(ErrorData::invalid_request(
+        format!(
+            "Invalid request: the line is longer than {max} bytes, the most this server reads; \
+             it was skipped: send less (the host can raise the limit with \
+             McpServer::with_max_line_bytes)"
+        ),
+        None,
+    ))
+}
+
 /// The line that answers a line that is not JSON.
 fn parse_error(error: &serde_json::Error) -> Vec<u8> {
     let message = format!(
         "Parse error: the line is not JSON ({error}); it was ignored: send one JSON-RPC \
          message per line"
     );
+    error_line(ErrorData::parse_error(message, None))
+}
+
+/// A JSON-RPC error without an id, as a line.
+fn error_line(error: ErrorData) -> Vec<u8> {
     let answer = JsonRpcError {
         jsonrpc: Default::default(),
         id: None,
-        error: ErrorData::parse_error(message, None),
+        error,
     };
     let mut line = serde_json::to_vec(&answer).unwrap_or_default();
     line.push(b'\n');

@@ -54,7 +54,12 @@ pub struct McpServer {
     caller: Option<CallerHook>,
     grant: Option<GrantHook>,
     base: Context,
+    max_line_bytes: usize,
 }
+
+/// The longest line [`McpServer::serve_lines`] (and so `serve_stdio`) reads by default: 16 MiB,
+/// room for the registry's default 1 MiB of arguments many times over.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 16 << 20;
 
 impl McpServer {
     /// Serves `registry` (a scoped view serves only its grant).
@@ -66,7 +71,18 @@ impl McpServer {
             caller: None,
             grant: None,
             base: Context::default(),
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
         }
+    }
+
+    /// Sets the longest line [`McpServer::serve_lines`] reads ([`DEFAULT_MAX_LINE_BYTES`]
+    /// unless set). A longer line is read past, never held whole, and answered with an error.
+    /// A registry whose [`Registry::with_max_argument_bytes`] was raised past it needs this
+    /// raised too.
+    /// (Over HTTP, rmcp's own limit on a request's body applies.)
+    pub fn with_max_line_bytes(mut self, bytes: usize) -> Self {
+        self.max_line_bytes = bytes;
+        self
     }
 
     /// Starts every call's context from `base`: its extensions (application state) and its
@@ -117,16 +133,15 @@ impl McpServer {
     ///
     /// Every line gets an answer: one that is not JSON gets a JSON-RPC parse error (code
     /// -32700, without an id) where rmcp alone would drop it silently, and the next line is
-    /// read as usual. Blank lines are skipped.
+    /// read as usual; one longer than [`McpServer::with_max_line_bytes`] gets an
+    /// invalid-request error (-32600) and is not kept in memory. Blank lines are skipped.
     pub async fn serve_lines(
         self,
         reader: impl AsyncRead + Send + Unpin + 'static,
         writer: impl AsyncWrite + Send + Unpin + 'static,
     ) -> std::io::Result<()> {
-        let running = self
-            .serve(crate::lines::filtered(reader, writer))
-            .await
-            .map_err(std::io::Error::other)?;
+        let filtered = crate::lines::filtered(reader, writer, self.max_line_bytes);
+        let running = self.serve(filtered).await.map_err(std::io::Error::other)?;
         running.waiting().await.map_err(std::io::Error::other)?;
         Ok(())
     }

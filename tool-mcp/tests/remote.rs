@@ -238,11 +238,15 @@ struct RawClient {
 
 impl RawClient {
     async fn connect(registry: Registry) -> RawClient {
+        RawClient::connect_to(McpServer::new(registry)).await
+    }
+
+    async fn connect_to(server: McpServer) -> RawClient {
         use tokio::io::AsyncBufReadExt;
         let (server_end, client_end) = tokio::io::duplex(64 << 20);
         tokio::spawn(async move {
             let (reader, writer) = tokio::io::split(server_end);
-            let _ = McpServer::new(registry).serve_lines(reader, writer).await;
+            let _ = server.serve_lines(reader, writer).await;
         });
         let (reader, writer) = tokio::io::split(client_end);
         let mut client = RawClient {
@@ -370,6 +374,52 @@ async fn the_server_survives_bad_input_and_answers_the_next_good_request() {
     assert_eq!(
         by_id(5).unwrap()["result"]["content"][0]["text"],
         "hello after\twith a tab"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_line_longer_than_the_limit_is_answered_and_skipped() {
+    let (registry, calls) = shop();
+    let mut client =
+        RawClient::connect_to(McpServer::new(registry).with_max_line_bytes(1024)).await;
+    let call = |id: u32, name: &str| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+               "params": {"name": "shop_greet", "arguments": {"name": name}}})
+        .to_string()
+    };
+    // Just within the limit: 1,024 bytes before the newline.
+    let padding = 1024 - call(2, "").len();
+    let longest = call(2, &"y".repeat(padding));
+    assert_eq!(longest.len(), 1024);
+    client.send(&call(1, &"x".repeat(4096))).await;
+    client.send(&longest).await;
+    client.send(&call(3, "after")).await;
+
+    let mut answered = Vec::new();
+    let mut errors = Vec::new();
+    while answered.len() < 2 || errors.is_empty() {
+        let message: serde_json::Value = serde_json::from_str(&client.next().await).unwrap();
+        match message.get("id").and_then(serde_json::Value::as_i64) {
+            Some(id) => answered.push(id),
+            None => errors.push(message),
+        }
+    }
+    answered.sort_unstable();
+    assert_eq!(answered, [2, 3], "the long line is not run, the others are");
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0]["error"]["code"], -32600);
+    assert!(
+        errors[0]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Invalid request: the line is longer than 1024 bytes"),
+        "{}",
+        errors[0]
+    );
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        2,
+        "the long line never reached the handler"
     );
 }
 
