@@ -55,6 +55,7 @@ pub struct McpServer {
     grant: Option<GrantHook>,
     base: Context,
     max_line_bytes: usize,
+    http_config: StreamableHttpServerConfig,
 }
 
 /// The longest line [`McpServer::serve_lines`] (and so `serve_stdio`) reads by default: 16 MiB,
@@ -72,7 +73,27 @@ impl McpServer {
             grant: None,
             base: Context::default(),
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            http_config: StreamableHttpServerConfig::default(),
         }
+    }
+
+    /// Serves HTTP with this rmcp configuration instead of rmcp's default: its limit on a
+    /// request's body (4 MiB by default in rmcp 3.11, answered with 413 past it), keep-alive,
+    /// allowed hosts and origins, sessions.
+    ///
+    /// ```
+    /// use tool_mcp::McpServer;
+    /// use tool_mcp::rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+    ///
+    /// # fn make(registry: tool_core::Registry) -> McpServer {
+    /// McpServer::new(registry).with_http_config(
+    ///     StreamableHttpServerConfig::default().with_max_request_body_bytes(16 << 20),
+    /// )
+    /// # }
+    /// ```
+    pub fn with_http_config(mut self, config: StreamableHttpServerConfig) -> Self {
+        self.http_config = config;
+        self
     }
 
     /// Sets the longest line [`McpServer::serve_lines`] reads ([`DEFAULT_MAX_LINE_BYTES`]
@@ -148,10 +169,11 @@ impl McpServer {
 
     /// The streamable-HTTP service, to mount in an axum router (at `/mcp`, say).
     pub fn http_service(self) -> StreamableHttpService<McpServer, LocalSessionManager> {
+        let config = self.http_config.clone();
         StreamableHttpService::new(
             move || Ok(self.clone()),
             Arc::new(LocalSessionManager::default()),
-            StreamableHttpServerConfig::default(),
+            config,
         )
     }
 

@@ -575,3 +575,37 @@ async fn the_http_server_refuses_a_body_that_is_not_json_and_serves_the_next_req
     stop.cancel();
     let _ = tokio::time::timeout(Duration::from_secs(5), server).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_http_body_limit_is_the_host_s_to_set() {
+    use tool_mcp::rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "x".repeat(2048), "version": "0"}}})
+    .to_string();
+    for (limit, expected) in [(None, 200), (Some(1024), 413)] {
+        let (served, _) = shop();
+        let mut server = McpServer::new(served);
+        if let Some(limit) = limit {
+            server = server.with_http_config(
+                StreamableHttpServerConfig::default().with_max_request_body_bytes(limit),
+            );
+        }
+        let stop = tokio_util::sync::CancellationToken::new();
+        let shutdown = stop.clone();
+        let (bound, serving) = server
+            .bind_http("127.0.0.1:0".parse().unwrap(), async move {
+                shutdown.cancelled().await
+            })
+            .await
+            .unwrap();
+        let serving = tokio::spawn(serving);
+        let (status, answer) = post_mcp(bound, &initialize, |seen| {
+            seen.contains("\"serverInfo\"") || seen.contains("Payload Too Large")
+        })
+        .await;
+        assert_eq!(status, expected, "limit {limit:?}: {answer}");
+        stop.cancel();
+        let _ = tokio::time::timeout(Duration::from_secs(5), serving).await;
+    }
+}
