@@ -104,7 +104,12 @@ impl From<serde_json::Value> for Arguments {
                 drop_flat(other);
                 Arguments(text.into_boxed_str())
             }
-            other => Arguments(json_text(&other).into_boxed_str()),
+            // Not deep (just checked): serde_json's writer recurses at most 64 levels.
+            other => Arguments(
+                serde_json::to_string(&other)
+                    .unwrap_or_default()
+                    .into_boxed_str(),
+            ),
         }
     }
 }

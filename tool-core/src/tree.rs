@@ -142,6 +142,17 @@ impl<'de> Deserialize<'de> for Node<'de> {
 /// a number as: `{KEY: "digits"}`.
 const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
+/// Whether serde_json hands numbers over as `{NUMBER_TOKEN: "digits"}` (its
+/// `arbitrary_precision` feature is on in this build); found once, by asking it. Without the
+/// feature, an object with that key is an object like any other, sent by a caller.
+fn numbers_come_as_maps() -> bool {
+    static ANSWER: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ANSWER.get_or_init(|| {
+        let probe = format!(r#"{{"{NUMBER_TOKEN}":"1"}}"#);
+        matches!(serde_json::from_str::<Value>(&probe), Ok(Value::Number(_)))
+    })
+}
+
 struct NodeVisitor;
 
 impl<'de> Visitor<'de> for NodeVisitor {
@@ -203,7 +214,7 @@ impl<'de> Visitor<'de> for NodeVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node<'de>, A::Error> {
         let mut fields = Vec::new();
         while let Some(Text(key)) = map.next_key()? {
-            if fields.is_empty() && key == NUMBER_TOKEN {
+            if fields.is_empty() && key == NUMBER_TOKEN && numbers_come_as_maps() {
                 let Text(digits) = map.next_value()?;
                 return digits.parse().map(Node::Number).map_err(de::Error::custom);
             }
@@ -265,6 +276,16 @@ mod tests {
         assert_eq!(node.to_string(), value.to_string());
         assert_eq!(Node::of(&value), node);
         assert_eq!(node.count(), 9);
+    }
+
+    #[test]
+    fn an_object_named_like_serde_json_s_number_token_stays_an_object() {
+        // This build has no `arbitrary_precision`: the key is a caller's, not serde_json's.
+        assert!(!numbers_come_as_maps());
+        let text = r#"{"x":{"$serde_json::private::Number":"7"}}"#;
+        let node = Node::parse(text).unwrap();
+        assert!(matches!(node.field("x"), Some(Node::Object(_))), "{node:?}");
+        assert_eq!(node.to_string(), text);
     }
 
     #[test]

@@ -1,20 +1,28 @@
 //! JSON-RPC over a byte pipe, one message a line, with an answer for every line.
 //!
-//! rmcp's line transport drops a line that is not JSON without a word (as the other official
-//! SDKs do: there is no id to answer to, and a peer that echoed errors back could start a
-//! storm). A client that sent a broken line then waits for an answer that never comes, so
-//! [`serve_lines`] stands between the pipe and rmcp: a line that is not JSON is answered with a
-//! JSON-RPC parse error (code -32700, no id, as MCP 2026-07-28 words it) and goes no further;
+//! rmcp's line transport drops a line it cannot read as JSON without a word (as the other
+//! official SDKs do: there is no id to answer to, and a peer that echoed errors back could
+//! start a storm). A client that sent a broken line then waits for an answer that never comes,
+//! so [`serve_lines`](crate::McpServer::serve_lines) stands between the pipe and rmcp: a line
+//! that is not JSON, or that only a full read refuses (bytes that are not UTF-8, a lone
+//! surrogate, a number out of range, nesting past 128 levels), is answered with a JSON-RPC
+//! parse error (code -32700, no id, as MCP 2026-07-28 words it) and goes no further;
 //! every other line reaches rmcp unchanged, and rmcp's lines reach the pipe whole. The parse
 //! error is itself valid JSON, so a peer that echoed it back would not get another parse error
 //! for it: what rmcp makes of an echoed error is rmcp's, as for any other JSON it reads.
 
+use std::fmt;
+
+use rmcp::RoleServer;
 use rmcp::model::{ErrorData, JsonRpcError};
-use serde::de::IgnoredAny;
+use rmcp::transport::async_rw::AsyncRwTransport;
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use tokio::io::{
     AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream,
 };
+use tokio::io::{ReadHalf, WriteHalf};
 use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
 
 /// How much rmcp's side of the pipe buffers before a writer waits.
 const PIPE_BYTES: usize = 1 << 16;
@@ -22,10 +30,20 @@ const PIPE_BYTES: usize = 1 << 16;
 /// Parse errors waiting to be written; past this many the reader waits for the writer.
 const PENDING_ERRORS: usize = 64;
 
-/// Connects `reader` and `writer` to rmcp through a filter that answers broken lines, and
-/// returns rmcp's end of it. The filter's tasks end when `reader` ends (rmcp then sees the end
-/// of its input) and when rmcp closes its end (after its last line is written).
-pub(crate) fn filtered<R, W>(reader: R, writer: W, max_line_bytes: usize) -> DuplexStream
+/// rmcp's transport on its end of the filter.
+pub(crate) type Transport =
+    AsyncRwTransport<RoleServer, ReadHalf<DuplexStream>, WriteHalf<DuplexStream>>;
+
+/// Connects `reader` and `writer` to rmcp through a filter that answers broken lines. Returns
+/// the transport for rmcp, and the task writing to `writer`, which ends once rmcp has dropped
+/// the transport and everything said has been written: await it before leaving, or the last
+/// lines may be lost. The task reading `reader` ends when `reader` does (rmcp then sees the
+/// end of its input) or when rmcp stops reading.
+pub(crate) fn filtered<R, W>(
+    reader: R,
+    writer: W,
+    max_line_bytes: usize,
+) -> (Transport, JoinHandle<()>)
 where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
@@ -34,8 +52,13 @@ where
     let (from_rmcp, to_rmcp) = tokio::io::split(our_end);
     let (errors, pending) = mpsc::channel(PENDING_ERRORS);
     tokio::spawn(forward_lines(reader, to_rmcp, errors, max_line_bytes));
-    tokio::spawn(write_lines(from_rmcp, pending, writer));
-    rmcp_end
+    let writing = tokio::spawn(write_lines(from_rmcp, pending, writer));
+    let (read, write) = tokio::io::split(rmcp_end);
+    // The filter bounds every line it passes on, so rmcp's own bound (16 MiB in rmcp 3.11) is
+    // lifted: left in place it would drop, without an answer, a line the filter let through
+    // when the host raised the limit.
+    let transport = AsyncRwTransport::new_server(read, write).with_max_line_length(usize::MAX);
+    (transport, writing)
 }
 
 /// Sends each line that is JSON on to rmcp; answers each other line with a parse error, and
@@ -63,10 +86,12 @@ async fn forward_lines(
         }
         let text = line.strip_suffix(b"\n").unwrap_or(&line);
         let text = text.strip_suffix(b"\r").unwrap_or(text);
+        // A byte order mark may lead a line (RFC 8259 allows a reader to skip it, as rmcp does).
+        let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
         if text.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        match serde_json::from_slice::<IgnoredAny>(text) {
+        match serde_json::from_slice::<Readable>(text) {
             Ok(_) => {
                 if to_rmcp.write_all(text).await.is_err() || to_rmcp.write_all(b"\n").await.is_err()
                 {
@@ -82,6 +107,62 @@ async fn forward_lines(
     }
     // rmcp reads the end of its input, and stops.
     let _ = to_rmcp.shutdown().await;
+}
+
+/// A JSON value as rmcp will read it: every string valid UTF-8 with its escapes (no lone
+/// surrogate), every number in range, nesting within serde_json's 128 levels. Unlike
+/// `IgnoredAny`, which only skips over the text, this reads each part (without keeping it),
+/// so a line that rmcp could not read, and would drop without an answer, is answered here.
+struct Readable;
+
+impl<'de> Deserialize<'de> for Readable {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(Readable)
+    }
+}
+
+impl<'de> Visitor<'de> for Readable {
+    type Value = Readable;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Readable, E> {
+        Ok(Readable)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Readable, E> {
+        Ok(Readable)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Readable, E> {
+        Ok(Readable)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Readable, E> {
+        Ok(Readable)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Readable, E> {
+        Ok(Readable)
+    }
+
+    fn visit_unit<E>(self) -> Result<Readable, E> {
+        Ok(Readable)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Readable, A::Error> {
+        while seq.next_element::<Readable>()?.is_some() {}
+        Ok(Readable)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Readable, A::Error> {
+        while map.next_key::<Readable>()?.is_some() {
+            map.next_value::<Readable>()?;
+        }
+        Ok(Readable)
+    }
 }
 
 /// What [`read_line`] read.
@@ -143,8 +224,8 @@ fn too_long(max: usize) -> Vec<u8> {
 /// The line that answers a line that is not JSON.
 fn parse_error(error: &serde_json::Error) -> Vec<u8> {
     let message = format!(
-        "Parse error: the line is not JSON ({error}); it was ignored: send one JSON-RPC \
-         message per line"
+        "Parse error: the line cannot be read as JSON ({error}); it was ignored: send one \
+         JSON-RPC message per line, in UTF-8"
     );
     error_line(ErrorData::parse_error(message, None))
 }
@@ -174,6 +255,17 @@ async fn write_lines(
     let mut errors_open = true;
     loop {
         tokio::select! {
+            // Parse errors first, so that one queued before rmcp's last line is not lost when
+            // both are ready as rmcp closes.
+            biased;
+            error = pending.recv(), if errors_open => match error {
+                Some(error) => {
+                    if write_line(&mut writer, &error).await.is_err() {
+                        break;
+                    }
+                }
+                None => errors_open = false,
+            },
             read = from_rmcp.read_until(b'\n', &mut line) => {
                 if matches!(read, Ok(0) | Err(_)) {
                     break;
@@ -184,14 +276,12 @@ async fn write_lines(
                     break;
                 }
             }
-            error = pending.recv(), if errors_open => match error {
-                Some(error) => {
-                    if write_line(&mut writer, &error).await.is_err() {
-                        break;
-                    }
-                }
-                None => errors_open = false,
-            },
+        }
+    }
+    // What the filter queued while rmcp was closing.
+    while let Ok(error) = pending.try_recv() {
+        if write_line(&mut writer, &error).await.is_err() {
+            break;
         }
     }
     let _ = writer.shutdown().await;

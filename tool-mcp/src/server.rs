@@ -152,19 +152,30 @@ impl McpServer {
     /// Serves JSON-RPC messages, one a line, read from `reader` and answered on `writer`
     /// (a socket, a pipe, a child's stdio), until `reader` ends.
     ///
-    /// Every line gets an answer: one that is not JSON gets a JSON-RPC parse error (code
-    /// -32700, without an id) where rmcp alone would drop it silently, and the next line is
-    /// read as usual; one longer than [`McpServer::with_max_line_bytes`] gets an
-    /// invalid-request error (-32600) and is not kept in memory. Blank lines are skipped.
+    /// Every line gets an answer: one that cannot be read as JSON (not JSON, or not UTF-8, a
+    /// lone surrogate, a number out of range, nesting past 128 levels) gets a JSON-RPC parse
+    /// error (code -32700, without an id) where rmcp alone would drop it silently, and the next
+    /// line is read as usual; one longer than [`McpServer::with_max_line_bytes`] gets an
+    /// invalid-request error (-32600) and is not kept in memory. Blank lines are skipped. It
+    /// returns once rmcp has stopped and every answer has been written.
     pub async fn serve_lines(
         self,
         reader: impl AsyncRead + Send + Unpin + 'static,
         writer: impl AsyncWrite + Send + Unpin + 'static,
     ) -> std::io::Result<()> {
-        let filtered = crate::lines::filtered(reader, writer, self.max_line_bytes);
-        let running = self.serve(filtered).await.map_err(std::io::Error::other)?;
-        running.waiting().await.map_err(std::io::Error::other)?;
-        Ok(())
+        let (transport, writing) = crate::lines::filtered(reader, writer, self.max_line_bytes);
+        let served = match self.serve(transport).await {
+            Ok(running) => running
+                .waiting()
+                .await
+                .map(drop)
+                .map_err(std::io::Error::other),
+            Err(error) => Err(std::io::Error::other(error)),
+        };
+        // rmcp has dropped its end of the filter: wait until what it (and the filter) said
+        // has been written, or a short session's answers could be lost as the process exits.
+        let _ = writing.await;
+        served
     }
 
     /// The streamable-HTTP service, to mount in an axum router (at `/mcp`, say).

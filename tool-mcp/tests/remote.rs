@@ -275,9 +275,9 @@ impl RawClient {
     }
 
     /// Sends `text` and a newline.
-    async fn send(&mut self, text: &str) {
+    async fn send(&mut self, text: impl AsRef<[u8]>) {
         use tokio::io::AsyncWriteExt;
-        self.writer.write_all(text.as_bytes()).await.unwrap();
+        self.writer.write_all(text.as_ref()).await.unwrap();
         self.writer.write_all(b"\n").await.unwrap();
     }
 
@@ -291,38 +291,64 @@ impl RawClient {
     }
 }
 
+/// The answer with this id.
+fn by_id_of(answered: &[(i64, serde_json::Value)], wanted: i64) -> serde_json::Value {
+    answered
+        .iter()
+        .find(|(id, _)| *id == wanted)
+        .map(|(_, message)| message.clone())
+        .unwrap_or_else(|| panic!("no answer with id {wanted}"))
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_server_survives_bad_input_and_answers_the_next_good_request() {
     let (registry, _) = shop();
     let mut client = RawClient::connect(registry).await;
 
-    let malformed = [
-        "{this is not json",
-        r#"{"jsonrpc": "2.0", "id": 9, "method": "tools/list""#,
-        "\u{0}\u{1}binary",
-        "[1, 2,]",
+    // Lines rmcp cannot read: not JSON at all, and JSON that only a full read refuses (a lone
+    // surrogate, a number out of range, bytes that are not UTF-8, nesting past 128 levels).
+    let call = |id: u32, name: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"shop_greet","arguments":{{"name":{name}}}}}}}"#
+        )
+    };
+    let mut not_utf8 = call(11, "\"\"").into_bytes();
+    not_utf8.splice(not_utf8.len() - 4..not_utf8.len() - 4, [0xff, 0xfe]);
+    let malformed: Vec<Vec<u8>> = vec![
+        b"{this is not json".to_vec(),
+        br#"{"jsonrpc": "2.0", "id": 9, "method": "tools/list""#.to_vec(),
+        b"\x00\x01binary".to_vec(),
+        b"[1, 2,]".to_vec(),
+        call(7, r#""\ud800""#).into_bytes(),
+        call(8, "1e400").into_bytes(),
+        not_utf8,
+        format!("{}{}", "[".repeat(200), "]".repeat(200)).into_bytes(),
     ];
     let huge = "x".repeat(10 << 20);
-    let bad_requests = malformed.iter().map(|line| line.to_string()).chain([
-        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/teleport", "params": {}}).to_string(),
+    let bad_requests = malformed.iter().cloned().chain([
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/teleport", "params": {}})
+            .to_string()
+            .into_bytes(),
         json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
                "params": {"name": "shop_greet", "arguments": [1, 2]}})
-        .to_string(),
+        .to_string()
+        .into_bytes(),
         json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
                "params": {"name": "shop_greet", "arguments": {"name": huge}}})
-        .to_string(),
+        .to_string()
+        .into_bytes(),
         // Blank lines are skipped, not answered.
-        String::new(),
+        Vec::new(),
+        // A byte order mark before a request is skipped, as rmcp skips it.
+        format!("\u{FEFF}{}", call(9, "\"bom\"")).into_bytes(),
     ]);
     for request in bad_requests {
         client.send(&request).await;
     }
+    client.send(call(5, "\"after\"")).await;
+    // Answered last of all: every line sent before it has had its answer, if it gets one.
     client
-        .send(
-            &json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
-                    "params": {"name": "shop_greet", "arguments": {"name": "after"}}})
-            .to_string(),
-        )
+        .send(json!({"jsonrpc": "2.0", "id": 6, "method": "ping"}).to_string())
         .await;
 
     // Calls run concurrently, so answers come in any order; a line that is not JSON gets a
@@ -330,33 +356,35 @@ async fn the_server_survives_bad_input_and_answers_the_next_good_request() {
     let mut answered = Vec::new();
     let mut parse_errors = Vec::new();
     let done = |answered: &[(i64, serde_json::Value)]| {
-        [2, 3, 4, 5]
+        [2, 3, 4, 5, 6, 9]
             .iter()
             .all(|wanted| answered.iter().any(|(id, _)| id == wanted))
     };
-    while !done(&answered) || parse_errors.len() < malformed.len() {
+    while !done(&answered) {
         let message: serde_json::Value = serde_json::from_str(&client.next().await).unwrap();
         match message.get("id").and_then(serde_json::Value::as_i64) {
             Some(id) => answered.push((id, message)),
             None => parse_errors.push(message),
         }
     }
+    // One parse error per line rmcp cannot read, and none for the blank line: all of them
+    // were written before the answer to the ping that followed them.
+    assert_eq!(parse_errors.len(), malformed.len(), "{parse_errors:?}");
     for error in &parse_errors {
         assert_eq!(error["error"]["code"], -32700, "{error}");
         assert!(
             error["error"]["message"]
                 .as_str()
                 .unwrap()
-                .starts_with("Parse error: the line is not JSON ("),
+                .starts_with("Parse error: the line cannot be read as JSON ("),
             "{error}"
         );
     }
-    let by_id = |wanted: i64| {
-        answered
-            .iter()
-            .find(|(id, _)| *id == wanted)
-            .map(|(_, message)| message.clone())
-    };
+    assert_eq!(
+        by_id_of(&answered, 9)["result"]["content"][0]["text"],
+        "hello bom\twith a tab"
+    );
+    let by_id = |wanted: i64| Some(by_id_of(&answered, wanted));
     assert!(
         by_id(2).unwrap().get("error").is_some(),
         "unknown methods get an error"
@@ -432,10 +460,20 @@ async fn registry_changes_reach_the_client_as_list_changed() {
         "{}",
         client.initialized
     );
-    // Give the server a moment to start listening for changes after `initialized`.
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    assert!(registry.remove("shop_idle"));
-    let notification = client.next().await;
+    // The server starts listening for changes once it has handled `initialized`, in a task of
+    // its own: change the registry until a notice comes (a lagging listener gets one notice
+    // for all the changes it missed, so this ends at the first one it sees).
+    let mut notification = None;
+    for _ in 0..100 {
+        registry.replace(Probe).unwrap();
+        if let Ok(line) =
+            tokio::time::timeout(Duration::from_millis(100), client.lines.next_line()).await
+        {
+            notification = line.unwrap();
+            break;
+        }
+    }
+    let notification = notification.expect("a list_changed notification within 10 s");
     assert!(
         notification.contains("notifications/tools/list_changed"),
         "{notification}"
@@ -607,5 +645,72 @@ async fn the_http_body_limit_is_the_host_s_to_set() {
         assert_eq!(status, expected, "limit {limit:?}: {answer}");
         stop.cancel();
         let _ = tokio::time::timeout(Duration::from_secs(5), serving).await;
+    }
+}
+
+/// A tool to add and replace, changing a registry.
+#[tool(readonly)]
+async fn probe() -> String {
+    "probe".to_owned()
+}
+
+#[tokio::test]
+async fn serving_lines_returns_only_once_every_answer_is_written() {
+    use tokio::io::AsyncReadExt;
+    let (registry, _) = shop();
+    // A session that ends before it begins: one broken line, then the end of the input.
+    let input: &[u8] = b"not json\n";
+    let (writer, mut output) = tokio::io::duplex(1 << 16);
+    // Each write waits 50 ms, longer than rmcp takes to give up: were serving to return
+    // without waiting for the writer, nothing would be written yet.
+    let writer = Slow {
+        inner: writer,
+        delay: None,
+    };
+    let served = McpServer::new(registry).serve_lines(input, writer).await;
+    assert!(served.is_err(), "rmcp saw no initialize");
+    // Everything is written, and the writer closed, by the time serving returns.
+    let mut written = String::new();
+    tokio::time::timeout(Duration::ZERO, output.read_to_string(&mut written))
+        .await
+        .expect("the answers were written before serve_lines returned")
+        .unwrap();
+    assert!(written.contains("-32700"), "{written}");
+}
+
+/// A writer that waits 50 ms before each write.
+struct Slow<W> {
+    inner: W,
+    delay: Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl<W: tokio::io::AsyncWrite + Unpin> tokio::io::AsyncWrite for Slow<W> {
+    fn poll_write(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        use std::future::Future;
+        let this = &mut *self;
+        let delay = this
+            .delay
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(Duration::from_millis(50))));
+        std::task::ready!(delay.as_mut().poll(cx));
+        this.delay = None;
+        std::pin::Pin::new(&mut this.inner).poll_write(cx, buf)
+    }
+
+    fn poll_flush(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.inner).poll_shutdown(cx)
     }
 }
