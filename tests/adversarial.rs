@@ -12,6 +12,7 @@ use tool_core::{
     Arguments, Context, MAX_ARGUMENT_DEPTH, Provider, Refusal, Registry, RegistryError, ToolCall,
     ToolResult, tool,
 };
+use tool_tests::faults;
 
 /// One line of an order.
 #[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
@@ -132,15 +133,6 @@ fn bad_arguments(result: &ToolResult) -> &Refusal {
     assert_eq!(Refusal::parse(&refusal.to_string()).as_ref(), Some(refusal));
     assert!(refusal.find_line("fields").is_some(), "{refusal}");
     refusal
-}
-
-fn faults(refusal: &Refusal) -> Vec<(String, String)> {
-    refusal
-        .lines
-        .iter()
-        .filter(|line| line.label == "fault")
-        .map(|line| (line.cells[0].clone(), line.cells[1].clone()))
-        .collect()
 }
 
 /// `depth` nested arrays around `1`, as text.
@@ -825,6 +817,15 @@ async fn a_huge_unknown_name_is_not_sent_back_whole() {
 
 // Regressions: what this review and the fuzz targets found.
 
+/// A registry of `tool` alone, held to MCP's rules only.
+fn alone(tool: impl tool_core::Tool) -> Registry {
+    Registry::builder()
+        .tool(tool)
+        .providers([Provider::Mcp])
+        .build()
+        .unwrap()
+}
+
 /// A type that contains itself through vectors only: `[[[]]]`.
 #[allow(dead_code, reason = "read only by serde and Debug")]
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
@@ -840,11 +841,7 @@ async fn nest_take(nested: Nested) -> String {
 async fn a_type_containing_itself_is_described_without_overflowing_the_stack() {
     // Describing `Nested` used to recurse without end: any wrong value for it, or
     // `describe()`, overflowed the stack and aborted the process.
-    let registry = Registry::builder()
-        .tool(NestTake)
-        .providers([Provider::Mcp])
-        .build()
-        .unwrap();
+    let registry = alone(NestTake);
     let result = registry
         .call(
             ToolCall::new("1", "nest_take", json!({"nested": "x"})),
@@ -892,11 +889,7 @@ async fn internally_tagged_recursive_enums_are_checked_in_linear_time() {
     // Each variant's fault check descended into the same value, so a bad leaf 18 levels down
     // took 39 s (debug build), and 60 levels would take longer than the universe has. The
     // checker now skips variants whose tag differs.
-    let registry = Registry::builder()
-        .tool(ExprEval)
-        .providers([Provider::Mcp])
-        .build()
-        .unwrap();
+    let registry = alone(ExprEval);
     let mut expr = json!({"op": "lit", "value": 300});
     for level in 0..60 {
         expr = json!({"op": if level % 2 == 0 { "neg" } else { "not" }, "arg": expr});
@@ -948,11 +941,7 @@ async fn the_fault_check_gives_up_rather_than_take_exponential_time() {
     // faults doubles the work per level. The checker now stops after a number of steps
     // proportional to the arguments' size and refuses with serde's first error. (serde's own
     // untagged deserialization is exponential too: see SECURITY.md.)
-    let registry = Registry::builder()
-        .tool(ShapeTake)
-        .providers([Provider::Mcp])
-        .build()
-        .unwrap();
+    let registry = alone(ShapeTake);
     let mut shape = json!("bad");
     for _ in 0..12 {
         shape = json!({"left": shape});

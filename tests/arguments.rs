@@ -2,6 +2,7 @@
 
 use serde_json::{Value, json};
 use tool_core::{Arguments, Context, Line, Refusal, Registry, ToolCall, tool};
+use tool_tests::faults;
 
 #[derive(Debug, Clone, PartialEq, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
 struct Item {
@@ -92,15 +93,6 @@ async fn call_text(name: &str, arguments: impl Into<Arguments>) -> Result<String
         .await;
     assert_eq!(result.id, "id-1");
     result.outcome.map(|output| output.as_text().into_owned())
-}
-
-fn faults(refusal: &Refusal) -> Vec<(String, String)> {
-    refusal
-        .lines
-        .iter()
-        .filter(|line| line.label == "fault")
-        .map(|line| (line.cells[0].clone(), line.cells[1].clone()))
-        .collect()
 }
 
 fn fault(path: &str, problem: &str) -> (String, String) {

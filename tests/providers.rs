@@ -495,11 +495,9 @@ async fn mcp_round_trip() {
     assert_eq!(written["isError"], true);
     let text = written["content"][0]["text"].as_str().unwrap();
     let refusal = Refusal::parse(text).unwrap();
-    let paths: Vec<_> = refusal
-        .lines
-        .iter()
-        .filter(|line| line.label == "fault")
-        .map(|line| line.cells[0].as_str())
+    let paths: Vec<_> = tool_tests::faults(&refusal)
+        .into_iter()
+        .map(|(path, _)| path)
         .collect();
     assert_eq!(paths, ["items", "shipping.courier.address", "labels"]);
 

@@ -15,18 +15,9 @@ use rig_core::tool::ToolContext;
 use serde::Serialize;
 use tool_benches::{
     ANSWER, BAD_NESTED_CALL, BAD_THREE_CALL, CALL, EventCount, MCP_CALL, baseline,
-    baseline_via_value, ready,
+    baseline_via_value, ready, tool_core_call,
 };
-use tool_core::{Context, Registry, ToolCall};
-
-/// The answer to one call, as this project writes it: the call text in, the result's JSON out.
-fn tool_core_call(registry: &Registry, ctx: &Context, text: &str) -> String {
-    let result = match ToolCall::from_json(text) {
-        Ok(call) => ready(registry.call(call, ctx)),
-        Err(refusal) => return refusal.to_string(),
-    };
-    serde_json::to_string(&result).expect("a result serializes")
-}
+use tool_core::{Context, Registry};
 
 #[derive(Serialize)]
 struct Answer<'a, T> {

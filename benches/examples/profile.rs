@@ -14,14 +14,9 @@ use std::hint::black_box;
 use rmcp::model::{CallToolRequestParams, JsonObject};
 use tool_benches::{
     ARGUMENTS, BAD_NESTED_CALL, BAD_THREE_CALL, CALL, EventCount, MCP_CALL, baseline, ready,
-    registry_of,
+    registry_of, tool_core_call,
 };
-use tool_core::{Context, Provider, Registry, ToolCall};
-
-fn tool_core_call(registry: &Registry, ctx: &Context, text: &str) -> String {
-    let call = ToolCall::from_json(text).expect("a call");
-    serde_json::to_string(&ready(registry.call(call, ctx))).expect("serializes")
-}
+use tool_core::{Context, Provider, Registry};
 
 fn main() {
     let mut args = std::env::args().skip(1);

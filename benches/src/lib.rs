@@ -105,6 +105,15 @@ pub fn ready<F: Future>(future: F) -> F::Output {
     }
 }
 
+/// The answer to one call, as this project writes it: the call text in, the result's JSON out.
+pub fn tool_core_call(registry: &tool_core::Registry, ctx: &Context, text: &str) -> String {
+    let result = match tool_core::ToolCall::from_json(text) {
+        Ok(call) => ready(registry.call(call, ctx)),
+        Err(refusal) => return refusal.to_string(),
+    };
+    serde_json::to_string(&result).expect("a result serializes")
+}
+
 /// A call envelope as a hand-written host reads it: borrowed strings, arguments left as text.
 #[derive(Deserialize)]
 pub struct Envelope<'a> {
@@ -241,22 +250,17 @@ mod tests {
     #[test]
     fn the_bad_calls_are_refused_with_every_fault() {
         let registry = registry_of(1);
-        let three = tool_core::ToolCall::from_json(BAD_THREE_CALL).unwrap();
-        let refusal = ready(registry.call(three, &Context::default()));
-        assert_eq!(
-            refusal.refusal().unwrap().lines.len(),
-            4,
-            "{}",
-            refusal.text()
-        );
-        let nested = tool_core::ToolCall::from_json(BAD_NESTED_CALL).unwrap();
-        let refusal = ready(registry.call(nested, &Context::default()));
-        assert_eq!(
-            refusal.refusal().unwrap().lines.len(),
-            2,
-            "{}",
-            refusal.text()
-        );
+        // Three faults and the fields; one fault and the fields.
+        for (text, lines) in [(BAD_THREE_CALL, 4), (BAD_NESTED_CALL, 2)] {
+            let call = tool_core::ToolCall::from_json(text).unwrap();
+            let refusal = ready(registry.call(call, &Context::default()));
+            assert_eq!(
+                refusal.refusal().unwrap().lines.len(),
+                lines,
+                "{}",
+                refusal.text()
+            );
+        }
         assert!(baseline(BAD_THREE_CALL).unwrap().contains("error"));
     }
 

@@ -510,15 +510,8 @@ async fn servers_named_in_the_environment_spec_join_a_registry() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_remote_server_over_streamable_http_joins_a_registry() {
     let (served, calls) = shop();
-    let stop = tokio_util::sync::CancellationToken::new();
-    let shutdown = stop.clone();
-    let (bound, serving) = McpServer::new(served)
-        .bind_http("127.0.0.1:0".parse().unwrap(), async move {
-            shutdown.cancelled().await
-        })
-        .await
-        .unwrap();
-    let server = tokio::spawn(serving);
+    let http = Http::serve(McpServer::new(served)).await;
+    let bound = http.bound;
     let remote = RemoteToolkit::connect_http("shop", &format!("http://{bound}/mcp"))
         .await
         .unwrap();
@@ -540,8 +533,38 @@ async fn a_remote_server_over_streamable_http_joins_a_registry() {
     assert_eq!(calls.load(Ordering::SeqCst), 1);
     drop(registry);
     drop(remote);
-    stop.cancel();
-    let _ = tokio::time::timeout(Duration::from_secs(5), server).await;
+    http.stop().await;
+}
+
+/// A server answering streamable HTTP at `http://{bound}/mcp` on a free local port.
+struct Http {
+    bound: std::net::SocketAddr,
+    stop: tokio_util::sync::CancellationToken,
+    serving: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl Http {
+    async fn serve(server: McpServer) -> Http {
+        let stop = tokio_util::sync::CancellationToken::new();
+        let shutdown = stop.clone();
+        let (bound, serving) = server
+            .bind_http("127.0.0.1:0".parse().unwrap(), async move {
+                shutdown.cancelled().await
+            })
+            .await
+            .unwrap();
+        Http {
+            bound,
+            stop,
+            serving: tokio::spawn(serving),
+        }
+    }
+
+    /// Stops serving, waiting at most 5 s for it to end.
+    async fn stop(self) {
+        self.stop.cancel();
+        let _ = tokio::time::timeout(Duration::from_secs(5), self.serving).await;
+    }
 }
 
 /// Sends one HTTP/1.1 POST to `/mcp` on its own connection and returns the status code and
@@ -582,15 +605,8 @@ async fn post_mcp(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_http_server_refuses_a_body_that_is_not_json_and_serves_the_next_request() {
     let (served, _) = shop();
-    let stop = tokio_util::sync::CancellationToken::new();
-    let shutdown = stop.clone();
-    let (bound, serving) = McpServer::new(served)
-        .bind_http("127.0.0.1:0".parse().unwrap(), async move {
-            shutdown.cancelled().await
-        })
-        .await
-        .unwrap();
-    let server = tokio::spawn(serving);
+    let http = Http::serve(McpServer::new(served)).await;
+    let bound = http.bound;
 
     // rmcp answers these itself, before any handler: 415 with its serde error as plain text
     // (an odd status for a body that is not JSON, but an answer; 400 would fit better).
@@ -610,8 +626,7 @@ async fn the_http_server_refuses_a_body_that_is_not_json_and_serves_the_next_req
     assert_eq!(status, 200, "{answer}");
     assert!(answer.contains("\"serverInfo\""), "{answer}");
 
-    stop.cancel();
-    let _ = tokio::time::timeout(Duration::from_secs(5), server).await;
+    http.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -629,22 +644,13 @@ async fn the_http_body_limit_is_the_host_s_to_set() {
                 StreamableHttpServerConfig::default().with_max_request_body_bytes(limit),
             );
         }
-        let stop = tokio_util::sync::CancellationToken::new();
-        let shutdown = stop.clone();
-        let (bound, serving) = server
-            .bind_http("127.0.0.1:0".parse().unwrap(), async move {
-                shutdown.cancelled().await
-            })
-            .await
-            .unwrap();
-        let serving = tokio::spawn(serving);
-        let (status, answer) = post_mcp(bound, &initialize, |seen| {
+        let http = Http::serve(server).await;
+        let (status, answer) = post_mcp(http.bound, &initialize, |seen| {
             seen.contains("\"serverInfo\"") || seen.contains("Payload Too Large")
         })
         .await;
         assert_eq!(status, expected, "limit {limit:?}: {answer}");
-        stop.cancel();
-        let _ = tokio::time::timeout(Duration::from_secs(5), serving).await;
+        http.stop().await;
     }
 }
 
