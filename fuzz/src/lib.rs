@@ -153,3 +153,25 @@ pub fn call_and_check(registry: &Registry, call: ToolCall) -> ToolResult {
     }
     result
 }
+
+/// The check every provider-reader target makes: any JSON in `data` is read by `read` into a
+/// call or a `bad-call` refusal; a call runs through the registry to one result (checked as
+/// [`call_and_check`] does), which `write` gives back as a JSON object.
+pub fn read_and_write(
+    data: &[u8],
+    read: impl FnOnce(&serde_json::Value) -> Result<ToolCall, Refusal>,
+    write: impl FnOnce(&ToolResult) -> serde_json::Value,
+) {
+    static REGISTRY: std::sync::LazyLock<Registry> = std::sync::LazyLock::new(registry);
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) else {
+        return;
+    };
+    match read(&value) {
+        Err(refusal) => assert_eq!(refusal.code, "bad-call"),
+        Ok(call) => {
+            let result = call_and_check(&REGISTRY, call);
+            let written = write(&result);
+            assert!(written.is_object(), "{written}");
+        }
+    }
+}
