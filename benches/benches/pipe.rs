@@ -57,6 +57,16 @@ fn round_trip(c: &mut Criterion) {
         common::spawn_server(McpServer::new(registry.clone()), server);
         common::rmcp_client(client).await
     });
+    // The same server behind `serve_lines`, the line filter `serve_stdio` uses.
+    let rmcp_to_tool_mcp_lines = runtime.block_on(async {
+        let (client, server) = tokio::io::duplex(PIPE_BUFFER);
+        let served = McpServer::new(registry.clone());
+        tokio::spawn(async move {
+            let (reader, writer) = tokio::io::split(server);
+            let _ = served.serve_lines(reader, writer).await;
+        });
+        common::rmcp_client(client).await
+    });
     let remote_registry = runtime.block_on(async {
         let (client, server) = tokio::io::duplex(PIPE_BUFFER);
         common::spawn_server(McpServer::new(registry.clone()), server);
@@ -70,7 +80,7 @@ fn round_trip(c: &mut Criterion) {
     runtime.block_on(async {
         let answer = json_lines.call(CALL).await;
         assert!(answer.contains("86400"), "{answer}");
-        for client in [&rmcp_to_rmcp, &rmcp_to_tool_mcp] {
+        for client in [&rmcp_to_rmcp, &rmcp_to_tool_mcp, &rmcp_to_tool_mcp_lines] {
             let result = client.call_tool(mcp_params()).await.expect("answered");
             assert!(serde_json::to_string(&result).unwrap().contains("86400"));
         }
@@ -104,6 +114,18 @@ fn round_trip(c: &mut Criterion) {
         b.iter_custom(|iters| {
             timed(&runtime, iters, async || {
                 black_box(rmcp_to_tool_mcp.call_tool(mcp_params()).await.unwrap());
+            })
+        })
+    });
+    group.bench_function("rmcp client → tool-mcp server, serve_lines", |b| {
+        b.iter_custom(|iters| {
+            timed(&runtime, iters, async || {
+                black_box(
+                    rmcp_to_tool_mcp_lines
+                        .call_tool(mcp_params())
+                        .await
+                        .unwrap(),
+                );
             })
         })
     });

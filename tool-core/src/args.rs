@@ -158,7 +158,7 @@ fn checked(
             path: String::new(),
             problem: format!(
                 "too large or too deeply nested to check for every fault; the first fault: \
-                 {first_error}"
+                 {first_error}; mend it and send the call again to learn of any other"
             ),
         });
         return Err(checker.faults);

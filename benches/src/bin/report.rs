@@ -223,6 +223,10 @@ impl Report {
                 r("rmcp client → tool-mcp server"),
             ),
             (
+                "rmcp client → **tool-mcp** server behind `serve_lines` (as over stdio)",
+                r("rmcp client → tool-mcp server, serve_lines"),
+            ),
+            (
                 "tool-mcp `RemoteToolkit` → tool-mcp server",
                 r("tool-mcp RemoteToolkit → tool-mcp server"),
             ),
