@@ -45,7 +45,7 @@ pub struct ToolCall {
 /// The text is not checked when the call is made: bad text is refused, with the call's id,
 /// when the call runs. Absent arguments, `null` and `""` all mean `{}`.
 #[derive(Clone, PartialEq, Eq)]
-pub struct Arguments(Box<str>);
+pub struct Arguments(String);
 
 impl Arguments {
     /// No arguments: `{}`.
@@ -60,7 +60,8 @@ impl Arguments {
         if trimmed.is_empty() || trimmed == "null" {
             Arguments::empty()
         } else {
-            Arguments(text.into_boxed_str())
+            // Kept as it came, spare capacity and all: shrinking it would cost a reallocation.
+            Arguments(text)
         }
     }
 
@@ -102,14 +103,10 @@ impl From<serde_json::Value> for Arguments {
             other if nests_deeper_than(&other, DEEP) => {
                 let text = json_text_flat(&other);
                 drop_flat(other);
-                Arguments(text.into_boxed_str())
+                Arguments(text)
             }
             // Not deep (just checked): serde_json's writer recurses at most 64 levels.
-            other => Arguments(
-                serde_json::to_string(&other)
-                    .unwrap_or_default()
-                    .into_boxed_str(),
-            ),
+            other => Arguments(serde_json::to_string(&other).unwrap_or_default()),
         }
     }
 }
@@ -120,7 +117,7 @@ impl From<&serde_json::Value> for Arguments {
         match value {
             serde_json::Value::Null => Arguments::empty(),
             serde_json::Value::String(text) => Arguments::from_text(text.as_str()),
-            other => Arguments(json_text(other).into_boxed_str()),
+            other => Arguments(json_text(other)),
         }
     }
 }
@@ -335,7 +332,7 @@ impl Envelope<'_> {
         let arguments = match self.arguments.map(RawValue::get) {
             None | Some("null") => Arguments::empty(),
             Some(raw) if raw.starts_with('"') => Arguments::from_text(string_of(raw)?),
-            Some(raw) => Arguments(raw.into()),
+            Some(raw) => Arguments(raw.to_owned()),
         };
         Ok(ToolCall {
             id,

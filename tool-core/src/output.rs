@@ -9,6 +9,7 @@
 //!
 //! This module only converts; it does not send anything anywhere.
 
+use std::cell::RefCell;
 use std::fmt;
 
 use serde::Serialize;
@@ -149,16 +150,31 @@ impl Output {
     /// Serializes `value` as structured output; a value that cannot be serialized (a map with
     /// non-string keys, say) becomes an `internal` refusal.
     pub fn json<T: Serialize + ?Sized>(value: &T) -> Result<Output, Refusal> {
-        let json = serde_json::to_string(value).map_err(|error| {
+        thread_local! {
+            /// Where structured output is written before it is copied out at its own size:
+            /// one allocation per output, not a growing buffer's and then the copy's.
+            static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+        }
+        // A buffer that grew past this for one large output is let go, not kept per thread.
+        const KEEP: usize = 64 * 1024;
+        let written = SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut buffer) => {
+                buffer.clear();
+                let written = json_text(&mut buffer, value);
+                if buffer.capacity() > KEEP {
+                    *buffer = Vec::new();
+                }
+                written
+            }
+            // Taken already: a value whose serialization makes structured output itself.
+            Err(_) => json_text(&mut Vec::new(), value),
+        });
+        let json = written.map_err(|error| {
             Refusal::new(
                 crate::refusal::code::INTERNAL,
                 format!("the tool's output could not be serialized: {error}"),
             )
         })?;
-        // Copied into an allocation of its own size rather than shrunk in place, as
-        // `to_raw_value` does: shrinking splits the allocator's block, and every call after
-        // pays for the pieces.
-        let json = String::from(json.as_str());
         // SAFETY: serde_json wrote it, so it is one well-formed JSON value and nothing else.
         Ok(Output::Json(unsafe {
             RawValue::from_string_unchecked(json)
@@ -198,6 +214,18 @@ impl Output {
             Output::Content(blocks) => blocks.iter().map(Content::to_mcp).collect(),
         }
     }
+}
+
+/// The JSON text of `value`, written into `buffer` and copied out into a `String` of its own
+/// size (so that turning it into a `Box<RawValue>` does not reallocate).
+fn json_text<T: Serialize + ?Sized>(
+    buffer: &mut Vec<u8>,
+    value: &T,
+) -> Result<String, serde_json::Error> {
+    serde_json::to_writer(&mut *buffer, value)?;
+    // serde_json writes UTF-8; a failure here would be its bug, reported as a serde error.
+    let text = std::str::from_utf8(buffer).map_err(serde::ser::Error::custom)?;
+    Ok(text.to_owned())
 }
 
 impl PartialEq for Output {
@@ -306,5 +334,43 @@ where
 {
     fn into_refusal(self) -> Refusal {
         Refusal::from(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Serializes as the structured output of `Output::json` of its inner value, written as a
+    /// string: serialization that makes structured output while structured output is written.
+    struct Nested(u32);
+
+    impl Serialize for Nested {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let inner = Output::json(&self.0).map_err(serde::ser::Error::custom)?;
+            serializer.serialize_str(&inner.as_text())
+        }
+    }
+
+    #[test]
+    fn structured_output_is_the_value_s_json_and_may_nest() {
+        let output = Output::json(&serde_json::json!({"a": [1, "x"]})).unwrap();
+        assert_eq!(output.as_text(), r#"{"a":[1,"x"]}"#);
+        // The scratch buffer is in use by the outer call while the inner one writes.
+        let output = Output::json(&[Nested(7), Nested(8)]).unwrap();
+        assert_eq!(output.as_text(), r#"["7","8"]"#);
+        // A large output, then a small one: the buffer is cleared, not appended to.
+        let large = "y".repeat(100_000);
+        assert_eq!(Output::json(&large).unwrap().as_text().len(), 100_002);
+        assert_eq!(Output::json(&1).unwrap().as_text(), "1");
+    }
+
+    #[test]
+    fn an_output_that_cannot_be_serialized_is_an_internal_refusal() {
+        let map: std::collections::HashMap<(u8, u8), u8> = [((1, 2), 3)].into();
+        let refusal = Output::json(&map).unwrap_err();
+        assert_eq!(refusal.code, crate::refusal::code::INTERNAL);
+        // The next output is not polluted by what the failed one had written.
+        assert_eq!(Output::json(&[1, 2]).unwrap().as_text(), "[1,2]");
     }
 }

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    InitializeResult, JsonObject, ListToolsResult, PaginatedRequestParams,
+    InitializeResult, JsonObject, ListToolsResult, NumberOrString, PaginatedRequestParams,
     ProgressNotificationParam, ProgressToken, ServerCapabilities,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, ServiceExt};
@@ -279,7 +279,7 @@ impl ServerHandler for McpServer {
             progress = Some(sink);
         }
         let arguments = arguments_of(request.arguments);
-        let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
+        let call = ToolCall::new(id_text(&context.id), request.name.as_ref(), arguments);
         let result = self.registry_for(caller.as_deref()).call(call, &ctx).await;
         drop(ctx);
         if let Some(progress) = progress {
@@ -306,6 +306,14 @@ impl ServerHandler for McpServer {
 /// A request's arguments as a call's: their JSON text. serde_json writes them back, which
 /// recurses once per level: rmcp read them from JSON text, which serde_json reads no deeper than
 /// 128 levels, so the recursion is as bounded here as it was there.
+/// A request's id as a call's id: what `to_string` gives, without the formatter's machinery.
+fn id_text(id: &NumberOrString) -> String {
+    match id {
+        NumberOrString::Number(number) => number.to_string(),
+        NumberOrString::String(text) => String::from(&**text),
+    }
+}
+
 fn arguments_of(arguments: Option<JsonObject>) -> Arguments {
     match arguments.map(|arguments| serde_json::to_string(&arguments)) {
         Some(Ok(text)) => Arguments::from_text(text),
