@@ -15,7 +15,7 @@ use rig_core::tool::ToolContext;
 use serde::Serialize;
 use tool_benches::{
     ANSWER, BAD_NESTED_CALL, BAD_THREE_CALL, CALL, EventCount, MCP_CALL, baseline,
-    baseline_via_value, ready, tool_core_call,
+    baseline_via_value, parts, ready, tool_core_call,
 };
 use tool_core::{Context, Registry};
 
@@ -124,6 +124,31 @@ fn bad_call(c: &mut Criterion) {
     group.finish();
 }
 
+/// A good call taken apart (`tool_benches::parts`): where the time between the baseline and
+/// this project goes.
+fn good_call_parts(c: &mut Criterion) {
+    let registry = Registry::builder().tool(EventCount).build().unwrap();
+    let ctx = Context::default();
+    let arguments = tool_core::Arguments::from_text(tool_benches::ARGUMENTS);
+    let mut group = c.benchmark_group("good call, part by part");
+    group.bench_function("envelope, baseline", |b| {
+        b.iter(|| black_box(parts::envelope_baseline(CALL)))
+    });
+    group.bench_function("envelope, tool-core", |b| {
+        b.iter(|| black_box(parts::envelope(CALL)))
+    });
+    group.bench_function("tool, baseline", |b| {
+        b.iter(|| black_box(parts::tool_baseline(tool_benches::ARGUMENTS)))
+    });
+    group.bench_function("tool, tool-core", |b| {
+        b.iter(|| black_box(parts::tool(&arguments, &ctx)))
+    });
+    group.bench_function("envelope and Registry::call, tool-core", |b| {
+        b.iter(|| black_box(parts::registry(&registry, &ctx, CALL)))
+    });
+    group.finish();
+}
+
 /// Arguments built in code from a `serde_json::Value` (as a host that parsed a provider's
 /// response holds them), against serde_json writing the same value.
 fn arguments_from_value(c: &mut Criterion) {
@@ -138,5 +163,11 @@ fn arguments_from_value(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, good_call, bad_call, arguments_from_value);
+criterion_group!(
+    benches,
+    good_call,
+    good_call_parts,
+    bad_call,
+    arguments_from_value
+);
 criterion_main!(benches);

@@ -4,7 +4,10 @@
 //!
 //! Scenarios in process: baseline, good, baseline-nested, bad-nested, baseline-three,
 //! bad-three, rmcp-kept, tool-mcp, export-mcp (100 tools); round trips over a pipe (client and
-//! server both counted): pipe-json-lines, pipe-rmcp, pipe-tool-mcp.
+//! server both counted): pipe-json-lines, pipe-rmcp, pipe-tool-mcp. The parts of a good call,
+//! each beside the baseline's same part: part-envelope / part-envelope-baseline (reading the
+//! envelope), part-tool / part-tool-baseline (the tool alone: arguments text in, output JSON
+//! out), part-registry (`from_json` and `Registry::call`, the result not written).
 
 #[path = "../benches/common/mod.rs"]
 mod common;
@@ -13,10 +16,10 @@ use std::hint::black_box;
 
 use rmcp::model::{CallToolRequestParams, JsonObject};
 use tool_benches::{
-    ARGUMENTS, BAD_NESTED_CALL, BAD_THREE_CALL, CALL, EventCount, MCP_CALL, baseline, ready,
+    ARGUMENTS, BAD_NESTED_CALL, BAD_THREE_CALL, CALL, EventCount, MCP_CALL, baseline, parts, ready,
     registry_of, tool_core_call,
 };
-use tool_core::{Context, Provider, Registry};
+use tool_core::{Arguments, Context, Provider, Registry};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -30,6 +33,7 @@ fn main() {
     let _entered = runtime.enter();
     let registry = Registry::builder().tool(EventCount).build().unwrap();
     let ctx = Context::default();
+    let arguments = Arguments::from_text(ARGUMENTS);
     let many = registry_of(100);
     let stored = common::RmcpStored::new();
     let (_stored_service, stored_peer) = common::idle_peer(common::RmcpStored::new());
@@ -71,6 +75,11 @@ fn main() {
                 &mcp, &mcp_peer, MCP_CALL,
             ))))
         }),
+        "part-envelope-baseline" => Box::new(|| drop(black_box(parts::envelope_baseline(CALL)))),
+        "part-envelope" => Box::new(|| drop(black_box(parts::envelope(CALL)))),
+        "part-tool-baseline" => Box::new(|| drop(black_box(parts::tool_baseline(ARGUMENTS)))),
+        "part-tool" => Box::new(|| drop(black_box(parts::tool(&arguments, &ctx)))),
+        "part-registry" => Box::new(|| drop(black_box(parts::registry(&registry, &ctx, CALL)))),
         "export-mcp" => Box::new(|| drop(black_box(many.export(Provider::Mcp).unwrap()))),
         other => panic!("no scenario named {other}"),
     };

@@ -114,6 +114,47 @@ pub fn tool_core_call(registry: &tool_core::Registry, ctx: &Context, text: &str)
     serde_json::to_string(&result).expect("a result serializes")
 }
 
+/// A good call taken apart, each part beside the baseline's same part, to show where the time
+/// between [`baseline`] and [`tool_core_call`] goes. Each takes text and gives what the next
+/// step would take; nothing here is written out.
+pub mod parts {
+    use super::*;
+
+    /// The baseline's envelope: borrowed strings, the arguments as raw text.
+    pub fn envelope_baseline(text: &str) -> Envelope<'_> {
+        serde_json::from_str(std::hint::black_box(text)).expect("an envelope")
+    }
+
+    /// This project's envelope: a `ToolCall`, which owns its id, name and arguments.
+    pub fn envelope(text: &str) -> tool_core::ToolCall {
+        tool_core::ToolCall::from_json(std::hint::black_box(text)).expect("a call")
+    }
+
+    /// The baseline's tool: the arguments read into the struct, the fn called, its output
+    /// written.
+    pub fn tool_baseline(arguments: &str) -> String {
+        let args: Args = serde_json::from_str(std::hint::black_box(arguments)).expect("arguments");
+        serde_json::to_string(&ready(run(args))).expect("an output")
+    }
+
+    /// This project's tool alone, called as the registry calls it: `Tool::call` (a boxed
+    /// future) reads the arguments, runs the fn and keeps its output's JSON text.
+    pub fn tool(arguments: &Arguments, ctx: &Context) -> Output {
+        ready(EventCount.call(std::hint::black_box(arguments), ctx)).expect("an output")
+    }
+
+    /// The envelope and `Registry::call` (lookup, grants, limits, the deadline, cancellation,
+    /// the tool), the result not written: with [`envelope`] and [`tool`], the registry's own
+    /// part is what this costs beyond the two.
+    pub fn registry(
+        registry: &tool_core::Registry,
+        ctx: &Context,
+        text: &str,
+    ) -> tool_core::ToolResult {
+        ready(registry.call(envelope(text), ctx))
+    }
+}
+
 /// A call envelope as a hand-written host reads it: borrowed strings, arguments left as text.
 #[derive(Deserialize)]
 pub struct Envelope<'a> {

@@ -24,6 +24,7 @@ fn main() {
     }
     let report = Report { medians };
     report.good_call();
+    report.good_call_parts();
     report.bad_call();
     report.round_trip();
     report.definitions();
@@ -163,6 +164,60 @@ impl Report {
                 met(faster >= 9.0)
             );
         }
+        println!();
+    }
+
+    /// Where the time between the baseline and tool-core goes: each part beside the
+    /// baseline's, and what is left of each whole call once its parts are taken out.
+    fn good_call_parts(&self) {
+        let p = |name: &str| self.get(&format!("good call, part by part/{name}"));
+        let g = |name: &str| self.get(&format!("good call/{name}"));
+        let (
+            Some(envelope_base),
+            Some(envelope),
+            Some(tool_base),
+            Some(tool),
+            Some(registry),
+            Some(base),
+            Some(ours),
+        ) = (
+            p("envelope, baseline"),
+            p("envelope, tool-core"),
+            p("tool, baseline"),
+            p("tool, tool-core"),
+            p("envelope and Registry::call, tool-core"),
+            g("baseline"),
+            g("tool-core"),
+        )
+        else {
+            return;
+        };
+        println!(
+            "### A good call, part by part
+"
+        );
+        println!("| part | baseline | tool-core | difference |");
+        println!("| --- | ---: | ---: | ---: |");
+        let row = |label: &str, a: f64, b: f64| {
+            println!("| {label} | {} | {} | {:+.0} ns |", time(a), time(b), b - a);
+        };
+        row("reading the envelope", envelope_base, envelope);
+        row(
+            "the tool: arguments read, fn run, output written",
+            tool_base,
+            tool,
+        );
+        row(
+            "the rest: dispatch (the registry's own part) and the answer written",
+            base - envelope_base - tool_base,
+            ours - envelope - tool,
+        );
+        println!(
+            "| of which the registry's own part (lookup, grants, limits, deadline, \
+             cancellation, panics) | | {} | |",
+            time(registry - envelope - tool)
+        );
+        row("the whole call", base, ours);
         println!();
     }
 
