@@ -221,8 +221,23 @@ pub(crate) fn validate(value: &Value, schema: &Map<String, Value>) -> Vec<Fault>
     checker.faults
 }
 
-/// A path into the arguments, rendered as `a.b[2].c`.
+/// A path into the arguments, rendered as `a.b[2].c`; a key that would make such a path
+/// ambiguous or unreadable (empty, with a dot, a bracket, a quote or white space in it, or
+/// longer than [`PLAIN_KEY_LIMIT`]) is written as a quoted JSON string in brackets,
+/// `a["b.c"][2]`; one longer than 40 characters is cut there and marked, `a["bbb…bbb"…]`.
 struct Path(String);
+
+/// The longest key a path writes as it is.
+const PLAIN_KEY_LIMIT: usize = 64;
+
+/// Whether `key` reads unambiguously after a dot in a path.
+fn is_plain_key(key: &str) -> bool {
+    !key.is_empty()
+        && key.len() <= PLAIN_KEY_LIMIT
+        && !key.contains(|c: char| {
+            matches!(c, '.' | '[' | ']' | '"') || c.is_whitespace() || c.is_control()
+        })
+}
 
 impl Default for Path {
     /// An empty path, with room for a few levels before it grows.
@@ -234,10 +249,16 @@ impl Default for Path {
 impl Path {
     fn with_field<R>(&mut self, field: &str, f: impl FnOnce(&mut Path) -> R) -> R {
         let len = self.0.len();
-        if !self.0.is_empty() {
-            self.0.push('.');
+        if is_plain_key(field) {
+            if !self.0.is_empty() {
+                self.0.push('.');
+            }
+            self.0.push_str(field);
+        } else {
+            self.0.push('[');
+            self.0.push_str(&quote(field));
+            self.0.push(']');
         }
-        self.0.push_str(field);
         let result = f(self);
         self.0.truncate(len);
         result
@@ -1164,5 +1185,56 @@ mod tests {
                 ]
             )
         );
+    }
+
+    #[test]
+    fn keys_that_would_make_a_path_ambiguous_are_quoted() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Scores {
+            scores: std::collections::BTreeMap<String, u8>,
+        }
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "scores": {"type": "object", "additionalProperties": {"type": "integer", "format": "uint8", "minimum": 0, "maximum": 255}}
+            },
+            "required": ["scores"],
+            "additionalProperties": false
+        })
+        .as_object()
+        .cloned()
+        .unwrap();
+        let long = "k".repeat(PLAIN_KEY_LIMIT + 1);
+        let text = json!({"scores": {
+            "plain-key_1": "x",
+            "a.b": "x",
+            "c[0]": "x",
+            "": "x",
+            "first name": "x",
+            "say \"hi\"": "x",
+            long.clone(): "x",
+        }})
+        .to_string();
+        let refusal = parse::<Scores>(&text, &schema, "t").unwrap_err();
+        let mut paths: Vec<&str> = refusal
+            .lines
+            .iter()
+            .filter(|line| line.label == "fault")
+            .map(|line| line.cells[0].as_str())
+            .collect();
+        paths.sort_unstable();
+        let cut = format!(r#"scores["{}"…]"#, "k".repeat(40));
+        let mut expected = vec![
+            "scores.plain-key_1",
+            r#"scores["a.b"]"#,
+            r#"scores["c[0]"]"#,
+            r#"scores[""]"#,
+            r#"scores["first name"]"#,
+            r#"scores["say \"hi\""]"#,
+            cut.as_str(),
+        ];
+        expected.sort_unstable();
+        assert_eq!(paths, expected, "{refusal}");
     }
 }
