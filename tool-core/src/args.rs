@@ -221,10 +221,11 @@ pub(crate) fn validate(value: &Value, schema: &Map<String, Value>) -> Vec<Fault>
     checker.faults
 }
 
-/// A path into the arguments, rendered as `a.b[2].c`; a key that would make such a path
-/// ambiguous or unreadable (empty, with a dot, a bracket, a quote or white space in it, or
-/// longer than [`PLAIN_KEY_LIMIT`]) is written as a quoted JSON string in brackets,
-/// `a["b.c"][2]`; one longer than 40 characters is cut there and marked, `a["bbb…bbb"…]`.
+/// A path into the arguments, rendered as `a.b[2].c`. A key of anything but ASCII letters,
+/// digits, `_` and `-` (one with a dot, a bracket or a space in it, say, which would make the
+/// path ambiguous), an empty key and one longer than [`PLAIN_KEY_LIMIT`] are written as a
+/// quoted JSON string in brackets: `a["b.c"][2]`; past 40 characters the key is cut and
+/// marked, `a["bbb…bbb"…]`.
 struct Path(String);
 
 /// The longest key a path writes as it is.
@@ -234,9 +235,9 @@ const PLAIN_KEY_LIMIT: usize = 64;
 fn is_plain_key(key: &str) -> bool {
     !key.is_empty()
         && key.len() <= PLAIN_KEY_LIMIT
-        && !key.contains(|c: char| {
-            matches!(c, '.' | '[' | ']' | '"') || c.is_whitespace() || c.is_control()
-        })
+        && key
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-')
 }
 
 impl Default for Path {
