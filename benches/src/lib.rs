@@ -93,7 +93,11 @@ pub const ANSWER: &str =
 
 /// Runs a future that never waits (none of the in-process contenders does, for this tool) to
 /// completion on the calling thread: the same driver for every in-process contender, so no
-/// executor's cost is in any of them.
+/// executor's cost is in any of them. Inlined into every caller: called from more than one
+/// place, the compiler kept it out of line, and each contender's future was then copied into
+/// its frame (488 bytes for this project's, measured in `tool_core_call`), a cost of the
+/// driver rather than of any contender.
+#[inline(always)]
 pub fn ready<F: Future>(future: F) -> F::Output {
     let mut future = pin!(future);
     match future
