@@ -157,18 +157,21 @@ impl Output {
         }
         // A buffer that grew past this for one large output is let go, not kept per thread.
         const KEEP: usize = 64 * 1024;
-        let written = SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-            Ok(mut buffer) => {
+        let written = SCRATCH
+            .try_with(|scratch| {
+                let mut buffer = scratch.try_borrow_mut().ok()?;
                 buffer.clear();
                 let written = json_text(&mut buffer, value);
                 if buffer.capacity() > KEEP {
                     *buffer = Vec::new();
                 }
-                written
-            }
-            // Taken already: a value whose serialization makes structured output itself.
-            Err(_) => json_text(&mut Vec::new(), value),
-        });
+                Some(written)
+            })
+            .ok()
+            .flatten()
+            // The buffer is in use (a value whose serialization makes structured output
+            // itself) or gone (this thread's locals are being destroyed): one of its own.
+            .unwrap_or_else(|| json_text(&mut Vec::new(), value));
         let json = written.map_err(|error| {
             Refusal::new(
                 crate::refusal::code::INTERNAL,
@@ -372,5 +375,28 @@ mod tests {
         assert_eq!(refusal.code, crate::refusal::code::INTERNAL);
         // The next output is not polluted by what the failed one had written.
         assert_eq!(Output::json(&[1, 2]).unwrap().as_text(), "[1,2]");
+    }
+
+    #[test]
+    fn structured_output_can_be_made_while_a_thread_s_locals_are_destroyed() {
+        struct AtExit(std::sync::mpsc::Sender<String>);
+        impl Drop for AtExit {
+            fn drop(&mut self) {
+                let text = Output::json(&[1, 2]).map(|output| output.as_text().into_owned());
+                let _ = self.0.send(text.unwrap_or_default());
+            }
+        }
+        thread_local! {
+            static AT_EXIT: RefCell<Option<AtExit>> = const { RefCell::new(None) };
+        }
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            // Registered first, so destroyed last (on Linux): after the scratch buffer.
+            AT_EXIT.with(|slot| *slot.borrow_mut() = Some(AtExit(sender)));
+            assert_eq!(Output::json(&7).unwrap().as_text(), "7");
+        })
+        .join()
+        .unwrap();
+        assert_eq!(receiver.recv().unwrap(), "[1,2]");
     }
 }
