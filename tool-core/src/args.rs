@@ -166,7 +166,8 @@ fn checked(
     if !checker.faults.is_empty() {
         return Err(checker.faults);
     }
-    Ok(value.to_string())
+    // A tree with string keys always serializes.
+    Ok(serde_json::to_string(&value).unwrap_or_default())
 }
 
 /// The problem with arguments serde_json could not read: nested too deeply, or not JSON.

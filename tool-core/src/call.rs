@@ -100,13 +100,13 @@ impl From<serde_json::Value> for Arguments {
         match value {
             serde_json::Value::Null => Arguments::empty(),
             serde_json::Value::String(text) => Arguments::from_text(text),
-            other if nests_deeper_than(&other, DEEP) => {
-                let text = json_text_flat(&other);
-                drop_flat(other);
+            other => {
+                let (text, deep) = json_text(&other);
+                if deep {
+                    drop_flat(other);
+                }
                 Arguments(text)
             }
-            // Not deep (just checked): serde_json's writer recurses at most 64 levels.
-            other => Arguments(serde_json::to_string(&other).unwrap_or_default()),
         }
     }
 }
@@ -117,7 +117,7 @@ impl From<&serde_json::Value> for Arguments {
         match value {
             serde_json::Value::Null => Arguments::empty(),
             serde_json::Value::String(text) => Arguments::from_text(text.as_str()),
-            other => Arguments(json_text(other)),
+            other => Arguments(json_text(other).0),
         }
     }
 }
@@ -127,13 +127,15 @@ impl From<&serde_json::Value> for Arguments {
 /// "arguments from a Value").
 const DEEP: usize = 64;
 
-/// The compact JSON text of `value` (what `value.to_string()` gives).
-fn json_text(value: &serde_json::Value) -> String {
+/// The compact JSON text of `value` (what `value.to_string()` gives), and whether it nests
+/// deeper than [`DEEP`] (then it was written without recursion, and should be dropped so).
+fn json_text(value: &serde_json::Value) -> (String, bool) {
     if nests_deeper_than(value, DEEP) {
-        json_text_flat(value)
+        (json_text_flat(value), true)
     } else {
-        // A `Value` with string keys always serializes.
-        serde_json::to_string(value).unwrap_or_default()
+        // A `Value` with string keys always serializes; serde_json's writer recurses at most
+        // `DEEP` levels here.
+        (serde_json::to_string(value).unwrap_or_default(), false)
     }
 }
 

@@ -191,16 +191,16 @@ impl<'de> Visitor<'de> for NodeVisitor {
         Ok(Number::from_f64(n).map_or(Node::Null, Node::Number))
     }
 
-    fn visit_borrowed_str<E>(self, text: &'de str) -> Result<Node<'de>, E> {
-        Ok(Node::String(Cow::Borrowed(text)))
+    fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<Node<'de>, E> {
+        TextVisitor.visit_borrowed_str(text).map(Node::from)
     }
 
-    fn visit_str<E>(self, text: &str) -> Result<Node<'de>, E> {
-        Ok(Node::String(Cow::Owned(text.to_owned())))
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<Node<'de>, E> {
+        TextVisitor.visit_str(text).map(Node::from)
     }
 
-    fn visit_string<E>(self, text: String) -> Result<Node<'de>, E> {
-        Ok(Node::String(Cow::Owned(text)))
+    fn visit_string<E: de::Error>(self, text: String) -> Result<Node<'de>, E> {
+        TextVisitor.visit_string(text).map(Node::from)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node<'de>, A::Error> {
@@ -227,6 +227,12 @@ impl<'de> Visitor<'de> for NodeVisitor {
 
 /// A string that borrows the text when it holds no escapes (serde's own `Cow` always copies).
 struct Text<'a>(Cow<'a, str>);
+
+impl<'a> From<Text<'a>> for Node<'a> {
+    fn from(Text(text): Text<'a>) -> Self {
+        Node::String(text)
+    }
+}
 
 impl<'de> Deserialize<'de> for Text<'de> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
