@@ -14,7 +14,7 @@
 use std::fmt;
 
 use rmcp::RoleServer;
-use rmcp::model::{ErrorData, JsonRpcError};
+use rmcp::model::{ErrorData, ServerJsonRpcMessage};
 use rmcp::transport::async_rw::AsyncRwTransport;
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use tokio::io::{
@@ -54,9 +54,9 @@ where
     tokio::spawn(forward_lines(reader, to_rmcp, errors, max_line_bytes));
     let writing = tokio::spawn(write_lines(from_rmcp, pending, writer));
     let (read, write) = tokio::io::split(rmcp_end);
-    // The filter bounds every line it passes on, so rmcp's own bound (16 MiB in rmcp 3.11) is
-    // lifted: left in place it would drop, without an answer, a line the filter let through
-    // when the host raised the limit.
+    // The filter bounds every line it passes on, so rmcp's own bound is lifted: left in place
+    // it would drop, without an answer, a line the filter let through when the host raised the
+    // limit.
     let transport = AsyncRwTransport::new_server(read, write).with_max_line_length(usize::MAX);
     (transport, writing)
 }
@@ -75,38 +75,39 @@ async fn forward_lines(
         line.clear();
         let answer = match read_line(&mut reader, &mut line, max_line_bytes).await {
             Ok(Read::End) | Err(_) => break,
-            Ok(Read::Line) => None,
-            Ok(Read::TooLong) => Some(too_long(max_line_bytes)),
+            Ok(Read::TooLong) => too_long(max_line_bytes),
+            Ok(Read::Line) => match message_in(&line) {
+                None => continue,
+                Some(Ok(text)) => {
+                    if to_rmcp.write_all(text).await.is_err()
+                        || to_rmcp.write_all(b"\n").await.is_err()
+                    {
+                        break;
+                    }
+                    continue;
+                }
+                Some(Err(error)) => parse_error(&error),
+            },
         };
-        if let Some(answer) = answer {
-            if errors.send(answer).await.is_err() {
-                break;
-            }
-            continue;
-        }
-        let text = line.strip_suffix(b"\n").unwrap_or(&line);
-        let text = text.strip_suffix(b"\r").unwrap_or(text);
-        // A byte order mark may lead a line (RFC 8259 allows a reader to skip it, as rmcp does).
-        let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
-        if text.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        match serde_json::from_slice::<Readable>(text) {
-            Ok(_) => {
-                if to_rmcp.write_all(text).await.is_err() || to_rmcp.write_all(b"\n").await.is_err()
-                {
-                    break;
-                }
-            }
-            Err(error) => {
-                if errors.send(parse_error(&error)).await.is_err() {
-                    break;
-                }
-            }
+        if errors.send(answer).await.is_err() {
+            break;
         }
     }
     // rmcp reads the end of its input, and stops.
     let _ = to_rmcp.shutdown().await;
+}
+
+/// The message a line holds, without its line ending (and a leading byte order mark, which
+/// RFC 8259 lets a reader skip, as rmcp does), if rmcp can read it; `None` for a blank line,
+/// which needs no answer.
+fn message_in(line: &[u8]) -> Option<serde_json::Result<&[u8]>> {
+    let text = line.strip_suffix(b"\n").unwrap_or(line);
+    let text = text.strip_suffix(b"\r").unwrap_or(text);
+    let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+    if text.iter().all(u8::is_ascii_whitespace) {
+        return None;
+    }
+    Some(serde_json::from_slice::<Readable>(text).map(|_| text))
 }
 
 /// A JSON value as rmcp will read it: every string valid UTF-8 with its escapes (no lone
@@ -213,31 +214,28 @@ async fn read_line(
 fn too_long(max: usize) -> Vec<u8> {
     error_line(ErrorData::invalid_request(
         format!(
-            "Invalid request: the line is longer than {max} bytes, the most this server reads; \
-             it was skipped: send less (the host can raise the limit with \
-             McpServer::with_max_line_bytes)"
+            "Invalid request: the line is longer than {max} bytes, the longest this server \
+             reads; it was dropped unread, and the request in it gets no other answer. Send \
+             each message in at most {max} bytes"
         ),
         None,
     ))
 }
 
-/// The line that answers a line that is not JSON.
+/// The line that answers a line rmcp could not read.
 fn parse_error(error: &serde_json::Error) -> Vec<u8> {
     let message = format!(
-        "Parse error: the line cannot be read as JSON ({error}); it was ignored: send one \
-         JSON-RPC message per line, in UTF-8"
+        "Parse error: the line cannot be read as JSON ({error}); it was dropped, and the \
+         request in it gets no other answer. Send each JSON-RPC message as one line of UTF-8 \
+         JSON, with numbers a 64-bit float can hold and at most 128 levels of nesting"
     );
     error_line(ErrorData::parse_error(message, None))
 }
 
 /// A JSON-RPC error without an id, as a line.
 fn error_line(error: ErrorData) -> Vec<u8> {
-    let answer = JsonRpcError {
-        jsonrpc: Default::default(),
-        id: None,
-        error,
-    };
-    let mut line = serde_json::to_vec(&answer).unwrap_or_default();
+    let mut line =
+        serde_json::to_vec(&ServerJsonRpcMessage::error(error, None)).unwrap_or_default();
     line.push(b'\n');
     line
 }
@@ -255,8 +253,9 @@ async fn write_lines(
     let mut errors_open = true;
     loop {
         tokio::select! {
-            // Parse errors first, so that one queued before rmcp's last line is not lost when
-            // both are ready as rmcp closes.
+            // When both are ready, a parse error goes first rather than waiting behind rmcp's
+            // answers to later lines. (Errors still queued when rmcp closes are written by the
+            // drain below.)
             biased;
             error = pending.recv(), if errors_open => match error {
                 Some(error) => {

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    InitializeResult, JsonObject, ListToolsResult, NumberOrString, PaginatedRequestParams,
+    InitializeResult, JsonObject, ListToolsResult, PaginatedRequestParams,
     ProgressNotificationParam, ProgressToken, ServerCapabilities,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, ServiceExt};
@@ -55,12 +55,16 @@ pub struct McpServer {
     grant: Option<GrantHook>,
     base: Context,
     max_line_bytes: usize,
-    http_config: StreamableHttpServerConfig,
+    /// Taken by [`McpServer::http_service`]; `None` means rmcp's default. Not in every clone
+    /// the HTTP service makes of the server (one per session, or per request when stateless):
+    /// a config holds a cancellation token and a list of hosts.
+    http_config: Option<StreamableHttpServerConfig>,
 }
 
-/// The longest line [`McpServer::serve_lines`] (and so `serve_stdio`) reads by default: 16 MiB,
-/// room for the registry's default 1 MiB of arguments many times over.
-pub const DEFAULT_MAX_LINE_BYTES: usize = 16 << 20;
+/// The longest line [`McpServer::serve_lines`] (and so `serve_stdio`) reads by default: rmcp's
+/// own bound for its line transport (16 MiB in rmcp 3.11), room for the registry's default
+/// 1 MiB of arguments many times over.
+pub const DEFAULT_MAX_LINE_BYTES: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
 
 impl McpServer {
     /// Serves `registry` (a scoped view serves only its grant).
@@ -73,7 +77,7 @@ impl McpServer {
             grant: None,
             base: Context::default(),
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
-            http_config: StreamableHttpServerConfig::default(),
+            http_config: None,
         }
     }
 
@@ -92,7 +96,7 @@ impl McpServer {
     /// # }
     /// ```
     pub fn with_http_config(mut self, config: StreamableHttpServerConfig) -> Self {
-        self.http_config = config;
+        self.http_config = Some(config);
         self
     }
 
@@ -179,8 +183,8 @@ impl McpServer {
     }
 
     /// The streamable-HTTP service, to mount in an axum router (at `/mcp`, say).
-    pub fn http_service(self) -> StreamableHttpService<McpServer, LocalSessionManager> {
-        let config = self.http_config.clone();
+    pub fn http_service(mut self) -> StreamableHttpService<McpServer, LocalSessionManager> {
+        let config = self.http_config.take().unwrap_or_default();
         StreamableHttpService::new(
             move || Ok(self.clone()),
             Arc::new(LocalSessionManager::default()),
@@ -279,7 +283,7 @@ impl ServerHandler for McpServer {
             progress = Some(sink);
         }
         let arguments = arguments_of(request.arguments);
-        let call = ToolCall::new(id_text(&context.id), request.name.as_ref(), arguments);
+        let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
         let result = self.registry_for(caller.as_deref()).call(call, &ctx).await;
         drop(ctx);
         if let Some(progress) = progress {
@@ -306,14 +310,6 @@ impl ServerHandler for McpServer {
 /// A request's arguments as a call's: their JSON text. serde_json writes them back, which
 /// recurses once per level: rmcp read them from JSON text, which serde_json reads no deeper than
 /// 128 levels, so the recursion is as bounded here as it was there.
-/// A request's id as a call's id: what `to_string` gives, without the formatter's machinery.
-fn id_text(id: &NumberOrString) -> String {
-    match id {
-        NumberOrString::Number(number) => number.to_string(),
-        NumberOrString::String(text) => String::from(&**text),
-    }
-}
-
 fn arguments_of(arguments: Option<JsonObject>) -> Arguments {
     match arguments.map(|arguments| serde_json::to_string(&arguments)) {
         Some(Ok(text)) => Arguments::from_text(text),

@@ -254,14 +254,7 @@ impl RawClient {
             lines: tokio::io::BufReader::new(reader).lines(),
             initialized: String::new(),
         };
-        client
-            .send(
-                &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-                "protocolVersion": "2025-11-25", "capabilities": {},
-                "clientInfo": {"name": "raw", "version": "0"}}})
-                .to_string(),
-            )
-            .await;
+        client.send(initialize("raw")).await;
         client.initialized = client.next().await;
         assert!(
             client.initialized.contains("\"id\":1"),
@@ -289,6 +282,40 @@ impl RawClient {
             .unwrap()
             .expect("the server keeps the pipe open")
     }
+
+    /// The server's messages until `done` holds for them: those with an id, by id, and those
+    /// without one (errors answering a line that had none to read).
+    async fn answers_until(
+        &mut self,
+        done: impl Fn(&[(i64, serde_json::Value)], &[serde_json::Value]) -> bool,
+    ) -> (Vec<(i64, serde_json::Value)>, Vec<serde_json::Value>) {
+        let mut answered = Vec::new();
+        let mut unanswerable = Vec::new();
+        while !done(&answered, &unanswerable) {
+            let message: serde_json::Value = serde_json::from_str(&self.next().await).unwrap();
+            match message.get("id").and_then(serde_json::Value::as_i64) {
+                Some(id) => answered.push((id, message)),
+                None => unanswerable.push(message),
+            }
+        }
+        (answered, unanswerable)
+    }
+}
+
+/// An MCP `initialize` request (id 1) from a client of this name.
+fn initialize(client_name: &str) -> String {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": client_name, "version": "0"}}})
+    .to_string()
+}
+
+/// A `tools/call` of `shop_greet` with this id, greeting `name`: JSON text, so that a test can
+/// send what no JSON writer would (a lone surrogate, a number out of range).
+fn greet(id: u32, name: &str) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"shop_greet","arguments":{{"name":{name}}}}}}}"#
+    )
 }
 
 /// The answer with this id.
@@ -307,20 +334,15 @@ async fn the_server_survives_bad_input_and_answers_the_next_good_request() {
 
     // Lines rmcp cannot read: not JSON at all, and JSON that only a full read refuses (a lone
     // surrogate, a number out of range, bytes that are not UTF-8, nesting past 128 levels).
-    let call = |id: u32, name: &str| {
-        format!(
-            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"shop_greet","arguments":{{"name":{name}}}}}}}"#
-        )
-    };
-    let mut not_utf8 = call(11, "\"\"").into_bytes();
+    let mut not_utf8 = greet(11, "\"\"").into_bytes();
     not_utf8.splice(not_utf8.len() - 4..not_utf8.len() - 4, [0xff, 0xfe]);
     let malformed: Vec<Vec<u8>> = vec![
         b"{this is not json".to_vec(),
         br#"{"jsonrpc": "2.0", "id": 9, "method": "tools/list""#.to_vec(),
         b"\x00\x01binary".to_vec(),
         b"[1, 2,]".to_vec(),
-        call(7, r#""\ud800""#).into_bytes(),
-        call(8, "1e400").into_bytes(),
+        greet(7, r#""\ud800""#).into_bytes(),
+        greet(8, "1e400").into_bytes(),
         not_utf8,
         format!("{}{}", "[".repeat(200), "]".repeat(200)).into_bytes(),
     ];
@@ -340,12 +362,12 @@ async fn the_server_survives_bad_input_and_answers_the_next_good_request() {
         // Blank lines are skipped, not answered.
         Vec::new(),
         // A byte order mark before a request is skipped, as rmcp skips it.
-        format!("\u{FEFF}{}", call(9, "\"bom\"")).into_bytes(),
+        format!("\u{FEFF}{}", greet(9, "\"bom\"")).into_bytes(),
     ]);
     for request in bad_requests {
         client.send(&request).await;
     }
-    client.send(call(5, "\"after\"")).await;
+    client.send(greet(5, "\"after\"")).await;
     // Answered last of all: every line sent before it has had its answer, if it gets one.
     client
         .send(json!({"jsonrpc": "2.0", "id": 6, "method": "ping"}).to_string())
@@ -353,20 +375,13 @@ async fn the_server_survives_bad_input_and_answers_the_next_good_request() {
 
     // Calls run concurrently, so answers come in any order; a line that is not JSON gets a
     // parse error without an id.
-    let mut answered = Vec::new();
-    let mut parse_errors = Vec::new();
-    let done = |answered: &[(i64, serde_json::Value)]| {
-        [2, 3, 4, 5, 6, 9]
-            .iter()
-            .all(|wanted| answered.iter().any(|(id, _)| id == wanted))
-    };
-    while !done(&answered) {
-        let message: serde_json::Value = serde_json::from_str(&client.next().await).unwrap();
-        match message.get("id").and_then(serde_json::Value::as_i64) {
-            Some(id) => answered.push((id, message)),
-            None => parse_errors.push(message),
-        }
-    }
+    let (answered, parse_errors) = client
+        .answers_until(|answered, _| {
+            [2, 3, 4, 5, 6, 9]
+                .iter()
+                .all(|wanted| answered.iter().any(|(id, _)| id == wanted))
+        })
+        .await;
     // One parse error per line rmcp cannot read, and none for the blank line: all of them
     // were written before the answer to the ping that followed them.
     assert_eq!(parse_errors.len(), malformed.len(), "{parse_errors:?}");
@@ -384,23 +399,23 @@ async fn the_server_survives_bad_input_and_answers_the_next_good_request() {
         by_id_of(&answered, 9)["result"]["content"][0]["text"],
         "hello bom\twith a tab"
     );
-    let by_id = |wanted: i64| Some(by_id_of(&answered, wanted));
+    let by_id = |wanted: i64| by_id_of(&answered, wanted);
     assert!(
-        by_id(2).unwrap().get("error").is_some(),
+        by_id(2).get("error").is_some(),
         "unknown methods get an error"
     );
-    let non_object = by_id(3).unwrap();
+    let non_object = by_id(3);
     assert!(
         non_object.get("error").is_some() || non_object["result"]["isError"] == true,
         "{non_object}"
     );
-    let huge_answer = by_id(4).unwrap();
+    let huge_answer = by_id(4);
     assert!(
         huge_answer.get("error").is_some() || huge_answer["result"].is_object(),
         "the 10 MB call is answered"
     );
     assert_eq!(
-        by_id(5).unwrap()["result"]["content"][0]["text"],
+        by_id(5)["result"]["content"][0]["text"],
         "hello after\twith a tab"
     );
 }
@@ -410,11 +425,7 @@ async fn a_line_longer_than_the_limit_is_answered_and_skipped() {
     let (registry, calls) = shop();
     let mut client =
         RawClient::connect_to(McpServer::new(registry).with_max_line_bytes(1024)).await;
-    let call = |id: u32, name: &str| {
-        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-               "params": {"name": "shop_greet", "arguments": {"name": name}}})
-        .to_string()
-    };
+    let call = |id: u32, name: &str| greet(id, &json!(name).to_string());
     // Just within the limit: 1,024 bytes before the newline.
     let padding = 1024 - call(2, "").len();
     let longest = call(2, &"y".repeat(padding));
@@ -423,15 +434,10 @@ async fn a_line_longer_than_the_limit_is_answered_and_skipped() {
     client.send(&longest).await;
     client.send(&call(3, "after")).await;
 
-    let mut answered = Vec::new();
-    let mut errors = Vec::new();
-    while answered.len() < 2 || errors.is_empty() {
-        let message: serde_json::Value = serde_json::from_str(&client.next().await).unwrap();
-        match message.get("id").and_then(serde_json::Value::as_i64) {
-            Some(id) => answered.push(id),
-            None => errors.push(message),
-        }
-    }
+    let (answered, errors) = client
+        .answers_until(|answered, errors| answered.len() >= 2 && !errors.is_empty())
+        .await;
+    let mut answered: Vec<i64> = answered.into_iter().map(|(id, _)| id).collect();
     answered.sort_unstable();
     assert_eq!(answered, [2, 3], "the long line is not run, the others are");
     assert_eq!(errors.len(), 1);
@@ -617,12 +623,10 @@ async fn the_http_server_refuses_a_body_that_is_not_json_and_serves_the_next_req
             "{broken:?} got {status}: {answer}"
         );
     }
-    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"}}})
-    .to_string();
-    let (status, answer) =
-        post_mcp(bound, &initialize, |seen| seen.contains("\"serverInfo\"")).await;
+    let (status, answer) = post_mcp(bound, &initialize("raw"), |seen| {
+        seen.contains("\"serverInfo\"")
+    })
+    .await;
     assert_eq!(status, 200, "{answer}");
     assert!(answer.contains("\"serverInfo\""), "{answer}");
 
@@ -632,10 +636,7 @@ async fn the_http_server_refuses_a_body_that_is_not_json_and_serves_the_next_req
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_http_body_limit_is_the_host_s_to_set() {
     use tool_mcp::rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
-    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "x".repeat(2048), "version": "0"}}})
-    .to_string();
+    let initialize = initialize(&"x".repeat(2048));
     for (limit, expected) in [(None, 200), (Some(1024), 413)] {
         let (served, _) = shop();
         let mut server = McpServer::new(served);

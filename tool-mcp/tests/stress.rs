@@ -95,12 +95,11 @@ async fn run_batch(client: &Registry, calls: usize, round: usize) {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn thousands_of_mcp_calls_with_cancels_timeouts_and_panics_all_answer_once() {
-    std::panic::set_hook(Box::new(|_| {}));
-    let live = Arc::new(AtomicUsize::new(0));
-    let served = tool_core::registry![Lab { live: live.clone() }]
-        .with_default_timeout(Duration::from_millis(150));
+/// The remote `lab` toolkit that `served` is, served over an in-memory pipe until the client
+/// goes away, and a registry of its tools. Keep the toolkit: it holds the client open when the
+/// registry is moved into a task that ends, which would otherwise close the client before a
+/// cancellation it is sending reaches the server (and the server goes on running that call).
+async fn over_mcp(served: Registry) -> (RemoteToolkit, Registry) {
     let (server_end, client_end) = tokio::io::duplex(1 << 20);
     tokio::spawn(async move {
         if let Ok(running) = McpServer::new(served).serve(server_end).await {
@@ -109,6 +108,16 @@ async fn thousands_of_mcp_calls_with_cancels_timeouts_and_panics_all_answer_once
     });
     let remote = RemoteToolkit::connect("lab", client_end).await.unwrap();
     let client = remote.add_to(Registry::builder()).build().unwrap();
+    (remote, client)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thousands_of_mcp_calls_with_cancels_timeouts_and_panics_all_answer_once() {
+    std::panic::set_hook(Box::new(|_| {}));
+    let live = Arc::new(AtomicUsize::new(0));
+    let served = tool_core::registry![Lab { live: live.clone() }]
+        .with_default_timeout(Duration::from_millis(150));
+    let (_remote, client) = over_mcp(served).await;
 
     // A first round warms allocators and caches; memory is compared after later rounds.
     run_batch(&client, 500, 0).await;
@@ -148,14 +157,7 @@ async fn thousands_of_mcp_calls_with_cancels_timeouts_and_panics_all_answer_once
 async fn a_call_cancelled_by_the_client_stops_on_the_remote_server() {
     let live = Arc::new(AtomicUsize::new(0));
     let served = tool_core::registry![Lab { live: live.clone() }];
-    let (server_end, client_end) = tokio::io::duplex(1 << 20);
-    tokio::spawn(async move {
-        if let Ok(running) = McpServer::new(served).serve(server_end).await {
-            let _ = running.waiting().await;
-        }
-    });
-    let remote = RemoteToolkit::connect("lab", client_end).await.unwrap();
-    let client = remote.add_to(Registry::builder()).build().unwrap();
+    let (_remote, client) = over_mcp(served).await;
     let token = CancellationToken::new();
     let ctx = Context::new().with_cancellation(token.clone());
     let call = ToolCall::new("1", "lab_run", json!({"kind": 1, "value": 1}));
