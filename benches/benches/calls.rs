@@ -1,7 +1,8 @@
 //! One call in process, from its text to the answer's text, for every contender: the
 //! hand-written limit, this project, rig's `ToolSet`, rmcp's router (kept and rebuilt), and
-//! this project's MCP server through rmcp's service trait; then bad calls against the limit's
-//! first-error path; and arguments made from a `serde_json::Value`.
+//! this project's MCP server through rmcp's service trait; a good call taken apart, each part
+//! beside the baseline's; then bad calls against the limit's first-error path; and arguments
+//! made from a `serde_json::Value`.
 //!
 //! Every contender is driven by the same `ready()` (one poll, no executor): none of them waits.
 
@@ -14,10 +15,10 @@ use rig_agent::tool::ToolSet;
 use rig_core::tool::ToolContext;
 use serde::Serialize;
 use tool_benches::{
-    ANSWER, BAD_NESTED_CALL, BAD_THREE_CALL, CALL, EventCount, MCP_CALL, baseline,
-    baseline_via_value, parts, ready, tool_core_call,
+    ANSWER, BAD_NESTED_CALL, BAD_THREE_CALL, CALL, MCP_CALL, baseline, baseline_via_value, parts,
+    ready, registry_of, tool_core_call,
 };
-use tool_core::{Context, Registry};
+use tool_core::Context;
 
 #[derive(Serialize)]
 struct Answer<'a, T> {
@@ -46,7 +47,7 @@ fn good_call(c: &mut Criterion) {
         .unwrap();
     // Only rmcp needs a runtime here, to spawn the idle service its `Peer` comes from.
     let _entered = runtime.enter();
-    let registry = Registry::builder().tool(EventCount).build().unwrap();
+    let registry = registry_of(1);
     let ctx = Context::default();
     let rig = ToolSet::from_tools(vec![common::RigEventCount]);
     let (_stored_service, stored_peer) = common::idle_peer(common::RmcpStored::new());
@@ -106,7 +107,7 @@ fn good_call(c: &mut Criterion) {
 }
 
 fn bad_call(c: &mut Criterion) {
-    let registry = Registry::builder().tool(EventCount).build().unwrap();
+    let registry = registry_of(1);
     let ctx = Context::default();
     let mut group = c.benchmark_group("bad call");
     group.bench_function("baseline, first error (nested)", |b| {
@@ -127,7 +128,7 @@ fn bad_call(c: &mut Criterion) {
 /// A good call taken apart (`tool_benches::parts`): where the time between the baseline and
 /// this project goes.
 fn good_call_parts(c: &mut Criterion) {
-    let registry = Registry::builder().tool(EventCount).build().unwrap();
+    let registry = registry_of(1);
     let ctx = Context::default();
     let arguments = tool_core::Arguments::from_text(tool_benches::ARGUMENTS);
     let mut group = c.benchmark_group("good call, part by part");
@@ -137,8 +138,12 @@ fn good_call_parts(c: &mut Criterion) {
     group.bench_function("envelope, tool-core", |b| {
         b.iter(|| black_box(parts::envelope(CALL)))
     });
+    let mut out = Vec::new();
     group.bench_function("tool, baseline", |b| {
-        b.iter(|| black_box(parts::tool_baseline(tool_benches::ARGUMENTS)))
+        b.iter(|| {
+            parts::tool_baseline(tool_benches::ARGUMENTS, &mut out);
+            black_box(&out);
+        })
     });
     group.bench_function("tool, tool-core", |b| {
         b.iter(|| black_box(parts::tool(&arguments, &ctx)))

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use rmcp::model::{CallToolRequestParams, JsonObject};
 use tokio::runtime::Runtime;
-use tool_benches::{ARGUMENTS, CALL, EventCount, ready};
+use tool_benches::{ARGUMENTS, CALL, ready, registry_of};
 use tool_core::{Context, Registry, ToolCall};
 use tool_mcp::{McpServer, RemoteToolkit};
 
@@ -40,7 +40,7 @@ fn round_trip(c: &mut Criterion) {
         .enable_all()
         .build()
         .unwrap();
-    let registry = Registry::builder().tool(EventCount).build().unwrap();
+    let registry = registry_of(1);
 
     let mut json_lines = runtime.block_on(async {
         let (client, server) = tokio::io::duplex(PIPE_BUFFER);
@@ -60,11 +60,7 @@ fn round_trip(c: &mut Criterion) {
     // The same server behind `serve_lines`, the line filter `serve_stdio` uses.
     let rmcp_to_tool_mcp_lines = runtime.block_on(async {
         let (client, server) = tokio::io::duplex(PIPE_BUFFER);
-        let served = McpServer::new(registry.clone());
-        tokio::spawn(async move {
-            let (reader, writer) = tokio::io::split(server);
-            let _ = served.serve_lines(reader, writer).await;
-        });
+        common::spawn_lines_server(McpServer::new(registry.clone()), server);
         common::rmcp_client(client).await
     });
     let remote_registry = runtime.block_on(async {
@@ -103,32 +99,22 @@ fn round_trip(c: &mut Criterion) {
             })
         })
     });
-    group.bench_function("rmcp client → rmcp server", |b| {
-        b.iter_custom(|iters| {
-            timed(&runtime, iters, async || {
-                black_box(rmcp_to_rmcp.call_tool(mcp_params()).await.unwrap());
+    for (name, client) in [
+        ("rmcp client → rmcp server", &rmcp_to_rmcp),
+        ("rmcp client → tool-mcp server", &rmcp_to_tool_mcp),
+        (
+            "rmcp client → tool-mcp server, serve_lines",
+            &rmcp_to_tool_mcp_lines,
+        ),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                timed(&runtime, iters, async || {
+                    black_box(client.call_tool(mcp_params()).await.unwrap());
+                })
             })
-        })
-    });
-    group.bench_function("rmcp client → tool-mcp server", |b| {
-        b.iter_custom(|iters| {
-            timed(&runtime, iters, async || {
-                black_box(rmcp_to_tool_mcp.call_tool(mcp_params()).await.unwrap());
-            })
-        })
-    });
-    group.bench_function("rmcp client → tool-mcp server, serve_lines", |b| {
-        b.iter_custom(|iters| {
-            timed(&runtime, iters, async || {
-                black_box(
-                    rmcp_to_tool_mcp_lines
-                        .call_tool(mcp_params())
-                        .await
-                        .unwrap(),
-                );
-            })
-        })
-    });
+        });
+    }
     group.bench_function("tool-mcp RemoteToolkit → tool-mcp server", |b| {
         b.iter_custom(|iters| {
             timed(&runtime, iters, async || {

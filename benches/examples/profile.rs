@@ -4,9 +4,10 @@
 //!
 //! Scenarios in process: baseline, good, baseline-nested, bad-nested, baseline-three,
 //! bad-three, rmcp-kept, tool-mcp, export-mcp (100 tools); round trips over a pipe (client and
-//! server both counted): pipe-json-lines, pipe-rmcp, pipe-tool-mcp. The parts of a good call,
+//! server both counted): pipe-json-lines, pipe-rmcp, pipe-tool-mcp, pipe-tool-mcp-lines (the
+//! same server behind `serve_lines`). The parts of a good call,
 //! each beside the baseline's same part: part-envelope / part-envelope-baseline (reading the
-//! envelope), part-tool / part-tool-baseline (the tool alone: arguments text in, output JSON
+//! envelope), part-tool / part-tool-baseline (the tool alone: arguments in, output JSON
 //! out), part-registry (`from_json` and `Registry::call`, the result not written).
 
 #[path = "../benches/common/mod.rs"]
@@ -16,7 +17,7 @@ use std::hint::black_box;
 
 use rmcp::model::{CallToolRequestParams, JsonObject};
 use tool_benches::{
-    ARGUMENTS, BAD_NESTED_CALL, BAD_THREE_CALL, CALL, EventCount, MCP_CALL, baseline, parts, ready,
+    ARGUMENTS, BAD_NESTED_CALL, BAD_THREE_CALL, CALL, MCP_CALL, baseline, parts, ready,
     registry_of, tool_core_call,
 };
 use tool_core::{Arguments, Context, Provider, Registry};
@@ -31,9 +32,10 @@ fn main() {
         .build()
         .unwrap();
     let _entered = runtime.enter();
-    let registry = Registry::builder().tool(EventCount).build().unwrap();
+    let registry = registry_of(1);
     let ctx = Context::default();
     let arguments = Arguments::from_text(ARGUMENTS);
+    let out = std::cell::RefCell::new(Vec::new());
     let many = registry_of(100);
     let stored = common::RmcpStored::new();
     let (_stored_service, stored_peer) = common::idle_peer(common::RmcpStored::new());
@@ -77,7 +79,10 @@ fn main() {
         }),
         "part-envelope-baseline" => Box::new(|| drop(black_box(parts::envelope_baseline(CALL)))),
         "part-envelope" => Box::new(|| drop(black_box(parts::envelope(CALL)))),
-        "part-tool-baseline" => Box::new(|| drop(black_box(parts::tool_baseline(ARGUMENTS)))),
+        "part-tool-baseline" => Box::new(|| {
+            parts::tool_baseline(ARGUMENTS, &mut out.borrow_mut());
+            black_box(&out);
+        }),
         "part-tool" => Box::new(|| drop(black_box(parts::tool(&arguments, &ctx)))),
         "part-registry" => Box::new(|| drop(black_box(parts::registry(&registry, &ctx, CALL)))),
         "export-mcp" => Box::new(|| drop(black_box(many.export(Provider::Mcp).unwrap()))),
@@ -104,11 +109,12 @@ fn round_trips(runtime: &tokio::runtime::Runtime, pair: &str, times: usize, regi
                     black_box(client.call(CALL).await);
                 }
             }
-            "rmcp" | "tool-mcp" => {
-                if pair == "rmcp" {
-                    common::spawn_server(common::RmcpStored::new(), server);
-                } else {
-                    common::spawn_server(tool_mcp::McpServer::new(registry.clone()), server);
+            "rmcp" | "tool-mcp" | "tool-mcp-lines" => {
+                let served = tool_mcp::McpServer::new(registry.clone());
+                match pair {
+                    "rmcp" => common::spawn_server(common::RmcpStored::new(), server),
+                    "tool-mcp" => common::spawn_server(served, server),
+                    _ => common::spawn_lines_server(served, server),
                 }
                 let client = common::rmcp_client(client).await;
                 for _ in 0..times {

@@ -122,6 +122,14 @@ pub fn spawn_server<S: Service<RoleServer> + Send>(service: S, end: DuplexStream
     });
 }
 
+/// Serves `server` on `end` behind `serve_lines`, the line filter `serve_stdio` uses.
+pub fn spawn_lines_server(server: tool_mcp::McpServer, end: DuplexStream) {
+    tokio::spawn(async move {
+        let (reader, writer) = tokio::io::split(end);
+        let _ = server.serve_lines(reader, writer).await;
+    });
+}
+
 /// An rmcp client on `transport`, as `tool-mcp`'s `RemoteToolkit` makes one.
 pub async fn rmcp_client(transport: DuplexStream) -> RunningService<RoleClient, ClientConfig> {
     ClientConfig::new(

@@ -93,7 +93,7 @@ impl Report {
     }
 
     /// Rows of contender, median and ratio to `reference`, for those that ran.
-    fn table(&self, title: &str, reference: &str, rows: &[(&str, &str)]) {
+    fn table(&self, title: &str, reference: &str, rows: &[(&str, String)]) {
         let Some(base) = self.get(reference) else {
             return;
         };
@@ -134,7 +134,6 @@ impl Report {
                 g("tool-mcp McpServer"),
             ),
         ];
-        let rows: Vec<(&str, &str)> = rows.iter().map(|(l, id)| (*l, id.as_str())).collect();
         self.table(
             "One good call in process (ratio to the baseline)",
             &g("baseline"),
@@ -192,10 +191,7 @@ impl Report {
         else {
             return;
         };
-        println!(
-            "### A good call, part by part
-"
-        );
+        println!("### A good call, part by part\n");
         println!("| part | baseline | tool-core | difference |");
         println!("| --- | ---: | ---: | ---: |");
         let row = |label: &str, a: f64, b: f64| {
@@ -208,17 +204,23 @@ impl Report {
             tool,
         );
         row(
-            "the rest: dispatch (the registry's own part) and the answer written",
+            "the rest (derived: the whole less the two parts above): dispatch and the answer \
+             written",
             base - envelope_base - tool_base,
             ours - envelope - tool,
         );
         println!(
-            "| of which the registry's own part (lookup, grants, limits, deadline, \
-             cancellation, panics) | | {} | |",
+            "| of which the registry's own part (derived: envelope and `Registry::call` less \
+             the envelope and the tool; lookup, grants, limits, deadline, cancellation, \
+             panics) | | {} | |",
             time(registry - envelope - tool)
         );
         row("the whole call", base, ours);
-        println!();
+        println!(
+            "\nThe derived rows are differences of medians measured apart, so they carry the \
+             drift between those measurements; the instruction counts of the same parts \
+             (`benches/instructions part-…`) do not.\n"
+        );
     }
 
     fn arguments_from_value(&self) {
@@ -227,7 +229,6 @@ impl Report {
             ("`serde_json::to_string`", a("serde_json::to_string")),
             ("`Arguments::from(&Value)`", a("Arguments::from(&Value)")),
         ];
-        let rows: Vec<(&str, &str)> = rows.iter().map(|(l, id)| (*l, id.as_str())).collect();
         self.table(
             "Arguments made from a `serde_json::Value` (ratio to serde_json writing it)",
             &a("serde_json::to_string"),
@@ -286,7 +287,6 @@ impl Report {
                 r("tool-mcp RemoteToolkit → tool-mcp server"),
             ),
         ];
-        let rows: Vec<(&str, &str)> = rows.iter().map(|(l, id)| (*l, id.as_str())).collect();
         self.table(
             "One call, client → server → client over `tokio::io::duplex` (ratio to JSON lines)",
             &r("JSON lines, hand-written"),
