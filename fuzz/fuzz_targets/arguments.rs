@@ -3,17 +3,13 @@
 //! refusal that reads back from its text, never a panic or a hang.
 #![no_main]
 
-use std::sync::LazyLock;
-
 use libfuzzer_sys::fuzz_target;
-use tool_core::{Arguments, Registry, ToolCall};
-
-static REGISTRY: LazyLock<Registry> = LazyLock::new(tool_core_fuzz::registry);
+use tool_core::{Arguments, ToolCall};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
     let call = ToolCall::new("fuzz", "order_place", Arguments::from_text(text));
-    tool_core_fuzz::call_and_check(&REGISTRY, call);
+    tool_core_fuzz::call_and_check(tool_core_fuzz::registry(), call);
 });

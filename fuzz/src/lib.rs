@@ -107,13 +107,17 @@ pub async fn order_place(
     }
 }
 
-/// A registry with `order_place` only, for the providers that take recursive types.
-pub fn registry() -> Registry {
-    Registry::builder()
-        .tool(OrderPlace)
-        .providers([Provider::Mcp, Provider::OpenAi, Provider::Anthropic])
-        .build()
-        .expect("the fuzz registry builds")
+/// A registry with `order_place` only, for the providers that take recursive types; made once
+/// and shared by every run of every target.
+pub fn registry() -> &'static Registry {
+    static REGISTRY: std::sync::LazyLock<Registry> = std::sync::LazyLock::new(|| {
+        Registry::builder()
+            .tool(OrderPlace)
+            .providers([Provider::Mcp, Provider::OpenAi, Provider::Anthropic])
+            .build()
+            .expect("the fuzz registry builds")
+    });
+    &REGISTRY
 }
 
 /// Runs `future` to its end by polling it with a waker that does nothing: enough for a
@@ -162,14 +166,13 @@ pub fn read_and_write(
     read: impl FnOnce(&serde_json::Value) -> Result<ToolCall, Refusal>,
     write: impl FnOnce(&ToolResult) -> serde_json::Value,
 ) {
-    static REGISTRY: std::sync::LazyLock<Registry> = std::sync::LazyLock::new(registry);
     let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) else {
         return;
     };
     match read(&value) {
         Err(refusal) => assert_eq!(refusal.code, "bad-call"),
         Ok(call) => {
-            let result = call_and_check(&REGISTRY, call);
+            let result = call_and_check(registry(), call);
             let written = write(&result);
             assert!(written.is_object(), "{written}");
         }
