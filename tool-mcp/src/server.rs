@@ -15,12 +15,13 @@ use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     InitializeResult, JsonObject, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ProgressToken, ServerCapabilities,
+    ProgressNotificationParam, ProgressToken, ResultType, ServerCapabilities, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, ServiceExt};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData as McpError, Peer};
+use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc::UnboundedSender;
@@ -256,8 +257,13 @@ impl ServerHandler for McpServer {
             .registry_for(caller.as_deref())
             .export(Provider::Mcp)
             .map_err(|error| McpError::internal_error(error.to_string(), None))?;
-        serde_json::from_value(json!({ "tools": tools }))
-            .map_err(|error| McpError::internal_error(error.to_string(), None))
+        let tools = tools
+            .iter()
+            .map(Tool::deserialize)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|error| McpError::internal_error(error.to_string(), None))?;
+        // `resultType: "complete"`, which 2026-07-28 requires; rmcp strips it for older peers.
+        Ok(ListToolsResult::with_all_items(tools))
     }
 
     async fn call_tool(
@@ -333,13 +339,12 @@ fn call_tool_result(result: &ToolResult) -> Result<CallToolResult, McpError> {
             }
             written
         }
-        Ok(_) => {
-            return serde_json::from_value(mcp::write_result(result))
-                .map_err(|error| McpError::internal_error(error.to_string(), None));
-        }
+        Ok(_) => serde_json::from_value(mcp::write_result(result))
+            .map_err(|error| McpError::internal_error(error.to_string(), None))?,
     };
-    // As read from the written JSON, which has no `resultType`.
-    written.result_type = None;
+    // 2026-07-28 requires `resultType` on every result (rmcp strips it for older peers); the
+    // written JSON, which serves both revisions, has none.
+    written.result_type = Some(ResultType::COMPLETE);
     Ok(written)
 }
 
@@ -436,8 +441,13 @@ mod tests {
                 name: "t".into(),
                 outcome,
             };
-            let written: CallToolResult =
+            let mut written: CallToolResult =
                 serde_json::from_value(mcp::write_result(&result)).unwrap();
+            assert_eq!(
+                written.result_type, None,
+                "the provider writes no resultType"
+            );
+            written.result_type = Some(ResultType::COMPLETE);
             assert_eq!(call_tool_result(&result).unwrap(), written, "{result:?}");
             assert_eq!(
                 serde_json::to_value(call_tool_result(&result).unwrap()).unwrap(),

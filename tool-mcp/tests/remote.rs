@@ -242,18 +242,7 @@ impl RawClient {
     }
 
     async fn connect_to(server: McpServer) -> RawClient {
-        use tokio::io::AsyncBufReadExt;
-        let (server_end, client_end) = tokio::io::duplex(64 << 20);
-        tokio::spawn(async move {
-            let (reader, writer) = tokio::io::split(server_end);
-            let _ = server.serve_lines(reader, writer).await;
-        });
-        let (reader, writer) = tokio::io::split(client_end);
-        let mut client = RawClient {
-            writer,
-            lines: tokio::io::BufReader::new(reader).lines(),
-            initialized: String::new(),
-        };
+        let mut client = RawClient::open(server);
         client.send(initialize("raw")).await;
         client.initialized = client.next().await;
         assert!(
@@ -265,6 +254,23 @@ impl RawClient {
             .send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string())
             .await;
         client
+    }
+
+    /// A pipe to `server` on which nothing has been said yet: no `initialize`, as a client of
+    /// MCP 2026-07-28 starts.
+    fn open(server: McpServer) -> RawClient {
+        use tokio::io::AsyncBufReadExt;
+        let (server_end, client_end) = tokio::io::duplex(64 << 20);
+        tokio::spawn(async move {
+            let (reader, writer) = tokio::io::split(server_end);
+            let _ = server.serve_lines(reader, writer).await;
+        });
+        let (reader, writer) = tokio::io::split(client_end);
+        RawClient {
+            writer,
+            lines: tokio::io::BufReader::new(reader).lines(),
+            initialized: String::new(),
+        }
     }
 
     /// Sends `text` and a newline.
@@ -325,6 +331,61 @@ fn by_id_of(answered: &[(i64, serde_json::Value)], wanted: i64) -> serde_json::V
         .find(|(id, _)| *id == wanted)
         .map(|(_, message)| message.clone())
         .unwrap_or_else(|| panic!("no answer with id {wanted}"))
+}
+
+/// A `tools/list` (id 1), a good `tools/call` (id 2) and a refused one (id 3), each with this
+/// `_meta`.
+fn list_and_calls(meta: serde_json::Value) -> [String; 3] {
+    [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "shop_greet", "arguments": {"name": "a"}, "_meta": meta}}),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "shop_teleport", "arguments": {}, "_meta": meta}}),
+    ]
+    .map(|request| request.to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn results_carry_result_type_for_2026_07_28_peers_and_not_for_2025_11_25_ones() {
+    let (registry, _) = shop();
+
+    // MCP 2026-07-28: no handshake; each request names its version, and every result must say
+    // `resultType`, or the official Python SDK's default client cannot read it.
+    let mut modern = RawClient::open(McpServer::new(registry.clone()));
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    for request in list_and_calls(meta) {
+        modern.send(request).await;
+    }
+    let (answered, _) = modern
+        .answers_until(|answered, _| answered.len() == 3)
+        .await;
+    for id in 1..=3 {
+        let answer = by_id_of(&answered, id);
+        assert_eq!(answer["result"]["resultType"], "complete", "{answer}");
+    }
+    assert_eq!(by_id_of(&answered, 3)["result"]["isError"], true);
+
+    // MCP 2025-11-25, after `initialize`: the results as that revision has them.
+    let mut legacy = RawClient::connect(registry).await;
+    for request in list_and_calls(json!({})) {
+        legacy.send(request).await;
+    }
+    let (answered, _) = legacy
+        .answers_until(|answered, _| {
+            [2, 3]
+                .iter()
+                .all(|id| answered.iter().any(|(i, _)| i == id))
+        })
+        .await;
+    for id in 2..=3 {
+        let answer = by_id_of(&answered, id);
+        assert!(answer["result"].is_object(), "{answer}");
+        assert_eq!(answer["result"].get("resultType"), None, "{answer}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
