@@ -1,32 +1,88 @@
-//! The example server, driven by a client nobody here wrote: the official Python `mcp` SDK
-//! (`pip install mcp`), over stdio and over streamable HTTP.
+//! The example server, driven by clients nobody here wrote: the official Python `mcp` SDK (its
+//! low-level `ClientSession`, and its high-level `Client` in the modes its users pick) and the
+//! official TypeScript SDK, over stdio and over streamable HTTP. Every client must see the same
+//! things; the SDKs are installed on first use (`support::clients`).
 
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Command;
+use std::time::Duration;
 
 use serde_json::{Value, json};
-use support::example_server;
+use support::clients;
+use support::process::run_within;
+use support::{example_http_server, example_server};
 
 mod support;
 
-/// Runs the Python client against `target` and returns what it saw.
-fn python_client(mode: &str, target: &str) -> Value {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_client.py");
-    let output = Command::new("python3")
-        .arg(script)
-        .args([mode, target])
-        .output()
-        .expect("python3 runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "the Python MCP client failed (is the `mcp` package installed? `pip install mcp`):\n{stderr}"
-    );
-    serde_json::from_slice(&output.stdout).expect("the client prints one JSON document")
+/// How long one client's whole session may take before the test fails (it takes a second or
+/// two; the limit is for a client or server that hangs).
+const SESSION_LIMIT: Duration = Duration::from_secs(120);
+
+/// A transport the example server is reached over.
+#[derive(Clone, Copy)]
+enum Transport {
+    Stdio,
+    Http,
 }
 
-/// Everything both transports must show.
+/// Runs `command` (a client, given the transport and target as its last two arguments) against
+/// a fresh example server, checks what it saw, and returns that.
+fn drive(mut command: Command, what: &str, transport: Transport) -> Value {
+    let seen = match transport {
+        Transport::Stdio => {
+            command.arg("stdio").arg(example_server());
+            session(&mut command, what)
+        }
+        Transport::Http => {
+            let (_server, url) = example_http_server(&[]);
+            command.arg("http").arg(url);
+            let seen = session(&mut command, what);
+            check_guest(&seen);
+            seen
+        }
+    };
+    check_session(&seen);
+    seen
+}
+
+fn session(command: &mut Command, what: &str) -> Value {
+    let finished = run_within(command, SESSION_LIMIT, what);
+    assert!(
+        finished.status.success(),
+        "{what} failed ({}):\n{}",
+        finished.status,
+        finished.stderr
+    );
+    serde_json::from_slice(&finished.stdout).unwrap_or_else(|error| {
+        panic!(
+            "{what} did not print one JSON document ({error}):\n{}\n{}",
+            String::from_utf8_lossy(&finished.stdout),
+            finished.stderr
+        )
+    })
+}
+
+/// The Python SDK: `kind` is `session` or a mode of its `Client`.
+fn python(kind: &str, transport: Transport) -> Value {
+    let mut command = Command::new(clients::python());
+    command
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_client.py"))
+        .arg(kind);
+    drive(
+        command,
+        &format!("the Python SDK's {kind} client"),
+        transport,
+    )
+}
+
+/// The TypeScript SDK's `Client`.
+fn typescript(transport: Transport) -> Value {
+    let script = clients::typescript_client("mcp_client.mjs");
+    let mut command = Command::new("node");
+    command.arg(&script);
+    drive(command, "the TypeScript SDK's client", transport)
+}
+
+/// Everything every client must see, on either transport.
 fn check_session(seen: &Value) {
     let tools = seen["tools"].as_array().unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
@@ -97,35 +153,8 @@ fn check_session(seen: &Value) {
     );
 }
 
-#[test]
-fn the_python_sdk_drives_the_server_over_stdio() {
-    let server = example_server();
-    let seen = python_client("stdio", server.to_str().unwrap());
-    check_session(&seen);
-}
-
-#[test]
-fn the_python_sdk_drives_the_server_over_streamable_http() {
-    let server = example_server();
-    let mut child = Command::new(server)
-        .args(["--http", "127.0.0.1:0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the server starts");
-    let mut first_line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first_line)
-        .expect("the server says where it listens");
-    let url = first_line
-        .trim()
-        .strip_prefix("listening on ")
-        .expect("a `listening on URL` line")
-        .to_owned();
-    let seen = python_client("http", &url);
-    let _ = child.kill();
-    let _ = child.wait();
-    check_session(&seen);
+/// What a caller the host names `guest` sees over HTTP: only its grant.
+fn check_guest(seen: &Value) {
     assert_eq!(seen["guest_tools"], json!(["note_search", "note_count"]));
     assert_eq!(seen["guest_write"]["isError"], true);
     assert_eq!(
@@ -133,4 +162,64 @@ fn the_python_sdk_drives_the_server_over_streamable_http() {
         "refused\tnot-permitted\t`note_write` is not granted to this caller; call one of the \
          tools listed\ntools\tnote_search\tnote_count"
     );
+}
+
+#[test]
+fn the_python_session_drives_the_server_over_stdio() {
+    let seen = python("session", Transport::Stdio);
+    assert_eq!(seen["protocol_version"], "2025-11-25");
+}
+
+#[test]
+fn the_python_session_drives_the_server_over_streamable_http() {
+    let seen = python("session", Transport::Http);
+    assert_eq!(seen["protocol_version"], "2025-11-25");
+}
+
+#[test]
+fn the_python_client_in_its_default_mode_speaks_2026_07_28_over_stdio() {
+    let seen = python("auto", Transport::Stdio);
+    assert_eq!(seen["protocol_version"], "2026-07-28");
+}
+
+#[test]
+fn the_python_client_in_its_default_mode_speaks_2026_07_28_over_streamable_http() {
+    let seen = python("auto", Transport::Http);
+    assert_eq!(seen["protocol_version"], "2026-07-28");
+}
+
+#[test]
+fn the_python_client_in_legacy_mode_drives_the_server_over_stdio() {
+    let seen = python("legacy", Transport::Stdio);
+    assert_eq!(seen["protocol_version"], "2025-11-25");
+}
+
+#[test]
+fn the_python_client_in_legacy_mode_drives_the_server_over_streamable_http() {
+    let seen = python("legacy", Transport::Http);
+    assert_eq!(seen["protocol_version"], "2025-11-25");
+}
+
+#[test]
+fn the_python_client_pinned_to_2026_07_28_drives_the_server_over_stdio() {
+    let seen = python("2026-07-28", Transport::Stdio);
+    assert_eq!(seen["protocol_version"], "2026-07-28");
+}
+
+#[test]
+fn the_python_client_pinned_to_2026_07_28_drives_the_server_over_streamable_http() {
+    let seen = python("2026-07-28", Transport::Http);
+    assert_eq!(seen["protocol_version"], "2026-07-28");
+}
+
+#[test]
+fn the_typescript_client_drives_the_server_over_stdio() {
+    let seen = typescript(Transport::Stdio);
+    assert_eq!(seen["protocol_version"], "2025-11-25");
+}
+
+#[test]
+fn the_typescript_client_drives_the_server_over_streamable_http() {
+    let seen = typescript(Transport::Http);
+    assert_eq!(seen["protocol_version"], "2025-11-25");
 }

@@ -1,7 +1,17 @@
-//! What more than one of this crate's test files needs.
+//! What more than one of this crate's test files needs: the example server, the processes the
+//! tests start, and the official MCP SDKs they drive.
+
+// Each test binary includes this module and uses only part of it.
+#![allow(dead_code)]
+
+pub mod clients;
+pub mod process;
 
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use process::ChildGuard;
 
 /// The example server's binary (`examples/mcp_server.rs`), built if `cargo test` has not built
 /// it already.
@@ -21,4 +31,25 @@ pub fn example_server() -> PathBuf {
         assert!(status.success(), "building the example server failed");
     }
     binary
+}
+
+/// The example server over streamable HTTP on a free local port, with `args` after
+/// `--http 127.0.0.1:0`: the running server (stopped when dropped) and its URL.
+pub fn example_http_server(args: &[&str]) -> (ChildGuard, String) {
+    let mut server = ChildGuard::spawn(
+        Command::new(example_server())
+            .args(["--http", "127.0.0.1:0"])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null()),
+        "the example server",
+    );
+    let line = server.first_line(Duration::from_secs(30));
+    let url = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("expected `listening on URL`, the server said {line:?}"))
+        .to_owned();
+    (server, url)
 }

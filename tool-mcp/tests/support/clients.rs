@@ -1,0 +1,227 @@
+//! The official MCP SDKs the tests drive, installed on first use at pinned versions into
+//! `target/test-clients/`: the Python `mcp` package into a virtual environment, the TypeScript
+//! SDK into a `node_modules`. Nothing goes into the system Python or the global npm folder,
+//! and a later run reuses what an earlier one installed.
+//!
+//! Installing is guarded by a file lock, so that two test binaries (or two `cargo test`s)
+//! starting at once install once; a marker written last says an installation is whole, so
+//! one cut short is redone. When an installation cannot be done, every test that needs it
+//! fails with one line saying why and what fixes it: never a traceback, never a skip.
+
+use std::fs::{self, File};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use super::process::run_within;
+
+/// The Python SDK, as pip names it.
+pub const PYTHON_SDK: &str = "mcp==2.3.0";
+/// The TypeScript SDK, as npm names it.
+pub const TYPESCRIPT_SDK: &str = "@modelcontextprotocol/sdk@1.32.2";
+
+/// How long an installation may take before it is given up.
+const INSTALL_LIMIT: Duration = Duration::from_secs(600);
+
+/// The Python interpreter of a virtual environment that has [`PYTHON_SDK`].
+pub fn python() -> PathBuf {
+    static PYTHON: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    ready(PYTHON.get_or_init(|| {
+        let venv = clients_dir().join("python");
+        install_once(&venv, PYTHON_SDK, install_python)?;
+        Ok(venv.join("bin").join("python"))
+    }))
+}
+
+/// A folder whose `node_modules` has [`TYPESCRIPT_SDK`], holding a copy of `script` (a file
+/// in this crate's `tests/`) so that the script's imports resolve there.
+pub fn typescript_client(script: &str) -> PathBuf {
+    static FOLDER: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    let folder = ready(FOLDER.get_or_init(|| {
+        let folder = clients_dir().join("typescript");
+        install_once(&folder, TYPESCRIPT_SDK, install_typescript)?;
+        Ok(folder)
+    }));
+    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(script);
+    let copy = folder.join(script);
+    let text = fs::read(&source).unwrap_or_else(|error| panic!("{}: {error}", source.display()));
+    if fs::read(&copy).ok().as_deref() != Some(&text[..]) {
+        // Written aside and renamed, so a client starting in another test never reads half.
+        let aside = folder.join(format!("{script}.{}", std::process::id()));
+        fs::write(&aside, &text)
+            .and_then(|()| fs::rename(&aside, &copy))
+            .unwrap_or_else(|error| panic!("copying {script} to {}: {error}", folder.display()));
+    }
+    copy
+}
+
+fn ready(installed: &Result<PathBuf, String>) -> PathBuf {
+    match installed {
+        Ok(path) => path.clone(),
+        Err(line) => panic!("{line}"),
+    }
+}
+
+/// `target/test-clients`, beside the profile folders the test binary runs from.
+fn clients_dir() -> PathBuf {
+    let binary = std::env::current_exe().expect("the test binary has a path");
+    let target = binary
+        .ancestors()
+        .nth(3)
+        .expect("tests run from target/<profile>/deps");
+    target.join("test-clients")
+}
+
+/// Runs `install` into `folder` unless a whole installation of `pinned` is there already.
+fn install_once(
+    folder: &Path,
+    pinned: &str,
+    install: fn(&Path) -> Result<(), String>,
+) -> Result<(), String> {
+    let marker = folder.join(".installed");
+    let parent = folder.parent().expect("the folder is under test-clients");
+    fs::create_dir_all(parent)
+        .map_err(|error| format!("creating {}: {error}", parent.display()))?;
+    let lock_path = folder.with_extension("lock");
+    let lock = File::create(&lock_path)
+        .map_err(|error| format!("creating {}: {error}", lock_path.display()))?;
+    lock.lock()
+        .map_err(|error| format!("locking {}: {error}", lock_path.display()))?;
+    if fs::read_to_string(&marker).is_ok_and(|text| text == pinned) {
+        return Ok(());
+    }
+    if folder.exists() {
+        fs::remove_dir_all(folder)
+            .map_err(|error| format!("removing {}: {error}", folder.display()))?;
+    }
+    install(folder)?;
+    fs::write(&marker, pinned).map_err(|error| format!("writing {}: {error}", marker.display()))
+    // The lock is released when `lock` is dropped.
+}
+
+fn install_python(venv: &Path) -> Result<(), String> {
+    let made = run(
+        Command::new("python3").arg("-m").arg("venv").arg(venv),
+        "python3 -m venv",
+    )
+    .map_err(|_| {
+        "python3 was not found: install Python 3 to run the MCP client tests".to_owned()
+    })?;
+    if !made.0 {
+        return Err(format!(
+            "`python3 -m venv` failed ({}): install Python's venv module (Debian: \
+             `apt-get install python3-venv`) and run `cargo test` again",
+            last_line(&made.1)
+        ));
+    }
+    let pip = run(
+        Command::new(venv.join("bin").join("python"))
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+            ])
+            .args(["--retries", "1", "--timeout", "20", PYTHON_SDK]),
+        "pip",
+    )
+    .map_err(|error| format!("pip did not start in {}: {error}", venv.display()))?;
+    if pip.0 {
+        return Ok(());
+    }
+    let _ = fs::remove_dir_all(venv);
+    Err(if unreachable(&pip.1) {
+        format!(
+            "could not install the Python MCP SDK ({PYTHON_SDK}) for the tests: the package \
+             registry (PyPI, or the PIP_INDEX_URL mirror) could not be reached; run `cargo test` \
+             again once it can"
+        )
+    } else {
+        format!(
+            "could not install the Python MCP SDK ({PYTHON_SDK}) for the tests: pip said `{}`; \
+             run `cargo test` again once that is mended",
+            last_line(&pip.1)
+        )
+    })
+}
+
+fn install_typescript(folder: &Path) -> Result<(), String> {
+    fs::create_dir_all(folder)
+        .map_err(|error| format!("creating {}: {error}", folder.display()))?;
+    // A package of its own, so that npm installs here and not into a package further up.
+    let manifest = folder.join("package.json");
+    fs::write(&manifest, r#"{"private": true, "type": "module"}"#)
+        .map_err(|error| format!("writing {}: {error}", manifest.display()))?;
+    let npm = run(
+        Command::new("npm")
+            .arg("install")
+            .arg("--prefix")
+            .arg(folder)
+            .args(["--no-save", "--no-package-lock", "--no-audit", "--no-fund"])
+            .args(["--loglevel=error", "--fetch-retries=1", TYPESCRIPT_SDK]),
+        "npm",
+    )
+    .map_err(|_| {
+        "npm was not found: install Node.js with npm to run the MCP client tests".to_owned()
+    })?;
+    if npm.0 {
+        return Ok(());
+    }
+    let _ = fs::remove_dir_all(folder);
+    Err(if unreachable(&npm.1) {
+        format!(
+            "could not install the TypeScript MCP SDK ({TYPESCRIPT_SDK}) for the tests: the npm \
+             registry (or the npm_config_registry mirror) could not be reached; run `cargo test` \
+             again once it can"
+        )
+    } else {
+        format!(
+            "could not install the TypeScript MCP SDK ({TYPESCRIPT_SDK}) for the tests: npm \
+             said `{}`; run `cargo test` again once that is mended",
+            last_line(&npm.1)
+        )
+    })
+}
+
+/// Runs an installer to its end: whether it succeeded, and what it wrote to stderr. `Err`
+/// when it could not be started at all.
+fn run(command: &mut Command, what: &str) -> Result<(bool, String), std::io::Error> {
+    // Started once by hand first, so that a missing program is told apart from one that fails.
+    Command::new(command.get_program())
+        .arg("--version")
+        .output()?;
+    let finished = run_within(command, INSTALL_LIMIT, what);
+    Ok((finished.status.success(), finished.stderr))
+}
+
+/// Whether an installer's complaint is that it could not reach its registry.
+fn unreachable(stderr: &str) -> bool {
+    [
+        "NewConnectionError",
+        "ConnectTimeoutError",
+        "Max retries exceeded",
+        "Temporary failure in name resolution",
+        "from versions: none",
+        "ProxyError",
+        "ECONNREFUSED",
+        "ENOTFOUND",
+        "ETIMEDOUT",
+        "EAI_AGAIN",
+        "ECONNRESET",
+        "ENETUNREACH",
+    ]
+    .iter()
+    .any(|sign| stderr.contains(sign))
+}
+
+fn last_line(text: &str) -> &str {
+    text.lines()
+        .rev()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .unwrap_or("nothing")
+}
