@@ -121,8 +121,8 @@ pub fn tool_core_call(registry: &tool_core::Registry, ctx: &Context, text: &str)
 /// A good call taken apart, each part beside the baseline's same part, to show where the time
 /// between [`baseline`] and [`tool_core_call`] goes. Each part does what it does within the
 /// whole call, and gives what the next step would take; the answer is not written. The
-/// registry's own part is not measured alone: it is [`registry`] less [`envelope`] and
-/// [`tool`], a difference (exact in instructions; in wall-clock time, of three medians).
+/// registry's own part is not measured alone: it is [`parts::registry`] less
+/// [`parts::envelope`] and [`parts::tool()`], a difference (exact in instructions; in wall-clock time, of three medians).
 pub mod parts {
     use super::*;
 
@@ -152,7 +152,7 @@ pub mod parts {
     }
 
     /// The envelope and `Registry::call` (lookup, grants, limits, the deadline, cancellation,
-    /// the tool), the result not written: with [`envelope`] and [`tool`], the registry's own
+    /// the tool), the result not written: with [`envelope`] and [`tool()`], the registry's own
     /// part is what this costs beyond the two.
     pub fn registry(
         registry: &tool_core::Registry,
