@@ -123,8 +123,8 @@ impl From<&serde_json::Value> for Arguments {
 }
 
 /// Values nested deeper than this are written and dropped without recursion; others by
-/// serde_json, which recurses once per level and is about twice as fast (BENCHMARKS.md,
-/// "arguments from a Value").
+/// serde_json, which recurses once per level and is faster (BENCHMARKS.md, "arguments from a
+/// Value", has the figures).
 const DEEP: usize = 64;
 
 /// The compact JSON text of `value` (what `value.to_string()` gives), and whether it nests

@@ -5,6 +5,8 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
+use crate::schema::Words;
+use crate::schema::walk::{self, MAX_NESTED_SCHEMAS, Root, Slot};
 use crate::tool::ToolDefinition;
 
 /// One block per tool: its name and description, then one line per parameter with its type,
@@ -54,7 +56,7 @@ fn fields(
         .unwrap_or_default();
     let indent = "  ".repeat(depth);
     for (field, property) in properties {
-        let kind = crate::args::describe(property, root);
+        let kind = Words::new(root).of(property);
         let need = if required.contains(&field.as_str()) {
             "required"
         } else {
@@ -77,39 +79,47 @@ fn fields(
 }
 
 /// The struct a field holds, directly, through a `$ref`, as the items of an array, or as the
-/// one non-null branch of an optional. Gives up after a few hops, so that a schema whose
-/// `$ref`s go round in a circle (a remote server's, say) cannot loop.
+/// one non-null branch of an optional. Gives up after [`MAX_NESTED_SCHEMAS`] hops, so that a
+/// schema whose `$ref`s go round in a circle (a remote server's, say) cannot loop.
 fn struct_of<'a>(
     schema: &'a Value,
     root: &'a Map<String, Value>,
 ) -> Option<&'a Map<String, Value>> {
-    struct_within(schema, root, 8)
-}
-
-fn struct_within<'a>(
-    schema: &'a Value,
-    root: &'a Map<String, Value>,
-    hops: usize,
-) -> Option<&'a Map<String, Value>> {
-    let hops = hops.checked_sub(1)?;
-    let map = schema.as_object()?;
-    if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
-        let name = reference.strip_prefix("#/$defs/")?;
-        return struct_within(root.get("$defs")?.get(name)?, root, hops);
-    }
-    if let Some(items) = map.get("items") {
-        return struct_within(items, root, hops);
-    }
-    if let Some(Value::Array(branches)) = map.get("anyOf") {
-        let mut solid = branches
-            .iter()
-            .filter(|branch| branch.get("type").and_then(Value::as_str) != Some("null"));
-        return match (solid.next(), solid.next()) {
-            (Some(only), None) => struct_within(only, root, hops),
-            _ => None,
+    let root = Root::new(root);
+    let mut schema = schema;
+    for _ in 0..MAX_NESTED_SCHEMAS {
+        let map = schema.as_object()?;
+        schema = match map.get("$ref").and_then(Value::as_str) {
+            Some(reference) => root.resolve(reference)?,
+            None => match held(map) {
+                Some(held) => held,
+                None => return map.contains_key("properties").then_some(map),
+            },
         };
     }
-    map.contains_key("properties").then_some(map)
+    None
+}
+
+/// The one schema that a field of this schema's type holds a struct through: its items, or
+/// its one branch that is not `null`.
+fn held(map: &Map<String, Value>) -> Option<&Value> {
+    let mut items = None;
+    let mut solid = Vec::new();
+    let _ = walk::children::<()>(map, |slot, child| {
+        match slot {
+            Slot::Items => items = Some(child),
+            Slot::Branch if child.get("type").and_then(Value::as_str) != Some("null") => {
+                solid.push(child)
+            }
+            _ => {}
+        }
+        Ok(())
+    });
+    match (items, solid.as_slice()) {
+        (Some(items), _) => Some(items),
+        (None, [only]) => Some(*only),
+        _ => None,
+    }
 }
 
 /// Keeps a multi-line description inside its block.

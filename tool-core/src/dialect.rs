@@ -6,9 +6,11 @@
 //! object closed. These functions take a schema as the registry holds it and give the
 //! provider's form, or a [`SchemaError`] naming the field that cannot be expressed.
 //!
-//! They work on one schema at a time and know nothing of tools.
+//! They work on one schema at a time, walk it with [`walk`], and know nothing of tools.
 
 use serde_json::{Map, Value};
+
+use crate::schema::walk;
 
 /// Why a schema cannot be written in a provider's dialect.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -87,8 +89,7 @@ impl Inliner<'_> {
             return Ok(());
         };
         if let Some(reference) = map.get("$ref").and_then(Value::as_str).map(str::to_owned) {
-            let name = reference
-                .strip_prefix("#/$defs/")
+            let name = walk::definition_name(&reference)
                 .ok_or_else(|| error(path, format!("a reference outside `$defs`: {reference}")))?
                 .to_owned();
             if self.stack.contains(&name) {
@@ -127,51 +128,13 @@ impl Inliner<'_> {
             }
             return Ok(());
         }
-        children(map, path, &mut |child, path| self.inline(child, path))
+        walk::children_mut(map, |slot, child| {
+            let length = walk::push_slot(path, slot);
+            let inlined = self.inline(child, path);
+            path.truncate(length);
+            inlined
+        })
     }
-}
-
-/// Calls `visit` on each direct subschema of `map` (properties, items, map values, branches),
-/// with the path of the field it describes; stops at the first error.
-fn children<E>(
-    map: &mut Map<String, Value>,
-    path: &mut String,
-    visit: &mut dyn FnMut(&mut Value, &mut String) -> Result<(), E>,
-) -> Result<(), E> {
-    for (key, value) in map.iter_mut() {
-        match key.as_str() {
-            "properties" => {
-                if let Value::Object(properties) = value {
-                    for (field, property) in properties.iter_mut() {
-                        let length = path.len();
-                        if !path.is_empty() {
-                            path.push('.');
-                        }
-                        path.push_str(field);
-                        let result = visit(property, path);
-                        path.truncate(length);
-                        result?;
-                    }
-                }
-            }
-            "items" | "additionalProperties" => {
-                let length = path.len();
-                path.push_str("[]");
-                let result = visit(value, path);
-                path.truncate(length);
-                result?;
-            }
-            "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
-                if let Value::Array(branches) = value {
-                    for branch in branches {
-                        visit(branch, path)?;
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    Ok(())
 }
 
 fn error(path: &str, problem: String) -> SchemaError {
@@ -185,34 +148,12 @@ fn error(path: &str, problem: String) -> SchemaError {
     }
 }
 
-/// Calls `visit` on every subschema of `schema` (itself included, `$defs` too), with its
-/// path.
-fn walk(
-    schema: &mut Value,
-    path: &mut String,
-    visit: &mut dyn FnMut(&mut Map<String, Value>, &str),
-) {
-    let Value::Object(map) = schema else {
-        return;
-    };
-    visit(map, path);
-    if let Some(Value::Object(defs)) = map.get_mut("$defs") {
-        for (name, def) in defs.iter_mut() {
-            walk(def, &mut format!("$defs.{name}"), visit);
-        }
-    }
-    let _ = children::<()>(map, path, &mut |child, path| {
-        walk(child, path, visit);
-        Ok(())
-    });
-}
-
 /// The paths of fields of no single type: schemas such as `true` or `{}` (what
 /// `serde_json::Value` gives) that say nothing of what to send.
 pub(crate) fn untyped_fields(schema: &Map<String, Value>) -> Vec<String> {
     let mut found = Vec::new();
     let mut root = Value::Object(schema.clone());
-    walk(&mut root, &mut String::new(), &mut |map, path| {
+    walk::every_subschema_mut(&mut root, &mut String::new(), &mut |map, path| {
         if let Some(Value::Object(properties)) = map.get("properties") {
             for (field, property) in properties {
                 if says_nothing(property) {
@@ -238,7 +179,7 @@ pub(crate) fn endless_definitions(schema: &Map<String, Value>) -> Vec<String> {
     let next = |def: &Value| {
         def.get("$ref")
             .and_then(Value::as_str)
-            .and_then(|reference| reference.strip_prefix("#/$defs/"))
+            .and_then(walk::definition_name)
             .map(str::to_owned)
     };
     defs.iter()
@@ -296,7 +237,7 @@ pub(crate) fn openai_strict(schema: &Map<String, Value>) -> Result<Map<String, V
     }
     let mut root = Value::Object(schema.clone());
     let mut refusal = None;
-    walk(&mut root, &mut String::new(), &mut |map, path| {
+    walk::every_subschema_mut(&mut root, &mut String::new(), &mut |map, path| {
         if let Some(one_of) = map.remove("oneOf") {
             map.insert("anyOf".into(), one_of);
         }
@@ -404,7 +345,7 @@ fn is_null_schema(schema: &Value) -> bool {
 pub(crate) fn gemini(schema: &Map<String, Value>) -> Result<Map<String, Value>, SchemaError> {
     let mut root = Value::Object(schema.clone());
     let mut refusal = None;
-    walk(&mut root, &mut String::new(), &mut |map, path| {
+    walk::every_subschema_mut(&mut root, &mut String::new(), &mut |map, path| {
         map.remove("$schema");
         map.remove("title");
         map.remove("additionalProperties");

@@ -641,8 +641,8 @@ impl Registry {
             && !ctx.is_cancelled()
         {
             // Boxed: asking an approver is rare, and its future (a timer and a wait for
-            // cancellation) would otherwise make every call's future larger (568 bytes to 488
-            // for a call's whole future), all of it copied when the call is first polled.
+            // cancellation) would otherwise make every call's future larger, all of it copied
+            // when the call is first polled.
             Box::pin(self.approve(approver.as_ref(), call, ctx)).await?;
         }
         // The tool's time starts once it may run: waiting for approval is not its time.

@@ -4,7 +4,15 @@
 //! input schema is always an object schema whose `additionalProperties` is `false`, because the
 //! argument parser refuses fields a tool does not have; nested structs stay in `$defs`.
 //!
-//! Providers' own schema dialects are derived from these elsewhere.
+//! Reading a schema goes through [`walk`] (which keywords hold subschemas, where a `$ref`
+//! leads), [`keywords`] (the validation keywords of one schema object) and [`words`] (a
+//! schema said in words). Providers' own dialects are derived from these in `dialect`.
+
+pub(crate) mod keywords;
+pub(crate) mod walk;
+mod words;
+
+pub(crate) use words::Words;
 
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;

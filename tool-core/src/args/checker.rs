@@ -1,0 +1,467 @@
+//! The checker: a value held against a tool's JSON Schema, finding every fault with its path,
+//! and taking a struct's fields set to `null` as absent. It runs only once serde has refused
+//! the arguments (or on a tool's own output, in debug builds), so it may take its time, within
+//! bounds that no input can escape.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+use super::Fault;
+use super::path::{Path, quote};
+use crate::schema::Words;
+use crate::schema::keywords::{Keywords, integer_range};
+use crate::schema::walk::{Lookup, Root};
+use crate::tree::Node;
+
+/// How deep the checker may go, in nested schema checks. Arguments nest at most
+/// [`MAX_ARGUMENT_DEPTH`](super::MAX_ARGUMENT_DEPTH) levels and each level costs a few checks
+/// (a `$ref`, an `anyOf` branch, the object itself), so only a schema that refers to itself
+/// without consuming any value (a hand-written `JsonSchema` can write one) gets here. Small
+/// enough for a tokio worker's stack in a debug build (a test in `args` runs it on one).
+const MAX_CHECK_DEPTH: usize = 512;
+
+/// How many schema checks the checker may make per value in the arguments, and at least.
+/// A value is checked once per schema that applies to it: its field's, one more per `$ref`,
+/// one per union branch tried (and a trial's copy of the value costs what checking it does);
+/// arguments that fit their schema need one to three per value (three for the nested structs,
+/// enums and options of `order_place` in `tests/adversarial.rs`). Without a bound, unions whose
+/// branches all descend into the same value (untagged recursive enums) take time exponential
+/// in the nesting. Running out refuses the call with serde's first fault: the list of faults
+/// is shorter, and arguments whose only trouble was a `null` for an absent field, in a value
+/// too intricate to check, are refused rather than read.
+const CHECK_STEPS_PER_VALUE: usize = 6;
+const CHECK_STEPS_AT_LEAST: usize = 10_000;
+
+/// Checks a JSON value against a schemars-generated schema, collecting every fault, and removes
+/// `null` fields from objects that are structs (so that `null` counts as absent).
+///
+/// It understands what schemars emits for Rust types: `type` (and arrays of types), integer
+/// `format`s, `minimum`/`maximum`, string lengths, `enum`, `const`, `properties`, `required`,
+/// `additionalProperties`, `items`, `prefixItems`, array lengths, `anyOf`/`oneOf`/`allOf` and
+/// local `$ref`s. A fault it cannot see is still caught by serde, with serde's message.
+pub(super) struct Checker<'s> {
+    root: Root<'s>,
+    words: Words<'s>,
+    pub(super) faults: Vec<Fault>,
+    /// Whether a struct's field set to `null` counts as absent (arguments: yes; outputs, which
+    /// the tool wrote itself: no).
+    null_is_absent: bool,
+    /// How many schema checks are under way, one inside the other.
+    depth: usize,
+    /// How many more schema checks may start.
+    steps_left: usize,
+    /// Whether the checker stopped early (out of steps or too deep): the faults found are then
+    /// not all there are, and the value may be unchecked.
+    pub(super) gave_up: bool,
+}
+
+impl<'s> Checker<'s> {
+    /// A checker for a value that holds `values` values.
+    pub(super) fn new(root: &'s Map<String, Value>, null_is_absent: bool, values: usize) -> Self {
+        Checker {
+            root: Root::new(root),
+            words: Words::new(root),
+            faults: Vec::new(),
+            null_is_absent,
+            depth: 0,
+            steps_left: values
+                .saturating_mul(CHECK_STEPS_PER_VALUE)
+                .max(CHECK_STEPS_AT_LEAST),
+            gave_up: false,
+        }
+    }
+
+    fn fault(&mut self, path: &Path, problem: String) {
+        self.faults.push(Fault {
+            path: path.0.clone(),
+            problem,
+        });
+    }
+
+    fn check(&mut self, value: &mut Node<'_>, schema: &'s Value, path: &mut Path) {
+        match schema {
+            Value::Bool(true) => {}
+            Value::Bool(false) => self.fault(path, "not allowed here".to_owned()),
+            Value::Object(schema) => self.check_object_schema(value, schema, path),
+            _ => {}
+        }
+    }
+
+    pub(super) fn check_object_schema(
+        &mut self,
+        value: &mut Node<'_>,
+        schema: &'s Map<String, Value>,
+        path: &mut Path,
+    ) {
+        if self.gave_up {
+            return;
+        }
+        if self.steps_left == 0 || self.depth >= MAX_CHECK_DEPTH {
+            self.gave_up = true;
+            return;
+        }
+        self.steps_left -= 1;
+        self.depth += 1;
+        self.check_against(value, schema, path);
+        self.depth -= 1;
+    }
+
+    fn check_against(
+        &mut self,
+        value: &mut Node<'_>,
+        schema: &'s Map<String, Value>,
+        path: &mut Path,
+    ) {
+        let keywords = Keywords::of(schema);
+        if let Some(target) = keywords
+            .reference
+            .and_then(Value::as_str)
+            .and_then(|reference| self.root.resolve(reference))
+        {
+            self.check(value, target, path);
+        }
+        if let Some(Value::Array(all)) = keywords.all_of {
+            for branch in all {
+                self.check(value, branch, path);
+            }
+        }
+        for branches in [keywords.any_of, keywords.one_of] {
+            if let Some(Value::Array(branches)) = branches {
+                self.check_branches(value, branches, path);
+            }
+        }
+        let allowed = match (keywords.enumeration, keywords.constant, keywords.types) {
+            (Some(Value::Array(allowed)), _, _) => allowed.iter().any(|a| value.equals(a)),
+            (_, Some(constant), _) => value.equals(constant),
+            (_, _, Some(types)) => type_matches(types, value),
+            _ => true,
+        };
+        if !allowed {
+            let expected = self.words.of_map(schema);
+            self.fault(
+                path,
+                format!("expected {expected}, received {}", received(value)),
+            );
+            return;
+        }
+        match value {
+            Node::Number(number) => self.check_number(number, schema, &keywords, path),
+            Node::String(text) => self.check_string(text, &keywords, path),
+            Node::Array(items) => self.check_array(items, &keywords, path),
+            Node::Object(object) => self.check_fields(object, &keywords, path),
+            Node::Null | Node::Bool(_) => {}
+        }
+    }
+
+    /// `anyOf`/`oneOf`: fine if any branch accepts the value. Otherwise report the faults of
+    /// the one branch whose shape the value has (an enum variant's object, say), or one fault
+    /// naming every branch.
+    fn check_branches(&mut self, value: &mut Node<'_>, branches: &'s [Value], path: &mut Path) {
+        let mut candidates = Vec::new();
+        // Each branch is tried with the faults so far set aside, sharing this checker's steps.
+        let outer = std::mem::take(&mut self.faults);
+        for branch in branches {
+            if self.tag_differs(branch, value) {
+                continue;
+            }
+            // A trial copies the value, which costs what checking it does.
+            let copied = value.count();
+            if copied > self.steps_left {
+                self.gave_up = true;
+                break;
+            }
+            self.steps_left -= copied;
+            let mut trial = value.clone();
+            self.check(&mut trial, branch, path);
+            let faults = std::mem::take(&mut self.faults);
+            if self.gave_up {
+                break;
+            }
+            if faults.is_empty() {
+                *value = trial;
+                self.faults = outer;
+                return;
+            }
+            if self.shape_matches(branch, value) {
+                candidates.push(faults);
+            }
+        }
+        self.faults = outer;
+        if self.gave_up {
+            return;
+        }
+        if candidates.len() == 1 {
+            self.faults.extend(candidates.remove(0));
+        } else {
+            let expected = branches
+                .iter()
+                .map(|branch| self.words.of(branch))
+                .collect::<Vec<_>>()
+                .join(" or ");
+            self.fault(
+                path,
+                format!("expected {expected}, received {}", received(value)),
+            );
+        }
+    }
+
+    /// Whether `value` is an object whose tag (a property that `schema` fixes to one value,
+    /// as for an internally or adjacently tagged enum's variant) holds another value: then the
+    /// branch cannot fit, and its faults would say nothing useful.
+    fn tag_differs(&self, schema: &'s Value, value: &Node<'_>) -> bool {
+        let (Some(schema), Node::Object(_)) = (self.root.deref(schema), value) else {
+            return false;
+        };
+        let Some(properties) = schema.lookup("properties").and_then(Value::as_object) else {
+            return false;
+        };
+        properties.iter().any(|(key, property)| {
+            let fixed = property
+                .get("const")
+                .or_else(|| match property.get("enum") {
+                    Some(Value::Array(only)) if only.len() == 1 => only.first(),
+                    _ => None,
+                });
+            matches!((fixed, value.field(key)), (Some(fixed), Some(actual)) if !actual.equals(fixed))
+        })
+    }
+
+    /// Whether `value` has the JSON type `schema` asks for and, for objects, carries a key the
+    /// schema names (how an externally tagged enum variant is told apart).
+    fn shape_matches(&self, schema: &'s Value, value: &Node<'_>) -> bool {
+        let Some(schema) = self.root.deref(schema) else {
+            return false;
+        };
+        if schema.lookup("enum").is_some() || schema.lookup("const").is_some() {
+            return false;
+        }
+        let typed = schema
+            .lookup("type")
+            .is_some_and(|types| type_matches(types, value));
+        match (
+            value,
+            schema.lookup("properties").and_then(Value::as_object),
+        ) {
+            (Node::Object(object), Some(properties)) => {
+                typed
+                    && object
+                        .iter()
+                        .any(|(key, _)| properties.lookup(key).is_some())
+            }
+            _ => typed,
+        }
+    }
+
+    fn check_number(
+        &mut self,
+        number: &serde_json::Number,
+        schema: &'s Map<String, Value>,
+        keywords: &Keywords<'s>,
+        path: &mut Path,
+    ) {
+        let format = keywords.format.and_then(Value::as_str);
+        if let Some((min, max)) = format.and_then(integer_range) {
+            let fits = match (number.as_i64(), number.as_u64()) {
+                (Some(n), _) => i128::from(n) >= min && i128::from(n) <= max,
+                (None, Some(n)) => i128::from(n) >= min && i128::from(n) <= max,
+                (None, None) => true,
+            };
+            if !fits {
+                let expected = self.words.of_map(schema);
+                self.fault(
+                    path,
+                    format!("expected {expected}, received {number}, which is out of range"),
+                );
+                return;
+            }
+        }
+        let Some(n) = number.as_f64() else { return };
+        // A number too large for an `f32` would otherwise be refused by serde_json alone,
+        // without its path.
+        if format == Some("float") && (n as f32).is_infinite() {
+            let expected = self.words.of_map(schema);
+            self.fault(
+                path,
+                format!("expected {expected}, received {number}, which is out of range"),
+            );
+            return;
+        }
+        type Holds = fn(f64, f64) -> bool;
+        let bounds: [(Option<&Value>, &str, Holds); 4] = [
+            (keywords.minimum, "at least", |n, bound| n >= bound),
+            (keywords.maximum, "at most", |n, bound| n <= bound),
+            (keywords.exclusive_minimum, "more than", |n, bound| {
+                n > bound
+            }),
+            (keywords.exclusive_maximum, "less than", |n, bound| {
+                n < bound
+            }),
+        ];
+        for (bound, words, holds) in bounds {
+            if let Some(bound) = bound.and_then(Value::as_f64)
+                && !holds(n, bound)
+            {
+                self.fault(path, format!("expected {words} {bound}, received {number}"));
+            }
+        }
+    }
+
+    fn check_string(&mut self, text: &str, keywords: &Keywords<'s>, path: &mut Path) {
+        let min = keywords.min_length.and_then(Value::as_u64);
+        let max = keywords.max_length.and_then(Value::as_u64);
+        if min.is_none() && max.is_none() {
+            return;
+        }
+        let length = text.chars().count() as u64;
+        if min == Some(1) && max == Some(1) && length != 1 {
+            self.fault(
+                path,
+                format!("expected a single character, received {}", quote(text)),
+            );
+            return;
+        }
+        if let Some(min) = min.filter(|min| length < *min) {
+            self.fault(
+                path,
+                format!("expected at least {min} characters, received {length}"),
+            );
+        }
+        if let Some(max) = max.filter(|max| length > *max) {
+            self.fault(
+                path,
+                format!("expected at most {max} characters, received {length}"),
+            );
+        }
+    }
+
+    fn check_array(&mut self, items: &mut [Node<'_>], keywords: &Keywords<'s>, path: &mut Path) {
+        let length = items.len() as u64;
+        if let Some(min) = keywords
+            .min_items
+            .and_then(Value::as_u64)
+            .filter(|min| length < *min)
+        {
+            self.fault(
+                path,
+                format!("expected at least {min} items, received {length}"),
+            );
+        }
+        if let Some(max) = keywords
+            .max_items
+            .and_then(Value::as_u64)
+            .filter(|max| length > *max)
+        {
+            self.fault(
+                path,
+                format!("expected at most {max} items, received {length}"),
+            );
+        }
+        let prefix = keywords
+            .prefix_items
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
+        for (index, item) in items.iter_mut().enumerate() {
+            let item_schema = prefix.get(index).or(keywords.items);
+            if let Some(item_schema) = item_schema {
+                path.with_index(index, |path| self.check(item, item_schema, path));
+            }
+        }
+    }
+
+    fn check_fields(
+        &mut self,
+        object: &mut Vec<(Cow<'_, str>, Node<'_>)>,
+        keywords: &Keywords<'s>,
+        path: &mut Path,
+    ) {
+        let properties = keywords.properties.and_then(Value::as_object);
+        let extra = keywords.additional_properties;
+        if let Some(properties) = properties {
+            // A struct's field is read once; serde refuses a second (and would name only the
+            // first field sent twice).
+            for key in properties.keys() {
+                if object
+                    .iter()
+                    .filter(|(name, _)| name == key)
+                    .nth(1)
+                    .is_some()
+                {
+                    path.with_field(key, |path| {
+                        self.fault(
+                            path,
+                            format!("duplicate field `{key}`: sent more than once; send it once"),
+                        )
+                    });
+                }
+            }
+        }
+        if let Some(properties) = properties.filter(|_| self.null_is_absent) {
+            // A struct: a field set to null counts as absent.
+            object.retain(|(key, value)| !(value.is_null() && properties.lookup(key).is_some()));
+        }
+        for (key, value) in object.iter_mut() {
+            if properties.is_some_and(|properties| properties.lookup(key).is_some()) {
+                continue;
+            }
+            match extra {
+                Some(Value::Bool(false)) => {
+                    path.with_field(key, |path| self.fault(path, "unknown field".to_owned()));
+                }
+                Some(extra @ Value::Object(_)) => {
+                    path.with_field(key, |path| self.check(value, extra, path));
+                }
+                _ => {}
+            }
+        }
+        let required = keywords.required.and_then(Value::as_array);
+        let Some(properties) = properties else {
+            return;
+        };
+        for (key, property) in properties {
+            let value = object
+                .iter_mut()
+                .find_map(|(name, value)| (name == key).then_some(value));
+            match value {
+                Some(value) => path.with_field(key, |path| self.check(value, property, path)),
+                None if required.is_some_and(|required| required.iter().any(|r| r == key)) => {
+                    let expected = self.words.of(property);
+                    path.with_field(key, |path| {
+                        self.fault(path, format!("missing; expected {expected}"))
+                    });
+                }
+                None => {}
+            }
+        }
+    }
+}
+
+fn type_matches(types: &Value, value: &Node<'_>) -> bool {
+    let matches = |name: &str| match (name, value) {
+        ("null", Node::Null)
+        | ("boolean", Node::Bool(_))
+        | ("number", Node::Number(_))
+        | ("string", Node::String(_))
+        | ("array", Node::Array(_))
+        | ("object", Node::Object(_)) => true,
+        ("integer", Node::Number(number)) => number.is_i64() || number.is_u64(),
+        ("null" | "boolean" | "integer" | "number" | "string" | "array" | "object", _) => false,
+        _ => true,
+    };
+    match types {
+        Value::String(name) => matches(name),
+        Value::Array(names) => names.iter().filter_map(Value::as_str).any(matches),
+        _ => true,
+    }
+}
+
+/// A value as a fault message shows it: short values in full, long ones cut.
+pub(super) fn received(value: &Node<'_>) -> String {
+    match value {
+        Node::String(text) => quote(text),
+        Node::Array(items) if items.is_empty() => "an empty array".to_owned(),
+        Node::Array(_) => "an array".to_owned(),
+        Node::Object(_) => "an object".to_owned(),
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,383 @@
+//! Argument parsing: from a call's JSON text to a tool's typed input, or to a refusal that
+//! names every fault by its path.
+//!
+//! Good arguments take one pass: `serde_json` deserializes the text straight into the input
+//! type, with a thin wrapper that refuses unknown top-level fields. Only when that fails does
+//! the slow path run: the text is parsed into a light JSON tree (`tree::Node`, which borrows
+//! its strings and keeps a key sent twice), checked against the input's JSON Schema to find
+//! *every* fault (unknown, missing and repeated fields, wrong values, each with its path, such
+//! as `items[2].qty`), and, when the only trouble was a field set to `null`, deserialized
+//! again with those nulls taken as absent.
+//!
+//! The slow path is bounded whatever arrives: nesting stops at serde_json's 128 levels, the
+//! checker gives up (and refuses with serde's first error) past a number of steps proportional
+//! to the arguments' size or past a depth that only a schema referring to itself without end
+//! can reach, and descriptions of recursive types stop at the recursion. So no input can make it
+//! overflow the stack or take time exponential in its nesting.
+//!
+//! This module knows nothing of tools or registries: it turns text into a value or a refusal.
+
+mod checker;
+mod path;
+mod top_level;
+
+use serde::de::{self, DeserializeOwned};
+use serde_json::{Map, Value};
+
+use self::checker::{Checker, received};
+use self::path::Path;
+use self::top_level::TopLevel;
+use crate::refusal::{Line, Refusal};
+use crate::tree::Node;
+
+type JsonDeserializer<'a> = serde_json::Deserializer<serde_json::de::StrRead<'a>>;
+
+/// The deepest nesting of arrays and objects a call's arguments may have: 128, serde_json's
+/// own recursion limit, which is not configurable. Deeper arguments are refused with
+/// `bad-arguments` before any of them is read into a value, so no walk over arguments (serde's,
+/// or this crate's) can overflow the stack.
+pub const MAX_ARGUMENT_DEPTH: usize = 128;
+
+/// One thing wrong with a call's arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// Where: `text`, `filter.since`, `items[2].qty`; empty for the arguments as a whole.
+    pub path: String,
+    /// What is wrong: `missing`, `unknown field`, `expected u32, received "x"`.
+    pub problem: String,
+}
+
+/// Parses `arguments` into `T`, whose JSON Schema is `schema`; on failure, a `bad-arguments`
+/// refusal listing every fault found, followed by a `fields` line naming the fields `tool`
+/// takes.
+pub fn parse<T: DeserializeOwned>(
+    arguments: &str,
+    schema: &Map<String, Value>,
+    tool: &str,
+) -> Result<T, Refusal> {
+    parse_with(arguments, schema, tool, |text| {
+        read_all(text, |deserializer| T::deserialize(TopLevel(deserializer)))
+    })
+}
+
+/// [`parse`] for a `T` that refuses unknown fields itself (`#[serde(deny_unknown_fields)]`, as
+/// the input structs `#[tool]` makes of parameters do): the fast path needs no wrapper to look
+/// at every key, only to be kept from reading an array into the struct by position.
+pub fn parse_strict<T: DeserializeOwned>(
+    arguments: &str,
+    schema: &Map<String, Value>,
+    tool: &str,
+) -> Result<T, Refusal> {
+    parse_with(arguments, schema, tool, |text| {
+        if !text.trim_start().starts_with('{') {
+            return Err(de::Error::custom("expected an object"));
+        }
+        read_all(text, |deserializer| T::deserialize(deserializer))
+    })
+}
+
+/// Reads `text` with `read`, then, if that fails, finds every fault; if there is none (the
+/// trouble was only nulls standing for absent fields), reads the cleaned arguments' text with
+/// `read` again: the same code both times, so a tool's input type has its deserializer
+/// compiled once, not once for text and once for values.
+fn parse_with<T: DeserializeOwned>(
+    arguments: &str,
+    schema: &Map<String, Value>,
+    tool: &str,
+    read: impl Fn(&str) -> serde_json::Result<T>,
+) -> Result<T, Refusal> {
+    let first_error = match read(arguments) {
+        Ok(value) => return Ok(value),
+        Err(error) => error,
+    };
+    let cleaned =
+        checked(arguments, schema, &first_error).map_err(|faults| refusal(tool, schema, faults))?;
+    read(&cleaned).map_err(|error| {
+        let fault = Fault {
+            path: String::new(),
+            problem: error.to_string(),
+        };
+        refusal(tool, schema, vec![fault])
+    })
+}
+
+/// One value read from all of `text` by `read`, and nothing after it.
+fn read_all<'a, T>(
+    text: &'a str,
+    read: impl FnOnce(&mut JsonDeserializer<'a>) -> serde_json::Result<T>,
+) -> serde_json::Result<T> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let value = read(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(value)
+}
+
+/// The path taken once the fast path has failed: every fault, or, if there is none, the text of
+/// the arguments with the nulls that stand for absent fields taken out.
+fn checked(
+    arguments: &str,
+    schema: &Map<String, Value>,
+    first_error: &serde_json::Error,
+) -> Result<String, Vec<Fault>> {
+    let mut value = Node::parse(arguments).map_err(|error| {
+        vec![Fault {
+            path: String::new(),
+            problem: unreadable(&error),
+        }]
+    })?;
+    if !matches!(value, Node::Object(_)) {
+        return Err(vec![Fault {
+            path: String::new(),
+            problem: format!("expected an object, received {}", received(&value)),
+        }]);
+    }
+    let mut checker = Checker::new(schema, true, value.count());
+    checker.check_object_schema(&mut value, schema, &mut Path::default());
+    if checker.gave_up {
+        checker.faults.push(Fault {
+            path: String::new(),
+            problem: format!(
+                "too large or too deeply nested to check for every fault; the first fault: \
+                 {first_error}; mend it and send the call again to learn of any other"
+            ),
+        });
+        return Err(checker.faults);
+    }
+    if !checker.faults.is_empty() {
+        return Err(checker.faults);
+    }
+    // A tree with string keys always serializes.
+    Ok(serde_json::to_string(&value).unwrap_or_default())
+}
+
+/// The problem with arguments serde_json could not read: nested too deeply, or not JSON.
+fn unreadable(error: &serde_json::Error) -> String {
+    if error.to_string().starts_with("recursion limit exceeded") {
+        format!(
+            "nested more than {MAX_ARGUMENT_DEPTH} levels deep, more than any call may be \
+             ({error}); send flatter arguments"
+        )
+    } else {
+        format!("not valid JSON: {error}")
+    }
+}
+
+fn refusal(tool: &str, schema: &Map<String, Value>, faults: Vec<Fault>) -> Refusal {
+    let count = faults.len();
+    let mut refusal = Refusal::bad_arguments(format!(
+        "{count} fault{} in the arguments of {tool}; nothing ran",
+        if count == 1 { "" } else { "s" }
+    ));
+    refusal.lines.reserve_exact(count + 1);
+    refusal.lines.extend(faults.into_iter().map(|fault| {
+        let path = if fault.path.is_empty() {
+            "(arguments)".to_owned()
+        } else {
+            fault.path
+        };
+        Line::new("fault", [path, fault.problem])
+    }));
+    let fields = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|properties| properties.keys().cloned().collect::<Vec<_>>())
+        .unwrap_or_default();
+    refusal.lines.push(Line::new("fields", fields));
+    refusal
+}
+
+/// Every way `value` departs from `schema`, taking `null` at face value: for checking what a
+/// tool wrote against the schema it advertised. A value too intricate to check in full gives
+/// the faults found before the checker gave up.
+pub(crate) fn validate(value: &Value, schema: &Map<String, Value>) -> Vec<Fault> {
+    let mut node = Node::of(value);
+    let mut checker = Checker::new(schema, false, node.count());
+    checker.check_object_schema(&mut node, schema, &mut Path::default());
+    checker.faults
+}
+
+#[cfg(test)]
+mod tests {
+    use super::path::PLAIN_KEY_LIMIT;
+    use super::*;
+    use serde_json::json;
+
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct Loose {
+        a: u8,
+    }
+
+    fn schema() -> Map<String, Value> {
+        json!({
+            "type": "object",
+            "properties": {"a": {"type": "integer", "format": "uint8", "minimum": 0, "maximum": 255}},
+            "required": ["a"],
+            "additionalProperties": false
+        })
+        .as_object()
+        .cloned()
+        .unwrap()
+    }
+
+    #[test]
+    fn structs_without_deny_unknown_fields_still_refuse_unknown_fields() {
+        let refusal = parse::<Loose>(r#"{"a":1,"b":2}"#, &schema(), "t").unwrap_err();
+        assert_eq!(refusal.lines[0], Line::new("fault", ["b", "unknown field"]));
+        assert_eq!(
+            parse::<Loose>(r#"{"a":1}"#, &schema(), "t"),
+            Ok(Loose { a: 1 })
+        );
+    }
+
+    #[test]
+    fn arrays_are_not_read_into_structs_by_position() {
+        let refusal = parse::<Loose>("[1]", &schema(), "t").unwrap_err();
+        assert_eq!(
+            refusal.lines[0],
+            Line::new(
+                "fault",
+                ["(arguments)", "expected an object, received an array"]
+            )
+        );
+    }
+
+    #[test]
+    fn integers_out_of_range_name_the_type() {
+        let refusal = parse::<Loose>(r#"{"a":300}"#, &schema(), "t").unwrap_err();
+        assert_eq!(
+            refusal.lines[0],
+            Line::new(
+                "fault",
+                ["a", "expected u8, received 300, which is out of range"]
+            )
+        );
+    }
+
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct Strict {
+        a: u8,
+    }
+
+    #[test]
+    fn strict_structs_are_refused_and_read_as_the_others_are() {
+        let duplicate = r#"{"a":1,"a":2}"#;
+        for text in [
+            r#"{"a":1,"b":2}"#,
+            "[1]",
+            " [1]",
+            "7",
+            r#"{"a":300}"#,
+            "{",
+            duplicate,
+        ] {
+            assert_eq!(
+                parse_strict::<Strict>(text, &schema(), "t").unwrap_err(),
+                parse::<Loose>(text, &schema(), "t").unwrap_err(),
+                "{text}"
+            );
+        }
+        assert_eq!(
+            parse_strict::<Strict>(" {\"a\":1} ", &schema(), "t"),
+            Ok(Strict { a: 1 })
+        );
+    }
+
+    #[test]
+    fn a_schema_that_refers_to_itself_without_end_is_not_followed_forever() {
+        // No schema schemars writes does this (a type defined as itself is refused when the
+        // registry is built), but a hand-written `JsonSchema` can: the checker stops at its
+        // depth limit, well within the 2 MiB stack of a tokio worker in a debug build.
+        let schema = json!({
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/A"}},
+            "additionalProperties": false,
+            "$defs": {"A": {"anyOf": [{"$ref": "#/$defs/A"}]}}
+        })
+        .as_object()
+        .cloned()
+        .unwrap();
+        let root = schema.clone();
+        let refusal = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || parse::<Loose>(r#"{"a":"x"}"#, &schema, "t").unwrap_err())
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(refusal.lines[0].cells[0], "(arguments)");
+        assert!(
+            refusal.lines[0].cells[1].starts_with("too large or too deeply nested to check"),
+            "{refusal}"
+        );
+        assert_eq!(
+            crate::schema::Words::new(&root).of(&json!({"$ref": "#/$defs/A"})),
+            "…"
+        );
+    }
+
+    #[test]
+    fn duplicate_fields_are_refused() {
+        let refusal = parse::<Loose>(r#"{"a":1,"a":2}"#, &schema(), "t").unwrap_err();
+        assert_eq!(
+            refusal.lines[0],
+            Line::new(
+                "fault",
+                [
+                    "a",
+                    "duplicate field `a`: sent more than once; send it once"
+                ]
+            )
+        );
+    }
+
+    #[test]
+    fn keys_that_would_make_a_path_ambiguous_are_quoted() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Scores {
+            scores: std::collections::BTreeMap<String, u8>,
+        }
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "scores": {"type": "object", "additionalProperties": {"type": "integer", "format": "uint8", "minimum": 0, "maximum": 255}}
+            },
+            "required": ["scores"],
+            "additionalProperties": false
+        })
+        .as_object()
+        .cloned()
+        .unwrap();
+        let long = "k".repeat(PLAIN_KEY_LIMIT + 1);
+        let text = json!({"scores": {
+            "plain-key_1": "x",
+            "a.b": "x",
+            "c[0]": "x",
+            "": "x",
+            "first name": "x",
+            "say \"hi\"": "x",
+            long.clone(): "x",
+        }})
+        .to_string();
+        let refusal = parse::<Scores>(&text, &schema, "t").unwrap_err();
+        let mut paths: Vec<&str> = refusal
+            .lines
+            .iter()
+            .filter(|line| line.label == "fault")
+            .map(|line| line.cells[0].as_str())
+            .collect();
+        paths.sort_unstable();
+        let cut = format!(r#"scores["{}"…]"#, "k".repeat(40));
+        let mut expected = vec![
+            "scores.plain-key_1",
+            r#"scores["a.b"]"#,
+            r#"scores["c[0]"]"#,
+            r#"scores[""]"#,
+            r#"scores["first name"]"#,
+            r#"scores["say \"hi\""]"#,
+            cut.as_str(),
+        ];
+        expected.sort_unstable();
+        assert_eq!(paths, expected, "{refusal}");
+    }
+}

@@ -1,0 +1,113 @@
+//! The serde side of reading arguments: a wrapper around the deserializer of the arguments
+//! that refuses fields the input struct does not have and arrays read into it by position.
+
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, Visitor};
+
+/// Wraps the deserializer of the arguments so that the input struct refuses fields it does
+/// not have, whether or not it says `#[serde(deny_unknown_fields)]`, and refuses arrays, which
+/// serde would otherwise read into a struct by position.
+pub(super) struct TopLevel<D>(pub(super) D);
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for TopLevel<D> {
+    type Error = D::Error;
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0
+            .deserialize_struct(name, fields, KnownFields { visitor, fields })
+    }
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        self.0.deserialize_any(visitor)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map enum identifier ignored_any
+    }
+}
+
+struct KnownFields<V> {
+    visitor: V,
+    fields: &'static [&'static str],
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for KnownFields<V> {
+    type Value = V::Value;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("an object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        self.visitor.visit_map(KnownFieldsMap {
+            map,
+            fields: self.fields,
+        })
+    }
+}
+
+struct KnownFieldsMap<A> {
+    map: A,
+    fields: &'static [&'static str],
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for KnownFieldsMap<A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Self::Error> {
+        self.map.next_key_seed(KnownKey {
+            seed,
+            fields: self.fields,
+        })
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<S::Value, Self::Error> {
+        self.map.next_value_seed(seed)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.map.size_hint()
+    }
+}
+
+struct KnownKey<K> {
+    seed: K,
+    fields: &'static [&'static str],
+}
+
+impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KnownKey<K> {
+    type Value = K::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<K::Value, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de, K: DeserializeSeed<'de>> Visitor<'de> for KnownKey<K> {
+    type Value = K::Value;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("a field name")
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<K::Value, E> {
+        if !self.fields.contains(&key) {
+            return Err(E::unknown_field(key, self.fields));
+        }
+        self.seed.deserialize(key.into_deserializer())
+    }
+}

@@ -1,0 +1,166 @@
+//! The one walk over a JSON Schema: which keywords hold subschemas, where a `$ref` leads, and
+//! how far a description follows schemas inside schemas. The argument checker, the describer,
+//! the provider dialects and the registry's checks all go through it, so that a keyword that
+//! holds a subschema is named in one place.
+//!
+//! It reads schemas as schemars writes them (JSON Schema 2020-12, nested types in `$defs`,
+//! local `$ref`s) and as a remote server may send them; it changes nothing itself.
+
+use serde_json::{Map, Value};
+
+/// How many schemas inside one another (through `$ref`s, items, branches) a description
+/// follows before it stops: a schema whose `$ref`s go round in a circle is described in
+/// finitely many words.
+pub(crate) const MAX_NESTED_SCHEMAS: usize = 8;
+
+/// Where a subschema sits in the schema that holds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Slot<'k> {
+    /// `properties.<name>`: the field `name` of an object.
+    Property(&'k str),
+    /// `items`: every element of an array that `prefixItems` does not cover.
+    Items,
+    /// `prefixItems[i]`: the element at one position of a tuple.
+    PrefixItem,
+    /// `additionalProperties`: the values of a map, or of the fields `properties` leaves out.
+    AdditionalProperties,
+    /// A branch of `anyOf`, `oneOf` or `allOf`: another schema for the same value.
+    Branch,
+}
+
+/// Visits the direct subschemas of a schema object, in the order of its keys; the same body
+/// serves shared and mutable walks, so the keywords are listed once.
+macro_rules! visit_children {
+    ($map:expr, $visit:ident, $iter:ident) => {
+        for (key, value) in $map.$iter() {
+            match (key.as_str(), value) {
+                ("properties", Value::Object(properties)) => {
+                    for (name, property) in properties.$iter() {
+                        $visit(Slot::Property(name), property)?;
+                    }
+                }
+                ("items", value) => $visit(Slot::Items, value)?,
+                ("additionalProperties", value) => $visit(Slot::AdditionalProperties, value)?,
+                ("prefixItems", Value::Array(items)) => {
+                    for item in items.$iter() {
+                        $visit(Slot::PrefixItem, item)?;
+                    }
+                }
+                ("anyOf" | "oneOf" | "allOf", Value::Array(branches)) => {
+                    for branch in branches.$iter() {
+                        $visit(Slot::Branch, branch)?;
+                    }
+                }
+                _ => {}
+            }
+        }
+    };
+}
+
+/// Calls `visit` on each direct subschema of `map` with its slot; stops at the first error.
+/// `$defs` holds no child: definitions are reached through `$ref`s (see [`Root`]), or all at
+/// once with [`every_subschema_mut`].
+pub(crate) fn children<'s, E>(
+    map: &'s Map<String, Value>,
+    mut visit: impl FnMut(Slot<'s>, &'s Value) -> Result<(), E>,
+) -> Result<(), E> {
+    visit_children!(map, visit, iter);
+    Ok(())
+}
+
+/// [`children`], for a walk that rewrites the subschemas.
+pub(crate) fn children_mut<E>(
+    map: &mut Map<String, Value>,
+    mut visit: impl FnMut(Slot<'_>, &mut Value) -> Result<(), E>,
+) -> Result<(), E> {
+    visit_children!(map, visit, iter_mut);
+    Ok(())
+}
+
+/// Appends to `path` (`items[].children`) the part `slot` adds, and returns the length to
+/// truncate it back to. A branch or a tuple's element describes the same field.
+pub(crate) fn push_slot(path: &mut String, slot: Slot<'_>) -> usize {
+    let length = path.len();
+    match slot {
+        Slot::Property(name) => {
+            if !path.is_empty() {
+                path.push('.');
+            }
+            path.push_str(name);
+        }
+        Slot::Items | Slot::AdditionalProperties => path.push_str("[]"),
+        Slot::PrefixItem | Slot::Branch => {}
+    }
+    length
+}
+
+/// Calls `visit` on every subschema object of `schema` (itself and its `$defs` included), with
+/// the path of the field it describes (`$defs.Name...` inside a definition).
+pub(crate) fn every_subschema_mut(
+    schema: &mut Value,
+    path: &mut String,
+    visit: &mut dyn FnMut(&mut Map<String, Value>, &str),
+) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    visit(map, path);
+    if let Some(Value::Object(defs)) = map.get_mut("$defs") {
+        for (name, def) in defs.iter_mut() {
+            every_subschema_mut(def, &mut format!("$defs.{name}"), visit);
+        }
+    }
+    let _ = children_mut::<()>(map, |slot, child| {
+        let length = push_slot(path, slot);
+        every_subschema_mut(child, path, visit);
+        path.truncate(length);
+        Ok(())
+    });
+}
+
+/// The name of the definition a local `$ref` (`#/$defs/Name`) points to.
+pub(crate) fn definition_name(reference: &str) -> Option<&str> {
+    reference.strip_prefix("#/$defs/")
+}
+
+/// A schema's root, into whose `$defs` its `$ref`s point.
+#[derive(Clone, Copy)]
+pub(crate) struct Root<'s>(&'s Map<String, Value>);
+
+impl<'s> Root<'s> {
+    pub(crate) fn new(root: &'s Map<String, Value>) -> Self {
+        Root(root)
+    }
+
+    /// The schema a `$ref` points to, if it is local and defined.
+    pub(crate) fn resolve(self, reference: &str) -> Option<&'s Value> {
+        let name = definition_name(reference)?;
+        self.0.lookup("$defs")?.as_object()?.lookup(name)
+    }
+
+    /// The schema's own object, following one `$ref` if it is one.
+    pub(crate) fn deref(self, schema: &'s Value) -> Option<&'s Map<String, Value>> {
+        let map = schema.as_object()?;
+        match map.lookup("$ref").and_then(Value::as_str) {
+            Some(reference) => self.resolve(reference)?.as_object(),
+            None => Some(map),
+        }
+    }
+}
+
+/// Finding a key in a small map (a schema object's handful of keywords, a struct's fields) by
+/// comparing keys, which costs less than hashing the key as `Map::get` does.
+pub(crate) trait Lookup {
+    /// The value of `key`.
+    fn lookup(&self, key: &str) -> Option<&Value>;
+}
+
+impl Lookup for Map<String, Value> {
+    fn lookup(&self, key: &str) -> Option<&Value> {
+        if self.len() > 8 {
+            return self.get(key);
+        }
+        self.iter()
+            .find_map(|(name, value)| (name == key).then_some(value))
+    }
+}
