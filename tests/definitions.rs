@@ -117,17 +117,17 @@ fn definitions_carry_names_descriptions_hints_in_insertion_order() {
     );
     assert!(order.annotations.idempotent && order.annotations.open_world);
     assert!(!order.annotations.read_only && !order.annotations.destructive);
-    assert_eq!(order.timeout, Some(Duration::from_secs(5)));
+    assert_eq!(order.timeout(), Some(Duration::from_secs(5)));
 
     let hello = &definitions[1];
     assert_eq!(hello.description, "Says hello.");
     assert!(hello.annotations.read_only);
-    assert_eq!(hello.timeout, Some(Duration::from_millis(250)));
+    assert_eq!(hello.timeout(), Some(Duration::from_millis(250)));
 
     let nothing = &definitions[2];
     assert_eq!(nothing.description, "Does nothing.");
     assert!(nothing.annotations.destructive);
-    assert_eq!(nothing.timeout, None);
+    assert_eq!(nothing.timeout(), None);
 }
 
 #[test]

@@ -137,7 +137,7 @@ pub use providers::{ExportError, Provider};
 pub use refusal::{Line, Refusal, code};
 pub use registry::{
     Change, Collision, DEFAULT_BATCH_LIMIT, DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_TIMEOUT,
-    Definitions, Exported, Registry, RegistryBuilder, RegistryError,
+    Definitions, Exported, Registry, RegistryBuilder, RegistryError, Snapshot,
 };
 pub use schema::{input_schema, output_schema};
 pub use tool::{Annotations, BoxFuture, Tool, ToolDefinition};

@@ -106,16 +106,21 @@ pub fn definition(
     input_schema: &Map<String, Value>,
     output_schema: Option<Map<String, Value>>,
 ) -> ToolDefinition {
-    ToolDefinition {
-        name: meta.name.to_owned(),
-        title: meta.title.map(str::to_owned),
-        description: meta.summary.unwrap_or(meta.description).to_owned(),
-        input_schema: input_schema.clone(),
-        output_schema,
-        annotations: meta.annotations,
-        timeout: meta.timeout_ms.map(Duration::from_millis),
-        allow_any: meta.allow_any,
+    let mut definition = ToolDefinition::new(
+        meta.name,
+        meta.summary.unwrap_or(meta.description),
+        input_schema.clone(),
+    );
+    definition.title = meta.title.map(str::to_owned);
+    definition.output_schema = output_schema;
+    definition.annotations = meta.annotations;
+    if let Some(timeout) = meta.timeout_ms {
+        definition = definition.with_timeout(Duration::from_millis(timeout));
     }
+    if meta.allow_any {
+        definition = definition.allowing_any();
+    }
+    definition
 }
 
 /// Splits a `Result` return type into its parts, so the macro can name `T` of any
@@ -127,6 +132,13 @@ pub trait ResultParts {
 
 impl<T, E> ResultParts for Result<T, E> {
     type Ok = T;
+}
+
+/// What `registry![...]` expands to, once the tool names are known to be unique.
+pub fn registry_from_toolkits(
+    entries: Vec<(&'static str, Vec<std::sync::Arc<dyn crate::tool::Tool>>)>,
+) -> crate::Registry {
+    crate::Registry::from_toolkits(entries)
 }
 
 /// Converts a handler's error into a refusal, with a readable compile error when it can't.

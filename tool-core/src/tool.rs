@@ -37,7 +37,20 @@ pub trait Tool: Send + Sync + 'static {
     ) -> BoxFuture<'a, Result<Output, Refusal>>;
 }
 
-/// What a tool advertises: its name, description, input schema and hints.
+/// What a tool is: what it advertises (its name, description, schemas and hints, the public
+/// fields, which every export writes) and how the registry runs it (its timeout, whether it
+/// may take values of no single type), which no export shows and which only the methods reach.
+///
+/// ```
+/// use std::time::Duration;
+/// use tool_core::ToolDefinition;
+///
+/// let schema = serde_json::json!({"type": "object", "properties": {}, "additionalProperties": false});
+/// let mut definition = ToolDefinition::new("clock_read", "Reads the clock.", schema.as_object().unwrap().clone())
+///     .with_timeout(Duration::from_secs(1));
+/// definition.annotations.read_only = true;
+/// assert_eq!(definition.timeout(), Some(Duration::from_secs(1)));
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ToolDefinition {
     /// The tool's name: lower snake case, at most 64 characters.
@@ -54,16 +67,56 @@ pub struct ToolDefinition {
     pub output_schema: Option<Map<String, Value>>,
     /// Hints about what calling it does.
     pub annotations: Annotations,
-    /// How long one call may run, when the tool sets a limit.
     #[serde(skip)]
-    pub timeout: Option<Duration>,
-    /// Whether the tool may have fields of no single type (`serde_json::Value`), which
-    /// [`Registry::check`](crate::Registry::check) otherwise refuses: `#[tool(allow_any)]`.
+    timeout: Option<Duration>,
     #[serde(skip)]
-    pub allow_any: bool,
+    allow_any: bool,
 }
 
 impl ToolDefinition {
+    /// A tool of this name, description and input schema, with no title, no output schema, no
+    /// hints, no timeout of its own (the registry's default applies) and typed fields only.
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        input_schema: Map<String, Value>,
+    ) -> Self {
+        ToolDefinition {
+            name: name.into(),
+            title: None,
+            description: description.into(),
+            input_schema,
+            output_schema: None,
+            annotations: Annotations::default(),
+            timeout: None,
+            allow_any: false,
+        }
+    }
+
+    /// Limits each call to `timeout`, in place of the registry's default
+    /// (`#[tool(timeout = "5s")]`).
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Lets the tool have fields of no single type (`serde_json::Value`), which
+    /// [`Registry::check`](crate::Registry::check) otherwise refuses (`#[tool(allow_any)]`).
+    pub fn allowing_any(mut self) -> Self {
+        self.allow_any = true;
+        self
+    }
+
+    /// How long one call may run, when the tool sets a limit of its own.
+    pub fn timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+
+    /// Whether the tool may have fields of no single type.
+    pub fn allows_any(&self) -> bool {
+        self.allow_any
+    }
+
     /// The arguments as a JSON object, as a remote tool forwards them, or, when they are not
     /// JSON or not an object, the very refusal this tool's own parser would give (with its
     /// `fields` line), so a forwarding tool refuses exactly as a local one does. Fields are

@@ -135,7 +135,7 @@ pub fn registry(input: TokenStream) -> darling::Result<TokenStream> {
         #[allow(non_snake_case, clippy::too_many_arguments)]
         fn __compose<#(#types: ::tool_core::Toolkit),*>(#(#values: #types),*) -> ::tool_core::Registry {
             #(#checks)*
-            ::tool_core::Registry::__from_toolkits(::std::vec![
+            ::tool_core::__private::registry_from_toolkits(::std::vec![
                 #((#types::NAME, ::tool_core::Toolkit::into_tools(#values))),*
             ])
         }

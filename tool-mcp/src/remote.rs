@@ -166,8 +166,7 @@ impl RemoteToolkit {
         self.definitions
             .iter()
             .map(|definition| {
-                let mut definition = definition.clone();
-                definition.timeout = Some(self.timeout);
+                let definition = definition.clone().with_timeout(self.timeout);
                 Arc::new(RemoteTool {
                     definition,
                     server: self.name.clone(),
@@ -235,25 +234,25 @@ fn definition_of(tool: &rmcp::model::Tool) -> Result<ToolDefinition, String> {
     let hint = |read: fn(&rmcp::model::ToolAnnotations) -> Option<bool>| {
         hints.and_then(read).unwrap_or(false)
     };
-    Ok(ToolDefinition {
-        name: tool.name.to_string(),
-        title: tool
-            .title
-            .clone()
-            .or_else(|| hints.and_then(|hints| hints.title.clone())),
-        description: tool.description.as_deref().unwrap_or_default().to_owned(),
-        input_schema: (*tool.input_schema).clone(),
-        output_schema: tool.output_schema.as_deref().cloned(),
-        annotations: Annotations {
-            read_only: hint(|hints| hints.read_only_hint),
-            destructive: hint(|hints| hints.destructive_hint),
-            idempotent: hint(|hints| hints.idempotent_hint),
-            open_world: hint(|hints| hints.open_world_hint),
-        },
-        timeout: None,
-        // The remote server owns its schemas; this registry cannot retype them.
-        allow_any: true,
-    })
+    // The remote server owns its schemas; this registry cannot retype them.
+    let mut definition = ToolDefinition::new(
+        tool.name.to_string(),
+        tool.description.as_deref().unwrap_or_default(),
+        (*tool.input_schema).clone(),
+    )
+    .allowing_any();
+    definition.title = tool
+        .title
+        .clone()
+        .or_else(|| hints.and_then(|hints| hints.title.clone()));
+    definition.output_schema = tool.output_schema.as_deref().cloned();
+    definition.annotations = Annotations {
+        read_only: hint(|hints| hints.read_only_hint),
+        destructive: hint(|hints| hints.destructive_hint),
+        idempotent: hint(|hints| hints.idempotent_hint),
+        open_world: hint(|hints| hints.open_world_hint),
+    };
+    Ok(definition)
 }
 
 /// One tool of a remote server.

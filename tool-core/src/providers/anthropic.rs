@@ -19,11 +19,6 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
     }))
 }
 
-/// Every tool, in order; the first error if any.
-pub fn tools(definitions: &[ToolDefinition]) -> Result<Vec<Value>, ExportError> {
-    definitions.iter().map(tool).collect()
-}
-
 /// Reads a `tool_use` block: `{"type": "tool_use", "id", "name", "input": {...}}`.
 pub fn read_call(block: &Value) -> Result<ToolCall, Refusal> {
     const EXPECTED: &str =

@@ -28,11 +28,6 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
     Ok(Value::Object(declaration))
 }
 
-/// Every declaration, in order; the first error if any.
-pub fn tools(definitions: &[ToolDefinition]) -> Result<Vec<Value>, ExportError> {
-    definitions.iter().map(tool).collect()
-}
-
 /// Reads a `functionCall` part (`{"functionCall": {"name", "args", "id"?}}`) or the
 /// `functionCall` object itself.
 pub fn read_call(part: &Value) -> Result<ToolCall, Refusal> {

@@ -131,7 +131,7 @@ impl ExportError {
 pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<ExportError> {
     let mut errors = Vec::new();
     for definition in definitions {
-        if !definition.allow_any {
+        if !definition.allows_any() {
             for path in dialect::untyped_fields(&definition.input_schema) {
                 errors.push(ExportError {
                     tool: definition.name.clone(),

@@ -11,12 +11,20 @@ use crate::tool::ToolDefinition;
 /// A function tool: `{"type": "function", "function": {name, description, parameters,
 /// strict}}`.
 ///
-/// Strict mode is on when the schema can meet its rules, and off otherwise: see
-/// [`strictness`].
+/// Strict mode is on when the schema can meet its rules, and off otherwise: when a `$ref`
+/// cannot be inlined (a recursive type), an object cannot be closed with
+/// `additionalProperties: false` (a map), or the root is not a plain object. With it on, every
+/// property is listed in `required` and each optional one made nullable, which this
+/// framework's parser reads the same way, since `null` counts as absent; `oneOf` becomes
+/// `anyOf` and integer `format`s are dropped. With it off, the schema is exported as it is
+/// (inlined).
 pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
-    let (parameters, strict) = match strictness(definition)? {
-        Ok(strict) => (strict, true),
-        Err(_) => (
+    let strict = dialect::inline_refs(&definition.input_schema, Recursion::Refuse)
+        .ok()
+        .and_then(|inlined| dialect::openai_strict(&inlined).ok());
+    let (parameters, strict) = match strict {
+        Some(strict) => (strict, true),
+        None => (
             inlined(definition, Provider::OpenAi, Recursion::KeepRef)?,
             false,
         ),
@@ -30,29 +38,6 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
             "strict": strict,
         }
     }))
-}
-
-/// The strict-mode parameters of a tool, or why strict mode must be off.
-///
-/// Strict mode is on when every `$ref` can be inlined (no recursive type), every object can
-/// be closed with `additionalProperties: false` (no maps) and the root is a plain object. Then
-/// every property is listed in `required` and each optional one made nullable, which this
-/// framework's parser reads the same way, since `null` counts as absent; `oneOf` becomes
-/// `anyOf` and integer `format`s are dropped. Otherwise the tool is exported with
-/// `strict: false` and its schema as it is (inlined).
-pub fn strictness(
-    definition: &ToolDefinition,
-) -> Result<Result<serde_json::Map<String, Value>, String>, ExportError> {
-    let inlined = match dialect::inline_refs(&definition.input_schema, Recursion::Refuse) {
-        Ok(inlined) => inlined,
-        Err(error) => return Ok(Err(format!("{}: {}", error.path, error.problem))),
-    };
-    Ok(dialect::openai_strict(&inlined))
-}
-
-/// Every tool, in order; the first error if any.
-pub fn tools(definitions: &[ToolDefinition]) -> Result<Vec<Value>, ExportError> {
-    definitions.iter().map(tool).collect()
 }
 
 /// Reads one `tool_calls` entry: `{"id", "type": "function", "function": {"name",

@@ -1,0 +1,118 @@
+//! Making a registry: from tools and toolkits added one by one (checked when built), or from
+//! what `registry![...]` expands to (names checked when the crate is built).
+
+use std::sync::Arc;
+
+use super::catalog::{Catalog, Entry};
+use super::{Registry, RegistryError};
+use crate::providers::{self, Provider};
+use crate::tool::{Tool, ToolDefinition};
+use crate::toolkit::Toolkit;
+
+/// Collects tools for a [`Registry`]; see [`Registry::builder`].
+#[derive(Default)]
+pub struct RegistryBuilder {
+    entries: Vec<Entry>,
+    definitions: Vec<ToolDefinition>,
+    providers: Option<Vec<Provider>>,
+}
+
+impl RegistryBuilder {
+    /// Adds a tool; for `#[tool] async fn note_write`, pass `NoteWrite`. A tool added on its
+    /// own is a toolkit of its own, named like it.
+    pub fn tool(mut self, tool: impl Tool) -> Self {
+        let (entry, definition) = Entry::single(Arc::new(tool));
+        self.entries.push(entry);
+        self.definitions.push(definition);
+        self
+    }
+
+    /// Adds a tool that is already shared, in the toolkit of this name.
+    pub fn shared_tool(mut self, tool: Arc<dyn Tool>, toolkit: &str) -> Self {
+        self.definitions.push(tool.definition());
+        self.entries.push(Entry {
+            tool,
+            toolkit: toolkit.into(),
+        });
+        self
+    }
+
+    /// Adds every tool of a toolkit.
+    pub fn toolkit<T: Toolkit>(mut self, toolkit: T) -> Self {
+        for (entry, definition) in Entry::of_toolkit(toolkit) {
+            self.entries.push(entry);
+            self.definitions.push(definition);
+        }
+        self
+    }
+
+    /// Sets the providers the registry is for (all of them unless set): [`build`] refuses
+    /// tools they would refuse.
+    ///
+    /// [`build`]: RegistryBuilder::build
+    pub fn providers(mut self, providers: impl IntoIterator<Item = Provider>) -> Self {
+        self.providers = Some(providers.into_iter().collect());
+        self
+    }
+
+    /// Builds the registry; an error if two tools share a name, if a tool has a field of no
+    /// single type without `#[tool(allow_any)]`, or if a provider the registry is for would
+    /// refuse a tool (see [`Registry::check`]).
+    pub fn build(self) -> Result<Registry, RegistryError> {
+        let providers = self.providers.unwrap_or_else(|| Provider::ALL.to_vec());
+        refuse_unexportable(&self.definitions, &providers)?;
+        let catalog = Catalog::with_definitions(self.entries, self.definitions)?;
+        let mut registry = Registry::from_catalog(catalog);
+        Arc::make_mut(&mut registry.config).providers = providers;
+        Ok(registry)
+    }
+}
+
+pub(super) fn refuse_unexportable(
+    definitions: &[ToolDefinition],
+    providers: &[Provider],
+) -> Result<(), RegistryError> {
+    let errors = providers::check(definitions, providers);
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(RegistryError::Unexportable { errors })
+    }
+}
+
+impl Registry {
+    /// What `registry![...]` expands to, once the tool names are known to be unique.
+    pub(crate) fn from_toolkits(entries: Vec<(&'static str, Vec<Arc<dyn Tool>>)>) -> Registry {
+        let entries: Vec<Entry> = entries
+            .into_iter()
+            .flat_map(|(toolkit, tools)| {
+                let toolkit: Arc<str> = toolkit.into();
+                tools.into_iter().map(move |tool| Entry {
+                    tool,
+                    toolkit: toolkit.clone(),
+                })
+            })
+            .collect();
+        let definitions: Vec<ToolDefinition> = entries
+            .iter()
+            .map(|entry| entry.tool.definition())
+            .collect();
+        match Catalog::with_definitions(entries.clone(), definitions.clone()) {
+            Ok(catalog) => Registry::from_catalog(catalog),
+            Err(error) => {
+                // Only a hand-written `Toolkit` whose TOOL_NAMES differ from its tools gets
+                // here; keep the first tool of each name rather than fail.
+                tracing::error!(%error, "a Toolkit's TOOL_NAMES do not match its tools");
+                let mut seen = std::collections::HashSet::new();
+                let (entries, definitions) = entries
+                    .into_iter()
+                    .zip(definitions)
+                    .filter(|(_, definition)| seen.insert(definition.name.clone()))
+                    .unzip();
+                let catalog = Catalog::with_definitions(entries, definitions)
+                    .unwrap_or_else(|_| Catalog::default());
+                Registry::from_catalog(catalog)
+            }
+        }
+    }
+}

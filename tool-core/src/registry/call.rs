@@ -1,0 +1,156 @@
+//! The way of one call through a registry: lookup, grant, size, approval, then the tool; and
+//! the refusals met on the way.
+
+use std::time::{Duration, Instant};
+
+use super::Registry;
+use crate::approval::{Approval, ApprovalRequest, Approver};
+use crate::call::{ToolCall, ToolResult};
+use crate::context::Context;
+use crate::execute::{self, Limits};
+use crate::output::Output;
+use crate::refusal::{Refusal, code};
+use crate::tool::ToolDefinition;
+
+/// How long an approver may take when no timeout is given.
+const DEFAULT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(60);
+
+impl Registry {
+    /// Runs one call and answers it. Never panics and never fails: every problem is a
+    /// [`Refusal`] in the result's outcome. Timeouts need a tokio runtime with its timer
+    /// enabled to wake a waiting call; without one, a deadline is checked whenever the call
+    /// wakes.
+    pub async fn call(&self, call: ToolCall, ctx: &Context) -> ToolResult {
+        let outcome = self.outcome(&call, ctx).await;
+        ToolResult {
+            id: call.id,
+            name: call.name,
+            outcome,
+        }
+    }
+
+    async fn outcome(&self, call: &ToolCall, ctx: &Context) -> Result<Output, Refusal> {
+        let catalog = self.catalog();
+        let Some(&position) = catalog.index.get(&call.name) else {
+            return Err(self.unknown_tool(&call.name));
+        };
+        if !self.permits(&catalog, position) {
+            return Err(self.not_permitted(&call.name));
+        }
+        let entry = &catalog.entries[position];
+        let definition = &catalog.definitions[position];
+        let size = call.arguments.as_str().len();
+        if size > self.config.max_argument_bytes {
+            return Err(self.too_large(definition, size));
+        }
+        if let Some(approver) = &self.config.approver
+            && definition.annotations.destructive
+            && !ctx.is_cancelled()
+        {
+            // Boxed: asking an approver is rare, and its future (a timer and a wait for
+            // cancellation) would otherwise make every call's future larger, all of it copied
+            // when the call is first polled.
+            Box::pin(self.approve(approver.as_ref(), call, ctx)).await?;
+        }
+        // The tool's time starts once it may run: waiting for approval is not its time.
+        let timeout = definition.timeout().or(self.config.default_timeout);
+        let now = Instant::now();
+        let limits = Limits {
+            deadline: execute::earliest(ctx, timeout, now),
+            now,
+            show_panics: self.config.show_panics,
+            show_errors: self.config.show_errors,
+        };
+        execute::run(
+            entry.tool.as_ref(),
+            &call.name,
+            &call.arguments,
+            ctx,
+            limits,
+        )
+        .await
+    }
+
+    async fn approve(
+        &self,
+        approver: &dyn Approver,
+        call: &ToolCall,
+        ctx: &Context,
+    ) -> Result<(), Refusal> {
+        let request = ApprovalRequest {
+            call: call.clone(),
+            caller: ctx.caller().map(str::to_owned),
+        };
+        let timeout = self
+            .config
+            .approval_timeout
+            .unwrap_or(DEFAULT_APPROVAL_TIMEOUT);
+        let asked = approver.approve(request);
+        let answer = tokio::select! {
+            answer = execute::within(timeout, asked) => answer,
+            () = ctx.cancellation().cancelled() => return Err(execute::cancelled()),
+        };
+        match answer {
+            Some(Approval::Approve) => Ok(()),
+            Some(Approval::Decline(reason)) => Err(Refusal::new(
+                code::DECLINED,
+                format!("the call was declined: {reason}"),
+            )),
+            None => Err(Refusal::new(
+                code::DECLINED,
+                format!("the call was declined: no approval came within {timeout:?}"),
+            )),
+        }
+    }
+
+    fn unknown_tool(&self, name: &str) -> Refusal {
+        Refusal::new(
+            code::UNKNOWN_TOOL,
+            format!(
+                "there is no tool named `{}`; call one of the tools listed",
+                shortened(name)
+            ),
+        )
+        .line("tools", self.names())
+    }
+
+    fn not_permitted(&self, name: &str) -> Refusal {
+        Refusal::new(
+            code::NOT_PERMITTED,
+            format!(
+                "`{}` is not granted to this caller; call one of the tools listed",
+                shortened(name)
+            ),
+        )
+        .line("tools", self.names())
+    }
+
+    fn too_large(&self, definition: &ToolDefinition, size: usize) -> Refusal {
+        let fields = definition
+            .input_schema
+            .get("properties")
+            .and_then(serde_json::Value::as_object)
+            .map(|properties| properties.keys().cloned().collect::<Vec<_>>())
+            .unwrap_or_default();
+        Refusal::new(
+            code::BAD_ARGUMENTS,
+            format!(
+                "the arguments of {} are {size} bytes, more than the {} this registry takes; \
+                 nothing ran: send less (the host can raise the limit with \
+                 Registry::with_max_argument_bytes)",
+                definition.name, self.config.max_argument_bytes
+            ),
+        )
+        .line("fields", fields)
+    }
+}
+
+/// A name as a refusal repeats it: cut after 128 characters (longer than any tool's name), so
+/// a huge name sent by a caller is not sent back whole.
+fn shortened(name: &str) -> std::borrow::Cow<'_, str> {
+    const LIMIT: usize = 128;
+    match name.char_indices().nth(LIMIT) {
+        None => name.into(),
+        Some((cut, _)) => format!("{}…", &name[..cut]).into(),
+    }
+}

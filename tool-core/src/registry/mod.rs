@@ -1,0 +1,374 @@
+//! The [`Registry`]: the tools an application offers, advertised and called by name.
+//!
+//! A registry keeps its tools in insertion order, reads each tool's definition once when the
+//! tool is added, and answers every call with exactly one [`ToolResult`]: never a panic, never
+//! an `Err`, never a hang. On the way to a tool a call passes, in this order: the lookup
+//! (`unknown-tool`), the grant of a scoped view (`not-permitted`), the size of its arguments
+//! (`bad-arguments`), the approver for destructive tools (`declined`), the context's
+//! cancellation (`cancelled`) and deadline (`timed-out`), and only then the tool, which parses
+//! its arguments (`bad-arguments`) and runs, ended by cancellation or its deadline, with panics
+//! caught (`internal`) and the messages of errors it returns kept for the log (`failed`).
+//!
+//! A registry can change while it serves: tools are added, replaced, removed; readers see
+//! either the whole change or none of it, and never wait on a writer for longer than it takes
+//! to swap one pointer (a writer builds the new tools beside the old). Clones and scoped views
+//! share the tools; subscribers hear of changes.
+//!
+//! The parts: [`catalog`](self::catalog) (the tools at one moment, and what is derived from
+//! them), `builder` (making a registry), `call` (the way of one call), `batch` (calls run
+//! together), `live` (changes while serving).
+//!
+//! It speaks no provider's wire format; exports and transports build on it.
+
+mod batch;
+mod builder;
+mod call;
+mod catalog;
+mod live;
+
+use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::Duration;
+
+use tokio::sync::broadcast;
+
+pub use self::builder::RegistryBuilder;
+use self::catalog::{Catalog, ScopedDefinitions, export_all};
+pub use self::catalog::{Definitions, Exported, Snapshot};
+use crate::approval::Approver;
+use crate::grant::Grant;
+use crate::providers::{self, ExportError, Provider};
+use crate::tool::ToolDefinition;
+
+/// The tools an application offers.
+///
+/// ```
+/// use tool_core::{tool, Context, Registry, ToolCall};
+///
+/// /// Adds two numbers.
+/// #[tool(readonly)]
+/// async fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let registry = Registry::builder().tool(Add).build().unwrap();
+/// assert_eq!(registry.definitions()[0].name, "add");
+///
+/// let result = registry
+///     .call(ToolCall::new("1", "add", serde_json::json!({"a": 2, "b": 3})), &Context::default())
+///     .await;
+/// assert_eq!(result.text(), "5");
+/// # });
+/// ```
+#[derive(Clone)]
+pub struct Registry {
+    shared: Arc<Shared>,
+    config: Arc<Config>,
+    scope: Option<Arc<Scope>>,
+}
+
+/// What clones and scoped views of one registry share.
+struct Shared {
+    catalog: RwLock<Arc<Catalog>>,
+    /// Held by a change while it makes the new catalog, so that changes are made one at a
+    /// time while readers go on reading the old one.
+    writer: Mutex<()>,
+    changes: broadcast::Sender<Change>,
+}
+
+#[derive(Clone)]
+struct Config {
+    providers: Vec<Provider>,
+    default_timeout: Option<Duration>,
+    show_panics: bool,
+    show_errors: bool,
+    approver: Option<Arc<dyn Approver>>,
+    approval_timeout: Option<Duration>,
+    batch_limit: usize,
+    max_argument_bytes: usize,
+}
+
+/// The grants a view is scoped to (a tool must be permitted by each), and the definitions
+/// they let through, kept for the catalog they were made from.
+struct Scope {
+    grants: Vec<Grant>,
+    definitions: Mutex<Option<ScopedDefinitions>>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            providers: Provider::ALL.to_vec(),
+            default_timeout: Some(DEFAULT_TIMEOUT),
+            show_panics: false,
+            show_errors: false,
+            approver: None,
+            approval_timeout: None,
+            batch_limit: DEFAULT_BATCH_LIMIT,
+            max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
+        }
+    }
+}
+
+/// How long a call of a tool that sets no timeout of its own may run, unless the registry is
+/// told otherwise: a minute, what MCP clients commonly wait for a tool call before giving up,
+/// so a handler that never finishes cannot hold its call (and a batch waiting on it) forever.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How many calls of one [`Registry::call_all`] batch run at once, unless the registry is told
+/// otherwise. A model turn asks for a handful of calls at once; a batch of thousands comes from
+/// a runaway or hostile client, and should not get thousands of handlers (each holding its
+/// connections, files and memory) running together.
+pub const DEFAULT_BATCH_LIMIT: usize = 64;
+
+/// The largest arguments, in bytes of JSON text, a registry takes unless told otherwise: 1 MiB.
+/// More than a model writes in one turn (its output limit is tens of thousands of tokens, a
+/// few hundred KiB), and little enough that parsing it (into a value several times its size,
+/// on the slow path) costs milliseconds and a few MiB.
+pub const DEFAULT_MAX_ARGUMENT_BYTES: usize = 1 << 20;
+
+/// Why tools could not be put in a registry.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RegistryError {
+    /// Two tools have the same name.
+    #[error("two tools are named `{name}`; tool names must be unique within a registry")]
+    DuplicateName {
+        /// The name used twice.
+        name: String,
+    },
+    /// Tools that a provider the registry is for would refuse, or that have fields of no
+    /// single type.
+    #[error("{}", errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
+    Unexportable {
+        /// Each tool and field at fault.
+        errors: Vec<ExportError>,
+    },
+}
+
+/// What [`Registry::merge`] does when both registries have a tool of one name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Collision {
+    /// Merge nothing and return an error.
+    Error,
+    /// The other registry's tool replaces this one's, in this one's position.
+    Replace,
+    /// This registry's tool stays.
+    Keep,
+}
+
+/// A change to a registry's tools, as [`Registry::subscribe`] reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Change {
+    /// These tools were added.
+    Added(Vec<String>),
+    /// These tools were replaced by new ones of the same names.
+    Replaced(Vec<String>),
+    /// These tools were removed.
+    Removed(Vec<String>),
+    /// Every tool was removed.
+    Cleared,
+}
+
+impl Registry {
+    /// Starts an empty registry.
+    pub fn builder() -> RegistryBuilder {
+        RegistryBuilder::default()
+    }
+
+    fn from_catalog(catalog: Catalog) -> Registry {
+        let (changes, _) = broadcast::channel(64);
+        Registry {
+            shared: Arc::new(Shared {
+                catalog: RwLock::new(Arc::new(catalog)),
+                writer: Mutex::new(()),
+                changes,
+            }),
+            config: Arc::default(),
+            scope: None,
+        }
+    }
+
+    fn catalog(&self) -> Arc<Catalog> {
+        self.shared
+            .catalog
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    fn permits(&self, catalog: &Catalog, position: usize) -> bool {
+        match &self.scope {
+            None => true,
+            Some(scope) => scope.grants.iter().all(|grant| {
+                grant.permits(
+                    &catalog.definitions[position].name,
+                    &catalog.entries[position].toolkit,
+                )
+            }),
+        }
+    }
+
+    /// Every tool's definition (of a scoped view: every granted tool's), in insertion order.
+    /// Computed when tools are added; reading it costs a reference count.
+    pub fn definitions(&self) -> Definitions {
+        let catalog = self.catalog();
+        let Some(scope) = &self.scope else {
+            return Definitions::from(catalog.definitions.clone());
+        };
+        let mut cached = scope
+            .definitions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some((seen, definitions)) = &*cached
+            && Arc::ptr_eq(seen, &catalog)
+        {
+            return Definitions::from(definitions.clone());
+        }
+        let definitions: Arc<[ToolDefinition]> = (0..catalog.entries.len())
+            .filter(|&position| self.permits(&catalog, position))
+            .map(|position| catalog.definitions[position].clone())
+            .collect();
+        *cached = Some((catalog, definitions.clone()));
+        Definitions::from(definitions)
+    }
+
+    /// The names of the tools (of a scoped view: of the granted tools), in insertion order.
+    pub fn names(&self) -> Vec<String> {
+        self.definitions()
+            .iter()
+            .map(|definition| definition.name.clone())
+            .collect()
+    }
+
+    /// A view of this registry that lists only the tools `grant` names (by tool or by
+    /// toolkit) and refuses every other with `not-permitted`, before anything else happens.
+    /// The view shares the tools, so it follows changes; scoping a view narrows it further.
+    pub fn scoped(&self, grant: Grant) -> Registry {
+        let mut grants = self
+            .scope
+            .as_ref()
+            .map_or_else(Vec::new, |outer| outer.grants.clone());
+        grants.push(grant);
+        Registry {
+            shared: self.shared.clone(),
+            config: self.config.clone(),
+            scope: Some(Arc::new(Scope {
+                grants,
+                definitions: Mutex::new(None),
+            })),
+        }
+    }
+
+    fn configure(mut self, change: impl FnOnce(&mut Config)) -> Registry {
+        change(Arc::make_mut(&mut self.config));
+        self
+    }
+
+    /// Checks every tool against what the registry's providers accept and refuses fields of no
+    /// single type, as [`RegistryBuilder::build`] does; for registries made with
+    /// `registry![...]`, which checks only names, this makes a one-line unit test:
+    ///
+    /// ```
+    /// # use tool_core::{registry, tool};
+    /// # /// Says hi.
+    /// # #[tool] async fn hi() -> &'static str { "hi" }
+    /// assert_eq!(registry![Hi].check(), Ok(()));
+    /// ```
+    pub fn check(&self) -> Result<(), Vec<ExportError>> {
+        let errors = providers::check(&self.definitions(), &self.config.providers);
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// The tools (of a scoped view: the granted ones) in `provider`'s tool shape, in order.
+    /// Made once for the tools the registry holds (again after they change), so reading it
+    /// again costs a reference count; a scoped view's is made on every call.
+    pub fn export(&self, provider: Provider) -> Result<Exported, ExportError> {
+        if self.scope.is_some() {
+            return export_all(&self.definitions(), provider);
+        }
+        let catalog = self.catalog();
+        let slot = Provider::ALL.iter().position(|&each| each == provider);
+        match slot.map(|slot| &catalog.exports[slot]) {
+            Some(cached) => cached
+                .get_or_init(|| export_all(&catalog.definitions, provider))
+                .clone(),
+            None => export_all(&catalog.definitions, provider),
+        }
+    }
+
+    /// Sets the providers this registry is for, which [`Registry::check`] and the methods that
+    /// add tools check against.
+    pub fn with_providers(self, providers: impl IntoIterator<Item = Provider>) -> Registry {
+        let providers = providers.into_iter().collect();
+        self.configure(|config| config.providers = providers)
+    }
+
+    /// Sets the timeout of calls to tools that set none of their own ([`DEFAULT_TIMEOUT`], a
+    /// minute, unless set); `Duration::MAX` for none. A tool's own `timeout` outranks it.
+    pub fn with_default_timeout(self, timeout: Duration) -> Registry {
+        self.configure(|config| config.default_timeout = Some(timeout))
+    }
+
+    /// Refuses, with `bad-arguments` and before anything else reads them, calls whose
+    /// arguments are more than `max` bytes of JSON text ([`DEFAULT_MAX_ARGUMENT_BYTES`], 1 MiB,
+    /// unless set). The size is checked after the grant and before the approver is asked.
+    pub fn with_max_argument_bytes(self, max: usize) -> Registry {
+        self.configure(|config| config.max_argument_bytes = max)
+    }
+
+    /// Shows the text of a tool's panic in its `internal` refusal. Off by default: the text
+    /// goes to the log only (a `tracing` error event, seen if the host installs a
+    /// subscriber), since it may hold what a model should not see. The process's panic hook
+    /// still runs too; by default it prints the panic to stderr.
+    pub fn with_panic_messages(self, show: bool) -> Registry {
+        self.configure(|config| config.show_panics = show)
+    }
+
+    /// Shows the message of a handler's `std::error::Error` in its `failed` refusal. Off by
+    /// default: the message goes to the log only (a `tracing` warning) and the refusal says
+    /// `the tool failed; the details were logged`, since an error's message is written for
+    /// developers and may hold paths, queries or secrets. Refusals a handler builds itself
+    /// ([`Refusal::new`], [`Refusal::failed`]) are model-facing and always shown; see
+    /// [What a model is shown](Refusal#what-a-model-is-shown).
+    pub fn with_error_messages(self, show: bool) -> Registry {
+        self.configure(|config| config.show_errors = show)
+    }
+
+    /// Asks `approver` before every call of a tool marked `destructive`; no answer within
+    /// `timeout` is a decline.
+    pub fn with_approver(self, approver: impl Approver, timeout: Duration) -> Registry {
+        self.configure(|config| {
+            config.approver = Some(Arc::new(approver));
+            config.approval_timeout = Some(timeout);
+        })
+    }
+
+    /// Runs at most `limit` calls of one [`Registry::call_all`] or [`Registry::call_each`]
+    /// batch at once ([`DEFAULT_BATCH_LIMIT`], 64, unless set); `usize::MAX` for no limit.
+    pub fn with_batch_limit(self, limit: usize) -> Registry {
+        let limit = limit.clamp(1, tokio::sync::Semaphore::MAX_PERMITS);
+        self.configure(|config| config.batch_limit = limit)
+    }
+
+    /// A plain-text list of the tools (of a scoped view: the granted ones) with their
+    /// descriptions and parameters, for hosts that put tools in a prompt.
+    pub fn describe(&self) -> String {
+        crate::describe::describe(&self.definitions())
+    }
+}
+
+impl fmt::Debug for Registry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Registry")
+            .field("tools", &self.names())
+            .field("scoped", &self.scope.is_some())
+            .finish()
+    }
+}
