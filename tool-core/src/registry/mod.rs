@@ -335,8 +335,8 @@ impl Registry {
     /// default: the message goes to the log only (a `tracing` warning) and the refusal says
     /// `the tool failed; the details were logged`, since an error's message is written for
     /// developers and may hold paths, queries or secrets. Refusals a handler builds itself
-    /// ([`Refusal::new`], [`Refusal::failed`]) are model-facing and always shown; see
-    /// [What a model is shown](Refusal#what-a-model-is-shown).
+    /// ([`Refusal::new`](crate::Refusal::new), [`Refusal::failed`](crate::Refusal::failed)) are model-facing and always shown; see
+    /// [What a model is shown](crate::Refusal#what-a-model-is-shown).
     pub fn with_error_messages(self, show: bool) -> Registry {
         self.configure(|config| config.show_errors = show)
     }
