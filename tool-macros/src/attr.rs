@@ -301,3 +301,53 @@ fn distance(a: &str, b: &str) -> usize {
     }
     row[b.len()]
 }
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    use super::*;
+
+    /// The messages of the errors `#[tool(args)]` gets, in order.
+    fn tool_errors(args: TokenStream) -> Vec<String> {
+        let (_, error) = read(args);
+        error.into_iter().flatten().map(|e| e.to_string()).collect()
+    }
+
+    #[test]
+    fn unknown_option_suggests_the_nearest_within_two_edits() {
+        let cases = [
+            ("nmae", Some("name")),
+            ("readonlyy", Some("readonly")),
+            ("idempotnet", Some("idempotent")),
+            ("openworld", Some("open_world")),
+            ("timout", Some("timeout")),
+            ("cache", None),
+            ("descr", None),
+        ];
+        for (written, suggestion) in cases {
+            let key: syn::Ident = syn::parse_str(written).unwrap();
+            let errors = tool_errors(quote!(#key));
+            let hint = match suggestion {
+                Some(option) => format!("did you mean `{option}`? "),
+                None => String::new(),
+            };
+            let expected = format!(
+                "`#[tool]` has no option `{written}`; {hint}its options are `name`, `title`, \
+                 `summary`, `description`, `readonly`, `destructive`, `idempotent`, \
+                 `open_world`, `allow_any`, `timeout`"
+            );
+            assert_eq!(errors, [expected], "{written}");
+        }
+    }
+
+    #[test]
+    fn toolkit_unknown_option_suggests_name() {
+        let (_, error) = read_toolkit(quote!(nmae = "note"));
+        let errors: Vec<String> = error.into_iter().flatten().map(|e| e.to_string()).collect();
+        assert_eq!(
+            errors,
+            ["`#[toolkit]` has no option `nmae`; did you mean `name`? its options are `name`"]
+        );
+    }
+}
