@@ -122,7 +122,7 @@ fn check_form(item: &NestedMeta, seen: &mut Vec<String>, options: &Options) -> d
     if !known.contains(&key.as_str()) {
         let guess = known
             .iter()
-            .map(|option| (distance(option, &key), *option))
+            .map(|option| (strsim::levenshtein(option, &key), *option))
             .filter(|(distance, _)| *distance <= 2)
             .min();
         let hint = guess.map_or_else(String::new, |(_, option)| {
@@ -280,26 +280,6 @@ pub struct ToolkitAttr {
 /// options, and the error for any that are wrong.
 pub fn read_toolkit(args: TokenStream) -> (ToolkitAttr, Option<darling::Error>) {
     read_checked(args, &TOOLKIT_OPTIONS)
-}
-
-/// How many single-character edits turn `a` into `b` (Levenshtein), for did-you-mean hints.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let current = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                previous
-            } else {
-                1 + previous.min(row[j]).min(current)
-            };
-            previous = current;
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]
