@@ -26,7 +26,8 @@ const STRINGS: [&str; 4] = ["name", "title", "summary", "description"];
 /// Mistakes of form, which darling would report in its own terms ("Duplicate field", "Unexpected
 /// type `bool`", "Unexpected meta-item format `literal`"), are reported here in terms of the
 /// options, and the items at fault are left out so that darling does not report them again.
-/// Darling reports the rest, unknown options with a did-you-mean among them.
+/// Unknown options are among them, each with a did-you-mean when a known option is near, so
+/// darling is given only known options, each written in its form, to read.
 ///
 /// Returns the options read from the items of good form (the defaults if darling refuses
 /// them), so that the fn can still be checked, and the errors, if any.
@@ -87,7 +88,8 @@ fn read_checked<A: FromMeta + Default>(
     (attr.unwrap_or_default(), errors.finish().err())
 }
 
-/// Checks the form of one option: written once, a flag alone, a string option with a string.
+/// Checks the form of one option: a known one, written once, a flag alone, a string option with
+/// a string.
 fn check_form(item: &NestedMeta, seen: &mut Vec<String>, options: &Options) -> darling::Result<()> {
     let error = |message: String, span: &dyn Spanned| {
         Err(darling::Error::custom(message).with_span(&span.span()))
@@ -109,38 +111,7 @@ fn check_form(item: &NestedMeta, seen: &mut Vec<String>, options: &Options) -> d
             );
         }
     };
-    let Some(key) = meta.path().get_ident().map(ToString::to_string) else {
-        return Ok(());
-    };
-    let known: Vec<&str> = options
-        .strings
-        .iter()
-        .chain(options.flags)
-        .chain(options.others)
-        .copied()
-        .collect();
-    if !known.contains(&key.as_str()) {
-        let guess = known
-            .iter()
-            .map(|option| (strsim::levenshtein(option, &key), *option))
-            .filter(|(distance, _)| *distance <= 2)
-            .min();
-        let hint = guess.map_or_else(String::new, |(_, option)| {
-            format!("did you mean `{option}`? ")
-        });
-        return error(
-            format!(
-                "`#[{}]` has no option `{key}`; {hint}its options are {}",
-                options.what,
-                known
-                    .iter()
-                    .map(|option| format!("`{option}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            meta.path(),
-        );
-    }
+    let key = known_option(meta.path(), options)?;
     if seen.contains(&key) {
         return error(format!("`{key}` is written twice; keep one"), meta.path());
     }
@@ -172,6 +143,47 @@ fn check_form(item: &NestedMeta, seen: &mut Vec<String>, options: &Options) -> d
         }
     }
     Ok(())
+}
+
+/// The option `path` names, or an error that it names none of `options`, suggesting the option
+/// nearest its last segment if that is within two edits: `readonlyy` and `tool_core::readonly`
+/// both get "did you mean `readonly`?".
+fn known_option(path: &syn::Path, options: &Options) -> darling::Result<String> {
+    let segments: Vec<String> = path
+        .segments
+        .iter()
+        .map(|segment| segment.ident.to_string())
+        .collect();
+    let key = segments.join("::");
+    let known: Vec<&str> = options
+        .strings
+        .iter()
+        .chain(options.flags)
+        .chain(options.others)
+        .copied()
+        .collect();
+    if known.contains(&key.as_str()) {
+        return Ok(key);
+    }
+    let last = segments.last().map_or("", String::as_str);
+    let guess = known
+        .iter()
+        .map(|option| (strsim::levenshtein(option, last), *option))
+        .filter(|(distance, _)| *distance <= 2)
+        .min();
+    let hint = guess.map_or_else(String::new, |(_, option)| {
+        format!("did you mean `{option}`? ")
+    });
+    let list = known
+        .iter()
+        .map(|option| format!("`{option}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    Err(darling::Error::custom(format!(
+        "`#[{}]` has no option `{key}`; {hint}its options are {list}",
+        options.what
+    ))
+    .with_span(path))
 }
 
 /// The literal an option's value is, seen through the invisible groups of `macro_rules!`.
@@ -288,10 +300,18 @@ mod tests {
 
     use super::*;
 
-    /// The messages of the errors `#[tool(args)]` gets, in order.
-    fn tool_errors(args: TokenStream) -> Vec<String> {
-        let (_, error) = read(args);
+    /// How an unknown-option error of `#[tool]` ends.
+    const TOOL_OPTION_LIST: &str = "its options are `name`, `title`, `summary`, `description`, \
+                                    `readonly`, `destructive`, `idempotent`, `open_world`, \
+                                    `allow_any`, `timeout`";
+
+    /// The messages of an attribute's errors, in order.
+    fn messages(error: Option<darling::Error>) -> Vec<String> {
         error.into_iter().flatten().map(|e| e.to_string()).collect()
+    }
+
+    fn tool_errors(args: TokenStream) -> Vec<String> {
+        messages(read(args).1)
     }
 
     #[test]
@@ -307,27 +327,36 @@ mod tests {
         ];
         for (written, suggestion) in cases {
             let key: syn::Ident = syn::parse_str(written).unwrap();
-            let errors = tool_errors(quote!(#key));
             let hint = match suggestion {
                 Some(option) => format!("did you mean `{option}`? "),
                 None => String::new(),
             };
-            let expected = format!(
-                "`#[tool]` has no option `{written}`; {hint}its options are `name`, `title`, \
-                 `summary`, `description`, `readonly`, `destructive`, `idempotent`, \
-                 `open_world`, `allow_any`, `timeout`"
-            );
-            assert_eq!(errors, [expected], "{written}");
+            let expected = format!("`#[tool]` has no option `{written}`; {hint}{TOOL_OPTION_LIST}");
+            assert_eq!(tool_errors(quote!(#key)), [expected], "{written}");
         }
     }
 
     #[test]
     fn toolkit_unknown_option_suggests_name() {
-        let (_, error) = read_toolkit(quote!(nmae = "note"));
-        let errors: Vec<String> = error.into_iter().flatten().map(|e| e.to_string()).collect();
         assert_eq!(
-            errors,
+            messages(read_toolkit(quote!(nmae = "note")).1),
             ["`#[toolkit]` has no option `nmae`; did you mean `name`? its options are `name`"]
+        );
+    }
+
+    #[test]
+    fn option_written_as_a_path_is_unknown_with_its_last_segment_suggested() {
+        assert_eq!(
+            tool_errors(quote!(tool_core::readonly, a::nmae = "note_write")),
+            [
+                format!(
+                    "`#[tool]` has no option `tool_core::readonly`; did you mean `readonly`? \
+                     {TOOL_OPTION_LIST}"
+                ),
+                format!(
+                    "`#[tool]` has no option `a::nmae`; did you mean `name`? {TOOL_OPTION_LIST}"
+                ),
+            ]
         );
     }
 }
