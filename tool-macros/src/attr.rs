@@ -266,6 +266,9 @@ impl FromMeta for Timeout {
     }
 }
 
+/// A duration written as a whole number and a unit (`250ms`, `5s`, `2m` or `2min`, `1h`), spaces
+/// allowed around and between; `None` for anything else, a number without a unit and one whose
+/// milliseconds overflow a `u64` included.
 fn parse_duration(text: &str) -> Option<Duration> {
     let text = text.trim();
     let split = text.find(|c: char| !c.is_ascii_digit())?;
@@ -358,5 +361,79 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    #[test]
+    fn parse_duration_reads_a_whole_number_and_a_unit() {
+        let cases: [(&str, Option<u64>); 20] = [
+            ("250ms", Some(250)),
+            ("5s", Some(5_000)),
+            ("2m", Some(120_000)),
+            ("2min", Some(120_000)),
+            ("5h", Some(18_000_000)),
+            ("0s", Some(0)),
+            (" 5s ", Some(5_000)),
+            ("5 s", Some(5_000)),
+            ("18446744073709551615ms", Some(u64::MAX)),
+            ("", None),
+            ("   ", None),
+            ("5", None),
+            ("5000", None),
+            ("s", None),
+            ("-1s", None),
+            ("+1s", None),
+            ("1.5s", None),
+            ("5S", None),
+            ("5 parsecs", None),
+            ("99999999999999999999s", None),
+        ];
+        for (text, millis) in cases {
+            assert_eq!(
+                parse_duration(text),
+                millis.map(Duration::from_millis),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn parse_duration_refuses_a_unit_that_overflows_the_milliseconds() {
+        for text in ["18446744073709552s", "307445734561826m", "5124095576031h"] {
+            assert_eq!(parse_duration(text), None, "{text:?}");
+        }
+        assert_eq!(
+            parse_duration("5124095576030h"),
+            Some(Duration::from_millis(5_124_095_576_030 * 3_600_000))
+        );
+    }
+
+    #[test]
+    fn timeout_is_an_integer_of_milliseconds_or_a_string_with_a_unit() {
+        let read = |lit: Lit| Timeout::from_value(&lit).map(|timeout| timeout.0);
+        assert_eq!(
+            read(syn::parse_quote!(5000)).ok(),
+            Some(Duration::from_secs(5))
+        );
+        assert_eq!(
+            read(syn::parse_quote!("5s")).ok(),
+            Some(Duration::from_secs(5))
+        );
+        let refused = |lit: Lit| read(lit).unwrap_err().to_string();
+        assert_eq!(
+            refused(syn::parse_quote!(0)),
+            "a timeout must be longer than zero"
+        );
+        assert_eq!(
+            refused(syn::parse_quote!("0ms")),
+            "a timeout must be longer than zero"
+        );
+        for lit in [
+            syn::parse_quote!("5"),
+            syn::parse_quote!(1.5),
+            syn::parse_quote!(true),
+            syn::parse_quote!(99999999999999999999),
+        ] {
+            assert_eq!(refused(lit), format!("unreadable timeout; {TIMEOUT_HELP}"));
+        }
     }
 }
