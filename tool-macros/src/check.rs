@@ -153,7 +153,7 @@ pub fn name(name: &str, from: NameFrom) -> darling::Result<()> {
         return Err(darling::Error::custom(format!(
             "{what} names are lower snake case (letters a-z, digits, single underscores, \
              starting with a letter): {}",
-            from.fix(&to_snake_case(name))
+            from.fix(&crate::case::suggested_name(name))
         )));
     }
     Ok(())
@@ -167,30 +167,6 @@ fn is_lower_snake_case(name: &str) -> bool {
         && bytes
             .iter()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'_')
-}
-
-fn to_snake_case(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.chars() {
-        if c.is_ascii_uppercase() {
-            if !out.is_empty() && !out.ends_with('_') {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else if c.is_ascii_alphanumeric() {
-            out.push(c);
-        } else if !out.is_empty() && !out.ends_with('_') {
-            out.push('_');
-        }
-    }
-    let out = out
-        .trim_matches('_')
-        .trim_start_matches(|c: char| c.is_ascii_digit());
-    if out.is_empty() {
-        "note_write".to_owned()
-    } else {
-        out.to_owned()
-    }
 }
 
 fn parameter(param: &crate::model::Param, in_toolkit: bool) -> darling::Result<()> {

@@ -5,8 +5,9 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
+use crate::case::pascal_case;
 use crate::check;
-use crate::model::{Role, ToolFn, pascal_case, unraw};
+use crate::model::{Role, ToolFn, unraw};
 
 /// `#[tool(args)] item`.
 pub fn tool(args: TokenStream, item: TokenStream) -> darling::Result<TokenStream> {

@@ -3,9 +3,11 @@
 //!
 //! Each macro goes through the same stages, one module each: `attr` reads the options,
 //! `model` reads the item into what it means, `check` refuses every mistake with an error at
-//! the offending token, and `expand` writes the code.
+//! the offending token, and `expand` writes the code. `case` turns names from one case into
+//! another for the stages that need it.
 
 mod attr;
+mod case;
 mod check;
 mod expand;
 mod model;

@@ -231,20 +231,6 @@ pub fn doc_of(attrs: &[Attribute]) -> String {
     lines.join("\n").trim().to_owned()
 }
 
-/// `note_write` → `NoteWrite`.
-pub fn pascal_case(snake: &str) -> String {
-    snake
-        .split('_')
-        .map(|word| {
-            let mut chars = word.chars();
-            match chars.next() {
-                Some(first) => first.to_uppercase().chain(chars).collect(),
-                None => String::new(),
-            }
-        })
-        .collect()
-}
-
 /// A `#[toolkit]` impl block, read.
 pub struct Toolkit {
     /// The impl block, minus the `#[tool]` attributes and parameter attributes.
@@ -274,7 +260,7 @@ impl Toolkit {
                 let ident = type_ident(&item.self_ty);
                 let name = ident
                     .as_ref()
-                    .map_or_else(String::new, |ident| snake_case(&unraw(ident)));
+                    .map_or_else(String::new, |ident| crate::case::snake_case(&unraw(ident)));
                 (name, syn::spanned::Spanned::span(&item.self_ty))
             }
         };
@@ -343,20 +329,4 @@ fn type_ident(ty: &Type) -> Option<Ident> {
             .map(|segment| segment.ident.clone()),
         _ => None,
     }
-}
-
-/// `NoteStore` → `note_store`.
-pub fn snake_case(camel: &str) -> String {
-    let mut out = String::new();
-    for (position, c) in camel.chars().enumerate() {
-        if c.is_uppercase() {
-            if position > 0 {
-                out.push('_');
-            }
-            out.extend(c.to_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }

@@ -1,0 +1,112 @@
+//! How a name changes case: a tool fn's name into its struct's, a toolkit type's name into the
+//! toolkit's, and a name that is not lower snake case into the one an error suggests instead.
+
+/// The name of the struct `#[tool]` makes of a fn, from the fn's name: each `_`-separated
+/// word's first letter upper-cased and the rest kept as written (`note_write` → `NoteWrite`,
+/// `get_URL` → `GetURL`).
+pub fn pascal_case(snake: &str) -> String {
+    snake
+        .split('_')
+        .map(|word| {
+            let mut chars = word.chars();
+            match chars.next() {
+                Some(first) => first.to_uppercase().chain(chars).collect(),
+                None => String::new(),
+            }
+        })
+        .collect()
+}
+
+/// A toolkit's default name, from its type's name: each capital lower-cased and, but for the
+/// first letter, preceded by `_` (`NoteStore` → `note_store`, `HTTPNotes` → `h_t_t_p_notes`).
+/// Other characters are kept, so `Notes_` gives `notes_`, which the name check refuses.
+pub fn snake_case(camel: &str) -> String {
+    let mut out = String::new();
+    for (position, c) in camel.chars().enumerate() {
+        if c.is_uppercase() {
+            if position > 0 {
+                out.push('_');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The lower snake case name an error suggests for `name`, which is not: capitals lower-cased
+/// and starting a word, words joined by single `_`, and no leading digit (`NoteWrite` →
+/// `note_write`); `note_write` if nothing is left.
+pub fn suggested_name(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            if !out.is_empty() && !out.ends_with('_') {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    let out = out
+        .trim_matches('_')
+        .trim_start_matches(|c: char| c.is_ascii_digit());
+    if out.is_empty() {
+        "note_write".to_owned()
+    } else {
+        out.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A name, then what each conversion makes of it: the struct of a fn so named, the default
+    /// name of a toolkit whose type is so named, and the name an error suggests instead.
+    const CASES: [(&str, &str, &str, &str); 11] = [
+        ("note_write", "NoteWrite", "note_write", "note_write"),
+        ("v2_search", "V2Search", "v2_search", "v2_search"),
+        ("note_2x", "Note2x", "note_2x", "note_2x"),
+        ("r2d2_c3po", "R2d2C3po", "r2d2_c3po", "r2d2_c3po"),
+        ("NoteStore", "NoteStore", "note_store", "note_store"),
+        ("X11Notes2X", "X11Notes2X", "x11_notes2_x", "x11_notes2_x"),
+        ("noteWrite", "NoteWrite", "note_write", "note_write"),
+        ("get_URL", "GetURL", "get__u_r_l", "get_u_r_l"),
+        ("HTTPNotes", "HTTPNotes", "h_t_t_p_notes", "h_t_t_p_notes"),
+        (
+            "NOTE_WRITE",
+            "NOTEWRITE",
+            "n_o_t_e__w_r_i_t_e",
+            "n_o_t_e_w_r_i_t_e",
+        ),
+        ("Notes_", "Notes", "notes_", "notes"),
+    ];
+
+    #[test]
+    fn each_conversion_of_a_name() {
+        for (name, pascal, snake, suggested) in CASES {
+            assert_eq!(pascal_case(name), pascal, "pascal_case({name:?})");
+            assert_eq!(snake_case(name), snake, "snake_case({name:?})");
+            assert_eq!(suggested_name(name), suggested, "suggested_name({name:?})");
+        }
+    }
+
+    #[test]
+    fn suggested_name_keeps_to_ascii_and_starts_with_a_letter() {
+        let cases = [
+            ("note__write-", "note_write"),
+            ("2notes", "notes"),
+            ("ñote", "ote"),
+            ("_9", "note_write"),
+            ("", "note_write"),
+        ];
+        for (name, suggested) in cases {
+            assert_eq!(suggested_name(name), suggested, "{name:?}");
+        }
+    }
+}
