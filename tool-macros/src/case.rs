@@ -62,6 +62,18 @@ pub fn suggested_name(name: &str) -> String {
     }
 }
 
+/// Whether `name` is lower snake case: ASCII lower-case letters, digits and single `_`, starting
+/// with a letter and not ending with `_`.
+pub fn is_lower_snake_case(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    bytes.first().is_some_and(u8::is_ascii_lowercase)
+        && bytes.last() != Some(&b'_')
+        && !name.contains("__")
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'_')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,6 +119,26 @@ mod tests {
         ];
         for (name, suggested) in cases {
             assert_eq!(suggested_name(name), suggested, "{name:?}");
+        }
+    }
+
+    #[test]
+    fn lower_snake_case_is_ascii_letters_digits_and_single_underscores() {
+        for name in ["a", "note_write", "v2_search", "note_2x", "x11"] {
+            assert!(is_lower_snake_case(name), "{name:?}");
+        }
+        let refused = [
+            "",
+            "_note",
+            "note_",
+            "note__write",
+            "2notes",
+            "Note",
+            "note-write",
+            "ñote",
+        ];
+        for name in refused {
+            assert!(!is_lower_snake_case(name), "{name:?}");
         }
     }
 }

@@ -149,7 +149,7 @@ pub fn name(name: &str, from: NameFrom) -> darling::Result<()> {
             name.chars().count()
         )));
     }
-    if !is_lower_snake_case(name) {
+    if !crate::case::is_lower_snake_case(name) {
         return Err(darling::Error::custom(format!(
             "{what} names are lower snake case (letters a-z, digits, single underscores, \
              starting with a letter): {}",
@@ -157,16 +157,6 @@ pub fn name(name: &str, from: NameFrom) -> darling::Result<()> {
         )));
     }
     Ok(())
-}
-
-fn is_lower_snake_case(name: &str) -> bool {
-    let bytes = name.as_bytes();
-    bytes.first().is_some_and(u8::is_ascii_lowercase)
-        && bytes.last() != Some(&b'_')
-        && !name.contains("__")
-        && bytes
-            .iter()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'_')
 }
 
 fn parameter(param: &crate::model::Param, in_toolkit: bool) -> darling::Result<()> {
