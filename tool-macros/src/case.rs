@@ -1,9 +1,16 @@
 //! How a name changes case: a tool fn's name into its struct's, a toolkit type's name into the
 //! toolkit's, and a name that is not lower snake case into the one an error suggests instead.
 
+use heck::ToSnakeCase;
+
 /// The name of the struct `#[tool]` makes of a fn, from the fn's name: each `_`-separated
 /// word's first letter upper-cased and the rest kept as written (`note_write` → `NoteWrite`,
 /// `get_URL` → `GetURL`).
+///
+/// Not heck's `ToUpperCamelCase`: it agrees on every lower snake case name, which is every name a
+/// tool fn has by default, but lower-cases the rest of each word (`get_URL` → `GetUrl`,
+/// `HTTPGet` → `HttpGet`), and a fn given its tool name with `name = "..."` may have capitals.
+/// The struct is the user's to name in code, so it keeps the name it has always had.
 pub fn pascal_case(snake: &str) -> String {
     snake
         .split('_')
@@ -20,6 +27,10 @@ pub fn pascal_case(snake: &str) -> String {
 /// A toolkit's default name, from its type's name: each capital lower-cased and, but for the
 /// first letter, preceded by `_` (`NoteStore` → `note_store`, `HTTPNotes` → `h_t_t_p_notes`).
 /// Other characters are kept, so `Notes_` gives `notes_`, which the name check refuses.
+///
+/// Not heck's `ToSnakeCase`, which reads a run of capitals as one word and drops underscores at
+/// the ends (`HTTPNotes` → `http_notes`, `Notes_` → `notes`): the toolkit's name is advertised,
+/// so that would rename toolkits, and accept type names that are refused today.
 pub fn snake_case(camel: &str) -> String {
     let mut out = String::new();
     for (position, c) in camel.chars().enumerate() {
@@ -35,30 +46,21 @@ pub fn snake_case(camel: &str) -> String {
     out
 }
 
-/// The lower snake case name an error suggests for `name`, which is not: capitals lower-cased
-/// and starting a word, words joined by single `_`, and no leading digit (`NoteWrite` →
-/// `note_write`); `note_write` if nothing is left.
+/// The lower snake case name an error suggests for `name`, which is not: heck's snake case
+/// (`NoteWrite` → `note_write`, `HTTPNotes` → `http_notes`), kept to words of ASCII letters and
+/// digits joined by single `_`, starting with a letter; `note_write` if nothing is left.
 pub fn suggested_name(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.chars() {
-        if c.is_ascii_uppercase() {
-            if !out.is_empty() && !out.ends_with('_') {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else if c.is_ascii_alphanumeric() {
-            out.push(c);
-        } else if !out.is_empty() && !out.ends_with('_') {
-            out.push('_');
-        }
-    }
-    let out = out
-        .trim_matches('_')
-        .trim_start_matches(|c: char| c.is_ascii_digit());
-    if out.is_empty() {
+    let snake = name.to_snake_case();
+    let words: Vec<&str> = snake
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .collect();
+    let joined = words.join("_");
+    let suggested = joined.trim_start_matches(|c: char| c.is_ascii_digit() || c == '_');
+    if suggested.is_empty() {
         "note_write".to_owned()
     } else {
-        out.to_owned()
+        suggested.to_owned()
     }
 }
 
@@ -88,13 +90,13 @@ mod tests {
         ("NoteStore", "NoteStore", "note_store", "note_store"),
         ("X11Notes2X", "X11Notes2X", "x11_notes2_x", "x11_notes2_x"),
         ("noteWrite", "NoteWrite", "note_write", "note_write"),
-        ("get_URL", "GetURL", "get__u_r_l", "get_u_r_l"),
-        ("HTTPNotes", "HTTPNotes", "h_t_t_p_notes", "h_t_t_p_notes"),
+        ("get_URL", "GetURL", "get__u_r_l", "get_url"),
+        ("HTTPNotes", "HTTPNotes", "h_t_t_p_notes", "http_notes"),
         (
             "NOTE_WRITE",
             "NOTEWRITE",
             "n_o_t_e__w_r_i_t_e",
-            "n_o_t_e_w_r_i_t_e",
+            "note_write",
         ),
         ("Notes_", "Notes", "notes_", "notes"),
     ];
@@ -113,6 +115,7 @@ mod tests {
         let cases = [
             ("note__write-", "note_write"),
             ("2notes", "notes"),
+            ("2_notes", "notes"),
             ("ñote", "ote"),
             ("_9", "note_write"),
             ("", "note_write"),
@@ -139,6 +142,25 @@ mod tests {
         ];
         for name in refused {
             assert!(!is_lower_snake_case(name), "{name:?}");
+        }
+    }
+
+    #[test]
+    fn every_suggested_name_is_lower_snake_case() {
+        let others = ["note__write-", "2_notes", "ñote", "straße", "Ñ", ""];
+        for name in CASES.iter().map(|case| case.0).chain(others) {
+            let suggested = suggested_name(name);
+            assert!(is_lower_snake_case(&suggested), "{name:?} → {suggested:?}");
+        }
+    }
+
+    /// Where `pascal_case` is not heck's, it is for names a tool's name is not: on lower snake
+    /// case, the two agree.
+    #[test]
+    fn pascal_case_is_hecks_on_lower_snake_case() {
+        use heck::ToUpperCamelCase;
+        for (name, ..) in CASES.iter().filter(|case| is_lower_snake_case(case.0)) {
+            assert_eq!(pascal_case(name), name.to_upper_camel_case(), "{name:?}");
         }
     }
 }
