@@ -436,4 +436,16 @@ mod tests {
             assert_eq!(refused(lit), format!("unreadable timeout; {TIMEOUT_HELP}"));
         }
     }
+
+    #[test]
+    fn literal_is_seen_through_invisible_groups() {
+        let lit: Expr = syn::parse_quote!("5s");
+        let grouped = Expr::Group(syn::ExprGroup {
+            attrs: Vec::new(),
+            group_token: Default::default(),
+            expr: Box::new(lit.clone()),
+        });
+        assert!(matches!(literal(&grouped), Some(Lit::Str(text)) if text.value() == "5s"));
+        assert!(literal(&syn::parse_quote!(FIVE_SECONDS)).is_none());
+    }
 }

@@ -336,3 +336,63 @@ pub fn toolkit(toolkit: &crate::model::Toolkit) -> darling::Result<()> {
     }
     errors.finish()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(name_to_check: &str, from: NameFrom) -> String {
+        name(name_to_check, from).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_good_name_passes_from_anywhere() {
+        for from in [
+            NameFrom::ToolOption,
+            NameFrom::ToolFn,
+            NameFrom::ToolkitOption,
+            NameFrom::ToolkitType,
+        ] {
+            assert!(name("note_write2", from).is_ok());
+            assert!(name(&"n".repeat(MAX_NAME_LEN), from).is_ok());
+        }
+    }
+
+    #[test]
+    fn a_bad_name_is_told_how_to_fix_where_it_was_written() {
+        let rule = "names are lower snake case (letters a-z, digits, single underscores, starting \
+                    with a letter)";
+        assert_eq!(
+            message("NoteWrite", NameFrom::ToolOption),
+            format!("tool {rule}: write `name = \"note_write\"`")
+        );
+        assert_eq!(
+            message("noteWrite", NameFrom::ToolFn),
+            format!("tool {rule}: rename the fn, or write `name = \"note_write\"`")
+        );
+        assert_eq!(
+            message("HTTPNotes", NameFrom::ToolkitType),
+            format!("toolkit {rule}: write `#[toolkit(name = \"http_notes\")]`")
+        );
+    }
+
+    #[test]
+    fn an_empty_or_long_name_says_so() {
+        assert_eq!(
+            message("", NameFrom::ToolkitOption),
+            "a toolkit name cannot be empty; write a lower snake case name such as \
+             `name = \"note\"`"
+        );
+        assert_eq!(
+            message(&"n".repeat(MAX_NAME_LEN + 1), NameFrom::ToolFn),
+            "this tool name is 65 characters long; names are limited to 64, the strictest \
+             provider limit: rename the fn, or write a shorter one"
+        );
+    }
+
+    #[test]
+    fn type_text_is_written_as_a_user_would() {
+        let ty: Type = syn::parse_quote!(&'a crate::Store<Vec<u8>, String>);
+        assert_eq!(type_text(&ty), "&'a crate::Store<Vec<u8>, String>");
+    }
+}

@@ -438,3 +438,25 @@ fn convert_return(tool: &ToolFn) -> TokenStream {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use syn::parse_quote;
+
+    use super::*;
+
+    #[test]
+    fn result_argument_is_a_type_argument_as_written() {
+        let argument =
+            |ty: syn::Type, index| result_argument(&ty, index).map(|ty| quote!(#ty).to_string());
+        let result: syn::Type = parse_quote!(Result<u8, Error>);
+        assert_eq!(argument(result.clone(), 0).as_deref(), Some("u8"));
+        assert_eq!(argument(result, 1).as_deref(), Some("Error"));
+        assert_eq!(argument(parse_quote!(io::Result<u8>), 1), None);
+        assert_eq!(
+            argument(parse_quote!(Result<'a, u8>), 0).as_deref(),
+            Some("u8")
+        );
+        assert_eq!(argument(parse_quote!(Output), 0), None);
+    }
+}
