@@ -1,4 +1,5 @@
-//! The options of `#[tool(...)]`, read with darling.
+//! The options of `#[tool(...)]` and `#[toolkit(...)]`: each checked for its form, with errors in
+//! terms of the options, then read with darling.
 
 use std::time::Duration;
 

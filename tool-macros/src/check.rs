@@ -1,5 +1,5 @@
-//! Every mistake `#[tool]` can see, each an error at the token that is wrong, saying what to
-//! write instead. All are reported at once.
+//! Every mistake `#[tool]` and `#[toolkit]` can see in an item, each an error at the token that
+//! is wrong, saying what to write instead. All are reported at once.
 
 use syn::spanned::Spanned;
 use syn::visit::Visit;

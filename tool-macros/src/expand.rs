@@ -1,5 +1,6 @@
-//! The code `#[tool]` writes: the fn as it was, a unit struct named after it, and that struct's
-//! `Tool` impl with its input type, schema and call.
+//! The code the macros write: for `#[tool]`, the fn as it was, a unit struct named after it, and
+//! that struct's `Tool` impl with its input type, schema and call; for `#[toolkit]`, the impl
+//! block and one such `Tool` per method; for `registry!`, the composed `Registry`.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};

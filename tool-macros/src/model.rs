@@ -1,5 +1,6 @@
-//! What a `#[tool]` fn means: its name, its documentation, its fields, its injected context and
-//! its return type, each keeping the tokens it came from so errors point at them.
+//! What a `#[tool]` fn means (its name, its documentation, its fields, its injected context and
+//! its return type) and what a `#[toolkit]` impl block means (its name and its tools), each
+//! keeping the tokens it came from so errors point at them.
 
 use proc_macro2::Span;
 use syn::{Attribute, FnArg, Ident, ItemFn, Pat, ReturnType, Type};
