@@ -1,4 +1,5 @@
-//! The options of `#[tool(...)]`, read with darling.
+//! The options of `#[tool(...)]` and `#[toolkit(...)]`: each checked for its form, with errors in
+//! terms of the options, then read with darling.
 
 use std::time::Duration;
 
@@ -26,7 +27,8 @@ const STRINGS: [&str; 4] = ["name", "title", "summary", "description"];
 /// Mistakes of form, which darling would report in its own terms ("Duplicate field", "Unexpected
 /// type `bool`", "Unexpected meta-item format `literal`"), are reported here in terms of the
 /// options, and the items at fault are left out so that darling does not report them again.
-/// Darling reports the rest, unknown options with a did-you-mean among them.
+/// Unknown options are among them, each with a did-you-mean when a known option is near, so
+/// darling is given only known options, each written in its form, to read.
 ///
 /// Returns the options read from the items of good form (the defaults if darling refuses
 /// them), so that the fn can still be checked, and the errors, if any.
@@ -87,7 +89,8 @@ fn read_checked<A: FromMeta + Default>(
     (attr.unwrap_or_default(), errors.finish().err())
 }
 
-/// Checks the form of one option: written once, a flag alone, a string option with a string.
+/// Checks the form of one option: a known one, written once, a flag alone, a string option with
+/// a string.
 fn check_form(item: &NestedMeta, seen: &mut Vec<String>, options: &Options) -> darling::Result<()> {
     let error = |message: String, span: &dyn Spanned| {
         Err(darling::Error::custom(message).with_span(&span.span()))
@@ -109,38 +112,7 @@ fn check_form(item: &NestedMeta, seen: &mut Vec<String>, options: &Options) -> d
             );
         }
     };
-    let Some(key) = meta.path().get_ident().map(ToString::to_string) else {
-        return Ok(());
-    };
-    let known: Vec<&str> = options
-        .strings
-        .iter()
-        .chain(options.flags)
-        .chain(options.others)
-        .copied()
-        .collect();
-    if !known.contains(&key.as_str()) {
-        let guess = known
-            .iter()
-            .map(|option| (distance(option, &key), *option))
-            .filter(|(distance, _)| *distance <= 2)
-            .min();
-        let hint = guess.map_or_else(String::new, |(_, option)| {
-            format!("did you mean `{option}`? ")
-        });
-        return error(
-            format!(
-                "`#[{}]` has no option `{key}`; {hint}its options are {}",
-                options.what,
-                known
-                    .iter()
-                    .map(|option| format!("`{option}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            meta.path(),
-        );
-    }
+    let key = known_option(meta.path(), options)?;
     if seen.contains(&key) {
         return error(format!("`{key}` is written twice; keep one"), meta.path());
     }
@@ -172,6 +144,47 @@ fn check_form(item: &NestedMeta, seen: &mut Vec<String>, options: &Options) -> d
         }
     }
     Ok(())
+}
+
+/// The option `path` names, or an error that it names none of `options`, suggesting the option
+/// nearest its last segment if that is within two edits: `readonlyy` and `tool_core::readonly`
+/// both get "did you mean `readonly`?".
+fn known_option(path: &syn::Path, options: &Options) -> darling::Result<String> {
+    let segments: Vec<String> = path
+        .segments
+        .iter()
+        .map(|segment| segment.ident.to_string())
+        .collect();
+    let key = segments.join("::");
+    let known: Vec<&str> = options
+        .strings
+        .iter()
+        .chain(options.flags)
+        .chain(options.others)
+        .copied()
+        .collect();
+    if known.contains(&key.as_str()) {
+        return Ok(key);
+    }
+    let last = segments.last().map_or("", String::as_str);
+    let guess = known
+        .iter()
+        .map(|option| (strsim::levenshtein(option, last), *option))
+        .filter(|(distance, _)| *distance <= 2)
+        .min();
+    let hint = guess.map_or_else(String::new, |(_, option)| {
+        format!("did you mean `{option}`? ")
+    });
+    let list = known
+        .iter()
+        .map(|option| format!("`{option}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    Err(darling::Error::custom(format!(
+        "`#[{}]` has no option `{key}`; {hint}its options are {list}",
+        options.what
+    ))
+    .with_span(path))
 }
 
 /// The literal an option's value is, seen through the invisible groups of `macro_rules!`.
@@ -254,6 +267,9 @@ impl FromMeta for Timeout {
     }
 }
 
+/// A duration written as a whole number and a unit (`250ms`, `5s`, `2m` or `2min`, `1h`), spaces
+/// allowed around and between; `None` for anything else, a number without a unit and one whose
+/// milliseconds overflow a `u64` included.
 fn parse_duration(text: &str) -> Option<Duration> {
     let text = text.trim();
     let split = text.find(|c: char| !c.is_ascii_digit())?;
@@ -282,22 +298,155 @@ pub fn read_toolkit(args: TokenStream) -> (ToolkitAttr, Option<darling::Error>) 
     read_checked(args, &TOOLKIT_OPTIONS)
 }
 
-/// How many single-character edits turn `a` into `b` (Levenshtein), for did-you-mean hints.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let current = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                previous
-            } else {
-                1 + previous.min(row[j]).min(current)
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    use super::*;
+
+    /// How an unknown-option error of `#[tool]` ends.
+    const TOOL_OPTION_LIST: &str = "its options are `name`, `title`, `summary`, `description`, \
+                                    `readonly`, `destructive`, `idempotent`, `open_world`, \
+                                    `allow_any`, `timeout`";
+
+    /// The messages of an attribute's errors, in order.
+    fn messages(error: Option<darling::Error>) -> Vec<String> {
+        error.into_iter().flatten().map(|e| e.to_string()).collect()
+    }
+
+    fn tool_errors(args: TokenStream) -> Vec<String> {
+        messages(read(args).1)
+    }
+
+    #[test]
+    fn unknown_option_suggests_the_nearest_within_two_edits() {
+        let cases = [
+            ("nmae", Some("name")),
+            ("readonlyy", Some("readonly")),
+            ("idempotnet", Some("idempotent")),
+            ("openworld", Some("open_world")),
+            ("timout", Some("timeout")),
+            ("cache", None),
+            ("descr", None),
+        ];
+        for (written, suggestion) in cases {
+            let key: syn::Ident = syn::parse_str(written).unwrap();
+            let hint = match suggestion {
+                Some(option) => format!("did you mean `{option}`? "),
+                None => String::new(),
             };
-            previous = current;
+            let expected = format!("`#[tool]` has no option `{written}`; {hint}{TOOL_OPTION_LIST}");
+            assert_eq!(tool_errors(quote!(#key)), [expected], "{written}");
         }
     }
-    row[b.len()]
+
+    #[test]
+    fn toolkit_unknown_option_suggests_name() {
+        assert_eq!(
+            messages(read_toolkit(quote!(nmae = "note")).1),
+            ["`#[toolkit]` has no option `nmae`; did you mean `name`? its options are `name`"]
+        );
+    }
+
+    #[test]
+    fn option_written_as_a_path_is_unknown_with_its_last_segment_suggested() {
+        assert_eq!(
+            tool_errors(quote!(tool_core::readonly, a::nmae = "note_write")),
+            [
+                format!(
+                    "`#[tool]` has no option `tool_core::readonly`; did you mean `readonly`? \
+                     {TOOL_OPTION_LIST}"
+                ),
+                format!(
+                    "`#[tool]` has no option `a::nmae`; did you mean `name`? {TOOL_OPTION_LIST}"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn parse_duration_reads_a_whole_number_and_a_unit() {
+        let cases: [(&str, Option<u64>); 20] = [
+            ("250ms", Some(250)),
+            ("5s", Some(5_000)),
+            ("2m", Some(120_000)),
+            ("2min", Some(120_000)),
+            ("5h", Some(18_000_000)),
+            ("0s", Some(0)),
+            (" 5s ", Some(5_000)),
+            ("5 s", Some(5_000)),
+            ("18446744073709551615ms", Some(u64::MAX)),
+            ("", None),
+            ("   ", None),
+            ("5", None),
+            ("5000", None),
+            ("s", None),
+            ("-1s", None),
+            ("+1s", None),
+            ("1.5s", None),
+            ("5S", None),
+            ("5 parsecs", None),
+            ("99999999999999999999s", None),
+        ];
+        for (text, millis) in cases {
+            assert_eq!(
+                parse_duration(text),
+                millis.map(Duration::from_millis),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn parse_duration_refuses_a_unit_that_overflows_the_milliseconds() {
+        for text in ["18446744073709552s", "307445734561826m", "5124095576031h"] {
+            assert_eq!(parse_duration(text), None, "{text:?}");
+        }
+        assert_eq!(
+            parse_duration("5124095576030h"),
+            Some(Duration::from_millis(5_124_095_576_030 * 3_600_000))
+        );
+    }
+
+    #[test]
+    fn timeout_is_an_integer_of_milliseconds_or_a_string_with_a_unit() {
+        let read = |lit: Lit| Timeout::from_value(&lit).map(|timeout| timeout.0);
+        assert_eq!(
+            read(syn::parse_quote!(5000)).ok(),
+            Some(Duration::from_secs(5))
+        );
+        assert_eq!(
+            read(syn::parse_quote!("5s")).ok(),
+            Some(Duration::from_secs(5))
+        );
+        let refused = |lit: Lit| read(lit).unwrap_err().to_string();
+        assert_eq!(
+            refused(syn::parse_quote!(0)),
+            "a timeout must be longer than zero"
+        );
+        assert_eq!(
+            refused(syn::parse_quote!("0ms")),
+            "a timeout must be longer than zero"
+        );
+        for lit in [
+            syn::parse_quote!("5"),
+            syn::parse_quote!(1.5),
+            syn::parse_quote!(true),
+            syn::parse_quote!(99999999999999999999),
+        ] {
+            assert_eq!(refused(lit), format!("unreadable timeout; {TIMEOUT_HELP}"));
+        }
+    }
+
+    #[test]
+    fn literal_is_seen_through_invisible_groups() {
+        let lit: Expr = syn::parse_quote!("5s");
+        let grouped = Expr::Group(syn::ExprGroup {
+            attrs: Vec::new(),
+            group_token: Default::default(),
+            expr: Box::new(lit.clone()),
+        });
+        assert!(matches!(literal(&grouped), Some(Lit::Str(text)) if text.value() == "5s"));
+        assert!(literal(&syn::parse_quote!(FIVE_SECONDS)).is_none());
+    }
 }

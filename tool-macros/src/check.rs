@@ -1,5 +1,5 @@
-//! Every mistake `#[tool]` can see, each an error at the token that is wrong, saying what to
-//! write instead. All are reported at once.
+//! Every mistake `#[tool]` and `#[toolkit]` can see in an item, each an error at the token that
+//! is wrong, saying what to write instead. All are reported at once.
 
 use syn::spanned::Spanned;
 use syn::visit::Visit;
@@ -149,48 +149,14 @@ pub fn name(name: &str, from: NameFrom) -> darling::Result<()> {
             name.chars().count()
         )));
     }
-    if !is_lower_snake_case(name) {
+    if !crate::case::is_lower_snake_case(name) {
         return Err(darling::Error::custom(format!(
             "{what} names are lower snake case (letters a-z, digits, single underscores, \
              starting with a letter): {}",
-            from.fix(&to_snake_case(name))
+            from.fix(&crate::case::suggested_name(name))
         )));
     }
     Ok(())
-}
-
-fn is_lower_snake_case(name: &str) -> bool {
-    let bytes = name.as_bytes();
-    bytes.first().is_some_and(u8::is_ascii_lowercase)
-        && bytes.last() != Some(&b'_')
-        && !name.contains("__")
-        && bytes
-            .iter()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'_')
-}
-
-fn to_snake_case(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.chars() {
-        if c.is_ascii_uppercase() {
-            if !out.is_empty() && !out.ends_with('_') {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else if c.is_ascii_alphanumeric() {
-            out.push(c);
-        } else if !out.is_empty() && !out.ends_with('_') {
-            out.push('_');
-        }
-    }
-    let out = out
-        .trim_matches('_')
-        .trim_start_matches(|c: char| c.is_ascii_digit());
-    if out.is_empty() {
-        "note_write".to_owned()
-    } else {
-        out.to_owned()
-    }
 }
 
 fn parameter(param: &crate::model::Param, in_toolkit: bool) -> darling::Result<()> {
@@ -369,4 +335,64 @@ pub fn toolkit(toolkit: &crate::model::Toolkit) -> darling::Result<()> {
         seen.push(&tool.name);
     }
     errors.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(name_to_check: &str, from: NameFrom) -> String {
+        name(name_to_check, from).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_good_name_passes_from_anywhere() {
+        for from in [
+            NameFrom::ToolOption,
+            NameFrom::ToolFn,
+            NameFrom::ToolkitOption,
+            NameFrom::ToolkitType,
+        ] {
+            assert!(name("note_write2", from).is_ok());
+            assert!(name(&"n".repeat(MAX_NAME_LEN), from).is_ok());
+        }
+    }
+
+    #[test]
+    fn a_bad_name_is_told_how_to_fix_where_it_was_written() {
+        let rule = "names are lower snake case (letters a-z, digits, single underscores, starting \
+                    with a letter)";
+        assert_eq!(
+            message("NoteWrite", NameFrom::ToolOption),
+            format!("tool {rule}: write `name = \"note_write\"`")
+        );
+        assert_eq!(
+            message("noteWrite", NameFrom::ToolFn),
+            format!("tool {rule}: rename the fn, or write `name = \"note_write\"`")
+        );
+        assert_eq!(
+            message("HTTPNotes", NameFrom::ToolkitType),
+            format!("toolkit {rule}: write `#[toolkit(name = \"http_notes\")]`")
+        );
+    }
+
+    #[test]
+    fn an_empty_or_long_name_says_so() {
+        assert_eq!(
+            message("", NameFrom::ToolkitOption),
+            "a toolkit name cannot be empty; write a lower snake case name such as \
+             `name = \"note\"`"
+        );
+        assert_eq!(
+            message(&"n".repeat(MAX_NAME_LEN + 1), NameFrom::ToolFn),
+            "this tool name is 65 characters long; names are limited to 64, the strictest \
+             provider limit: rename the fn, or write a shorter one"
+        );
+    }
+
+    #[test]
+    fn type_text_is_written_as_a_user_would() {
+        let ty: Type = syn::parse_quote!(&'a crate::Store<Vec<u8>, String>);
+        assert_eq!(type_text(&ty), "&'a crate::Store<Vec<u8>, String>");
+    }
 }

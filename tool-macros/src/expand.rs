@@ -1,12 +1,14 @@
-//! The code `#[tool]` writes: the fn as it was, a unit struct named after it, and that struct's
-//! `Tool` impl with its input type, schema and call.
+//! The code the macros write: for `#[tool]`, the fn as it was, a unit struct named after it, and
+//! that struct's `Tool` impl with its input type, schema and call; for `#[toolkit]`, the impl
+//! block and one such `Tool` per method; for `registry!`, the composed `Registry`.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
+use crate::case::pascal_case;
 use crate::check;
-use crate::model::{Role, ToolFn, pascal_case, unraw};
+use crate::model::{Role, ToolFn, unraw};
 
 /// `#[tool(args)] item`.
 pub fn tool(args: TokenStream, item: TokenStream) -> darling::Result<TokenStream> {
@@ -435,5 +437,27 @@ fn convert_return(tool: &ToolFn) -> TokenStream {
             ::core::result::Result::Ok(__value) => #dispatch.convert(__value, &__OUTPUT_SCHEMA),
             ::core::result::Result::Err(__error) => ::core::result::Result::Err(#into_refusal),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use syn::parse_quote;
+
+    use super::*;
+
+    #[test]
+    fn result_argument_is_a_type_argument_as_written() {
+        let argument =
+            |ty: syn::Type, index| result_argument(&ty, index).map(|ty| quote!(#ty).to_string());
+        let result: syn::Type = parse_quote!(Result<u8, Error>);
+        assert_eq!(argument(result.clone(), 0).as_deref(), Some("u8"));
+        assert_eq!(argument(result, 1).as_deref(), Some("Error"));
+        assert_eq!(argument(parse_quote!(io::Result<u8>), 1), None);
+        assert_eq!(
+            argument(parse_quote!(Result<'a, u8>), 0).as_deref(),
+            Some("u8")
+        );
+        assert_eq!(argument(parse_quote!(Output), 0), None);
     }
 }

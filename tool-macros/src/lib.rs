@@ -1,11 +1,14 @@
-//! The procedural macros of `tool-core`: `#[tool]`, `#[toolkit]` and `registry!`. Depend on `tool-core`, which re-exports
-//! them and documents them.
+//! The procedural macros of `tool-core`: `#[tool]`, `#[toolkit]` and `registry!`. Depend on
+//! `tool-core`, which re-exports them and documents them.
 //!
-//! Each macro goes through the same stages, one module each: `attr` reads the options,
-//! `model` reads the item into what it means, `check` refuses every mistake with an error at
-//! the offending token, and `expand` writes the code.
+//! `#[tool]` and `#[toolkit]` go through the same stages, one module each: `attr` reads the
+//! options, `model` reads the item into what it means, `check` refuses every mistake with an
+//! error at the offending token, and `expand` writes the code. `case` turns names from one case
+//! into another for the stages that need it. `registry!` is only expanded: the code it writes
+//! has the compiler check its tool names when the crate is built.
 
 mod attr;
+mod case;
 mod check;
 mod expand;
 mod model;

@@ -1,5 +1,6 @@
-//! What a `#[tool]` fn means: its name, its documentation, its fields, its injected context and
-//! its return type, each keeping the tokens it came from so errors point at them.
+//! What a `#[tool]` fn means (its name, its documentation, its fields, its injected context and
+//! its return type) and what a `#[toolkit]` impl block means (its name and its tools), each
+//! keeping the tokens it came from so errors point at them.
 
 use proc_macro2::Span;
 use syn::{Attribute, FnArg, Ident, ItemFn, Pat, ReturnType, Type};
@@ -184,10 +185,13 @@ fn is_context(ty: &Type) -> bool {
     }
 }
 
+/// `Result<T, E>`, `io::Result<T>` or any type whose last segment is `Result`.
 fn is_result(ty: &Type) -> bool {
     last_segment_is(ty, "Result")
 }
 
+/// Whether a path type's last segment is `name`, seen through parentheses and the invisible
+/// groups of `macro_rules!`; a qualified path (`<T as Trait>::Result`) is not.
 pub fn last_segment_is(ty: &Type, name: &str) -> bool {
     match ty {
         Type::Path(path) if path.qself.is_none() => path
@@ -231,20 +235,6 @@ pub fn doc_of(attrs: &[Attribute]) -> String {
     lines.join("\n").trim().to_owned()
 }
 
-/// `note_write` → `NoteWrite`.
-pub fn pascal_case(snake: &str) -> String {
-    snake
-        .split('_')
-        .map(|word| {
-            let mut chars = word.chars();
-            match chars.next() {
-                Some(first) => first.to_uppercase().chain(chars).collect(),
-                None => String::new(),
-            }
-        })
-        .collect()
-}
-
 /// A `#[toolkit]` impl block, read.
 pub struct Toolkit {
     /// The impl block, minus the `#[tool]` attributes and parameter attributes.
@@ -274,7 +264,7 @@ impl Toolkit {
                 let ident = type_ident(&item.self_ty);
                 let name = ident
                     .as_ref()
-                    .map_or_else(String::new, |ident| snake_case(&unraw(ident)));
+                    .map_or_else(String::new, |ident| crate::case::snake_case(&unraw(ident)));
                 (name, syn::spanned::Spanned::span(&item.self_ty))
             }
         };
@@ -326,6 +316,7 @@ impl Toolkit {
     }
 }
 
+/// `#[tool]`, `#[tool(...)]` or `#[path::to::tool(...)]`.
 fn is_tool_attr(attr: &Attribute) -> bool {
     attr.path()
         .segments
@@ -345,18 +336,122 @@ fn type_ident(ty: &Type) -> Option<Ident> {
     }
 }
 
-/// `NoteStore` → `note_store`.
-pub fn snake_case(camel: &str) -> String {
-    let mut out = String::new();
-    for (position, c) in camel.chars().enumerate() {
-        if c.is_uppercase() {
-            if position > 0 {
-                out.push('_');
-            }
-            out.extend(c.to_lowercase());
-        } else {
-            out.push(c);
-        }
+#[cfg(test)]
+mod tests {
+    use syn::parse_quote;
+
+    use super::*;
+
+    #[test]
+    fn unraw_drops_the_r_hash() {
+        assert_eq!(unraw(&parse_quote!(r#type)), "type");
+        assert_eq!(unraw(&parse_quote!(note_write)), "note_write");
     }
-    out
+
+    #[test]
+    fn doc_of_joins_the_doc_lines_without_their_first_space() {
+        let func: ItemFn = parse_quote! {
+            ///
+            /// Reads a note.
+            ///   Indented.
+            #[inline]
+            #[doc = "From an attribute."]
+            #[doc = concat!("not", "read")]
+            ///
+            fn note_read() {}
+        };
+        assert_eq!(
+            doc_of(&func.attrs),
+            "Reads a note.\n  Indented.\nFrom an attribute."
+        );
+        assert_eq!(doc_of(&[]), "");
+    }
+
+    #[test]
+    fn types_are_known_by_their_last_segment() {
+        let context: [Type; 3] = [
+            parse_quote!(&Context),
+            parse_quote!(&'a tool_core::Context),
+            parse_quote!(&mut Context),
+        ];
+        assert!(context.iter().all(is_context));
+        let not_context: [Type; 3] = [
+            parse_quote!(Context),
+            parse_quote!(&ContextLike),
+            parse_quote!(&<T as Trait>::Context),
+        ];
+        assert!(!not_context.iter().any(is_context));
+        let result: [Type; 3] = [
+            parse_quote!(Result<u8, Error>),
+            parse_quote!(std::io::Result<u8>),
+            parse_quote!((Result<u8, Error>)),
+        ];
+        assert!(result.iter().all(is_result));
+        let not_result: [Type; 3] = [
+            parse_quote!(Vec<Result<u8, Error>>),
+            parse_quote!(&Result<u8, Error>),
+            parse_quote!(Option<u8>),
+        ];
+        assert!(!not_result.iter().any(is_result));
+    }
+
+    #[test]
+    fn type_ident_is_the_last_segment_of_a_path() {
+        let ident = |ty: Type| type_ident(&ty).map(|ident| ident.to_string());
+        assert_eq!(ident(parse_quote!(crate::Notes)).as_deref(), Some("Notes"));
+        assert_eq!(ident(parse_quote!(Notes<u8>)).as_deref(), Some("Notes"));
+        assert_eq!(ident(parse_quote!(&Notes)), None);
+    }
+
+    #[test]
+    fn each_parameter_gets_its_role_and_its_attributes() {
+        let func: ItemFn = parse_quote! {
+            async fn note_write(
+                &self,
+                /// The note.
+                #[serde(default)]
+                #[allow(unused)]
+                text: String,
+                ctx: &tool_core::Context,
+                #[input] args: Args,
+                (a, b): (u8, u8),
+            ) {}
+        };
+        let tool = ToolFn::new(ToolAttr::default(), func, true);
+        let roles: Vec<Role> = tool.params.iter().map(|param| param.role).collect();
+        assert!(
+            roles
+                == [
+                    Role::Receiver,
+                    Role::Field,
+                    Role::Context,
+                    Role::Input,
+                    Role::Field
+                ]
+        );
+        let text = &tool.params[1];
+        assert_eq!(text.ident.as_ref().unwrap(), "text");
+        assert_eq!(
+            text.field_attrs.len(),
+            2,
+            "the doc and #[serde], not #[allow]"
+        );
+        assert!(tool.params[3].input_attr.is_some());
+        assert!(tool.params[4].ident.is_none(), "a pattern has no name");
+        // The fn keeps only the attributes that are valid on it.
+        let kept: Vec<usize> = tool
+            .func
+            .sig
+            .inputs
+            .iter()
+            .map(|arg| match arg {
+                FnArg::Typed(typed) => typed.attrs.len(),
+                FnArg::Receiver(receiver) => receiver.attrs.len(),
+            })
+            .collect();
+        assert_eq!(kept, [0, 1, 0, 0, 0]);
+        assert_eq!(tool.name, "note_write");
+        assert!(tool.has_receiver());
+        assert!(tool.whole_input().is_some());
+    }
 }
