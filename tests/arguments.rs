@@ -270,7 +270,7 @@ async fn input_structs_refuse_unknown_fields_and_take_null_as_absent() {
     assert_eq!(
         faults(&refusal),
         [
-            fault("lmit", "unknown field"),
+            fault("lmit", "unknown field; did you mean limit?"),
             fault("query", "expected string, received 1"),
         ]
     );
@@ -301,4 +301,79 @@ async fn a_refusal_reads_back_from_its_text() {
     let text = refusal.to_string();
     assert_eq!(text.lines().count(), 3, "{text}");
     assert_eq!(Refusal::parse(&text), Some(refusal));
+}
+
+/// How urgent a ticket is.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Urgency {
+    Low,
+    High,
+}
+
+/// Files a ticket.
+#[tool]
+async fn ticket_file(
+    /// What is wrong.
+    body: String,
+    /// How urgent it is.
+    urgency: Urgency,
+) -> String {
+    format!("{body}: {urgency:?}")
+}
+
+#[tokio::test]
+async fn near_misses_are_suggested_and_far_ones_are_not() {
+    let registry = Registry::builder()
+        .tool(TicketFile)
+        .tool(NoteFind)
+        .build()
+        .unwrap();
+    let ctx = Context::default();
+    let arguments = json!({"bdy": "broken", "urgency": "HIGH", "weather": "fine"});
+    let result = registry
+        .call(ToolCall::new("1", "ticket_file", arguments), &ctx)
+        .await;
+    assert_eq!(
+        faults(result.refusal().unwrap()),
+        [
+            fault("bdy", "unknown field; did you mean body?"),
+            fault("weather", "unknown field"),
+            fault("body", "missing; expected string"),
+            fault(
+                "urgency",
+                r#"expected one of "low", "high", received "HIGH"; did you mean "high"?"#
+            ),
+        ]
+    );
+
+    // A field sent under its own name is not suggested for a near one sent beside it.
+    let arguments = json!({"body": "x", "bdy": "y", "urgency": "low"});
+    let result = registry
+        .call(ToolCall::new("2", "ticket_file", arguments), &ctx)
+        .await;
+    assert_eq!(
+        faults(result.refusal().unwrap()),
+        [fault("bdy", "unknown field")]
+    );
+
+    let result = registry
+        .call(ToolCall::new("3", "ticket_fil", json!({})), &ctx)
+        .await;
+    assert!(
+        result
+            .text()
+            .starts_with("refused\tunknown-tool\tthere is no tool named `ticket_fil`; did you mean `ticket_file`? "),
+        "{}",
+        result.text()
+    );
+
+    // A scoped view suggests only what it grants.
+    let view = registry.scoped(tool_core::Grant::names(["note_find"]));
+    let result = view
+        .call(ToolCall::new("4", "ticket_fil", json!({})), &ctx)
+        .await;
+    let text = result.text();
+    assert!(!text.contains("ticket_file"), "{text}");
+    assert!(text.contains("call one of the tools listed"), "{text}");
 }

@@ -119,6 +119,7 @@ pub mod providers;
 mod refusal;
 mod registry;
 mod schema;
+mod suggest;
 mod tool;
 mod toolkit;
 mod tree;

@@ -12,6 +12,7 @@ use super::path::{Path, quote};
 use crate::schema::Words;
 use crate::schema::keywords::{Keywords, integer_range};
 use crate::schema::walk::{Lookup, Root};
+use crate::suggest::nearest;
 use crate::tree::Node;
 
 /// How deep the checker may go, in nested schema checks. Arguments nest at most
@@ -139,10 +140,22 @@ impl<'s> Checker<'s> {
         };
         if !allowed {
             let expected = self.words.of_map(schema);
-            self.fault(
-                path,
-                format!("expected {expected}, received {}", received(value)),
-            );
+            let meant = match (keywords.enumeration, &*value) {
+                (Some(Value::Array(allowed)), Node::String(sent)) => {
+                    nearest(sent, allowed.iter().filter_map(Value::as_str))
+                        .filter(|meant| meant.eq_ignore_ascii_case(sent))
+                }
+                _ => None,
+            };
+            let problem = match meant {
+                Some(meant) => format!(
+                    "expected {expected}, received {}; did you mean {}?",
+                    received(value),
+                    quote(meant)
+                ),
+                None => format!("expected {expected}, received {}", received(value)),
+            };
+            self.fault(path, problem);
             return;
         }
         match value {
@@ -400,19 +413,24 @@ impl<'s> Checker<'s> {
             // A struct: a field set to null counts as absent.
             object.retain(|(key, value)| !(value.is_null() && properties.lookup(key).is_some()));
         }
-        for (key, value) in object.iter_mut() {
-            if properties.is_some_and(|properties| properties.lookup(key).is_some()) {
-                continue;
-            }
-            match extra {
-                Some(Value::Bool(false)) => {
-                    path.with_field(key, |path| self.fault(path, "unknown field".to_owned()));
+        let known =
+            |key: &str| properties.is_some_and(|properties| properties.lookup(key).is_some());
+        match extra {
+            Some(Value::Bool(false)) => {
+                for (key, _) in object.iter().filter(|(key, _)| !known(key)) {
+                    let problem = match unsent_near(key, properties, object) {
+                        Some(meant) => format!("unknown field; did you mean {meant}?"),
+                        None => "unknown field".to_owned(),
+                    };
+                    path.with_field(key, |path| self.fault(path, problem));
                 }
-                Some(extra @ Value::Object(_)) => {
+            }
+            Some(extra @ Value::Object(_)) => {
+                for (key, value) in object.iter_mut().filter(|(key, _)| !known(key)) {
                     path.with_field(key, |path| self.check(value, extra, path));
                 }
-                _ => {}
             }
+            _ => {}
         }
         let required = keywords.required.and_then(Value::as_array);
         let Some(properties) = properties else {
@@ -434,6 +452,19 @@ impl<'s> Checker<'s> {
             }
         }
     }
+}
+
+/// The field of `properties` that the unknown `key` most likely meant, among those not sent.
+fn unsent_near<'p>(
+    key: &str,
+    properties: Option<&'p Map<String, Value>>,
+    object: &[(Cow<'_, str>, Node<'_>)],
+) -> Option<&'p str> {
+    let unsent = properties?
+        .keys()
+        .map(String::as_str)
+        .filter(|field| !object.iter().any(|(sent, _)| sent == field));
+    nearest(key, unsent)
 }
 
 fn type_matches(types: &Value, value: &Node<'_>) -> bool {

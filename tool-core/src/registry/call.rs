@@ -104,14 +104,18 @@ impl Registry {
     }
 
     fn unknown_tool(&self, name: &str) -> Refusal {
-        Refusal::new(
-            code::UNKNOWN_TOOL,
-            format!(
+        let names = self.names();
+        let message = match crate::suggest::nearest(name, names.iter().map(String::as_str)) {
+            Some(meant) => format!(
+                "there is no tool named `{}`; did you mean `{meant}`? Call one of the tools listed",
+                shortened(name)
+            ),
+            None => format!(
                 "there is no tool named `{}`; call one of the tools listed",
                 shortened(name)
             ),
-        )
-        .line("tools", self.names())
+        };
+        Refusal::new(code::UNKNOWN_TOOL, message).line("tools", names)
     }
 
     fn not_permitted(&self, name: &str) -> Refusal {
