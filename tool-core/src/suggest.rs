@@ -3,6 +3,8 @@
 //! keyboard (strsim's Levenshtein distance, small for the name's length), is suggested; a name
 //! far from every candidate gets no suggestion rather than a wild guess.
 
+use std::borrow::Cow;
+
 /// Names longer than this are not compared: no tool or field has one, and comparing costs
 /// the product of the two lengths.
 const LONGEST_COMPARED: usize = 128;
@@ -15,18 +17,29 @@ pub(crate) fn nearest<'a>(
     if sent.is_empty() || sent.len() > LONGEST_COMPARED {
         return None;
     }
-    let sent = sent.to_lowercase();
+    let mut candidates = candidates
+        .into_iter()
+        .filter(|candidate| candidate.len() <= LONGEST_COMPARED)
+        .peekable();
+    candidates.peek()?;
+    let sent = lowercase(sent);
     let mut best: Option<(usize, &str)> = None;
     for candidate in candidates {
-        if candidate.len() > LONGEST_COMPARED {
-            continue;
-        }
-        let distance = strsim::levenshtein(&sent, &candidate.to_lowercase());
+        let distance = strsim::levenshtein(&sent, &lowercase(candidate));
         if distance <= allowed_slips(candidate) && best.is_none_or(|(least, _)| distance < least) {
             best = Some((distance, candidate));
         }
     }
     best.map(|(_, candidate)| candidate)
+}
+
+/// `name` in lower case, copied only when it has a capital in it.
+fn lowercase(name: &str) -> Cow<'_, str> {
+    if name.chars().any(char::is_uppercase) {
+        Cow::Owned(name.to_lowercase())
+    } else {
+        Cow::Borrowed(name)
+    }
 }
 
 /// How many slips a name of this length may carry and still be recognised.
