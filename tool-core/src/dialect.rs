@@ -10,6 +10,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::schema::keywords::integer_range;
 use crate::schema::walk;
 
 /// Why a schema cannot be written in a provider's dialect.
@@ -32,9 +33,103 @@ pub(crate) enum Recursion {
     Refuse,
 }
 
+/// A schema as every export starts from it: each `$ref` inlined (recursive ones kept, with
+/// the `$defs` they need, or refused, as `recursion` says), and only standard `format`s (see
+/// [`standard_formats`]).
+pub(crate) fn exportable(
+    schema: &Map<String, Value>,
+    recursion: Recursion,
+) -> Result<Map<String, Value>, SchemaError> {
+    let mut inlined = Value::Object(inline_refs(schema, recursion)?);
+    standard_formats(&mut inlined);
+    match inlined {
+        Value::Object(map) => Ok(map),
+        _ => unreachable!("an object stays an object"),
+    }
+}
+
+/// The `format`s of JSON Schema's own vocabulary, which clients know. Every other one
+/// schemars writes names a Rust type (`uint64`, `int32`, `float`): a client that validates
+/// against the schema warns of each, and a model learns nothing from it that the bounds do
+/// not say.
+const STANDARD_FORMATS: [&str; 19] = [
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "idn-email",
+    "hostname",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uuid",
+    "uri-template",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
+];
+
+/// Takes out every `format` that is not a standard one, writing the range of the Rust number
+/// type it named as `minimum` and `maximum` (tightening any there are). The registry keeps
+/// the full schema, and checks calls against that.
+fn standard_formats(schema: &mut Value) {
+    walk::every_subschema_mut(schema, &mut String::new(), &mut |map, _| {
+        let Some(Value::String(format)) = map.get("format") else {
+            return;
+        };
+        if STANDARD_FORMATS.contains(&format.as_str()) {
+            return;
+        }
+        let format = format.clone();
+        map.shift_remove("format");
+        let range = match integer_range(&format) {
+            Some((min, max)) => Some((number_of(min), number_of(max))),
+            None if format == "float" => Some((
+                serde_json::Number::from_f64(f64::from(f32::MIN)),
+                serde_json::Number::from_f64(f64::from(f32::MAX)),
+            )),
+            None => None,
+        };
+        if let Some((min, max)) = range {
+            tighten(map, "minimum", min, |bound, was| bound > was);
+            tighten(map, "maximum", max, |bound, was| bound < was);
+        }
+    });
+}
+
+/// An integer bound as a JSON number.
+fn number_of(bound: i128) -> Option<serde_json::Number> {
+    i64::try_from(bound)
+        .map(serde_json::Number::from)
+        .or_else(|_| u64::try_from(bound).map(serde_json::Number::from))
+        .ok()
+}
+
+/// Sets `key` to `bound` unless the schema already says a bound at least as tight.
+fn tighten(
+    map: &mut Map<String, Value>,
+    key: &str,
+    bound: Option<serde_json::Number>,
+    tighter: fn(f64, f64) -> bool,
+) {
+    let Some(bound) = bound else { return };
+    let looser = match map.get(key).and_then(Value::as_f64) {
+        Some(was) => bound.as_f64().is_some_and(|bound| tighter(bound, was)),
+        None => true,
+    };
+    if looser {
+        map.insert(key.to_owned(), Value::Number(bound));
+    }
+}
+
 /// Inlines every `$ref` into `#/$defs/...`; recursive ones are kept (with the `$defs` they
 /// need) or refused, as `recursion` says.
-pub(crate) fn inline_refs(
+fn inline_refs(
     schema: &Map<String, Value>,
     recursion: Recursion,
 ) -> Result<Map<String, Value>, SchemaError> {

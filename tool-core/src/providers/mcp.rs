@@ -26,7 +26,7 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
     entry.insert("description".into(), definition.description.clone().into());
     entry.insert("inputSchema".into(), Value::Object(input_schema));
     if let Some(output_schema) = &definition.output_schema {
-        let output_schema = crate::dialect::inline_refs(output_schema, Recursion::KeepRef)
+        let output_schema = crate::dialect::exportable(output_schema, Recursion::KeepRef)
             .map_err(|error| ExportError::new(definition, Some(Provider::Mcp), error))?;
         entry.insert("outputSchema".into(), Value::Object(output_schema));
     }

@@ -188,7 +188,7 @@ fn inlined(
     provider: Provider,
     recursion: Recursion,
 ) -> Result<Map<String, Value>, ExportError> {
-    dialect::inline_refs(&definition.input_schema, recursion)
+    dialect::exportable(&definition.input_schema, recursion)
         .map_err(|error| ExportError::new(definition, Some(provider), error))
 }
 

@@ -19,7 +19,7 @@ use crate::tool::ToolDefinition;
 /// `anyOf` and integer `format`s are dropped. With it off, the schema is exported as it is
 /// (inlined).
 pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
-    let strict = dialect::inline_refs(&definition.input_schema, Recursion::Refuse)
+    let strict = dialect::exportable(&definition.input_schema, Recursion::Refuse)
         .ok()
         .and_then(|inlined| dialect::openai_strict(&inlined).ok());
     let (parameters, strict) = match strict {
