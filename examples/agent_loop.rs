@@ -58,6 +58,7 @@ struct Meta {
     #[serde(default)]
     tags: Vec<String>,
     /// 1 (low) to 3 (high).
+    #[schemars(range(min = 1, max = 3))]
     priority: u8,
 }
 
@@ -198,6 +199,12 @@ impl ScriptedModel {
             ToolCall::new("call-6", "note_delete", json!({"id": 1})),
             // No such tool anywhere.
             ToolCall::new("call-7", "note_search", json!({"query": "milk"})),
+            // A number the schema's bound refuses, though a `u8` would hold it.
+            ToolCall::new(
+                "call-8",
+                "note_add",
+                json!({"note": {"text": "pay rent", "meta": {"priority": 200}}}),
+            ),
         ]
     }
 

@@ -607,23 +607,30 @@ async fn solid_scale(solid: Solid) -> String {
 }
 
 #[tokio::test]
-async fn f32_fields_inside_internally_tagged_enums_still_take_too_large_numbers_as_infinity() {
-    // Found by fuzz/arguments once the above was fixed: serde reads an internally tagged (or
-    // untagged, or flattened) enum's fields from a buffer that holds numbers as `f64`, and
-    // converts to `f32` with `as`, so the fast path never fails and the check never runs.
-    // Left as it is (see SECURITY.md, "Known limits"); this test pins it so that a fix shows.
+async fn f32_fields_inside_internally_tagged_enums_refuse_numbers_beyond_their_range() {
+    // Found by fuzz/arguments: serde reads an internally tagged (or untagged, or flattened)
+    // enum's fields from a buffer that holds numbers as `f64`, and converts to `f32` with
+    // `as`, so serde takes 1e39 as infinity. The schema check, which runs on accepted calls
+    // of a tool with `f32` fields, refuses it.
     let registry = Registry::builder().tool(SolidScale).build().unwrap();
-    let result = registry
-        .call(
-            ToolCall::new(
-                "1",
-                "solid_scale",
-                Arguments::from_text(r#"{"solid": {"kind": "cube", "side": 1e39}}"#),
-            ),
-            &Context::default(),
+    let call = |side: &str| {
+        ToolCall::new(
+            "1",
+            "solid_scale",
+            Arguments::from_text(format!(
+                r#"{{"solid": {{"kind": "cube", "side": {side}}}}}"#
+            )),
         )
-        .await;
-    assert_eq!(result.text(), "inf");
+    };
+    let result = registry.call(call("1e39"), &Context::default()).await;
+    assert_eq!(
+        result.text(),
+        "refused\tbad-arguments\t1 fault in the arguments of solid_scale; nothing ran\n\
+         fault\tsolid.side\texpected f32, received 1e+39, which is out of range\n\
+         fields\tsolid"
+    );
+    let result = registry.call(call("2.5"), &Context::default()).await;
+    assert_eq!(result.text(), "2.5");
 }
 
 /// The good arguments with the value at `pointer` replaced by `raw` JSON text.

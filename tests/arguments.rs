@@ -183,7 +183,8 @@ async fn all_faults_reported_at_once() {
         json!({
             "colour": "red",
             "size": null,
-            // `Item` does not deny unknown fields, so `gift` is ignored as serde would.
+            // `Item` does not deny unknown fields, but its schema is closed: `gift` is refused
+            // at its path, as a field unknown at the top is, not dropped as serde would.
             "items": [{"qty": -1}, {"sku": 7, "qty": 1, "gift": true}],
             "priority": 300,
         }),
@@ -192,7 +193,7 @@ async fn all_faults_reported_at_once() {
     .unwrap_err();
     assert_eq!(
         refusal.message,
-        "6 faults in the arguments of order_place; nothing ran"
+        "7 faults in the arguments of order_place; nothing ran"
     );
     assert_eq!(
         faults(&refusal),
@@ -204,6 +205,7 @@ async fn all_faults_reported_at_once() {
                 "items[0].qty",
                 "expected u32, received -1, which is out of range"
             ),
+            fault("items[1].gift", "unknown field"),
             fault("items[1].sku", "expected string, received 7"),
             fault(
                 "priority",

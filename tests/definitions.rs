@@ -81,7 +81,8 @@ fn schema_has_documented_optional_and_nested_fields() {
                             "minimum": 0
                         }
                     },
-                    "required": ["sku", "qty"]
+                    "required": ["sku", "qty"],
+                    "additionalProperties": false
                 }
             },
             "additionalProperties": false

@@ -10,7 +10,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::schema::keywords::integer_range;
+use crate::schema::formats;
+use crate::schema::keywords::{self, integer_range};
 use crate::schema::walk;
 
 /// Why a schema cannot be written in a provider's dialect.
@@ -259,6 +260,59 @@ pub(crate) fn untyped_fields(schema: &Map<String, Value>) -> Vec<String> {
                     });
                 }
             }
+        }
+    });
+    found
+}
+
+/// Every rule in `schema` the registry could not enforce, with the path of its field: a
+/// keyword the checker does not know, a standard format it does not check, a pattern the
+/// `regex` crate cannot read.
+pub(crate) fn unenforceable(schema: &Map<String, Value>) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    let mut root = Value::Object(schema.clone());
+    walk::every_subschema_mut(&mut root, &mut String::new(), &mut |map, path| {
+        let path = show(path).to_owned();
+        for keyword in map
+            .keys()
+            .filter(|keyword| !keywords::is_understood(keyword))
+        {
+            found.push((
+                path.clone(),
+                format!(
+                    "`{keyword}` is not a keyword the registry can check, so a model would be \
+                     told a rule nobody enforces; take it out of the schema (and check it in the \
+                     handler, saying so in the description)"
+                ),
+            ));
+        }
+        if let Some(Value::String(format)) = map.get("format")
+            && STANDARD_FORMATS.contains(&format.as_str())
+            && formats::expected(format).is_none()
+        {
+            found.push((
+                path.clone(),
+                format!(
+                    "the format `{format}` is not one the registry can check; take it out, or \
+                     use a type the registry checks"
+                ),
+            ));
+        }
+        if let Some(Value::String(pattern)) = map.get("pattern")
+            && let Err(error) = regex::Regex::new(pattern)
+        {
+            let error = error
+                .to_string()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            found.push((
+                path.clone(),
+                format!(
+                    "the pattern {pattern:?} cannot be read by the regex crate ({error}); write \
+                     it without look-around or backreferences"
+                ),
+            ));
         }
     });
     found

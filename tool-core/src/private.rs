@@ -18,8 +18,9 @@ use crate::tool::{Annotations, ToolDefinition};
 
 pub use crate::output::IntoRefusal;
 
-/// A tool's input schema, generated on first use and kept for the life of the program.
-pub type SchemaCell = OnceLock<Map<String, Value>>;
+/// A tool's input schema, generated and prepared on first use and kept for the life of the
+/// program.
+pub type SchemaCell = OnceLock<crate::args::Prepared>;
 
 /// Holds for a tool's input type: every parameter can be read from JSON and described.
 ///
@@ -63,7 +64,11 @@ pub const fn generated_input_ops<T: ToolInput>() -> InputOps<T> {
 }
 
 fn input_schema<T: ToolInput>(cell: &'static SchemaCell) -> &'static Map<String, Value> {
-    cell.get_or_init(crate::schema::input_schema::<T>)
+    prepared::<T>(cell).schema()
+}
+
+fn prepared<T: ToolInput>(cell: &'static SchemaCell) -> &'static crate::args::Prepared {
+    cell.get_or_init(|| crate::args::Prepared::new(crate::schema::input_schema::<T>()))
 }
 
 fn parse_arguments<T: ToolInput>(
@@ -71,7 +76,7 @@ fn parse_arguments<T: ToolInput>(
     cell: &'static SchemaCell,
     tool: &str,
 ) -> Result<T, Refusal> {
-    crate::args::parse(arguments.as_str(), input_schema::<T>(cell), tool)
+    crate::args::parse(arguments.as_str(), prepared::<T>(cell), tool)
 }
 
 fn parse_generated_arguments<T: ToolInput>(
@@ -79,7 +84,7 @@ fn parse_generated_arguments<T: ToolInput>(
     cell: &'static SchemaCell,
     tool: &str,
 ) -> Result<T, Refusal> {
-    crate::args::parse_strict(arguments.as_str(), input_schema::<T>(cell), tool)
+    crate::args::parse_strict(arguments.as_str(), prepared::<T>(cell), tool)
 }
 
 /// What `#[tool(...)]` says about a tool, besides its types.

@@ -71,6 +71,8 @@ pub struct ToolDefinition {
     timeout: Option<Duration>,
     #[serde(skip)]
     allow_any: bool,
+    #[serde(skip)]
+    checked_elsewhere: bool,
 }
 
 impl ToolDefinition {
@@ -90,6 +92,7 @@ impl ToolDefinition {
             annotations: Annotations::default(),
             timeout: None,
             allow_any: false,
+            checked_elsewhere: false,
         }
     }
 
@@ -107,6 +110,19 @@ impl ToolDefinition {
         self
     }
 
+    /// Says that the tool's arguments are checked against its schema by whoever runs it (a
+    /// remote server), so that the registry does not refuse the tool for a keyword it could
+    /// not check itself.
+    pub fn checked_elsewhere(mut self) -> Self {
+        self.checked_elsewhere = true;
+        self
+    }
+
+    /// Whether the tool's arguments are checked by whoever runs it, not by this registry.
+    pub fn is_checked_elsewhere(&self) -> bool {
+        self.checked_elsewhere
+    }
+
     /// How long one call may run, when the tool sets a limit of its own.
     pub fn timeout(&self) -> Option<Duration> {
         self.timeout
@@ -122,7 +138,7 @@ impl ToolDefinition {
     /// `fields` line), so a forwarding tool refuses exactly as a local one does. Fields are
     /// not checked here: the tool that runs checks them.
     pub fn arguments_object(&self, arguments: &Arguments) -> Result<Map<String, Value>, Refusal> {
-        crate::args::parse(arguments.as_str(), &self.input_schema, &self.name)
+        crate::args::parse_object(arguments.as_str(), &self.input_schema, &self.name)
     }
 }
 

@@ -49,6 +49,23 @@ impl<'a> Node<'a> {
         }
     }
 
+    /// Whether this is text, a number, a boolean or null.
+    pub(crate) fn is_scalar(&self) -> bool {
+        !matches!(self, Node::Array(_) | Node::Object(_))
+    }
+
+    /// A scalar as a key that equal scalars share and unequal ones do not (`1` and `1.0` are
+    /// told apart, as serde_json's numbers are).
+    pub(crate) fn scalar_key(&self) -> (u8, Cow<'_, str>) {
+        match self {
+            Node::Null => (0, Cow::Borrowed("")),
+            Node::Bool(flag) => (1, Cow::Borrowed(if *flag { "true" } else { "false" })),
+            Node::Number(number) => (2, Cow::Owned(number.to_string())),
+            Node::String(text) => (3, Cow::Borrowed(text)),
+            Node::Array(_) | Node::Object(_) => (4, Cow::Borrowed("")),
+        }
+    }
+
     pub(crate) fn is_null(&self) -> bool {
         matches!(self, Node::Null)
     }

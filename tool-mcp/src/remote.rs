@@ -234,13 +234,15 @@ fn definition_of(tool: &rmcp::model::Tool) -> Result<ToolDefinition, String> {
     let hint = |read: fn(&rmcp::model::ToolAnnotations) -> Option<bool>| {
         hints.and_then(read).unwrap_or(false)
     };
-    // The remote server owns its schemas; this registry cannot retype them.
+    // The remote server owns its schemas and checks calls against them; this registry cannot
+    // retype them, nor refuse a keyword it could not check itself.
     let mut definition = ToolDefinition::new(
         tool.name.to_string(),
         tool.description.as_deref().unwrap_or_default(),
         (*tool.input_schema).clone(),
     )
-    .allowing_any();
+    .allowing_any()
+    .checked_elsewhere();
     definition.title = tool
         .title
         .clone()

@@ -10,7 +10,9 @@ use serde_json::{Map, Value};
 use super::Fault;
 use super::path::{Path, quote};
 use crate::schema::Words;
+use crate::schema::formats;
 use crate::schema::keywords::{Keywords, integer_range};
+use crate::schema::patterns::Patterns;
 use crate::schema::walk::{Lookup, Root};
 use crate::suggest::nearest;
 use crate::tree::Node;
@@ -44,6 +46,7 @@ const CHECK_STEPS_AT_LEAST: usize = 10_000;
 pub(super) struct Checker<'s> {
     root: Root<'s>,
     words: Words<'s>,
+    patterns: &'s Patterns,
     pub(super) faults: Vec<Fault>,
     /// Whether a struct's field set to `null` counts as absent (arguments: yes; outputs, which
     /// the tool wrote itself: no).
@@ -59,10 +62,16 @@ pub(super) struct Checker<'s> {
 
 impl<'s> Checker<'s> {
     /// A checker for a value that holds `values` values.
-    pub(super) fn new(root: &'s Map<String, Value>, null_is_absent: bool, values: usize) -> Self {
+    pub(super) fn new(
+        root: &'s Map<String, Value>,
+        patterns: &'s Patterns,
+        null_is_absent: bool,
+        values: usize,
+    ) -> Self {
         Checker {
             root: Root::new(root),
             words: Words::new(root),
+            patterns,
             faults: Vec::new(),
             null_is_absent,
             depth: 0,
@@ -300,51 +309,114 @@ impl<'s> Checker<'s> {
             );
             return;
         }
-        type Holds = fn(f64, f64) -> bool;
-        let bounds: [(Option<&Value>, &str, Holds); 4] = [
-            (keywords.minimum, "at least", |n, bound| n >= bound),
-            (keywords.maximum, "at most", |n, bound| n <= bound),
-            (keywords.exclusive_minimum, "more than", |n, bound| {
-                n > bound
-            }),
-            (keywords.exclusive_maximum, "less than", |n, bound| {
-                n < bound
-            }),
-        ];
-        for (bound, words, holds) in bounds {
-            if let Some(bound) = bound.and_then(Value::as_f64)
-                && !holds(n, bound)
+        let fails = |bound: Option<&Value>, holds: fn(f64, f64) -> bool| {
+            bound
+                .and_then(Value::as_f64)
+                .is_some_and(|bound| !holds(n, bound))
+        };
+        match (keywords.minimum, keywords.maximum) {
+            (Some(min), Some(max))
+                if fails(Some(min), |n, min| n >= min) || fails(Some(max), |n, max| n <= max) =>
             {
-                self.fault(path, format!("expected {words} {bound}, received {number}"));
+                self.fault(path, format!("expected {min} to {max}, received {number}"));
             }
+            (Some(min), None) if fails(Some(min), |n, min| n >= min) => {
+                self.fault(path, format!("expected at least {min}, received {number}"));
+            }
+            (None, Some(max)) if fails(Some(max), |n, max| n <= max) => {
+                self.fault(path, format!("expected at most {max}, received {number}"));
+            }
+            _ => {}
+        }
+        if let Some(bound) = keywords.exclusive_minimum
+            && fails(Some(bound), |n, bound| n > bound)
+        {
+            self.fault(
+                path,
+                format!("expected more than {bound}, received {number}"),
+            );
+        }
+        if let Some(bound) = keywords.exclusive_maximum
+            && fails(Some(bound), |n, bound| n < bound)
+        {
+            self.fault(
+                path,
+                format!("expected less than {bound}, received {number}"),
+            );
+        }
+        if let Some(step) = keywords.multiple_of
+            && !is_multiple(number, step)
+        {
+            self.fault(
+                path,
+                format!("expected a multiple of {step}, received {number}"),
+            );
         }
     }
 
     fn check_string(&mut self, text: &str, keywords: &Keywords<'s>, path: &mut Path) {
         let min = keywords.min_length.and_then(Value::as_u64);
         let max = keywords.max_length.and_then(Value::as_u64);
-        if min.is_none() && max.is_none() {
-            return;
+        if min.is_some() || max.is_some() {
+            self.check_length(text, min, max, path);
         }
+        if let Some(pattern) = keywords.pattern.and_then(Value::as_str)
+            && !self.patterns.matches(pattern, text)
+        {
+            self.fault(
+                path,
+                format!("expected text matching {pattern}, received {}", quote(text)),
+            );
+        }
+        if let Some(format) = keywords.format.and_then(Value::as_str)
+            && let Some(expected) = formats::expected(format)
+            && !formats::holds(format, text)
+        {
+            self.fault(
+                path,
+                format!("expected {expected}, received {}", quote(text)),
+            );
+        }
+    }
+
+    /// `minLength` and `maxLength`, which count characters, as JSON Schema does.
+    fn check_length(&mut self, text: &str, min: Option<u64>, max: Option<u64>, path: &Path) {
         let length = text.chars().count() as u64;
-        if min == Some(1) && max == Some(1) && length != 1 {
-            self.fault(
+        let characters = |count: u64| {
+            if count == 1 {
+                "character"
+            } else {
+                "characters"
+            }
+        };
+        let received = quote(text);
+        match (min, max) {
+            (Some(1), Some(1)) if length != 1 => self.fault(
                 path,
-                format!("expected a single character, received {}", quote(text)),
-            );
-            return;
-        }
-        if let Some(min) = min.filter(|min| length < *min) {
-            self.fault(
+                format!("expected a single character, received {received}"),
+            ),
+            (Some(min), Some(max)) if length < min || length > max => self.fault(
                 path,
-                format!("expected at least {min} characters, received {length}"),
-            );
-        }
-        if let Some(max) = max.filter(|max| length > *max) {
-            self.fault(
+                format!(
+                    "expected {min} to {max} {}, received {received}",
+                    characters(max)
+                ),
+            ),
+            (Some(min), None) if length < min => self.fault(
                 path,
-                format!("expected at most {max} characters, received {length}"),
-            );
+                format!(
+                    "expected at least {min} {}, received {received}",
+                    characters(min)
+                ),
+            ),
+            (None, Some(max)) if length > max => self.fault(
+                path,
+                format!(
+                    "expected at most {max} {}, received {received}",
+                    characters(max)
+                ),
+            ),
+            _ => {}
         }
     }
 
@@ -370,6 +442,9 @@ impl<'s> Checker<'s> {
                 format!("expected at most {max} items, received {length}"),
             );
         }
+        if keywords.unique_items == Some(&Value::Bool(true)) {
+            self.check_unique(items, path);
+        }
         let prefix = keywords
             .prefix_items
             .and_then(Value::as_array)
@@ -379,6 +454,36 @@ impl<'s> Checker<'s> {
             if let Some(item_schema) = item_schema {
                 path.with_index(index, |path| self.check(item, item_schema, path));
             }
+        }
+    }
+
+    /// `uniqueItems`: one fault for the first item that repeats an earlier one. Text and
+    /// numbers are compared through a set; other items pair by pair, within the steps left.
+    fn check_unique(&mut self, items: &[Node<'_>], path: &Path) {
+        let repeated = if items.iter().all(Node::is_scalar) {
+            let mut seen = std::collections::HashSet::with_capacity(items.len());
+            items.iter().find(|item| !seen.insert(item.scalar_key()))
+        } else {
+            let pairs = items.len().saturating_mul(items.len()) / 2;
+            if pairs > self.steps_left {
+                self.gave_up = true;
+                return;
+            }
+            self.steps_left -= pairs;
+            items
+                .iter()
+                .enumerate()
+                .find(|(index, item)| items[..*index].contains(item))
+                .map(|(_, item)| item)
+        };
+        if let Some(item) = repeated {
+            self.fault(
+                path,
+                format!(
+                    "expected unique items, received {} more than once",
+                    received(item)
+                ),
+            );
         }
     }
 
@@ -432,6 +537,27 @@ impl<'s> Checker<'s> {
             }
             _ => {}
         }
+        let count = object.len() as u64;
+        if let Some(min) = keywords
+            .min_properties
+            .and_then(Value::as_u64)
+            .filter(|min| count < *min)
+        {
+            self.fault(
+                path,
+                format!("expected at least {min} fields, received {count}"),
+            );
+        }
+        if let Some(max) = keywords
+            .max_properties
+            .and_then(Value::as_u64)
+            .filter(|max| count > *max)
+        {
+            self.fault(
+                path,
+                format!("expected at most {max} fields, received {count}"),
+            );
+        }
         let required = keywords.required.and_then(Value::as_array);
         let Some(properties) = properties else {
             return;
@@ -465,6 +591,23 @@ fn unsent_near<'p>(
         .map(String::as_str)
         .filter(|field| !object.iter().any(|(sent, _)| sent == field));
     nearest(key, unsent)
+}
+
+/// Whether `number` is a whole multiple of `step`: exactly for integers, and for other numbers
+/// within the rounding a division of two doubles leaves.
+fn is_multiple(number: &serde_json::Number, step: &Value) -> bool {
+    if let (Some(n), Some(step)) = (number.as_i64(), step.as_i64())
+        && step != 0
+    {
+        return n % step == 0;
+    }
+    match (number.as_f64(), step.as_f64()) {
+        (Some(n), Some(step)) if step != 0.0 => {
+            let quotient = n / step;
+            (quotient - quotient.round()).abs() <= 1e-9 * quotient.abs().max(1.0)
+        }
+        _ => true,
+    }
 }
 
 fn type_matches(types: &Value, value: &Node<'_>) -> bool {

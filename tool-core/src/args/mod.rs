@@ -19,15 +19,21 @@
 
 mod checker;
 mod path;
+mod prepared;
 mod top_level;
 
+pub use self::prepared::Prepared;
+
+use serde::Deserialize;
 use serde::de::{self, DeserializeOwned};
 use serde_json::{Map, Value};
 
 use self::checker::{Checker, received};
 use self::path::Path;
+use self::prepared::View;
 use self::top_level::TopLevel;
 use crate::refusal::{Line, Refusal};
+use crate::schema::patterns;
 use crate::tree::Node;
 
 type JsonDeserializer<'a> = serde_json::Deserializer<serde_json::de::StrRead<'a>>;
@@ -52,10 +58,10 @@ pub struct Fault {
 /// takes.
 pub fn parse<T: DeserializeOwned>(
     arguments: &str,
-    schema: &Map<String, Value>,
+    schema: &Prepared,
     tool: &str,
 ) -> Result<T, Refusal> {
-    parse_with(arguments, schema, tool, |text| {
+    parse_with(arguments, schema.view(), tool, |text| {
         read_all(text, |deserializer| T::deserialize(TopLevel(deserializer)))
     })
 }
@@ -65,10 +71,10 @@ pub fn parse<T: DeserializeOwned>(
 /// at every key, only to be kept from reading an array into the struct by position.
 pub fn parse_strict<T: DeserializeOwned>(
     arguments: &str,
-    schema: &Map<String, Value>,
+    schema: &Prepared,
     tool: &str,
 ) -> Result<T, Refusal> {
-    parse_with(arguments, schema, tool, |text| {
+    parse_with(arguments, schema.view(), tool, |text| {
         if !text.trim_start().starts_with('{') {
             return Err(de::Error::custom("expected an object"));
         }
@@ -76,29 +82,79 @@ pub fn parse_strict<T: DeserializeOwned>(
     })
 }
 
-/// Reads `text` with `read`, then, if that fails, finds every fault; if there is none (the
-/// trouble was only nulls standing for absent fields), reads the cleaned arguments' text with
-/// `read` again: the same code both times, so a tool's input type has its deserializer
+/// The arguments as a JSON object, refused as [`parse`] would refuse them when they are not
+/// JSON or not an object; nothing else of `schema` is checked (a remote tool's own server
+/// checks the rest).
+pub(crate) fn parse_object(
+    arguments: &str,
+    schema: &Map<String, Value>,
+    tool: &str,
+) -> Result<Map<String, Value>, Refusal> {
+    let unchecked = View {
+        schema,
+        patterns: &patterns::NONE,
+        check_accepted: false,
+    };
+    parse_with(arguments, unchecked, tool, |text| {
+        read_all(text, |deserializer| {
+            <Map<String, Value>>::deserialize(TopLevel(deserializer))
+        })
+    })
+}
+
+/// Reads `text` with `read`; if that succeeds and the schema says more than serde checks,
+/// holds the arguments against it too. If the read fails, finds every fault; if there is none
+/// (the trouble was only nulls standing for absent fields), reads the cleaned arguments' text
+/// with `read` again: the same code both times, so a tool's input type has its deserializer
 /// compiled once, not once for text and once for values.
 fn parse_with<T: DeserializeOwned>(
     arguments: &str,
-    schema: &Map<String, Value>,
+    schema: View<'_>,
     tool: &str,
     read: impl Fn(&str) -> serde_json::Result<T>,
 ) -> Result<T, Refusal> {
     let first_error = match read(arguments) {
-        Ok(value) => return Ok(value),
+        Ok(value) if !schema.check_accepted => return Ok(value),
+        Ok(value) => {
+            return match checked(arguments, schema, None) {
+                Ok(_) => Ok(value),
+                Err(faults) => Err(refusal(tool, schema.schema, faults)),
+            };
+        }
         Err(error) => error,
     };
-    let cleaned =
-        checked(arguments, schema, &first_error).map_err(|faults| refusal(tool, schema, faults))?;
+    let cleaned = checked(arguments, schema, Some(&first_error))
+        .map_err(|faults| refusal(tool, schema.schema, faults))?;
     read(&cleaned).map_err(|error| {
-        let fault = Fault {
+        let fault = located::<T>(&cleaned).unwrap_or_else(|| Fault {
             path: String::new(),
-            problem: error.to_string(),
-        };
-        refusal(tool, schema, vec![fault])
+            problem: without_position(&error),
+        });
+        refusal(tool, schema.schema, vec![fault])
     })
+}
+
+/// Where serde, reading `text` into `T`, finds its first fault, and what it is: for a fault
+/// the schema does not explain (a custom `Deserialize`, say).
+fn located<T: DeserializeOwned>(text: &str) -> Option<Fault> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let error = serde_path_to_error::deserialize::<_, T>(&mut deserializer).err()?;
+    let path = error.path().to_string();
+    Some(Fault {
+        path: if path == "." { String::new() } else { path },
+        problem: without_position(error.inner()),
+    })
+}
+
+/// serde_json's message without its `at line … column …`, which means nothing to a model
+/// that sent JSON values, not lines.
+fn without_position(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    let position = format!(" at line {} column {}", error.line(), error.column());
+    match text.strip_suffix(&position) {
+        Some(message) => message.to_owned(),
+        None => text,
+    }
 }
 
 /// One value read from all of `text` by `read`, and nothing after it.
@@ -112,12 +168,13 @@ fn read_all<'a, T>(
     Ok(value)
 }
 
-/// The path taken once the fast path has failed: every fault, or, if there is none, the text of
-/// the arguments with the nulls that stand for absent fields taken out.
+/// The arguments held against the schema: every fault, or, if there is none, the text of the
+/// arguments with the nulls that stand for absent fields taken out. `first_error` is serde's,
+/// when serde refused them.
 fn checked(
     arguments: &str,
-    schema: &Map<String, Value>,
-    first_error: &serde_json::Error,
+    schema: View<'_>,
+    first_error: Option<&serde_json::Error>,
 ) -> Result<String, Vec<Fault>> {
     let mut value = Node::parse(arguments).map_err(|error| {
         vec![Fault {
@@ -131,20 +188,30 @@ fn checked(
             problem: format!("expected an object, received {}", received(&value)),
         }]);
     }
-    let mut checker = Checker::new(schema, true, value.count());
-    checker.check_object_schema(&mut value, schema, &mut Path::default());
+    let mut checker = Checker::new(schema.schema, schema.patterns, true, value.count());
+    checker.check_object_schema(&mut value, schema.schema, &mut Path::default());
     if checker.gave_up {
+        let problem = match first_error {
+            Some(error) => format!(
+                "too large or too deeply nested to check for every fault; the first fault: {}; \
+                 mend it and send the call again to learn of any other",
+                without_position(error)
+            ),
+            None => "too large or too deeply nested to check against the tool's schema; send \
+                     smaller or flatter arguments"
+                .to_owned(),
+        };
         checker.faults.push(Fault {
             path: String::new(),
-            problem: format!(
-                "too large or too deeply nested to check for every fault; the first fault: \
-                 {first_error}; mend it and send the call again to learn of any other"
-            ),
+            problem,
         });
         return Err(checker.faults);
     }
     if !checker.faults.is_empty() {
         return Err(checker.faults);
+    }
+    if first_error.is_none() {
+        return Ok(String::new());
     }
     // A tree with string keys always serializes.
     Ok(serde_json::to_string(&value).unwrap_or_default())
@@ -191,7 +258,7 @@ fn refusal(tool: &str, schema: &Map<String, Value>, faults: Vec<Fault>) -> Refus
 /// the faults found before the checker gave up.
 pub(crate) fn validate(value: &Value, schema: &Map<String, Value>) -> Vec<Fault> {
     let mut node = Node::of(value);
-    let mut checker = Checker::new(schema, false, node.count());
+    let mut checker = Checker::new(schema, &patterns::NONE, false, node.count());
     checker.check_object_schema(&mut node, schema, &mut Path::default());
     checker.faults
 }
@@ -207,8 +274,8 @@ mod tests {
         a: u8,
     }
 
-    fn schema() -> Map<String, Value> {
-        json!({
+    fn schema() -> Prepared {
+        Prepared::new(json!({
             "type": "object",
             "properties": {"a": {"type": "integer", "format": "uint8", "minimum": 0, "maximum": 255}},
             "required": ["a"],
@@ -216,7 +283,7 @@ mod tests {
         })
         .as_object()
         .cloned()
-        .unwrap()
+        .unwrap())
     }
 
     #[test]
@@ -298,6 +365,7 @@ mod tests {
         .cloned()
         .unwrap();
         let root = schema.clone();
+        let schema = Prepared::new(schema);
         let refusal = std::thread::Builder::new()
             .stack_size(2 << 20)
             .spawn(move || parse::<Loose>(r#"{"a":"x"}"#, &schema, "t").unwrap_err())
@@ -359,7 +427,7 @@ mod tests {
             long.clone(): "x",
         }})
         .to_string();
-        let refusal = parse::<Scores>(&text, &schema, "t").unwrap_err();
+        let refusal = parse::<Scores>(&text, &Prepared::new(schema), "t").unwrap_err();
         let mut paths: Vec<&str> = refusal
             .lines
             .iter()

@@ -127,7 +127,9 @@ impl ExportError {
 
 /// Everything in `definitions` that `providers` would refuse, every field of no single type
 /// (such as a `serde_json::Value`) in a tool that has not opted in with `#[tool(allow_any)]`,
-/// and every type defined as itself (`struct A(Box<A>)`), which no call could ever fill.
+/// every type defined as itself (`struct A(Box<A>)`), which no call could ever fill, and every
+/// schema keyword, format or pattern the registry could not enforce, which would tell a model
+/// a rule that nobody checks.
 pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<ExportError> {
     let mut errors = Vec::new();
     for definition in definitions {
@@ -141,6 +143,16 @@ pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<Expo
                               model is told nothing of what to send; give it a concrete type, \
                               or mark the tool `#[tool(allow_any)]`"
                         .to_owned(),
+                });
+            }
+        }
+        if !definition.is_checked_elsewhere() {
+            for (path, problem) in dialect::unenforceable(&definition.input_schema) {
+                errors.push(ExportError {
+                    tool: definition.name.clone(),
+                    provider: None,
+                    path,
+                    problem,
                 });
             }
         }

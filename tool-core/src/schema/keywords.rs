@@ -18,50 +18,110 @@ pub(crate) struct Keywords<'s> {
     pub(crate) maximum: Option<&'s Value>,
     pub(crate) exclusive_minimum: Option<&'s Value>,
     pub(crate) exclusive_maximum: Option<&'s Value>,
+    pub(crate) multiple_of: Option<&'s Value>,
     pub(crate) min_length: Option<&'s Value>,
     pub(crate) max_length: Option<&'s Value>,
+    pub(crate) pattern: Option<&'s Value>,
     pub(crate) min_items: Option<&'s Value>,
     pub(crate) max_items: Option<&'s Value>,
+    pub(crate) unique_items: Option<&'s Value>,
     pub(crate) prefix_items: Option<&'s Value>,
     pub(crate) items: Option<&'s Value>,
     pub(crate) properties: Option<&'s Value>,
     pub(crate) additional_properties: Option<&'s Value>,
     pub(crate) required: Option<&'s Value>,
+    pub(crate) min_properties: Option<&'s Value>,
+    pub(crate) max_properties: Option<&'s Value>,
 }
 
 impl<'s> Keywords<'s> {
     pub(crate) fn of(schema: &'s Map<String, Value>) -> Self {
         let mut keywords = Keywords::default();
         for (key, value) in schema {
-            let slot = match key.as_str() {
-                "$ref" => &mut keywords.reference,
-                "allOf" => &mut keywords.all_of,
-                "anyOf" => &mut keywords.any_of,
-                "oneOf" => &mut keywords.one_of,
-                "enum" => &mut keywords.enumeration,
-                "const" => &mut keywords.constant,
-                "type" => &mut keywords.types,
-                "format" => &mut keywords.format,
-                "minimum" => &mut keywords.minimum,
-                "maximum" => &mut keywords.maximum,
-                "exclusiveMinimum" => &mut keywords.exclusive_minimum,
-                "exclusiveMaximum" => &mut keywords.exclusive_maximum,
-                "minLength" => &mut keywords.min_length,
-                "maxLength" => &mut keywords.max_length,
-                "minItems" => &mut keywords.min_items,
-                "maxItems" => &mut keywords.max_items,
-                "prefixItems" => &mut keywords.prefix_items,
-                "items" => &mut keywords.items,
-                "properties" => &mut keywords.properties,
-                "additionalProperties" => &mut keywords.additional_properties,
-                "required" => &mut keywords.required,
-                _ => continue,
-            };
-            *slot = Some(value);
+            if let Some(slot) = keywords.slot(key) {
+                *slot = Some(value);
+            }
         }
         keywords
     }
+
+    /// Where the value of `key` goes, if the checker reads it.
+    fn slot(&mut self, key: &str) -> Option<&mut Option<&'s Value>> {
+        Some(match key {
+            "$ref" => &mut self.reference,
+            "allOf" => &mut self.all_of,
+            "anyOf" => &mut self.any_of,
+            "oneOf" => &mut self.one_of,
+            "enum" => &mut self.enumeration,
+            "const" => &mut self.constant,
+            "type" => &mut self.types,
+            "format" => &mut self.format,
+            "minimum" => &mut self.minimum,
+            "maximum" => &mut self.maximum,
+            "exclusiveMinimum" => &mut self.exclusive_minimum,
+            "exclusiveMaximum" => &mut self.exclusive_maximum,
+            "multipleOf" => &mut self.multiple_of,
+            "minLength" => &mut self.min_length,
+            "maxLength" => &mut self.max_length,
+            "pattern" => &mut self.pattern,
+            "minItems" => &mut self.min_items,
+            "maxItems" => &mut self.max_items,
+            "uniqueItems" => &mut self.unique_items,
+            "prefixItems" => &mut self.prefix_items,
+            "items" => &mut self.items,
+            "properties" => &mut self.properties,
+            "additionalProperties" => &mut self.additional_properties,
+            "required" => &mut self.required,
+            "minProperties" => &mut self.min_properties,
+            "maxProperties" => &mut self.max_properties,
+            _ => return None,
+        })
+    }
 }
+
+/// Keywords that say something of a value without constraining it: what a schema may hold
+/// besides the ones the checker reads.
+const ANNOTATIONS: [&str; 12] = [
+    "$schema",
+    "$id",
+    "$comment",
+    "$defs",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "nullable",
+];
+
+/// Whether the registry knows what `keyword` means: the checker enforces it, or it constrains
+/// nothing. Extensions (`x-...`) are annotations too.
+pub(crate) fn is_understood(keyword: &str) -> bool {
+    Keywords::default().slot(keyword).is_some()
+        || ANNOTATIONS.contains(&keyword)
+        || keyword.starts_with("x-")
+}
+
+/// Keywords that constrain a value beyond what serde, reading the Rust type, refuses by
+/// itself: a tool whose schema has one is checked against it on every call, not only on one
+/// serde refused.
+pub(crate) const BEYOND_SERDE: [&str; 13] = [
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "minimum",
+    "maximum",
+];
 
 /// The Rust integer type schemars names by this `format`.
 pub(crate) fn integer_name(format: &str) -> Option<&'static str> {

@@ -1,0 +1,266 @@
+//! What a tool's schema tells a model is what the registry enforces: bounds, lengths,
+//! patterns and formats at every depth, objects closed at every depth, and a registry that
+//! refuses to advertise a rule it could not check.
+
+use serde_json::{Value, json};
+use tool_core::{
+    Arguments, BoxFuture, Context, Output, Refusal, Registry, RegistryError, Tool, ToolCall,
+    ToolDefinition, tool,
+};
+use tool_tests::faults;
+
+/// A page of results.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+struct Page {
+    /// How many results a page holds.
+    #[schemars(range(min = 1, max = 50))]
+    #[allow(dead_code)]
+    size: u32,
+}
+
+/// Searches, with every kind of bound a model is told of.
+#[tool]
+async fn web_search(
+    /// How often to retry.
+    #[schemars(range(min = 1, max = 5))]
+    retries: u8,
+    /// What to look for.
+    #[schemars(length(min = 1, max = 10))]
+    query: String,
+    /// A tag of lower-case letters.
+    #[schemars(regex(pattern = r"^[a-z]+$"))]
+    tag: String,
+    /// Which page.
+    page: Option<Page>,
+    /// Where to send the results.
+    #[schemars(email)]
+    notify: Option<String>,
+) -> String {
+    format!("{retries} {query} {tag} {page:?} {notify:?}")
+}
+
+/// Looks a record up by id, for a day.
+#[tool]
+async fn record_get(
+    /// The record.
+    id: uuid::Uuid,
+    /// The day.
+    day: chrono::NaiveDate,
+) -> String {
+    format!("{id} {day}")
+}
+
+fn registry() -> Registry {
+    Registry::builder()
+        .tool(WebSearch)
+        .tool(RecordGet)
+        .build()
+        .unwrap()
+}
+
+async fn call(name: &str, arguments: Value) -> Result<String, Refusal> {
+    registry()
+        .call(ToolCall::new("1", name, arguments), &Context::default())
+        .await
+        .outcome
+        .map(|output| output.as_text().into_owned())
+}
+
+fn fault(path: &str, problem: &str) -> (String, String) {
+    (path.to_owned(), problem.to_owned())
+}
+
+#[tokio::test]
+async fn every_advertised_bound_is_enforced_before_the_handler_runs() {
+    let refusal = call(
+        "web_search",
+        json!({"retries": 9, "query": "", "tag": "ABC", "page": {"size": 500}, "notify": "nobody"}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        faults(&refusal),
+        [
+            fault("retries", "expected 1 to 5, received 9"),
+            fault("query", r#"expected 1 to 10 characters, received """#),
+            fault("tag", r#"expected text matching ^[a-z]+$, received "ABC""#),
+            fault("page.size", "expected 1 to 50, received 500"),
+            fault("notify", r#"expected an email address, received "nobody""#),
+        ]
+    );
+    assert_eq!(
+        call(
+            "web_search",
+            json!({"retries": 5, "query": "rust", "tag": "abc", "page": {"size": 50}}),
+        )
+        .await
+        .unwrap(),
+        "5 rust abc Some(Page { size: 50 }) None"
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_field_is_refused_at_any_depth_even_when_all_else_is_right() {
+    let refusal = call(
+        "web_search",
+        json!({"retries": 1, "query": "q", "tag": "a", "page": {"size": 5, "colour": "red"}}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(faults(&refusal), [fault("page.colour", "unknown field")]);
+}
+
+#[tokio::test]
+async fn standard_formats_are_refused_at_their_path_without_serde_s_line_and_column() {
+    let refusal = call(
+        "record_get",
+        json!({"id": "not-a-uuid", "day": "2026-13-01"}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        faults(&refusal),
+        [
+            fault("id", r#"expected a UUID, received "not-a-uuid""#),
+            fault(
+                "day",
+                r#"expected a date (YYYY-MM-DD), received "2026-13-01""#
+            ),
+        ]
+    );
+    assert!(!refusal.to_string().contains("line 1"), "{refusal}");
+    assert_eq!(
+        call(
+            "record_get",
+            json!({"id": "67e55044-10b1-426f-9247-bb680e5fe0c8", "day": "2026-02-28"}),
+        )
+        .await
+        .unwrap(),
+        "67e55044-10b1-426f-9247-bb680e5fe0c8 2026-02-28"
+    );
+}
+
+/// A tool written by hand with whatever input schema a test gives it.
+struct Raw(ToolDefinition);
+
+impl Tool for Raw {
+    fn definition(&self) -> ToolDefinition {
+        self.0.clone()
+    }
+
+    fn call<'a>(
+        &'a self,
+        _arguments: &'a Arguments,
+        _ctx: &'a Context,
+    ) -> BoxFuture<'a, Result<Output, Refusal>> {
+        Box::pin(async { Ok(Output::Empty) })
+    }
+}
+
+fn raw(field: Value) -> Raw {
+    let schema = json!({
+        "type": "object",
+        "properties": {"items": field},
+        "additionalProperties": false
+    });
+    Raw(ToolDefinition::new(
+        "raw_tool",
+        "A tool written by hand.",
+        schema.as_object().unwrap().clone(),
+    ))
+}
+
+#[test]
+fn a_rule_the_registry_cannot_check_is_refused_when_the_registry_is_built() {
+    let cases = [
+        (
+            json!({"type": "array", "contains": {"type": "string"}}),
+            "`contains` is not a keyword the registry can check",
+        ),
+        (
+            json!({"type": "string", "format": "uri-template"}),
+            "the format `uri-template` is not one the registry can check",
+        ),
+        (
+            json!({"type": "string", "pattern": "^(?=a)"}),
+            "cannot be read by the regex crate",
+        ),
+    ];
+    for (field, problem) in cases {
+        let error = Registry::builder()
+            .tool(raw(field.clone()))
+            .build()
+            .unwrap_err();
+        let RegistryError::Unexportable { errors } = &error else {
+            panic!("{error}");
+        };
+        assert_eq!(errors[0].tool, "raw_tool", "{field}");
+        assert_eq!(errors[0].path, "items", "{field}");
+        assert!(errors[0].problem.contains(problem), "{}", errors[0].problem);
+    }
+    let checked = json!({"type": "array", "items": {"type": "string"}, "uniqueItems": true});
+    assert!(Registry::builder().tool(raw(checked)).build().is_ok());
+}
+
+/// Halves, as a hand-written schema describes them: keywords no schemars attribute writes.
+#[derive(Debug, serde::Deserialize)]
+struct Halves(Vec<f64>);
+
+impl schemars::JsonSchema for Halves {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Halves".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "array",
+            "items": {"type": "number", "multipleOf": 0.5, "exclusiveMaximum": 10},
+            "maxItems": 3
+        })
+    }
+}
+
+/// Adds halves, and counts tags.
+#[tool]
+async fn halves_add(
+    /// The halves.
+    items: Halves,
+    /// Tags, each once.
+    tags: std::collections::HashSet<String>,
+) -> String {
+    format!("{} {}", items.0.iter().sum::<f64>(), tags.len())
+}
+
+#[tokio::test]
+async fn arrays_and_numbers_keep_every_rule_they_advertise() {
+    let registry = Registry::builder().tool(HalvesAdd).build().unwrap();
+    let result = registry
+        .call(
+            ToolCall::new(
+                "1",
+                "halves_add",
+                json!({"items": [1, 1.5, 10, 0.3], "tags": ["a", "b", "a"]}),
+            ),
+            &Context::default(),
+        )
+        .await;
+    assert_eq!(
+        faults(result.refusal().unwrap()),
+        [
+            fault("items", "expected at most 3 items, received 4"),
+            fault("items[2]", "expected less than 10, received 10"),
+            fault("items[3]", "expected a multiple of 0.5, received 0.3"),
+            fault(
+                "tags",
+                r#"expected unique items, received "a" more than once"#
+            ),
+        ]
+    );
+    let result = registry
+        .call(
+            ToolCall::new("2", "halves_add", json!({"items": [1, 1.5], "tags": ["a"]})),
+            &Context::default(),
+        )
+        .await;
+    assert_eq!(result.text(), "2.5 1");
+}

@@ -1,0 +1,55 @@
+//! The `pattern`s of a schema as regular expressions, compiled once when a tool's schema is
+//! prepared rather than on every call. Patterns are read with the `regex` crate, whose syntax
+//! is ECMA 262's for what schemas use (classes, anchors, repetition, alternation, Unicode
+//! classes) but has no look-around and no backreferences; a pattern it cannot read makes the
+//! registry refuse the tool when it is built.
+
+use regex::Regex;
+use serde_json::{Map, Value};
+
+use super::walk;
+
+/// The compiled patterns of one schema.
+#[derive(Debug, Default)]
+pub(crate) struct Patterns {
+    compiled: Vec<(String, Regex)>,
+}
+
+/// No patterns compiled ahead: each is compiled when met.
+pub(crate) static NONE: Patterns = Patterns {
+    compiled: Vec::new(),
+};
+
+impl Patterns {
+    /// Every pattern of `schema` (its `$defs` included) that compiles.
+    pub(crate) fn of(schema: &Map<String, Value>) -> Patterns {
+        let mut patterns = Patterns::default();
+        for_each_pattern(schema, &mut |_, pattern| {
+            if !patterns.compiled.iter().any(|(known, _)| known == pattern)
+                && let Ok(regex) = Regex::new(pattern)
+            {
+                patterns.compiled.push((pattern.to_owned(), regex));
+            }
+        });
+        patterns
+    }
+
+    /// Whether `text` matches `pattern` somewhere (patterns are not anchored unless they say
+    /// `^` and `$`); a pattern that does not compile matches nothing.
+    pub(crate) fn matches(&self, pattern: &str, text: &str) -> bool {
+        match self.compiled.iter().find(|(known, _)| known == pattern) {
+            Some((_, regex)) => regex.is_match(text),
+            None => Regex::new(pattern).is_ok_and(|regex| regex.is_match(text)),
+        }
+    }
+}
+
+/// Calls `visit` with the path and text of every `pattern` in `schema` and its `$defs`.
+pub(crate) fn for_each_pattern(schema: &Map<String, Value>, visit: &mut dyn FnMut(&str, &str)) {
+    let mut schema = Value::Object(schema.clone());
+    walk::every_subschema_mut(&mut schema, &mut String::new(), &mut |map, path| {
+        if let Some(Value::String(pattern)) = map.get("pattern") {
+            visit(path, pattern);
+        }
+    });
+}
