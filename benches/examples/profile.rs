@@ -2,7 +2,8 @@
 //! `valgrind --tool=callgrind target/release/examples/profile good 1000`.
 //! `benches/instructions` turns two such runs into instructions per call.
 //!
-//! Scenarios in process: baseline, good, baseline-nested, bad-nested, baseline-three,
+//! Scenarios in process: baseline, good, good-bounded (the tool with bounds on three fields),
+//! good-flat (the tool with no nested object and no bounds), baseline-nested, bad-nested, baseline-three,
 //! bad-three, rmcp-kept, tool-mcp, export-mcp (100 tools); round trips over a pipe (client and
 //! server both counted): pipe-json-lines, pipe-rmcp, pipe-tool-mcp, pipe-tool-mcp-lines (the
 //! same server behind `serve_lines`). The parts of a good call,
@@ -17,8 +18,8 @@ use std::hint::black_box;
 
 use rmcp::model::{CallToolRequestParams, JsonObject};
 use tool_benches::{
-    ARGUMENTS, BAD_NESTED_CALL, BAD_THREE_CALL, CALL, MCP_CALL, baseline, parts, ready,
-    registry_of, tool_core_call,
+    ARGUMENTS, BAD_NESTED_CALL, BAD_THREE_CALL, CALL, CALL_BOUNDED, CALL_FLAT, MCP_CALL, baseline,
+    parts, ready, registry_of, registry_of_variants, tool_core_call,
 };
 use tool_core::{Arguments, Context, Provider, Registry};
 
@@ -37,6 +38,7 @@ fn main() {
     let arguments = Arguments::from_text(ARGUMENTS);
     let out = std::cell::RefCell::new(Vec::new());
     let many = registry_of(100);
+    let variants = registry_of_variants();
     let stored = common::RmcpStored::new();
     let (_stored_service, stored_peer) = common::idle_peer(common::RmcpStored::new());
     let mcp = tool_mcp::McpServer::new(registry.clone());
@@ -49,6 +51,20 @@ fn main() {
     let run: Box<dyn Fn()> = match scenario.as_str() {
         "baseline" => Box::new(|| drop(black_box(baseline(black_box(CALL))))),
         "good" => Box::new(|| drop(black_box(tool_core_call(&registry, &ctx, black_box(CALL))))),
+        "good-bounded" => Box::new(|| {
+            drop(black_box(tool_core_call(
+                &variants,
+                &ctx,
+                black_box(CALL_BOUNDED),
+            )))
+        }),
+        "good-flat" => Box::new(|| {
+            drop(black_box(tool_core_call(
+                &variants,
+                &ctx,
+                black_box(CALL_FLAT),
+            )))
+        }),
         "baseline-nested" => Box::new(|| drop(black_box(baseline(black_box(BAD_NESTED_CALL))))),
         "bad-nested" => Box::new(|| {
             drop(black_box(tool_core_call(

@@ -53,6 +53,70 @@ pub async fn event_count(
     }
 }
 
+/// A time window whose seconds are bounded, for [`event_count_bounded`].
+#[derive(Deserialize, schemars::JsonSchema)]
+pub struct BoundedWindow {
+    /// The first second of the window, not before 2001.
+    #[schemars(range(min = 1_000_000_000))]
+    pub start: u64,
+    /// The second after its last.
+    pub end: u64,
+}
+
+/// [`event_count`] with bounds on three fields, which the registry holds every call to.
+#[tool(readonly)]
+pub async fn event_count_bounded(
+    /// The kind of event.
+    #[schemars(length(min = 1, max = 32))]
+    kind: String,
+    /// When.
+    window: BoundedWindow,
+    /// At most this many.
+    #[schemars(range(min = 1, max = 1000))]
+    limit: Option<u32>,
+) -> Summary {
+    event_count(
+        kind,
+        Window {
+            start: window.start,
+            end: window.end,
+        },
+        limit,
+    )
+    .await
+}
+
+/// [`event_count`] with its window's fields at the top and no bounds: a schema that says no
+/// more than its Rust types.
+#[tool(readonly)]
+pub async fn event_count_flat(
+    /// The kind of event.
+    kind: String,
+    /// The first second of the window.
+    start: u64,
+    /// The second after its last.
+    end: u64,
+    /// At most this many.
+    limit: Option<u32>,
+) -> Summary {
+    event_count(kind, Window { start, end }, limit).await
+}
+
+/// [`CALL`] to [`event_count_bounded`].
+pub const CALL_BOUNDED: &str = r#"{"id":"call-1","name":"event_count_bounded","arguments":{"kind":"login","window":{"start":1700000000,"end":1700086400},"limit":10}}"#;
+
+/// [`CALL`] to [`event_count_flat`].
+pub const CALL_FLAT: &str = r#"{"id":"call-1","name":"event_count_flat","arguments":{"kind":"login","start":1700000000,"end":1700086400,"limit":10}}"#;
+
+/// A registry of [`event_count_bounded`] and [`event_count_flat`].
+pub fn registry_of_variants() -> tool_core::Registry {
+    tool_core::Registry::builder()
+        .tool(EventCountBounded)
+        .tool(EventCountFlat)
+        .build()
+        .expect("the variants are valid tools")
+}
+
 /// The tool's input, as a hand-written program (or rmcp's `Parameters`, or rig's `Args`)
 /// declares it.
 #[derive(Deserialize, schemars::JsonSchema)]
