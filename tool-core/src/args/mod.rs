@@ -18,7 +18,9 @@
 //! This module knows nothing of tools or registries: it turns text into a value or a refusal.
 
 mod checker;
+mod guard;
 mod path;
+mod plan;
 mod prepared;
 mod top_level;
 
@@ -29,7 +31,9 @@ use serde::de::{self, DeserializeOwned};
 use serde_json::{Map, Value};
 
 use self::checker::{Checker, received};
+use self::guard::{Findings, Guard};
 use self::path::Path;
+use self::plan::Plan;
 use self::prepared::View;
 use self::top_level::TopLevel;
 use crate::refusal::{Line, Refusal};
@@ -61,8 +65,18 @@ pub fn parse<T: DeserializeOwned>(
     schema: &Prepared,
     tool: &str,
 ) -> Result<T, Refusal> {
-    parse_with(arguments, schema.view(), tool, |text| {
-        read_all(text, |deserializer| T::deserialize(TopLevel(deserializer)))
+    let view = schema.view();
+    if view.plan.is_none() {
+        // Apart, so that a tool whose schema says no more than its type reads as it always did.
+        return parse_with(arguments, view, tool, |text, _| {
+            read_all(text, |deserializer| T::deserialize(TopLevel(deserializer)))
+        });
+    }
+    parse_with(arguments, view, tool, |text, guard| {
+        read_all(text, |deserializer| match guard {
+            Some((plan, findings)) => T::deserialize(Guard::root(deserializer, plan, findings)),
+            None => T::deserialize(TopLevel(deserializer)),
+        })
     })
 }
 
@@ -74,11 +88,26 @@ pub fn parse_strict<T: DeserializeOwned>(
     schema: &Prepared,
     tool: &str,
 ) -> Result<T, Refusal> {
-    parse_with(arguments, schema.view(), tool, |text| {
-        if !text.trim_start().starts_with('{') {
-            return Err(de::Error::custom("expected an object"));
+    let object_only = |text: &str| -> serde_json::Result<()> {
+        if text.trim_start().starts_with('{') {
+            Ok(())
+        } else {
+            Err(de::Error::custom("expected an object"))
         }
-        read_all(text, |deserializer| T::deserialize(deserializer))
+    };
+    let view = schema.view();
+    if view.plan.is_none() {
+        return parse_with(arguments, view, tool, |text, _| {
+            object_only(text)?;
+            read_all(text, |deserializer| T::deserialize(deserializer))
+        });
+    }
+    parse_with(arguments, view, tool, |text, guard| {
+        object_only(text)?;
+        read_all(text, |deserializer| match guard {
+            Some((plan, findings)) => T::deserialize(Guard::root(deserializer, plan, findings)),
+            None => T::deserialize(deserializer),
+        })
     })
 }
 
@@ -93,17 +122,17 @@ pub(crate) fn parse_object(
     let unchecked = View {
         schema,
         patterns: &patterns::NONE,
-        check_accepted: false,
+        plan: None,
     };
-    parse_with(arguments, unchecked, tool, |text| {
+    parse_with(arguments, unchecked, tool, |text, _| {
         read_all(text, |deserializer| {
             <Map<String, Value>>::deserialize(TopLevel(deserializer))
         })
     })
 }
 
-/// Reads `text` with `read`; if that succeeds and the schema says more than serde checks,
-/// holds the arguments against it too. If the read fails, finds every fault; if there is none
+/// Reads `text` with `read`, held to the schema's plan when the schema says more than serde
+/// checks (and by the checker where the plan cannot say). If the read fails, finds every fault; if there is none
 /// (the trouble was only nulls standing for absent fields), reads the cleaned arguments' text
 /// with `read` again: the same code both times, so a tool's input type has its deserializer
 /// compiled once, not once for text and once for values.
@@ -111,10 +140,12 @@ fn parse_with<T: DeserializeOwned>(
     arguments: &str,
     schema: View<'_>,
     tool: &str,
-    read: impl Fn(&str) -> serde_json::Result<T>,
+    read: impl Fn(&str, Option<(&Plan, &Findings)>) -> serde_json::Result<T>,
 ) -> Result<T, Refusal> {
-    let first_error = match read(arguments) {
-        Ok(value) if !schema.check_accepted => return Ok(value),
+    let findings = Findings::default();
+    let first_error = match read(arguments, schema.plan.map(|plan| (plan, &findings))) {
+        Ok(value) if !findings.unchecked.get() => return Ok(value),
+        // The plan did not describe all of it: the checker looks at the rest.
         Ok(value) => {
             return match checked(arguments, schema, None) {
                 Ok(_) => Ok(value),
@@ -125,7 +156,8 @@ fn parse_with<T: DeserializeOwned>(
     };
     let cleaned = checked(arguments, schema, Some(&first_error))
         .map_err(|faults| refusal(tool, schema.schema, faults))?;
-    read(&cleaned).map_err(|error| {
+    // The checker found nothing: read as serde alone would, nulls for absent fields taken out.
+    read(&cleaned, None).map_err(|error| {
         let fault = located::<T>(&cleaned).unwrap_or_else(|| Fault {
             path: String::new(),
             problem: without_position(&error),

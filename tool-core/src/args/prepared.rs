@@ -5,6 +5,7 @@
 
 use serde_json::{Map, Value};
 
+use super::plan::Plan;
 use crate::schema::formats;
 use crate::schema::keywords::{BEYOND_SERDE, integer_range};
 use crate::schema::patterns::Patterns;
@@ -15,7 +16,8 @@ use crate::schema::walk;
 pub struct Prepared {
     schema: Map<String, Value>,
     patterns: Patterns,
-    check_accepted: bool,
+    /// How to check a call serde accepted, when the schema says more than serde checks.
+    plan: Option<Plan>,
 }
 
 /// What the parser reads of a schema.
@@ -23,16 +25,18 @@ pub struct Prepared {
 pub(super) struct View<'s> {
     pub(super) schema: &'s Map<String, Value>,
     pub(super) patterns: &'s Patterns,
-    pub(super) check_accepted: bool,
+    pub(super) plan: Option<&'s Plan>,
 }
 
 impl Prepared {
     /// `schema`, with what the parser needs of it worked out.
     pub fn new(schema: Map<String, Value>) -> Prepared {
+        let patterns = Patterns::of(&schema);
+        let plan = says_more_than_serde(&schema).then(|| Plan::of(&schema, &patterns));
         Prepared {
-            patterns: Patterns::of(&schema),
-            check_accepted: says_more_than_serde(&schema),
             schema,
+            patterns,
+            plan,
         }
     }
 
@@ -45,7 +49,7 @@ impl Prepared {
         View {
             schema: &self.schema,
             patterns: &self.patterns,
-            check_accepted: self.check_accepted,
+            plan: self.plan.as_ref(),
         }
     }
 }

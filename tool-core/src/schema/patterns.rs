@@ -34,6 +34,14 @@ impl Patterns {
         patterns
     }
 
+    /// The compiled regular expression of `pattern`, if it was compiled ahead.
+    pub(crate) fn compiled(&self, pattern: &str) -> Option<Regex> {
+        self.compiled
+            .iter()
+            .find(|(known, _)| known == pattern)
+            .map(|(_, regex)| regex.clone())
+    }
+
     /// Whether `text` matches `pattern` somewhere (patterns are not anchored unless they say
     /// `^` and `$`); a pattern that does not compile matches nothing.
     pub(crate) fn matches(&self, pattern: &str, text: &str) -> bool {

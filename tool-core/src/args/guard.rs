@@ -1,0 +1,636 @@
+//! The plan's check, made during serde's one pass over the arguments: a deserializer that
+//! hands serde each value as usual and, on the way, holds it to its step of the plan (a
+//! bound, a length, a pattern, a format, an object's fields). A value that breaks a rule ends
+//! the read with an error, and the full checker then finds every fault; a part of the schema
+//! the plan cannot describe is read as it is, and marked so that the full checker looks at the
+//! call afterwards.
+//!
+//! serde has no hook for this, so the wrapper forwards each of a deserializer's methods, as
+//! `serde_ignored` and `serde_path_to_error` do for their own ends.
+
+use std::cell::Cell;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Visitor};
+
+use super::plan::{Others, Plan, Step};
+
+/// What one guarded read found besides serde's own result.
+#[derive(Default)]
+pub(super) struct Findings {
+    /// A part the plan cannot describe was read without its check.
+    pub(super) unchecked: Cell<bool>,
+}
+
+/// The error that ends a read at a value that breaks a rule. The full checker says which.
+fn broken<E: de::Error>() -> E {
+    E::custom("a value breaks a rule of the tool's schema")
+}
+
+/// A deserializer held to step `at` of a plan.
+pub(super) struct Guard<'p, D> {
+    de: D,
+    plan: &'p Plan,
+    at: usize,
+    findings: &'p Findings,
+}
+
+impl<'p, D> Guard<'p, D> {
+    /// `de`, held to the plan's root step.
+    pub(super) fn root(de: D, plan: &'p Plan, findings: &'p Findings) -> Self {
+        Guard {
+            de,
+            plan,
+            at: plan.root(),
+            findings,
+        }
+    }
+
+    fn visitor<V>(&self, inner: V) -> Guarded<'p, V> {
+        Guarded {
+            inner,
+            plan: self.plan,
+            at: self.at,
+            findings: self.findings,
+        }
+    }
+
+    /// Whether the value needs no guard: nothing to check, or nothing the plan can check.
+    fn unguarded(&self) -> bool {
+        match self.plan.step(self.at) {
+            Step::Any => true,
+            Step::HandOver => {
+                self.findings.unchecked.set(true);
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+macro_rules! guard_methods {
+    ($($method:ident)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+                if self.unguarded() {
+                    return self.de.$method(visitor);
+                }
+                let guarded = self.visitor(visitor);
+                self.de.$method(guarded)
+            }
+        )*
+    };
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guard<'_, D> {
+    type Error = D::Error;
+
+    guard_methods! {
+        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
+        deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
+        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
+        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
+        deserialize_option deserialize_unit deserialize_seq deserialize_map
+        deserialize_identifier deserialize_ignored_any
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        if self.unguarded() {
+            return self.de.deserialize_unit_struct(name, visitor);
+        }
+        let guarded = self.visitor(visitor);
+        self.de.deserialize_unit_struct(name, guarded)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        if self.unguarded() {
+            return self.de.deserialize_newtype_struct(name, visitor);
+        }
+        let guarded = self.visitor(visitor);
+        self.de.deserialize_newtype_struct(name, guarded)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        if self.unguarded() {
+            return self.de.deserialize_tuple(len, visitor);
+        }
+        let guarded = self.visitor(visitor);
+        self.de.deserialize_tuple(len, guarded)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        if self.unguarded() {
+            return self.de.deserialize_tuple_struct(name, len, visitor);
+        }
+        let guarded = self.visitor(visitor);
+        self.de.deserialize_tuple_struct(name, len, guarded)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        if self.unguarded() {
+            return self.de.deserialize_struct(name, fields, visitor);
+        }
+        let guarded = self.visitor(visitor);
+        self.de.deserialize_struct(name, fields, guarded)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        // An enum's variants are branches the plan does not describe.
+        self.findings.unchecked.set(true);
+        self.de.deserialize_enum(name, variants, visitor)
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.de.is_human_readable()
+    }
+}
+
+/// A visitor that holds each value it is given to step `at` before passing it on.
+struct Guarded<'p, V> {
+    inner: V,
+    plan: &'p Plan,
+    at: usize,
+    findings: &'p Findings,
+}
+
+impl<'p, V> Guarded<'p, V> {
+    fn step(&self) -> &'p Step {
+        self.plan.step(self.at)
+    }
+
+    fn number<E: de::Error>(&self, n: f64) -> Result<(), E> {
+        match self.step() {
+            Step::Number(rule) if rule.holds(n) => Ok(()),
+            _ => Err(broken()),
+        }
+    }
+
+    fn text<E: de::Error>(&self, text: &str) -> Result<(), E> {
+        match self.step() {
+            Step::Text(rule) if rule.holds(text) => Ok(()),
+            _ => Err(broken()),
+        }
+    }
+
+    fn guard<D>(&self, de: D, at: usize) -> Guard<'p, D> {
+        Guard {
+            de,
+            plan: self.plan,
+            at,
+            findings: self.findings,
+        }
+    }
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for Guarded<'_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.expecting(formatter)
+    }
+
+    fn visit_bool<E: de::Error>(self, value: bool) -> Result<V::Value, E> {
+        self.inner.visit_bool(value)
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<V::Value, E> {
+        self.number(value as f64)?;
+        self.inner.visit_i64(value)
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<V::Value, E> {
+        self.number(value as f64)?;
+        self.inner.visit_u64(value)
+    }
+
+    fn visit_i128<E: de::Error>(self, value: i128) -> Result<V::Value, E> {
+        self.number(value as f64)?;
+        self.inner.visit_i128(value)
+    }
+
+    fn visit_u128<E: de::Error>(self, value: u128) -> Result<V::Value, E> {
+        self.number(value as f64)?;
+        self.inner.visit_u128(value)
+    }
+
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<V::Value, E> {
+        self.number(value)?;
+        self.inner.visit_f64(value)
+    }
+
+    fn visit_char<E: de::Error>(self, value: char) -> Result<V::Value, E> {
+        self.text(value.encode_utf8(&mut [0; 4]))?;
+        self.inner.visit_char(value)
+    }
+
+    fn visit_str<E: de::Error>(self, value: &str) -> Result<V::Value, E> {
+        self.text(value)?;
+        self.inner.visit_str(value)
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, value: &'de str) -> Result<V::Value, E> {
+        self.text(value)?;
+        self.inner.visit_borrowed_str(value)
+    }
+
+    fn visit_string<E: de::Error>(self, value: String) -> Result<V::Value, E> {
+        self.text(&value)?;
+        self.inner.visit_string(value)
+    }
+
+    fn visit_bytes<E: de::Error>(self, value: &[u8]) -> Result<V::Value, E> {
+        self.inner.visit_bytes(value)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
+        self.inner.visit_none()
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
+        self.inner.visit_unit()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, de: D) -> Result<V::Value, D::Error> {
+        let guard = self.guard(de, self.at);
+        self.inner.visit_some(guard)
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, de: D) -> Result<V::Value, D::Error> {
+        let guard = self.guard(de, self.at);
+        self.inner.visit_newtype_struct(guard)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
+        let &Step::List { min, max, items } = self.step() else {
+            return Err(broken());
+        };
+        let guarded = GuardedSeq {
+            seq,
+            plan: self.plan,
+            items,
+            findings: self.findings,
+            count: 0,
+            bounds: (min, max),
+        };
+        self.inner.visit_seq(guarded)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        let Step::Object {
+            fields,
+            others,
+            min,
+            max,
+        } = self.step()
+        else {
+            return Err(broken());
+        };
+        let guarded = GuardedMap {
+            map,
+            plan: self.plan,
+            fields,
+            others,
+            findings: self.findings,
+            count: 0,
+            bounds: (*min, *max),
+            pending: Pending::None,
+        };
+        self.inner.visit_map(guarded)
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
+        self.findings.unchecked.set(true);
+        self.inner.visit_enum(data)
+    }
+}
+
+/// A seed whose value is held to step `at`.
+struct GuardedSeed<'p, S> {
+    seed: S,
+    plan: &'p Plan,
+    at: usize,
+    findings: &'p Findings,
+}
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for GuardedSeed<'_, S> {
+    type Value = S::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<S::Value, D::Error> {
+        self.seed.deserialize(Guard {
+            de,
+            plan: self.plan,
+            at: self.at,
+            findings: self.findings,
+        })
+    }
+}
+
+fn within<E: de::Error>(count: u64, (min, max): (Option<u64>, Option<u64>)) -> Result<(), E> {
+    if min.is_none_or(|min| count >= min) && max.is_none_or(|max| count <= max) {
+        Ok(())
+    } else {
+        Err(broken())
+    }
+}
+
+/// An array's items, each held to the items' step, and their number to the bounds.
+struct GuardedSeq<'p, A> {
+    seq: A,
+    plan: &'p Plan,
+    items: usize,
+    findings: &'p Findings,
+    count: u64,
+    bounds: (Option<u64>, Option<u64>),
+}
+
+impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for GuardedSeq<'_, A> {
+    type Error = A::Error;
+
+    fn next_element_seed<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<Option<S::Value>, A::Error> {
+        let guarded = GuardedSeed {
+            seed,
+            plan: self.plan,
+            at: self.items,
+            findings: self.findings,
+        };
+        match self.seq.next_element_seed(guarded)? {
+            Some(value) => {
+                self.count += 1;
+                within(self.count, (None, self.bounds.1))?;
+                Ok(Some(value))
+            }
+            None => {
+                within(self.count, self.bounds)?;
+                Ok(None)
+            }
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.seq.size_hint()
+    }
+}
+
+/// What the last key read named.
+#[derive(Clone, Copy)]
+enum Pending {
+    None,
+    Field(usize),
+    Other,
+}
+
+/// An object's fields, each held to its step; a field it does not name, to what the object
+/// does with others; their number, to the bounds.
+struct GuardedMap<'p, A> {
+    map: A,
+    plan: &'p Plan,
+    fields: &'p [(String, usize)],
+    others: &'p Others,
+    findings: &'p Findings,
+    count: u64,
+    bounds: (Option<u64>, Option<u64>),
+    pending: Pending,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for GuardedMap<'_, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        let named = Cell::new(Pending::Other);
+        let seed = KeySeed {
+            seed,
+            fields: self.fields,
+            named: &named,
+        };
+        match self.map.next_key_seed(seed)? {
+            Some(key) => {
+                self.pending = named.get();
+                self.count += 1;
+                Ok(Some(key))
+            }
+            None => {
+                within(self.count, self.bounds)?;
+                Ok(None)
+            }
+        }
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
+        let at = match (self.pending, self.others) {
+            (Pending::Field(at), _) => Some(at),
+            (Pending::Other, Others::Checked(at)) => Some(*at),
+            (Pending::Other, Others::Refused) => return Err(broken()),
+            (Pending::Other, Others::Taken) | (Pending::None, _) => None,
+        };
+        self.pending = Pending::None;
+        match at {
+            Some(at) => self.map.next_value_seed(GuardedSeed {
+                seed,
+                plan: self.plan,
+                at,
+                findings: self.findings,
+            }),
+            None => self.map.next_value_seed(seed),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.map.size_hint()
+    }
+}
+
+/// A key's seed that notes which field the key names as serde reads it.
+struct KeySeed<'p, K> {
+    seed: K,
+    fields: &'p [(String, usize)],
+    named: &'p Cell<Pending>,
+}
+
+impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, K> {
+    type Value = K::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<K::Value, D::Error> {
+        self.seed.deserialize(KeyReader {
+            de,
+            fields: self.fields,
+            named: self.named,
+        })
+    }
+}
+
+/// The deserializer of a key, which shows each visitor the key through [`KeyVisitor`].
+struct KeyReader<'p, D> {
+    de: D,
+    fields: &'p [(String, usize)],
+    named: &'p Cell<Pending>,
+}
+
+macro_rules! key_methods {
+    ($($method:ident)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+                let visitor = KeyVisitor {
+                    inner: visitor,
+                    fields: self.fields,
+                    named: self.named,
+                };
+                self.de.$method(visitor)
+            }
+        )*
+    };
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyReader<'_, D> {
+    type Error = D::Error;
+
+    key_methods! {
+        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
+        deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
+        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
+        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
+        deserialize_option deserialize_unit deserialize_seq deserialize_map
+        deserialize_identifier deserialize_ignored_any
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.de.deserialize_unit_struct(name, visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.de.deserialize_newtype_struct(name, visitor)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.de.deserialize_tuple(len, visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.de.deserialize_tuple_struct(name, len, visitor)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.de.deserialize_struct(name, fields, visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.de.deserialize_enum(name, variants, visitor)
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.de.is_human_readable()
+    }
+}
+
+/// Notes which field a key names, then shows the key to the visitor serde gave.
+struct KeyVisitor<'p, V> {
+    inner: V,
+    fields: &'p [(String, usize)],
+    named: &'p Cell<Pending>,
+}
+
+impl<V> KeyVisitor<'_, V> {
+    fn note(&self, key: &str) {
+        if let Some(&(_, at)) = self.fields.iter().find(|(name, _)| name == key) {
+            self.named.set(Pending::Field(at));
+        }
+    }
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisitor<'_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.expecting(formatter)
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<V::Value, E> {
+        self.note(key);
+        self.inner.visit_str(key)
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, key: &'de str) -> Result<V::Value, E> {
+        self.note(key);
+        self.inner.visit_borrowed_str(key)
+    }
+
+    fn visit_string<E: de::Error>(self, key: String) -> Result<V::Value, E> {
+        self.note(&key);
+        self.inner.visit_string(key)
+    }
+
+    fn visit_u64<E: de::Error>(self, key: u64) -> Result<V::Value, E> {
+        self.inner.visit_u64(key)
+    }
+
+    fn visit_i64<E: de::Error>(self, key: i64) -> Result<V::Value, E> {
+        self.inner.visit_i64(key)
+    }
+
+    fn visit_bytes<E: de::Error>(self, key: &[u8]) -> Result<V::Value, E> {
+        self.inner.visit_bytes(key)
+    }
+
+    fn visit_borrowed_bytes<E: de::Error>(self, key: &'de [u8]) -> Result<V::Value, E> {
+        self.inner.visit_borrowed_bytes(key)
+    }
+}

@@ -1,0 +1,324 @@
+//! A tool's schema compiled once into a plan: for each value in the arguments, the bounds,
+//! lengths, patterns and formats it must keep, and for each object the fields it names. The
+//! guard (`guard.rs`) holds serde's one read of a call to it.
+//!
+//! A plan never refuses on its own. When a value breaks its rule, or the plan meets what it
+//! does not describe (a union of several shapes, items that must be unique, a tuple), the full
+//! checker looks at the call, and finds every fault with its path, or none. So the plan only
+//! has to be right about what it lets through.
+
+use regex::Regex;
+use serde_json::{Map, Value};
+
+use crate::schema::formats;
+use crate::schema::keywords::{Keywords, integer_range};
+use crate::schema::patterns::Patterns;
+use crate::schema::walk::{self, Lookup};
+
+/// A schema compiled for the check of accepted calls.
+#[derive(Debug)]
+pub(super) struct Plan {
+    steps: Vec<Step>,
+    /// The definitions compiled so far, by name, and where their steps are.
+    defined: Vec<(String, usize)>,
+}
+
+/// What to check of one value. A `null` passes every step: serde, which accepted the call,
+/// took it as an absent optional.
+#[derive(Debug)]
+pub(super) enum Step {
+    /// Nothing to check: the value is read past.
+    Any,
+    /// The plan cannot say: the full checker decides.
+    HandOver,
+    /// What another step checks (a `$ref`, an optional's one type).
+    Same(usize),
+    Number(NumberRule),
+    Text(TextRule),
+    List {
+        min: Option<u64>,
+        max: Option<u64>,
+        items: usize,
+    },
+    Object {
+        fields: Vec<(String, usize)>,
+        others: Others,
+        min: Option<u64>,
+        max: Option<u64>,
+    },
+}
+
+/// What an object does with a field it does not name.
+#[derive(Debug)]
+pub(super) enum Others {
+    Refused,
+    Taken,
+    Checked(usize),
+}
+
+#[derive(Debug, Default)]
+pub(super) struct NumberRule {
+    minimum: Option<f64>,
+    maximum: Option<f64>,
+    exclusive_minimum: Option<f64>,
+    exclusive_maximum: Option<f64>,
+    multiple_of: Option<f64>,
+    /// An `f32`: a number beyond its range is refused, though serde may read it as infinity.
+    single: bool,
+}
+
+#[derive(Debug, Default)]
+pub(super) struct TextRule {
+    min_length: Option<u64>,
+    max_length: Option<u64>,
+    pattern: Option<Regex>,
+    format: Option<String>,
+}
+
+impl Plan {
+    /// The plan of `schema`, a tool's input schema, whose patterns are compiled in `patterns`.
+    pub(super) fn of(schema: &Map<String, Value>, patterns: &Patterns) -> Plan {
+        let mut plan = Plan {
+            steps: Vec::new(),
+            defined: Vec::new(),
+        };
+        let mut compiler = Compiler {
+            plan: &mut plan,
+            root: schema,
+            patterns,
+        };
+        compiler.compile_map(schema);
+        plan
+    }
+
+    /// Where the root's step is.
+    pub(super) fn root(&self) -> usize {
+        0
+    }
+
+    /// The step at `at`, past any steps that only say "what that other step checks".
+    pub(super) fn step(&self, mut at: usize) -> &Step {
+        // A chain of them can only loop through a type defined as itself, which the registry
+        // refuses; bounded all the same.
+        for _ in 0..self.steps.len() {
+            match &self.steps[at] {
+                Step::Same(next) => at = *next,
+                step => return step,
+            }
+        }
+        &Step::HandOver
+    }
+}
+
+struct Compiler<'a> {
+    plan: &'a mut Plan,
+    root: &'a Map<String, Value>,
+    patterns: &'a Patterns,
+}
+
+impl Compiler<'_> {
+    /// Compiles `schema` into a step of its own and returns where it is.
+    fn compile(&mut self, schema: &Value) -> usize {
+        let at = self.push(Step::HandOver);
+        let step = match schema {
+            Value::Object(map) => self.step_of(map),
+            Value::Bool(true) => Step::Any,
+            _ => Step::HandOver,
+        };
+        self.plan.steps[at] = step;
+        at
+    }
+
+    fn compile_map(&mut self, map: &Map<String, Value>) -> usize {
+        let at = self.push(Step::HandOver);
+        self.plan.steps[at] = self.step_of(map);
+        at
+    }
+
+    fn push(&mut self, step: Step) -> usize {
+        self.plan.steps.push(step);
+        self.plan.steps.len() - 1
+    }
+
+    fn step_of(&mut self, map: &Map<String, Value>) -> Step {
+        let keywords = Keywords::of(map);
+        if let Some(reference) = keywords.reference.and_then(Value::as_str) {
+            // A `$ref` with constraints beside it is left to the full checker.
+            return match walk::definition_name(reference).filter(|_| only_notes(map)) {
+                Some(name) => self.definition(name).map_or(Step::HandOver, Step::Same),
+                None => Step::HandOver,
+            };
+        }
+        let unplanned = keywords.all_of.is_some()
+            || keywords.prefix_items.is_some()
+            || keywords.unique_items == Some(&Value::Bool(true));
+        if unplanned {
+            return Step::HandOver;
+        }
+        if let Some(Value::Array(branches)) = keywords.any_of.or(keywords.one_of) {
+            let mut solid = branches.iter().filter(|branch| !is_null_schema(branch));
+            return match (solid.next(), solid.next()) {
+                // `Option<T>`: null, or what `T` is.
+                (Some(only), None) if keywords.types.is_none() => Step::Same(self.compile(only)),
+                _ => Step::HandOver,
+            };
+        }
+        if keywords.properties.is_some() || keywords.additional_properties.is_some() {
+            return self.object_step(&keywords);
+        }
+        if keywords.items.is_some() || keywords.min_items.is_some() || keywords.max_items.is_some()
+        {
+            let items = match keywords.items {
+                Some(items) => self.compile(items),
+                None => self.push(Step::Any),
+            };
+            return Step::List {
+                min: keywords.min_items.and_then(Value::as_u64),
+                max: keywords.max_items.and_then(Value::as_u64),
+                items,
+            };
+        }
+        number_rule(&keywords)
+            .map(Step::Number)
+            .or_else(|| self.text_rule(&keywords).map(Step::Text))
+            .unwrap_or(Step::Any)
+    }
+
+    /// Where the steps of the definition `name` are, compiled once: a recursive type refers
+    /// back to them.
+    fn definition(&mut self, name: &str) -> Option<usize> {
+        if let Some(&(_, at)) = self.plan.defined.iter().find(|(known, _)| known == name) {
+            return Some(at);
+        }
+        let target = self
+            .root
+            .lookup("$defs")
+            .and_then(Value::as_object)
+            .and_then(|defs| defs.lookup(name))?;
+        // Reserved first, so that the definition's own references find it.
+        let at = self.push(Step::HandOver);
+        self.plan.defined.push((name.to_owned(), at));
+        self.plan.steps[at] = match target {
+            Value::Object(map) => self.step_of(map),
+            Value::Bool(true) => Step::Any,
+            _ => Step::HandOver,
+        };
+        Some(at)
+    }
+
+    fn object_step(&mut self, keywords: &Keywords<'_>) -> Step {
+        let mut fields = Vec::new();
+        if let Some(properties) = keywords.properties.and_then(Value::as_object) {
+            for (name, schema) in properties {
+                let step = self.compile(schema);
+                fields.push((name.clone(), step));
+            }
+        }
+        let others = match keywords.additional_properties {
+            Some(Value::Bool(false)) => Others::Refused,
+            Some(schema @ Value::Object(_)) => Others::Checked(self.compile(schema)),
+            _ => Others::Taken,
+        };
+        Step::Object {
+            fields,
+            others,
+            min: keywords.min_properties.and_then(Value::as_u64),
+            max: keywords.max_properties.and_then(Value::as_u64),
+        }
+    }
+
+    fn text_rule(&self, keywords: &Keywords<'_>) -> Option<TextRule> {
+        let pattern = match keywords.pattern.and_then(Value::as_str) {
+            Some(pattern) => Some(self.patterns.compiled(pattern)?),
+            None => None,
+        };
+        let rule = TextRule {
+            min_length: keywords.min_length.and_then(Value::as_u64),
+            max_length: keywords.max_length.and_then(Value::as_u64),
+            pattern,
+            format: keywords
+                .format
+                .and_then(Value::as_str)
+                .filter(|format| formats::expected(format).is_some())
+                .map(str::to_owned),
+        };
+        let says_something = rule.min_length.is_some()
+            || rule.max_length.is_some()
+            || rule.pattern.is_some()
+            || rule.format.is_some();
+        says_something.then_some(rule)
+    }
+}
+
+/// The number rule of a schema object, if it has one beyond its type's own range.
+fn number_rule(keywords: &Keywords<'_>) -> Option<NumberRule> {
+    let format = keywords.format.and_then(Value::as_str);
+    let implied = format.and_then(integer_range);
+    let bound = |value: Option<&Value>, implied: Option<i128>| {
+        value
+            .and_then(Value::as_f64)
+            .filter(|bound| implied.is_none_or(|implied| *bound != implied as f64))
+    };
+    let rule = NumberRule {
+        minimum: bound(keywords.minimum, implied.map(|(min, _)| min)),
+        maximum: bound(keywords.maximum, implied.map(|(_, max)| max)),
+        exclusive_minimum: keywords.exclusive_minimum.and_then(Value::as_f64),
+        exclusive_maximum: keywords.exclusive_maximum.and_then(Value::as_f64),
+        multiple_of: keywords.multiple_of.and_then(Value::as_f64),
+        single: format == Some("float"),
+    };
+    let says_something = rule.minimum.is_some()
+        || rule.maximum.is_some()
+        || rule.exclusive_minimum.is_some()
+        || rule.exclusive_maximum.is_some()
+        || rule.multiple_of.is_some()
+        || rule.single;
+    says_something.then_some(rule)
+}
+
+fn is_null_schema(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("null")
+}
+
+/// Whether a schema object holds nothing but annotations besides its `$ref`.
+fn only_notes(map: &Map<String, Value>) -> bool {
+    map.keys()
+        .all(|key| matches!(key.as_str(), "$ref" | "description" | "title" | "default"))
+}
+
+impl NumberRule {
+    pub(super) fn holds(&self, n: f64) -> bool {
+        self.minimum.is_none_or(|min| n >= min)
+            && self.maximum.is_none_or(|max| n <= max)
+            && self.exclusive_minimum.is_none_or(|min| n > min)
+            && self.exclusive_maximum.is_none_or(|max| n < max)
+            && self.multiple_of.is_none_or(|step| {
+                step == 0.0 || {
+                    let quotient = n / step;
+                    (quotient - quotient.round()).abs() <= 1e-9 * quotient.abs().max(1.0)
+                }
+            })
+            && (!self.single || (n as f32).is_finite())
+    }
+}
+
+impl TextRule {
+    pub(super) fn holds(&self, text: &str) -> bool {
+        let length_holds = match (self.min_length, self.max_length) {
+            (None, None) => true,
+            (min, max) => {
+                let length = text.chars().count() as u64;
+                min.is_none_or(|min| length >= min) && max.is_none_or(|max| length <= max)
+            }
+        };
+        length_holds
+            && self
+                .pattern
+                .as_ref()
+                .is_none_or(|regex| regex.is_match(text))
+            && self
+                .format
+                .as_deref()
+                .is_none_or(|format| formats::holds(format, text))
+    }
+}
