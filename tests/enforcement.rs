@@ -11,10 +11,10 @@ use tool_tests::faults;
 
 /// A page of results.
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)] // read through Debug, which the lint does not count
 struct Page {
     /// How many results a page holds.
     #[schemars(range(min = 1, max = 50))]
-    #[allow(dead_code)]
     size: u32,
 }
 
@@ -263,4 +263,121 @@ async fn arrays_and_numbers_keep_every_rule_they_advertise() {
         )
         .await;
     assert_eq!(result.text(), "2.5 1");
+}
+
+/// Who a message goes to.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+#[allow(dead_code)] // read through Debug, which the lint does not count
+enum Recipient {
+    /// A person, by name.
+    Person { name: String },
+    /// A channel, by id.
+    Channel { id: u32 },
+}
+
+/// A priority, adjacently tagged.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(tag = "level", content = "detail", rename_all = "lowercase")]
+#[allow(dead_code)] // read through Debug, which the lint does not count
+enum Priority {
+    /// Soon, and why.
+    Urgent(String),
+    /// Some time.
+    Routine(u8),
+}
+
+/// Sends a message.
+#[tool]
+async fn message_send(
+    /// Who to send it to.
+    to: Vec<Recipient>,
+    /// How soon.
+    priority: Option<Priority>,
+) -> String {
+    format!("{to:?} {priority:?}")
+}
+
+async fn send(arguments: Value) -> Result<String, Refusal> {
+    Registry::builder()
+        .tool(MessageSend)
+        .build()
+        .unwrap()
+        .call(
+            ToolCall::new("1", "message_send", arguments),
+            &Context::default(),
+        )
+        .await
+        .outcome
+        .map(|output| output.as_text().into_owned())
+}
+
+#[tokio::test]
+async fn a_tagged_enum_s_missing_or_unknown_tag_is_a_fault_at_the_tag() {
+    let refusal = send(json!({"to": [
+        {"kind": "robot", "name": "r2"},
+        {"name": "ada"},
+        {"kind": "Person", "name": "ada"},
+    ]}))
+    .await
+    .unwrap_err();
+    assert_eq!(
+        faults(&refusal),
+        [
+            fault(
+                "to[0].kind",
+                r#"expected one of "person", "channel", received "robot""#
+            ),
+            fault(
+                "to[1].kind",
+                r#"missing; expected one of "person", "channel""#
+            ),
+            fault(
+                "to[2].kind",
+                r#"expected one of "person", "channel", received "Person"; did you mean "person"?"#
+            ),
+        ]
+    );
+    let refusal = send(json!({"to": [], "priority": {"level": "whenever", "detail": 1}}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        faults(&refusal),
+        [fault(
+            "priority.level",
+            r#"expected one of "urgent", "routine", received "whenever""#
+        )]
+    );
+}
+
+#[tokio::test]
+async fn inside_a_known_variant_faults_are_at_their_paths() {
+    let refusal = send(json!({"to": [
+        {"kind": "person", "name": 7},
+        {"kind": "channel", "id": 3, "extra": true},
+    ], "priority": {"level": "routine", "detail": 300}}))
+    .await
+    .unwrap_err();
+    assert_eq!(
+        faults(&refusal),
+        [
+            fault("to[0].name", "expected string, received 7"),
+            fault("to[1].extra", "unknown field"),
+            fault(
+                "priority.detail",
+                "expected u8, received 300, which is out of range"
+            ),
+        ]
+    );
+    // A field a variant does not have is refused on a call that would otherwise succeed.
+    let refusal = send(json!({"to": [{"kind": "person", "name": "ada", "extra": 1}]}))
+        .await
+        .unwrap_err();
+    assert_eq!(faults(&refusal), [fault("to[0].extra", "unknown field")]);
+    assert_eq!(
+        send(json!({"to": [{"kind": "channel", "id": 3}], "priority": {"level": "urgent", "detail": "now"}}))
+            .await
+            .unwrap(),
+        r#"[Channel { id: 3 }] Some(Urgent("now"))"#
+    );
 }

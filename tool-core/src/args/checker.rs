@@ -180,7 +180,22 @@ impl<'s> Checker<'s> {
     /// the one branch whose shape the value has (an enum variant's object, say), or one fault
     /// naming every branch.
     fn check_branches(&mut self, value: &mut Node<'_>, branches: &'s [Value], path: &mut Path) {
+        if let Node::Object(_) = value
+            && let Some((tag, tags)) = self.tag_of(branches)
+            && self.tag_is_wrong(value, tag, &tags, path)
+        {
+            return;
+        }
         let mut candidates = Vec::new();
+        // The faults of the one branch that is not `null`, for a value that is not null: an
+        // optional's type, whatever shape it has (a union of its own, say).
+        let mut solid = None;
+        let only_one_solid = !value.is_null()
+            && branches
+                .iter()
+                .filter(|branch| !is_null_schema(branch))
+                .count()
+                == 1;
         // Each branch is tried with the faults so far set aside, sharing this checker's steps.
         let outer = std::mem::take(&mut self.faults);
         for branch in branches {
@@ -205,7 +220,9 @@ impl<'s> Checker<'s> {
                 self.faults = outer;
                 return;
             }
-            if self.shape_matches(branch, value) {
+            if only_one_solid && !is_null_schema(branch) {
+                solid = Some(faults);
+            } else if self.shape_matches(branch, value) {
                 candidates.push(faults);
             }
         }
@@ -213,7 +230,9 @@ impl<'s> Checker<'s> {
         if self.gave_up {
             return;
         }
-        if candidates.len() == 1 {
+        if let Some(faults) = solid {
+            self.faults.extend(faults);
+        } else if candidates.len() == 1 {
             self.faults.extend(candidates.remove(0));
         } else {
             let expected = branches
@@ -239,14 +258,76 @@ impl<'s> Checker<'s> {
             return false;
         };
         properties.iter().any(|(key, property)| {
-            let fixed = property
-                .get("const")
-                .or_else(|| match property.get("enum") {
-                    Some(Value::Array(only)) if only.len() == 1 => only.first(),
-                    _ => None,
-                });
-            matches!((fixed, value.field(key)), (Some(fixed), Some(actual)) if !actual.equals(fixed))
+            matches!(
+                (fixed_value(property), value.field(key)),
+                (Some(fixed), Some(actual)) if !actual.equals(fixed)
+            )
         })
+    }
+
+    /// The tag of a tagged enum's variants, if `branches` are that: objects that each fix one
+    /// property (the same in all of them) to a value of their own. Gives the property and the
+    /// values, in the variants' order.
+    fn tag_of(&self, branches: &'s [Value]) -> Option<(&'s str, Vec<&'s Value>)> {
+        let fixed = |branch: &'s Value| -> Option<Vec<(&'s str, &'s Value)>> {
+            let properties = self.root.deref(branch)?.lookup("properties")?.as_object()?;
+            Some(
+                properties
+                    .iter()
+                    .filter_map(|(key, property)| Some((key.as_str(), fixed_value(property)?)))
+                    .collect(),
+            )
+        };
+        let [first, rest @ ..] = branches else {
+            return None;
+        };
+        if rest.is_empty() {
+            return None;
+        }
+        let others: Vec<_> = rest.iter().map(fixed).collect::<Option<_>>()?;
+        fixed(first)?.into_iter().find_map(|(tag, value)| {
+            let mut tags = vec![value];
+            for other in &others {
+                tags.push(other.iter().find(|(key, _)| *key == tag)?.1);
+            }
+            Some((tag, tags))
+        })
+    }
+
+    /// A fault at the tag of a tagged enum's value, when the tag is missing or names no
+    /// variant; whether there was one.
+    fn tag_is_wrong(
+        &mut self,
+        value: &Node<'_>,
+        tag: &str,
+        tags: &[&'s Value],
+        path: &mut Path,
+    ) -> bool {
+        let listed = tags
+            .iter()
+            .map(|tag| tag.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let problem = match value.field(tag) {
+            None => format!("missing; expected one of {listed}"),
+            Some(sent) if tags.iter().any(|tag| sent.equals(tag)) => return false,
+            Some(sent) => {
+                let meant = match sent {
+                    Node::String(sent) => nearest(sent, tags.iter().filter_map(|tag| tag.as_str())),
+                    _ => None,
+                };
+                match meant {
+                    Some(meant) => format!(
+                        "expected one of {listed}, received {}; did you mean {}?",
+                        received(sent),
+                        quote(meant)
+                    ),
+                    None => format!("expected one of {listed}, received {}", received(sent)),
+                }
+            }
+        };
+        path.with_field(tag, |path| self.fault(path, problem));
+        true
     }
 
     /// Whether `value` has the JSON type `schema` asks for and, for objects, carries a key the
@@ -591,6 +672,21 @@ fn unsent_near<'p>(
         .map(String::as_str)
         .filter(|field| !object.iter().any(|(sent, _)| sent == field));
     nearest(key, unsent)
+}
+
+/// Whether a schema is `{"type": "null"}`, the other branch of an optional.
+fn is_null_schema(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("null")
+}
+
+/// The one value a property's schema allows (`const`, or an `enum` of one), as a tag has.
+fn fixed_value(property: &Value) -> Option<&Value> {
+    property
+        .get("const")
+        .or_else(|| match property.get("enum") {
+            Some(Value::Array(only)) if only.len() == 1 => only.first(),
+            _ => None,
+        })
 }
 
 /// Whether `number` is a whole multiple of `step`: exactly for integers, and for other numbers
