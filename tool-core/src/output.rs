@@ -16,6 +16,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 use crate::Refusal;
+use crate::providers::mcp::write_block;
 
 /// The output of a call that did not refuse.
 ///
@@ -113,37 +114,6 @@ impl Content {
             Content::ResourceLink { uri, name, .. } => format!("[{name}]({uri})").into(),
         }
     }
-
-    /// The block as an MCP content block (`{"type": "image", "data": "<base64>", ...}`).
-    pub fn to_mcp(&self) -> serde_json::Value {
-        use base64::Engine as _;
-        let base64 = |data: &[u8]| base64::engine::general_purpose::STANDARD.encode(data);
-        match self {
-            Content::Text(text) => serde_json::json!({"type": "text", "text": text}),
-            Content::Image { data, mime_type } => {
-                serde_json::json!({"type": "image", "data": base64(data), "mimeType": mime_type})
-            }
-            Content::Audio { data, mime_type } => {
-                serde_json::json!({"type": "audio", "data": base64(data), "mimeType": mime_type})
-            }
-            Content::ResourceLink {
-                uri,
-                name,
-                mime_type,
-                description,
-            } => {
-                let mut link =
-                    serde_json::json!({"type": "resource_link", "uri": uri, "name": name});
-                if let Some(mime_type) = mime_type {
-                    link["mimeType"] = mime_type.as_str().into();
-                }
-                if let Some(description) = description {
-                    link["description"] = description.as_str().into();
-                }
-                link
-            }
-        }
-    }
 }
 
 impl Output {
@@ -206,7 +176,7 @@ impl Output {
     }
 
     /// The output as a JSON value: structured output parsed, text as a JSON string, nothing as
-    /// `null`.
+    /// `null`, content blocks as MCP writes them.
     pub fn to_value(&self) -> serde_json::Value {
         match self {
             Output::Empty => serde_json::Value::Null,
@@ -214,7 +184,7 @@ impl Output {
             Output::Json(json) => {
                 serde_json::from_str(json.get()).unwrap_or(serde_json::Value::Null)
             }
-            Output::Content(blocks) => blocks.iter().map(Content::to_mcp).collect(),
+            Output::Content(blocks) => blocks.iter().map(write_block).collect(),
         }
     }
 }
@@ -260,7 +230,7 @@ impl Serialize for Output {
             Output::Empty => serializer.serialize_unit(),
             Output::Text(text) => serializer.serialize_str(text),
             Output::Json(json) => json.serialize(serializer),
-            Output::Content(blocks) => serializer.collect_seq(blocks.iter().map(Content::to_mcp)),
+            Output::Content(blocks) => serializer.collect_seq(blocks.iter().map(write_block)),
         }
     }
 }
