@@ -269,7 +269,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let caller = self.caller_of(&context.extensions);
-        let mut ctx = self.base.with_cancellation_of(context.ct);
+        let mut ctx = self.base.clone().with_cancellation(context.ct);
         if let Some(caller) = &caller {
             ctx = ctx.with_caller(caller.as_str());
         }
