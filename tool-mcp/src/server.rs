@@ -165,7 +165,7 @@ impl McpServer {
         reader: impl AsyncRead + Send + Unpin + 'static,
         writer: impl AsyncWrite + Send + Unpin + 'static,
     ) -> std::io::Result<()> {
-        let (transport, writing) = crate::lines::filtered(reader, writer, self.max_line_bytes);
+        let (transport, writing) = crate::lines::transport(reader, writer, self.max_line_bytes);
         let served = match self.serve(transport).await {
             Ok(running) => running
                 .waiting()
@@ -174,8 +174,8 @@ impl McpServer {
                 .map_err(std::io::Error::other),
             Err(error) => Err(std::io::Error::other(error)),
         };
-        // rmcp has dropped its end of the filter: wait until what it (and the filter) said
-        // has been written, or a short session's answers could be lost as the process exits.
+        // rmcp has dropped the transport: wait until what it (and the line reader) said has
+        // been written, or a short session's answers could be lost as the process exits.
         let _ = writing.await;
         served
     }
