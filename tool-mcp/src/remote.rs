@@ -7,8 +7,9 @@
 //! call the caller may not make; then it is forwarded. A remote refusal in this framework's
 //! text form comes back as that same refusal, so a tool answers alike in process and over MCP;
 //! any other `isError` result becomes `failed`. A dead server gives `failed`; a hung one is
-//! ended by the tool's timeout (30 s unless set) with `timed-out`. A call that is cancelled or
-//! times out here is cancelled on the server too: dropping it sends `notifications/cancelled`.
+//! ended by the tool's timeout ([`DEFAULT_REMOTE_TIMEOUT`] unless set) with `timed-out`. A
+//! call that is cancelled or times out here is cancelled on the server too: dropping it sends
+//! `notifications/cancelled`.
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -60,8 +60,9 @@ pub struct McpServer {
 }
 
 /// The longest line [`McpServer::serve_lines`] (and so `serve_stdio`) reads by default: rmcp's
-/// own bound for its line transport (16 MiB in rmcp 3.11), room for the registry's default
-/// 1 MiB of arguments many times over.
+/// own bound for its line transport, so that a message rmcp would read over stdio is read here
+/// too, and well above the registry's default bound on arguments
+/// ([`DEFAULT_MAX_ARGUMENT_BYTES`](tool_core::DEFAULT_MAX_ARGUMENT_BYTES)).
 pub const DEFAULT_MAX_LINE_BYTES: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
 
 impl McpServer {
@@ -80,7 +81,7 @@ impl McpServer {
     }
 
     /// Serves HTTP with this rmcp configuration instead of rmcp's default: its limit on a
-    /// request's body (4 MiB by default in rmcp 3.11, answered with 413 past it), keep-alive,
+    /// request's body (answered with 413 past it), keep-alive,
     /// allowed hosts and origins, sessions.
     ///
     /// ```

@@ -1,5 +1,6 @@
-//! Remote MCP servers' tools inside a registry: the same answers as in process, grants before
-//! anything is sent, and dead or hung servers that still answer.
+//! The server and the remote toolkit, end to end in one process: a remote tool answers as the
+//! same tool in process, grants hold before anything is sent, dead or hung servers still
+//! answer, and the server answers every line (`serve_lines`) and every HTTP request it is sent.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
