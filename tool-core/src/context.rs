@@ -147,21 +147,6 @@ impl Context {
         }
     }
 
-    /// A copy of this context cancelled by `token` instead of its own token: caller, deadline,
-    /// progress listener and extensions carry over. What a server does for each request it
-    /// takes from a client that cancels requests itself; `clone().with_cancellation(token)`
-    /// gives the same context, but copies this one's token (a lock in tokio-util) only to drop
-    /// it (another).
-    pub fn with_cancellation_of(&self, token: CancellationToken) -> Context {
-        Context {
-            cancel: token,
-            caller: self.caller.clone(),
-            deadline: self.deadline,
-            progress: self.progress.clone(),
-            extensions: self.extensions.clone(),
-        }
-    }
-
     /// A context for one call within this one: it shares caller, progress and extensions, its
     /// token is a child of this one's (cancelling this cancels it, not the other way round),
     /// and its deadline is the earlier of this one's and `deadline`.
@@ -231,7 +216,7 @@ mod tests {
             .with_deadline(soon)
             .with_extension(7u32);
         let token = CancellationToken::new();
-        let copy = base.with_cancellation_of(token.clone());
+        let copy = base.clone().with_cancellation(token.clone());
         assert_eq!(copy.caller(), Some("alice"));
         assert_eq!(copy.deadline(), Some(soon));
         assert_eq!(copy.get::<u32>(), Some(&7));

@@ -9,13 +9,13 @@
 //!
 //! This module only converts; it does not send anything anywhere.
 
-use std::cell::RefCell;
 use std::fmt;
 
 use serde::Serialize;
 use serde_json::value::RawValue;
 
 use crate::Refusal;
+use crate::providers::mcp::write_block;
 
 /// The output of a call that did not refuse.
 ///
@@ -113,75 +113,20 @@ impl Content {
             Content::ResourceLink { uri, name, .. } => format!("[{name}]({uri})").into(),
         }
     }
-
-    /// The block as an MCP content block (`{"type": "image", "data": "<base64>", ...}`).
-    pub fn to_mcp(&self) -> serde_json::Value {
-        use base64::Engine as _;
-        let base64 = |data: &[u8]| base64::engine::general_purpose::STANDARD.encode(data);
-        match self {
-            Content::Text(text) => serde_json::json!({"type": "text", "text": text}),
-            Content::Image { data, mime_type } => {
-                serde_json::json!({"type": "image", "data": base64(data), "mimeType": mime_type})
-            }
-            Content::Audio { data, mime_type } => {
-                serde_json::json!({"type": "audio", "data": base64(data), "mimeType": mime_type})
-            }
-            Content::ResourceLink {
-                uri,
-                name,
-                mime_type,
-                description,
-            } => {
-                let mut link =
-                    serde_json::json!({"type": "resource_link", "uri": uri, "name": name});
-                if let Some(mime_type) = mime_type {
-                    link["mimeType"] = mime_type.as_str().into();
-                }
-                if let Some(description) = description {
-                    link["description"] = description.as_str().into();
-                }
-                link
-            }
-        }
-    }
 }
 
 impl Output {
     /// Serializes `value` as structured output; a value that cannot be serialized (a map with
     /// non-string keys, say) becomes an `internal` refusal.
     pub fn json<T: Serialize + ?Sized>(value: &T) -> Result<Output, Refusal> {
-        thread_local! {
-            /// Where structured output is written before it is copied out at its own size:
-            /// one allocation per output, not a growing buffer's and then the copy's.
-            static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-        }
-        // A buffer that grew past this for one large output is let go, not kept per thread.
-        const KEEP: usize = 64 * 1024;
-        let written = SCRATCH
-            .try_with(|scratch| {
-                let mut buffer = scratch.try_borrow_mut().ok()?;
-                buffer.clear();
-                let written = json_text(&mut buffer, value);
-                if buffer.capacity() > KEEP {
-                    *buffer = Vec::new();
-                }
-                Some(written)
+        serde_json::value::to_raw_value(value)
+            .map(Output::Json)
+            .map_err(|error| {
+                Refusal::new(
+                    crate::refusal::code::INTERNAL,
+                    format!("the tool's output could not be serialized: {error}"),
+                )
             })
-            .ok()
-            .flatten()
-            // The buffer is in use (a value whose serialization makes structured output
-            // itself) or gone (this thread's locals are being destroyed): one of its own.
-            .unwrap_or_else(|| json_text(&mut Vec::new(), value));
-        let json = written.map_err(|error| {
-            Refusal::new(
-                crate::refusal::code::INTERNAL,
-                format!("the tool's output could not be serialized: {error}"),
-            )
-        })?;
-        // SAFETY: serde_json wrote it, so it is one well-formed JSON value and nothing else.
-        Ok(Output::Json(unsafe {
-            RawValue::from_string_unchecked(json)
-        }))
     }
 
     /// Plain text output.
@@ -206,7 +151,7 @@ impl Output {
     }
 
     /// The output as a JSON value: structured output parsed, text as a JSON string, nothing as
-    /// `null`.
+    /// `null`, content blocks as MCP writes them.
     pub fn to_value(&self) -> serde_json::Value {
         match self {
             Output::Empty => serde_json::Value::Null,
@@ -214,21 +159,9 @@ impl Output {
             Output::Json(json) => {
                 serde_json::from_str(json.get()).unwrap_or(serde_json::Value::Null)
             }
-            Output::Content(blocks) => blocks.iter().map(Content::to_mcp).collect(),
+            Output::Content(blocks) => blocks.iter().map(write_block).collect(),
         }
     }
-}
-
-/// The JSON text of `value`, written into `buffer` and copied out into a `String` of its own
-/// size (so that turning it into a `Box<RawValue>` does not reallocate).
-fn json_text<T: Serialize + ?Sized>(
-    buffer: &mut Vec<u8>,
-    value: &T,
-) -> Result<String, serde_json::Error> {
-    serde_json::to_writer(&mut *buffer, value)?;
-    // serde_json writes UTF-8; a failure here would be its bug, reported as a serde error.
-    let text = std::str::from_utf8(buffer).map_err(serde::ser::Error::custom)?;
-    Ok(text.to_owned())
 }
 
 impl PartialEq for Output {
@@ -260,7 +193,7 @@ impl Serialize for Output {
             Output::Empty => serializer.serialize_unit(),
             Output::Text(text) => serializer.serialize_str(text),
             Output::Json(json) => json.serialize(serializer),
-            Output::Content(blocks) => serializer.collect_seq(blocks.iter().map(Content::to_mcp)),
+            Output::Content(blocks) => serializer.collect_seq(blocks.iter().map(write_block)),
         }
     }
 }
@@ -359,10 +292,10 @@ mod tests {
     fn structured_output_is_the_value_s_json_and_may_nest() {
         let output = Output::json(&serde_json::json!({"a": [1, "x"]})).unwrap();
         assert_eq!(output.as_text(), r#"{"a":[1,"x"]}"#);
-        // The scratch buffer is in use by the outer call while the inner one writes.
+        // Structured output made while structured output is written.
         let output = Output::json(&[Nested(7), Nested(8)]).unwrap();
         assert_eq!(output.as_text(), r#"["7","8"]"#);
-        // A large output, then a small one: the buffer is cleared, not appended to.
+        // A large output, then a small one: each holds its own text only.
         let large = "y".repeat(100_000);
         assert_eq!(Output::json(&large).unwrap().as_text().len(), 100_002);
         assert_eq!(Output::json(&1).unwrap().as_text(), "1");
@@ -387,11 +320,12 @@ mod tests {
             }
         }
         thread_local! {
-            static AT_EXIT: RefCell<Option<AtExit>> = const { RefCell::new(None) };
+            static AT_EXIT: std::cell::RefCell<Option<AtExit>> =
+                const { std::cell::RefCell::new(None) };
         }
         let (sender, receiver) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            // Registered first, so destroyed last (on Linux): after the scratch buffer.
+            // Its value is dropped, and makes structured output, as the thread ends.
             AT_EXIT.with(|slot| *slot.borrow_mut() = Some(AtExit(sender)));
             assert_eq!(Output::json(&7).unwrap().as_text(), "7");
         })

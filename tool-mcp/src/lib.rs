@@ -26,6 +26,7 @@
 
 #![deny(missing_docs)]
 
+mod convert;
 mod lines;
 mod remote;
 mod server;

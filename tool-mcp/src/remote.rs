@@ -7,19 +7,18 @@
 //! call the caller may not make; then it is forwarded. A remote refusal in this framework's
 //! text form comes back as that same refusal, so a tool answers alike in process and over MCP;
 //! any other `isError` result becomes `failed`. A dead server gives `failed`; a hung one is
-//! ended by the tool's timeout (30 s unless set) with `timed-out`. A call that is cancelled or
-//! times out here is cancelled on the server too: dropping it sends `notifications/cancelled`.
+//! ended by the tool's timeout ([`DEFAULT_REMOTE_TIMEOUT`] unless set) with `timed-out`. A
+//! call that is cancelled or times out here is cancelled on the server too: dropping it sends
+//! `notifications/cancelled`.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use base64::Engine as _;
 use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig};
 use rmcp::service::{RoleClient, RunningService, ServiceExt};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
-use serde_json::Value;
 use tool_core::{
-    Annotations, Arguments, BoxFuture, Content, Context, Output, Refusal, RegistryBuilder, Tool,
+    Annotations, Arguments, BoxFuture, Context, Output, Refusal, RegistryBuilder, Tool,
     ToolDefinition,
 };
 
@@ -284,60 +283,7 @@ impl Tool for RemoteTool {
                     self.server
                 ))
             })?;
-            let result = serde_json::to_value(&result).map_err(|error| {
-                Refusal::failed(format!("the MCP server's answer was unreadable: {error}"))
-            })?;
-            outcome_of(&result)
+            crate::convert::outcome_of(&result)
         })
-    }
-}
-
-/// What a `CallToolResult` means here: a refusal for `isError` (the very refusal, when its
-/// text is one), else structured output, text, nothing or content blocks.
-fn outcome_of(result: &Value) -> Result<Output, Refusal> {
-    let content = result
-        .get("content")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default();
-    if result.get("isError").and_then(Value::as_bool) == Some(true) {
-        let text: Vec<&str> = content
-            .iter()
-            .filter_map(|block| block.get("text").and_then(Value::as_str))
-            .collect();
-        let text = text.join("\n");
-        return Err(Refusal::parse(&text).unwrap_or_else(|| Refusal::failed(text)));
-    }
-    if let Some(structured) = result.get("structuredContent") {
-        let raw = serde_json::value::to_raw_value(structured)
-            .map_err(|error| Refusal::failed(error.to_string()))?;
-        return Ok(Output::Json(raw));
-    }
-    let blocks: Vec<Content> = content.iter().filter_map(block_of).collect();
-    Ok(match blocks.as_slice() {
-        [] => Output::Empty,
-        [Content::Text(text)] => Output::Text(text.clone()),
-        _ => Output::Content(blocks),
-    })
-}
-
-fn block_of(block: &Value) -> Option<Content> {
-    let field = |key: &str| block.get(key).and_then(Value::as_str);
-    let bytes = || {
-        base64::engine::general_purpose::STANDARD
-            .decode(field("data")?)
-            .ok()
-    };
-    match field("type")? {
-        "text" => Some(Content::text(field("text")?)),
-        "image" => Some(Content::image(bytes()?, field("mimeType")?)),
-        "audio" => Some(Content::audio(bytes()?, field("mimeType")?)),
-        "resource_link" => Some(Content::ResourceLink {
-            uri: field("uri")?.to_owned(),
-            name: field("name")?.to_owned(),
-            mime_type: field("mimeType").map(str::to_owned),
-            description: field("description").map(str::to_owned),
-        }),
-        _ => None,
     }
 }

@@ -13,23 +13,20 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    InitializeResult, JsonObject, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ProgressToken, ResultType, ServerCapabilities, Tool,
+    CallToolRequestParams, CallToolResponse, Implementation, InitializeResult, JsonObject,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
+    ServerCapabilities, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, ServiceExt};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData as McpError, Peer};
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
-use tool_core::providers::mcp;
-use tool_core::{
-    Arguments, Context, Grant, Output, Progress, Provider, Registry, ToolCall, ToolResult,
-};
+use tool_core::{Arguments, Context, Grant, Progress, Provider, Registry, ToolCall};
 
 /// The request an HTTP caller made, for a host's [`McpServer::with_caller`] hook to read (its
 /// headers, say).
@@ -63,8 +60,9 @@ pub struct McpServer {
 }
 
 /// The longest line [`McpServer::serve_lines`] (and so `serve_stdio`) reads by default: rmcp's
-/// own bound for its line transport (16 MiB in rmcp 3.11), room for the registry's default
-/// 1 MiB of arguments many times over.
+/// own bound for its line transport, so that a message rmcp would read over stdio is read here
+/// too, and well above the registry's default bound on arguments
+/// ([`DEFAULT_MAX_ARGUMENT_BYTES`](tool_core::DEFAULT_MAX_ARGUMENT_BYTES)).
 pub const DEFAULT_MAX_LINE_BYTES: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
 
 impl McpServer {
@@ -83,7 +81,7 @@ impl McpServer {
     }
 
     /// Serves HTTP with this rmcp configuration instead of rmcp's default: its limit on a
-    /// request's body (4 MiB by default in rmcp 3.11, answered with 413 past it), keep-alive,
+    /// request's body (answered with 413 past it), keep-alive,
     /// allowed hosts and origins, sessions.
     ///
     /// ```
@@ -168,7 +166,7 @@ impl McpServer {
         reader: impl AsyncRead + Send + Unpin + 'static,
         writer: impl AsyncWrite + Send + Unpin + 'static,
     ) -> std::io::Result<()> {
-        let (transport, writing) = crate::lines::filtered(reader, writer, self.max_line_bytes);
+        let (transport, writing) = crate::lines::transport(reader, writer, self.max_line_bytes);
         let served = match self.serve(transport).await {
             Ok(running) => running
                 .waiting()
@@ -177,8 +175,8 @@ impl McpServer {
                 .map_err(std::io::Error::other),
             Err(error) => Err(std::io::Error::other(error)),
         };
-        // rmcp has dropped its end of the filter: wait until what it (and the filter) said
-        // has been written, or a short session's answers could be lost as the process exits.
+        // rmcp has dropped the transport: wait until what it (and the line reader) said has
+        // been written, or a short session's answers could be lost as the process exits.
         let _ = writing.await;
         served
     }
@@ -272,7 +270,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let caller = self.caller_of(&context.extensions);
-        let mut ctx = self.base.with_cancellation_of(context.ct);
+        let mut ctx = self.base.clone().with_cancellation(context.ct);
         if let Some(caller) = &caller {
             ctx = ctx.with_caller(caller.as_str());
         }
@@ -295,7 +293,7 @@ impl ServerHandler for McpServer {
         if let Some(progress) = progress {
             progress.finish().await;
         }
-        call_tool_result(&result).map(CallToolResponse::from)
+        crate::convert::call_tool_result(&result).map(CallToolResponse::from)
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
@@ -322,30 +320,6 @@ fn arguments_of(arguments: Option<JsonObject>) -> Arguments {
         // A map with string keys always serializes.
         Some(Err(_)) | None => Arguments::empty(),
     }
-}
-
-/// The `CallToolResult` that `mcp::write_result` writes for `result`: built directly for a
-/// refusal, text, structured output and nothing, and read from the written JSON for content
-/// blocks. Going through JSON costs as much as the call itself.
-fn call_tool_result(result: &ToolResult) -> Result<CallToolResult, McpError> {
-    let mut written = match &result.outcome {
-        Err(refusal) => CallToolResult::error(vec![ContentBlock::text(refusal.to_string())]),
-        Ok(Output::Empty) => CallToolResult::success(Vec::new()),
-        Ok(Output::Text(text)) => CallToolResult::success(vec![ContentBlock::text(text.as_str())]),
-        Ok(Output::Json(json)) => {
-            let mut written = CallToolResult::success(vec![ContentBlock::text(json.get())]);
-            if let Ok(value @ Value::Object(_)) = serde_json::from_str::<Value>(json.get()) {
-                written.structured_content = Some(value);
-            }
-            written
-        }
-        Ok(_) => serde_json::from_value(mcp::write_result(result))
-            .map_err(|error| McpError::internal_error(error.to_string(), None))?,
-    };
-    // 2026-07-28 requires `resultType` on every result (rmcp strips it for older peers); the
-    // written JSON, which serves both revisions, has none.
-    written.result_type = Some(ResultType::COMPLETE);
-    Ok(written)
 }
 
 /// A call's progress reports on their way to the client as `notifications/progress`. Every
@@ -412,47 +386,6 @@ async fn forward_progress(
         };
         if peer.notify_progress(params).await.is_err() {
             break;
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use tool_core::{Content, Refusal};
-
-    #[test]
-    fn results_are_built_as_the_mcp_provider_writes_them() {
-        let outcomes = [
-            Ok(Output::Empty),
-            Ok(Output::text("two\tcolumns")),
-            Output::json(&json!({"matched": 5, "tags": ["a", "b"]})),
-            Output::json(&json!([1, 2])),
-            Output::json(&json!("text")),
-            Ok(Output::Content(vec![
-                Content::text("a"),
-                Content::image(vec![1, 2], "image/png"),
-            ])),
-            Err(Refusal::new("conflict", "the note moved on").line("fault", ["id", "stale"])),
-        ];
-        for outcome in outcomes {
-            let result = ToolResult {
-                id: "1".into(),
-                name: "t".into(),
-                outcome,
-            };
-            let mut written: CallToolResult =
-                serde_json::from_value(mcp::write_result(&result)).unwrap();
-            assert_eq!(
-                written.result_type, None,
-                "the provider writes no resultType"
-            );
-            written.result_type = Some(ResultType::COMPLETE);
-            assert_eq!(call_tool_result(&result).unwrap(), written, "{result:?}");
-            assert_eq!(
-                serde_json::to_value(call_tool_result(&result).unwrap()).unwrap(),
-                serde_json::to_value(&written).unwrap()
-            );
         }
     }
 }

@@ -1,5 +1,6 @@
-//! Remote MCP servers' tools inside a registry: the same answers as in process, grants before
-//! anything is sent, and dead or hung servers that still answer.
+//! The server and the remote toolkit, end to end in one process: a remote tool answers as the
+//! same tool in process, grants hold before anything is sent, dead or hung servers still
+//! answer, and the server answers every line (`serve_lines`) and every HTTP request it is sent.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -634,39 +635,38 @@ impl Http {
     }
 }
 
-/// Sends one HTTP/1.1 POST to `/mcp` on its own connection and returns the status code and
-/// what the server sent until `done` holds for it (or 10 s passed).
+/// Sends one POST to `/mcp` on a connection of its own and returns the status code and the
+/// body the server sent until `done` holds for it (or the body ended, or 10 s passed).
 async fn post_mcp(
     bound: std::net::SocketAddr,
     body: &str,
     done: impl Fn(&str) -> bool,
 ) -> (u16, String) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut stream = tokio::net::TcpStream::connect(bound).await.unwrap();
-    let request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {bound}\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
-         Connection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut received = Vec::new();
+    // reqwest is built here with rmcp's TLS features, which need a process-wide crypto
+    // provider even for plain http.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let request = client
+        .post(format!("http://{bound}/mcp"))
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .body(body.to_owned())
+        .send();
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    let mut chunk = [0; 4096];
+    let mut response = tokio::time::timeout_at(deadline, request)
+        .await
+        .expect("the server answers within 10 s")
+        .unwrap();
+    let status = response.status().as_u16();
+    let mut received = Vec::new();
     while !done(&String::from_utf8_lossy(&received)) {
-        match tokio::time::timeout_at(deadline, stream.read(&mut chunk)).await {
-            Ok(Ok(0)) | Err(_) => break,
-            Ok(Ok(read)) => received.extend_from_slice(&chunk[..read]),
+        match tokio::time::timeout_at(deadline, response.chunk()).await {
+            Ok(Ok(Some(chunk))) => received.extend_from_slice(&chunk),
+            Ok(Ok(None)) | Err(_) => break,
             Ok(Err(error)) => panic!("reading the answer failed: {error}"),
         }
     }
-    let text = String::from_utf8_lossy(&received).into_owned();
-    let status = text
-        .split(' ')
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .unwrap_or_else(|| panic!("no HTTP status line in {text:?}"));
-    (status, text)
+    (status, String::from_utf8_lossy(&received).into_owned())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

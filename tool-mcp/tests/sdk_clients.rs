@@ -172,62 +172,37 @@ fn check_guest(seen: &Value) {
     );
 }
 
-#[test]
-fn the_python_session_drives_the_server_over_stdio() {
-    let seen = python("session", Transport::Stdio);
-    assert_eq!(seen["protocol_version"], "2025-11-25");
+/// One test a client, mode and transport, each named for what it proves: the client, started
+/// so, drives the server through every check and speaks this protocol revision.
+macro_rules! drives {
+    ($($name:ident: $seen:expr => $revision:literal;)*) => {$(
+        #[test]
+        fn $name() {
+            let seen = $seen;
+            assert_eq!(seen["protocol_version"], $revision);
+        }
+    )*};
 }
 
-#[test]
-fn the_python_session_drives_the_server_over_streamable_http() {
-    let seen = python("session", Transport::Http);
-    assert_eq!(seen["protocol_version"], "2025-11-25");
-}
-
-#[test]
-fn the_python_client_in_its_default_mode_speaks_2026_07_28_over_stdio() {
-    let seen = python("auto", Transport::Stdio);
-    assert_eq!(seen["protocol_version"], "2026-07-28");
-}
-
-#[test]
-fn the_python_client_in_its_default_mode_speaks_2026_07_28_over_streamable_http() {
-    let seen = python("auto", Transport::Http);
-    assert_eq!(seen["protocol_version"], "2026-07-28");
-}
-
-#[test]
-fn the_python_client_in_legacy_mode_drives_the_server_over_stdio() {
-    let seen = python("legacy", Transport::Stdio);
-    assert_eq!(seen["protocol_version"], "2025-11-25");
-}
-
-#[test]
-fn the_python_client_in_legacy_mode_drives_the_server_over_streamable_http() {
-    let seen = python("legacy", Transport::Http);
-    assert_eq!(seen["protocol_version"], "2025-11-25");
-}
-
-#[test]
-fn the_python_client_pinned_to_2026_07_28_drives_the_server_over_stdio() {
-    let seen = python("2026-07-28", Transport::Stdio);
-    assert_eq!(seen["protocol_version"], "2026-07-28");
-}
-
-#[test]
-fn the_python_client_pinned_to_2026_07_28_drives_the_server_over_streamable_http() {
-    let seen = python("2026-07-28", Transport::Http);
-    assert_eq!(seen["protocol_version"], "2026-07-28");
-}
-
-#[test]
-fn the_typescript_client_drives_the_server_over_stdio() {
-    let seen = typescript(Transport::Stdio);
-    assert_eq!(seen["protocol_version"], "2025-11-25");
-}
-
-#[test]
-fn the_typescript_client_drives_the_server_over_streamable_http() {
-    let seen = typescript(Transport::Http);
-    assert_eq!(seen["protocol_version"], "2025-11-25");
+drives! {
+    the_python_session_drives_the_server_over_stdio:
+        python("session", Transport::Stdio) => "2025-11-25";
+    the_python_session_drives_the_server_over_streamable_http:
+        python("session", Transport::Http) => "2025-11-25";
+    the_python_client_in_its_default_mode_speaks_2026_07_28_over_stdio:
+        python("auto", Transport::Stdio) => "2026-07-28";
+    the_python_client_in_its_default_mode_speaks_2026_07_28_over_streamable_http:
+        python("auto", Transport::Http) => "2026-07-28";
+    the_python_client_in_legacy_mode_drives_the_server_over_stdio:
+        python("legacy", Transport::Stdio) => "2025-11-25";
+    the_python_client_in_legacy_mode_drives_the_server_over_streamable_http:
+        python("legacy", Transport::Http) => "2025-11-25";
+    the_python_client_pinned_to_2026_07_28_drives_the_server_over_stdio:
+        python("2026-07-28", Transport::Stdio) => "2026-07-28";
+    the_python_client_pinned_to_2026_07_28_drives_the_server_over_streamable_http:
+        python("2026-07-28", Transport::Http) => "2026-07-28";
+    the_typescript_client_drives_the_server_over_stdio:
+        typescript(Transport::Stdio) => "2025-11-25";
+    the_typescript_client_drives_the_server_over_streamable_http:
+        typescript(Transport::Http) => "2025-11-25";
 }

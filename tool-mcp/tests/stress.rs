@@ -162,12 +162,7 @@ async fn a_call_cancelled_by_the_client_stops_on_the_remote_server() {
     let ctx = Context::new().with_cancellation(token.clone());
     let call = ToolCall::new("1", "lab_run", json!({"kind": 1, "value": 1}));
     let running = tokio::spawn(async move { client.call(call, &ctx).await });
-    for _ in 0..100 {
-        if live.load(Ordering::SeqCst) == 1 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
+    wait_for_live(&live, 1, Duration::from_millis(5)).await;
     assert_eq!(
         live.load(Ordering::SeqCst),
         1,
@@ -178,15 +173,20 @@ async fn a_call_cancelled_by_the_client_stops_on_the_remote_server() {
     assert_eq!(result.refusal().unwrap().code, "cancelled");
     // rmcp sends `notifications/cancelled` when the call's future is dropped; the server
     // cancels the handler's context and drops it, long before its 5 s sleep ends.
-    for _ in 0..100 {
-        if live.load(Ordering::SeqCst) == 0 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    wait_for_live(&live, 0, Duration::from_millis(10)).await;
     assert_eq!(
         live.load(Ordering::SeqCst),
         0,
         "the server is still running the call"
     );
+}
+
+/// Waits until `count` handlers are running, looking a hundred times at most, `pause` apart.
+async fn wait_for_live(live: &AtomicUsize, count: usize, pause: Duration) {
+    for _ in 0..100 {
+        if live.load(Ordering::SeqCst) == count {
+            return;
+        }
+        tokio::time::sleep(pause).await;
+    }
 }

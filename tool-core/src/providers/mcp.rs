@@ -1,11 +1,16 @@
-//! MCP: `tools/list` entries, `tools/call` params, `CallToolResult`s (protocol 2025-11-25).
+//! MCP: `tools/list` entries, `tools/call` params, and the `CallToolResult` shape, written and
+//! read here and nowhere else (protocol 2025-11-25).
+//!
+//! A result's content blocks are written and read here too, for [`Output`]'s own JSON and for
+//! `tool-mcp`, which converts between these and rmcp's typed results but does not define them.
 
+use base64::Engine as _;
 use serde_json::{Map, Value, json};
 
 use super::{ExportError, Provider, bad_call, inlined, string_field};
 use crate::call::{Arguments, ToolCall};
 use crate::dialect::Recursion;
-use crate::output::Output;
+use crate::output::{Content, Output};
 use crate::refusal::Refusal;
 use crate::tool::ToolDefinition;
 
@@ -49,11 +54,6 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
     Ok(Value::Object(entry))
 }
 
-/// Every tool's entry, in order, as `tools/list` returns them; the first error if any.
-pub fn tools(definitions: &[ToolDefinition]) -> Result<Vec<Value>, ExportError> {
-    definitions.iter().map(tool).collect()
-}
-
 /// Reads `tools/call` params (`{"name": ..., "arguments": {...}}`) into a call with the
 /// request's `id`.
 pub fn read_call(params: &Value, id: impl Into<String>) -> Result<ToolCall, Refusal> {
@@ -90,10 +90,159 @@ pub fn write_result(result: &crate::ToolResult) -> Value {
     }
 }
 
+/// Reads a `CallToolResult` back into what came of the call: the refusal for `isError` (the
+/// very refusal, when its text is one's text form; else a `failed` one with the text), else
+/// the `structuredContent`, else the content: nothing, one text, or the blocks (those of a type
+/// this framework does not have are left out). JSON that is not an object is a `failed`
+/// refusal.
+pub fn read_result(result: &Value) -> Result<Output, Refusal> {
+    let Value::Object(result) = result else {
+        return Err(Refusal::failed(format!(
+            "this is not an MCP CallToolResult: {result}"
+        )));
+    };
+    let content = result
+        .get("content")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    if result.get("isError").and_then(Value::as_bool) == Some(true) {
+        let text: Vec<&str> = content
+            .iter()
+            .filter_map(|block| string_field(block, "text"))
+            .collect();
+        let text = text.join("\n");
+        return Err(Refusal::parse(&text).unwrap_or_else(|| Refusal::failed(text)));
+    }
+    if let Some(structured) = result.get("structuredContent") {
+        let json = serde_json::value::to_raw_value(structured)
+            .map_err(|error| Refusal::failed(error.to_string()))?;
+        return Ok(Output::Json(json));
+    }
+    let blocks: Vec<Content> = content.iter().filter_map(read_block).collect();
+    Ok(match blocks.as_slice() {
+        [] => Output::Empty,
+        [Content::Text(text)] => Output::Text(text.clone()),
+        _ => Output::Content(blocks),
+    })
+}
+
 fn content(output: &Output) -> Vec<Value> {
     match output {
         Output::Empty => Vec::new(),
-        Output::Content(blocks) => blocks.iter().map(crate::Content::to_mcp).collect(),
+        Output::Content(blocks) => blocks.iter().map(write_block).collect(),
         other => vec![json!({"type": "text", "text": other.as_text()})],
+    }
+}
+
+/// A content block (`{"type": "image", "data": "<base64>", "mimeType": ...}`), as MCP has
+/// them; also the JSON of an [`Output`] of blocks.
+pub(crate) fn write_block(block: &Content) -> Value {
+    let base64 = |data: &[u8]| base64::engine::general_purpose::STANDARD.encode(data);
+    match block {
+        Content::Text(text) => json!({"type": "text", "text": text}),
+        Content::Image { data, mime_type } => {
+            json!({"type": "image", "data": base64(data), "mimeType": mime_type})
+        }
+        Content::Audio { data, mime_type } => {
+            json!({"type": "audio", "data": base64(data), "mimeType": mime_type})
+        }
+        Content::ResourceLink {
+            uri,
+            name,
+            mime_type,
+            description,
+        } => {
+            let mut link = json!({"type": "resource_link", "uri": uri, "name": name});
+            if let Some(mime_type) = mime_type {
+                link["mimeType"] = mime_type.as_str().into();
+            }
+            if let Some(description) = description {
+                link["description"] = description.as_str().into();
+            }
+            link
+        }
+    }
+}
+
+/// A content block read back; `None` for a type this framework does not have (an embedded
+/// resource, say) or a block missing what its type needs.
+fn read_block(block: &Value) -> Option<Content> {
+    let field = |key: &str| string_field(block, key);
+    let bytes = || {
+        base64::engine::general_purpose::STANDARD
+            .decode(field("data")?)
+            .ok()
+    };
+    match field("type")? {
+        "text" => Some(Content::text(field("text")?)),
+        "image" => Some(Content::image(bytes()?, field("mimeType")?)),
+        "audio" => Some(Content::audio(bytes()?, field("mimeType")?)),
+        "resource_link" => Some(Content::ResourceLink {
+            uri: field("uri")?.to_owned(),
+            name: field("name")?.to_owned(),
+            mime_type: field("mimeType").map(str::to_owned),
+            description: field("description").map(str::to_owned),
+        }),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ToolResult;
+
+    fn written(outcome: Result<Output, Refusal>) -> Value {
+        write_result(&ToolResult {
+            id: "1".into(),
+            name: "t".into(),
+            outcome,
+        })
+    }
+
+    #[test]
+    fn a_result_reads_back_as_what_was_written() {
+        let outcomes = [
+            Ok(Output::Empty),
+            Ok(Output::text("two\tcolumns")),
+            Output::json(&json!({"matched": 5, "tags": ["a", "b"]})),
+            Ok(Output::Content(vec![
+                Content::text("a"),
+                Content::image(vec![1, 2], "image/png"),
+                Content::audio(vec![3], "audio/wav"),
+                Content::resource_link("file:///n.md", "n"),
+            ])),
+            Err(Refusal::new("conflict", "the note moved on").line("fault", ["id", "stale"])),
+        ];
+        for outcome in outcomes {
+            assert_eq!(read_result(&written(outcome.clone())), outcome);
+        }
+    }
+
+    #[test]
+    fn what_mcp_cannot_tell_apart_reads_as_the_plainer_output() {
+        // Structured output that is not an object is written as its text alone.
+        assert_eq!(
+            read_result(&written(Output::json(&[1, 2]))),
+            Ok(Output::text("[1,2]"))
+        );
+        assert_eq!(
+            read_result(&written(Ok(Output::Content(vec![Content::text("a")])))),
+            Ok(Output::text("a"))
+        );
+    }
+
+    #[test]
+    fn a_foreign_result_reads_as_far_as_it_can() {
+        let error = json!({"content": [{"type": "text", "text": "disk full"}], "isError": true});
+        assert_eq!(read_result(&error), Err(Refusal::failed("disk full")));
+        let embedded = json!({"content": [
+            {"type": "resource", "resource": {"uri": "file:///a", "text": "a"}},
+            {"type": "text", "text": "kept"},
+        ]});
+        assert_eq!(read_result(&embedded), Ok(Output::text("kept")));
+        assert_eq!(read_result(&json!({})), Ok(Output::Empty));
+        assert_eq!(read_result(&json!([])).unwrap_err().code, "failed");
     }
 }

@@ -130,23 +130,13 @@ fn install_python(venv: &Path) -> Result<(), String> {
         "pip",
     )
     .map_err(|error| format!("pip did not start in {}: {error}", venv.display()))?;
-    if pip.0 {
-        return Ok(());
-    }
-    let _ = fs::remove_dir_all(venv);
-    Err(if unreachable(&pip.1) {
-        format!(
-            "could not install the Python MCP SDK ({PYTHON_SDK}) for the tests: the package \
-             registry (PyPI, or the PIP_INDEX_URL mirror) could not be reached; run `cargo test` \
-             again once it can"
-        )
-    } else {
-        format!(
-            "could not install the Python MCP SDK ({PYTHON_SDK}) for the tests: pip said `{}`; \
-             run `cargo test` again once that is mended",
-            last_line(&pip.1)
-        )
-    })
+    installed(
+        pip,
+        venv,
+        &format!("Python MCP SDK ({PYTHON_SDK})"),
+        "the package registry (PyPI, or the PIP_INDEX_URL mirror)",
+        "pip",
+    )
 }
 
 fn install_typescript(folder: &Path) -> Result<(), String> {
@@ -168,21 +158,39 @@ fn install_typescript(folder: &Path) -> Result<(), String> {
     .map_err(|_| {
         "npm was not found: install Node.js with npm to run the MCP client tests".to_owned()
     })?;
-    if npm.0 {
+    installed(
+        npm,
+        folder,
+        &format!("TypeScript MCP SDK ({TYPESCRIPT_SDK})"),
+        "the npm registry (or the npm_config_registry mirror)",
+        "npm",
+    )
+}
+
+/// `Ok` when the installer succeeded; else `folder`, half made, is removed, and the error says
+/// why `sdk` could not be installed, from what its `installer` wrote to stderr: its `registry`
+/// out of reach, or the installer's own last word.
+fn installed(
+    (succeeded, stderr): (bool, String),
+    folder: &Path,
+    sdk: &str,
+    registry: &str,
+    installer: &str,
+) -> Result<(), String> {
+    if succeeded {
         return Ok(());
     }
     let _ = fs::remove_dir_all(folder);
-    Err(if unreachable(&npm.1) {
+    Err(if unreachable(&stderr) {
         format!(
-            "could not install the TypeScript MCP SDK ({TYPESCRIPT_SDK}) for the tests: the npm \
-             registry (or the npm_config_registry mirror) could not be reached; run `cargo test` \
-             again once it can"
+            "could not install the {sdk} for the tests: {registry} could not be reached; run \
+             `cargo test` again once it can"
         )
     } else {
         format!(
-            "could not install the TypeScript MCP SDK ({TYPESCRIPT_SDK}) for the tests: npm \
-             said `{}`; run `cargo test` again once that is mended",
-            last_line(&npm.1)
+            "could not install the {sdk} for the tests: {installer} said `{}`; run `cargo test` \
+             again once that is mended",
+            last_line(&stderr)
         )
     })
 }

@@ -1,0 +1,103 @@
+//! Between rmcp's typed `CallToolResult` and this framework's results, both ways: a served
+//! call's [`ToolResult`] becomes rmcp's result, and a remote server's result becomes a call's
+//! outcome.
+//!
+//! The shape itself is [`tool_core::providers::mcp`]'s, which writes and reads it as JSON; this
+//! module only moves between that JSON and rmcp's types. Every served call passes through here,
+//! so the common results (a refusal, text, structured output, nothing) are built directly rather
+//! than through a JSON value; a test holds them to what the provider writes.
+
+use rmcp::ErrorData as McpError;
+use rmcp::model::{CallToolResult, ContentBlock, ResultType};
+use serde_json::Value;
+use tool_core::providers::mcp;
+use tool_core::{Output, Refusal, ToolResult};
+
+/// The `CallToolResult` that `mcp::write_result` writes for `result`, with `resultType:
+/// "complete"`, which 2026-07-28 requires on every result (rmcp strips it for older peers).
+pub(crate) fn call_tool_result(result: &ToolResult) -> Result<CallToolResult, McpError> {
+    let mut built = match &result.outcome {
+        Err(refusal) => CallToolResult::error(vec![ContentBlock::text(refusal.to_string())]),
+        Ok(Output::Empty) => CallToolResult::success(Vec::new()),
+        Ok(Output::Text(text)) => CallToolResult::success(vec![ContentBlock::text(text.as_str())]),
+        Ok(Output::Json(json)) => {
+            let mut built = CallToolResult::success(vec![ContentBlock::text(json.get())]);
+            if let Ok(value @ Value::Object(_)) = serde_json::from_str::<Value>(json.get()) {
+                built.structured_content = Some(value);
+            }
+            built
+        }
+        Ok(_) => serde_json::from_value(mcp::write_result(result))
+            .map_err(|error| McpError::internal_error(error.to_string(), None))?,
+    };
+    built.result_type = Some(ResultType::COMPLETE);
+    Ok(built)
+}
+
+/// What a remote server's `CallToolResult` means here, as `mcp::read_result` reads it.
+pub(crate) fn outcome_of(result: &CallToolResult) -> Result<Output, Refusal> {
+    let written = serde_json::to_value(result).map_err(|error| {
+        Refusal::failed(format!("the MCP server's answer was unreadable: {error}"))
+    })?;
+    mcp::read_result(&written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use tool_core::Content;
+
+    fn outcomes() -> Vec<Result<Output, Refusal>> {
+        vec![
+            Ok(Output::Empty),
+            Ok(Output::text("two\tcolumns")),
+            Output::json(&json!({"matched": 5, "tags": ["a", "b"]})),
+            Output::json(&json!([1, 2])),
+            Output::json(&json!("text")),
+            Ok(Output::Content(vec![
+                Content::text("a"),
+                Content::image(vec![1, 2], "image/png"),
+            ])),
+            Err(Refusal::new("conflict", "the note moved on").line("fault", ["id", "stale"])),
+        ]
+    }
+
+    fn result_of(outcome: Result<Output, Refusal>) -> ToolResult {
+        ToolResult {
+            id: "1".into(),
+            name: "t".into(),
+            outcome,
+        }
+    }
+
+    #[test]
+    fn results_are_built_as_the_mcp_provider_writes_them() {
+        for result in outcomes().into_iter().map(result_of) {
+            let mut written: CallToolResult =
+                serde_json::from_value(mcp::write_result(&result)).unwrap();
+            assert_eq!(
+                written.result_type, None,
+                "the provider writes no resultType"
+            );
+            written.result_type = Some(ResultType::COMPLETE);
+            assert_eq!(call_tool_result(&result).unwrap(), written, "{result:?}");
+            assert_eq!(
+                serde_json::to_value(call_tool_result(&result).unwrap()).unwrap(),
+                serde_json::to_value(&written).unwrap()
+            );
+        }
+    }
+
+    #[test]
+    fn a_result_read_back_is_what_the_mcp_provider_reads() {
+        for result in outcomes().into_iter().map(result_of) {
+            let built = call_tool_result(&result).unwrap();
+            assert_eq!(
+                outcome_of(&built),
+                mcp::read_result(&mcp::write_result(&result)),
+                "{result:?}"
+            );
+        }
+    }
+}
