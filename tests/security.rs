@@ -334,6 +334,99 @@ async fn error_details_and_panic_text_reach_the_log_not_the_model_unless_configu
     );
 }
 
+/// Loads a profile, with errors as applications that use anyhow write them.
+#[tool(readonly)]
+async fn profile_load(user: String) -> anyhow::Result<String> {
+    use anyhow::Context as _;
+    let cause = std::io::Error::other("connection refused (token tk-5678)");
+    Err(cause)
+        .with_context(|| format!("reading the profile of {user}"))
+        .context("loading the profile")
+}
+
+/// An error with a source, as a library returns one.
+#[derive(Debug)]
+struct Unreachable {
+    host: String,
+    cause: std::io::Error,
+}
+
+impl std::fmt::Display for Unreachable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot reach {}", self.host)
+    }
+}
+
+impl std::error::Error for Unreachable {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.cause)
+    }
+}
+
+fn unreachable(host: String) -> Unreachable {
+    Unreachable {
+        host,
+        cause: std::io::Error::other("connection refused (token tk-5678)"),
+    }
+}
+
+/// Pings a host, with a boxed error.
+#[tool(readonly)]
+async fn host_ping(host: String) -> Result<String, Box<dyn std::error::Error + Send + Sync>> {
+    Err(unreachable(host).into())
+}
+
+/// Pings a host, with a boxed error that is neither `Send` nor `Sync`.
+#[tool(readonly)]
+async fn host_ping_local(host: String) -> Result<String, Box<dyn std::error::Error>> {
+    Err(unreachable(host).into())
+}
+
+#[tokio::test]
+async fn anyhow_and_boxed_errors_are_failed_their_chain_logged_and_shown_only_if_configured() {
+    let log = Log::default();
+    let _guard = tracing::subscriber::set_default(log.clone());
+    let registry = Registry::builder()
+        .tool(ProfileLoad)
+        .tool(HostPing)
+        .tool(HostPingLocal)
+        .build()
+        .unwrap();
+    let ctx = Context::default();
+    let profile = || ToolCall::new("c", "profile_load", json!({"user": "ada"}));
+    let ping = |name: &str| ToolCall::new("c", name, json!({"host": "db.internal"}));
+    let anyhow_chain =
+        "loading the profile: reading the profile of ada: connection refused (token tk-5678)";
+    let boxed_chain = "cannot reach db.internal: connection refused (token tk-5678)";
+
+    let hidden = "refused\tfailed\tthe tool failed; the details were logged";
+    assert_eq!(registry.call(profile(), &ctx).await.text(), hidden);
+    assert_eq!(registry.call(ping("host_ping"), &ctx).await.text(), hidden);
+    assert_eq!(
+        registry.call(ping("host_ping_local"), &ctx).await.text(),
+        hidden
+    );
+    // Each error's whole chain is logged, as for any `std::error::Error`.
+    let logged = log.text();
+    assert!(
+        logged.contains(&format!("error={anyhow_chain}")),
+        "{logged}"
+    );
+    assert!(logged.contains(&format!("error={boxed_chain}")), "{logged}");
+
+    let open = registry.with_error_messages(true);
+    assert_eq!(
+        open.call(profile(), &ctx).await.text(),
+        format!("refused\tfailed\t{anyhow_chain}")
+    );
+    for name in ["host_ping", "host_ping_local"] {
+        assert_eq!(
+            open.call(ping(name), &ctx).await.text(),
+            format!("refused\tfailed\t{boxed_chain}")
+        );
+    }
+}
+
 /// Says who is calling.
 #[tool(readonly)]
 async fn whoami(caller: Option<String>, ctx: &Context) -> String {

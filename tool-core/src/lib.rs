@@ -67,9 +67,16 @@
 //! schema is advertised, and debug builds check every output against it), text (`String`,
 //! `&str`), nothing (`()`), [`Content`] blocks (text, image and audio bytes with a MIME type,
 //! resource links), or a `Result` of one of these whose error is a [`Refusal`] or any
-//! `std::error::Error` (which becomes `failed`; its message is logged, and shown only by a
-//! registry set up with [`Registry::with_error_messages`], since it was not written for a
-//! model: see [`Refusal`](Refusal#what-a-model-is-shown)).
+//! `std::error::Error`, a `Box<dyn std::error::Error + Send + Sync>` or an `anyhow::Error`
+//! (`anyhow::Result<T>`, with the `anyhow` feature). Such an error becomes `failed`; its
+//! message, followed by its sources' (`a: b: c`), is logged, and shown only by a registry set
+//! up with [`Registry::with_error_messages`], since it was not written for a model: see
+//! [`Refusal`](Refusal#what-a-model-is-shown).
+//!
+//! # Cargo features
+//!
+//! One, off by default: `anyhow` lets a handler return `anyhow::Result<T>`
+//! (`tool-core = { version = "0.1", features = ["anyhow"] }`).
 //!
 //! # Providers
 //!

@@ -248,10 +248,15 @@ impl IntoOutput for () {
 
 /// The error half of a handler's `Result`: a [`Refusal`] passes through with its own code; any
 /// `std::error::Error` becomes a `failed` refusal with its message.
+///
+/// `#[tool]` takes two error types more, which cannot implement this trait beside its impl for
+/// every `std::error::Error`: a boxed `dyn std::error::Error` (`+ Send + Sync` or not) and,
+/// with this crate's `anyhow` feature, `anyhow::Error`. Each becomes `failed` as any
+/// `std::error::Error` does.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool's error",
     label = "not a tool error",
-    note = "return `Result<T, tool_core::Refusal>`, or an error type that implements `std::error::Error + Send + Sync + 'static`"
+    note = "return `Result<T, tool_core::Refusal>`, an error type that implements `std::error::Error + Send + Sync + 'static`, a `Box<dyn std::error::Error + Send + Sync>`, or an `anyhow::Error` (with tool-core's `anyhow` feature)"
 )]
 pub trait IntoRefusal {
     /// Converts the error.

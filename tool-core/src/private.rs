@@ -128,15 +128,18 @@ pub fn definition(
     definition
 }
 
-/// Splits a `Result` return type into its parts, so the macro can name `T` of any
-/// `Result<T, E>` alias (`io::Result<T>`, say).
+/// Splits a `Result` return type into its parts, so the macro can name `T` and `E` of any
+/// `Result<T, E>` alias (`io::Result<T>`, `anyhow::Result<T>`, say).
 pub trait ResultParts {
     /// The output type.
     type Ok;
+    /// The error type.
+    type Err;
 }
 
 impl<T, E> ResultParts for Result<T, E> {
     type Ok = T;
+    type Err = E;
 }
 
 /// What `registry![...]` expands to, once the tool names are known to be unique.
@@ -149,6 +152,89 @@ pub fn registry_from_toolkits(
 /// Converts a handler's error into a refusal, with a readable compile error when it can't.
 pub fn into_refusal<E: IntoRefusal>(error: E) -> Refusal {
     error.into_refusal()
+}
+
+// A handler's error reaches `into_refusal` the same way, by autoref on `&&Wrap<E>`. A boxed
+// `dyn Error` and an `anyhow::Error` are no `std::error::Error` themselves, and cannot implement
+// `IntoRefusal` beside its impl for every `std::error::Error` (std or anyhow could one day make
+// them errors: the impls would overlap), so they are made into a `Refusal` first. Every other
+// type goes to `into_refusal` as it is, so a type that is no error is still reported by
+// `IntoRefusal`'s bound, in its words.
+
+/// An error behind a pointer, seen as the `std::error::Error` it holds.
+pub trait DynError {
+    /// The error, whose `source()`s are its chain.
+    fn as_error(&self) -> &(dyn std::error::Error + 'static);
+}
+
+impl DynError for Box<dyn std::error::Error + 'static> {
+    fn as_error(&self) -> &(dyn std::error::Error + 'static) {
+        &**self
+    }
+}
+
+impl DynError for Box<dyn std::error::Error + Send + 'static> {
+    fn as_error(&self) -> &(dyn std::error::Error + 'static) {
+        &**self
+    }
+}
+
+impl DynError for Box<dyn std::error::Error + Send + Sync + 'static> {
+    fn as_error(&self) -> &(dyn std::error::Error + 'static) {
+        &**self
+    }
+}
+
+#[cfg(feature = "anyhow")]
+impl DynError for anyhow::Error {
+    fn as_error(&self) -> &(dyn std::error::Error + 'static) {
+        // The outermost error; its `source()`s are what `anyhow::Error::chain` walks.
+        &**self
+    }
+}
+
+/// Dispatch for an error behind a pointer.
+pub trait ViaDynError {
+    /// The way this error becomes a refusal.
+    fn error_kind(self) -> DynErrorKind
+    where
+        Self: Sized,
+    {
+        DynErrorKind
+    }
+}
+impl<E: DynError> ViaDynError for &&Wrap<E> {}
+
+/// Dispatch for every other error type.
+pub trait ViaIntoRefusal {
+    /// The way this error becomes a refusal.
+    fn error_kind(self) -> IntoRefusalKind
+    where
+        Self: Sized,
+    {
+        IntoRefusalKind
+    }
+}
+impl<E: ?Sized> ViaIntoRefusal for &Wrap<E> {}
+
+/// Errors behind a pointer.
+pub struct DynErrorKind;
+
+impl DynErrorKind {
+    /// The `failed` refusal for the error, as for any `std::error::Error`.
+    pub fn prepare<E: DynError>(&self, error: E) -> Refusal {
+        Refusal::from_error(error.as_error())
+    }
+}
+
+/// Errors [`into_refusal`] converts, or reports.
+pub struct IntoRefusalKind;
+
+impl IntoRefusalKind {
+    /// The error as it is.
+    pub fn prepare<E>(&self, error: E) -> E {
+        error
+    }
 }
 
 // The macro picks how a return type becomes an `Output` by method-call autoref on

@@ -229,6 +229,14 @@ where
     E: std::error::Error + Send + Sync + 'static,
 {
     fn from(error: E) -> Self {
+        Refusal::from_error(&error)
+    }
+}
+
+impl Refusal {
+    /// The `failed` refusal, not model-facing, for `error`: its message followed by its
+    /// sources', joined with `: `. Every error type a handler may return comes through here.
+    pub(crate) fn from_error(error: &(dyn std::error::Error + 'static)) -> Refusal {
         let mut message = error.to_string();
         let mut source = error.source();
         while let Some(cause) = source {

@@ -419,24 +419,34 @@ fn output_schema(tool: &ToolFn) -> TokenStream {
 
 fn convert_return(tool: &ToolFn) -> TokenStream {
     let dispatch = dispatch(tool);
-    if !tool.output.is_result {
+    let Some(ty) = tool.output.ty.as_ref().filter(|_| tool.output.is_result) else {
         return quote!(#dispatch.convert(__returned, &__OUTPUT_SCHEMA));
-    }
-    // At `E` in `Result<T, E>`; at the whole type for an alias such as `io::Result<T>`.
-    let error_span = tool
-        .output
-        .ty
-        .as_ref()
-        .map(|ty| result_argument(ty, 1).unwrap_or(ty).span());
-    let into_refusal = match error_span {
-        Some(span) => quote_spanned!(span=> ::tool_core::__private::into_refusal(__error)),
-        None => quote!(::tool_core::__private::into_refusal(__error)),
     };
+    let into_refusal = into_refusal(ty);
     quote! {
         match __returned {
             ::core::result::Result::Ok(__value) => #dispatch.convert(__value, &__OUTPUT_SCHEMA),
             ::core::result::Result::Err(__error) => ::core::result::Result::Err(#into_refusal),
         }
+    }
+}
+
+/// `__error`, of the error type of the `Result` type `ty`, as a refusal. A boxed `dyn Error` or
+/// an `anyhow::Error` is made one first; any other error goes to `into_refusal` as it is, whose
+/// bound reports a type that is no error (see `tool_core::__private::ViaDynError`).
+fn into_refusal(ty: &syn::Type) -> TokenStream {
+    // At `E` in `Result<T, E>`; at the whole type for an alias such as `io::Result<T>`.
+    let span = result_argument(ty, 1).unwrap_or(ty).span();
+    quote_spanned! {span=>
+        ::tool_core::__private::into_refusal({
+            #[allow(unused_imports)]
+            use ::tool_core::__private::{ViaDynError as _, ViaIntoRefusal as _};
+            (&&::tool_core::__private::Wrap::<
+                <#ty as ::tool_core::__private::ResultParts>::Err,
+            >::NEW)
+                .error_kind()
+                .prepare(__error)
+        })
     }
 }
 
