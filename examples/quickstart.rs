@@ -52,20 +52,32 @@ async fn main() {
             ),
         ),
         (
-            "the handler's own refusal",
+            "text that may not be empty",
+            ToolCall::new("call-5", "note_write", json!({"text": ""})),
+        ),
+        (
+            "a dry run: everything checked, nothing written",
             ToolCall::new(
-                "call-5",
+                "call-6",
+                "note_write",
+                json!({"id": 1, "text": "buy oat milk", "revision": 1, "dry_run": true}),
+            ),
+        ),
+        (
+            "a stale revision: the note changed since the caller read it",
+            ToolCall::new(
+                "call-7",
                 "note_write",
                 json!({"id": 1, "text": "buy oat milk", "revision": 0}),
             ),
         ),
         (
             "a tool that does not exist",
-            ToolCall::new("call-6", "note_delete", json!({"id": 1})),
+            ToolCall::new("call-8", "note_delete", json!({"id": 1})),
         ),
         (
             "no arguments at all",
-            ToolCall::new("call-7", "note_count", serde_json::Value::Null),
+            ToolCall::new("call-9", "note_count", serde_json::Value::Null),
         ),
     ];
 

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use tool_core::{Context, Refusal, Registry, tool};
+use tool_core::{Context, DryRun, ExpectedRevision, NonEmptyString, Refusal, Registry, tool};
 
 /// The notes, kept in memory; handlers reach it through the context.
 #[derive(Default)]
@@ -23,11 +23,14 @@ pub struct Note {
     revision: u64,
 }
 
-/// What a write did.
+/// What a write did, or, for a dry run, would do.
 #[derive(serde::Serialize, schemars::JsonSchema)]
 pub struct Written {
     id: u64,
     revision: u64,
+    /// True when nothing was written (a dry run): `id` and `revision` are what it would make.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    dry_run: bool,
 }
 
 /// Which notes to find.
@@ -57,35 +60,35 @@ pub async fn note_write(
     /// Which note; a new one when absent.
     id: Option<u64>,
     /// The note's text.
-    text: String,
+    text: NonEmptyString,
     /// Tags to file it under.
     #[serde(default)]
     tags: Vec<String>,
-    /// The revision the caller last read; the write is refused if the note has moved on.
-    revision: Option<u64>,
+    // The conventions' types describe themselves to the model; a `///` here would replace that.
+    revision: ExpectedRevision,
+    dry_run: DryRun,
     ctx: &Context,
 ) -> Result<Written, Refusal> {
     let mut notes = store(ctx)?.notes.lock().expect("note store poisoned");
     let id = id.unwrap_or_else(|| notes.keys().last().map_or(1, |last| last + 1));
     let current = notes.get(&id).map_or(0, |note| note.revision);
-    if let Some(read) = revision.filter(|read| *read != current) {
-        return Err(Refusal::new(
-            "conflict",
-            format!("note {id} is at revision {current}, not {read}; read it again"),
-        )
-        .line("revision", [current.to_string()]));
+    revision.check(current)?;
+    let written = Written {
+        id,
+        revision: current + 1,
+        dry_run: dry_run.is_set(),
+    };
+    if dry_run.is_set() {
+        return Ok(written);
     }
     let note = Note {
         id,
-        text,
+        text: text.into_string(),
         tags,
         revision: current + 1,
     };
     notes.insert(id, note);
-    Ok(Written {
-        id,
-        revision: current + 1,
-    })
+    Ok(written)
 }
 
 /// Finds notes by tag and revision.

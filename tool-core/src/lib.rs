@@ -90,6 +90,14 @@
 //! fault is reported at once with its path (`items[2].qty: expected u32, received "x"`). See
 //! [`Refusal`] for the text form a model sees.
 //!
+//! # Conventions
+//!
+//! Three parameter types carry the conventions of the @adecore/agents tool layer, each with
+//! the description a model needs in its schema: [`DryRun`] (check everything, change nothing),
+//! [`ExpectedRevision`] (refuse with `conflict` and the current revision when the caller's is
+//! stale; see [`ExpectedRevision::check`]) and [`NonEmptyString`] (text that may not be `""`).
+//! A `DryRun` or `ExpectedRevision` parameter is optional, as an `Option` is.
+//!
 //! # Limits
 //!
 //! A registry sits between an untrusted caller and the application's functions, so every call
@@ -117,6 +125,7 @@ mod approval;
 mod args;
 mod call;
 mod context;
+mod conventions;
 mod describe;
 mod dialect;
 mod execute;
@@ -139,6 +148,7 @@ pub use approval::{Approval, ApprovalRequest, Approver};
 pub use args::MAX_ARGUMENT_DEPTH;
 pub use call::{Arguments, ToolCall, ToolResult};
 pub use context::{CancellationToken, Context, Progress, ProgressReporter};
+pub use conventions::{DryRun, ExpectedRevision, NonEmptyString};
 pub use grant::Grant;
 pub use output::{Content, IntoOutput, IntoRefusal, Output};
 pub use providers::{ExportError, Provider};

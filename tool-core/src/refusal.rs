@@ -27,6 +27,9 @@ pub mod code {
     pub const TIMED_OUT: &str = "timed-out";
     /// An approver declined to let the call run.
     pub const DECLINED: &str = "declined";
+    /// The item the call would change has changed since the caller read it; a `revision`
+    /// line gives its current revision. See [`ExpectedRevision`](crate::ExpectedRevision).
+    pub const CONFLICT: &str = "conflict";
     /// The tool ran and reported an error of its own.
     pub const FAILED: &str = "failed";
     /// Something went wrong inside the tool or the framework (a panic, for instance).
