@@ -125,10 +125,10 @@ async fn empty_text_is_refused_at_its_path_before_the_handler_runs() {
     assert_eq!(
         faults(&refusal),
         [
-            fault("title", r#"expected at least 1 character, received """#),
+            fault("title", r#"expected text that is not empty, received """#),
             fault(
                 "steps[1].what",
-                r#"expected at least 1 character, received """#
+                r#"expected text that is not empty, received """#
             ),
         ]
     );

@@ -161,9 +161,9 @@ impl JsonSchema for ExpectedRevision {
 ///
 /// Only the empty string is refused; text of spaces is text. That is the whole rule its
 /// schema (`minLength: 1`) tells a model, so the registry's check of the schema and this
-/// type's `Deserialize` agree. Through a registry the fault a model sees for `""` is the
-/// schema check's (`expected at least 1 character, received ""`); read with serde directly,
-/// it is `expected text that is not empty, received ""`.
+/// type's `Deserialize` agree. The fault a model sees for `""` is the same through a registry
+/// (whose schema check finds it first) as read with serde directly:
+/// `expected text that is not empty, received ""`.
 ///
 /// It derefs to `str`; [`into_string`](NonEmptyString::into_string) takes the `String` out.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -472,6 +472,10 @@ impl<'s> Checker<'s> {
         };
         let received = quote(text);
         match (min, max) {
+            (Some(1), None) if length == 0 => self.fault(
+                path,
+                format!("expected text that is not empty, received {received}"),
+            ),
             (Some(1), Some(1)) if length != 1 => self.fault(
                 path,
                 format!("expected a single character, received {received}"),
