@@ -381,3 +381,47 @@ async fn inside_a_known_variant_faults_are_at_their_paths() {
         r#"[Channel { id: 3 }] Some(Urgent("now"))"#
     );
 }
+
+/// Posts a message: the README's example of a refusal.
+#[tool]
+async fn message_post(
+    /// Who to send it to.
+    to: Vec<Recipient>,
+    /// The message.
+    #[schemars(length(min = 1, max = 500))]
+    body: String,
+    /// How often to retry.
+    #[schemars(range(min = 1, max = 5))]
+    retries: u8,
+    /// Which page of replies to show.
+    page: Option<Page>,
+) -> String {
+    format!("{to:?} {body} {retries} {page:?}")
+}
+
+#[tokio::test]
+async fn the_readme_s_refusal_is_what_a_model_sees() {
+    let registry = Registry::builder().tool(MessagePost).build().unwrap();
+    let arguments = json!({
+        "to": [{"kind": "robot"}],
+        "bdy": "hello",
+        "retries": 9,
+        "page": {"size": 5, "colour": "red"},
+    });
+    let result = registry
+        .call(
+            ToolCall::new("1", "message_post", arguments),
+            &Context::default(),
+        )
+        .await;
+    assert_eq!(
+        result.text(),
+        "refused\tbad-arguments\t5 faults in the arguments of message_post; nothing ran\n\
+         fault\tbdy\tunknown field; did you mean body?\n\
+         fault\tto[0].kind\texpected one of \"person\", \"channel\", received \"robot\"\n\
+         fault\tbody\tmissing; expected string\n\
+         fault\tretries\texpected 1 to 5, received 9\n\
+         fault\tpage.colour\tunknown field\n\
+         fields\tto\tbody\tretries\tpage"
+    );
+}
