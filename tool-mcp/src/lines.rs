@@ -7,15 +7,18 @@
 //! are split by tokio-util's [`LinesCodec`] and each is read once, as rmcp's message type. A
 //! line that is not JSON, or that only a full read refuses (bytes that are not UTF-8, a lone
 //! surrogate, a number out of range, nesting past 128 levels), is answered with a JSON-RPC
-//! parse error (code -32700, no id, as MCP 2026-07-28 words it); JSON that is no message gets
-//! the invalid-request error rmcp's own transport gives it. The parse error is itself valid
+//! parse error (code -32700, with `"id": null` as JSON-RPC 2.0 asks, or with the request's id
+//! when only a value inside it was unreadable); JSON that is no message gets the
+//! invalid-request error rmcp's own transport gives it. The parse error is itself valid
 //! JSON, so a peer that echoed it back would not get another parse error for it.
 
 use std::io;
 
 use futures::stream::BoxStream;
 use futures::{SinkExt, StreamExt};
-use rmcp::model::{ClientJsonRpcMessage, ErrorData, ServerJsonRpcMessage};
+use rmcp::model::{
+    ClientJsonRpcMessage, ErrorData, JsonRpcError, JsonRpcMessage, RequestId, ServerJsonRpcMessage,
+};
 use rmcp::transport::async_rw::JsonRpcMessageCodec;
 use rmcp::transport::sink_stream::SinkStreamTransport;
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -109,7 +112,7 @@ impl Lines {
                 // The codec's only error of its own: a line that is not UTF-8. (An error reading
                 // the pipe reaches the stream without passing through here.)
                 Err(LinesCodecError::Io(error)) => {
-                    return Ok(Some(Line::Answer(parse_error(&error))));
+                    return Ok(Some(Line::Answer(parse_error(&error, None))));
                 }
             };
             if let Some(read) = read(&line) {
@@ -130,10 +133,21 @@ fn read(line: &str) -> Option<Line> {
         Ok(message) => Line::Message(message),
         Err(error) if error.is_data() => Line::Answer(ServerJsonRpcMessage::error(
             ErrorData::invalid_request("Invalid request", None),
-            None,
+            readable_id(text),
         )),
-        Err(error) => Line::Answer(parse_error(&error)),
+        Err(error) => Line::Answer(parse_error(&error, readable_id(text))),
     })
+}
+
+/// The id of a request whose line cannot be read whole, when the id itself can be: JSON whose
+/// trouble is a value that only a full read refuses (a lone surrogate in a string, a number
+/// beyond a 64-bit float), which reading past it does not mind.
+fn readable_id(text: &str) -> Option<RequestId> {
+    #[derive(serde::Deserialize)]
+    struct IdOnly {
+        id: Option<RequestId>,
+    }
+    serde_json::from_str::<IdOnly>(text).ok()?.id
 }
 
 /// The answer to a line longer than the limit.
@@ -146,14 +160,15 @@ fn too_long(max: usize) -> ServerJsonRpcMessage {
     ServerJsonRpcMessage::error(ErrorData::invalid_request(message, None), None)
 }
 
-/// The answer to a line that cannot be read as JSON.
-fn parse_error(error: &dyn std::fmt::Display) -> ServerJsonRpcMessage {
+/// The answer to a line that cannot be read as JSON, with the request's id when it could be
+/// read.
+fn parse_error(error: &dyn std::fmt::Display, id: Option<RequestId>) -> ServerJsonRpcMessage {
     let message = format!(
         "Parse error: the line cannot be read as JSON ({error}); it was dropped, and the \
          request in it gets no other answer. Send each JSON-RPC message as one line of UTF-8 \
          JSON, with numbers a 64-bit float can hold and at most 128 levels of nesting"
     );
-    ServerJsonRpcMessage::error(ErrorData::parse_error(message, None), None)
+    ServerJsonRpcMessage::error(ErrorData::parse_error(message, None), id)
 }
 
 /// Writes each message as a line, in the order they were sent, until every sender is gone;
@@ -164,11 +179,39 @@ async fn write_lines(
 ) {
     let mut lines = FramedWrite::new(writer, JsonRpcMessageCodec::default());
     while let Some(message) = pending.recv().await {
-        if lines.send(message).await.is_err() {
+        let written = match message {
+            // rmcp leaves out the id it could not read, as MCP 2026-07-28 words it; JSON-RPC 2.0
+            // says `"id": null`, which the official Python SDK's error type requires.
+            JsonRpcMessage::Error(JsonRpcError {
+                id: None, error, ..
+            }) => Written::Unread {
+                jsonrpc: "2.0",
+                id: (),
+                error,
+            },
+            message => Written::Message(message),
+        };
+        if lines.send(written).await.is_err() {
             return;
         }
     }
     let _ = lines.close().await;
+}
+
+/// A line as it is written: rmcp's message, or an error answering a line whose id could not be
+/// read, with `"id": null`.
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+// One at a time, on its way to the writer: boxing the larger variant would cost an allocation
+// per message to save stack space nothing else needs.
+#[allow(clippy::large_enum_variant)]
+enum Written {
+    Message(ServerJsonRpcMessage),
+    Unread {
+        jsonrpc: &'static str,
+        id: (),
+        error: ErrorData,
+    },
 }
 
 #[cfg(test)]

@@ -436,18 +436,24 @@ async fn the_server_survives_bad_input_and_answers_the_next_good_request() {
         .await;
 
     // Calls run concurrently, so answers come in any order; a line that is not JSON gets a
-    // parse error without an id.
+    // parse error with `"id": null`, and one whose id is readable though a value inside it is
+    // not (a lone surrogate, a number beyond a 64-bit float) gets it with that id.
     let (answered, parse_errors) = client
         .answers_until(|answered, _| {
-            [2, 3, 4, 5, 6, 9]
+            [2, 3, 4, 5, 6, 7, 8, 9]
                 .iter()
                 .all(|wanted| answered.iter().any(|(id, _)| id == wanted))
         })
         .await;
+    for id in [7, 8] {
+        let answer = by_id_of(&answered, id);
+        assert_eq!(answer["error"]["code"], -32700, "{answer}");
+    }
     // One parse error per line rmcp cannot read, and none for the blank line: all of them
     // were written before the answer to the ping that followed them.
-    assert_eq!(parse_errors.len(), malformed.len(), "{parse_errors:?}");
+    assert_eq!(parse_errors.len(), malformed.len() - 2, "{parse_errors:?}");
     for error in &parse_errors {
+        assert_eq!(error.get("id"), Some(&serde_json::Value::Null), "{error}");
         assert_eq!(error["error"]["code"], -32700, "{error}");
         assert!(
             error["error"]["message"]
