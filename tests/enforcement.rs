@@ -425,3 +425,40 @@ async fn the_readme_s_refusal_is_what_a_model_sees() {
          fields\tto\tbody\tretries\tpage"
     );
 }
+
+/// What `ticket_rate` takes: bounds written as `validator` and `garde` attributes, which
+/// schemars reads into the schema as it reads its own.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)] // read through Debug, which the lint does not count
+struct Rating {
+    /// From 1 to 3 stars.
+    #[validate(range(min = 1, max = 3))]
+    stars: u8,
+    /// Who rates.
+    #[garde(email)]
+    by: String,
+}
+
+/// Rates a ticket.
+#[tool]
+async fn ticket_rate(#[input] rating: Rating) -> String {
+    format!("{rating:?}")
+}
+
+#[tokio::test]
+async fn validator_and_garde_attributes_are_enforced_too() {
+    let registry = Registry::builder().tool(TicketRate).build().unwrap();
+    let result = registry
+        .call(
+            ToolCall::new("1", "ticket_rate", json!({"stars": 5, "by": "me"})),
+            &Context::default(),
+        )
+        .await;
+    assert_eq!(
+        faults(result.refusal().unwrap()),
+        [
+            fault("stars", "expected 1 to 3, received 5"),
+            fault("by", r#"expected an email address, received "me""#),
+        ]
+    );
+}
