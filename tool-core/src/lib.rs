@@ -86,9 +86,26 @@
 //!
 //! # Arguments and refusals
 //!
-//! A field set to `null` counts as absent; a field the tool does not have is refused; every
-//! fault is reported at once with its path (`items[2].qty: expected u32, received "x"`). See
-//! [`Refusal`] for the text form a model sees.
+//! What a tool's schema tells a model is what the registry enforces, before the handler runs:
+//! types, every validation keyword (bounds, lengths, patterns, formats, unique items), the tags
+//! of tagged enums, and objects closed at every depth. A field set to `null` counts as absent;
+//! every fault is reported at once with its path, and a near miss with a suggestion. See
+//! [`Refusal`] for the text form a model sees; here, a call with a wrong tag, a misspelt field,
+//! a number out of its bounds and a field a nested struct does not have:
+//!
+//! ```text
+//! refused	bad-arguments	5 faults in the arguments of message_post; nothing ran
+//! fault	bdy	unknown field; did you mean body?
+//! fault	to[0].kind	expected one of "person", "channel", received "robot"
+//! fault	body	missing; expected string
+//! fault	retries	expected 1 to 5, received 9
+//! fault	page.colour	unknown field
+//! fields	to	body	retries	page
+//! ```
+//!
+//! A rule the registry could not enforce (a keyword it does not know, a format it does not
+//! check, a pattern the `regex` crate cannot read, which has no look-around or
+//! backreferences) makes building the registry fail, naming the tool, the field and the rule.
 //!
 //! # Conventions
 //!
