@@ -390,6 +390,36 @@ async fn results_carry_result_type_for_2026_07_28_peers_and_not_for_2025_11_25_o
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_s_arguments_as_text_are_read_as_in_process_or_refused_as_invalid_params() {
+    let (registry, _) = shop();
+    let mut client = RawClient::connect(registry).await;
+    let call = |id: u32, arguments: serde_json::Value| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+               "params": {"name": "shop_greet", "arguments": arguments}})
+        .to_string()
+    };
+    client.send(call(2, json!(r#"{"name": "text"}"#))).await;
+    client.send(call(3, json!("{not json"))).await;
+    client.send(call(4, json!([1, 2]))).await;
+    let (answered, _) = client
+        .answers_until(|answered, _| answered.len() == 3)
+        .await;
+    assert_eq!(
+        by_id_of(&answered, 2)["result"]["content"][0]["text"],
+        "hello text\twith a tab"
+    );
+    for (id, problem) in [
+        (3, "`arguments` is text that is not a JSON object"),
+        (4, "`arguments` must be a JSON object"),
+    ] {
+        let answer = by_id_of(&answered, id);
+        assert_eq!(answer["error"]["code"], -32602, "{answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(message.contains(problem), "{message}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_server_survives_bad_input_and_answers_the_next_good_request() {
     let (registry, _) = shop();
     let mut client = RawClient::connect(registry).await;
