@@ -91,16 +91,17 @@
 //! of tagged enums, and objects closed at every depth. A field set to `null` counts as absent;
 //! every fault is reported at once with its path, and a near miss with a suggestion. See
 //! [`Refusal`] for the text form a model sees; here, a call with a wrong tag, a misspelt field,
-//! a number out of its bounds and a field a nested struct does not have:
+//! a number out of its bounds and a field a nested struct does not have (`<TAB>` stands for a
+//! tab):
 //!
 //! ```text
-//! refused	bad-arguments	5 faults in the arguments of message_post; nothing ran
-//! fault	bdy	unknown field; did you mean body?
-//! fault	to[0].kind	expected one of "person", "channel", received "robot"
-//! fault	body	missing; expected string
-//! fault	retries	expected 1 to 5, received 9
-//! fault	page.colour	unknown field
-//! fields	to	body	retries	page
+//! refused<TAB>bad-arguments<TAB>5 faults in the arguments of message_post; nothing ran
+//! fault<TAB>bdy<TAB>unknown field; did you mean body?
+//! fault<TAB>to[0].kind<TAB>expected one of "person", "channel", received "robot"
+//! fault<TAB>body<TAB>missing; expected string
+//! fault<TAB>retries<TAB>expected 1 to 5, received 9
+//! fault<TAB>page.colour<TAB>unknown field
+//! fields<TAB>to<TAB>body<TAB>retries<TAB>page
 //! ```
 //!
 //! A rule the registry could not enforce (a keyword it does not know, a format it does not
