@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 use tool_core::{Arguments, Context, Line, Refusal, Registry, ToolCall, tool};
-use tool_tests::faults;
+use tool_tests::{fault, faults};
 
 #[derive(Debug, Clone, PartialEq, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
 struct Item {
@@ -93,10 +93,6 @@ async fn call_text(name: &str, arguments: impl Into<Arguments>) -> Result<String
         .await;
     assert_eq!(result.id, "id-1");
     result.outcome.map(|output| output.as_text().into_owned())
-}
-
-fn fault(path: &str, problem: &str) -> (String, String) {
-    (path.to_owned(), problem.to_owned())
 }
 
 #[tokio::test]

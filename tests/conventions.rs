@@ -9,7 +9,7 @@ use tool_core::{
     Context, DryRun, ExpectedRevision, NonEmptyString, Provider, Refusal, Registry, ToolCall, code,
     tool,
 };
-use tool_tests::faults;
+use tool_tests::{fault, faults};
 
 /// How many times `task_add` ran.
 static ADDED: AtomicUsize = AtomicUsize::new(0);
@@ -57,10 +57,6 @@ async fn call(arguments: Value) -> Result<String, Refusal> {
         .await
         .outcome
         .map(|output| output.as_text().into_owned())
-}
-
-fn fault(path: &str, problem: &str) -> (String, String) {
-    (path.to_owned(), problem.to_owned())
 }
 
 #[tokio::test]

@@ -3,11 +3,8 @@
 //! refuses to advertise a rule it could not check.
 
 use serde_json::{Value, json};
-use tool_core::{
-    Arguments, BoxFuture, Context, Output, Refusal, Registry, RegistryError, Tool, ToolCall,
-    ToolDefinition, tool,
-};
-use tool_tests::faults;
+use tool_core::{Context, Refusal, Registry, RegistryError, ToolCall, ToolDefinition, tool};
+use tool_tests::{Raw, fault, faults, outcome};
 
 /// A page of results.
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
@@ -59,15 +56,7 @@ fn registry() -> Registry {
 }
 
 async fn call(name: &str, arguments: Value) -> Result<String, Refusal> {
-    registry()
-        .call(ToolCall::new("1", name, arguments), &Context::default())
-        .await
-        .outcome
-        .map(|output| output.as_text().into_owned())
-}
-
-fn fault(path: &str, problem: &str) -> (String, String) {
-    (path.to_owned(), problem.to_owned())
+    outcome(&registry(), name, arguments).await
 }
 
 #[tokio::test]
@@ -138,23 +127,6 @@ async fn standard_formats_are_refused_at_their_path_without_serde_s_line_and_col
         .unwrap(),
         "67e55044-10b1-426f-9247-bb680e5fe0c8 2026-02-28"
     );
-}
-
-/// A tool written by hand with whatever input schema a test gives it.
-struct Raw(ToolDefinition);
-
-impl Tool for Raw {
-    fn definition(&self) -> ToolDefinition {
-        self.0.clone()
-    }
-
-    fn call<'a>(
-        &'a self,
-        _arguments: &'a Arguments,
-        _ctx: &'a Context,
-    ) -> BoxFuture<'a, Result<Output, Refusal>> {
-        Box::pin(async { Ok(Output::Empty) })
-    }
 }
 
 fn raw(field: Value) -> Raw {

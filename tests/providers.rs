@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 use tool_core::providers::{anthropic, gemini, mcp, openai};
 use tool_core::{
-    Arguments, BoxFuture, Content, Context, Output, Provider, Refusal, Registry, RegistryError,
-    Tool, ToolDefinition, tool,
+    Content, Context, Provider, Refusal, Registry, RegistryError, ToolDefinition, tool,
 };
+use tool_tests::Raw;
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Item {
@@ -334,23 +334,6 @@ fn mcp_entries_carry_annotations_and_output_schema() {
         json!({"readOnlyHint": true, "idempotentHint": true})
     );
     assert!(tag.get("outputSchema").is_none());
-}
-
-/// A tool written by hand, with whatever name and schema a test needs.
-struct Raw(ToolDefinition);
-
-impl Tool for Raw {
-    fn definition(&self) -> ToolDefinition {
-        self.0.clone()
-    }
-
-    fn call<'a>(
-        &'a self,
-        _arguments: &'a Arguments,
-        _ctx: &'a Context,
-    ) -> BoxFuture<'a, Result<Output, Refusal>> {
-        Box::pin(async { Ok(Output::Empty) })
-    }
 }
 
 fn raw(name: &str, input_schema: Value) -> Raw {

@@ -68,93 +68,89 @@ impl<'p, D> Guard<'p, D> {
     }
 }
 
-macro_rules! guard_methods {
-    ($($method:ident)*) => {
+/// The methods of a deserializer that wraps another, each calling `$call!` with the wrapper,
+/// the visitor, and the inner method with its other arguments: one list for the guard and
+/// the key reader, whose wrapping differs. `deserialize_enum` is each one's own.
+macro_rules! wrapping_methods {
+    ($call:ident) => {
+        wrapping_methods!(@simple $call: deserialize_any deserialize_bool deserialize_i8
+            deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128 deserialize_u8
+            deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128 deserialize_f32
+            deserialize_f64 deserialize_char deserialize_str deserialize_string
+            deserialize_bytes deserialize_byte_buf deserialize_option deserialize_unit
+            deserialize_seq deserialize_map deserialize_identifier deserialize_ignored_any);
+
+        fn deserialize_unit_struct<V: Visitor<'de>>(
+            self,
+            name: &'static str,
+            visitor: V,
+        ) -> Result<V::Value, Self::Error> {
+            $call!(self, visitor, deserialize_unit_struct(name))
+        }
+
+        fn deserialize_newtype_struct<V: Visitor<'de>>(
+            self,
+            name: &'static str,
+            visitor: V,
+        ) -> Result<V::Value, Self::Error> {
+            $call!(self, visitor, deserialize_newtype_struct(name))
+        }
+
+        fn deserialize_tuple<V: Visitor<'de>>(
+            self,
+            len: usize,
+            visitor: V,
+        ) -> Result<V::Value, Self::Error> {
+            $call!(self, visitor, deserialize_tuple(len))
+        }
+
+        fn deserialize_tuple_struct<V: Visitor<'de>>(
+            self,
+            name: &'static str,
+            len: usize,
+            visitor: V,
+        ) -> Result<V::Value, Self::Error> {
+            $call!(self, visitor, deserialize_tuple_struct(name, len))
+        }
+
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            name: &'static str,
+            fields: &'static [&'static str],
+            visitor: V,
+        ) -> Result<V::Value, Self::Error> {
+            $call!(self, visitor, deserialize_struct(name, fields))
+        }
+
+        fn is_human_readable(&self) -> bool {
+            self.de.is_human_readable()
+        }
+    };
+    (@simple $call:ident: $($method:ident)*) => {
         $(
-            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-                if self.unguarded() {
-                    return self.de.$method(visitor);
-                }
-                let guarded = self.visitor(visitor);
-                self.de.$method(guarded)
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+                $call!(self, visitor, $method())
             }
         )*
     };
 }
 
+/// The guard's way with a method: straight through where there is nothing to check, else
+/// with the visitor guarded.
+macro_rules! guarded_call {
+    ($self:ident, $visitor:ident, $method:ident($($arg:expr),*)) => {{
+        if $self.unguarded() {
+            return $self.de.$method($($arg,)* $visitor);
+        }
+        let guarded = $self.visitor($visitor);
+        $self.de.$method($($arg,)* guarded)
+    }};
+}
+
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guard<'_, D> {
     type Error = D::Error;
 
-    guard_methods! {
-        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
-        deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
-        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
-        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
-        deserialize_option deserialize_unit deserialize_seq deserialize_map
-        deserialize_identifier deserialize_ignored_any
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        if self.unguarded() {
-            return self.de.deserialize_unit_struct(name, visitor);
-        }
-        let guarded = self.visitor(visitor);
-        self.de.deserialize_unit_struct(name, guarded)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        if self.unguarded() {
-            return self.de.deserialize_newtype_struct(name, visitor);
-        }
-        let guarded = self.visitor(visitor);
-        self.de.deserialize_newtype_struct(name, guarded)
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(
-        self,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        if self.unguarded() {
-            return self.de.deserialize_tuple(len, visitor);
-        }
-        let guarded = self.visitor(visitor);
-        self.de.deserialize_tuple(len, guarded)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        if self.unguarded() {
-            return self.de.deserialize_tuple_struct(name, len, visitor);
-        }
-        let guarded = self.visitor(visitor);
-        self.de.deserialize_tuple_struct(name, len, guarded)
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        if self.unguarded() {
-            return self.de.deserialize_struct(name, fields, visitor);
-        }
-        let guarded = self.visitor(visitor);
-        self.de.deserialize_struct(name, fields, guarded)
-    }
+    wrapping_methods!(guarded_call);
 
     fn deserialize_enum<V: Visitor<'de>>(
         self,
@@ -165,10 +161,6 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guard<'_, D> {
         // An enum's variants are branches the plan does not describe.
         self.findings.unchecked.set(true);
         self.de.deserialize_enum(name, variants, visitor)
-    }
-
-    fn is_human_readable(&self) -> bool {
-        self.de.is_human_readable()
     }
 }
 
@@ -498,74 +490,22 @@ struct KeyReader<'p, D> {
     named: &'p Cell<Pending>,
 }
 
-macro_rules! key_methods {
-    ($($method:ident)*) => {
-        $(
-            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-                let visitor = KeyVisitor {
-                    inner: visitor,
-                    fields: self.fields,
-                    named: self.named,
-                };
-                self.de.$method(visitor)
-            }
-        )*
-    };
+/// The key reader's way with a method: the visitor shown the key through [`KeyVisitor`].
+macro_rules! key_call {
+    ($self:ident, $visitor:ident, $method:ident($($arg:expr),*)) => {{
+        let visitor = KeyVisitor {
+            inner: $visitor,
+            fields: $self.fields,
+            named: $self.named,
+        };
+        $self.de.$method($($arg,)* visitor)
+    }};
 }
 
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyReader<'_, D> {
     type Error = D::Error;
 
-    key_methods! {
-        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
-        deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
-        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
-        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
-        deserialize_option deserialize_unit deserialize_seq deserialize_map
-        deserialize_identifier deserialize_ignored_any
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.de.deserialize_unit_struct(name, visitor)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.de.deserialize_newtype_struct(name, visitor)
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(
-        self,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.de.deserialize_tuple(len, visitor)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.de.deserialize_tuple_struct(name, len, visitor)
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.de.deserialize_struct(name, fields, visitor)
-    }
+    wrapping_methods!(key_call);
 
     fn deserialize_enum<V: Visitor<'de>>(
         self,
@@ -573,11 +513,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyReader<'_, D> {
         variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.de.deserialize_enum(name, variants, visitor)
-    }
-
-    fn is_human_readable(&self) -> bool {
-        self.de.is_human_readable()
+        key_call!(self, visitor, deserialize_enum(name, variants))
     }
 }
 
