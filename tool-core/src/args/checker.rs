@@ -505,28 +505,32 @@ impl<'s> Checker<'s> {
         }
     }
 
+    /// `minItems`/`maxItems` or `minProperties`/`maxProperties`: how many `things` there are.
+    fn check_count(
+        &mut self,
+        count: usize,
+        (min, max): (Option<&Value>, Option<&Value>),
+        things: &str,
+        path: &Path,
+    ) {
+        let count = count as u64;
+        if let Some(min) = min.and_then(Value::as_u64).filter(|min| count < *min) {
+            self.fault(
+                path,
+                format!("expected at least {min} {things}, received {count}"),
+            );
+        }
+        if let Some(max) = max.and_then(Value::as_u64).filter(|max| count > *max) {
+            self.fault(
+                path,
+                format!("expected at most {max} {things}, received {count}"),
+            );
+        }
+    }
+
     fn check_array(&mut self, items: &mut [Node<'_>], keywords: &Keywords<'s>, path: &mut Path) {
-        let length = items.len() as u64;
-        if let Some(min) = keywords
-            .min_items
-            .and_then(Value::as_u64)
-            .filter(|min| length < *min)
-        {
-            self.fault(
-                path,
-                format!("expected at least {min} items, received {length}"),
-            );
-        }
-        if let Some(max) = keywords
-            .max_items
-            .and_then(Value::as_u64)
-            .filter(|max| length > *max)
-        {
-            self.fault(
-                path,
-                format!("expected at most {max} items, received {length}"),
-            );
-        }
+        let bounds = (keywords.min_items, keywords.max_items);
+        self.check_count(items.len(), bounds, "items", path);
         if keywords.unique_items == Some(&Value::Bool(true)) {
             self.check_unique(items, path);
         }
@@ -622,27 +626,8 @@ impl<'s> Checker<'s> {
             }
             _ => {}
         }
-        let count = object.len() as u64;
-        if let Some(min) = keywords
-            .min_properties
-            .and_then(Value::as_u64)
-            .filter(|min| count < *min)
-        {
-            self.fault(
-                path,
-                format!("expected at least {min} fields, received {count}"),
-            );
-        }
-        if let Some(max) = keywords
-            .max_properties
-            .and_then(Value::as_u64)
-            .filter(|max| count > *max)
-        {
-            self.fault(
-                path,
-                format!("expected at most {max} fields, received {count}"),
-            );
-        }
+        let bounds = (keywords.min_properties, keywords.max_properties);
+        self.check_count(object.len(), bounds, "fields", path);
         let required = keywords.required.and_then(Value::as_array);
         let Some(properties) = properties else {
             return;
