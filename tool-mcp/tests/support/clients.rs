@@ -34,8 +34,9 @@ pub fn python() -> PathBuf {
     }))
 }
 
-/// A folder whose `node_modules` has [`TYPESCRIPT_SDK`], holding a copy of `script` (a file
-/// in this crate's `tests/`) so that the script's imports resolve there.
+/// A copy of `script` (a file in this crate's `tests/`) in a folder whose `node_modules` has
+/// [`TYPESCRIPT_SDK`], so that the script's imports resolve there. One script a process: the
+/// first one asked for.
 pub fn typescript_client(script: &str) -> PathBuf {
     static FOLDER: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     let folder = ready(FOLDER.get_or_init(|| {
@@ -43,19 +44,27 @@ pub fn typescript_client(script: &str) -> PathBuf {
         install_once(&folder, TYPESCRIPT_SDK, install_typescript)?;
         Ok(folder)
     }));
+    static COPIED: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    // Once a process: tests running at once would otherwise write the same file together.
+    ready(COPIED.get_or_init(|| copy_script(&folder, script)))
+}
+
+/// `script` (a file in this crate's `tests/`) copied into `folder`, unless an earlier run left
+/// the same text there.
+fn copy_script(folder: &Path, script: &str) -> Result<PathBuf, String> {
     let source = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests")
         .join(script);
     let copy = folder.join(script);
-    let text = fs::read(&source).unwrap_or_else(|error| panic!("{}: {error}", source.display()));
+    let text = fs::read(&source).map_err(|error| format!("{}: {error}", source.display()))?;
     if fs::read(&copy).ok().as_deref() != Some(&text[..]) {
-        // Written aside and renamed, so a client starting in another test never reads half.
+        // Written aside and renamed, so that a client another process starts never reads half.
         let aside = folder.join(format!("{script}.{}", std::process::id()));
         fs::write(&aside, &text)
             .and_then(|()| fs::rename(&aside, &copy))
-            .unwrap_or_else(|error| panic!("copying {script} to {}: {error}", folder.display()));
+            .map_err(|error| format!("copying {script} to {}: {error}", folder.display()))?;
     }
-    copy
+    Ok(copy)
 }
 
 fn ready(installed: &Result<PathBuf, String>) -> PathBuf {
