@@ -211,10 +211,19 @@ impl fmt::Display for Refusal {
             escape(&self.message)
         )?;
         for line in &self.lines {
-            write!(f, "\n{}", escape(&line.label))?;
-            for cell in &line.cells {
-                write!(f, "\t{}", escape(cell))?;
-            }
+            write!(f, "\n{line}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Line {
+    /// The row as a refusal's text form writes it: the label and each cell, tab-separated,
+    /// with tabs, newlines, carriage returns and backslashes inside them escaped.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&escape(&self.label))?;
+        for cell in &self.cells {
+            write!(f, "\t{}", escape(cell))?;
         }
         Ok(())
     }

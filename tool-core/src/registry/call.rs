@@ -26,6 +26,7 @@ impl Registry {
             id: call.id,
             name: call.name,
             outcome,
+            notes: Vec::new(),
         }
     }
 
