@@ -53,6 +53,7 @@
 //! | `readonly`, `destructive`, `idempotent`, `open_world` | hints, as in MCP's tool annotations; `readonly` and `destructive` exclude each other |
 //! | `timeout = "5s"` | how long one call may run: `"250ms"`, `"5s"`, `"2m"`, `"1h"`, or an integer of milliseconds |
 //! | `allow_any` | lets the tool have fields of no single type (`serde_json::Value`), which building a registry otherwise refuses |
+//! | `lenient` | forgives the slips models make most in the tool's arguments, whatever the registry says, `destructive` or not (see [`Leniency`]) |
 //!
 //! The fn's parameters, in order, are the input's fields; a `///` comment on a parameter is
 //! its description; an `Option<T>` parameter is not required; `#[serde(...)]` and
