@@ -91,6 +91,12 @@
 //! fault is reported at once with its path (`items[2].qty: expected u32, received "x"`). See
 //! [`Refusal`] for the text form a model sees.
 //!
+//! A registry can be told to forgive the slips models make most (a number or a boolean sent
+//! as text, one value for a list, an object as JSON text) instead of refusing them:
+//! [`Registry::with_leniency`] for every tool that is not `destructive`, `#[tool(lenient)]` for
+//! one tool. Off by default. Each adjustment is told to the model after the result
+//! (`adjusted<TAB>limit<TAB>read the text "10" as the number 10`) and logged; see [`Leniency`].
+//!
 //! # Conventions
 //!
 //! Three parameter types carry the conventions of the @adecore/agents tool layer, each with
