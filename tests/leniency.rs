@@ -442,3 +442,20 @@ async fn a_tool_s_own_leniency_outranks_the_registry_s() {
     assert!(result.is_refused());
     assert!(result.notes.is_empty());
 }
+
+#[tokio::test]
+async fn adjusted_arguments_are_held_to_the_size_limit_too() {
+    let sent = json!({"ids": 7});
+    let at_the_limit = registry().with_max_argument_bytes(sent.to_string().len());
+    let purge = call(&at_the_limit, "note_purge", sent.clone()).await;
+    assert!(purge.notes.is_empty());
+    assert_eq!(
+        tool_tests::faults(purge.refusal().unwrap()),
+        [(
+            "ids".to_owned(),
+            "expected array of u64, received 7".to_owned()
+        )]
+    );
+    let roomier = registry().with_max_argument_bytes(sent.to_string().len() + 2);
+    assert!(!call(&roomier, "note_purge", sent).await.is_refused());
+}

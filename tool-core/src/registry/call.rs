@@ -66,21 +66,22 @@ impl Registry {
             Box::pin(self.approve(approver.as_ref(), call, ctx)).await?;
         }
         let limits = self.limits(definition, ctx);
-        match execute::run(tool, &call.name, &call.arguments, ctx, limits).await {
-            Err(refused) if refused.is_by_parser() => {
-                let leniency = self.leniency_for(definition);
-                if leniency.is_none() {
-                    return Err(refused);
-                }
-                // Boxed, as asking an approver is: only a refused call comes here.
-                Box::pin(self.adjusted(tool, definition, call, ctx, leniency, refused, notes)).await
-            }
-            outcome => outcome,
+        let refused = match execute::run(tool, &call.name, &call.arguments, ctx, limits).await {
+            Err(refused) if refused.is_by_parser() => refused,
+            outcome => return outcome,
+        };
+        let leniency = self.leniency_for(definition);
+        if leniency.is_none() {
+            return Err(refused);
         }
+        // Boxed, as asking an approver is: only a lenient call its tool's parser refused comes
+        // here, and the future every call polls holds no more of it than a pointer.
+        Box::pin(self.adjusted(tool, definition, call, ctx, leniency, refused, notes)).await
     }
 
     /// How the tool may run, from now: its time starts once it may run, so waiting for
     /// approval is not its time.
+    #[inline]
     fn limits(&self, definition: &ToolDefinition, ctx: &Context) -> Limits {
         let timeout = definition.timeout().or(self.config.default_timeout);
         let now = Instant::now();
@@ -125,6 +126,10 @@ impl Registry {
         else {
             return Err(refused);
         };
+        // A list of one is two bytes longer: arguments at the size limit stay refused.
+        if text.len() > self.config.max_argument_bytes {
+            return Err(refused);
+        }
         notes.reserve_exact(adjustments.len());
         for Adjustment { path, done } in adjustments {
             let path = if path.is_empty() {
@@ -136,7 +141,7 @@ impl Registry {
                 tool = %call.name,
                 path = %path,
                 adjustment = %done,
-                "adjusted a call's arguments, as the registry's leniency allows"
+                "adjusted a call's arguments leniently"
             );
             notes.push(Line::new("adjusted", [path, done]));
         }
