@@ -34,7 +34,9 @@ pub enum Approval {
 
 /// Decides whether destructive calls may run: asked before every call of a tool marked
 /// `destructive`, after the grant check and before the arguments are parsed; a decline, or no
-/// answer within the registry's approval timeout, is a `declined` refusal.
+/// answer within the registry's approval timeout, is a `declined` refusal. When a destructive
+/// tool that is lenient (`#[tool(destructive, lenient)]`) refuses its arguments and the
+/// registry adjusts them, it is asked again, with the adjusted arguments, before they run.
 ///
 /// Any `Fn(ApprovalRequest) -> impl Future<Output = Approval>` is an approver:
 ///

@@ -8,7 +8,7 @@
 //! Provider-specific call shapes (OpenAI, Anthropic, MCP) are read elsewhere; this is the
 //! framework's own.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use serde::de::{self, Deserialize};
 use serde::ser::SerializeStruct;
@@ -16,7 +16,7 @@ use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 
 use crate::output::Output;
-use crate::refusal::{Refusal, code};
+use crate::refusal::{Line, Refusal, code};
 
 /// A request to run one tool: `{ "id": ..., "name": ..., "arguments": {...} }`.
 ///
@@ -356,10 +356,11 @@ fn string_of(raw: &str) -> Result<String, Refusal> {
         .map_err(|error| Refusal::new(code::BAD_CALL, format!("the call is not readable: {error}")))
 }
 
-/// The answer to one [`ToolCall`]: its id and tool name, and the output or the refusal.
+/// The answer to one [`ToolCall`]: its id and tool name, the output or the refusal, and notes
+/// for the model on what the registry did to the call.
 ///
 /// Serializes as `{"id", "name", "output"}` or `{"id", "name", "refusal": {code, message,
-/// lines}}`.
+/// lines}}`, with `"notes": [{label, cells}]` when there are any.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolResult {
     /// The id of the call this answers.
@@ -368,6 +369,12 @@ pub struct ToolResult {
     pub name: String,
     /// What came of it.
     pub outcome: Result<Output, Refusal>,
+    /// What the registry did to the call on its way, for the model to read with the outcome:
+    /// an `adjusted` line for each value of the arguments a lenient registry adjusted
+    /// (`adjusted<TAB>limit<TAB>read the text "10" as the number 10`; see
+    /// [`Leniency`](crate::Leniency)). Empty unless leniency applied; [`text`](Self::text) and
+    /// every provider's result writer show it after the outcome.
+    pub notes: Vec<Line>,
 }
 
 impl ToolResult {
@@ -381,23 +388,44 @@ impl ToolResult {
         self.outcome.as_ref().err()
     }
 
-    /// The text a model should see: the output's text, or the refusal's text form.
+    /// The text a model should see: the output's text, or the refusal's text form, followed
+    /// by the [`notes`](Self::notes), one line each in a refusal's text form. A refusal's text
+    /// with notes still reads back with [`Refusal::parse`], the notes as lines of it.
     pub fn text(&self) -> String {
-        match &self.outcome {
+        let mut text = match &self.outcome {
             Ok(output) => output.as_text().into_owned(),
             Err(refusal) => refusal.to_string(),
+        };
+        for note in &self.notes {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            // Writing into a `String` cannot fail.
+            let _ = write!(text, "{note}");
         }
+        text
+    }
+
+    /// The notes alone, one line each in a refusal's text form, as writers that send them
+    /// apart from the outcome show them.
+    pub(crate) fn notes_text(&self) -> String {
+        let lines: Vec<String> = self.notes.iter().map(ToString::to_string).collect();
+        lines.join("\n")
     }
 }
 
 impl Serialize for ToolResult {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut state = serializer.serialize_struct("ToolResult", 3)?;
+        let fields = if self.notes.is_empty() { 3 } else { 4 };
+        let mut state = serializer.serialize_struct("ToolResult", fields)?;
         state.serialize_field("id", &self.id)?;
         state.serialize_field("name", &self.name)?;
         match &self.outcome {
             Ok(output) => state.serialize_field("output", output)?,
             Err(refusal) => state.serialize_field("refusal", refusal)?,
+        }
+        if !self.notes.is_empty() {
+            state.serialize_field("notes", &self.notes)?;
         }
         state.end()
     }

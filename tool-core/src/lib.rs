@@ -53,6 +53,7 @@
 //! | `readonly`, `destructive`, `idempotent`, `open_world` | hints, as in MCP's tool annotations; `readonly` and `destructive` exclude each other |
 //! | `timeout = "5s"` | how long one call may run: `"250ms"`, `"5s"`, `"2m"`, `"1h"`, or an integer of milliseconds |
 //! | `allow_any` | lets the tool have fields of no single type (`serde_json::Value`), which building a registry otherwise refuses |
+//! | `lenient` | forgives the slips models make most in the tool's arguments, whatever the registry says, `destructive` or not (see [`Leniency`]) |
 //!
 //! The fn's parameters, in order, are the input's fields; a `///` comment on a parameter is
 //! its description; an `Option<T>` parameter is not required; `#[serde(...)]` and
@@ -108,6 +109,12 @@
 //! check, a pattern the `regex` crate cannot read, which has no look-around or
 //! backreferences) makes building the registry fail, naming the tool, the field and the rule.
 //!
+//! A registry can be told to forgive the slips models make most (a number or a boolean sent
+//! as text, one value for a list, an object as JSON text) instead of refusing them:
+//! [`Registry::with_leniency`] for every tool that is not `destructive`, `#[tool(lenient)]` for
+//! one tool. Off by default. Each adjustment is told to the model after the result
+//! (`adjusted<TAB>limit<TAB>read the text "10" as the number 10`) and logged; see [`Leniency`].
+//!
 //! # Conventions
 //!
 //! Three parameter types carry the conventions of the @adecore/agents tool layer, each with
@@ -148,6 +155,7 @@ mod describe;
 mod dialect;
 mod execute;
 mod grant;
+mod leniency;
 mod output;
 pub mod providers;
 mod refusal;
@@ -168,6 +176,7 @@ pub use call::{Arguments, ToolCall, ToolResult};
 pub use context::{CancellationToken, Context, Progress, ProgressReporter};
 pub use conventions::{DryRun, ExpectedRevision, NonEmptyString};
 pub use grant::Grant;
+pub use leniency::Leniency;
 pub use output::{Content, IntoOutput, IntoRefusal, Output};
 pub use providers::{ExportError, Provider};
 pub use refusal::{Line, Refusal, code};

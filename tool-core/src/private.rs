@@ -103,6 +103,9 @@ pub struct Meta {
     pub timeout_ms: Option<u64>,
     /// Whether it may have fields of no single type.
     pub allow_any: bool,
+    /// Whether it forgives every slip a [`Leniency`](crate::Leniency) knows, whatever the
+    /// registry says.
+    pub lenient: bool,
 }
 
 /// The definition of a tool.
@@ -124,6 +127,9 @@ pub fn definition(
     }
     if meta.allow_any {
         definition = definition.allowing_any();
+    }
+    if meta.lenient {
+        definition = definition.with_leniency(crate::Leniency::all());
     }
     definition
 }

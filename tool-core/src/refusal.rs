@@ -87,6 +87,11 @@ pub struct Refusal {
     /// Whether the message was converted from an error rather than written for a model.
     #[serde(skip)]
     from_error: bool,
+    /// Whether a tool's argument parser made it, before the handler could run: what lets a
+    /// lenient registry adjust the arguments and call again. Never set on a refusal a
+    /// handler made, nor on one that left its registry.
+    #[serde(skip)]
+    by_parser: bool,
 }
 
 impl PartialEq for Refusal {
@@ -136,6 +141,7 @@ impl Refusal {
             message: message.into(),
             lines: Vec::new(),
             from_error: false,
+            by_parser: false,
         }
     }
 
@@ -211,10 +217,19 @@ impl fmt::Display for Refusal {
             escape(&self.message)
         )?;
         for line in &self.lines {
-            write!(f, "\n{}", escape(&line.label))?;
-            for cell in &line.cells {
-                write!(f, "\t{}", escape(cell))?;
-            }
+            write!(f, "\n{line}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Line {
+    /// The row as a refusal's text form writes it: the label and each cell, tab-separated,
+    /// with tabs, newlines, carriage returns and backslashes inside them escaped.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&escape(&self.label))?;
+        for cell in &self.cells {
+            write!(f, "\t{}", escape(cell))?;
         }
         Ok(())
     }
@@ -251,6 +266,25 @@ impl Refusal {
             from_error: true,
             ..Refusal::failed(message)
         }
+    }
+
+    /// The refusal, marked as made by a tool's argument parser before its handler ran.
+    pub(crate) fn made_by_parser(self) -> Refusal {
+        Refusal {
+            by_parser: true,
+            ..self
+        }
+    }
+
+    /// Whether a tool's argument parser made the refusal, so that its handler has not run.
+    pub(crate) fn is_by_parser(&self) -> bool {
+        self.by_parser
+    }
+
+    /// Forgets who made the refusal, as it leaves the registry: a handler that passes on a
+    /// refusal it was given (by a registry it called, say) has run, whoever made it.
+    pub(crate) fn forget_maker(&mut self) {
+        self.by_parser = false;
     }
 }
 

@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 
 use crate::call::Arguments;
 use crate::context::Context;
+use crate::leniency::Leniency;
 use crate::output::Output;
 use crate::refusal::Refusal;
 
@@ -39,7 +40,8 @@ pub trait Tool: Send + Sync + 'static {
 
 /// What a tool is: what it advertises (its name, description, schemas and hints, the public
 /// fields, which every export writes) and how the registry runs it (its timeout, whether it
-/// may take values of no single type), which no export shows and which only the methods reach.
+/// may take values of no single type, the slips it forgives), which no export shows and which
+/// only the methods reach.
 ///
 /// ```
 /// use std::time::Duration;
@@ -73,6 +75,8 @@ pub struct ToolDefinition {
     allow_any: bool,
     #[serde(skip)]
     checked_elsewhere: bool,
+    #[serde(skip)]
+    leniency: Option<Leniency>,
 }
 
 impl ToolDefinition {
@@ -93,6 +97,7 @@ impl ToolDefinition {
             timeout: None,
             allow_any: false,
             checked_elsewhere: false,
+            leniency: None,
         }
     }
 
@@ -107,6 +112,15 @@ impl ToolDefinition {
     /// [`Registry::check`](crate::Registry::check) otherwise refuses (`#[tool(allow_any)]`).
     pub fn allowing_any(mut self) -> Self {
         self.allow_any = true;
+        self
+    }
+
+    /// Forgives the slips `leniency` names in this tool's arguments, in place of the
+    /// registry's leniency, even if the tool is `destructive` (`#[tool(lenient)]` is
+    /// `with_leniency(Leniency::all())`); `Leniency::none()` keeps the tool strict in a
+    /// lenient registry. See [`Registry::with_leniency`](crate::Registry::with_leniency).
+    pub fn with_leniency(mut self, leniency: Leniency) -> Self {
+        self.leniency = Some(leniency);
         self
     }
 
@@ -126,6 +140,11 @@ impl ToolDefinition {
     /// How long one call may run, when the tool sets a limit of its own.
     pub fn timeout(&self) -> Option<Duration> {
         self.timeout
+    }
+
+    /// The slips the tool forgives in its arguments, when it says so itself.
+    pub fn leniency(&self) -> Option<Leniency> {
+        self.leniency
     }
 
     /// Whether the tool may have fields of no single type.

@@ -49,6 +49,25 @@ impl<'a> Node<'a> {
         }
     }
 
+    /// The same value owning its strings, free of the text it was read from. It recurses once
+    /// per level, as reading the text did.
+    pub(crate) fn into_owned(self) -> Node<'static> {
+        let owned = |text: Cow<'_, str>| Cow::Owned(text.into_owned());
+        match self {
+            Node::Null => Node::Null,
+            Node::Bool(flag) => Node::Bool(flag),
+            Node::Number(number) => Node::Number(number),
+            Node::String(text) => Node::String(owned(text)),
+            Node::Array(items) => Node::Array(items.into_iter().map(Node::into_owned).collect()),
+            Node::Object(fields) => Node::Object(
+                fields
+                    .into_iter()
+                    .map(|(key, item)| (owned(key), item.into_owned()))
+                    .collect(),
+            ),
+        }
+    }
+
     /// Whether this is text, a number, a boolean or null.
     pub(crate) fn is_scalar(&self) -> bool {
         !matches!(self, Node::Array(_) | Node::Object(_))

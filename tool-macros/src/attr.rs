@@ -11,12 +11,13 @@ use syn::spanned::Spanned;
 use syn::{Expr, Lit, LitStr, Meta};
 
 /// The options that are flags, written alone.
-const FLAGS: [&str; 5] = [
+const FLAGS: [&str; 6] = [
     "readonly",
     "destructive",
     "idempotent",
     "open_world",
     "allow_any",
+    "lenient",
 ];
 
 /// The options whose value is a string.
@@ -217,6 +218,8 @@ pub struct ToolAttr {
     pub open_world: Flag,
     /// `allow_any`: fields of no single type (`serde_json::Value`) are allowed.
     pub allow_any: Flag,
+    /// `lenient`: the tool forgives the slips models make most, whatever the registry says.
+    pub lenient: Flag,
     /// `timeout = "5s"` or `timeout = 5000`.
     pub timeout: Option<Timeout>,
 }
@@ -307,7 +310,7 @@ mod tests {
     /// How an unknown-option error of `#[tool]` ends.
     const TOOL_OPTION_LIST: &str = "its options are `name`, `title`, `summary`, `description`, \
                                     `readonly`, `destructive`, `idempotent`, `open_world`, \
-                                    `allow_any`, `timeout`";
+                                    `allow_any`, `lenient`, `timeout`";
 
     /// The messages of an attribute's errors, in order.
     fn messages(error: Option<darling::Error>) -> Vec<String> {

@@ -17,6 +17,9 @@ use tool_core::{Output, Refusal, ToolResult};
 /// "complete"`, which 2026-07-28 requires on every result (rmcp strips it for older peers).
 pub(crate) fn call_tool_result(result: &ToolResult) -> Result<CallToolResult, McpError> {
     let mut built = match &result.outcome {
+        // Notes are rare (a lenient registry's adjustments): written as the provider writes them.
+        _ if !result.notes.is_empty() => serde_json::from_value(mcp::write_result(result))
+            .map_err(|error| McpError::internal_error(error.to_string(), None))?,
         Err(refusal) => CallToolResult::error(vec![ContentBlock::text(refusal.to_string())]),
         Ok(Output::Empty) => CallToolResult::success(Vec::new()),
         Ok(Output::Text(text)) => CallToolResult::success(vec![ContentBlock::text(text.as_str())]),
@@ -68,12 +71,29 @@ mod tests {
             id: "1".into(),
             name: "t".into(),
             outcome,
+            notes: Vec::new(),
         }
+    }
+
+    /// Every outcome, without notes and with one.
+    fn results() -> Vec<ToolResult> {
+        let note = tool_core::Line::new("adjusted", ["tags", "read one value as a list of one"]);
+        outcomes()
+            .into_iter()
+            .flat_map(|outcome| {
+                let plain = result_of(outcome);
+                let noted = ToolResult {
+                    notes: vec![note.clone()],
+                    ..plain.clone()
+                };
+                [plain, noted]
+            })
+            .collect()
     }
 
     #[test]
     fn results_are_built_as_the_mcp_provider_writes_them() {
-        for result in outcomes().into_iter().map(result_of) {
+        for result in results() {
             let mut written: CallToolResult =
                 serde_json::from_value(mcp::write_result(&result)).unwrap();
             assert_eq!(
@@ -91,7 +111,7 @@ mod tests {
 
     #[test]
     fn a_result_read_back_is_what_the_mcp_provider_reads() {
-        for result in outcomes().into_iter().map(result_of) {
+        for result in results() {
             let built = call_tool_result(&result).unwrap();
             assert_eq!(
                 outcome_of(&built),

@@ -17,6 +17,7 @@
 //!
 //! This module knows nothing of tools or registries: it turns text into a value or a refusal.
 
+mod adjust;
 mod checker;
 mod guard;
 mod path;
@@ -24,6 +25,7 @@ mod plan;
 mod prepared;
 mod top_level;
 
+pub(crate) use self::adjust::{Adjustment, adjust};
 pub use self::prepared::Prepared;
 
 use serde::Deserialize;
@@ -282,7 +284,7 @@ fn refusal(tool: &str, schema: &Map<String, Value>, faults: Vec<Fault>) -> Refus
         .map(|properties| properties.keys().cloned().collect::<Vec<_>>())
         .unwrap_or_default();
     refusal.lines.push(Line::new("fields", fields));
-    refusal
+    refusal.made_by_parser()
 }
 
 /// Every way `value` departs from `schema`, taking `null` at face value: for checking what a

@@ -38,10 +38,17 @@ pub fn read_call(block: &Value) -> Result<ToolCall, Refusal> {
 /// A `tool_result` block: `{"type": "tool_result", "tool_use_id", "content", "is_error"}`.
 /// Text, structured output (as JSON text) and refusals (in their text form) are text content;
 /// images are image blocks; audio and links, which Anthropic does not take, are described in
-/// text.
+/// text. The result's [`notes`](crate::ToolResult::notes) follow the text, or the blocks as
+/// one more text block.
 pub fn write_result(result: &crate::ToolResult) -> Value {
     let content = match &result.outcome {
-        Ok(Output::Content(blocks)) => Value::Array(blocks.iter().map(block).collect()),
+        Ok(Output::Content(blocks)) => {
+            let mut blocks: Vec<Value> = blocks.iter().map(block).collect();
+            if !result.notes.is_empty() {
+                blocks.push(json!({"type": "text", "text": result.notes_text()}));
+            }
+            Value::Array(blocks)
+        }
         _ => Value::String(result.text()),
     };
     json!({

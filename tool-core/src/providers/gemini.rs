@@ -44,14 +44,21 @@ pub fn read_call(part: &Value) -> Result<ToolCall, Refusal> {
 
 /// A `functionResponse` part: `{"functionResponse": {"name", "id"?, "response": {"output":
 /// ...}}}`, or `{"error": "<refusal text>"}` in `response` for a refusal. Structured output
-/// goes as JSON, everything else as text.
+/// goes as JSON, everything else as text. The result's [`notes`](crate::ToolResult::notes)
+/// follow the text, or, beside structured output, are `"notes": "<lines>"` in `response`.
 pub fn write_result(result: &crate::ToolResult) -> Value {
     let response = match &result.outcome {
         Ok(crate::Output::Json(json)) => {
-            json!({"output": serde_json::from_str::<Value>(json.get()).unwrap_or(Value::Null)})
+            let mut response = json!({
+                "output": serde_json::from_str::<Value>(json.get()).unwrap_or(Value::Null)
+            });
+            if !result.notes.is_empty() {
+                response["notes"] = result.notes_text().into();
+            }
+            response
         }
         Ok(_) => json!({"output": result.text()}),
-        Err(refusal) => json!({"error": refusal.to_string()}),
+        Err(_) => json!({"error": result.text()}),
     };
     let mut function_response = json!({"name": result.name, "response": response});
     if !result.id.is_empty() {

@@ -71,9 +71,11 @@ pub fn read_call(params: &Value, id: impl Into<String>) -> Result<ToolCall, Refu
 
 /// A `CallToolResult`: `content` (the text, or the blocks), `structuredContent` for structured
 /// output that is an object (with its JSON text as the content too, as MCP asks), and
-/// `isError`, true for a refusal, whose text form is the content.
+/// `isError`, true for a refusal, whose text form is the content. The result's
+/// [`notes`](crate::ToolResult::notes), if any, follow as one more text block, so the model
+/// reads them and the output's own blocks stay as they were.
 pub fn write_result(result: &crate::ToolResult) -> Value {
-    match &result.outcome {
+    let mut written = match &result.outcome {
         Err(refusal) => json!({
             "content": [{"type": "text", "text": refusal.to_string()}],
             "isError": true,
@@ -87,11 +89,18 @@ pub fn write_result(result: &crate::ToolResult) -> Value {
             }
             written
         }
+    };
+    if !result.notes.is_empty()
+        && let Some(Value::Array(blocks)) = written.get_mut("content")
+    {
+        blocks.push(json!({"type": "text", "text": result.notes_text()}));
     }
+    written
 }
 
 /// Reads a `CallToolResult` back into what came of the call: the refusal for `isError` (the
-/// very refusal, when its text is one's text form; else a `failed` one with the text), else
+/// very refusal, when its text is one's text form, with the lines of any notes block after
+/// it; else a `failed` one with the text), else
 /// the `structuredContent`, else the content: nothing, one text, or the blocks (those of a type
 /// this framework does not have are left out). JSON that is not an object is a `failed`
 /// refusal.
@@ -198,7 +207,37 @@ mod tests {
             id: "1".into(),
             name: "t".into(),
             outcome,
+            notes: Vec::new(),
         })
+    }
+
+    #[test]
+    fn notes_are_one_more_text_block_after_the_outcome() {
+        let note = crate::Line::new(
+            "adjusted",
+            ["limit", "read the text \"10\" as the number 10"],
+        );
+        let noted = |outcome| {
+            write_result(&ToolResult {
+                id: "1".into(),
+                name: "t".into(),
+                outcome,
+                notes: vec![note.clone()],
+            })
+        };
+        let note_block = json!({"type": "text", "text": "adjusted\tlimit\tread the text \"10\" as the number 10"});
+        let structured = noted(Output::json(&json!({"matched": 5})));
+        assert_eq!(
+            structured["content"],
+            json!([{"type": "text", "text": r#"{"matched":5}"#}, note_block])
+        );
+        assert_eq!(structured["structuredContent"], json!({"matched": 5}));
+        let refused = noted(Err(Refusal::bad_arguments("1 fault")));
+        assert_eq!(refused["content"][1], note_block);
+        assert_eq!(
+            read_result(&refused),
+            Err(Refusal::bad_arguments("1 fault").line("adjusted", note.cells.clone()))
+        );
     }
 
     #[test]

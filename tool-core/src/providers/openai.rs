@@ -59,7 +59,8 @@ pub fn read_call(entry: &Value) -> Result<ToolCall, Refusal> {
 }
 
 /// A `tool` message answering the call: `{"role": "tool", "tool_call_id", "content"}`, the
-/// content being the output's text or the refusal's text form.
+/// content being the output's text or the refusal's text form, followed by the result's
+/// [`notes`](crate::ToolResult::notes).
 pub fn write_result(result: &crate::ToolResult) -> Value {
     json!({
         "role": "tool",

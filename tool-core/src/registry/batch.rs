@@ -63,6 +63,7 @@ impl Registry {
                         code::INTERNAL,
                         "the call's task ended without an answer",
                     )),
+                    notes: Vec::new(),
                 })
             })
             .collect()

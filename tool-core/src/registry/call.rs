@@ -1,16 +1,19 @@
-//! The way of one call through a registry: lookup, grant, size, approval, then the tool; and
-//! the refusals met on the way.
+//! The way of one call through a registry: lookup, grant, size, approval, then the tool (and,
+//! for a lenient registry, the tool once more with its refused arguments adjusted); and the
+//! refusals met on the way.
 
 use std::time::{Duration, Instant};
 
 use super::Registry;
 use crate::approval::{Approval, ApprovalRequest, Approver};
-use crate::call::{ToolCall, ToolResult};
+use crate::args::{self, Adjustment};
+use crate::call::{Arguments, ToolCall, ToolResult};
 use crate::context::Context;
 use crate::execute::{self, Limits};
+use crate::leniency::Leniency;
 use crate::output::Output;
-use crate::refusal::{Refusal, code};
-use crate::tool::ToolDefinition;
+use crate::refusal::{Line, Refusal, code};
+use crate::tool::{Tool, ToolDefinition};
 
 /// How long an approver may take when no timeout is given.
 const DEFAULT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(60);
@@ -21,15 +24,25 @@ impl Registry {
     /// enabled to wake a waiting call; without one, a deadline is checked whenever the call
     /// wakes.
     pub async fn call(&self, call: ToolCall, ctx: &Context) -> ToolResult {
-        let outcome = self.outcome(&call, ctx).await;
+        let mut notes = Vec::new();
+        let mut outcome = self.outcome(&call, ctx, &mut notes).await;
+        if let Err(refusal) = &mut outcome {
+            refusal.forget_maker();
+        }
         ToolResult {
             id: call.id,
             name: call.name,
             outcome,
+            notes,
         }
     }
 
-    async fn outcome(&self, call: &ToolCall, ctx: &Context) -> Result<Output, Refusal> {
+    async fn outcome(
+        &self,
+        call: &ToolCall,
+        ctx: &Context,
+        notes: &mut Vec<Line>,
+    ) -> Result<Output, Refusal> {
         let catalog = self.catalog();
         let Some(&position) = catalog.index.get(&call.name) else {
             return Err(self.unknown_tool(&call.name));
@@ -37,7 +50,7 @@ impl Registry {
         if !self.permits(&catalog, position) {
             return Err(self.not_permitted(&call.name));
         }
-        let entry = &catalog.entries[position];
+        let tool = catalog.entries[position].tool.as_ref();
         let definition = &catalog.definitions[position];
         let size = call.arguments.as_str().len();
         if size > self.config.max_argument_bytes {
@@ -52,23 +65,100 @@ impl Registry {
             // when the call is first polled.
             Box::pin(self.approve(approver.as_ref(), call, ctx)).await?;
         }
-        // The tool's time starts once it may run: waiting for approval is not its time.
+        let limits = self.limits(definition, ctx);
+        let refused = match execute::run(tool, &call.name, &call.arguments, ctx, limits).await {
+            Err(refused) if refused.is_by_parser() => refused,
+            outcome => return outcome,
+        };
+        let leniency = self.leniency_for(definition);
+        if leniency.is_none() {
+            return Err(refused);
+        }
+        // Boxed, as asking an approver is: only a lenient call its tool's parser refused comes
+        // here, and the future every call polls holds no more of it than a pointer.
+        Box::pin(self.adjusted(tool, definition, call, ctx, leniency, refused, notes)).await
+    }
+
+    /// How the tool may run, from now: its time starts once it may run, so waiting for
+    /// approval is not its time.
+    #[inline]
+    fn limits(&self, definition: &ToolDefinition, ctx: &Context) -> Limits {
         let timeout = definition.timeout().or(self.config.default_timeout);
         let now = Instant::now();
-        let limits = Limits {
+        Limits {
             deadline: execute::earliest(ctx, timeout, now),
             now,
             show_panics: self.config.show_panics,
             show_errors: self.config.show_errors,
+        }
+    }
+
+    /// The slips forgiven in `definition`'s arguments: the tool's own choice, else none for a
+    /// destructive tool, else the registry's.
+    fn leniency_for(&self, definition: &ToolDefinition) -> Leniency {
+        match definition.leniency() {
+            Some(own) => own,
+            None if definition.annotations.destructive => Leniency::none(),
+            None => self.config.leniency,
+        }
+    }
+
+    /// The second and last try of a call whose arguments its tool refused (`refused`, made by
+    /// its parser, so nothing ran): the arguments adjusted for the slips `leniency` forgives,
+    /// each adjustment logged and noted for the model, and the tool called again with them.
+    /// With nothing to adjust, the refusal stands. If the tool refuses the adjusted arguments
+    /// too, that refusal is the answer: its faults are those left to mend, at the paths of
+    /// the arguments the notes describe (inside an object read from JSON text, say), where the
+    /// first one would list again the slips leniency forgives.
+    #[allow(clippy::too_many_arguments)]
+    async fn adjusted(
+        &self,
+        tool: &dyn Tool,
+        definition: &ToolDefinition,
+        call: &ToolCall,
+        ctx: &Context,
+        leniency: Leniency,
+        refused: Refusal,
+        notes: &mut Vec<Line>,
+    ) -> Result<Output, Refusal> {
+        let Some((text, adjustments)) =
+            args::adjust(call.arguments.as_str(), &definition.input_schema, leniency)
+        else {
+            return Err(refused);
         };
-        execute::run(
-            entry.tool.as_ref(),
-            &call.name,
-            &call.arguments,
-            ctx,
-            limits,
-        )
-        .await
+        // A list of one is two bytes longer: arguments at the size limit stay refused.
+        if text.len() > self.config.max_argument_bytes {
+            return Err(refused);
+        }
+        notes.reserve_exact(adjustments.len());
+        for Adjustment { path, done } in adjustments {
+            let path = if path.is_empty() {
+                "(arguments)".to_owned()
+            } else {
+                path
+            };
+            tracing::info!(
+                tool = %call.name,
+                path = %path,
+                adjustment = %done,
+                "adjusted a call's arguments leniently"
+            );
+            notes.push(Line::new("adjusted", [path, done]));
+        }
+        let arguments = Arguments::from_text(text);
+        if let Some(approver) = &self.config.approver
+            && definition.annotations.destructive
+            && !ctx.is_cancelled()
+        {
+            // The approver approves the arguments that will run, not those that could not.
+            let adjusted = ToolCall {
+                arguments: arguments.clone(),
+                ..call.clone()
+            };
+            self.approve(approver.as_ref(), &adjusted, ctx).await?;
+        }
+        let limits = self.limits(definition, ctx);
+        execute::run(tool, &call.name, &arguments, ctx, limits).await
     }
 
     async fn approve(

@@ -7,7 +7,9 @@
 //! (`bad-arguments`), the approver for destructive tools (`declined`), the context's
 //! cancellation (`cancelled`) and deadline (`timed-out`), and only then the tool, which parses
 //! its arguments (`bad-arguments`) and runs, ended by cancellation or its deadline, with panics
-//! caught (`internal`) and the messages of errors it returns kept for the log (`failed`).
+//! caught (`internal`) and the messages of errors it returns kept for the log (`failed`). A
+//! lenient registry may adjust arguments the tool refused and call it once more (see
+//! [`Registry::with_leniency`]).
 //!
 //! A registry can change while it serves: tools are added, replaced, removed; readers see
 //! either the whole change or none of it, and never wait on a writer for longer than it takes
@@ -37,6 +39,7 @@ use self::catalog::{Catalog, ScopedDefinitions, export_all};
 pub use self::catalog::{Definitions, Exported, Snapshot};
 use crate::approval::Approver;
 use crate::grant::Grant;
+use crate::leniency::Leniency;
 use crate::providers::{self, ExportError, Provider};
 use crate::tool::ToolDefinition;
 
@@ -87,6 +90,7 @@ struct Config {
     approval_timeout: Option<Duration>,
     batch_limit: usize,
     max_argument_bytes: usize,
+    leniency: Leniency,
 }
 
 /// The grants a view is scoped to (a tool must be permitted by each), and the definitions
@@ -107,6 +111,7 @@ impl Default for Config {
             approval_timeout: None,
             batch_limit: DEFAULT_BATCH_LIMIT,
             max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
+            leniency: Leniency::none(),
         }
     }
 }
@@ -348,6 +353,22 @@ impl Registry {
             config.approver = Some(Arc::new(approver));
             config.approval_timeout = Some(timeout);
         })
+    }
+
+    /// Forgives the slips `leniency` names in the arguments of every tool that is not
+    /// `destructive` and sets no leniency of its own (none, unless set: every slip is
+    /// refused). A tool's own setting (`#[tool(lenient)]`,
+    /// [`ToolDefinition::with_leniency`]) outranks it; a destructive tool is lenient only if
+    /// it says so itself.
+    ///
+    /// Only a call whose arguments its tool has refused (nothing ran) is adjusted, and called
+    /// once more with the adjusted arguments (after asking the approver again, for a
+    /// destructive tool, with the arguments that will run). Each adjustment goes to `tracing`
+    /// (info) and to the model, as a line of the result's [`notes`](crate::ToolResult::notes).
+    /// If the tool refuses the adjusted arguments too, the result is that refusal, whose faults
+    /// are those left to mend, with the notes. See [`Leniency`].
+    pub fn with_leniency(self, leniency: Leniency) -> Registry {
+        self.configure(|config| config.leniency = leniency)
     }
 
     /// Runs at most `limit` calls of one [`Registry::call_all`] or [`Registry::call_each`]
