@@ -11,7 +11,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::task::Poll;
 use std::time::{Duration, Instant};
 
-use crate::call::Arguments;
+use crate::arguments::Arguments;
 use crate::context::Context;
 use crate::output::Output;
 use crate::refusal::{Refusal, code};

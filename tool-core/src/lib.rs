@@ -148,6 +148,7 @@ extern crate self as tool_core;
 
 mod approval;
 mod args;
+mod arguments;
 mod call;
 mod context;
 mod conventions;
@@ -160,6 +161,7 @@ mod output;
 pub mod providers;
 mod refusal;
 mod registry;
+mod result;
 mod schema;
 mod suggest;
 mod tool;
@@ -172,7 +174,8 @@ pub mod __private;
 
 pub use approval::{Approval, ApprovalRequest, Approver};
 pub use args::MAX_ARGUMENT_DEPTH;
-pub use call::{Arguments, ToolCall, ToolResult};
+pub use arguments::Arguments;
+pub use call::ToolCall;
 pub use context::{CancellationToken, Context, Progress, ProgressReporter};
 pub use conventions::{DryRun, ExpectedRevision, NonEmptyString};
 pub use grant::Grant;
@@ -184,6 +187,7 @@ pub use registry::{
     Change, Collision, DEFAULT_BATCH_LIMIT, DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_TIMEOUT,
     Definitions, Exported, Registry, RegistryBuilder, RegistryError, Snapshot,
 };
+pub use result::ToolResult;
 pub use schema::{input_schema, output_schema};
 pub use tool::{Annotations, BoxFuture, Tool, ToolDefinition};
 pub use toolkit::Toolkit;

@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::call::Arguments;
+use crate::arguments::Arguments;
 use crate::context::Context;
 use crate::leniency::Leniency;
 use crate::output::Output;

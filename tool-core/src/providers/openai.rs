@@ -3,7 +3,8 @@
 use serde_json::{Value, json};
 
 use super::{ExportError, Provider, bad_call, inlined, string_field};
-use crate::call::{Arguments, ToolCall};
+use crate::arguments::Arguments;
+use crate::call::ToolCall;
 use crate::dialect::{self, Recursion};
 use crate::refusal::Refusal;
 use crate::tool::ToolDefinition;

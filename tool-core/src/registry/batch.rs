@@ -3,9 +3,10 @@
 use std::sync::Arc;
 
 use super::Registry;
-use crate::call::{ToolCall, ToolResult};
+use crate::call::ToolCall;
 use crate::context::Context;
 use crate::refusal::{Refusal, code};
+use crate::result::ToolResult;
 
 impl Registry {
     /// Runs a batch of calls concurrently, each with a child of `ctx`, and answers in input

@@ -7,12 +7,14 @@ use std::time::{Duration, Instant};
 use super::Registry;
 use crate::approval::{Approval, ApprovalRequest, Approver};
 use crate::args::{self, Adjustment};
-use crate::call::{Arguments, ToolCall, ToolResult};
+use crate::arguments::Arguments;
+use crate::call::ToolCall;
 use crate::context::Context;
 use crate::execute::{self, Limits};
 use crate::leniency::Leniency;
 use crate::output::Output;
 use crate::refusal::{Line, Refusal, code};
+use crate::result::ToolResult;
 use crate::tool::{Tool, ToolDefinition};
 
 /// How long an approver may take when no timeout is given.
