@@ -434,3 +434,17 @@ async fn validator_and_garde_attributes_are_enforced_too() {
         ]
     );
 }
+
+#[test]
+fn a_list_of_tools_for_a_prompt_says_the_rules_it_enforces() {
+    let described = registry().describe();
+    for line in [
+        "  retries (u8, 1 to 5, required): How often to retry.",
+        "  query (string, 1 to 10 characters, required): What to look for.",
+        "  tag (string, matching ^[a-z]+$, required): A tag of lower-case letters.",
+        "    size (u32, 1 to 50, required): How many results a page holds.",
+        "  id (string (uuid), required): The record.",
+    ] {
+        assert!(described.contains(line), "{line}\n{described}");
+    }
+}

@@ -10,7 +10,8 @@ use crate::schema::walk::{self, MAX_NESTED_SCHEMAS, Root, Slot};
 use crate::tool::ToolDefinition;
 
 /// One block per tool: its name and description, then one line per parameter with its type,
-/// whether it is required, and its description.
+/// the rules it keeps beyond its type (bounds, lengths, patterns), whether it is required,
+/// and its description.
 ///
 /// ```text
 /// note_write: Writes a note.
@@ -56,13 +57,18 @@ fn fields(
         .unwrap_or_default();
     let indent = "  ".repeat(depth);
     for (field, property) in properties {
-        let kind = Words::new(root).of(property);
+        let words = Words::new(root);
+        let kind = words.of(property);
         let need = if required.contains(&field.as_str()) {
             "required"
         } else {
             "optional"
         };
-        let _ = write!(out, "{indent}{field} ({kind}, {need})");
+        match words.rules(property) {
+            Some(rules) => write!(out, "{indent}{field} ({kind}, {rules}, {need})"),
+            None => write!(out, "{indent}{field} ({kind}, {need})"),
+        }
+        .unwrap_or_default();
         match property.get("description").and_then(Value::as_str) {
             Some(description) => {
                 let _ = writeln!(out, ": {}", indent_lines(description, depth + 1));

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::keywords::integer_name;
+use super::keywords::{Keywords, integer_name, integer_range};
 use super::walk::{Lookup, MAX_NESTED_SCHEMAS, Root};
 
 /// Says schemas of one root in words.
@@ -19,6 +19,62 @@ impl<'s> Words<'s> {
         Words {
             root: Root::new(root),
         }
+    }
+
+    /// The rules a value of `schema` keeps beyond its type, in words (`1 to 3`, `at most 10
+    /// characters`, `matching ^[a-z]+$`, `unique items`), for a list of tools; `None` when it
+    /// keeps none. An optional's rules are its value's.
+    pub(crate) fn rules(&self, schema: &'s Value) -> Option<String> {
+        let mut map = self.root.deref(schema)?;
+        if let Some(Value::Array(branches)) = map.lookup("anyOf") {
+            let mut solid = branches
+                .iter()
+                .filter(|branch| branch.get("type").and_then(Value::as_str) != Some("null"));
+            if let (Some(only), None) = (solid.next(), solid.next()) {
+                map = self.root.deref(only)?;
+            }
+        }
+        let keywords = Keywords::of(map);
+        let implied = keywords
+            .format
+            .and_then(Value::as_str)
+            .and_then(integer_range);
+        let beyond = |bound: Option<&'s Value>, implied: Option<i128>| {
+            bound.filter(|bound| {
+                implied.is_none_or(|implied| bound.as_f64() != Some(implied as f64))
+            })
+        };
+        let mut rules = Vec::new();
+        let numbers = (
+            beyond(keywords.minimum, implied.map(|(min, _)| min)),
+            beyond(keywords.maximum, implied.map(|(_, max)| max)),
+        );
+        rules.extend(range(numbers, ""));
+        if let Some(bound) = keywords.exclusive_minimum {
+            rules.push(format!("more than {bound}"));
+        }
+        if let Some(bound) = keywords.exclusive_maximum {
+            rules.push(format!("less than {bound}"));
+        }
+        if let Some(step) = keywords.multiple_of {
+            rules.push(format!("a multiple of {step}"));
+        }
+        let single = keywords.min_length.and_then(Value::as_u64) == Some(1)
+            && keywords.max_length.and_then(Value::as_u64) == Some(1);
+        if !single {
+            rules.extend(range(
+                (keywords.min_length, keywords.max_length),
+                " characters",
+            ));
+        }
+        if let Some(pattern) = keywords.pattern.and_then(Value::as_str) {
+            rules.push(format!("matching {pattern}"));
+        }
+        rules.extend(range((keywords.min_items, keywords.max_items), " items"));
+        if keywords.unique_items == Some(&Value::Bool(true)) {
+            rules.push("unique items".to_owned());
+        }
+        (!rules.is_empty()).then(|| rules.join(", "))
     }
 
     /// What a model should send for `schema`.
@@ -111,6 +167,16 @@ impl<'s> Words<'s> {
                 .join(" or "),
             _ => "any value".to_owned(),
         }
+    }
+}
+
+/// `1 to 3 items`, `at least 1 items`... for a pair of bounds, with `unit` after the numbers.
+fn range((min, max): (Option<&Value>, Option<&Value>), unit: &str) -> Option<String> {
+    match (min, max) {
+        (Some(min), Some(max)) => Some(format!("{min} to {max}{unit}")),
+        (Some(min), None) => Some(format!("at least {min}{unit}")),
+        (None, Some(max)) => Some(format!("at most {max}{unit}")),
+        (None, None) => None,
     }
 }
 
