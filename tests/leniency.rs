@@ -11,6 +11,7 @@ use tool_core::{
     Approval, ApprovalRequest, Arguments, BoxFuture, Context, Leniency, Output, Refusal, Registry,
     Tool, ToolCall, ToolDefinition, ToolResult, tool,
 };
+use tool_tests::Log;
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Filter {
@@ -254,10 +255,6 @@ async fn adjusted_arguments_refused_again_give_the_faults_left_with_the_adjustme
     assert_eq!(read.find_line("adjusted").unwrap().cells[0], "tags");
 }
 
-/// Records the events `tracing` receives, as text.
-#[derive(Clone, Default)]
-struct Log(Arc<Mutex<Vec<String>>>);
-
 /// The log of this test binary, installed as the global subscriber before any call runs: a
 /// subscriber set for one thread misses events whose callsite another thread reached first
 /// (tracing caches each callsite's interest), so these tests share one, and tell their events
@@ -269,46 +266,6 @@ fn log() -> &'static Log {
         tracing::subscriber::set_global_default(log.clone()).unwrap();
         log
     })
-}
-
-impl Log {
-    /// The events that name `tool`.
-    fn of(&self, tool: &str) -> Vec<String> {
-        let mark = format!("tool={tool} ");
-        let events = self.0.lock().unwrap();
-        events
-            .iter()
-            .filter(|event| event.contains(&mark))
-            .cloned()
-            .collect()
-    }
-}
-
-struct Fields<'a>(&'a mut String);
-
-impl tracing::field::Visit for Fields<'_> {
-    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
-        use std::fmt::Write as _;
-        let _ = write!(self.0, "{}={:?} ", field.name(), value);
-    }
-}
-
-impl tracing::Subscriber for Log {
-    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
-        true
-    }
-    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
-        tracing::span::Id::from_u64(1)
-    }
-    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
-    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
-    fn event(&self, event: &tracing::Event<'_>) {
-        let mut line = format!("{} ", event.metadata().level());
-        event.record(&mut Fields(&mut line));
-        self.0.lock().unwrap().push(line);
-    }
-    fn enter(&self, _: &tracing::span::Id) {}
-    fn exit(&self, _: &tracing::span::Id) {}
 }
 
 /// Counts notes; called by one test only, so its log is that test's.

@@ -1,6 +1,8 @@
 //! Integration tests of `tool-core` live in this package's test targets; this library holds
 //! what more than one of them reads.
 
+use std::sync::{Arc, Mutex};
+
 use serde_json::Value;
 use tool_core::{
     Arguments, BoxFuture, Context, Output, Refusal, Registry, Tool, ToolCall, ToolDefinition,
@@ -47,4 +49,61 @@ impl Tool for Raw {
     ) -> BoxFuture<'a, Result<Output, Refusal>> {
         Box::pin(async { Ok(Output::Empty) })
     }
+}
+
+/// Records the events `tracing` receives, as text: one line each, its level and its fields.
+#[derive(Clone, Default)]
+pub struct Log(Arc<Mutex<Vec<String>>>);
+
+impl Log {
+    /// Every event so far, one a line.
+    pub fn text(&self) -> String {
+        self.events().join("\n")
+    }
+
+    /// The events that name `tool` (a field `tool=...`).
+    pub fn of(&self, tool: &str) -> Vec<String> {
+        let mark = format!("tool={tool} ");
+        self.events()
+            .into_iter()
+            .filter(|event| event.contains(&mark))
+            .collect()
+    }
+
+    fn events(&self) -> Vec<String> {
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone()
+    }
+}
+
+struct Fields<'a>(&'a mut String);
+
+impl tracing::field::Visit for Fields<'_> {
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+        use std::fmt::Write as _;
+        let _ = write!(self.0, "{}={:?} ", field.name(), value);
+    }
+}
+
+impl tracing::Subscriber for Log {
+    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
+        true
+    }
+    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        tracing::span::Id::from_u64(1)
+    }
+    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+    fn event(&self, event: &tracing::Event<'_>) {
+        let mut line = format!("{} ", event.metadata().level());
+        event.record(&mut Fields(&mut line));
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .push(line);
+    }
+    fn enter(&self, _: &tracing::span::Id) {}
+    fn exit(&self, _: &tracing::span::Id) {}
 }

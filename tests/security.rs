@@ -12,6 +12,7 @@ use tool_core::{
     DEFAULT_TIMEOUT, Grant, MAX_ARGUMENT_DEPTH, Provider, Refusal, Registry, ToolCall, registry,
     tool, toolkit,
 };
+use tool_tests::Log;
 
 /// Counts what reached handlers and the approver.
 #[derive(Default)]
@@ -203,43 +204,6 @@ async fn refusals_never_name_tools_outside_the_grant() {
     names_nothing_secret(&serde_json::to_string(&desk.definitions()).unwrap());
     for provider in Provider::ALL {
         names_nothing_secret(&serde_json::to_string(&desk.export(provider).unwrap()).unwrap());
-    }
-}
-
-/// Records the events `tracing` receives, as text.
-#[derive(Clone, Default)]
-struct Log(Arc<Mutex<Vec<String>>>);
-
-struct Fields<'a>(&'a mut String);
-
-impl tracing::field::Visit for Fields<'_> {
-    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
-        use std::fmt::Write as _;
-        let _ = write!(self.0, "{}={:?} ", field.name(), value);
-    }
-}
-
-impl tracing::Subscriber for Log {
-    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
-        true
-    }
-    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
-        tracing::span::Id::from_u64(1)
-    }
-    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
-    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
-    fn event(&self, event: &tracing::Event<'_>) {
-        let mut line = format!("{} ", event.metadata().level());
-        event.record(&mut Fields(&mut line));
-        self.0.lock().unwrap().push(line);
-    }
-    fn enter(&self, _: &tracing::span::Id) {}
-    fn exit(&self, _: &tracing::span::Id) {}
-}
-
-impl Log {
-    fn text(&self) -> String {
-        self.0.lock().unwrap().join("\n")
     }
 }
 

@@ -128,9 +128,9 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 pub const DEFAULT_BATCH_LIMIT: usize = 64;
 
 /// The largest arguments, in bytes of JSON text, a registry takes unless told otherwise: 1 MiB.
-/// More than a model writes in one turn (its output limit is tens of thousands of tokens, a
-/// few hundred KiB), and little enough that parsing it (into a value several times its size,
-/// on the slow path) costs milliseconds and a few MiB.
+/// More than a model writes in one turn (its output is limited to tens of thousands of
+/// tokens), and little enough that parsing it (into a value several times its size, on the
+/// slow path) stays quick and small.
 pub const DEFAULT_MAX_ARGUMENT_BYTES: usize = 1 << 20;
 
 /// Why tools could not be put in a registry.
