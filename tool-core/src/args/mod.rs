@@ -418,6 +418,37 @@ mod tests {
     }
 
     #[test]
+    fn only_a_schema_that_says_more_than_its_types_is_checked_beyond_serde() {
+        let plain = Prepared::new(
+            json!({
+                "type": "object",
+                "properties": {
+                    "kind": {"type": "string"},
+                    "start": {"type": "integer", "format": "uint64", "minimum": 0},
+                    "limit": {"type": ["integer", "null"], "format": "uint32", "minimum": 0},
+                    "level": {"oneOf": [{"const": "low"}, {"const": "high"}]}
+                },
+                "additionalProperties": false
+            })
+            .as_object()
+            .cloned()
+            .unwrap(),
+        );
+        assert!(plain.plan.is_none(), "{:?}", plain.plan);
+        let bounded = Prepared::new(
+            json!({
+                "type": "object",
+                "properties": {"limit": {"type": "integer", "format": "uint32", "minimum": 1}},
+                "additionalProperties": false
+            })
+            .as_object()
+            .cloned()
+            .unwrap(),
+        );
+        assert!(bounded.plan.is_some());
+    }
+
+    #[test]
     fn duplicate_fields_are_refused() {
         let refusal = parse::<Loose>(r#"{"a":1,"a":2}"#, &schema(), "t").unwrap_err();
         assert_eq!(

@@ -11,7 +11,7 @@ use regex::Regex;
 use serde_json::{Map, Value};
 
 use crate::schema::formats;
-use crate::schema::keywords::{Keywords, integer_range};
+use crate::schema::keywords::Keywords;
 use crate::schema::patterns::Patterns;
 use crate::schema::walk::{self, Lookup};
 
@@ -91,6 +91,20 @@ impl Plan {
         plan
     }
 
+    /// Whether the plan checks anything serde, reading the Rust type, does not check by
+    /// itself: a bound, a length, a pattern or format, a count, an object inside the arguments
+    /// (whose unknown fields serde would drop), or a part only the checker can judge. A plan
+    /// that does not is not kept: such a tool reads as serde alone reads it.
+    pub(super) fn checks_beyond_serde(&self) -> bool {
+        self.steps.iter().enumerate().any(|(at, step)| match step {
+            Step::Any | Step::Same(_) => false,
+            Step::List { min, max, .. } => min.is_some() || max.is_some(),
+            // The root's fields are known to serde (the input struct, or its wrapper).
+            Step::Object { .. } => at != self.root(),
+            Step::HandOver | Step::Number(_) | Step::Text(_) => true,
+        })
+    }
+
     /// Where the root's step is.
     pub(super) fn root(&self) -> usize {
         0
@@ -160,6 +174,8 @@ impl Compiler<'_> {
             return match (solid.next(), solid.next()) {
                 // `Option<T>`: null, or what `T` is.
                 (Some(only), None) if keywords.types.is_none() => Step::Same(self.compile(only)),
+                // An enum of plain values (variants with doc comments): serde checks them all.
+                _ if branches.iter().all(|branch| self.is_plain(branch)) => Step::Any,
                 _ => Step::HandOver,
             };
         }
@@ -182,6 +198,23 @@ impl Compiler<'_> {
             .map(Step::Number)
             .or_else(|| self.text_rule(&keywords).map(Step::Text))
             .unwrap_or(Step::Any)
+    }
+
+    /// Whether `schema` is a plain value's (a constant, an enum of values, a type alone): one
+    /// serde checks in full, with nothing inside it.
+    fn is_plain(&self, schema: &Value) -> bool {
+        let Some(map) = walk::Root::new(self.root).deref(schema) else {
+            return false;
+        };
+        map.keys().all(|key| {
+            matches!(
+                key.as_str(),
+                "type" | "const" | "enum" | "description" | "title" | "default" | "deprecated"
+            )
+        }) && !matches!(
+            map.get("type").and_then(Value::as_str),
+            Some("object" | "array")
+        )
     }
 
     /// Where the steps of the definition `name` are, compiled once: a recursive type refers
@@ -252,20 +285,14 @@ impl Compiler<'_> {
 
 /// The number rule of a schema object, if it has one beyond its type's own range.
 fn number_rule(keywords: &Keywords<'_>) -> Option<NumberRule> {
-    let format = keywords.format.and_then(Value::as_str);
-    let implied = format.and_then(integer_range);
-    let bound = |value: Option<&Value>, implied: Option<i128>| {
-        value
-            .and_then(Value::as_f64)
-            .filter(|bound| implied.is_none_or(|implied| *bound != implied as f64))
-    };
+    let (minimum, maximum) = keywords.bounds_beyond_type();
     let rule = NumberRule {
-        minimum: bound(keywords.minimum, implied.map(|(min, _)| min)),
-        maximum: bound(keywords.maximum, implied.map(|(_, max)| max)),
+        minimum: minimum.and_then(Value::as_f64),
+        maximum: maximum.and_then(Value::as_f64),
         exclusive_minimum: keywords.exclusive_minimum.and_then(Value::as_f64),
         exclusive_maximum: keywords.exclusive_maximum.and_then(Value::as_f64),
         multiple_of: keywords.multiple_of.and_then(Value::as_f64),
-        single: format == Some("float"),
+        single: keywords.format.and_then(Value::as_str) == Some("float"),
     };
     let says_something = rule.minimum.is_some()
         || rule.maximum.is_some()

@@ -45,6 +45,22 @@ impl<'s> Keywords<'s> {
         keywords
     }
 
+    /// `minimum` and `maximum`, each only when it says more than the range of the Rust
+    /// integer type the `format` names (schemars writes a `u8`'s `0` and `255`, which serde
+    /// enforces by itself).
+    pub(crate) fn bounds_beyond_type(&self) -> (Option<&'s Value>, Option<&'s Value>) {
+        let implied = self.format.and_then(Value::as_str).and_then(integer_range);
+        let beyond = |bound: Option<&'s Value>, implied: Option<i128>| {
+            bound.filter(|bound| {
+                implied.is_none_or(|implied| bound.as_f64() != Some(implied as f64))
+            })
+        };
+        (
+            beyond(self.minimum, implied.map(|(min, _)| min)),
+            beyond(self.maximum, implied.map(|(_, max)| max)),
+        )
+    }
+
     /// Where the value of `key` goes, if the checker reads it.
     fn slot(&mut self, key: &str) -> Option<&mut Option<&'s Value>> {
         Some(match key {
@@ -103,25 +119,6 @@ pub(crate) fn is_understood(keyword: &str) -> bool {
         || ANNOTATIONS.contains(&keyword)
         || keyword.starts_with("x-")
 }
-
-/// Keywords that constrain a value beyond what serde, reading the Rust type, refuses by
-/// itself: a tool whose schema has one is checked against it on every call, not only on one
-/// serde refused.
-pub(crate) const BEYOND_SERDE: [&str; 13] = [
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "minProperties",
-    "maxProperties",
-    "minimum",
-    "maximum",
-];
 
 /// The Rust integer type schemars names by this `format`.
 pub(crate) fn integer_name(format: &str) -> Option<&'static str> {

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::keywords::{Keywords, integer_name, integer_range};
+use super::keywords::{Keywords, integer_name};
 use super::walk::{Lookup, MAX_NESTED_SCHEMAS, Root};
 
 /// Says schemas of one root in words.
@@ -35,20 +35,8 @@ impl<'s> Words<'s> {
             }
         }
         let keywords = Keywords::of(map);
-        let implied = keywords
-            .format
-            .and_then(Value::as_str)
-            .and_then(integer_range);
-        let beyond = |bound: Option<&'s Value>, implied: Option<i128>| {
-            bound.filter(|bound| {
-                implied.is_none_or(|implied| bound.as_f64() != Some(implied as f64))
-            })
-        };
         let mut rules = Vec::new();
-        let numbers = (
-            beyond(keywords.minimum, implied.map(|(min, _)| min)),
-            beyond(keywords.maximum, implied.map(|(_, max)| max)),
-        );
+        let numbers = keywords.bounds_beyond_type();
         rules.extend(range(numbers, ""));
         if let Some(bound) = keywords.exclusive_minimum {
             rules.push(format!("more than {bound}"));
