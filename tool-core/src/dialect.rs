@@ -10,6 +10,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::args::shown;
 use crate::schema::formats;
 use crate::schema::keywords::{self, integer_range};
 use crate::schema::walk;
@@ -235,11 +236,7 @@ impl Inliner<'_> {
 
 fn error(path: &str, problem: String) -> SchemaError {
     SchemaError {
-        path: if path.is_empty() {
-            "(arguments)".to_owned()
-        } else {
-            path.to_owned()
-        },
+        path: shown(path.to_owned()),
         problem,
     }
 }
@@ -272,7 +269,7 @@ pub(crate) fn unenforceable(schema: &Map<String, Value>) -> Vec<(String, String)
     let mut found = Vec::new();
     let mut root = Value::Object(schema.clone());
     walk::every_subschema_mut(&mut root, &mut String::new(), &mut |map, path| {
-        let path = show(path).to_owned();
+        let path = shown(path.to_owned());
         for keyword in map
             .keys()
             .filter(|keyword| !keywords::is_understood(keyword))
@@ -403,7 +400,7 @@ pub(crate) fn openai_strict(schema: &Map<String, Value>) -> Result<Map<String, V
                 refusal.get_or_insert_with(|| {
                     format!(
                         "`{}` is a map, which strict mode cannot describe",
-                        show(path)
+                        shown(path.to_owned())
                     )
                 });
                 return;
@@ -437,10 +434,6 @@ pub(crate) fn openai_strict(schema: &Map<String, Value>) -> Result<Map<String, V
             _ => Err("the schema is not an object".to_owned()),
         },
     }
-}
-
-fn show(path: &str) -> &str {
-    if path.is_empty() { "(arguments)" } else { path }
 }
 
 /// Lets `null` through a schema, as OpenAI strict mode spells an optional field.

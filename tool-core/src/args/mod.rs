@@ -35,6 +35,7 @@ use serde_json::{Map, Value};
 use self::checker::{Checker, received};
 use self::guard::{Findings, Guard};
 use self::path::Path;
+pub(crate) use self::path::shown;
 use self::plan::Plan;
 use self::prepared::View;
 use self::top_level::TopLevel;
@@ -270,14 +271,11 @@ fn refusal(tool: &str, schema: &Map<String, Value>, faults: Vec<Fault>) -> Refus
         if count == 1 { "" } else { "s" }
     ));
     refusal.lines.reserve_exact(count + 1);
-    refusal.lines.extend(faults.into_iter().map(|fault| {
-        let path = if fault.path.is_empty() {
-            "(arguments)".to_owned()
-        } else {
-            fault.path
-        };
-        Line::new("fault", [path, fault.problem])
-    }));
+    refusal.lines.extend(
+        faults
+            .into_iter()
+            .map(|fault| Line::new("fault", [shown(fault.path), fault.problem])),
+    );
     let fields = schema
         .get("properties")
         .and_then(Value::as_object)

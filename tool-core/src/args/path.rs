@@ -65,3 +65,12 @@ pub(super) fn quote(text: &str) -> String {
         Some((cut, _)) => serde_json::to_string(&text[..cut]).unwrap_or_default() + "…",
     }
 }
+
+/// A path as a fault or a note shows it: `(arguments)` for the arguments as a whole.
+pub(crate) fn shown(path: String) -> String {
+    if path.is_empty() {
+        "(arguments)".to_owned()
+    } else {
+        path
+    }
+}

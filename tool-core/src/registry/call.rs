@@ -134,11 +134,7 @@ impl Registry {
         }
         notes.reserve_exact(adjustments.len());
         for Adjustment { path, done } in adjustments {
-            let path = if path.is_empty() {
-                "(arguments)".to_owned()
-            } else {
-                path
-            };
+            let path = args::shown(path);
             tracing::info!(
                 tool = %call.name,
                 path = %path,
