@@ -17,12 +17,10 @@ use std::io;
 use futures::stream::BoxStream;
 use futures::{SinkExt, StreamExt};
 use rmcp::model::{
-    ClientJsonRpcMessage, ClientRequest, ErrorData, JsonRpcError, JsonRpcMessage, RequestId,
-    ServerJsonRpcMessage,
+    ClientJsonRpcMessage, ErrorData, JsonRpcError, JsonRpcMessage, RequestId, ServerJsonRpcMessage,
 };
 use rmcp::transport::async_rw::JsonRpcMessageCodec;
 use rmcp::transport::sink_stream::SinkStreamTransport;
-use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
@@ -132,12 +130,6 @@ fn read(line: &str) -> Option<Line> {
         return None;
     }
     Some(match serde_json::from_str(text) {
-        Ok(JsonRpcMessage::Request(request)) => match request.request {
-            ClientRequest::CustomRequest(custom) if custom.method == "tools/call" => {
-                call_of_unreadable_params(request.id, custom.params)
-            }
-            _ => Line::Message(JsonRpcMessage::Request(request)),
-        },
         Ok(message) => Line::Message(message),
         Err(error) if error.is_data() => Line::Answer(ServerJsonRpcMessage::error(
             ErrorData::invalid_request("Invalid request", None),
@@ -145,39 +137,6 @@ fn read(line: &str) -> Option<Line> {
         )),
         Err(error) => Line::Answer(parse_error(&error, readable_id(text))),
     })
-}
-
-/// A `tools/call` whose params rmcp could not read as a call's. Arguments sent as JSON text
-/// holding an object are read as that object, as the registry reads them in process; any other
-/// arguments that are not an object get an invalid-params error saying so, where rmcp would
-/// say "method not found" of a method it has.
-fn call_of_unreadable_params(id: RequestId, params: Option<Value>) -> Line {
-    let mut params = params.unwrap_or(Value::Null);
-    let problem = match params.get("arguments") {
-        _ if !params.is_object() => "the params must be an object holding `name` and `arguments`",
-        Some(Value::String(text)) => match serde_json::from_str::<Value>(text) {
-            Ok(object @ Value::Object(_)) => {
-                params["arguments"] = object;
-                let call =
-                    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
-                if let Ok(message) = serde_json::from_value(call) {
-                    return Line::Message(message);
-                }
-                "the params are not those of a tool call"
-            }
-            _ => "`arguments` is text that is not a JSON object",
-        },
-        Some(Value::Object(_)) | None => {
-            "the params are not those of a tool call (a `name` and `arguments`)"
-        }
-        Some(_) => "`arguments` must be a JSON object (or text holding one)",
-    };
-    let message =
-        format!("Invalid params: {problem}; send {{\"name\": ..., \"arguments\": {{...}}}}");
-    Line::Answer(ServerJsonRpcMessage::error(
-        ErrorData::invalid_params(message, None),
-        Some(id),
-    ))
 }
 
 /// The id of a request whose line cannot be read whole, when the id itself can be: JSON whose

@@ -13,16 +13,16 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, InitializeResult, JsonObject,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
-    ServerCapabilities, Tool,
+    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
+    Implementation, InitializeResult, JsonObject, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ProgressToken, ServerCapabilities, ServerResult, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, ServiceExt};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData as McpError, Peer};
 use serde::Deserialize;
-use serde_json::json;
+use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
@@ -296,6 +296,37 @@ impl ServerHandler for McpServer {
         crate::convert::call_tool_result(&result).map(CallToolResponse::from)
     }
 
+    /// A request rmcp could not read as one of MCP's. A `tools/call` lands here when its params
+    /// are not a call's: arguments sent as JSON text holding an object are read as that object,
+    /// as the registry reads them in process, and the call made; other params get an
+    /// invalid-params error saying what is wrong, where rmcp would answer "method not found"
+    /// of a method it has.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, McpError> {
+        if request.method != "tools/call" {
+            return Err(McpError::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                request.method,
+                None,
+            ));
+        }
+        let params = call_params_of(request.params).map_err(|problem| {
+            McpError::invalid_params(
+                format!(
+                    "Invalid params: {problem}; send {{\"name\": ..., \"arguments\": {{...}}}}"
+                ),
+                None,
+            )
+        })?;
+        let response = self.call_tool(params, context).await?;
+        serde_json::to_value(ServerResult::from(response))
+            .map(CustomResult)
+            .map_err(|error| McpError::internal_error(error.to_string(), None))
+    }
+
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         let mut changes = self.registry.subscribe();
         let peer = context.peer.clone();
@@ -309,6 +340,29 @@ impl ServerHandler for McpServer {
             }
         });
     }
+}
+
+/// A `tools/call`'s params that rmcp could not read, read as a call's if their arguments are
+/// JSON text holding an object; else what is wrong with them.
+fn call_params_of(params: Option<Value>) -> Result<CallToolRequestParams, &'static str> {
+    let mut params = params.unwrap_or(Value::Null);
+    let problem = match params.get("arguments") {
+        _ if !params.is_object() => "the params must be an object holding `name` and `arguments`",
+        Some(Value::String(text)) => match serde_json::from_str::<Value>(text) {
+            Ok(object @ Value::Object(_)) => {
+                params["arguments"] = object;
+                return serde_json::from_value(params).map_err(
+                    |_| "the params are not those of a tool call (a `name` and `arguments`)",
+                );
+            }
+            _ => "`arguments` is text that is not a JSON object",
+        },
+        Some(Value::Object(_)) | None => {
+            "the params are not those of a tool call (a `name` and `arguments`)"
+        }
+        Some(_) => "`arguments` must be a JSON object (or text holding one)",
+    };
+    Err(problem)
 }
 
 /// A request's arguments as a call's: their JSON text. serde_json writes them back, which
