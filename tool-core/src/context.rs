@@ -1,8 +1,9 @@
 //! The per-call context a host hands to every tool.
 //!
 //! A [`Context`] carries what a handler may need but a model must never supply: a cancellation
-//! token, the caller's identity as the host asserts it, a deadline, a progress reporter and
-//! typed extensions holding application state. A handler asks for it by taking a `&Context`
+//! token, the caller's identity as the host asserts it, a deadline, a progress reporter, an
+//! [`Asker`] for questions to the person behind the call, and typed extensions holding
+//! application state. A handler asks for it by taking a `&Context`
 //! parameter, which is injected rather than advertised.
 //!
 //! The context does not enforce anything by itself: the registry reads the token and the
@@ -15,6 +16,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub use tokio_util::sync::CancellationToken;
+
+use crate::ask::Asker;
 
 /// Receives progress reports from a running tool; see [`Context::with_progress`].
 pub type ProgressReporter = Arc<dyn Fn(Progress) + Send + Sync>;
@@ -54,6 +57,7 @@ pub struct Context {
     caller: Option<Arc<str>>,
     deadline: Option<Instant>,
     progress: Option<ProgressReporter>,
+    asker: Option<Arc<dyn Asker>>,
     extensions: Extensions,
 }
 
@@ -127,6 +131,17 @@ impl Context {
         self.deadline
     }
 
+    /// Puts this context's questions to `asker` (shared); see [`Context::with_asker`].
+    pub fn with_asker_arc(mut self, asker: Arc<dyn Asker>) -> Self {
+        self.asker = Some(asker);
+        self
+    }
+
+    /// The asker questions go to, if the host set one.
+    pub fn asker(&self) -> Option<&Arc<dyn Asker>> {
+        self.asker.as_ref()
+    }
+
     /// The extension of type `T`, if the host added one.
     pub fn get<T: Send + Sync + 'static>(&self) -> Option<&T> {
         self.extensions
@@ -159,6 +174,7 @@ impl Context {
                 (a, b) => a.or(b),
             },
             progress: self.progress.clone(),
+            asker: self.asker.clone(),
             extensions: self.extensions.clone(),
         }
     }
@@ -171,6 +187,7 @@ impl fmt::Debug for Context {
             .field("caller", &self.caller)
             .field("deadline", &self.deadline)
             .field("progress", &self.progress.is_some())
+            .field("asker", &self.asker.is_some())
             .field(
                 "extensions",
                 &self.extensions.0.as_ref().map_or(0, |map| map.len()),

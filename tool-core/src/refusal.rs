@@ -27,6 +27,13 @@ pub mod code {
     pub const TIMED_OUT: &str = "timed-out";
     /// An approver declined to let the call run.
     pub const DECLINED: &str = "declined";
+    /// The tool asked its caller's person a question and nobody could be asked (no asker,
+    /// a client without forms), or a form cannot show what it asked for. See
+    /// [`Context::ask`](crate::Context::ask).
+    pub const CANNOT_ASK: &str = "cannot-ask";
+    /// The answer to a tool's question does not fit the question's form; `fault` lines say
+    /// where.
+    pub const BAD_ANSWER: &str = "bad-answer";
     /// The item the call would change has changed since the caller read it; a `revision`
     /// line gives its current revision. See [`ExpectedRevision`](crate::ExpectedRevision).
     pub const CONFLICT: &str = "conflict";

@@ -1,0 +1,195 @@
+//! Asking the person behind a call, in process: the form a type becomes, the answer read back
+//! as that type, a decline the tool handles, and every way a question ends without an answer
+//! (no asker, a type a form cannot show, a wrong answer, cancellation, the deadline).
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+use tool_core::{
+    Answer, Context, Question, Refusal, Registry, Reply, ToolCall, code, form_for, tool,
+};
+
+/// How a note is shared.
+#[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Sharing {
+    /// Only its author sees it.
+    Private,
+    /// Everyone sees it.
+    Public,
+}
+
+/// What the user is asked before a note is published.
+#[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+struct Publish {
+    /// The note's title.
+    #[schemars(length(min = 1, max = 40))]
+    title: String,
+    /// Who sees it.
+    sharing: Sharing,
+    /// How many copies to keep.
+    #[schemars(range(min = 1, max = 9))]
+    copies: Option<u8>,
+}
+
+/// A list is no form field.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct Tags {
+    tags: Vec<String>,
+}
+
+fn accept(values: Value) -> Reply {
+    match values {
+        Value::Object(map) => Reply::Accept(map),
+        _ => Reply::Accept(Map::new()),
+    }
+}
+
+/// Publishes a note, asking its user how.
+#[tool]
+async fn note_publish(ctx: &Context) -> Result<String, Refusal> {
+    match ctx
+        .ask::<Publish>("How should the note be published?")
+        .await?
+    {
+        Answer::Given(publish) => Ok(format!(
+            "published {:?} as {:?}",
+            publish.title, publish.sharing
+        )),
+        Answer::Declined => Ok("kept private: the user declined".into()),
+        Answer::Cancelled => Err(Refusal::new("cancelled", "the user cancelled publishing")),
+    }
+}
+
+async fn publish(ctx: &Context) -> String {
+    let registry = Registry::builder().tool(NotePublish).build().unwrap();
+    registry
+        .call(ToolCall::new("1", "note_publish", json!({})), ctx)
+        .await
+        .text()
+        .to_owned()
+}
+
+#[test]
+fn a_flat_struct_becomes_a_form_and_keeps_its_bounds_and_choices() {
+    let form = Value::Object(form_for::<Publish>().unwrap());
+    assert_eq!(form["type"], "object");
+    assert_eq!(form["required"], json!(["title", "sharing"]));
+    let title = &form["properties"]["title"];
+    assert_eq!(title["type"], "string");
+    assert_eq!(
+        (title["minLength"].clone(), title["maxLength"].clone()),
+        (json!(1), json!(40))
+    );
+    let copies = &form["properties"]["copies"];
+    assert_eq!(
+        copies["type"], "integer",
+        "an Option is its inner type: {copies}"
+    );
+    assert_eq!(
+        (copies["minimum"].clone(), copies["maximum"].clone()),
+        (json!(1), json!(9))
+    );
+    let sharing = &form["properties"]["sharing"];
+    assert_eq!(sharing["type"], "string");
+    assert_eq!(
+        sharing["oneOf"],
+        json!([
+            {"const": "private", "title": "Only its author sees it."},
+            {"const": "public", "title": "Everyone sees it."}
+        ])
+    );
+}
+
+#[test]
+fn a_single_value_is_one_field_named_value() {
+    let form = Value::Object(form_for::<bool>().unwrap());
+    assert_eq!(form["properties"]["value"]["type"], "boolean");
+    assert_eq!(form["required"], json!(["value"]));
+}
+
+#[test]
+fn a_type_a_form_cannot_show_is_refused_naming_its_field() {
+    let refusal = form_for::<Tags>().unwrap_err();
+    assert_eq!(refusal.code, code::CANNOT_ASK);
+    assert!(
+        refusal.message.contains("field `tags` is a list"),
+        "{}",
+        refusal.message
+    );
+}
+
+#[tokio::test]
+async fn the_answer_reaches_the_tool_as_its_type() {
+    let seen = Arc::new(Mutex::new(Vec::<Question>::new()));
+    let record = seen.clone();
+    let ctx = Context::new().with_asker(move |question: Question| {
+        record.lock().unwrap().push(question);
+        async { Ok(accept(json!({"title": "Groceries", "sharing": "public"}))) }
+    });
+    assert_eq!(publish(&ctx).await, "published \"Groceries\" as Public");
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0].message, "How should the note be published?");
+    assert_eq!(seen[0].form, form_for::<Publish>().unwrap());
+}
+
+#[tokio::test]
+async fn a_decline_ends_as_the_tool_decides() {
+    let ctx = Context::new().with_asker(|_| async { Ok(Reply::Decline) });
+    assert_eq!(publish(&ctx).await, "kept private: the user declined");
+    let ctx = Context::new().with_asker(|_| async { Ok(Reply::Cancel) });
+    assert!(
+        publish(&ctx)
+            .await
+            .starts_with("refused\tcancelled\tthe user cancelled")
+    );
+}
+
+#[tokio::test]
+async fn a_caller_nobody_can_ask_gets_a_refusal_that_says_so() {
+    let text = publish(&Context::new()).await;
+    assert!(
+        text.starts_with("refused\tcannot-ask\tthis caller cannot be asked questions"),
+        "{text}"
+    );
+    let ctx = Context::new()
+        .with_asker(|_| async { Err(Refusal::new(code::CANNOT_ASK, "the client shows no forms")) });
+    assert_eq!(
+        publish(&ctx).await,
+        "refused\tcannot-ask\tthe client shows no forms"
+    );
+}
+
+#[tokio::test]
+async fn an_answer_of_the_wrong_type_is_a_bad_answer_with_its_path() {
+    let ctx = Context::new()
+        .with_asker(|_| async { Ok(accept(json!({"title": "x", "sharing": "everyone"}))) });
+    let text = publish(&ctx).await;
+    assert!(text.starts_with("refused\tbad-answer\t"), "{text}");
+    assert!(text.contains("\nfault\tsharing\t"), "{text}");
+    let ctx = Context::new().with_asker(|_| async { Ok(accept(json!({"value": "yes"}))) });
+    let refusal = ctx.ask::<bool>("Sure?").await.unwrap_err();
+    assert_eq!(refusal.code, code::BAD_ANSWER);
+}
+
+#[tokio::test]
+async fn a_question_waits_no_longer_than_the_call() {
+    let never = |_| std::future::pending::<Result<Reply, Refusal>>();
+    let ctx = Context::new()
+        .with_asker(never)
+        .with_timeout(Duration::from_millis(50));
+    let refusal = ctx.ask::<bool>("Sure?").await.unwrap_err();
+    assert_eq!(refusal.code, code::TIMED_OUT);
+
+    let ctx = Context::new().with_asker(never);
+    let cancel = ctx.cancellation().clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        cancel.cancel();
+    });
+    let refusal = ctx.ask::<bool>("Sure?").await.unwrap_err();
+    assert_eq!(refusal.code, code::CANCELLED);
+}
