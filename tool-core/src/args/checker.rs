@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use super::Fault;
-use super::path::{Path, quote};
+use super::path::{Path, quote, write_quoted};
 use crate::schema::Words;
 use crate::schema::formats;
 use crate::schema::keywords::{Keywords, integer_range};
@@ -35,6 +35,17 @@ const MAX_CHECK_DEPTH: usize = 512;
 /// too intricate to check, are refused rather than read.
 const CHECK_STEPS_PER_VALUE: usize = 6;
 const CHECK_STEPS_AT_LEAST: usize = 10_000;
+
+/// How many values `node`, read from `text_len` bytes of JSON, holds, as far as the checker's
+/// steps depend on it: a value takes at least one byte, so a text too short to earn more than
+/// the least steps is not counted (counting walks the whole tree).
+pub(super) fn values_for_steps(text_len: usize, node: &Node<'_>) -> usize {
+    if text_len.saturating_mul(CHECK_STEPS_PER_VALUE) <= CHECK_STEPS_AT_LEAST {
+        text_len
+    } else {
+        node.count()
+    }
+}
 
 /// Checks a JSON value against a schemars-generated schema, collecting every fault, and removes
 /// `null` fields from objects that are structs (so that `null` counts as absent).
@@ -80,6 +91,17 @@ impl<'s> Checker<'s> {
                 .max(CHECK_STEPS_AT_LEAST),
             gave_up: false,
         }
+    }
+
+    /// `expected <what schema says>, received <value>`, the start of most faults' messages,
+    /// written into one buffer.
+    fn expected(&self, schema: &'s Map<String, Value>, value: &Node<'_>) -> String {
+        let mut problem = String::with_capacity(64);
+        problem.push_str("expected ");
+        self.words.write_map(schema, &mut problem);
+        problem.push_str(", received ");
+        write_received(value, &mut problem);
+        problem
     }
 
     fn fault(&mut self, path: &Path, problem: String) {
@@ -148,7 +170,6 @@ impl<'s> Checker<'s> {
             _ => true,
         };
         if !allowed {
-            let expected = self.words.of_map(schema);
             let meant = match (keywords.enumeration, &*value) {
                 (Some(Value::Array(allowed)), Node::String(sent)) => {
                     nearest(sent, allowed.iter().filter_map(Value::as_str))
@@ -156,14 +177,12 @@ impl<'s> Checker<'s> {
                 }
                 _ => None,
             };
-            let problem = match meant {
-                Some(meant) => format!(
-                    "expected {expected}, received {}; did you mean {}?",
-                    received(value),
-                    quote(meant)
-                ),
-                None => format!("expected {expected}, received {}", received(value)),
-            };
+            let mut problem = self.expected(schema, value);
+            if let Some(meant) = meant {
+                problem.push_str("; did you mean ");
+                write_quoted(meant, &mut problem);
+                problem.push('?');
+            }
             self.fault(path, problem);
             return;
         }
@@ -371,11 +390,9 @@ impl<'s> Checker<'s> {
                 (None, None) => true,
             };
             if !fits {
-                let expected = self.words.of_map(schema);
-                self.fault(
-                    path,
-                    format!("expected {expected}, received {number}, which is out of range"),
-                );
+                let mut problem = self.expected(schema, &Node::Number(number.clone()));
+                problem.push_str(", which is out of range");
+                self.fault(path, problem);
                 return;
             }
         }
@@ -716,11 +733,22 @@ fn type_matches(types: &Value, value: &Node<'_>) -> bool {
 
 /// A value as a fault message shows it: short values in full, long ones cut.
 pub(super) fn received(value: &Node<'_>) -> String {
+    let mut out = String::new();
+    write_received(value, &mut out);
+    out
+}
+
+/// [`received`], written at the end of `out`.
+pub(super) fn write_received(value: &Node<'_>, out: &mut String) {
+    use std::fmt::Write as _;
     match value {
-        Node::String(text) => quote(text),
-        Node::Array(items) if items.is_empty() => "an empty array".to_owned(),
-        Node::Array(_) => "an array".to_owned(),
-        Node::Object(_) => "an object".to_owned(),
-        other => other.to_string(),
+        Node::String(text) => write_quoted(text, out),
+        Node::Array(items) if items.is_empty() => out.push_str("an empty array"),
+        Node::Array(_) => out.push_str("an array"),
+        Node::Object(_) => out.push_str("an object"),
+        // Writing into a `String` cannot fail.
+        Node::Number(number) => drop(write!(out, "{number}")),
+        Node::Bool(flag) => out.push_str(if *flag { "true" } else { "false" }),
+        Node::Null => out.push_str("null"),
     }
 }

@@ -223,7 +223,8 @@ fn checked(
             problem: format!("expected an object, received {}", received(&value)),
         }]);
     }
-    let mut checker = Checker::new(schema.schema, schema.patterns, true, value.count());
+    let values = checker::values_for_steps(arguments.len(), &value);
+    let mut checker = Checker::new(schema.schema, schema.patterns, true, values);
     checker.check_object_schema(&mut value, schema.schema, &mut Path::default());
     if checker.gave_up {
         let problem = match first_error {
@@ -271,17 +272,21 @@ fn refusal(tool: &str, schema: &Map<String, Value>, faults: Vec<Fault>) -> Refus
         if count == 1 { "" } else { "s" }
     ));
     refusal.lines.reserve_exact(count + 1);
-    refusal.lines.extend(
-        faults
-            .into_iter()
-            .map(|fault| Line::new("fault", [shown(fault.path), fault.problem])),
-    );
+    for fault in faults {
+        refusal.lines.push(Line {
+            label: "fault".to_owned(),
+            cells: vec![shown(fault.path), fault.problem],
+        });
+    }
     let fields = schema
         .get("properties")
         .and_then(Value::as_object)
         .map(|properties| properties.keys().cloned().collect::<Vec<_>>())
         .unwrap_or_default();
-    refusal.lines.push(Line::new("fields", fields));
+    refusal.lines.push(Line {
+        label: "fields".to_owned(),
+        cells: fields,
+    });
     refusal.made_by_parser()
 }
 

@@ -58,11 +58,37 @@ impl Path {
 
 /// A text as a fault shows it: a JSON string, cut after 40 characters.
 pub(super) fn quote(text: &str) -> String {
+    let mut out = String::new();
+    write_quoted(text, &mut out);
+    out
+}
+
+/// [`quote`], written at the end of `out`.
+pub(super) fn write_quoted(text: &str, out: &mut String) {
     const LIMIT: usize = 40;
-    // Writing a string into a `String` cannot fail.
-    match text.char_indices().nth(LIMIT) {
-        None => serde_json::to_string(text).unwrap_or_default(),
-        Some((cut, _)) => serde_json::to_string(&text[..cut]).unwrap_or_default() + "…",
+    let (shown, cut) = match text.char_indices().nth(LIMIT) {
+        None => (text, false),
+        Some((cut, _)) => (&text[..cut], true),
+    };
+    // Writing a string cannot fail, and serde_json writes whole characters at a time.
+    let _ = serde_json::to_writer(Utf8Writer(out), shown);
+    if cut {
+        out.push('…');
+    }
+}
+
+/// Lets serde_json write JSON text straight into a `String`.
+struct Utf8Writer<'a>(&'a mut String);
+
+impl std::io::Write for Utf8Writer<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let text = std::str::from_utf8(bytes).map_err(std::io::Error::other)?;
+        self.0.push_str(text);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 

@@ -67,93 +67,123 @@ impl<'s> Words<'s> {
 
     /// What a model should send for `schema`.
     pub(crate) fn of(&self, schema: &'s Value) -> String {
-        self.describe_within(schema, &mut Open::default())
+        let mut out = String::new();
+        self.write_within(schema, &mut Open::default(), &mut out);
+        out
     }
 
     /// What a model should send for this schema, in the Rust-flavoured words a model reads
     /// best: `u32`, `string`, `one of "low", "high"`, `object`, `array of u8`.
     pub(crate) fn of_map(&self, schema: &'s Map<String, Value>) -> String {
-        self.describe_map_within(schema, &mut Open::default())
+        let mut out = String::new();
+        self.write_map(schema, &mut out);
+        out
+    }
+
+    /// [`Words::of_map`], written at the end of `out`: a fault's message is written whole into
+    /// one buffer, as describing happens for every fault.
+    pub(crate) fn write_map(&self, schema: &'s Map<String, Value>, out: &mut String) {
+        self.write_map_within(schema, &mut Open::default(), out);
     }
 
     /// `open` holds the `$ref`s being described, outermost first (and `""` for each other
     /// schema being described): a `$ref` to one of them is a recursive type, which is said
     /// as `…`, as is anything deeper than [`MAX_NESTED_SCHEMAS`].
-    fn describe_within(&self, schema: &'s Value, open: &mut Open<'s>) -> String {
+    fn write_within(&self, schema: &'s Value, open: &mut Open<'s>, out: &mut String) {
         match schema {
-            Value::Object(map) => self.describe_map_within(map, open),
-            Value::Bool(true) => "any value".to_owned(),
-            _ => "nothing".to_owned(),
+            Value::Object(map) => self.write_map_within(map, open, out),
+            Value::Bool(true) => out.push_str("any value"),
+            _ => out.push_str("nothing"),
         }
     }
 
-    fn describe_map_within(&self, schema: &'s Map<String, Value>, open: &mut Open<'s>) -> String {
+    fn write_map_within(
+        &self,
+        schema: &'s Map<String, Value>,
+        open: &mut Open<'s>,
+        out: &mut String,
+    ) {
         if open.len == MAX_NESTED_SCHEMAS {
-            return "…".to_owned();
+            out.push('…');
+            return;
         }
         let reference = schema.lookup("$ref").and_then(Value::as_str);
         if reference.is_some_and(|reference| open.refs[..open.len].contains(&reference)) {
-            return "…".to_owned();
+            out.push('…');
+            return;
         }
         open.refs[open.len] = reference.unwrap_or_default();
         open.len += 1;
-        let described = match reference {
+        match reference {
             Some(reference) => match self.root.resolve(reference) {
-                Some(target) => self.describe_within(target, open),
-                None => "nothing".to_owned(),
+                Some(target) => self.write_within(target, open, out),
+                None => out.push_str("nothing"),
             },
-            None => self.describe_shape(schema, open),
-        };
+            None => self.write_shape(schema, open, out),
+        }
         open.len -= 1;
-        described
     }
 
-    fn describe_shape(&self, schema: &'s Map<String, Value>, open: &mut Open<'s>) -> String {
+    fn write_shape(&self, schema: &'s Map<String, Value>, open: &mut Open<'s>, out: &mut String) {
         if let Some(Value::Array(allowed)) = schema.lookup("enum") {
-            return describe_enum(allowed);
+            return write_enum(allowed, out);
         }
         if let Some(constant) = schema.lookup("const") {
-            return constant.to_string();
+            return write_json(constant, out);
         }
         for key in ["anyOf", "oneOf"] {
             if let Some(Value::Array(branches)) = schema.lookup(key) {
-                return branches
-                    .iter()
-                    .map(|branch| self.describe_within(branch, open))
-                    .collect::<Vec<_>>()
-                    .join(" or ");
+                for (index, branch) in branches.iter().enumerate() {
+                    if index > 0 {
+                        out.push_str(" or ");
+                    }
+                    self.write_within(branch, open, out);
+                }
+                return;
             }
         }
         let format = schema.lookup("format").and_then(Value::as_str);
-        let mut describe_type = |name: &str| -> String {
-            match (name, format) {
-                ("integer", Some(format)) => integer_name(format).unwrap_or("integer").to_owned(),
-                ("number", Some("float")) => "f32".to_owned(),
-                ("number", Some("double")) => "f64".to_owned(),
-                ("string", Some(format)) => format!("string ({format})"),
-                ("array", _) => match schema.lookup("items") {
-                    Some(items) => format!("array of {}", self.describe_within(items, open)),
-                    None => "array".to_owned(),
-                },
-                ("object", _) => match schema.lookup("properties").and_then(Value::as_object) {
-                    Some(properties) if !properties.is_empty() => format!(
-                        "object with fields {}",
-                        properties.keys().cloned().collect::<Vec<_>>().join(", ")
-                    ),
-                    _ => "object".to_owned(),
-                },
-                (other, _) => other.to_owned(),
+        let mut write_type = |name: &str, out: &mut String| match (name, format) {
+            ("integer", Some(format)) => out.push_str(integer_name(format).unwrap_or("integer")),
+            ("number", Some("float")) => out.push_str("f32"),
+            ("number", Some("double")) => out.push_str("f64"),
+            ("string", Some(format)) => {
+                out.push_str("string (");
+                out.push_str(format);
+                out.push(')');
             }
+            ("array", _) => match schema.lookup("items") {
+                Some(items) => {
+                    out.push_str("array of ");
+                    self.write_within(items, open, out);
+                }
+                None => out.push_str("array"),
+            },
+            ("object", _) => match schema.lookup("properties").and_then(Value::as_object) {
+                Some(properties) if !properties.is_empty() => {
+                    out.push_str("object with fields ");
+                    for (index, key) in properties.keys().enumerate() {
+                        if index > 0 {
+                            out.push_str(", ");
+                        }
+                        out.push_str(key);
+                    }
+                }
+                _ => out.push_str("object"),
+            },
+            (other, _) => out.push_str(other),
         };
         match schema.lookup("type") {
-            Some(Value::String(name)) => describe_type(name),
-            Some(Value::Array(names)) => names
-                .iter()
-                .filter_map(Value::as_str)
-                .map(describe_type)
-                .collect::<Vec<_>>()
-                .join(" or "),
-            _ => "any value".to_owned(),
+            Some(Value::String(name)) => write_type(name, out),
+            Some(Value::Array(names)) => {
+                for (index, name) in names.iter().filter_map(Value::as_str).enumerate() {
+                    if index > 0 {
+                        out.push_str(" or ");
+                    }
+                    write_type(name, out);
+                }
+            }
+            _ => out.push_str("any value"),
         }
     }
 }
@@ -168,18 +198,24 @@ fn range((min, max): (Option<&Value>, Option<&Value>), unit: &str) -> Option<Str
     }
 }
 
-fn describe_enum(allowed: &[Value]) -> String {
-    match allowed {
-        [only] => only.to_string(),
-        _ => format!(
-            "one of {}",
-            allowed
-                .iter()
-                .map(Value::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+fn write_enum(allowed: &[Value], out: &mut String) {
+    if let [only] = allowed {
+        return write_json(only, out);
     }
+    out.push_str("one of ");
+    for (index, value) in allowed.iter().enumerate() {
+        if index > 0 {
+            out.push_str(", ");
+        }
+        write_json(value, out);
+    }
+}
+
+/// A value's compact JSON text, as `Value`'s `Display` writes it.
+fn write_json(value: &Value, out: &mut String) {
+    use std::fmt::Write as _;
+    // Writing into a `String` cannot fail.
+    let _ = write!(out, "{value}");
 }
 
 /// The `$ref`s being described, outermost first (`""` for each other schema), at most
