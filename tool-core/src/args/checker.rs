@@ -95,10 +95,10 @@ impl<'s> Checker<'s> {
 
     /// `expected <what schema says>, received <value>`, the start of most faults' messages,
     /// written into one buffer.
-    fn expected(&self, schema: &'s Map<String, Value>, value: &Node<'_>) -> String {
+    fn expected(&self, keywords: &Keywords<'s>, value: &Node<'_>) -> String {
         let mut problem = String::with_capacity(64);
         problem.push_str("expected ");
-        self.words.write_map(schema, &mut problem);
+        self.words.write_keywords(keywords, &mut problem);
         problem.push_str(", received ");
         write_received(value, &mut problem);
         problem
@@ -177,7 +177,7 @@ impl<'s> Checker<'s> {
                 }
                 _ => None,
             };
-            let mut problem = self.expected(schema, value);
+            let mut problem = self.expected(&keywords, value);
             if let Some(meant) = meant {
                 problem.push_str("; did you mean ");
                 write_quoted(meant, &mut problem);
@@ -390,7 +390,7 @@ impl<'s> Checker<'s> {
                 (None, None) => true,
             };
             if !fits {
-                let mut problem = self.expected(schema, &Node::Number(number.clone()));
+                let mut problem = self.expected(keywords, &Node::Number(number.clone()));
                 problem.push_str(", which is out of range");
                 self.fault(path, problem);
                 return;

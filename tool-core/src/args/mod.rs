@@ -41,6 +41,7 @@ use self::prepared::View;
 use self::top_level::TopLevel;
 use crate::refusal::{Line, Refusal};
 use crate::schema::patterns;
+use crate::schema::walk::Lookup;
 use crate::tree::Node;
 
 type JsonDeserializer<'a> = serde_json::Deserializer<serde_json::de::StrRead<'a>>;
@@ -266,11 +267,16 @@ fn unreadable(error: &serde_json::Error) -> String {
 }
 
 fn refusal(tool: &str, schema: &Map<String, Value>, faults: Vec<Fault>) -> Refusal {
+    use std::fmt::Write as _;
     let count = faults.len();
-    let mut refusal = Refusal::bad_arguments(format!(
-        "{count} fault{} in the arguments of {tool}; nothing ran",
-        if count == 1 { "" } else { "s" }
-    ));
+    let mut message = String::with_capacity(48 + tool.len());
+    // Writing into a `String` cannot fail.
+    let _ = write!(message, "{count}");
+    message.push_str(if count == 1 { " fault" } else { " faults" });
+    message.push_str(" in the arguments of ");
+    message.push_str(tool);
+    message.push_str("; nothing ran");
+    let mut refusal = Refusal::bad_arguments(message);
     refusal.lines.reserve_exact(count + 1);
     for fault in faults {
         refusal.lines.push(Line {
@@ -279,7 +285,7 @@ fn refusal(tool: &str, schema: &Map<String, Value>, faults: Vec<Fault>) -> Refus
         });
     }
     let fields = schema
-        .get("properties")
+        .lookup("properties")
         .and_then(Value::as_object)
         .map(|properties| properties.keys().cloned().collect::<Vec<_>>())
         .unwrap_or_default();

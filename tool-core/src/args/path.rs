@@ -70,8 +70,18 @@ pub(super) fn write_quoted(text: &str, out: &mut String) {
         None => (text, false),
         Some((cut, _)) => (&text[..cut], true),
     };
-    // Writing a string cannot fail, and serde_json writes whole characters at a time.
-    let _ = serde_json::to_writer(Utf8Writer(out), shown);
+    // A text with nothing to escape (most are) is written as it is; serde_json escapes others.
+    if shown
+        .bytes()
+        .any(|byte| byte < 0x20 || byte == b'"' || byte == b'\\')
+    {
+        // Writing a string cannot fail, and serde_json writes whole characters at a time.
+        let _ = serde_json::to_writer(Utf8Writer(out), shown);
+    } else {
+        out.push('"');
+        out.push_str(shown);
+        out.push('"');
+    }
     if cut {
         out.push('…');
     }
@@ -98,5 +108,32 @@ pub(crate) fn shown(path: String) -> String {
         "(arguments)".to_owned()
     } else {
         path
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quoted_text_is_the_json_string_serde_writes_cut_after_forty_characters() {
+        let long = "é".repeat(45);
+        for text in [
+            "",
+            "plain",
+            "a \"quote\"",
+            "back\\slash",
+            "tab\there",
+            "\u{1}",
+            "日本",
+            &long,
+        ] {
+            let kept: String = text.chars().take(40).collect();
+            let mut expected = serde_json::to_string(&kept).unwrap();
+            if text.chars().count() > 40 {
+                expected.push('…');
+            }
+            assert_eq!(quote(text), expected, "{text:?}");
+        }
     }
 }

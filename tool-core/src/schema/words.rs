@@ -76,14 +76,15 @@ impl<'s> Words<'s> {
     /// best: `u32`, `string`, `one of "low", "high"`, `object`, `array of u8`.
     pub(crate) fn of_map(&self, schema: &'s Map<String, Value>) -> String {
         let mut out = String::new();
-        self.write_map(schema, &mut out);
+        self.write_keywords(&Keywords::of(schema), &mut out);
         out
     }
 
-    /// [`Words::of_map`], written at the end of `out`: a fault's message is written whole into
-    /// one buffer, as describing happens for every fault.
-    pub(crate) fn write_map(&self, schema: &'s Map<String, Value>, out: &mut String) {
-        self.write_map_within(schema, &mut Open::default(), out);
+    /// [`Words::of_map`] for a schema whose keywords are read, written at the end of `out`: a
+    /// fault's message is written whole into one buffer, as describing happens for every
+    /// fault.
+    pub(crate) fn write_keywords(&self, keywords: &Keywords<'s>, out: &mut String) {
+        self.write_keywords_within(keywords, &mut Open::default(), out);
     }
 
     /// `open` holds the `$ref`s being described, outermost first (and `""` for each other
@@ -91,15 +92,15 @@ impl<'s> Words<'s> {
     /// as `…`, as is anything deeper than [`MAX_NESTED_SCHEMAS`].
     fn write_within(&self, schema: &'s Value, open: &mut Open<'s>, out: &mut String) {
         match schema {
-            Value::Object(map) => self.write_map_within(map, open, out),
+            Value::Object(map) => self.write_keywords_within(&Keywords::of(map), open, out),
             Value::Bool(true) => out.push_str("any value"),
             _ => out.push_str("nothing"),
         }
     }
 
-    fn write_map_within(
+    fn write_keywords_within(
         &self,
-        schema: &'s Map<String, Value>,
+        keywords: &Keywords<'s>,
         open: &mut Open<'s>,
         out: &mut String,
     ) {
@@ -107,7 +108,7 @@ impl<'s> Words<'s> {
             out.push('…');
             return;
         }
-        let reference = schema.lookup("$ref").and_then(Value::as_str);
+        let reference = keywords.reference.and_then(Value::as_str);
         if reference.is_some_and(|reference| open.refs[..open.len].contains(&reference)) {
             out.push('…');
             return;
@@ -119,20 +120,20 @@ impl<'s> Words<'s> {
                 Some(target) => self.write_within(target, open, out),
                 None => out.push_str("nothing"),
             },
-            None => self.write_shape(schema, open, out),
+            None => self.write_shape(keywords, open, out),
         }
         open.len -= 1;
     }
 
-    fn write_shape(&self, schema: &'s Map<String, Value>, open: &mut Open<'s>, out: &mut String) {
-        if let Some(Value::Array(allowed)) = schema.lookup("enum") {
+    fn write_shape(&self, keywords: &Keywords<'s>, open: &mut Open<'s>, out: &mut String) {
+        if let Some(Value::Array(allowed)) = keywords.enumeration {
             return write_enum(allowed, out);
         }
-        if let Some(constant) = schema.lookup("const") {
+        if let Some(constant) = keywords.constant {
             return write_json(constant, out);
         }
-        for key in ["anyOf", "oneOf"] {
-            if let Some(Value::Array(branches)) = schema.lookup(key) {
+        for branches in [keywords.any_of, keywords.one_of] {
+            if let Some(Value::Array(branches)) = branches {
                 for (index, branch) in branches.iter().enumerate() {
                     if index > 0 {
                         out.push_str(" or ");
@@ -142,7 +143,7 @@ impl<'s> Words<'s> {
                 return;
             }
         }
-        let format = schema.lookup("format").and_then(Value::as_str);
+        let format = keywords.format.and_then(Value::as_str);
         let mut write_type = |name: &str, out: &mut String| match (name, format) {
             ("integer", Some(format)) => out.push_str(integer_name(format).unwrap_or("integer")),
             ("number", Some("float")) => out.push_str("f32"),
@@ -152,14 +153,14 @@ impl<'s> Words<'s> {
                 out.push_str(format);
                 out.push(')');
             }
-            ("array", _) => match schema.lookup("items") {
+            ("array", _) => match keywords.items {
                 Some(items) => {
                     out.push_str("array of ");
                     self.write_within(items, open, out);
                 }
                 None => out.push_str("array"),
             },
-            ("object", _) => match schema.lookup("properties").and_then(Value::as_object) {
+            ("object", _) => match keywords.properties.and_then(Value::as_object) {
                 Some(properties) if !properties.is_empty() => {
                     out.push_str("object with fields ");
                     for (index, key) in properties.keys().enumerate() {
@@ -173,7 +174,7 @@ impl<'s> Words<'s> {
             },
             (other, _) => out.push_str(other),
         };
-        match schema.lookup("type") {
+        match keywords.types {
             Some(Value::String(name)) => write_type(name, out),
             Some(Value::Array(names)) => {
                 for (index, name) in names.iter().filter_map(Value::as_str).enumerate() {
