@@ -502,10 +502,10 @@ fn meta_key_problem(key: &str) -> Option<String> {
     }
     let edge = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
     let inner = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
-    let empty_after_prefix = name.is_empty() && prefix.is_some();
-    if !empty_after_prefix
-        && !(edge(name.chars().next()) && edge(name.chars().last()) && name.chars().all(inner))
-    {
+    // A name may be empty after a prefix (`com.example/`), as MCP's key rules allow.
+    let name_ok = (name.is_empty() && prefix.is_some())
+        || (edge(name.chars().next()) && edge(name.chars().last()) && name.chars().all(inner));
+    if !name_ok {
         return Some(format!(
             "a `_meta` key's name {name:?} must start and end with a letter or digit and hold \
              only letters, digits, `-`, `_` and `.` (one `/` ends the prefix); {WHAT}"
