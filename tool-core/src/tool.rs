@@ -38,8 +38,9 @@ pub trait Tool: Send + Sync + 'static {
     ) -> BoxFuture<'a, Result<Output, Refusal>>;
 }
 
-/// What a tool is: what it advertises (its name, description, schemas and hints, the public
-/// fields, which every export writes) and how the registry runs it (its timeout, whether it
+/// What a tool is: what it advertises (the public fields: its name, description, schemas and
+/// hints, which every export writes, and its icons and `_meta`, which only MCP's has a place
+/// for) and how the registry runs it (its timeout, whether it
 /// may take values of no single type, the slips it forgives), which no export shows and which
 /// only the methods reach.
 ///
