@@ -171,3 +171,146 @@ note (string or null, optional): A note for the packer.\n";
     assert!(text.starts_with(expected), "{text}");
     assert!(text.contains("\nhello: Says hello.\n"), "{text}");
 }
+
+/// Reads the clock.
+#[tool(
+    readonly,
+    icon = "https://example.com/clock.svg",
+    icon(
+        src = "data:image/png;base64,iVBORw0KGgo=",
+        mime_type = "image/png",
+        sizes = ["48x48", "96x96"],
+        theme = "dark"
+    ),
+    meta("com.example/category" = "time", rank = 2),
+    meta("com.example/tags" = ["a", "b"], "com.example/beta" = true, "com.example/skew" = -1.5)
+)]
+async fn clock_read() -> &'static str {
+    "noon"
+}
+
+#[test]
+fn icons_and_meta_from_the_attribute_are_in_the_mcp_export_only() {
+    let registry = Registry::builder()
+        .tool(Greet)
+        .tool(ClockRead)
+        .build()
+        .unwrap();
+    let mcp = registry.export(tool_core::Provider::Mcp).unwrap();
+    let clock = &mcp[1];
+    assert_eq!(
+        clock["icons"],
+        json!([
+            {"src": "https://example.com/clock.svg"},
+            {"src": "data:image/png;base64,iVBORw0KGgo=", "mimeType": "image/png",
+             "sizes": ["48x48", "96x96"], "theme": "dark"},
+        ])
+    );
+    assert_eq!(
+        clock["_meta"],
+        json!({"com.example/category": "time", "rank": 2, "com.example/tags": ["a", "b"],
+               "com.example/beta": true, "com.example/skew": -1.5})
+    );
+    assert!(mcp[0].get("icons").is_none() && mcp[0].get("_meta").is_none());
+    for provider in [
+        tool_core::Provider::OpenAi,
+        tool_core::Provider::Anthropic,
+        tool_core::Provider::Gemini,
+    ] {
+        let text = serde_json::to_string(&*registry.export(provider).unwrap()).unwrap();
+        assert!(
+            !text.contains("clock.svg") && !text.contains("com.example"),
+            "{provider}: {text}"
+        );
+    }
+}
+
+#[test]
+fn icons_and_meta_can_be_given_to_a_definition_by_hand() {
+    use tool_core::{Icon, IconTheme, ToolDefinition};
+    let schema = json!({"type": "object", "properties": {}, "additionalProperties": false});
+    let definition =
+        ToolDefinition::new("remote_ping", "Pings.", schema.as_object().unwrap().clone())
+            .with_icon(Icon::new("https://example.com/ping.png").with_theme(IconTheme::Light))
+            .with_meta("com.example/origin", json!({"server": "far"}));
+    let exported = tool_core::providers::export(&definition, tool_core::Provider::Mcp).unwrap();
+    assert_eq!(
+        exported["icons"],
+        json!([{"src": "https://example.com/ping.png", "theme": "light"}])
+    );
+    assert_eq!(
+        exported["_meta"],
+        json!({"com.example/origin": {"server": "far"}})
+    );
+}
+
+#[test]
+fn a_hand_made_definition_with_a_bad_icon_or_meta_key_is_refused_when_exported() {
+    use tool_core::{Icon, ToolDefinition};
+    let schema = json!({"type": "object", "properties": {}, "additionalProperties": false});
+    let plain = ToolDefinition::new("remote_ping", "Pings.", schema.as_object().unwrap().clone());
+    let cases = [
+        (
+            plain.clone().with_icon(Icon::new("file:///etc/icon.png")),
+            "`remote_ping` cannot be offered to MCP: (icons)[0]: \"file:///etc/icon.png\" is not \
+             an icon MCP clients may load; write an `https://` URL or a \
+             `data:image/...;base64,...` URI",
+        ),
+        (
+            plain.clone().with_meta("io.modelcontextprotocol/x", 1),
+            "`remote_ping` cannot be offered to MCP: (_meta).io.modelcontextprotocol/x: the \
+             prefix `io.modelcontextprotocol/` is reserved for MCP itself; use a reverse-DNS \
+             prefix of your own, such as \"com.example/\"",
+        ),
+    ];
+    for (definition, expected) in cases {
+        let error =
+            tool_core::providers::export(&definition, tool_core::Provider::Mcp).unwrap_err();
+        assert_eq!(error.to_string(), expected);
+    }
+}
+
+#[test]
+fn the_mcp_export_lists_tools_in_the_registry_s_order_every_time() {
+    let forward = Registry::builder()
+        .tool(ClockRead)
+        .tool(OrderPlace)
+        .tool(Greet)
+        .tool(Nothing)
+        .build()
+        .unwrap();
+    let backward = Registry::builder()
+        .tool(Nothing)
+        .tool(Greet)
+        .tool(OrderPlace)
+        .tool(ClockRead)
+        .build()
+        .unwrap();
+    let names = |registry: &Registry| -> Vec<String> {
+        registry
+            .export(tool_core::Provider::Mcp)
+            .unwrap()
+            .iter()
+            .map(|tool| tool["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    for _ in 0..3 {
+        assert_eq!(
+            names(&forward),
+            ["clock_read", "order_place", "hello", "nothing"]
+        );
+        assert_eq!(
+            names(&backward),
+            ["nothing", "hello", "order_place", "clock_read"]
+        );
+        // A fresh registry of the same tools, whose tables hash differently, lists them alike.
+        let again = Registry::builder()
+            .tool(ClockRead)
+            .tool(OrderPlace)
+            .tool(Greet)
+            .tool(Nothing)
+            .build()
+            .unwrap();
+        assert_eq!(names(&again), names(&forward));
+    }
+}

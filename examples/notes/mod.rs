@@ -92,7 +92,16 @@ pub async fn note_write(
 }
 
 /// Finds notes by tag and revision.
-#[tool(name = "note_search", readonly, summary = "Finds notes by tag.")]
+#[tool(
+    name = "note_search",
+    readonly,
+    summary = "Finds notes by tag.",
+    icon(
+        src = "https://example.com/icons/note-search.svg",
+        mime_type = "image/svg+xml",
+        sizes = "any"
+    )
+)]
 pub async fn note_search(
     /// What to match.
     filter: Filter,

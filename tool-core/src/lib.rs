@@ -54,6 +54,8 @@
 //! | `timeout = "5s"` | how long one call may run: `"250ms"`, `"5s"`, `"2m"`, `"1h"`, or an integer of milliseconds |
 //! | `allow_any` | lets the tool have fields of no single type (`serde_json::Value`), which building a registry otherwise refuses |
 //! | `lenient` | forgives the slips models make most in the tool's arguments, whatever the registry says, `destructive` or not (see [`Leniency`]) |
+//! | `icon = "https://example.com/note.svg"` | an icon MCP clients may show; any number of them; an `https:`/`http:` URL or a `data:image/...;base64,...` URI; `icon(src = "...", mime_type = "image/png", sizes = ["48x48"], theme = "dark")` says more (see [`Icon`]); other providers have no place for icons |
+//! | `meta("com.example/category" = "notes", ...)` | entries of the tool's MCP `_meta`; any number; a key is an optional reverse-DNS prefix ending in `/` and a name, as MCP's key rules say (prefixes whose second label is `mcp` or `modelcontextprotocol` are MCP's); a value is a string, number or boolean literal or a `[...]` of them |
 //!
 //! The fn's parameters, in order, are the input's fields; a `///` comment on a parameter is
 //! its description; an `Option<T>` parameter is not required; `#[serde(...)]` and
@@ -191,7 +193,7 @@ pub use registry::{
 };
 pub use result::ToolResult;
 pub use schema::{input_schema, output_schema};
-pub use tool::{Annotations, BoxFuture, Tool, ToolDefinition};
+pub use tool::{Annotations, BoxFuture, Icon, IconTheme, Tool, ToolDefinition};
 pub use toolkit::Toolkit;
 
 /// Turns an `async fn` into a tool; see the [crate documentation](crate#defining-tools).

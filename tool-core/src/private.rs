@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 
 pub use schemars;
 pub use serde;
+pub use serde_json;
 
 use crate::output::{IntoOutput, Output};
 use crate::refusal::Refusal;

@@ -38,8 +38,9 @@ pub trait Tool: Send + Sync + 'static {
     ) -> BoxFuture<'a, Result<Output, Refusal>>;
 }
 
-/// What a tool is: what it advertises (its name, description, schemas and hints, the public
-/// fields, which every export writes) and how the registry runs it (its timeout, whether it
+/// What a tool is: what it advertises (the public fields: its name, description, schemas and
+/// hints, which every export writes, and its icons and `_meta`, which only MCP's has a place
+/// for) and how the registry runs it (its timeout, whether it
 /// may take values of no single type, the slips it forgives), which no export shows and which
 /// only the methods reach.
 ///
@@ -69,6 +70,13 @@ pub struct ToolDefinition {
     pub output_schema: Option<Map<String, Value>>,
     /// Hints about what calling it does.
     pub annotations: Annotations,
+    /// Icons a client may show for it; only the MCP export has a place for them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub icons: Vec<Icon>,
+    /// Its MCP `_meta` entries, keyed as MCP's `_meta` key rules say (see
+    /// [`ToolDefinition::with_meta`]); only the MCP export has a place for them.
+    #[serde(skip_serializing_if = "Map::is_empty")]
+    pub meta: Map<String, Value>,
     #[serde(skip)]
     timeout: Option<Duration>,
     #[serde(skip)]
@@ -94,6 +102,8 @@ impl ToolDefinition {
             input_schema,
             output_schema: None,
             annotations: Annotations::default(),
+            icons: Vec::new(),
+            meta: Map::new(),
             timeout: None,
             allow_any: false,
             checked_elsewhere: false,
@@ -121,6 +131,25 @@ impl ToolDefinition {
     /// lenient registry. See [`Registry::with_leniency`](crate::Registry::with_leniency).
     pub fn with_leniency(mut self, leniency: Leniency) -> Self {
         self.leniency = Some(leniency);
+        self
+    }
+
+    /// Adds an icon a client may show for the tool (`#[tool(icon = "https://...")]`). Its
+    /// `src` is an `https:` or `http:` URL or a `data:` URI of base64 image data; building a
+    /// registry refuses any other.
+    pub fn with_icon(mut self, icon: Icon) -> Self {
+        self.icons.push(icon);
+        self
+    }
+
+    /// Sets the `_meta` entry `key` of the tool's MCP definition
+    /// (`#[tool(meta("com.example/category" = "notes"))]`). A key is an optional prefix of
+    /// dot-separated labels ending in `/` (`com.example/`), then a name of letters, digits,
+    /// `-`, `_` and `.` that starts and ends with a letter or digit; a prefix whose second
+    /// label is `modelcontextprotocol` or `mcp` is MCP's own. Building a registry refuses a
+    /// key that breaks these rules.
+    pub fn with_meta(mut self, key: impl Into<String>, value: impl Into<Value>) -> Self {
+        self.meta.insert(key.into(), value.into());
         self
     }
 
@@ -159,6 +188,74 @@ impl ToolDefinition {
     pub fn arguments_object(&self, arguments: &Arguments) -> Result<Map<String, Value>, Refusal> {
         crate::args::parse_object(arguments.as_str(), &self.input_schema, &self.name)
     }
+}
+
+/// An icon a client may show for a tool, as MCP's `Icon` has it.
+///
+/// ```
+/// use tool_core::{Icon, IconTheme};
+///
+/// let icon = Icon::new("https://example.com/note-dark.png")
+///     .with_mime_type("image/png")
+///     .with_sizes(["48x48", "96x96"])
+///     .with_theme(IconTheme::Dark);
+/// assert_eq!(icon.sizes, ["48x48", "96x96"]);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct Icon {
+    /// Where the image is: an `https:` or `http:` URL, or a `data:` URI of base64 image data.
+    pub src: String,
+    /// Its MIME type (`image/png`), when the server's would be missing or too generic.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// The sizes it comes in, each `WxH` (`48x48`) or `any` for a scalable image.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sizes: Vec<String>,
+    /// The background it is drawn for; `None` for any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub theme: Option<IconTheme>,
+}
+
+impl Icon {
+    /// The icon at `src`, with no MIME type, sizes or theme.
+    pub fn new(src: impl Into<String>) -> Self {
+        Icon {
+            src: src.into(),
+            mime_type: None,
+            sizes: Vec::new(),
+            theme: None,
+        }
+    }
+
+    /// Says its MIME type.
+    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
+        self.mime_type = Some(mime_type.into());
+        self
+    }
+
+    /// Says the sizes it comes in.
+    pub fn with_sizes(mut self, sizes: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.sizes = sizes.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Says the background it is drawn for.
+    pub fn with_theme(mut self, theme: IconTheme) -> Self {
+        self.theme = Some(theme);
+        self
+    }
+}
+
+/// The background an [`Icon`] is drawn for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum IconTheme {
+    /// A light background.
+    Light,
+    /// A dark background.
+    Dark,
 }
 
 /// Hints about a tool's effects, as MCP's tool annotations describe them.

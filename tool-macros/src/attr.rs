@@ -20,6 +20,9 @@ const FLAGS: [&str; 6] = [
     "lenient",
 ];
 
+/// The options that may be written more than once, each adding to the others.
+const REPEATABLE: [&str; 2] = ["icon", "meta"];
+
 /// The options whose value is a string.
 const STRINGS: [&str; 4] = ["name", "title", "summary", "description"];
 
@@ -56,7 +59,7 @@ const TOOL_OPTIONS: Options = Options {
     strings: &STRINGS,
     what: "tool",
     example: "note_write",
-    others: &["timeout"],
+    others: &["timeout", "icon", "meta"],
 };
 
 const TOOLKIT_OPTIONS: Options = Options {
@@ -114,7 +117,7 @@ fn check_form(item: &NestedMeta, seen: &mut Vec<String>, options: &Options) -> d
         }
     };
     let key = known_option(meta.path(), options)?;
-    if seen.contains(&key) {
+    if seen.contains(&key) && !REPEATABLE.contains(&key.as_str()) {
         return error(format!("`{key}` is written twice; keep one"), meta.path());
     }
     seen.push(key.clone());
@@ -222,6 +225,12 @@ pub struct ToolAttr {
     pub lenient: Flag,
     /// `timeout = "5s"` or `timeout = 5000`.
     pub timeout: Option<Timeout>,
+    /// `icon = "https://..."` or `icon(src = "...", ...)`, any number of times.
+    #[darling(multiple)]
+    pub icon: Vec<crate::metadata::IconAttr>,
+    /// `meta("com.example/key" = value, ...)`, any number of times.
+    #[darling(multiple)]
+    pub meta: Vec<crate::metadata::MetaAttr>,
 }
 
 /// A timeout option: a string with a unit or an integer of milliseconds.
@@ -310,7 +319,7 @@ mod tests {
     /// How an unknown-option error of `#[tool]` ends.
     const TOOL_OPTION_LIST: &str = "its options are `name`, `title`, `summary`, `description`, \
                                     `readonly`, `destructive`, `idempotent`, `open_world`, \
-                                    `allow_any`, `lenient`, `timeout`";
+                                    `allow_any`, `lenient`, `timeout`, `icon`, `meta`";
 
     /// The messages of an attribute's errors, in order.
     fn messages(error: Option<darling::Error>) -> Vec<String> {

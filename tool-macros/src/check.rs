@@ -21,6 +21,7 @@ pub fn tool(tool: &ToolFn) -> darling::Result<()> {
     if let Err(error) = name(&tool.name, from) {
         errors.push(error.with_span(&tool.name_span));
     }
+    errors.handle(crate::metadata::check(&tool.attr.meta));
     if let (true, true) = (
         tool.attr.readonly.is_present(),
         tool.attr.destructive.is_present(),

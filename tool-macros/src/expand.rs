@@ -203,6 +203,7 @@ pub fn tool_items(tool: &ToolFn, tool_type: &syn::Ident, target: TokenStream) ->
     let name = &tool.name;
     let convert = convert_return(tool);
     let output_schema = output_schema(tool);
+    let metadata = crate::metadata::builder_calls(&tool.attr.icon, &tool.attr.meta);
 
     quote! {
         const _: () = {
@@ -221,6 +222,7 @@ pub fn tool_items(tool: &ToolFn, tool_type: &syn::Ident, target: TokenStream) ->
                         (__INPUT.schema)(&__INPUT_SCHEMA),
                         #output_schema,
                     )
+                    #metadata
                 }
 
                 fn call<'__a>(

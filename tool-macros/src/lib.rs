@@ -3,7 +3,8 @@
 //!
 //! `#[tool]` and `#[toolkit]` go through the same stages, one module each: `attr` reads the
 //! options, `model` reads the item into what it means, `check` refuses every mistake with an
-//! error at the offending token, and `expand` writes the code. `case` turns names from one case
+//! error at the offending token, and `expand` writes the code. `metadata` does all of this for
+//! the `icon` and `meta` options, which only MCP advertises. `case` turns names from one case
 //! into another for the stages that need it. `registry!` is only expanded: the code it writes
 //! has the compiler check its tool names when the crate is built.
 
@@ -11,6 +12,7 @@ mod attr;
 mod case;
 mod check;
 mod expand;
+mod metadata;
 mod model;
 
 use proc_macro::TokenStream;

@@ -22,7 +22,13 @@
 //! `tools/call` goes through [`Registry::call`](tool_core::Registry::call), a
 //! `_meta.progressToken` makes the context's progress reports `notifications/progress`,
 //! `notifications/cancelled` cancels the context, and registry changes become
-//! `notifications/tools/list_changed`.
+//! `notifications/tools/list_changed` (for a 2026-07-28 client, on the `subscriptions/listen`
+//! stream it opens).
+//!
+//! One server answers clients of both revisions, over stdio and HTTP alike: 2025-11-25
+//! clients with the `initialize` handshake, 2026-07-28 clients with `server/discover` and a
+//! protocol version on each request (rmcp routes each request by the version it names). Both
+//! get the same tools and the same call results; only 2026-07-28 results carry `resultType`.
 
 #![deny(missing_docs)]
 
@@ -30,6 +36,7 @@ mod convert;
 mod lines;
 mod remote;
 mod server;
+mod subscriptions;
 
 pub use remote::{DEFAULT_REMOTE_TIMEOUT, RemoteError, RemoteToolkit, SERVERS_VARIABLE};
 pub use server::{DEFAULT_MAX_LINE_BYTES, HttpRequestParts, McpServer};

@@ -15,9 +15,12 @@ use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
     Implementation, InitializeResult, JsonObject, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ProgressToken, ServerCapabilities, ServerResult, Tool,
+    ProgressNotificationParam, ProgressToken, ServerCapabilities, ServerResult, SubscriptionFilter,
+    Tool,
 };
-use rmcp::service::{NotificationContext, RequestContext, RoleServer, ServiceExt};
+use rmcp::service::{
+    NotificationContext, RequestContext, RoleServer, ServiceExt, SubscriptionContext,
+};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData as McpError, Peer};
@@ -325,6 +328,19 @@ impl ServerHandler for McpServer {
         serde_json::to_value(ServerResult::from(response))
             .map(CustomResult)
             .map_err(|error| McpError::internal_error(error.to_string(), None))
+    }
+
+    /// MCP 2026-07-28's `subscriptions/listen`: the tool list's changes, as `on_initialized`
+    /// sends them to a 2025-11-25 session.
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(crate::subscriptions::accepted(requested))
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), McpError> {
+        crate::subscriptions::listen(&self.registry, context).await
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -15,8 +15,10 @@ use crate::output::{Content, Output};
 use crate::refusal::Refusal;
 use crate::tool::ToolDefinition;
 
-/// A `tools/list` entry: `name`, `title`, `description`, `inputSchema`, `outputSchema` and
-/// `annotations`.
+/// A `tools/list` entry: `name`, `title`, `description`, `inputSchema`, `outputSchema`,
+/// `annotations`, and `icons` and `_meta` when the tool has them (an icon whose `src` is not an
+/// `https:`/`http:` URL or a base64 image `data:` URI, or a `_meta` key MCP's key rules refuse,
+/// is an error).
 ///
 /// Annotations say `readOnlyHint` always, and `destructiveHint`, `idempotentHint` and
 /// `openWorldHint` only when the tool claims them: left out, MCP clients assume the cautious
@@ -52,6 +54,7 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
         }
     }
     entry.insert("annotations".into(), Value::Object(annotations));
+    super::mcp_meta::insert(definition, &mut entry)?;
     Ok(Value::Object(entry))
 }
 

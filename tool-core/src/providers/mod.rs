@@ -19,6 +19,7 @@
 pub mod anthropic;
 pub mod gemini;
 pub mod mcp;
+mod mcp_meta;
 pub mod openai;
 
 use std::fmt;

@@ -1,0 +1,45 @@
+//! `subscriptions/listen`, the way MCP 2026-07-28 clients hear of changes: a 2025-11-25 client
+//! gets `notifications/tools/list_changed` for its session once it is initialized, but a
+//! 2026-07-28 client has no session and no `initialized` notification, and hears of a change
+//! only on a listen stream it opened. rmcp acknowledges the stream and narrows its filter to
+//! what the server advertises; this module says which notifications the server sends (the tool
+//! list's changes, as it advertises `tools.listChanged`) and sends them until the client
+//! closes the stream.
+
+use rmcp::ErrorData as McpError;
+use rmcp::model::SubscriptionFilter;
+use rmcp::service::SubscriptionContext;
+use tokio::sync::broadcast::error::RecvError;
+use tool_core::Registry;
+
+/// What of a client's requested filter the server can send: changes of the tool list.
+pub(crate) fn accepted(_requested: &SubscriptionFilter) -> SubscriptionFilter {
+    SubscriptionFilter::builder().tools_list_changed().build()
+}
+
+/// Sends `notifications/tools/list_changed` on the stream for every change of `registry`'s
+/// tools, until the client cancels the stream or it can no longer be written to.
+pub(crate) async fn listen(
+    registry: &Registry,
+    context: SubscriptionContext,
+) -> Result<(), McpError> {
+    let mut changes = registry.subscribe();
+    // A client that asked for no tool-list changes gets none; the stream stays open until it
+    // closes it, as the revision says.
+    let wants_tools = context.accepted().tools_list_changed == Some(true);
+    loop {
+        tokio::select! {
+            () = context.cancelled() => return Ok(()),
+            change = changes.recv() => match change {
+                // A lagging listener missed some changes, but one notice covers them all.
+                Ok(_) | Err(RecvError::Lagged(_)) if wants_tools => {
+                    if context.sink().notify_tool_list_changed().await.is_err() {
+                        return Ok(());
+                    }
+                }
+                Ok(_) | Err(RecvError::Lagged(_)) => {}
+                Err(RecvError::Closed) => return Ok(()),
+            },
+        }
+    }
+}
