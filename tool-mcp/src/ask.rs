@@ -133,7 +133,7 @@ impl Asking {
         if !forms {
             return Asking::Nobody(
                 "this client did not declare the `elicitation` capability (form mode), so its \
-                 user cannot be asked; go on without an answer or stop",
+                 user cannot be asked",
             );
         }
         let rounds = context
