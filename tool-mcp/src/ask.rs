@@ -313,7 +313,7 @@ impl Suspended {
                 Some(asked) = running.questions.recv() => {
                     match self.suspend(running, asked) {
                         Ok(result) => return Ok(result.into()),
-                        Err(back) => running = back,
+                        Err(back) => running = *back,
                     }
                 }
                 () = request.cancelled() => {
@@ -325,13 +325,13 @@ impl Suspended {
 
     /// Keeps `running` until the retry answering `asked` comes, and says so to the client; or,
     /// past the bounds, refuses the question to the tool and hands the call back.
-    fn suspend(&self, running: Running, asked: Asked) -> Result<InputRequiredResult, Running> {
+    fn suspend(&self, running: Running, asked: Asked) -> Result<InputRequiredResult, Box<Running>> {
         let Asked { question, reply } = asked;
         let input = match input_request(question) {
             Ok(input) => input,
             Err(refusal) => {
                 let _ = reply.send(Err(refusal));
-                return Err(running);
+                return Err(Box::new(running));
             }
         };
         let state = uuid::Uuid::new_v4().simple().to_string();
@@ -358,7 +358,7 @@ impl Suspended {
             };
             if let Some(full) = full {
                 let _ = reply.send(Err(Refusal::new(code::CANNOT_ASK, full)));
-                return Err(running);
+                return Err(Box::new(running));
             }
             table.insert(state.clone(), Waiting { running, reply });
         }
