@@ -336,22 +336,17 @@ impl ServerHandler for McpServer {
         }
         let arguments = arguments_of(request.arguments);
         let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
-        let registry = self.registry_for(caller.as_deref()).into_owned();
-        let running = async move {
-            let result = registry.call(call, &ctx).await;
-            drop(ctx);
-            if let Some(progress) = progress {
-                progress.finish().await;
-            }
-            result
-        };
+        let registry = self.registry_for(caller.as_deref());
         match asking.into_rounds() {
             Some(questions) => {
+                let registry = registry.into_owned();
+                let running = async move { run(&registry, call, ctx, progress).await };
                 let name = request.name.into_owned();
                 let running = Running::start(name, owner, Box::pin(running), cancel, questions);
                 self.suspended.drive(running, context.ct).await
             }
-            None => crate::convert::call_tool_result(&running.await).map(CallToolResponse::from),
+            None => crate::convert::call_tool_result(&run(&registry, call, ctx, progress).await)
+                .map(CallToolResponse::from),
         }
     }
 
@@ -399,6 +394,22 @@ impl ServerHandler for McpServer {
             }
         });
     }
+}
+
+/// Runs `call` and returns its result once its progress reports are sent, so that they reach
+/// the client before the result does.
+async fn run(
+    registry: &Registry,
+    call: ToolCall,
+    ctx: Context,
+    progress: Option<Arc<ProgressSink>>,
+) -> tool_core::ToolResult {
+    let result = registry.call(call, &ctx).await;
+    drop(ctx);
+    if let Some(progress) = progress {
+        progress.finish().await;
+    }
+    result
 }
 
 /// A `tools/call`'s params that rmcp could not read, read as a call's if their arguments are

@@ -312,18 +312,33 @@ impl Raw {
     /// Sends a `tools/call` of `name` with `arguments` and `extra` params, and returns the
     /// answer to it (its `result`, or its `error`), waiting at most 10 s.
     async fn call(&mut self, name: &str, arguments: Value, extra: Value) -> Value {
+        let id = self.send_call(name, arguments, extra).await;
+        self.answer_to(id).await
+    }
+
+    /// Sends a `tools/call` and returns its id, without waiting for the answer.
+    async fn send_call(&mut self, name: &str, arguments: Value, extra: Value) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
         let mut params = json!({"name": name, "arguments": arguments, "_meta": modern_meta()});
         if let (Some(params), Value::Object(extra)) = (params.as_object_mut(), extra) {
             params.extend(extra);
         }
-        let line = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}))
+            .await;
+        id
+    }
+
+    async fn send(&mut self, message: Value) {
         self.writer
-            .write_all(format!("{line}\n").as_bytes())
+            .write_all(format!("{message}\n").as_bytes())
             .await
             .unwrap();
         self.writer.flush().await.unwrap();
+    }
+
+    /// The answer to the request `id`, waiting at most 10 s.
+    async fn answer_to(&mut self, id: u64) -> Value {
         loop {
             let line = tokio::time::timeout(Duration::from_secs(10), self.lines.next_line())
                 .await
@@ -495,6 +510,38 @@ async fn forged_stale_and_ill_shaped_retries_are_clear_errors_that_disturb_nothi
         published["result"]["content"][0]["text"], "published note 1 as \"T\" to the team",
         "{published}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_can_be_asked_still_cancels_its_call() {
+    let (_child, mut raw) = example_over_stdio();
+    let slow = json!({"pace_ms": 1000, "passes": 30});
+    let id = raw.send_call("note_reindex", slow, json!({})).await;
+    let mut count = Value::Null;
+    for _ in 0..50 {
+        count = raw.call("note_count", json!({}), json!({})).await;
+        if count["result"]["content"][0]["text"] == "0 notes, 1 reindexing" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(
+        count["result"]["content"][0]["text"],
+        "0 notes, 1 reindexing"
+    );
+    raw.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                    "params": {"requestId": id, "_meta": modern_meta()}}),
+    )
+    .await;
+    for _ in 0..50 {
+        count = raw.call("note_count", json!({}), json!({})).await;
+        if count["result"]["content"][0]["text"] == "0 notes, 0 reindexing" {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the cancelled call still runs: {count}");
 }
 
 /// Asks whether to go on, and says what it was told.
