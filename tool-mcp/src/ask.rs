@@ -284,6 +284,9 @@ impl Drop for Running {
 struct Waiting {
     running: Running,
     reply: oneshot::Sender<Result<Reply, Refusal>>,
+    /// The timer that drops the entry past its time to live; stopped when the entry is taken,
+    /// so that quick rounds do not leave timers behind.
+    expiry: tokio::task::AbortHandle,
 }
 
 /// The calls suspended for their clients' answers, shared by every clone of a server (an HTTP
@@ -360,20 +363,30 @@ impl Suspended {
                 let _ = reply.send(Err(Refusal::new(code::CANNOT_ASK, full)));
                 return Err(Box::new(running));
             }
-            table.insert(state.clone(), Waiting { running, reply });
+            // Started while the table is locked, so that even a time to live of zero finds the
+            // entry in it.
+            let expiry = tokio::spawn({
+                let table = self.table.clone();
+                let ttl = self.limits.ttl;
+                let state = state.clone();
+                async move {
+                    tokio::time::sleep(ttl).await;
+                    let expired = table
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .remove(&state);
+                    // Dropping it cancels the call.
+                    drop(expired);
+                }
+            })
+            .abort_handle();
+            let waiting = Waiting {
+                running,
+                reply,
+                expiry,
+            };
+            table.insert(state.clone(), waiting);
         }
-        let table = self.table.clone();
-        let ttl = self.limits.ttl;
-        let expiring = state.clone();
-        tokio::spawn(async move {
-            tokio::time::sleep(ttl).await;
-            // Removed (and so cancelled) only if nobody resumed it: each round's state is new.
-            let expired = table
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .remove(&expiring);
-            drop(expired);
-        });
         let mut requests = InputRequests::new();
         requests.insert(QUESTION_KEY.to_owned(), input);
         Ok(InputRequiredResult::new(Some(requests), Some(state)))
@@ -424,7 +437,15 @@ impl Suspended {
                 .map(|waiting| (waiting, reply))
                 .ok_or_else(|| McpError::internal_error("the waiting call vanished", None))?
         };
-        let (Waiting { running, reply }, answer) = waiting;
+        let (
+            Waiting {
+                running,
+                reply,
+                expiry,
+            },
+            answer,
+        ) = waiting;
+        expiry.abort();
         // The tool may have stopped waiting (its deadline passed): its result says so.
         let _ = reply.send(Ok(answer));
         self.drive(running, cancelled).await
