@@ -274,6 +274,8 @@ struct Raw {
     writer: Box<dyn AsyncWrite + Send + Unpin>,
     lines: Lines<BufReader<Box<dyn AsyncRead + Send + Unpin>>>,
     next_id: u64,
+    /// Each request's `_meta`: a 2026-07-28 client's, or nothing after `initialize`.
+    meta: Value,
 }
 
 /// `_meta` of a 2026-07-28 client that can show forms.
@@ -295,7 +297,39 @@ impl Raw {
             writer: Box::new(writer),
             lines: BufReader::new(reader).lines(),
             next_id: 1,
+            meta: modern_meta(),
         }
+    }
+
+    /// Opens as a 2025-11-25 client that can show forms: `initialize`, then
+    /// `notifications/initialized`; requests carry no `_meta` after it.
+    async fn initialize(&mut self) {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(
+            json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {"form": {}}},
+            "clientInfo": {"name": "raw", "version": "0"}}}),
+        )
+        .await;
+        let opened = self.answer_to(id).await;
+        assert_eq!(
+            opened["result"]["protocolVersion"], "2025-11-25",
+            "{opened}"
+        );
+        self.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await;
+        self.meta = json!({});
+    }
+
+    /// The next message the server sends, waiting at most 10 s.
+    async fn next(&mut self) -> Value {
+        let line = tokio::time::timeout(Duration::from_secs(10), self.lines.next_line())
+            .await
+            .expect("the server says something within 10 s")
+            .unwrap()
+            .expect("the server keeps the pipe open");
+        serde_json::from_str(&line).unwrap()
     }
 
     /// A connection to `server` over an in-memory pipe.
@@ -320,7 +354,7 @@ impl Raw {
     async fn send_call(&mut self, name: &str, arguments: Value, extra: Value) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
-        let mut params = json!({"name": name, "arguments": arguments, "_meta": modern_meta()});
+        let mut params = json!({"name": name, "arguments": arguments, "_meta": self.meta});
         if let (Some(params), Value::Object(extra)) = (params.as_object_mut(), extra) {
             params.extend(extra);
         }
@@ -340,13 +374,8 @@ impl Raw {
     /// The answer to the request `id`, waiting at most 10 s.
     async fn answer_to(&mut self, id: u64) -> Value {
         loop {
-            let line = tokio::time::timeout(Duration::from_secs(10), self.lines.next_line())
-                .await
-                .expect("the server answers within 10 s")
-                .unwrap()
-                .expect("the server keeps the pipe open");
-            let message: Value = serde_json::from_str(&line).unwrap();
-            if message["id"] == id {
+            let message = self.next().await;
+            if message["id"] == id && message.get("method").is_none() {
                 return message;
             }
         }
@@ -727,6 +756,40 @@ async fn a_suspended_call_ends_at_its_deadline_and_is_forgotten_after_its_time_t
     assert_refused(
         &expired,
         "requestState names no call waiting for this caller's answer",
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_legacy_client_that_never_answers_its_elicitation_holds_the_call_no_longer_than_its_deadline()
+ {
+    let running = Arc::new(AtomicUsize::new(0));
+    let mut raw = Raw::serve(asking_server(&running));
+    raw.initialize().await;
+    let id = raw.send_call("go_on_quickly", json!({}), json!({})).await;
+    let asked = raw.next().await;
+    assert_eq!(asked["method"], "elicitation/create", "{asked}");
+    assert_eq!(asked["params"]["message"], "Go on?");
+    assert_eq!(asked["params"]["mode"], "form");
+    // Never answered: the tool's deadline (300 ms) ends the call.
+    let result = raw.answer_to(id).await;
+    let text = result["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("refused\ttimed-out\t"), "{result}");
+    assert_eq!(
+        result["result"].get("resultType"),
+        None,
+        "a 2025-11-25 result"
+    );
+
+    // Answered, the question's answer reaches the tool.
+    let id = raw.send_call("go_on", json!({}), json!({})).await;
+    let asked = raw.next().await;
+    raw.send(json!({"jsonrpc": "2.0", "id": asked["id"],
+                    "result": {"action": "accept", "content": {"value": true}}}))
+        .await;
+    let result = raw.answer_to(id).await;
+    assert_eq!(
+        result["result"]["content"][0]["text"], "told true",
+        "{result}"
     );
 }
 
