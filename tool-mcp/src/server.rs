@@ -1,5 +1,6 @@
-//! Serving a registry over MCP: `tools/list`, `tools/call`, progress, cancellation and
-//! `list_changed`, over stdio or streamable HTTP.
+//! Serving a registry over MCP: `tools/list`, `tools/call`, progress, cancellation,
+//! `list_changed` and a tool's questions to the client's user (the `ask` module), over stdio
+//! or streamable HTTP.
 //!
 //! Every `tools/call` goes through [`Registry::call`], so a refusal of any kind (bad
 //! arguments, an unknown or ungranted tool, a panic, a timeout, a handler's error) is an
