@@ -4,7 +4,13 @@
 //! ```sh
 //! cargo run --example mcp_server                 # stdio, for an MCP host to start
 //! cargo run --example mcp_server -- --http       # http://127.0.0.1:8000/mcp
+//! cargo run --example mcp_server -- --confirm    # ask the client's user before note_write
 //! ```
+//!
+//! With `--confirm` (before or after `--http`), every call of a destructive tool (`note_write`)
+//! waits for the client's user to approve it, shown the call's arguments; a client that cannot
+//! ask its user gets a `declined` refusal instead of a silent write. `note_publish` asks its
+//! user for a title and an audience whether or not `--confirm` is given.
 //!
 //! Servers named in `TOOL_MCP_SERVERS` (`cmd args :: cmd args`) join the registry too, behind
 //! the same grants. Over HTTP, an `x-caller` header names the caller; a caller named `guest`
@@ -41,7 +47,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             (caller == Some("guest")).then(|| Grant::names(["note_search", "note_count"]))
         });
 
-    let mut args = std::env::args().skip(1);
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let confirm = args
+        .iter()
+        .position(|arg| arg == "--confirm")
+        .map(|at| args.remove(at));
+    let server = match confirm {
+        Some(_) => server.with_confirmation(std::time::Duration::from_secs(300)),
+        None => server,
+    };
+    let mut args = args.into_iter();
     match args.next().as_deref() {
         None => server.serve_stdio().await?,
         Some("--http") => {
@@ -54,7 +69,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             println!("listening on http://{bound}/mcp");
             serving.await?;
         }
-        Some(other) => return Err(format!("unknown argument `{other}`; use --http [ADDR]").into()),
+        Some(other) => {
+            return Err(
+                format!("unknown argument `{other}`; use [--confirm] [--http [ADDR]]").into(),
+            );
+        }
     }
     Ok(())
 }

@@ -193,3 +193,99 @@ async fn a_question_waits_no_longer_than_the_call() {
     let refusal = ctx.ask::<bool>("Sure?").await.unwrap_err();
     assert_eq!(refusal.code, code::CANCELLED);
 }
+
+/// Deletes a note.
+#[tool(destructive)]
+async fn note_delete(id: u64) -> String {
+    format!("deleted note {id}")
+}
+
+/// A registry that asks before `note_delete` through [`tool_core::ApproveByAsking`], scoped to
+/// `grant`, and a context whose asker answers `reply` and records each question.
+fn asking_registry(
+    grant: Option<tool_core::Grant>,
+    reply: Result<Reply, Refusal>,
+) -> (Registry, Context, Arc<Mutex<Vec<Question>>>) {
+    let registry = Registry::builder()
+        .tool(NoteDelete)
+        .tool(NotePublish)
+        .build()
+        .unwrap()
+        .with_approver(tool_core::ApproveByAsking, Duration::from_secs(5));
+    let registry = match grant {
+        Some(grant) => registry.scoped(grant),
+        None => registry,
+    };
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let record = seen.clone();
+    let ctx = Context::new().with_asker(move |question: Question| {
+        record.lock().unwrap().push(question);
+        let reply = reply.clone();
+        async move { reply }
+    });
+    (registry, ctx, seen)
+}
+
+async fn delete(registry: &Registry, ctx: &Context) -> String {
+    registry
+        .call(ToolCall::new("1", "note_delete", json!({"id": 7})), ctx)
+        .await
+        .text()
+}
+
+#[tokio::test]
+async fn approve_by_asking_runs_a_destructive_call_only_on_a_yes() {
+    let (registry, ctx, seen) = asking_registry(None, Ok(accept(json!({"approve": true}))));
+    assert_eq!(delete(&registry, &ctx).await, "deleted note 7");
+    let question = seen.lock().unwrap()[0].clone();
+    assert_eq!(
+        question.message,
+        "Allow the tool `note_delete` to run with these arguments?\n{\"id\":7}"
+    );
+    assert_eq!(
+        Value::Object(question.form)["properties"]["approve"]["type"],
+        "boolean"
+    );
+
+    for (reply, reason) in [
+        (
+            Ok(accept(json!({"approve": false}))),
+            "the user did not approve it",
+        ),
+        (Ok(Reply::Decline), "the user declined it"),
+        (Ok(Reply::Cancel), "the user dismissed the question"),
+        (
+            Err(Refusal::new(code::CANNOT_ASK, "the client shows no forms")),
+            "nobody could be asked to approve it: the client shows no forms",
+        ),
+    ] {
+        let (registry, ctx, _) = asking_registry(None, reply);
+        assert_eq!(
+            delete(&registry, &ctx).await,
+            format!("refused\tdeclined\tthe call was declined: {reason}")
+        );
+    }
+    let (registry, _, _) = asking_registry(None, Ok(Reply::Decline));
+    assert_eq!(
+        delete(&registry, &Context::new()).await,
+        "refused\tdeclined\tthe call was declined: nobody can be asked to approve it: the host \
+         gave this call no asker"
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_or_ungranted_tool_never_raises_a_question() {
+    let only_publish = tool_core::Grant::names(["note_publish"]);
+    let (registry, ctx, seen) =
+        asking_registry(Some(only_publish), Ok(accept(json!({"approve": true}))));
+    assert!(
+        delete(&registry, &ctx)
+            .await
+            .starts_with("refused\tnot-permitted\t")
+    );
+    let unknown = registry
+        .call(ToolCall::new("2", "note_erase", json!({"id": 7})), &ctx)
+        .await;
+    assert!(unknown.text().starts_with("refused\tunknown-tool\t"));
+    assert!(seen.lock().unwrap().is_empty(), "nobody was asked");
+}

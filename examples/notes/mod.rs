@@ -1,10 +1,13 @@
-//! The note tools the examples share: write, search, count, and a slow reindex that reports
-//! progress and can be cancelled. The store reaches handlers through the context.
+//! The note tools the examples share: write, search, count, a slow reindex that reports
+//! progress and can be cancelled, and a publish that asks its user how. The store reaches
+//! handlers through the context.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use tool_core::{Context, DryRun, ExpectedRevision, NonEmptyString, Refusal, Registry, tool};
+use tool_core::{
+    Answer, Context, DryRun, ExpectedRevision, NonEmptyString, Refusal, Registry, tool,
+};
 
 /// The notes, kept in memory; handlers reach it through the context.
 #[derive(Default)]
@@ -12,6 +15,8 @@ pub struct NoteStore {
     notes: Mutex<BTreeMap<u64, Note>>,
     /// How many reindex calls are running now, so a host can see a cancelled one stop.
     reindexing: std::sync::atomic::AtomicUsize,
+    /// The published notes' titles, by note.
+    published: Mutex<BTreeMap<u64, String>>,
 }
 
 /// A stored note.
@@ -179,6 +184,71 @@ impl Drop for Running<'_> {
     }
 }
 
+/// Who sees a published note.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Audience {
+    /// The team only.
+    Team,
+    /// Everyone with the link.
+    Everyone,
+}
+
+/// What the user is asked before a note is published.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct Publishing {
+    /// The title the note is published under.
+    #[schemars(length(min = 1, max = 80))]
+    pub title: String,
+    /// Who sees it.
+    pub audience: Audience,
+}
+
+/// Publishes a note, asking the user for its title and audience first.
+#[tool(name = "note_publish", idempotent)]
+pub async fn note_publish(
+    /// Which note.
+    id: u64,
+    ctx: &Context,
+) -> Result<String, Refusal> {
+    let store = store(ctx)?;
+    if !store
+        .notes
+        .lock()
+        .expect("note store poisoned")
+        .contains_key(&id)
+    {
+        return Err(Refusal::new(
+            "not-found",
+            format!("there is no note {id}; write it first"),
+        ));
+    }
+    let asked = ctx
+        .ask::<Publishing>(format!("How should note {id} be published?"))
+        .await?;
+    match asked {
+        Answer::Given(Publishing { title, audience }) => {
+            let audience = match audience {
+                Audience::Team => "the team",
+                Audience::Everyone => "everyone",
+            };
+            let shown = format!("published note {id} as {title:?} to {audience}");
+            store
+                .published
+                .lock()
+                .expect("note store poisoned")
+                .insert(id, title);
+            Ok(shown)
+        }
+        // Declining is an answer: the note stays as it is, and the model is told so.
+        Answer::Declined => Ok(format!("note {id} stays unpublished: the user declined")),
+        Answer::Cancelled => Err(Refusal::new(
+            "cancelled",
+            "the user dismissed the question; nothing was published",
+        )),
+    }
+}
+
 fn default_pace() -> u64 {
     20
 }
@@ -194,6 +264,7 @@ pub fn registry() -> Registry {
         .tool(NoteSearch)
         .tool(NoteCount)
         .tool(NoteReindex)
+        .tool(NotePublish)
         .build()
         .expect("the note tools have unique names and portable schemas")
 }

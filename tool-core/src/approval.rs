@@ -8,19 +8,29 @@
 //!
 //! The approver sees the call's arguments as they arrived, before they are parsed: it is asked
 //! whether this call may run, not whether its arguments are well formed.
+//!
+//! [`ApproveByAsking`] is an approver that puts the question to the person behind the call,
+//! through the call's [`Asker`](crate::Asker) (over MCP: the client's user), so the mechanism
+//! that lets a tool ask for a value lets a host ask for consent.
 
 use std::future::Future;
 
+use crate::ask::Answer;
 use crate::call::ToolCall;
+use crate::context::Context;
+use crate::refusal::code;
 use crate::tool::BoxFuture;
 
-/// What an approver is asked: the call, and who makes it as the host asserted.
+/// What an approver is asked: the call, who makes it as the host asserted, and the call's
+/// context (whose [`Context::ask`] reaches the person behind the call, if anyone can).
 #[derive(Clone, Debug)]
 pub struct ApprovalRequest {
     /// The call awaiting approval.
     pub call: ToolCall,
     /// The caller, as the host asserted it on the context.
     pub caller: Option<String>,
+    /// The context the call would run with: its asker, cancellation, deadline and extensions.
+    pub context: Context,
 }
 
 /// An approver's answer.
@@ -64,5 +74,75 @@ where
 {
     fn approve(&self, request: ApprovalRequest) -> BoxFuture<'_, Approval> {
         Box::pin(self(request))
+    }
+}
+
+/// An approver that asks the person behind each destructive call, through the call's
+/// [`Asker`](crate::Asker), whether it may run; the question names the tool and shows its
+/// arguments.
+///
+/// Only a yes runs the call. A no, a decline, a dismissed question, an answer that is not a
+/// yes or no, and a caller nobody can ask (no asker, or an asker that answers `cannot-ask`)
+/// are each a decline, with the reason, so a call is never run silently because nobody could
+/// be asked.
+///
+/// ```
+/// use std::time::Duration;
+/// use tool_core::{ApproveByAsking, Registry};
+///
+/// # fn make(registry: Registry) -> Registry {
+/// registry.with_approver(ApproveByAsking, Duration::from_secs(120))
+/// # }
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ApproveByAsking;
+
+/// The form a person approves a call with.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Consent {
+    /// Let this call run.
+    approve: bool,
+}
+
+/// How much of a call's arguments a question shows: enough to judge a call, and a bound on
+/// what an untrusted caller's arguments put in front of a person.
+const SHOWN_ARGUMENT_CHARS: usize = 2000;
+
+impl Approver for ApproveByAsking {
+    fn approve(&self, request: ApprovalRequest) -> BoxFuture<'_, Approval> {
+        Box::pin(async move {
+            if request.context.asker().is_none() {
+                return Approval::Decline(
+                    "nobody can be asked to approve it: the host gave this call no asker".into(),
+                );
+            }
+            let arguments = request.call.arguments.as_str();
+            let shown = match arguments.char_indices().nth(SHOWN_ARGUMENT_CHARS) {
+                None => arguments.to_owned(),
+                Some((cut, _)) => format!("{}…", &arguments[..cut]),
+            };
+            let message = format!(
+                "Allow the tool `{}` to run with these arguments?\n{shown}",
+                request.call.name
+            );
+            match request.context.ask::<Consent>(message).await {
+                Ok(Answer::Given(Consent { approve: true })) => Approval::Approve,
+                Ok(Answer::Given(Consent { approve: false })) => {
+                    Approval::Decline("the user did not approve it".into())
+                }
+                Ok(Answer::Declined) => Approval::Decline("the user declined it".into()),
+                Ok(Answer::Cancelled) => {
+                    Approval::Decline("the user dismissed the question".into())
+                }
+                Err(refusal) if refusal.code == code::CANNOT_ASK => Approval::Decline(format!(
+                    "nobody could be asked to approve it: {}",
+                    refusal.message
+                )),
+                Err(refusal) => Approval::Decline(format!(
+                    "no approval came ({}: {})",
+                    refusal.code, refusal.message
+                )),
+            }
+        })
     }
 }

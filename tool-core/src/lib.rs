@@ -175,7 +175,7 @@ mod tree;
 #[path = "private.rs"]
 pub mod __private;
 
-pub use approval::{Approval, ApprovalRequest, Approver};
+pub use approval::{Approval, ApprovalRequest, ApproveByAsking, Approver};
 pub use args::MAX_ARGUMENT_DEPTH;
 pub use arguments::Arguments;
 pub use ask::{Answer, Asker, Question, Reply, SINGLE_VALUE_FIELD, form_for};

@@ -29,15 +29,30 @@
 //! clients with the `initialize` handshake, 2026-07-28 clients with `server/discover` and a
 //! protocol version on each request (rmcp routes each request by the version it names). Both
 //! get the same tools and the same call results; only 2026-07-28 results carry `resultType`.
+//!
+//! # Asking the user
+//!
+//! A tool's [`Context::ask`](tool_core::Context::ask) reaches the client's user: as an
+//! `elicitation/create` request for a client of MCP 2025-11-25, and as an `input_required`
+//! result (the call suspended here until the client retries with its answer) for a client of
+//! MCP 2026-07-28. A client that did not declare the `elicitation` capability gets a
+//! `cannot-ask` refusal in the tool. [`McpServer::with_confirmation`] asks the user to approve
+//! every destructive call the same way. A suspended call is found again only by its
+//! `requestState` (random, used once, bound to its caller and connection), and calls wait
+//! within the bounds of [`WaitingCalls`].
 
 #![deny(missing_docs)]
 
+mod ask;
 mod convert;
 mod lines;
 mod remote;
 mod server;
 mod subscriptions;
 
+pub use ask::{
+    DEFAULT_MAX_WAITING_CALLS, DEFAULT_MAX_WAITING_PER_CALLER, DEFAULT_QUESTION_TTL, WaitingCalls,
+};
 pub use remote::{DEFAULT_REMOTE_TIMEOUT, RemoteError, RemoteToolkit, SERVERS_VARIABLE};
 pub use server::{DEFAULT_MAX_LINE_BYTES, HttpRequestParts, McpServer};
 

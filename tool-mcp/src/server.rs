@@ -1,5 +1,6 @@
-//! Serving a registry over MCP: `tools/list`, `tools/call`, progress, cancellation and
-//! `list_changed`, over stdio or streamable HTTP.
+//! Serving a registry over MCP: `tools/list`, `tools/call`, progress, cancellation,
+//! `list_changed` and a tool's questions to the client's user (the `ask` module), over stdio
+//! or streamable HTTP.
 //!
 //! Every `tools/call` goes through [`Registry::call`], so a refusal of any kind (bad
 //! arguments, an unknown or ungranted tool, a panic, a timeout, a handler's error) is an
@@ -31,6 +32,8 @@ use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
 use tool_core::{Arguments, Context, Grant, Progress, Provider, Registry, ToolCall};
 
+use crate::ask::Running;
+
 /// The request an HTTP caller made, for a host's [`McpServer::with_caller`] hook to read (its
 /// headers, say).
 pub type HttpRequestParts = axum::http::request::Parts;
@@ -60,6 +63,11 @@ pub struct McpServer {
     /// the HTTP service makes of the server (one per session, or per request when stateless):
     /// a config holds a cancellation token and a list of hosts.
     http_config: Option<StreamableHttpServerConfig>,
+    /// Calls suspended for their clients' answers (MCP 2026-07-28), shared by every clone.
+    suspended: crate::ask::Suspended,
+    /// Which line connection this clone serves ([`McpServer::serve_lines`]), so that a call
+    /// suspended on one is resumed on no other.
+    connection: Option<u128>,
 }
 
 /// The longest line [`McpServer::serve_lines`] (and so `serve_stdio`) reads by default: rmcp's
@@ -80,7 +88,31 @@ impl McpServer {
             base: Context::default(),
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             http_config: None,
+            suspended: crate::ask::Suspended::default(),
+            connection: None,
         }
+    }
+
+    /// Asks the client's user to approve every call of a tool marked `destructive`, through
+    /// the same questions a tool asks with [`Context::ask`]: the question names the tool and
+    /// shows its arguments; only a yes runs the call, and a client that cannot be asked (no
+    /// `elicitation` capability) gets a `declined` refusal saying so. No answer within
+    /// `timeout` is a decline too. It replaces any approver the registry had
+    /// ([`Registry::with_approver`], [`tool_core::ApproveByAsking`]).
+    pub fn with_confirmation(mut self, timeout: std::time::Duration) -> Self {
+        self.registry = self
+            .registry
+            .with_approver(tool_core::ApproveByAsking, timeout);
+        self
+    }
+
+    /// Bounds the calls suspended for their clients' answers (MCP 2026-07-28's
+    /// `input_required` round trips): how long one waits, how many wait at once
+    /// ([`WaitingCalls::default`](crate::WaitingCalls) unless set). See the [`ask`](crate#asking-the-user)
+    /// notes.
+    pub fn with_waiting_calls(mut self, limits: crate::WaitingCalls) -> Self {
+        self.suspended.limits = limits;
+        self
     }
 
     /// Serves HTTP with this rmcp configuration instead of rmcp's default: its limit on a
@@ -170,7 +202,11 @@ impl McpServer {
         writer: impl AsyncWrite + Send + Unpin + 'static,
     ) -> std::io::Result<()> {
         let (transport, writing) = crate::lines::transport(reader, writer, self.max_line_bytes);
-        let served = match self.serve(transport).await {
+        let server = McpServer {
+            connection: Some(uuid::Uuid::new_v4().as_u128()),
+            ..self
+        };
+        let served = match server.serve(transport).await {
             Ok(running) => running
                 .waiting()
                 .await
@@ -273,7 +309,20 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let caller = self.caller_of(&context.extensions);
-        let mut ctx = self.base.clone().with_cancellation(context.ct);
+        let owner = crate::ask::Owner::new(caller.clone(), self.connection, &context.extensions);
+        if request.request_state.is_some() || request.input_responses.is_some() {
+            return self.suspended.resume(request, owner, context.ct).await;
+        }
+        let asking = crate::ask::Asking::of(&context);
+        // A call that may be suspended for an answer outlives its request: it has a
+        // cancellation of its own, which the request's cancels while it waits on the call.
+        let cancel = match asking.suspends() {
+            true => tool_core::CancellationToken::new(),
+            false => context.ct.clone(),
+        };
+        let mut ctx = (self.base.clone())
+            .with_cancellation(cancel.clone())
+            .with_asker_arc(asking.asker());
         if let Some(caller) = &caller {
             ctx = ctx.with_caller(caller.as_str());
         }
@@ -291,12 +340,18 @@ impl ServerHandler for McpServer {
         }
         let arguments = arguments_of(request.arguments);
         let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
-        let result = self.registry_for(caller.as_deref()).call(call, &ctx).await;
-        drop(ctx);
-        if let Some(progress) = progress {
-            progress.finish().await;
+        let registry = self.registry_for(caller.as_deref());
+        match asking.into_rounds() {
+            Some(questions) => {
+                let registry = registry.into_owned();
+                let running = async move { run(&registry, call, ctx, progress).await };
+                let name = request.name.into_owned();
+                let running = Running::start(name, owner, Box::pin(running), cancel, questions);
+                self.suspended.drive(running, context.ct).await
+            }
+            None => crate::convert::call_tool_result(&run(&registry, call, ctx, progress).await)
+                .map(CallToolResponse::from),
         }
-        crate::convert::call_tool_result(&result).map(CallToolResponse::from)
     }
 
     /// A request rmcp could not read as one of MCP's. A `tools/call` lands here when its params
@@ -356,6 +411,22 @@ impl ServerHandler for McpServer {
             }
         });
     }
+}
+
+/// Runs `call` and returns its result once its progress reports are sent, so that they reach
+/// the client before the result does.
+async fn run(
+    registry: &Registry,
+    call: ToolCall,
+    ctx: Context,
+    progress: Option<Arc<ProgressSink>>,
+) -> tool_core::ToolResult {
+    let result = registry.call(call, &ctx).await;
+    drop(ctx);
+    if let Some(progress) = progress {
+        progress.finish().await;
+    }
+    result
 }
 
 /// A `tools/call`'s params that rmcp could not read, read as a call's if their arguments are

@@ -168,6 +168,7 @@ impl Registry {
         let request = ApprovalRequest {
             call: call.clone(),
             caller: ctx.caller().map(str::to_owned),
+            context: ctx.clone(),
         };
         let timeout = self
             .config

@@ -1,0 +1,824 @@
+//! A tool's questions over MCP: the example server's `note_publish` asks, and `--confirm` asks
+//! before every destructive call, answered by the official Python SDK's `elicitation_callback`
+//! in both protocol revisions (an `elicitation/create` request in 2025-11-25, an
+//! `input_required` round trip in 2026-07-28) on both transports, with the same texts as in
+//! process. Then what no SDK sends: retries with forged, stale, borrowed and ill-shaped
+//! `requestState`s and answers, written as raw JSON-RPC lines, each a clear error that
+//! disturbs nothing else; and the bounds on suspended calls (deadline, time to live, count).
+
+use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use support::clients;
+use support::process::run_within;
+use support::{example_http_server, example_server};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, Lines};
+use tool_core::{Answer, Context, Refusal, Registry, Reply, ToolCall, tool};
+use tool_mcp::{McpServer, WaitingCalls};
+
+mod support;
+
+#[path = "../../examples/notes/mod.rs"]
+#[allow(dead_code)]
+mod notes;
+
+/// How long one client's whole session may take before the test fails.
+const SESSION_LIMIT: Duration = Duration::from_secs(120);
+
+// ---------------------------------------------------------------------------------------------
+// The Python SDK's `Client`, answering through its `elicitation_callback`.
+
+#[derive(Clone, Copy)]
+enum Transport {
+    Stdio,
+    Http,
+}
+
+/// Runs `tests/mcp_ask.py` in `mode` for `scenario` against a fresh example server and returns
+/// what it saw.
+fn python(mode: &str, scenario: &str, transport: Transport) -> Value {
+    let mut command = Command::new(clients::python());
+    command
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_ask.py"))
+        .args([mode, scenario]);
+    let what = format!("the Python SDK's {mode} client ({scenario})");
+    let args: &[&str] = if scenario == "confirm" {
+        &["--confirm"]
+    } else {
+        &[]
+    };
+    let _server;
+    match transport {
+        Transport::Stdio => {
+            command.arg("stdio").arg(example_server());
+        }
+        Transport::Http => {
+            let (server, url) = example_http_server(args);
+            _server = server;
+            command.arg("http").arg(url);
+        }
+    }
+    let finished = run_within(&mut command, SESSION_LIMIT, &what);
+    assert!(
+        finished.status.success(),
+        "{what} failed ({}):\n{}",
+        finished.status,
+        finished.stderr
+    );
+    serde_json::from_slice(&finished.stdout).unwrap_or_else(|error| {
+        panic!(
+            "{what} did not print one JSON document ({error}):\n{}\n{}",
+            String::from_utf8_lossy(&finished.stdout),
+            finished.stderr
+        )
+    })
+}
+
+fn text(result: &Value) -> &str {
+    result["content"][0]["text"].as_str().unwrap_or_default()
+}
+
+/// The texts `note_publish` gives in process, for the answers `mcp_ask.py` gives over MCP.
+async fn in_process_publish_texts() -> Vec<(&'static str, String)> {
+    let answers = [
+        (
+            "accepted",
+            Reply::Accept(
+                json!({"title": "Groceries", "audience": "everyone"})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            ),
+        ),
+        ("declined", Reply::Decline),
+        ("cancelled", Reply::Cancel),
+        (
+            "wrong",
+            Reply::Accept(
+                json!({"title": "Groceries", "audience": "the moon"})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            ),
+        ),
+    ];
+    let registry = notes::registry();
+    let store = Context::new().with_extension(notes::NoteStore::default());
+    let written = registry
+        .call(
+            ToolCall::new("1", "note_write", json!({"text": "buy milk"})),
+            &store,
+        )
+        .await;
+    assert!(!written.is_refused(), "{}", written.text());
+    let mut texts = Vec::new();
+    for (name, reply) in answers {
+        let ctx = store.clone().with_asker(move |_| {
+            let reply = reply.clone();
+            async move { Ok::<_, Refusal>(reply) }
+        });
+        let call = ToolCall::new("2", "note_publish", json!({"id": 1}));
+        texts.push((name, registry.call(call, &ctx).await.text()));
+    }
+    texts
+}
+
+fn check_asked(seen: &Value, revision: &str) {
+    assert_eq!(seen["protocol_version"], revision);
+    let in_process = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(in_process_publish_texts());
+    for (name, expected) in &in_process {
+        assert_eq!(
+            text(&seen[name]),
+            expected,
+            "{name}: over MCP as in process, byte for byte"
+        );
+    }
+    assert_eq!(
+        text(&seen["accepted"]),
+        "published note 1 as \"Groceries\" to everyone"
+    );
+    assert_eq!(
+        seen["declined"]["isError"], false,
+        "a decline is the tool's to handle"
+    );
+    assert_eq!(
+        text(&seen["declined"]),
+        "note 1 stays unpublished: the user declined"
+    );
+    assert!(text(&seen["cancelled"]).starts_with("refused\tcancelled\t"));
+    assert!(
+        text(&seen["wrong"]).starts_with("refused\tbad-answer\t")
+            && text(&seen["wrong"]).contains("\nfault\taudience\t"),
+        "{}",
+        text(&seen["wrong"])
+    );
+    let questions = seen["questions"].as_array().unwrap();
+    assert_eq!(questions.len(), 4, "one question a call: {questions:?}");
+    assert_eq!(questions[0]["message"], "How should note 1 be published?");
+    let form = &questions[0]["requestedSchema"];
+    assert_eq!(form["required"], json!(["title", "audience"]));
+    assert_eq!(
+        form["properties"]["audience"]["oneOf"][1]["const"],
+        "everyone"
+    );
+    assert_eq!(seen["unasked"]["isError"], true);
+    assert!(
+        text(&seen["unasked"]).starts_with(
+            "refused\tcannot-ask\tthis client did not declare the `elicitation` capability"
+        ),
+        "{}",
+        text(&seen["unasked"])
+    );
+}
+
+fn check_confirmed(seen: &Value, revision: &str, transport: Transport) {
+    assert_eq!(seen["protocol_version"], revision);
+    for (name, reason) in [
+        ("declined", "the user declined it"),
+        ("not_approved", "the user did not approve it"),
+    ] {
+        assert_eq!(seen[name]["isError"], true, "{name}");
+        assert_eq!(
+            text(&seen[name]),
+            format!("refused\tdeclined\tthe call was declined: {reason}")
+        );
+    }
+    assert_eq!(
+        seen["after_declined"], "0 notes, 0 reindexing",
+        "a declined call never ran"
+    );
+    assert_eq!(seen["after_not_approved"], "0 notes, 0 reindexing");
+    assert_eq!(seen["approved"]["isError"], false);
+    assert_eq!(text(&seen["approved"]), r#"{"id":1,"revision":1}"#);
+    assert_eq!(seen["after_approved"], "1 notes, 0 reindexing");
+    let question = &seen["questions"][0];
+    assert_eq!(
+        question["message"],
+        "Allow the tool `note_write` to run with these arguments?\n{\"text\":\"a\"}",
+        "the question names the call and shows its arguments"
+    );
+    assert_eq!(
+        question["requestedSchema"]["properties"]["approve"]["type"],
+        "boolean"
+    );
+    assert_eq!(seen["unasked"]["isError"], true);
+    assert!(
+        text(&seen["unasked"]).starts_with(
+            "refused\tdeclined\tthe call was declined: nobody could be asked to approve it: this \
+             client did not declare the `elicitation` capability"
+        ),
+        "{}",
+        text(&seen["unasked"])
+    );
+    // Over stdio the second client started a server of its own; over HTTP it shares the store.
+    let notes_before = match transport {
+        Transport::Stdio => "0 notes, 0 reindexing",
+        Transport::Http => "1 notes, 0 reindexing",
+    };
+    assert_eq!(
+        seen["after_unasked"], notes_before,
+        "a client that cannot be asked never runs a destructive call"
+    );
+}
+
+macro_rules! python_tests {
+    ($($name:ident: $mode:literal, $scenario:ident, $transport:ident => $revision:literal;)*) => {$(
+        #[test]
+        fn $name() {
+            let seen = python($mode, stringify!($scenario), Transport::$transport);
+            python_tests!(@check $scenario, seen, $revision, Transport::$transport);
+        }
+    )*};
+    (@check ask, $seen:ident, $revision:literal, $transport:expr) => {
+        check_asked(&$seen, $revision)
+    };
+    (@check confirm, $seen:ident, $revision:literal, $transport:expr) => {
+        check_confirmed(&$seen, $revision, $transport)
+    };
+}
+
+python_tests! {
+    a_question_is_an_elicitation_request_for_a_legacy_python_client_over_stdio:
+        "legacy", ask, Stdio => "2025-11-25";
+    a_question_is_an_elicitation_request_for_a_legacy_python_client_over_http:
+        "legacy", ask, Http => "2025-11-25";
+    a_question_is_an_input_required_round_trip_for_a_2026_07_28_python_client_over_stdio:
+        "2026-07-28", ask, Stdio => "2026-07-28";
+    a_question_is_an_input_required_round_trip_for_a_2026_07_28_python_client_over_http:
+        "2026-07-28", ask, Http => "2026-07-28";
+    a_question_reaches_the_python_client_in_its_default_mode_over_stdio:
+        "auto", ask, Stdio => "2026-07-28";
+    confirm_asks_a_legacy_python_client_before_a_destructive_call_over_stdio:
+        "legacy", confirm, Stdio => "2025-11-25";
+    confirm_asks_a_legacy_python_client_before_a_destructive_call_over_http:
+        "legacy", confirm, Http => "2025-11-25";
+    confirm_asks_a_2026_07_28_python_client_before_a_destructive_call_over_stdio:
+        "2026-07-28", confirm, Stdio => "2026-07-28";
+    confirm_asks_a_2026_07_28_python_client_before_a_destructive_call_over_http:
+        "2026-07-28", confirm, Http => "2026-07-28";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Raw JSON-RPC lines: what no SDK sends.
+
+/// A client writing JSON-RPC lines by hand, as MCP 2026-07-28 has them (no handshake; each
+/// request names its version and the client's capabilities in `_meta`).
+struct Raw {
+    writer: Box<dyn AsyncWrite + Send + Unpin>,
+    lines: Lines<BufReader<Box<dyn AsyncRead + Send + Unpin>>>,
+    next_id: u64,
+    /// Each request's `_meta`: a 2026-07-28 client's, or nothing after `initialize`.
+    meta: Value,
+}
+
+/// `_meta` of a 2026-07-28 client that can show forms.
+fn modern_meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
+    })
+}
+
+impl Raw {
+    fn new(
+        reader: impl AsyncRead + Send + Unpin + 'static,
+        writer: impl AsyncWrite + Send + Unpin + 'static,
+    ) -> Raw {
+        let reader: Box<dyn AsyncRead + Send + Unpin> = Box::new(reader);
+        Raw {
+            writer: Box::new(writer),
+            lines: BufReader::new(reader).lines(),
+            next_id: 1,
+            meta: modern_meta(),
+        }
+    }
+
+    /// Opens as a 2025-11-25 client that can show forms: `initialize`, then
+    /// `notifications/initialized`; requests carry no `_meta` after it.
+    async fn initialize(&mut self) {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(
+            json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {"form": {}}},
+            "clientInfo": {"name": "raw", "version": "0"}}}),
+        )
+        .await;
+        let opened = self.answer_to(id).await;
+        assert_eq!(
+            opened["result"]["protocolVersion"], "2025-11-25",
+            "{opened}"
+        );
+        self.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await;
+        self.meta = json!({});
+    }
+
+    /// The next message the server sends, waiting at most 10 s.
+    async fn next(&mut self) -> Value {
+        let line = tokio::time::timeout(Duration::from_secs(10), self.lines.next_line())
+            .await
+            .expect("the server says something within 10 s")
+            .unwrap()
+            .expect("the server keeps the pipe open");
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// A connection to `server` over an in-memory pipe.
+    fn serve(server: McpServer) -> Raw {
+        let (server_end, client_end) = tokio::io::duplex(1 << 20);
+        tokio::spawn(async move {
+            let (reader, writer) = tokio::io::split(server_end);
+            let _ = server.serve_lines(reader, writer).await;
+        });
+        let (reader, writer) = tokio::io::split(client_end);
+        Raw::new(reader, writer)
+    }
+
+    /// Sends a `tools/call` of `name` with `arguments` and `extra` params, and returns the
+    /// answer to it (its `result`, or its `error`), waiting at most 10 s.
+    async fn call(&mut self, name: &str, arguments: Value, extra: Value) -> Value {
+        let id = self.send_call(name, arguments, extra).await;
+        self.answer_to(id).await
+    }
+
+    /// Sends a `tools/call` and returns its id, without waiting for the answer.
+    async fn send_call(&mut self, name: &str, arguments: Value, extra: Value) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        let mut params = json!({"name": name, "arguments": arguments, "_meta": self.meta});
+        if let (Some(params), Value::Object(extra)) = (params.as_object_mut(), extra) {
+            params.extend(extra);
+        }
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}))
+            .await;
+        id
+    }
+
+    async fn send(&mut self, message: Value) {
+        self.writer
+            .write_all(format!("{message}\n").as_bytes())
+            .await
+            .unwrap();
+        self.writer.flush().await.unwrap();
+    }
+
+    /// The answer to the request `id`, waiting at most 10 s.
+    async fn answer_to(&mut self, id: u64) -> Value {
+        loop {
+            let message = self.next().await;
+            if message["id"] == id && message.get("method").is_none() {
+                return message;
+            }
+        }
+    }
+
+    /// A retry of `name` answering its question with `answer`, under `state`.
+    async fn answer(&mut self, name: &str, arguments: Value, state: &str, answer: Value) -> Value {
+        let extra = json!({"requestState": state, "inputResponses": {"question": answer}});
+        self.call(name, arguments, extra).await
+    }
+}
+
+/// The `requestState` of an `input_required` answer, checking that it is one.
+fn state_of(answer: &Value) -> String {
+    let result = &answer["result"];
+    assert_eq!(result["resultType"], "input_required", "{answer}");
+    assert_eq!(
+        result["inputRequests"]["question"]["method"], "elicitation/create",
+        "{answer}"
+    );
+    result["requestState"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no requestState: {answer}"))
+        .to_owned()
+}
+
+/// An invalid-params error whose message says `says`.
+fn assert_refused(answer: &Value, says: &str) {
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains(says), "expected {says:?} in {message:?}");
+}
+
+/// The example server over its stdin and stdout, as an MCP host starts it.
+fn example_over_stdio() -> (tokio::process::Child, Raw) {
+    let mut child = tokio::process::Command::new(example_server())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the example server starts");
+    let stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    (child, Raw::new(stdout, stdin))
+}
+
+fn accept(content: Value) -> Value {
+    json!({"action": "accept", "content": content})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forged_stale_and_ill_shaped_retries_are_clear_errors_that_disturb_nothing() {
+    let (_child, mut raw) = example_over_stdio();
+    let publish = json!({"id": 1});
+    let written = raw
+        .call("note_write", json!({"text": "a"}), json!({}))
+        .await;
+    assert_eq!(written["result"]["isError"], false, "{written}");
+    let state = state_of(&raw.call("note_publish", publish.clone(), json!({})).await);
+    let good = accept(json!({"title": "T", "audience": "team"}));
+
+    // A forged state finds nothing.
+    for forged in ["forged", "", &"0".repeat(32), &state.to_uppercase()] {
+        let answer = raw
+            .answer("note_publish", publish.clone(), forged, good.clone())
+            .await;
+        assert_refused(
+            &answer,
+            "requestState names no call waiting for this caller's answer",
+        );
+        assert_refused(&answer, "call the tool again without requestState");
+    }
+    // Answers in the wrong shape, and a retry of another tool, leave the waiting call as it is.
+    for (wrong, says) in [
+        (json!("yes"), "`question` is not an elicitation result"),
+        (json!({"action": "maybe"}), "`maybe` is no action"),
+        (
+            json!({"action": "accept", "content": "T"}),
+            "must be an object",
+        ),
+        (json!({"content": {}}), "missing field `action`"),
+    ] {
+        let answer = raw
+            .answer("note_publish", publish.clone(), &state, wrong)
+            .await;
+        assert_refused(&answer, says);
+        assert_refused(&answer, "send inputResponses {\"question\"");
+    }
+    let elsewhere = raw
+        .call(
+            "note_publish",
+            publish.clone(),
+            json!({"requestState": state, "inputResponses": {"other": good}}),
+        )
+        .await;
+    assert_refused(&elsewhere, "no answer to `question`");
+    let no_answers = raw
+        .call(
+            "note_publish",
+            publish.clone(),
+            json!({"requestState": state}),
+        )
+        .await;
+    assert_refused(&no_answers, "no answer to `question`");
+    let other_tool = raw
+        .answer("note_count", json!({}), &state, good.clone())
+        .await;
+    assert_refused(
+        &other_tool,
+        "this requestState belongs to a call of `note_publish`, not `note_count`",
+    );
+    let stateless = raw
+        .call(
+            "note_publish",
+            publish.clone(),
+            json!({"inputResponses": {"question": good}}),
+        )
+        .await;
+    assert_refused(&stateless, "inputResponses came without a requestState");
+
+    // Other calls go on meanwhile.
+    let count = raw.call("note_count", json!({}), json!({})).await;
+    assert_eq!(
+        count["result"]["content"][0]["text"],
+        "1 notes, 0 reindexing"
+    );
+
+    // An answer of the wrong type reaches the tool, which refuses it; the state is spent.
+    let wrong_type = raw
+        .answer(
+            "note_publish",
+            publish.clone(),
+            &state,
+            accept(json!({"title": 7, "audience": "team"})),
+        )
+        .await;
+    assert_eq!(
+        wrong_type["result"]["resultType"], "complete",
+        "{wrong_type}"
+    );
+    assert_eq!(wrong_type["result"]["isError"], true);
+    let refused = wrong_type["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        refused.starts_with("refused\tbad-answer\t") && refused.contains("\nfault\ttitle\t"),
+        "{refused}"
+    );
+    let stale = raw
+        .answer("note_publish", publish.clone(), &state, good.clone())
+        .await;
+    assert_refused(
+        &stale,
+        "requestState names no call waiting for this caller's answer",
+    );
+
+    // A later call asks afresh and is answered.
+    let again = state_of(&raw.call("note_publish", publish.clone(), json!({})).await);
+    assert_ne!(again, state, "each round has a new state");
+    let published = raw.answer("note_publish", publish, &again, good).await;
+    assert_eq!(
+        published["result"]["content"][0]["text"], "published note 1 as \"T\" to the team",
+        "{published}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_can_be_asked_still_cancels_its_call() {
+    let (_child, mut raw) = example_over_stdio();
+    let slow = json!({"pace_ms": 1000, "passes": 30});
+    let id = raw.send_call("note_reindex", slow, json!({})).await;
+    let mut count = Value::Null;
+    for _ in 0..50 {
+        count = raw.call("note_count", json!({}), json!({})).await;
+        if count["result"]["content"][0]["text"] == "0 notes, 1 reindexing" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(
+        count["result"]["content"][0]["text"],
+        "0 notes, 1 reindexing"
+    );
+    raw.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                    "params": {"requestId": id, "_meta": modern_meta()}}),
+    )
+    .await;
+    for _ in 0..50 {
+        count = raw.call("note_count", json!({}), json!({})).await;
+        if count["result"]["content"][0]["text"] == "0 notes, 0 reindexing" {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the cancelled call still runs: {count}");
+}
+
+/// Asks whether to go on, and says what it was told.
+#[tool]
+async fn go_on(ctx: &Context) -> Result<String, Refusal> {
+    ask_to_go_on(ctx).await
+}
+
+/// Asks whether to go on, and says what it was told, within 300 ms.
+#[tool(timeout = "300ms")]
+async fn go_on_quickly(ctx: &Context) -> Result<String, Refusal> {
+    ask_to_go_on(ctx).await
+}
+
+/// Asks whether to go on, counting the calls that are running.
+async fn ask_to_go_on(ctx: &Context) -> Result<String, Refusal> {
+    let running = ctx.get::<Arc<AtomicUsize>>().cloned().unwrap_or_default();
+    running.fetch_add(1, Ordering::SeqCst);
+    let _counted = Counted(running);
+    match ctx.ask::<bool>("Go on?").await? {
+        Answer::Given(yes) => Ok(format!("told {yes}")),
+        Answer::Declined | Answer::Cancelled => Ok("told nothing".to_owned()),
+    }
+}
+
+struct Counted(Arc<AtomicUsize>);
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+fn asking_server(running: &Arc<AtomicUsize>) -> McpServer {
+    let registry = Registry::builder()
+        .tool(GoOn)
+        .tool(GoOnQuickly)
+        .build()
+        .unwrap();
+    McpServer::new(registry).with_context(Context::new().with_extension(running.clone()))
+}
+
+async fn eventually(what: &str, holds: impl Fn() -> bool) {
+    for _ in 0..100 {
+        if holds() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("{what} did not happen within 2 s");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_connection_s_request_state_finds_nothing() {
+    let running = Arc::new(AtomicUsize::new(0));
+    let server = asking_server(&running);
+    let mut mine = Raw::serve(server.clone());
+    let mut theirs = Raw::serve(server);
+    let state = state_of(&mine.call("go_on", json!({}), json!({})).await);
+    let borrowed = theirs
+        .answer("go_on", json!({}), &state, accept(json!({"value": true})))
+        .await;
+    assert_refused(
+        &borrowed,
+        "requestState names no call waiting for this caller's answer",
+    );
+    let answered = mine
+        .answer("go_on", json!({}), &state, accept(json!({"value": true})))
+        .await;
+    assert_eq!(
+        answered["result"]["content"][0]["text"], "told true",
+        "{answered}"
+    );
+}
+
+/// A `tools/call` over HTTP as `caller` (the `x-caller` header), with `extra` params: the
+/// JSON-RPC answer.
+async fn post_as(url: &str, caller: &str, extra: Value) -> Value {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let mut params = json!({"name": "go_on", "arguments": {}, "_meta": modern_meta()});
+    if let (Some(params), Value::Object(extra)) = (params.as_object_mut(), extra) {
+        params.extend(extra);
+    }
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
+    let response = reqwest::Client::builder()
+        .no_proxy()
+        .build()
+        .unwrap()
+        .post(url)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .header("x-caller", caller)
+        .header("MCP-Protocol-Version", "2026-07-28")
+        .header("Mcp-Method", "tools/call")
+        .header("Mcp-Name", "go_on")
+        .body(body.to_string())
+        .send();
+    let text = tokio::time::timeout(Duration::from_secs(10), async {
+        response.await.unwrap().text().await.unwrap()
+    })
+    .await
+    .expect("the server answers within 10 s");
+    text.lines()
+        .map(|line| line.strip_prefix("data:").unwrap_or(line).trim())
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .find(|message| message["id"] == 1)
+        .unwrap_or_else(|| panic!("no answer in {text:?}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_caller_s_request_state_finds_nothing_over_http() {
+    let running = Arc::new(AtomicUsize::new(0));
+    let server = asking_server(&running).with_caller(|request| {
+        request
+            .headers
+            .get("x-caller")
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_owned)
+    });
+    let stop = tokio_util::sync::CancellationToken::new();
+    let shutdown = stop.clone();
+    let (bound, serving) = server
+        .bind_http("127.0.0.1:0".parse().unwrap(), async move {
+            shutdown.cancelled().await
+        })
+        .await
+        .unwrap();
+    tokio::spawn(serving);
+    let url = format!("http://{bound}/mcp");
+    let state = state_of(&post_as(&url, "alice", json!({})).await);
+    let answer = json!({"requestState": state, "inputResponses": {"question": accept(json!({"value": false}))}});
+    let borrowed = post_as(&url, "bob", answer.clone()).await;
+    assert_refused(
+        &borrowed,
+        "requestState names no call waiting for this caller's answer",
+    );
+    let answered = post_as(&url, "alice", answer).await;
+    assert_eq!(
+        answered["result"]["content"][0]["text"], "told false",
+        "{answered}"
+    );
+    stop.cancel();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_suspended_call_ends_at_its_deadline_and_is_forgotten_after_its_time_to_live() {
+    let running = Arc::new(AtomicUsize::new(0));
+    let server = asking_server(&running).with_waiting_calls(WaitingCalls {
+        ttl: Duration::from_millis(600),
+        ..WaitingCalls::default()
+    });
+    let mut raw = Raw::serve(server);
+
+    // The tool's deadline (300 ms) passes while it waits: a late answer gets that result.
+    let state = state_of(&raw.call("go_on_quickly", json!({}), json!({})).await);
+    assert_eq!(running.load(Ordering::SeqCst), 1);
+    eventually("the call's end at its deadline", || {
+        running.load(Ordering::SeqCst) == 0
+    })
+    .await;
+    let late = raw
+        .answer(
+            "go_on_quickly",
+            json!({}),
+            &state,
+            accept(json!({"value": true})),
+        )
+        .await;
+    assert_eq!(late["result"]["isError"], true, "{late}");
+    let late = late["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(late.starts_with("refused\ttimed-out\t"), "{late}");
+
+    // Past its time to live, a waiting call is cancelled and its state forgotten.
+    let state = state_of(&raw.call("go_on", json!({}), json!({})).await);
+    assert_eq!(running.load(Ordering::SeqCst), 1);
+    eventually("the call's end when its entry expires", || {
+        running.load(Ordering::SeqCst) == 0
+    })
+    .await;
+    let expired = raw
+        .answer("go_on", json!({}), &state, accept(json!({"value": true})))
+        .await;
+    assert_refused(
+        &expired,
+        "requestState names no call waiting for this caller's answer",
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_legacy_client_that_never_answers_its_elicitation_holds_the_call_no_longer_than_its_deadline()
+ {
+    let running = Arc::new(AtomicUsize::new(0));
+    let mut raw = Raw::serve(asking_server(&running));
+    raw.initialize().await;
+    let id = raw.send_call("go_on_quickly", json!({}), json!({})).await;
+    let asked = raw.next().await;
+    assert_eq!(asked["method"], "elicitation/create", "{asked}");
+    assert_eq!(asked["params"]["message"], "Go on?");
+    assert_eq!(asked["params"]["mode"], "form");
+    // Never answered: the tool's deadline (300 ms) ends the call.
+    let result = raw.answer_to(id).await;
+    let text = result["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("refused\ttimed-out\t"), "{result}");
+    assert_eq!(
+        result["result"].get("resultType"),
+        None,
+        "a 2025-11-25 result"
+    );
+
+    // Answered, the question's answer reaches the tool.
+    let id = raw.send_call("go_on", json!({}), json!({})).await;
+    let asked = raw.next().await;
+    raw.send(json!({"jsonrpc": "2.0", "id": asked["id"],
+                    "result": {"action": "accept", "content": {"value": true}}}))
+        .await;
+    let result = raw.answer_to(id).await;
+    assert_eq!(
+        result["result"]["content"][0]["text"], "told true",
+        "{result}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn past_the_bound_on_waiting_calls_a_question_is_refused_and_the_others_wait_on() {
+    let running = Arc::new(AtomicUsize::new(0));
+    let server = asking_server(&running).with_waiting_calls(WaitingCalls {
+        max_per_caller: 2,
+        ..WaitingCalls::default()
+    });
+    let mut raw = Raw::serve(server);
+    let first = state_of(&raw.call("go_on", json!({}), json!({})).await);
+    let second = state_of(&raw.call("go_on", json!({}), json!({})).await);
+    let third = raw.call("go_on", json!({}), json!({})).await;
+    assert_eq!(third["result"]["isError"], true, "{third}");
+    let refused = third["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        refused.starts_with(
+            "refused\tcannot-ask\tthis caller has as many calls waiting for answers as it may (2)"
+        ),
+        "{refused}"
+    );
+    for (state, value) in [(first, true), (second, false)] {
+        let answered = raw
+            .answer("go_on", json!({}), &state, accept(json!({"value": value})))
+            .await;
+        assert_eq!(
+            answered["result"]["content"][0]["text"],
+            format!("told {value}")
+        );
+    }
+}
