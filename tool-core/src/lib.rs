@@ -54,6 +54,7 @@
 //! | `timeout = "5s"` | how long one call may run: `"250ms"`, `"5s"`, `"2m"`, `"1h"`, or an integer of milliseconds |
 //! | `allow_any` | lets the tool have fields of no single type (`serde_json::Value`), which building a registry otherwise refuses |
 //! | `lenient` | forgives the slips models make most in the tool's arguments, whatever the registry says, `destructive` or not (see [`Leniency`]) |
+//! | `task` | lets a call run as a task: started with [`Registry::start`], watched, cancelled and its result read later through a [`TaskHandle`]; over MCP, run as a task of the tasks extension for clients that take them |
 //!
 //! The fn's parameters, in order, are the input's fields; a `///` comment on a parameter is
 //! its description; an `Option<T>` parameter is not required; `#[serde(...)]` and
@@ -135,6 +136,7 @@
 //! | how long a call of a tool without a `timeout` of its own runs | [`DEFAULT_TIMEOUT`] (60 s) | [`Registry::with_default_timeout`] |
 //! | calls of one batch running at once | [`DEFAULT_BATCH_LIMIT`] (64) | [`Registry::with_batch_limit`] |
 //! | how long an approver may take | given with the approver | [`Registry::with_approver`] |
+//! | tasks of one caller running at once | [`DEFAULT_TASK_LIMIT`] (16) | [`RegistryBuilder::task_limit`], [`Registry::with_task_limit`] |
 //!
 //! Nothing in this crate recurses over a call's arguments more deeply than the depth limit
 //! allows, and the search for every fault in bad arguments gives up (refusing with the first
@@ -165,6 +167,7 @@ mod registry;
 mod result;
 mod schema;
 mod suggest;
+mod task;
 mod tool;
 mod toolkit;
 mod tree;
@@ -186,11 +189,12 @@ pub use output::{Content, IntoOutput, IntoRefusal, Output};
 pub use providers::{ExportError, Provider};
 pub use refusal::{Line, Refusal, code};
 pub use registry::{
-    Change, Collision, DEFAULT_BATCH_LIMIT, DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_TIMEOUT,
-    Definitions, Exported, Registry, RegistryBuilder, RegistryError, Snapshot,
+    Change, Collision, DEFAULT_BATCH_LIMIT, DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_TASK_LIMIT,
+    DEFAULT_TIMEOUT, Definitions, Exported, Registry, RegistryBuilder, RegistryError, Snapshot,
 };
 pub use result::ToolResult;
 pub use schema::{input_schema, output_schema};
+pub use task::{TaskHandle, TaskStatus};
 pub use tool::{Annotations, BoxFuture, Tool, ToolDefinition};
 pub use toolkit::Toolkit;
 

@@ -77,6 +77,8 @@ pub struct ToolDefinition {
     checked_elsewhere: bool,
     #[serde(skip)]
     leniency: Option<Leniency>,
+    #[serde(skip)]
+    task: bool,
 }
 
 impl ToolDefinition {
@@ -98,6 +100,7 @@ impl ToolDefinition {
             allow_any: false,
             checked_elsewhere: false,
             leniency: None,
+            task: false,
         }
     }
 
@@ -122,6 +125,20 @@ impl ToolDefinition {
     pub fn with_leniency(mut self, leniency: Leniency) -> Self {
         self.leniency = Some(leniency);
         self
+    }
+
+    /// Lets a call of the tool run as a task (`#[tool(task)]`): started with
+    /// [`Registry::start`](crate::Registry::start), watched and cancelled through its
+    /// [`TaskHandle`](crate::TaskHandle), and, over MCP, answered with a task handle when the
+    /// client takes tasks. A direct call runs as before.
+    pub fn as_task(mut self) -> Self {
+        self.task = true;
+        self
+    }
+
+    /// Whether a call of the tool may run as a task.
+    pub fn runs_as_task(&self) -> bool {
+        self.task
     }
 
     /// Says that the tool's arguments are checked against its schema by whoever runs it (a

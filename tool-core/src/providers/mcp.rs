@@ -16,7 +16,7 @@ use crate::refusal::Refusal;
 use crate::tool::ToolDefinition;
 
 /// A `tools/list` entry: `name`, `title`, `description`, `inputSchema`, `outputSchema` and
-/// `annotations`.
+/// `annotations`, and `execution: {"taskSupport": "optional"}` for a tool that runs as a task.
 ///
 /// Annotations say `readOnlyHint` always, and `destructiveHint`, `idempotentHint` and
 /// `openWorldHint` only when the tool claims them: left out, MCP clients assume the cautious
@@ -52,6 +52,13 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
         }
     }
     entry.insert("annotations".into(), Value::Object(annotations));
+    if definition.runs_as_task() {
+        // The field of 2025-11-25; the tasks extension of 2026-07-28 has none, as its server
+        // decides per call, but clients of both read it as "may run as a task".
+        let mut execution = Map::new();
+        execution.insert("taskSupport".into(), "optional".into());
+        entry.insert("execution".into(), Value::Object(execution));
+    }
     Ok(Value::Object(entry))
 }
 
