@@ -4,6 +4,7 @@
 //! ```sh
 //! cargo run --example mcp_server                 # stdio, for an MCP host to start
 //! cargo run --example mcp_server -- --http       # http://127.0.0.1:8000/mcp
+//! cargo run --example mcp_server -- --task-ttl-ms 2000   # drop a task's result 2 s after it ends
 //! ```
 //!
 //! Servers named in `TOOL_MCP_SERVERS` (`cmd args :: cmd args`) join the registry too, behind
@@ -41,7 +42,18 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             (caller == Some("guest")).then(|| Grant::names(["note_search", "note_count"]))
         });
 
-    let mut args = std::env::args().skip(1);
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let server = match args.iter().position(|arg| arg == "--task-ttl-ms") {
+        Some(at) => {
+            let ttl = args.get(at + 1).and_then(|ms| ms.parse().ok()).ok_or(
+                "--task-ttl-ms takes a whole number of milliseconds, as --task-ttl-ms 2000",
+            )?;
+            args.drain(at..at + 2);
+            server.with_task_ttl(std::time::Duration::from_millis(ttl))
+        }
+        None => server,
+    };
+    let mut args = args.into_iter();
     match args.next().as_deref() {
         None => server.serve_stdio().await?,
         Some("--http") => {

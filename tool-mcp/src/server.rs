@@ -13,9 +13,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
-    Implementation, InitializeResult, JsonObject, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ProgressToken, ServerCapabilities, ServerResult, Tool,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CustomRequest, CustomResult,
+    ErrorCode, GetTaskParams, GetTaskResult, Implementation, InitializeResult, JsonObject,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
+    ServerCapabilities, ServerResult, Tool, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, ServiceExt};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -27,6 +28,8 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
 use tool_core::{Arguments, Context, Grant, Progress, Provider, Registry, ToolCall};
+
+use crate::tasks::{Owner, Tasks};
 
 /// The request an HTTP caller made, for a host's [`McpServer::with_caller`] hook to read (its
 /// headers, say).
@@ -57,6 +60,8 @@ pub struct McpServer {
     /// the HTTP service makes of the server (one per session, or per request when stateless):
     /// a config holds a cancellation token and a list of hosts.
     http_config: Option<StreamableHttpServerConfig>,
+    /// The calls running as tasks, shared by the clones serving HTTP.
+    tasks: Tasks,
 }
 
 /// The longest line [`McpServer::serve_lines`] (and so `serve_stdio`) reads by default: rmcp's
@@ -77,7 +82,17 @@ impl McpServer {
             base: Context::default(),
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             http_config: None,
+            tasks: Tasks::default(),
         }
+    }
+
+    /// Keeps a task's result for `ttl` after the task ends, and lets a task run at most
+    /// `ttl` ([`DEFAULT_TASK_TTL`](crate::DEFAULT_TASK_TTL), five minutes, unless set); a
+    /// `tasks/get` after that is an error saying the result was dropped. See
+    /// [tasks](crate#tasks).
+    pub fn with_task_ttl(mut self, ttl: std::time::Duration) -> Self {
+        self.tasks = self.tasks.with_ttl(ttl);
+        self
     }
 
     /// Serves HTTP with this rmcp configuration instead of rmcp's default: its limit on a
@@ -166,8 +181,11 @@ impl McpServer {
         reader: impl AsyncRead + Send + Unpin + 'static,
         writer: impl AsyncWrite + Send + Unpin + 'static,
     ) -> std::io::Result<()> {
-        let (transport, writing) = crate::lines::transport(reader, writer, self.max_line_bytes);
-        let served = match self.serve(transport).await {
+        // A connection's tasks are its own: no other connection can reach them.
+        let mut server = self;
+        server.tasks = server.tasks.fresh();
+        let (transport, writing) = crate::lines::transport(reader, writer, server.max_line_bytes);
+        let served = match server.serve(transport).await {
             Ok(running) => running
                 .waiting()
                 .await
@@ -240,6 +258,7 @@ impl ServerHandler for McpServer {
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_tool_list_changed()
+            .enable_tasks()
             .build();
         InitializeResult::new(capabilities)
             .with_server_info(Implementation::new(&self.name, &self.version))
@@ -270,6 +289,19 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let caller = self.caller_of(&context.extensions);
+        let registry = self.registry_for(caller.as_deref());
+        if self.tasks.wanted(&registry, &request.name, &context) {
+            // A task outlives its request: it has a token of its own, and no progress token.
+            let mut ctx = self.base.clone().with_cancellation(Default::default());
+            if let Some(caller) = &caller {
+                ctx = ctx.with_caller(caller.as_str());
+            }
+            let arguments = arguments_of(request.arguments);
+            let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
+            return self
+                .tasks
+                .start(&registry, call, ctx, Owner::of(&context, caller));
+        }
         let mut ctx = self.base.clone().with_cancellation(context.ct);
         if let Some(caller) = &caller {
             ctx = ctx.with_caller(caller.as_str());
@@ -288,7 +320,7 @@ impl ServerHandler for McpServer {
         }
         let arguments = arguments_of(request.arguments);
         let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
-        let result = self.registry_for(caller.as_deref()).call(call, &ctx).await;
+        let result = registry.call(call, &ctx).await;
         drop(ctx);
         if let Some(progress) = progress {
             progress.finish().await;
@@ -325,6 +357,34 @@ impl ServerHandler for McpServer {
         serde_json::to_value(ServerResult::from(response))
             .map(CustomResult)
             .map_err(|error| McpError::internal_error(error.to_string(), None))
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, McpError> {
+        let owner = Owner::of(&context, self.caller_of(&context.extensions));
+        self.tasks.get(&request.task_id, &owner)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        let owner = Owner::of(&context, self.caller_of(&context.extensions));
+        self.tasks
+            .update(&request.task_id, request.input_responses, &owner)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        let owner = Owner::of(&context, self.caller_of(&context.extensions));
+        self.tasks.cancel(&request.task_id, &owner)
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
