@@ -338,6 +338,9 @@ impl ServerHandler for McpServer {
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, McpError> {
+        if let Some(error) = crate::tasks::unreadable(&request.method) {
+            return Err(error);
+        }
         if request.method != "tools/call" {
             return Err(McpError::new(
                 ErrorCode::METHOD_NOT_FOUND,

@@ -231,6 +231,21 @@ impl Owner {
     }
 }
 
+/// The error for a `tasks/*` request whose params rmcp could not read (no `taskId`, say),
+/// saying what to send, where rmcp would answer "method not found" of a method it has; `None`
+/// for other methods.
+pub(crate) fn unreadable(method: &str) -> Option<McpError> {
+    let expected = match method {
+        "tasks/get" | "tasks/cancel" => r#"{"taskId": "..."}"#,
+        "tasks/update" => r#"{"taskId": "...", "inputResponses": {...}}"#,
+        _ => return None,
+    };
+    Some(McpError::invalid_params(
+        format!("Invalid params: {method} takes {expected}"),
+        None,
+    ))
+}
+
 /// The error for a task id this asker may not see: unknown, or another's, alike.
 fn unknown(id: &str) -> McpError {
     McpError::invalid_params(
