@@ -16,7 +16,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rmcp::ErrorData as McpError;
 use rmcp::model::{
@@ -48,10 +48,13 @@ pub(crate) struct Tasks {
     ttl: Duration,
 }
 
-/// A task as this server knows it: who may see it, and its handle, for its progress.
+/// A task as this server knows it: who may see it, its handle, for its progress, and when it
+/// started, after which the manager drops it within two times to live (one to run, one to keep
+/// its result).
 struct Owned {
     owner: Owner,
     handle: TaskHandle,
+    started: Instant,
 }
 
 /// Who started a task: the HTTP session and the caller the host named, either or both absent.
@@ -142,7 +145,14 @@ impl Tasks {
         self.owned
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(task.task_id.clone(), Owned { owner, handle });
+            .insert(
+                task.task_id.clone(),
+                Owned {
+                    owner,
+                    handle,
+                    started: Instant::now(),
+                },
+            );
         Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
     }
 
@@ -198,11 +208,13 @@ impl Tasks {
         self.manager.cancel_task(id)
     }
 
-    /// Forgets the tasks the manager has dropped (their time to live passed), so that the
-    /// owners kept here do not outlive them.
+    /// Forgets the tasks the manager has dropped for certain (two times to live after they
+    /// started), so that what is kept here does not outlive them; one asked for in between is
+    /// forgotten when the manager says it is gone.
     fn forget_dropped(&self) {
+        let kept = self.ttl.saturating_mul(2);
         let mut owned = self.owned.lock().unwrap_or_else(PoisonError::into_inner);
-        owned.retain(|id, _| self.manager.get_task(id).is_ok());
+        owned.retain(|_, task| task.started.elapsed() <= kept);
     }
 
     fn expired(&self, id: &str) -> McpError {
@@ -246,12 +258,13 @@ pub(crate) fn unreadable(method: &str) -> Option<McpError> {
     ))
 }
 
-/// The error for a task id this asker may not see: unknown, or another's, alike.
+/// The error for a task id this asker may not see: unknown, another's, or long gone, alike.
 fn unknown(id: &str) -> McpError {
     McpError::invalid_params(
         format!(
-            "no task `{}` is known to this caller; use the taskId a tools/call of this session \
-             answered with, or call the tool again to start a new task",
+            "no task `{}` is known to this caller: use the taskId a tools/call of this session \
+             answered with; a task's result is dropped once its time to live has passed, so \
+             call the tool again to start a new task",
             shortened(id)
         ),
         None,

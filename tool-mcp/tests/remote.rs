@@ -598,7 +598,13 @@ async fn servers_named_in_the_environment_spec_join_a_registry() {
     let registry = toolkits[0].add_to(Registry::builder()).build().unwrap();
     assert_eq!(
         registry.names(),
-        ["note_write", "note_search", "note_count", "note_reindex", "note_export"]
+        [
+            "note_write",
+            "note_search",
+            "note_count",
+            "note_reindex",
+            "note_export"
+        ]
     );
     let result = registry
         .call(

@@ -115,7 +115,13 @@ fn check_session(seen: &Value, sure: Progress) {
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(
         names,
-        ["note_write", "note_search", "note_count", "note_reindex", "note_export"]
+        [
+            "note_write",
+            "note_search",
+            "note_count",
+            "note_reindex",
+            "note_export"
+        ]
     );
     let write = &tools[0];
     assert_eq!(

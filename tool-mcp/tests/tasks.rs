@@ -351,8 +351,9 @@ async fn bad_task_requests_are_clear_errors_and_disturb_nothing() {
     let unknown = client.task("tasks/get", "no-such-task", json!({})).await;
     assert_eq!(
         invalid_params(&unknown),
-        "no task `no-such-task` is known to this caller; use the taskId a tools/call of this \
-         session answered with, or call the tool again to start a new task"
+        "no task `no-such-task` is known to this caller: use the taskId a tools/call of this \
+         session answered with; a task's result is dropped once its time to live has passed, \
+         so call the tool again to start a new task"
     );
     for method in ["tasks/update", "tasks/cancel"] {
         let more = if method == "tasks/update" {
