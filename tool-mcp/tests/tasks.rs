@@ -42,7 +42,7 @@ fn meta(tasks: bool) -> Value {
 enum Client {
     Lines {
         writer: Box<dyn AsyncWrite + Send + Unpin>,
-        lines: Lines<BufReader<Box<dyn AsyncRead + Send + Unpin>>>,
+        lines: Box<Lines<BufReader<Box<dyn AsyncRead + Send + Unpin>>>>,
         /// The server process, when the lines are its stdio; killed when dropped.
         _child: Option<tokio::process::Child>,
         next: u64,
@@ -70,7 +70,9 @@ impl Client {
         let stdout = child.stdout.take().expect("stdout is piped");
         Client::Lines {
             writer: Box::new(stdin),
-            lines: BufReader::new(Box::new(stdout) as Box<dyn AsyncRead + Send + Unpin>).lines(),
+            lines: Box::new(
+                BufReader::new(Box::new(stdout) as Box<dyn AsyncRead + Send + Unpin>).lines(),
+            ),
             _child: Some(child),
             next: 0,
         }
@@ -84,7 +86,9 @@ impl Client {
         let (reader, writer) = tokio::io::split(ours);
         Client::Lines {
             writer: Box::new(writer),
-            lines: BufReader::new(Box::new(reader) as Box<dyn AsyncRead + Send + Unpin>).lines(),
+            lines: Box::new(
+                BufReader::new(Box::new(reader) as Box<dyn AsyncRead + Send + Unpin>).lines(),
+            ),
             _child: None,
             next: 0,
         }
