@@ -51,6 +51,9 @@ enum Client {
         http: reqwest::Client,
         url: String,
         caller: Option<String>,
+        /// The `Mcp-Session-Id` of a 2025-11-25 session; without one, each request is a
+        /// 2026-07-28 request of its own.
+        session: Option<String>,
         next: u64,
     },
 }
@@ -103,8 +106,52 @@ impl Client {
             http: reqwest::Client::builder().no_proxy().build().unwrap(),
             url: url.to_owned(),
             caller: caller.map(str::to_owned),
+            session: None,
             next: 0,
         }
+    }
+
+    /// A 2025-11-25 session with the HTTP server at `url` (the `initialize` handshake), whose
+    /// client declares the tasks extension in its capabilities, as a legacy client of the
+    /// extension does.
+    async fn http_session(url: &str) -> Client {
+        let mut client = Client::http(url, None);
+        let initialize = json!({
+            "jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}},
+                "clientInfo": {"name": "tasks-test", "version": "1"},
+            },
+        });
+        let Client::Http { http, session, .. } = &mut client else {
+            unreachable!("an HTTP client")
+        };
+        let response = http
+            .post(url)
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .body(initialize.to_string())
+            .send()
+            .await
+            .unwrap();
+        let id = response.headers()["mcp-session-id"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        response.text().await.unwrap();
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        http.post(url)
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .header("MCP-Protocol-Version", "2025-11-25")
+            .header("mcp-session-id", id.as_str())
+            .body(initialized.to_string())
+            .send()
+            .await
+            .unwrap();
+        *session = Some(id);
+        client
     }
 
     /// Sends a request and returns the JSON-RPC response to it (`result` or `error`).
@@ -141,8 +188,23 @@ impl Client {
                 }
             }
             Client::Http {
-                http, url, caller, ..
+                http,
+                url,
+                caller,
+                session,
+                ..
             } => {
+                let mut message = message.clone();
+                let version = match session {
+                    // A session's requests carry no per-request metadata.
+                    Some(_) => {
+                        if let Some(params) = message["params"].as_object_mut() {
+                            params.remove("_meta");
+                        }
+                        "2025-11-25"
+                    }
+                    None => "2026-07-28",
+                };
                 let name = message["params"]["taskId"]
                     .as_str()
                     .or(message["params"]["name"].as_str());
@@ -150,7 +212,7 @@ impl Client {
                     .post(url.as_str())
                     .header("Content-Type", "application/json")
                     .header("Accept", "application/json, text/event-stream")
-                    .header("MCP-Protocol-Version", "2026-07-28")
+                    .header("MCP-Protocol-Version", version)
                     .header("Mcp-Method", method)
                     .body(message.to_string());
                 if let Some(name) = name {
@@ -158,6 +220,9 @@ impl Client {
                 }
                 if let Some(caller) = caller {
                     request = request.header("x-caller", caller.as_str());
+                }
+                if let Some(session) = session {
+                    request = request.header("mcp-session-id", session.as_str());
                 }
                 let body = request.send().await.unwrap().text().await.unwrap();
                 // One JSON document, or server-sent events whose data lines each hold one.
@@ -453,6 +518,30 @@ async fn another_callers_task_id_is_refused_with_the_error_of_an_unknown_id() {
     }
     // Bob's cancel did nothing: Alice's task runs to its end.
     let finished = alice.poll(&id).await;
+    assert_eq!(finished["status"], "completed", "{finished}");
+}
+
+#[tokio::test]
+async fn another_sessions_task_id_is_refused_with_the_error_of_an_unknown_id() {
+    let (_server, url) = http_server(&[]);
+    let mut first = Client::http_session(&url).await;
+    let mut second = Client::http_session(&url).await;
+    first.write_notes(2).await;
+    let id = first.start("note_export", json!({"pace_ms": 200})).await;
+    let unknown = invalid_params(&second.task("tasks/get", "0000", json!({})).await);
+    for method in ["tasks/get", "tasks/cancel"] {
+        let got = second.task(method, &id, json!({})).await;
+        assert_eq!(
+            invalid_params(&got).replace(&id, "0000"),
+            unknown,
+            "{method}"
+        );
+    }
+    // Nor does a stateless request without the session reach it.
+    let mut stateless = Client::http(&url, None);
+    let got = stateless.task("tasks/get", &id, json!({})).await;
+    assert_eq!(invalid_params(&got).replace(&id, "0000"), unknown);
+    let finished = first.poll(&id).await;
     assert_eq!(finished["status"], "completed", "{finished}");
 }
 
