@@ -412,6 +412,33 @@ async fn a_task_past_its_ttl_is_gone_with_a_clear_error() {
 }
 
 #[tokio::test]
+async fn a_task_still_running_at_its_ttl_fails_and_its_handler_stops() {
+    let mut client = Client::stdio(&["--task-ttl-ms", "300"]);
+    client.write_notes(3).await;
+    let id = client.start("note_export", json!({"pace_ms": 1000})).await;
+    assert_eq!(client.count().await, "3 notes, 0 reindexing, 1 exporting");
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let finished = client.poll(&id).await;
+    assert_eq!(finished["status"], "failed", "{finished}");
+    assert_eq!(
+        finished["error"]["message"], "task expired: TTL elapsed before completion",
+        "rmcp's words"
+    );
+    let mut count = String::new();
+    for _ in 0..100 {
+        count = client.count().await;
+        if count == "3 notes, 0 reindexing" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        count, "3 notes, 0 reindexing",
+        "the handler stopped with its task"
+    );
+}
+
+#[tokio::test]
 async fn bad_task_requests_are_clear_errors_and_disturb_nothing() {
     let mut client = Client::stdio(&[]);
     client.write_notes(2).await;
