@@ -152,9 +152,14 @@ async fn cancelling_a_task_ends_its_handler_at_its_next_await() {
     let seen = Arc::new(Seen::default());
     let ctx = Context::new().with_extension(seen.clone());
     let task = registry.start(export(1000, 10), &ctx).unwrap();
-    while seen.steps.load(Ordering::SeqCst) < 2 {
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
+    let started = async {
+        while seen.steps.load(Ordering::SeqCst) < 2 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(5), started)
+        .await
+        .expect("the export took its first steps");
     task.cancel();
     let result = tokio::time::timeout(Duration::from_secs(5), task.result())
         .await
