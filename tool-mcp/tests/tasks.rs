@@ -708,6 +708,12 @@ async fn a_question_inside_a_task_is_input_required_and_tasks_update_answers_it(
     let text = finished["result"]["content"][0]["text"].as_str().unwrap();
     assert!(text.starts_with("refused\tbad-answer\t"), "{text}");
 
+    // A task cancelled while it waits for an answer stops waiting, and is cancelled.
+    let dropped = client.start("report_export", json!({})).await;
+    wait_for_input(&mut client, &dropped).await;
+    client.task("tasks/cancel", &dropped, json!({})).await;
+    assert_eq!(client.poll(&dropped).await["status"], "cancelled");
+
     let answer =
         json!({"inputResponses": {"ask-1": {"action": "accept", "content": {"value": true}}}});
     client.task("tasks/update", &id, answer).await;
