@@ -5,6 +5,7 @@
 //! cargo run --example mcp_server                 # stdio, for an MCP host to start
 //! cargo run --example mcp_server -- --http       # http://127.0.0.1:8000/mcp
 //! cargo run --example mcp_server -- --confirm    # ask the client's user before note_write
+//! cargo run --example mcp_server -- --task-ttl-ms 2000   # drop a task's result 2 s after it ends
 //! ```
 //!
 //! With `--confirm` (before or after `--http`), every call of a destructive tool (`note_write`)
@@ -56,6 +57,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some(_) => server.with_confirmation(std::time::Duration::from_secs(300)),
         None => server,
     };
+    let server = match args.iter().position(|arg| arg == "--task-ttl-ms") {
+        Some(at) => {
+            let ttl = args.get(at + 1).and_then(|ms| ms.parse().ok()).ok_or(
+                "--task-ttl-ms takes a whole number of milliseconds, as --task-ttl-ms 2000",
+            )?;
+            args.drain(at..at + 2);
+            server.with_task_ttl(std::time::Duration::from_millis(ttl))
+        }
+        None => server,
+    };
     let mut args = args.into_iter();
     match args.next().as_deref() {
         None => server.serve_stdio().await?,
@@ -70,9 +81,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             serving.await?;
         }
         Some(other) => {
-            return Err(
-                format!("unknown argument `{other}`; use [--confirm] [--http [ADDR]]").into(),
-            );
+            return Err(format!(
+                "unknown argument `{other}`; use [--confirm] [--task-ttl-ms MS] [--http [ADDR]]"
+            )
+            .into());
         }
     }
     Ok(())

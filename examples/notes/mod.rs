@@ -1,5 +1,5 @@
 //! The note tools the examples share: write, search, count, a slow reindex that reports
-//! progress and can be cancelled, and a publish that asks its user how. The store reaches
+//! progress and can be cancelled, a publish that asks its user how, and a slow export that runs as a task. The store reaches
 //! handlers through the context.
 
 use std::collections::BTreeMap;
@@ -17,6 +17,8 @@ pub struct NoteStore {
     reindexing: std::sync::atomic::AtomicUsize,
     /// The published notes' titles, by note.
     published: Mutex<BTreeMap<u64, String>>,
+    /// How many exports are running now, likewise.
+    exporting: std::sync::atomic::AtomicUsize,
 }
 
 /// A stored note.
@@ -131,7 +133,12 @@ pub async fn note_count(ctx: &Context) -> Result<String, Refusal> {
     let store = store(ctx)?;
     let count = store.notes.lock().expect("note store poisoned").len();
     let reindexing = store.reindexing.load(std::sync::atomic::Ordering::SeqCst);
-    Ok(format!("{count} notes, {reindexing} reindexing"))
+    match store.exporting.load(std::sync::atomic::Ordering::SeqCst) {
+        0 => Ok(format!("{count} notes, {reindexing} reindexing")),
+        exporting => Ok(format!(
+            "{count} notes, {reindexing} reindexing, {exporting} exporting"
+        )),
+    }
 }
 
 /// What a reindex did.
@@ -166,6 +173,38 @@ pub async fn note_reindex(
         ctx.progress(step as f64, Some(steps as f64), Some("reindexing"));
     }
     Ok(Reindexed { notes: count })
+}
+
+/// Every note, as an export writes them.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Exported {
+    pub notes: Vec<Note>,
+}
+
+/// Exports every note, one at a time, reporting progress; slow on purpose (each note takes
+/// `pace_ms`), so it runs as a task a client polls, and can be cancelled.
+#[tool(name = "note_export", readonly, task, timeout = "10m")]
+pub async fn note_export(
+    /// How long each note takes, in milliseconds.
+    #[serde(default = "default_pace")]
+    pace_ms: u64,
+    ctx: &Context,
+) -> Result<Exported, Refusal> {
+    let store = store(ctx)?;
+    let notes: Vec<Note> = store
+        .notes
+        .lock()
+        .expect("note store poisoned")
+        .values()
+        .cloned()
+        .collect();
+    let _running = Running::start(&store.exporting);
+    let steps = notes.len().max(1);
+    for step in 1..=steps {
+        tokio::time::sleep(std::time::Duration::from_millis(pace_ms)).await;
+        ctx.progress(step as f64, Some(steps as f64), Some("exporting"));
+    }
+    Ok(Exported { notes })
 }
 
 /// Counts a running reindex until it ends, by finishing or by being dropped when cancelled.
@@ -265,6 +304,7 @@ pub fn registry() -> Registry {
         .tool(NoteCount)
         .tool(NoteReindex)
         .tool(NotePublish)
+        .tool(NoteExport)
         .build()
         .expect("the note tools have unique names and portable schemas")
 }

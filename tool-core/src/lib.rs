@@ -56,6 +56,7 @@
 //! | `lenient` | forgives the slips models make most in the tool's arguments, whatever the registry says, `destructive` or not (see [`Leniency`]) |
 //! | `icon = "https://example.com/note.svg"` | an icon MCP clients may show; any number of them; an `https:`/`http:` URL or a `data:image/...;base64,...` URI; `icon(src = "...", mime_type = "image/png", sizes = ["48x48"], theme = "dark")` says more (see [`Icon`]); other providers have no place for icons |
 //! | `meta("com.example/category" = "notes", ...)` | entries of the tool's MCP `_meta`; any number; a key is an optional reverse-DNS prefix ending in `/` and a name, as MCP's key rules say (prefixes whose second label is `mcp` or `modelcontextprotocol` are MCP's); a value is a string, number or boolean literal or a `[...]` of them |
+//! | `task` | lets a call run as a task: started with [`Registry::start`], watched, cancelled and its result read later through a [`TaskHandle`]; over MCP, run as a task of the tasks extension for clients that take them |
 //!
 //! The fn's parameters, in order, are the input's fields; a `///` comment on a parameter is
 //! its description; an `Option<T>` parameter is not required; `#[serde(...)]` and
@@ -137,6 +138,7 @@
 //! | how long a call of a tool without a `timeout` of its own runs | [`DEFAULT_TIMEOUT`] (60 s) | [`Registry::with_default_timeout`] |
 //! | calls of one batch running at once | [`DEFAULT_BATCH_LIMIT`] (64) | [`Registry::with_batch_limit`] |
 //! | how long an approver may take | given with the approver | [`Registry::with_approver`] |
+//! | tasks of one caller running at once | [`DEFAULT_TASK_LIMIT`] (16) | [`RegistryBuilder::task_limit`], [`Registry::with_task_limit`] |
 //!
 //! Nothing in this crate recurses over a call's arguments more deeply than the depth limit
 //! allows, and the search for every fault in bad arguments gives up (refusing with the first
@@ -167,6 +169,7 @@ mod registry;
 mod result;
 mod schema;
 mod suggest;
+mod task;
 mod tool;
 mod toolkit;
 mod tree;
@@ -188,11 +191,12 @@ pub use output::{Content, IntoOutput, IntoRefusal, Output};
 pub use providers::{ExportError, Provider};
 pub use refusal::{Line, Refusal, code};
 pub use registry::{
-    Change, Collision, DEFAULT_BATCH_LIMIT, DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_TIMEOUT,
-    Definitions, Exported, Registry, RegistryBuilder, RegistryError, Snapshot,
+    Change, Collision, DEFAULT_BATCH_LIMIT, DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_TASK_LIMIT,
+    DEFAULT_TIMEOUT, Definitions, Exported, Registry, RegistryBuilder, RegistryError, Snapshot,
 };
 pub use result::ToolResult;
 pub use schema::{input_schema, output_schema};
+pub use task::{TaskHandle, TaskStatus};
 pub use tool::{Annotations, BoxFuture, Icon, IconTheme, Tool, ToolDefinition};
 pub use toolkit::Toolkit;
 

@@ -107,6 +107,8 @@ pub struct Meta {
     /// Whether it forgives every slip a [`Leniency`](crate::Leniency) knows, whatever the
     /// registry says.
     pub lenient: bool,
+    /// Whether a call may run as a task.
+    pub task: bool,
 }
 
 /// The definition of a tool.
@@ -131,6 +133,9 @@ pub fn definition(
     }
     if meta.lenient {
         definition = definition.with_leniency(crate::Leniency::all());
+    }
+    if meta.task {
+        definition = definition.as_task();
     }
     definition
 }

@@ -37,6 +37,9 @@ pub mod code {
     /// The item the call would change has changed since the caller read it; a `revision`
     /// line gives its current revision. See [`ExpectedRevision`](crate::ExpectedRevision).
     pub const CONFLICT: &str = "conflict";
+    /// The caller has as many tasks running as the registry lets one caller have; see
+    /// [`Registry::start`](crate::Registry::start).
+    pub const TOO_MANY_TASKS: &str = "too-many-tasks";
     /// The tool ran and reported an error of its own.
     pub const FAILED: &str = "failed";
     /// Something went wrong inside the tool or the framework (a panic, for instance).

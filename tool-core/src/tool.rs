@@ -85,6 +85,8 @@ pub struct ToolDefinition {
     checked_elsewhere: bool,
     #[serde(skip)]
     leniency: Option<Leniency>,
+    #[serde(skip)]
+    task: bool,
 }
 
 impl ToolDefinition {
@@ -108,6 +110,7 @@ impl ToolDefinition {
             allow_any: false,
             checked_elsewhere: false,
             leniency: None,
+            task: false,
         }
     }
 
@@ -151,6 +154,20 @@ impl ToolDefinition {
     pub fn with_meta(mut self, key: impl Into<String>, value: impl Into<Value>) -> Self {
         self.meta.insert(key.into(), value.into());
         self
+    }
+
+    /// Lets a call of the tool run as a task (`#[tool(task)]`): started with
+    /// [`Registry::start`](crate::Registry::start), watched and cancelled through its
+    /// [`TaskHandle`](crate::TaskHandle), and, over MCP, answered with a task handle when the
+    /// client takes tasks. A direct call runs as before.
+    pub fn as_task(mut self) -> Self {
+        self.task = true;
+        self
+    }
+
+    /// Whether a call of the tool may run as a task.
+    pub fn runs_as_task(&self) -> bool {
+        self.task
     }
 
     /// Says that the tool's arguments are checked against its schema by whoever runs it (a

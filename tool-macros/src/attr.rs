@@ -11,13 +11,14 @@ use syn::spanned::Spanned;
 use syn::{Expr, Lit, LitStr, Meta};
 
 /// The options that are flags, written alone.
-const FLAGS: [&str; 6] = [
+const FLAGS: [&str; 7] = [
     "readonly",
     "destructive",
     "idempotent",
     "open_world",
     "allow_any",
     "lenient",
+    "task",
 ];
 
 /// The options that may be written more than once, each adding to the others.
@@ -223,6 +224,8 @@ pub struct ToolAttr {
     pub allow_any: Flag,
     /// `lenient`: the tool forgives the slips models make most, whatever the registry says.
     pub lenient: Flag,
+    /// `task`: a call may run as a task (started, watched, cancelled, its result read later).
+    pub task: Flag,
     /// `timeout = "5s"` or `timeout = 5000`.
     pub timeout: Option<Timeout>,
     /// `icon = "https://..."` or `icon(src = "...", ...)`, any number of times.
@@ -319,7 +322,7 @@ mod tests {
     /// How an unknown-option error of `#[tool]` ends.
     const TOOL_OPTION_LIST: &str = "its options are `name`, `title`, `summary`, `description`, \
                                     `readonly`, `destructive`, `idempotent`, `open_world`, \
-                                    `allow_any`, `lenient`, `timeout`, `icon`, `meta`";
+                                    `allow_any`, `lenient`, `task`, `timeout`, `icon`, `meta`";
 
     /// The messages of an attribute's errors, in order.
     fn messages(error: Option<darling::Error>) -> Vec<String> {

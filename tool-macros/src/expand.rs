@@ -340,6 +340,7 @@ fn meta(tool: &ToolFn) -> TokenStream {
     let open_world = tool.attr.open_world.is_present();
     let allow_any = tool.attr.allow_any.is_present();
     let lenient = tool.attr.lenient.is_present();
+    let task = tool.attr.task.is_present();
     let timeout = match &tool.attr.timeout {
         Some(timeout) => {
             let millis = timeout.0.as_millis() as u64;
@@ -362,6 +363,7 @@ fn meta(tool: &ToolFn) -> TokenStream {
             timeout_ms: #timeout,
             allow_any: #allow_any,
             lenient: #lenient,
+            task: #task,
         }
     }
 }

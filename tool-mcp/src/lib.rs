@@ -40,6 +40,21 @@
 //! every destructive call the same way. A suspended call is found again only by its
 //! `requestState` (random, used once, bound to its caller and connection), and calls wait
 //! within the bounds of [`WaitingCalls`].
+//!
+//! # Tasks
+//!
+//! A call of a `#[tool(task)]` tool from a client that declares the tasks extension
+//! (`io.modelcontextprotocol/tasks`, MCP 2026-07-28) runs as a task: the `tools/call` is
+//! answered at once with a `CreateTaskResult`, and the client polls `tasks/get` (the handler's
+//! latest progress is the task's `statusMessage`; its result, once there, the `CallToolResult`
+//! a direct call gives), answers the handler's questions with `tasks/update`, and stops it with
+//! `tasks/cancel`, which ends the handler at its next `.await`. Other clients, and 2025-11-25
+//! sessions that do not declare the extension, get a plain call. A task's result is dropped
+//! once its time to live has passed ([`McpServer::with_task_ttl`]); the registry's bound on
+//! each caller's running tasks ([`Registry::with_task_limit`](tool_core::Registry::with_task_limit))
+//! holds, and a call past it is refused as a direct call's refusal. A task belongs to the HTTP
+//! session and caller that started it (over stdio, to its connection); any other asker gets
+//! the error an unknown id gets.
 
 #![deny(missing_docs)]
 
@@ -49,12 +64,14 @@ mod lines;
 mod remote;
 mod server;
 mod subscriptions;
+mod tasks;
 
 pub use ask::{
     DEFAULT_MAX_WAITING_CALLS, DEFAULT_MAX_WAITING_PER_CALLER, DEFAULT_QUESTION_TTL, WaitingCalls,
 };
 pub use remote::{DEFAULT_REMOTE_TIMEOUT, RemoteError, RemoteToolkit, SERVERS_VARIABLE};
 pub use server::{DEFAULT_MAX_LINE_BYTES, HttpRequestParts, McpServer};
+pub use tasks::DEFAULT_TASK_TTL;
 
 /// Re-exported so hosts can name rmcp's types without depending on a matching version.
 pub use rmcp;

@@ -14,10 +14,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
-    Implementation, InitializeResult, JsonObject, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ProgressToken, ServerCapabilities, ServerResult, SubscriptionFilter,
-    Tool,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CustomRequest, CustomResult,
+    ErrorCode, GetTaskParams, GetTaskResult, Implementation, InitializeResult, JsonObject,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
+    ServerCapabilities, ServerResult, SubscriptionFilter, Tool, UpdateTaskParams,
 };
 use rmcp::service::{
     NotificationContext, RequestContext, RoleServer, ServiceExt, SubscriptionContext,
@@ -33,6 +33,7 @@ use tokio::task::JoinHandle;
 use tool_core::{Arguments, Context, Grant, Progress, Provider, Registry, ToolCall};
 
 use crate::ask::Running;
+use crate::tasks::{Owner, Tasks};
 
 /// The request an HTTP caller made, for a host's [`McpServer::with_caller`] hook to read (its
 /// headers, say).
@@ -68,6 +69,8 @@ pub struct McpServer {
     /// Which line connection this clone serves ([`McpServer::serve_lines`]), so that a call
     /// suspended on one is resumed on no other.
     connection: Option<u128>,
+    /// The calls running as tasks, shared by the clones serving HTTP.
+    tasks: Tasks,
 }
 
 /// The longest line [`McpServer::serve_lines`] (and so `serve_stdio`) reads by default: rmcp's
@@ -90,7 +93,17 @@ impl McpServer {
             http_config: None,
             suspended: crate::ask::Suspended::default(),
             connection: None,
+            tasks: Tasks::default(),
         }
+    }
+
+    /// Keeps a task's result for `ttl` after the task ends, and lets a task run at most
+    /// `ttl` ([`DEFAULT_TASK_TTL`](crate::DEFAULT_TASK_TTL), five minutes, unless set); a
+    /// `tasks/get` after that is an error saying the result was dropped. See
+    /// [tasks](crate#tasks).
+    pub fn with_task_ttl(mut self, ttl: std::time::Duration) -> Self {
+        self.tasks = self.tasks.with_ttl(ttl);
+        self
     }
 
     /// Asks the client's user to approve every call of a tool marked `destructive`, through
@@ -202,10 +215,12 @@ impl McpServer {
         writer: impl AsyncWrite + Send + Unpin + 'static,
     ) -> std::io::Result<()> {
         let (transport, writing) = crate::lines::transport(reader, writer, self.max_line_bytes);
-        let server = McpServer {
+        let mut server = McpServer {
             connection: Some(uuid::Uuid::new_v4().as_u128()),
             ..self
         };
+        // A connection's tasks are its own: no other connection can reach them.
+        server.tasks = server.tasks.fresh();
         let served = match server.serve(transport).await {
             Ok(running) => running
                 .waiting()
@@ -279,6 +294,7 @@ impl ServerHandler for McpServer {
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_tool_list_changed()
+            .enable_tasks()
             .build();
         InitializeResult::new(capabilities)
             .with_server_info(Implementation::new(&self.name, &self.version))
@@ -313,6 +329,19 @@ impl ServerHandler for McpServer {
         if request.request_state.is_some() || request.input_responses.is_some() {
             return self.suspended.resume(request, owner, context.ct).await;
         }
+        let registry = self.registry_for(caller.as_deref());
+        if self.tasks.wanted(&registry, &request.name, &context) {
+            // A task outlives its request: it has a token of its own, and no progress token.
+            let mut ctx = self.base.clone().with_cancellation(Default::default());
+            if let Some(caller) = &caller {
+                ctx = ctx.with_caller(caller.as_str());
+            }
+            let arguments = arguments_of(request.arguments);
+            let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
+            return self
+                .tasks
+                .start(&registry, call, ctx, Owner::of(&context, caller));
+        }
         let asking = crate::ask::Asking::of(&context);
         // A call that may be suspended for an answer outlives its request: it has a
         // cancellation of its own, which the request's cancels while it waits on the call.
@@ -340,7 +369,6 @@ impl ServerHandler for McpServer {
         }
         let arguments = arguments_of(request.arguments);
         let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
-        let registry = self.registry_for(caller.as_deref());
         match asking.into_rounds() {
             Some(questions) => {
                 let registry = registry.into_owned();
@@ -364,6 +392,9 @@ impl ServerHandler for McpServer {
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, McpError> {
+        if let Some(error) = crate::tasks::unreadable(&request.method) {
+            return Err(error);
+        }
         if request.method != "tools/call" {
             return Err(McpError::new(
                 ErrorCode::METHOD_NOT_FOUND,
@@ -396,6 +427,34 @@ impl ServerHandler for McpServer {
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), McpError> {
         crate::subscriptions::listen(&self.registry, context).await
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, McpError> {
+        let owner = Owner::of(&context, self.caller_of(&context.extensions));
+        self.tasks.get(&request.task_id, &owner)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        let owner = Owner::of(&context, self.caller_of(&context.extensions));
+        self.tasks
+            .update(&request.task_id, request.input_responses, &owner)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        let owner = Owner::of(&context, self.caller_of(&context.extensions));
+        self.tasks.cancel(&request.task_id, &owner)
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -603,7 +603,8 @@ async fn servers_named_in_the_environment_spec_join_a_registry() {
             "note_search",
             "note_count",
             "note_reindex",
-            "note_publish"
+            "note_publish",
+            "note_export"
         ]
     );
     let result = registry

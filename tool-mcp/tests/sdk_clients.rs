@@ -120,7 +120,8 @@ fn check_session(seen: &Value, sure: Progress) {
             "note_search",
             "note_count",
             "note_reindex",
-            "note_publish"
+            "note_publish",
+            "note_export"
         ]
     );
     let write = &tools[0];

@@ -16,9 +16,9 @@ use crate::refusal::Refusal;
 use crate::tool::ToolDefinition;
 
 /// A `tools/list` entry: `name`, `title`, `description`, `inputSchema`, `outputSchema`,
-/// `annotations`, and `icons` and `_meta` when the tool has them (an icon whose `src` is not an
-/// `https:`/`http:` URL or a base64 image `data:` URI, or a `_meta` key MCP's key rules refuse,
-/// is an error).
+/// `annotations`, `execution: {"taskSupport": "optional"}` for a tool that runs as a task, and
+/// `icons` and `_meta` when the tool has them (an icon whose `src` is not an `https:`/`http:`
+/// URL or a base64 image `data:` URI, or a `_meta` key MCP's key rules refuse, is an error).
 ///
 /// Annotations say `readOnlyHint` always, and `destructiveHint`, `idempotentHint` and
 /// `openWorldHint` only when the tool claims them: left out, MCP clients assume the cautious
@@ -54,6 +54,13 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
         }
     }
     entry.insert("annotations".into(), Value::Object(annotations));
+    if definition.runs_as_task() {
+        // The field of 2025-11-25; the tasks extension of 2026-07-28 has none, as its server
+        // decides per call, but clients of both read it as "may run as a task".
+        let mut execution = Map::new();
+        execution.insert("taskSupport".into(), "optional".into());
+        entry.insert("execution".into(), Value::Object(execution));
+    }
     super::mcp_meta::insert(definition, &mut entry)?;
     Ok(Value::Object(entry))
 }

@@ -15,6 +15,7 @@ pub struct RegistryBuilder {
     entries: Vec<Entry>,
     definitions: Vec<ToolDefinition>,
     providers: Option<Vec<Provider>>,
+    task_limit: Option<usize>,
 }
 
 impl RegistryBuilder {
@@ -55,6 +56,14 @@ impl RegistryBuilder {
         self
     }
 
+    /// Lets each caller have at most `limit` tasks running at once
+    /// ([`DEFAULT_TASK_LIMIT`](crate::DEFAULT_TASK_LIMIT) unless set); see
+    /// [`Registry::with_task_limit`].
+    pub fn task_limit(mut self, limit: usize) -> Self {
+        self.task_limit = Some(limit);
+        self
+    }
+
     /// Builds the registry; an error if two tools share a name, if a tool has a field of no
     /// single type without `#[tool(allow_any)]`, or if a provider the registry is for would
     /// refuse a tool (see [`Registry::check`]).
@@ -63,7 +72,11 @@ impl RegistryBuilder {
         refuse_unexportable(&self.definitions, &providers)?;
         let catalog = Catalog::with_definitions(self.entries, self.definitions)?;
         let mut registry = Registry::from_catalog(catalog);
-        Arc::make_mut(&mut registry.config).providers = providers;
+        let config = Arc::make_mut(&mut registry.config);
+        config.providers = providers;
+        if let Some(limit) = self.task_limit {
+            config.task_limit = limit;
+        }
         Ok(registry)
     }
 }

@@ -192,6 +192,19 @@ impl Registry {
         }
     }
 
+    /// The definition of the tool `name`, if this registry (or view) lets its caller reach
+    /// it; else the refusal a call of it would get.
+    pub(crate) fn reachable(&self, name: &str) -> Result<ToolDefinition, Refusal> {
+        let catalog = self.catalog();
+        let Some(&position) = catalog.index.get(name) else {
+            return Err(self.unknown_tool(name));
+        };
+        if !self.permits(&catalog, position) {
+            return Err(self.not_permitted(name));
+        }
+        Ok(catalog.definitions[position].clone())
+    }
+
     fn unknown_tool(&self, name: &str) -> Refusal {
         let names = self.names();
         let message = match crate::suggest::nearest(name, names.iter().map(String::as_str)) {

@@ -78,6 +78,8 @@ struct Shared {
     /// time while readers go on reading the old one.
     writer: Mutex<()>,
     changes: broadcast::Sender<Change>,
+    /// How many tasks each caller has running, for the bound on them.
+    tasks: crate::task::Running,
 }
 
 #[derive(Clone)]
@@ -91,6 +93,7 @@ struct Config {
     batch_limit: usize,
     max_argument_bytes: usize,
     leniency: Leniency,
+    task_limit: usize,
 }
 
 /// The grants a view is scoped to (a tool must be permitted by each), and the definitions
@@ -112,6 +115,7 @@ impl Default for Config {
             batch_limit: DEFAULT_BATCH_LIMIT,
             max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
             leniency: Leniency::none(),
+            task_limit: DEFAULT_TASK_LIMIT,
         }
     }
 }
@@ -132,6 +136,13 @@ pub const DEFAULT_BATCH_LIMIT: usize = 64;
 /// tokens), and little enough that parsing it (into a value several times its size, on the
 /// slow path) stays quick and small.
 pub const DEFAULT_MAX_ARGUMENT_BYTES: usize = 1 << 20;
+
+/// How many tasks one caller may have running at once, unless the registry is told otherwise.
+/// A task runs on after its call is answered, so a caller could otherwise start handlers
+/// faster than they finish, each holding what it holds, until the host runs out; past the
+/// bound [`Registry::start`] refuses at once rather than queueing, so the caller learns to
+/// wait for (or cancel) a task it has.
+pub const DEFAULT_TASK_LIMIT: usize = 16;
 
 /// Why tools could not be put in a registry.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -190,6 +201,7 @@ impl Registry {
                 catalog: RwLock::new(Arc::new(catalog)),
                 writer: Mutex::new(()),
                 changes,
+                tasks: crate::task::Running::default(),
             }),
             config: Arc::default(),
             scope: None,
@@ -214,6 +226,11 @@ impl Registry {
                 )
             }),
         }
+    }
+
+    /// The count of running tasks by caller, and how many one caller may have.
+    pub(crate) fn tasks(&self) -> (&crate::task::Running, usize) {
+        (&self.shared.tasks, self.config.task_limit)
     }
 
     /// Every tool's definition (of a scoped view: every granted tool's), in insertion order.
@@ -376,6 +393,14 @@ impl Registry {
     pub fn with_batch_limit(self, limit: usize) -> Registry {
         let limit = limit.clamp(1, tokio::sync::Semaphore::MAX_PERMITS);
         self.configure(|config| config.batch_limit = limit)
+    }
+
+    /// Lets each caller (as [`Context::caller`](crate::Context::caller) names it; callers
+    /// without a name count as one) have at most `limit` tasks running at once
+    /// ([`DEFAULT_TASK_LIMIT`], 16, unless set); [`Registry::start`] refuses more with
+    /// `too-many-tasks`. Clones and scoped views count together.
+    pub fn with_task_limit(self, limit: usize) -> Registry {
+        self.configure(|config| config.task_limit = limit)
     }
 
     /// A plain-text list of the tools (of a scoped view: the granted ones) with their
