@@ -170,6 +170,18 @@ async fn an_answer_of_the_wrong_type_is_a_bad_answer_with_its_path() {
     let text = publish(&ctx).await;
     assert!(text.starts_with("refused\tbad-answer\t"), "{text}");
     assert!(text.contains("\nfault\tsharing\t"), "{text}");
+    let long = "x".repeat(41);
+    let ctx = Context::new().with_asker(move |_| {
+        let answer = accept(json!({"title": long, "sharing": "public", "copies": 12}));
+        async move { Ok(answer) }
+    });
+    let text = publish(&ctx).await;
+    assert!(text.starts_with("refused\tbad-answer\t"), "{text}");
+    assert!(
+        text.contains("\nfault\ttitle\texpected 1 to 40 characters")
+            && text.contains("\nfault\tcopies\texpected 1 to 9, received 12"),
+        "the form's bounds hold whatever the client checked: {text}"
+    );
     let ctx = Context::new().with_asker(|_| async { Ok(accept(json!({"value": "yes"}))) });
     let refusal = ctx.ask::<bool>("Sure?").await.unwrap_err();
     assert_eq!(refusal.code, code::BAD_ANSWER);

@@ -302,6 +302,7 @@ impl Context {
             ));
         };
         let (form, single) = Form::<T>::build()?;
+        let question_form = form.clone();
         let question = Question {
             message: message.into(),
             form,
@@ -317,27 +318,50 @@ impl Context {
             reply = asker.ask(question) => reply?,
         };
         match reply {
-            Reply::Accept(mut values) => {
-                let value = if single {
-                    values.remove(SINGLE_VALUE_FIELD).unwrap_or(Value::Null)
-                } else {
-                    Value::Object(values)
+            Reply::Accept(values) => {
+                // The form's bounds and choices were shown to the person: held to them, as a
+                // tool's arguments are held to its schema, whatever the client checked.
+                let values = Value::Object(values);
+                let faults = crate::args::validate(&values, &question_form);
+                if !faults.is_empty() {
+                    return Err(bad_answer(
+                        faults
+                            .into_iter()
+                            .map(|fault| (crate::args::shown(fault.path), fault.problem)),
+                    ));
+                }
+                let value = match values {
+                    Value::Object(mut values) if single => {
+                        values.remove(SINGLE_VALUE_FIELD).unwrap_or(Value::Null)
+                    }
+                    values => values,
                 };
                 serde_path_to_error::deserialize::<_, T>(value)
                     .map(Answer::Given)
                     .map_err(|error| {
-                        let path = error.path().to_string();
-                        Refusal::new(
-                            code::BAD_ANSWER,
-                            "the answer does not fit the question's form",
-                        )
-                        .line("fault", [path, error.into_inner().to_string()])
+                        let path = match error.path().to_string() {
+                            root if root == "." && single => SINGLE_VALUE_FIELD.to_owned(),
+                            root if root == "." => String::new(),
+                            path => path,
+                        };
+                        bad_answer([(crate::args::shown(path), error.into_inner().to_string())])
                     })
             }
             Reply::Decline => Ok(Answer::Declined),
             Reply::Cancel => Ok(Answer::Cancelled),
         }
     }
+}
+
+/// A `bad-answer` refusal with a `fault` line for each (path, problem).
+fn bad_answer(faults: impl IntoIterator<Item = (String, String)>) -> Refusal {
+    faults.into_iter().fold(
+        Refusal::new(
+            code::BAD_ANSWER,
+            "the answer does not fit the question's form",
+        ),
+        |refusal, (path, problem)| refusal.line("fault", [path, problem]),
+    )
 }
 
 async fn wait_until(deadline: Option<Instant>) {

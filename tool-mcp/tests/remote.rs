@@ -596,17 +596,7 @@ async fn servers_named_in_the_environment_spec_join_a_registry() {
     assert_eq!(toolkits.len(), 1);
     assert_eq!(toolkits[0].name(), "mcp_server");
     let registry = toolkits[0].add_to(Registry::builder()).build().unwrap();
-    assert_eq!(
-        registry.names(),
-        [
-            "note_write",
-            "note_search",
-            "note_count",
-            "note_reindex",
-            "note_publish",
-            "note_export"
-        ]
-    );
+    assert_eq!(registry.names(), support::EXAMPLE_TOOLS);
     let result = registry
         .call(
             ToolCall::new("1", "note_count", json!({})),

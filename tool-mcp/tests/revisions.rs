@@ -383,10 +383,7 @@ fn check_revisions(transport: &str, legacy: &Seen, current: &Seen) -> Value {
         .iter()
         .map(|tool| tool["name"].as_str().unwrap_or_default())
         .collect();
-    assert_eq!(
-        names,
-        ["note_write", "note_search", "note_count", "note_reindex"]
-    );
+    assert_eq!(names, support::EXAMPLE_TOOLS);
     assert_eq!(
         tools[1]["icons"],
         json!([{"src": "https://example.com/icons/note-search.svg",

@@ -113,17 +113,7 @@ fn typescript(transport: Transport) -> Value {
 fn check_session(seen: &Value, sure: Progress) {
     let tools = seen["tools"].as_array().unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(
-        names,
-        [
-            "note_write",
-            "note_search",
-            "note_count",
-            "note_reindex",
-            "note_publish",
-            "note_export"
-        ]
-    );
+    assert_eq!(names, support::EXAMPLE_TOOLS);
     let write = &tools[0];
     assert_eq!(
         write["annotations"],

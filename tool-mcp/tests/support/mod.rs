@@ -13,6 +13,16 @@ use std::time::Duration;
 
 use process::ChildGuard;
 
+/// The example server's tools, in the order it lists them (its registry's).
+pub const EXAMPLE_TOOLS: [&str; 6] = [
+    "note_write",
+    "note_search",
+    "note_count",
+    "note_reindex",
+    "note_publish",
+    "note_export",
+];
+
 /// The example server's binary (`examples/mcp_server.rs`), built if `cargo test` has not built
 /// it already.
 pub fn example_server() -> PathBuf {
