@@ -601,7 +601,11 @@ impl<'s> Checker<'s> {
     ) {
         let properties = keywords.properties.and_then(Value::as_object);
         let extra = keywords.additional_properties;
-        if let Some(properties) = properties {
+        let repeats = object
+            .iter()
+            .enumerate()
+            .any(|(at, (name, _))| object[..at].iter().any(|(earlier, _)| earlier == name));
+        if let Some(properties) = properties.filter(|_| repeats) {
             // A struct's field is read once; serde refuses a second (and would name only the
             // first field sent twice).
             for key in properties.keys() {
@@ -620,7 +624,9 @@ impl<'s> Checker<'s> {
                 }
             }
         }
-        if let Some(properties) = properties.filter(|_| self.null_is_absent) {
+        if let Some(properties) = properties.filter(|_| self.null_is_absent)
+            && object.iter().any(|(_, value)| value.is_null())
+        {
             // A struct: a field set to null counts as absent.
             object.retain(|(key, value)| !(value.is_null() && properties.lookup(key).is_some()));
         }
@@ -746,8 +752,12 @@ pub(super) fn write_received(value: &Node<'_>, out: &mut String) {
         Node::Array(items) if items.is_empty() => out.push_str("an empty array"),
         Node::Array(_) => out.push_str("an array"),
         Node::Object(_) => out.push_str("an object"),
-        // Writing into a `String` cannot fail.
-        Node::Number(number) => drop(write!(out, "{number}")),
+        Node::Number(number) => match (number.as_u64(), number.as_i64()) {
+            (Some(n), _) => out.push_str(itoa::Buffer::new().format(n)),
+            (None, Some(n)) => out.push_str(itoa::Buffer::new().format(n)),
+            // Writing into a `String` cannot fail.
+            (None, None) => drop(write!(out, "{number}")),
+        },
         Node::Bool(flag) => out.push_str(if *flag { "true" } else { "false" }),
         Node::Null => out.push_str("null"),
     }

@@ -267,23 +267,24 @@ fn unreadable(error: &serde_json::Error) -> String {
 }
 
 fn refusal(tool: &str, schema: &Map<String, Value>, faults: Vec<Fault>) -> Refusal {
-    use std::fmt::Write as _;
     let count = faults.len();
     let mut message = String::with_capacity(48 + tool.len());
-    // Writing into a `String` cannot fail.
-    let _ = write!(message, "{count}");
+    message.push_str(itoa::Buffer::new().format(count));
     message.push_str(if count == 1 { " fault" } else { " faults" });
     message.push_str(" in the arguments of ");
     message.push_str(tool);
     message.push_str("; nothing ran");
     let mut refusal = Refusal::bad_arguments(message);
-    refusal.lines.reserve_exact(count + 1);
-    for fault in faults {
-        refusal.lines.push(Line {
+    // Collected in place: a fault and a line are the same size, so the faults' buffer holds
+    // the lines, and has room for the fields' line after them unless it was full.
+    refusal.lines = faults
+        .into_iter()
+        .map(|fault| Line {
             label: "fault".to_owned(),
             cells: vec![shown(fault.path), fault.problem],
-        });
-    }
+        })
+        .collect();
+    refusal.lines.reserve(1);
     let fields = schema
         .lookup("properties")
         .and_then(Value::as_object)

@@ -66,15 +66,22 @@ pub(super) fn quote(text: &str) -> String {
 /// [`quote`], written at the end of `out`.
 pub(super) fn write_quoted(text: &str, out: &mut String) {
     const LIMIT: usize = 40;
-    let (shown, cut) = match text.char_indices().nth(LIMIT) {
-        None => (text, false),
-        Some((cut, _)) => (&text[..cut], true),
-    };
-    // A text with nothing to escape (most are) is written as it is; serde_json escapes others.
-    if shown
-        .bytes()
-        .any(|byte| byte < 0x20 || byte == b'"' || byte == b'\\')
-    {
+    // One pass finds where the 41st character starts, if there is one, and whether anything
+    // before it needs an escape (most texts need none, and are written as they are).
+    let (mut characters, mut cut, mut escapes) = (0, None, false);
+    for (at, byte) in text.bytes().enumerate() {
+        // A byte that starts a character: ASCII, or the first of a multi-byte sequence.
+        if byte & 0xC0 != 0x80 {
+            if characters == LIMIT {
+                cut = Some(at);
+                break;
+            }
+            characters += 1;
+        }
+        escapes |= byte < 0x20 || byte == b'"' || byte == b'\\';
+    }
+    let shown = &text[..cut.unwrap_or(text.len())];
+    if escapes {
         // Writing a string cannot fail, and serde_json writes whole characters at a time.
         let _ = serde_json::to_writer(Utf8Writer(out), shown);
     } else {
@@ -82,7 +89,7 @@ pub(super) fn write_quoted(text: &str, out: &mut String) {
         out.push_str(shown);
         out.push('"');
     }
-    if cut {
+    if cut.is_some() {
         out.push('…');
     }
 }
