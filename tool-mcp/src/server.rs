@@ -71,6 +71,9 @@ pub struct McpServer {
     connection: Option<u128>,
     /// The calls running as tasks, shared by the clones serving HTTP.
     tasks: Tasks,
+    /// Whether HTTP is served without sessions ([`McpServer::stateless`]); kept apart from
+    /// `http_config` so that it holds whichever of the two is set first.
+    stateless: bool,
 }
 
 /// The longest line [`McpServer::serve_lines`] (and so `serve_stdio`) reads by default: rmcp's
@@ -94,6 +97,7 @@ impl McpServer {
             suspended: crate::ask::Suspended::default(),
             connection: None,
             tasks: Tasks::default(),
+            stateless: false,
         }
     }
 
@@ -144,6 +148,25 @@ impl McpServer {
     /// ```
     pub fn with_http_config(mut self, config: StreamableHttpServerConfig) -> Self {
         self.http_config = Some(config);
+        self
+    }
+
+    /// Serves HTTP without sessions, so that any replica behind a load balancer can answer
+    /// any request: each POST is served on its own, answered on its own response (an SSE
+    /// stream carrying the call's progress, then its result), and no `Mcp-Session-Id` is
+    /// issued. It keeps the rest of a configuration given to [`McpServer::with_http_config`],
+    /// before or after. See [serving without sessions](crate#serving-without-sessions) for
+    /// what a session gave that this mode does not.
+    ///
+    /// ```
+    /// use tool_mcp::McpServer;
+    ///
+    /// # fn make(registry: tool_core::Registry) -> McpServer {
+    /// McpServer::new(registry).stateless()
+    /// # }
+    /// ```
+    pub fn stateless(mut self) -> Self {
+        self.stateless = true;
         self
     }
 
@@ -237,7 +260,10 @@ impl McpServer {
 
     /// The streamable-HTTP service, to mount in an axum router (at `/mcp`, say).
     pub fn http_service(mut self) -> StreamableHttpService<McpServer, LocalSessionManager> {
-        let config = self.http_config.take().unwrap_or_default();
+        let mut config = self.http_config.take().unwrap_or_default();
+        if self.stateless {
+            config.legacy_session_mode = false;
+        }
         StreamableHttpService::new(
             move || Ok(self.clone()),
             Arc::new(LocalSessionManager::default()),
