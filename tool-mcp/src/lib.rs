@@ -74,8 +74,10 @@
 //!
 //! - `notifications/cancelled` is accepted and dropped: it is a POST of its own, which may
 //!   reach a replica that is not running the call. Close the request instead.
-//! - `notifications/tools/list_changed`: there is no stream left open to carry it (rmcp
-//!   answers the standalone GET with 405). A client lists again; replicas serve one registry.
+//! - `notifications/tools/list_changed` for a 2025-11-25 client: there is no stream left
+//!   open to carry it (rmcp answers the standalone GET with 405), so it lists again. A
+//!   2026-07-28 client's `subscriptions/listen` stream still hears the changes of the one
+//!   replica holding it; replicas should serve one registry.
 //! - Questions to a 2025-11-25 client ([`Context::ask`](tool_core::Context::ask),
 //!   [`McpServer::with_confirmation`]): its answer to `elicitation/create` would be a POST of
 //!   its own, which rmcp refuses without a session, and no capabilities are known without an

@@ -287,3 +287,125 @@ fn a_replica_killed_mid_run_fails_only_its_running_calls_and_the_rest_succeed() 
         failed.len()
     );
 }
+
+/// POSTs one JSON-RPC message to a stateless server as a 2025-11-25 client without a session
+/// does, and returns the response (its body not yet read).
+async fn post(client: &reqwest::Client, url: &str, message: Value) -> reqwest::Response {
+    client
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25")
+        .body(message.to_string())
+        .send()
+        .await
+        .unwrap_or_else(|error| panic!("POST to {url} failed: {error}"))
+}
+
+async fn text_of(response: reqwest::Response) -> String {
+    tokio::time::timeout(Duration::from_secs(10), response.text())
+        .await
+        .expect("the answer ends within 10 s")
+        .expect("the answer can be read")
+}
+
+fn call(id: u64, name: &str, arguments: Value) -> Value {
+    serde_json::json!({
+        "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": name, "arguments": arguments},
+    })
+}
+
+/// What the crate's docs say of serving without sessions, held to one replica: no session is
+/// issued, there is no standing stream, a 2025-11-25 client cannot be asked (so the tool is
+/// refused at once rather than waiting for an answer that could not arrive), and closing a
+/// call's request cancels it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stateless_replica_keeps_nothing_between_requests() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let (_replica, url) = example_http_server(&["--stateless"]);
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .build()
+        .expect("an HTTP client");
+
+    let initialize = serde_json::json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"elicitation": {"form": {}}},
+            "clientInfo": {"name": "cluster-test", "version": "1"},
+        },
+    });
+    let answered = post(&client, &url, initialize).await;
+    assert!(answered.status().is_success(), "{}", answered.status());
+    assert!(
+        answered.headers().get("mcp-session-id").is_none(),
+        "a stateless server issues no session"
+    );
+    assert!(text_of(answered).await.contains("\"serverInfo\""));
+
+    let standing = client
+        .get(&url)
+        .header("accept", "text/event-stream")
+        .send()
+        .await
+        .expect("GET is answered");
+    assert_eq!(
+        standing.status(),
+        405,
+        "no standing stream to carry list_changed"
+    );
+
+    let written = post(
+        &client,
+        &url,
+        call(2, "note_write", serde_json::json!({"text": "a"})),
+    )
+    .await;
+    let written = text_of(written).await;
+    assert!(
+        written.contains("revision") && !written.contains(r#""isError":true"#),
+        "{written}"
+    );
+    // The client declared elicitation in `initialize`, but no request after it carries that.
+    let published = post(
+        &client,
+        &url,
+        call(3, "note_publish", serde_json::json!({"id": 1})),
+    )
+    .await;
+    let published = text_of(published).await;
+    assert!(
+        published.contains("cannot-ask"),
+        "a 2025-11-25 client without a session cannot be asked: {published}"
+    );
+
+    let count = |id| {
+        let client = client.clone();
+        let url = url.clone();
+        async move {
+            text_of(post(&client, &url, call(id, "note_count", serde_json::json!({}))).await).await
+        }
+    };
+    let slow = call(
+        4,
+        "note_reindex",
+        serde_json::json!({"pace_ms": 1000, "passes": 30}),
+    );
+    let running = post(&client, &url, slow).await;
+    assert!(count(5).await.contains("1 reindexing"), "the call runs");
+    drop(running);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let counted = count(6).await;
+        if counted.contains("0 reindexing") {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "closing the request did not cancel the call within 5 s: {counted}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
