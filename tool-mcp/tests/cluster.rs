@@ -275,11 +275,10 @@ fn a_replica_killed_mid_run_fails_only_its_running_calls_and_the_rest_succeed() 
         failed.len()
     );
     // The rest kept succeeding: each session's last calls, made well after the kill, all did.
-    for i in CALLS - 5 * SESSIONS..CALLS {
+    for (i, call) in calls.iter().enumerate().skip(CALLS - 5 * SESSIONS) {
         assert!(
-            calls[i].get("result").is_some(),
-            "call {i}, long after the kill, failed: {}",
-            calls[i]
+            call.get("result").is_some(),
+            "call {i}, long after the kill, failed: {call}"
         );
     }
     eprintln!(
