@@ -12,6 +12,7 @@ use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use axum::serve::ListenerExt;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CustomRequest, CustomResult,
@@ -293,6 +294,11 @@ impl McpServer {
         let router = axum::Router::new().nest_service("/mcp", self.http_service());
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let bound = listener.local_addr()?;
+        // An answer is written in pieces (headers, events, the end of the stream); without
+        // TCP_NODELAY the last small piece waits for the client's delayed ACK.
+        let listener = listener.tap_io(|connection| {
+            let _ = connection.set_nodelay(true);
+        });
         let serving = async move {
             axum::serve(listener, router)
                 .with_graceful_shutdown(shutdown)
