@@ -1,5 +1,6 @@
 //! Several replicas of the example server, served without sessions (`--stateless`), behind a
-//! real nginx, driven by the official Python SDK from ten sessions at once: every call is
+//! real nginx, driven by the official Python SDK from ten sessions at once (half of MCP
+//! 2025-11-25, half of 2026-07-28): every call is
 //! answered as one process answers it, and a replica killed mid-run costs at most the calls it
 //! was running, each failed with an error the client sees, while the rest keep succeeding.
 //!
@@ -213,6 +214,11 @@ fn a_thousand_calls_through_nginx_are_answered_as_one_process_answers_them() {
 
     let cluster = Cluster::start("cluster-all");
     let seen = drive(&cluster.url, None, || {});
+    assert_eq!(
+        seen["versions"],
+        serde_json::json!(["2025-11-25", "2026-07-28"]),
+        "sessions of both revisions went through nginx"
+    );
     let calls = answers(&seen);
     for (i, (call, expected)) in calls.iter().zip(expected).enumerate() {
         assert_eq!(

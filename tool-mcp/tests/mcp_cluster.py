@@ -3,13 +3,15 @@ SDK from several sessions at once, for tests/cluster.rs to check.
 
     python mcp_cluster.py URL SESSIONS CALLS [SIGNAL_AFTER]
 
-It opens SESSIONS sessions (`ClientSession`, with the initialize handshake) at once and shares
+It opens SESSIONS sessions at once, half of MCP 2025-11-25 (`ClientSession`, with the initialize
+handshake) and half of 2026-07-28 (`Client`, a protocol version on every request), and shares
 CALLS calls among them; call `i` is the same call whichever session makes it, so two runs'
 answers can be compared call by call. Every call is bounded: one that has no answer within
 CALL_LIMIT seconds is recorded as timed out, never waited for longer. After SIGNAL_AFTER calls
 have been answered it prints `signal` on a line of its own (the test kills a replica then);
-at the end it prints one JSON document: every call's result or error, in call order, and how
-many answers each replica gave (nginx's `X-Replica` header).
+at the end it prints one JSON document: every call's result or error, in call order, how many
+answers each replica gave (nginx's `X-Replica` header), and the protocol versions the sessions
+agreed on.
 """
 
 import contextlib
@@ -20,7 +22,7 @@ from collections import Counter
 
 import anyio
 import httpx2
-from mcp import ClientSession
+from mcp import Client, ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 # Seconds a call may take before it is given up: well past a reindex, well short of the test's
@@ -43,7 +45,7 @@ def call_of(i):
     return "note_frobnicate", {"id": i}
 
 
-async def session_run(url, indices, calls, replicas, answered, signal):
+async def session_run(url, revision, indices, calls, replicas, answered, signal, versions):
     async def count_replica(response):
         replica = response.headers.get("x-replica")
         if replica:
@@ -56,15 +58,22 @@ async def session_run(url, indices, calls, replicas, answered, signal):
             )
         )
         transport = streamable_http_client(url, http_client=http)
-        read, write, *_ = await stack.enter_async_context(transport)
-        session = await stack.enter_async_context(ClientSession(read, write))
         try:
-            with anyio.fail_after(CONNECT_LIMIT):
-                await session.initialize()
+            if revision == "2025-11-25":
+                read, write, *_ = await stack.enter_async_context(transport)
+                session = await stack.enter_async_context(ClientSession(read, write))
+                with anyio.fail_after(CONNECT_LIMIT):
+                    await session.initialize()
+            else:
+                # Entered outside a cancel scope, as it opens tasks that outlive this block;
+                # its requests are bounded by the HTTP client's timeout.
+                session = await stack.enter_async_context(Client(transport, mode=revision))
         except Exception as error:  # noqa: BLE001 - each call records why it failed
             for i in indices:
                 calls[i] = {"error": f"connecting: {type(error).__name__}: {error}"}
             return
+        low_level = session if revision == "2025-11-25" else session.session
+        versions.append(str(low_level.protocol_version))
         for i in indices:
             name, arguments = call_of(i)
             progress = []
@@ -94,12 +103,24 @@ async def run(url, sessions, total, signal):
     calls = [None] * total
     replicas = Counter()
     answered = [0]
+    versions = []
     async with anyio.create_task_group() as group:
         for s in range(sessions):
+            # Half the sessions speak 2025-11-25 (initialize first), half 2026-07-28 (a
+            # protocol version on every request).
+            revision = "2025-11-25" if s % 2 == 0 else "2026-07-28"
             group.start_soon(
-                session_run, url, range(s, total, sessions), calls, replicas, answered, signal
+                session_run,
+                url,
+                revision,
+                range(s, total, sessions),
+                calls,
+                replicas,
+                answered,
+                signal,
+                versions,
             )
-    return {"calls": calls, "replicas": dict(replicas)}
+    return {"calls": calls, "replicas": dict(replicas), "versions": sorted(set(versions))}
 
 
 def main():
