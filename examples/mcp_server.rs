@@ -6,7 +6,12 @@
 //! cargo run --example mcp_server -- --http       # http://127.0.0.1:8000/mcp
 //! cargo run --example mcp_server -- --confirm    # ask the client's user before note_write
 //! cargo run --example mcp_server -- --task-ttl-ms 2000   # drop a task's result 2 s after it ends
+//! cargo run --example mcp_server -- --http 127.0.0.1:8001 --stateless   # one of several replicas
 //! ```
+//!
+//! With `--stateless` (HTTP only), it serves without sessions, so that replicas behind a load
+//! balancer can each answer any request (the README's "Running several replicas"); each
+//! replica keeps its own notes.
 //!
 //! With `--confirm` (before or after `--http`), every call of a destructive tool (`note_write`)
 //! waits for the client's user to approve it, shown the call's arguments; a client that cannot
@@ -57,6 +62,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some(_) => server.with_confirmation(std::time::Duration::from_secs(300)),
         None => server,
     };
+    let stateless = args
+        .iter()
+        .position(|arg| arg == "--stateless")
+        .map(|at| args.remove(at))
+        .is_some();
+    let server = match stateless {
+        true => server.stateless(),
+        false => server,
+    };
     let server = match args.iter().position(|arg| arg == "--task-ttl-ms") {
         Some(at) => {
             let ttl = args.get(at + 1).and_then(|ms| ms.parse().ok()).ok_or(
@@ -69,6 +83,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let mut args = args.into_iter();
     match args.next().as_deref() {
+        None if stateless => {
+            return Err("--stateless is for HTTP: add --http [ADDR]".into());
+        }
         None => server.serve_stdio().await?,
         Some("--http") => {
             let addr: SocketAddr = args.next().as_deref().unwrap_or("127.0.0.1:8000").parse()?;
@@ -82,7 +99,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         Some(other) => {
             return Err(format!(
-                "unknown argument `{other}`; use [--confirm] [--task-ttl-ms MS] [--http [ADDR]]"
+                "unknown argument `{other}`; use [--confirm] [--task-ttl-ms MS] [--http [ADDR] [--stateless]]"
             )
             .into());
         }

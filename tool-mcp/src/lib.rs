@@ -55,6 +55,42 @@
 //! holds, and a call past it is refused as a direct call's refusal. A task belongs to the HTTP
 //! session and caller that started it (over stdio, to its connection); any other asker gets
 //! the error an unknown id gets.
+//!
+//! # Serving without sessions
+//!
+//! [`McpServer::stateless`] serves streamable HTTP without sessions (rmcp's
+//! `legacy_session_mode: false`), so that several replicas behind a load balancer each answer
+//! whatever request reaches them: no `Mcp-Session-Id` is issued and no request needs the
+//! process that answered the one before. What stays per request:
+//!
+//! - `tools/list` and `tools/call`, refusals, and the caller and grant hooks (they read each
+//!   request's own headers);
+//! - progress: a call with a `progressToken` is answered on an SSE stream of its own that
+//!   carries its `notifications/progress` and then its result;
+//! - cancellation by closing the request: rmcp cancels the handler's context when the
+//!   response is dropped.
+//!
+//! What a session gave and this mode cannot, and why:
+//!
+//! - `notifications/cancelled` is accepted and dropped: it is a POST of its own, which may
+//!   reach a replica that is not running the call. Close the request instead.
+//! - `notifications/tools/list_changed` for a 2025-11-25 client: there is no stream left
+//!   open to carry it (rmcp answers the standalone GET with 405), so it lists again. A
+//!   2026-07-28 client's `subscriptions/listen` stream still hears the changes of the one
+//!   replica holding it; replicas should serve one registry.
+//! - Questions to a 2025-11-25 client ([`Context::ask`](tool_core::Context::ask),
+//!   [`McpServer::with_confirmation`]): its answer to `elicitation/create` would be a POST of
+//!   its own, which rmcp refuses without a session, and no capabilities are known without an
+//!   `initialize` held in memory, so the tool gets a `cannot-ask` refusal at once.
+//! - The `input_required` round trips of a 2026-07-28 client: the suspended call lives in the
+//!   memory of the replica that started it, and the retry carrying its `requestState` reaches
+//!   that replica only by chance; elsewhere it is refused as a `requestState` this server did
+//!   not give. They work with one replica, or with a balancer that sends every request of a
+//!   client to one replica.
+//! - Tasks, whose state is held by the process that started them: across replicas they need a
+//!   shared task store.
+//! - The host's own state (a [`Context`](tool_core::Context) extension such as a store) is
+//!   per process too: what every replica must see belongs in a shared store.
 
 #![deny(missing_docs)]
 

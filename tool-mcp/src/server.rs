@@ -12,6 +12,7 @@ use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use axum::serve::ListenerExt;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CustomRequest, CustomResult,
@@ -71,6 +72,9 @@ pub struct McpServer {
     connection: Option<u128>,
     /// The calls running as tasks, shared by the clones serving HTTP.
     tasks: Tasks,
+    /// Whether HTTP is served without sessions ([`McpServer::stateless`]); kept apart from
+    /// `http_config` so that it holds whichever of the two is set first.
+    stateless: bool,
 }
 
 /// The longest line [`McpServer::serve_lines`] (and so `serve_stdio`) reads by default: rmcp's
@@ -94,6 +98,7 @@ impl McpServer {
             suspended: crate::ask::Suspended::default(),
             connection: None,
             tasks: Tasks::default(),
+            stateless: false,
         }
     }
 
@@ -144,6 +149,25 @@ impl McpServer {
     /// ```
     pub fn with_http_config(mut self, config: StreamableHttpServerConfig) -> Self {
         self.http_config = Some(config);
+        self
+    }
+
+    /// Serves HTTP without sessions, so that any replica behind a load balancer can answer
+    /// any request: each POST is served on its own, answered on its own response (an SSE
+    /// stream carrying the call's progress, then its result), and no `Mcp-Session-Id` is
+    /// issued. It keeps the rest of a configuration given to [`McpServer::with_http_config`],
+    /// before or after. See [serving without sessions](crate#serving-without-sessions) for
+    /// what a session gave that this mode does not.
+    ///
+    /// ```
+    /// use tool_mcp::McpServer;
+    ///
+    /// # fn make(registry: tool_core::Registry) -> McpServer {
+    /// McpServer::new(registry).stateless()
+    /// # }
+    /// ```
+    pub fn stateless(mut self) -> Self {
+        self.stateless = true;
         self
     }
 
@@ -237,7 +261,10 @@ impl McpServer {
 
     /// The streamable-HTTP service, to mount in an axum router (at `/mcp`, say).
     pub fn http_service(mut self) -> StreamableHttpService<McpServer, LocalSessionManager> {
-        let config = self.http_config.take().unwrap_or_default();
+        let mut config = self.http_config.take().unwrap_or_default();
+        if self.stateless {
+            config.legacy_session_mode = false;
+        }
         StreamableHttpService::new(
             move || Ok(self.clone()),
             Arc::new(LocalSessionManager::default()),
@@ -267,6 +294,11 @@ impl McpServer {
         let router = axum::Router::new().nest_service("/mcp", self.http_service());
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let bound = listener.local_addr()?;
+        // An answer is written in pieces (headers, events, the end of the stream); without
+        // TCP_NODELAY the last small piece waits for the client's delayed ACK.
+        let listener = listener.tap_io(|connection| {
+            let _ = connection.set_nodelay(true);
+        });
         let serving = async move {
             axum::serve(listener, router)
                 .with_graceful_shutdown(shutdown)

@@ -74,8 +74,9 @@ fn ready(installed: &Result<PathBuf, String>) -> PathBuf {
     }
 }
 
-/// `target/test-clients`, beside the profile folders the test binary runs from.
-fn clients_dir() -> PathBuf {
+/// `target/test-clients`, beside the profile folders the test binary runs from; the lock that
+/// guards installing nginx (`nginx.rs`) is kept there too.
+pub fn clients_dir() -> PathBuf {
     let binary = std::env::current_exe().expect("the test binary has a path");
     let target = binary
         .ancestors()
