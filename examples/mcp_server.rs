@@ -6,7 +6,12 @@
 //! cargo run --example mcp_server -- --http       # http://127.0.0.1:8000/mcp
 //! cargo run --example mcp_server -- --confirm    # ask the client's user before note_write
 //! cargo run --example mcp_server -- --task-ttl-ms 2000   # drop a task's result 2 s after it ends
+//! cargo run --example mcp_server -- --redis redis://127.0.0.1:6379 --http 127.0.0.1:8001
 //! ```
+//!
+//! With `--redis URL`, the state of tasks over HTTP is kept in that Redis, so that several
+//! copies of this server behind one load balancer each answer `tasks/*` for a task any of them
+//! started.
 //!
 //! With `--confirm` (before or after `--http`), every call of a destructive tool (`note_write`)
 //! waits for the client's user to approve it, shown the call's arguments; a client that cannot
@@ -23,7 +28,7 @@ use std::net::SocketAddr;
 
 use notes::NoteStore;
 use tool_core::{Collision, Context, Grant, Registry};
-use tool_mcp::{McpServer, RemoteToolkit};
+use tool_mcp::{McpServer, RedisTaskStore, RemoteToolkit};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -67,6 +72,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         None => server,
     };
+    let server = match args.iter().position(|arg| arg == "--redis") {
+        Some(at) => {
+            let url = args
+                .get(at + 1)
+                .ok_or("--redis takes a Redis URL, as --redis redis://127.0.0.1:6379")?;
+            let store = RedisTaskStore::open(url)?;
+            args.drain(at..at + 2);
+            server.with_task_store(store)
+        }
+        None => server,
+    };
     let mut args = args.into_iter();
     match args.next().as_deref() {
         None => server.serve_stdio().await?,
@@ -82,7 +98,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         Some(other) => {
             return Err(format!(
-                "unknown argument `{other}`; use [--confirm] [--task-ttl-ms MS] [--http [ADDR]]"
+                "unknown argument `{other}`; use [--confirm] [--task-ttl-ms MS] [--redis URL] \
+                 [--http [ADDR]]"
             )
             .into());
         }

@@ -63,6 +63,7 @@ mod convert;
 mod lines;
 mod remote;
 mod server;
+mod store;
 mod subscriptions;
 mod tasks;
 
@@ -71,6 +72,9 @@ pub use ask::{
 };
 pub use remote::{DEFAULT_REMOTE_TIMEOUT, RemoteError, RemoteToolkit, SERVERS_VARIABLE};
 pub use server::{DEFAULT_MAX_LINE_BYTES, HttpRequestParts, McpServer};
+pub use store::{
+    MemoryTaskStore, RedisTaskStore, StoreResult, TaskRecord, TaskStore, TaskStoreError,
+};
 pub use tasks::DEFAULT_TASK_TTL;
 
 /// Re-exported so hosts can name rmcp's types without depending on a matching version.
