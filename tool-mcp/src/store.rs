@@ -110,7 +110,11 @@ impl Kept {
         if self.record.as_ref().is_some_and(|(_, until)| *until <= now) {
             self.record = None;
         }
-        if self.answers.as_ref().is_some_and(|(_, until)| *until <= now) {
+        if self
+            .answers
+            .as_ref()
+            .is_some_and(|(_, until)| *until <= now)
+        {
             self.answers = None;
         }
         if self.cancelled.is_some_and(|until| until <= now) {
@@ -173,7 +177,10 @@ impl TaskStore for MemoryTaskStore {
 
     fn take_answers<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Map<String, Value>>> {
         let answers = self.with(id, |kept, _| {
-            kept.answers.take().map(|(answers, _)| answers).unwrap_or_default()
+            kept.answers
+                .take()
+                .map(|(answers, _)| answers)
+                .unwrap_or_default()
         });
         Box::pin(async { Ok(answers) })
     }
@@ -247,12 +254,33 @@ impl RedisTaskStore {
         Ok(connection.clone())
     }
 
+    /// Runs `command`, once more if the connection had broken: the first request after Redis
+    /// returns meets the broken connection and sets off the reconnection the second uses.
+    async fn command<T: redis::FromRedisValue>(&self, command: &redis::Cmd) -> StoreResult<T> {
+        let mut connection = self.connection().await?;
+        match command.query_async(&mut connection).await {
+            Err(error) if broken(&error) => command.query_async(&mut connection).await,
+            answered => answered,
+        }
+        .map_err(|error| self.unreachable(error))
+    }
+
+    /// Runs `pipeline` as [`RedisTaskStore::command`] runs a command.
+    async fn pipeline<T: redis::FromRedisValue>(
+        &self,
+        pipeline: &redis::Pipeline,
+    ) -> StoreResult<T> {
+        let mut connection = self.connection().await?;
+        match pipeline.query_async(&mut connection).await {
+            Err(error) if broken(&error) => pipeline.query_async(&mut connection).await,
+            answered => answered,
+        }
+        .map_err(|error| self.unreachable(error))
+    }
+
     fn unreachable(&self, error: redis::RedisError) -> TaskStoreError {
         let info = self.client.get_connection_info();
-        TaskStoreError::new(format!(
-            "Redis at {} did not answer ({error})",
-            info.addr()
-        ))
+        TaskStoreError::new(format!("Redis at {} did not answer ({error})", info.addr()))
     }
 
     fn key(&self, id: &str, part: &str) -> String {
@@ -261,6 +289,12 @@ impl RedisTaskStore {
             part => format!("{}:{id}:{part}", self.prefix),
         }
     }
+}
+
+/// Whether `error` says the connection broke (Redis gone, or gone and back), rather than that
+/// Redis refused the command.
+fn broken(error: &redis::RedisError) -> bool {
+    error.is_io_error() || error.is_connection_dropped() || error.is_connection_refusal()
 }
 
 /// Milliseconds for a Redis expiry: at least one, as Redis refuses zero.
@@ -277,26 +311,20 @@ impl TaskStore for RedisTaskStore {
     ) -> BoxFuture<'a, StoreResult<()>> {
         Box::pin(async move {
             let json = serde_json::to_string(record).map_err(TaskStoreError::new)?;
-            let mut connection = self.connection().await?;
-            redis::cmd("SET")
-                .arg(self.key(id, ""))
+            let mut set = redis::cmd("SET");
+            set.arg(self.key(id, ""))
                 .arg(json)
                 .arg("PX")
-                .arg(millis(keep))
-                .query_async::<()>(&mut connection)
-                .await
-                .map_err(|error| self.unreachable(error))
+                .arg(millis(keep));
+            self.command(&set).await
         })
     }
 
     fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
         Box::pin(async move {
-            let mut connection = self.connection().await?;
-            let json: Option<String> = redis::cmd("GET")
-                .arg(self.key(id, ""))
-                .query_async(&mut connection)
-                .await
-                .map_err(|error| self.unreachable(error))?;
+            let json: Option<String> = self
+                .command(redis::cmd("GET").arg(self.key(id, "")))
+                .await?;
             json.map(|json| {
                 serde_json::from_str(&json).map_err(|error| {
                     TaskStoreError::new(format!(
@@ -331,28 +359,22 @@ impl TaskStore for RedisTaskStore {
                     .ignore();
             }
             pipe.cmd("PEXPIRE").arg(&key).arg(millis(keep)).ignore();
-            let mut connection = self.connection().await?;
-            pipe.query_async::<()>(&mut connection)
-                .await
-                .map_err(|error| self.unreachable(error))
+            self.pipeline(&pipe).await
         })
     }
 
     fn take_answers<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Map<String, Value>>> {
         Box::pin(async move {
             let key = self.key(id, "answers");
-            let mut connection = self.connection().await?;
             // Read and delete in one transaction, so an answer left in between is not lost.
-            let (answers,): (HashMap<String, String>,) = redis::pipe()
-                .atomic()
+            let mut take = redis::pipe();
+            take.atomic()
                 .cmd("HGETALL")
                 .arg(&key)
                 .cmd("DEL")
                 .arg(&key)
-                .ignore()
-                .query_async(&mut connection)
-                .await
-                .map_err(|error| self.unreachable(error))?;
+                .ignore();
+            let (answers,): (HashMap<String, String>,) = self.pipeline(&take).await?;
             Ok(answers
                 .into_iter()
                 .map(|(question, answer)| {
@@ -365,26 +387,19 @@ impl TaskStore for RedisTaskStore {
 
     fn cancel<'a>(&'a self, id: &'a str, keep: Duration) -> BoxFuture<'a, StoreResult<()>> {
         Box::pin(async move {
-            let mut connection = self.connection().await?;
-            redis::cmd("SET")
-                .arg(self.key(id, "cancel"))
+            let mut set = redis::cmd("SET");
+            set.arg(self.key(id, "cancel"))
                 .arg(1)
                 .arg("PX")
-                .arg(millis(keep))
-                .query_async::<()>(&mut connection)
-                .await
-                .map_err(|error| self.unreachable(error))
+                .arg(millis(keep));
+            self.command(&set).await
         })
     }
 
     fn cancelled<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<bool>> {
         Box::pin(async move {
-            let mut connection = self.connection().await?;
-            redis::cmd("EXISTS")
-                .arg(self.key(id, "cancel"))
-                .query_async::<bool>(&mut connection)
+            self.command(redis::cmd("EXISTS").arg(self.key(id, "cancel")))
                 .await
-                .map_err(|error| self.unreachable(error))
         })
     }
 }

@@ -185,7 +185,10 @@ impl Tasks {
         let written = match self.manager.get_task(&id) {
             Ok(detailed) => {
                 let record = record_of(&owner, &detailed, &handle);
-                let written = self.store.put(&id, &record, self.ttl.saturating_mul(2)).await;
+                let written = self
+                    .store
+                    .put(&id, &record, self.ttl.saturating_mul(2))
+                    .await;
                 written.map(|()| record.task)
             }
             Err(error) => Err(TaskStoreError::new(error.message)),
@@ -203,7 +206,10 @@ impl Tasks {
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
                     .remove(&id);
-                Err(unreachable_store(&error, "the task was not started; call the tool again"))
+                Err(unreachable_store(
+                    &error,
+                    "the task was not started; call the tool again",
+                ))
             }
         }
     }
@@ -235,9 +241,9 @@ impl Tasks {
             .get(id)
             .await
             .map_err(|error| unreachable_store(&error, "call again once it is back"))?;
-        let Some(record) = record.filter(|record| {
-            record.session == owner.session && record.caller == owner.caller
-        }) else {
+        let Some(record) = record
+            .filter(|record| record.session == owner.session && record.caller == owner.caller)
+        else {
             return Err(unknown(id));
         };
         let detailed = serde_json::from_value(record.task).map_err(|error| {

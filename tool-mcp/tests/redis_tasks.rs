@@ -39,10 +39,8 @@ impl Redis {
             .and_then(|listener| listener.local_addr())
             .expect("a free loopback port")
             .port();
-        let dir = std::env::temp_dir().join(format!(
-            "tool-mcp-redis-{}-{port}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("tool-mcp-redis-{}-{port}", std::process::id()));
         fs::create_dir_all(&dir).expect("the redis temp dir is made");
         let mut redis = Redis {
             server: None,
@@ -317,7 +315,8 @@ async fn a_task_started_on_one_replica_is_polled_answered_cancelled_and_read_on_
         asking["inputRequests"]["ask-1"]["params"]["message"], "Export every note?",
         "{asking}"
     );
-    let yes = json!({"inputResponses": {"ask-1": {"action": "accept", "content": {"value": true}}}});
+    let yes =
+        json!({"inputResponses": {"ask-1": {"action": "accept", "content": {"value": true}}}});
     let acknowledged = c.task("tasks/update", &id, yes).await;
     assert!(acknowledged.get("error").is_none(), "{acknowledged}");
     let finished = c.until(&id, "completed", status_is("completed")).await;
@@ -440,7 +439,10 @@ async fn keeps_what_tasks_need(store: &dyn TaskStore) {
     assert_eq!(store.get(&id).await.unwrap(), Some(finished));
 
     let mut first = Map::new();
-    first.insert("ask-1".into(), json!({"action": "accept", "content": {"value": true}}));
+    first.insert(
+        "ask-1".into(),
+        json!({"action": "accept", "content": {"value": true}}),
+    );
     let mut second = Map::new();
     second.insert("ask-2".into(), json!({"action": "decline"}));
     assert!(store.take_answers(&id).await.unwrap().is_empty());
@@ -449,7 +451,10 @@ async fn keeps_what_tasks_need(store: &dyn TaskStore) {
     let mut both = first;
     both.extend(second);
     assert_eq!(store.take_answers(&id).await.unwrap(), both);
-    assert!(store.take_answers(&id).await.unwrap().is_empty(), "taken once");
+    assert!(
+        store.take_answers(&id).await.unwrap().is_empty(),
+        "taken once"
+    );
 
     assert!(!store.cancelled(&id).await.unwrap());
     store.cancel(&id, long).await.unwrap();
