@@ -55,6 +55,14 @@
 //! holds, and a call past it is refused as a direct call's refusal. A task belongs to the HTTP
 //! session and caller that started it (over stdio, to its connection); any other asker gets
 //! the error an unknown id gets.
+//!
+//! Several replicas of a server behind one load balancer share their tasks through a
+//! [`TaskStore`] ([`McpServer::with_task_store`]), such as a [`RedisTaskStore`]: the replica
+//! running a task writes its state there as it changes, and reads the answers and the cancel
+//! other replicas leave for it; any replica answers `tasks/*` for it from the store, with the
+//! same owner checks. While the store cannot be reached, task calls fail with an error saying
+//! so (a replica still answers for the tasks it runs itself), and plain calls are not touched.
+//! Without a store, tasks are kept in the process's memory ([`MemoryTaskStore`]).
 
 #![deny(missing_docs)]
 
