@@ -27,6 +27,11 @@ pub struct TaskRecord {
     /// The task as `tasks/get` answers it (rmcp's `DetailedTask` as JSON): its status and
     /// status message, its open questions (`inputRequests`), and its result once it has one.
     pub task: Value,
+    /// When the server running the task last wrote this record, in milliseconds since the
+    /// Unix epoch. It rewrites the record of an unfinished task every so often even when
+    /// nothing changed, so a record left unwritten for long says that server has stopped.
+    #[serde(default)]
+    pub written_ms: u64,
 }
 
 /// Why a store could not be read or written (Redis unreachable, say).
@@ -125,16 +130,20 @@ impl Kept {
 
 impl MemoryTaskStore {
     /// Runs `change` on task `id`'s entry, with what is past its time dropped first, and
-    /// forgets the entry if nothing is left of it.
-    fn with<T>(&self, id: &str, change: impl FnOnce(&mut Kept, Instant) -> T) -> T {
+    /// forgets the entry if nothing is left of it. A write (`sweep`) drops what is past its
+    /// time of every task, so that a process with many short tasks does not keep them all;
+    /// a read, which the running task makes every turn, looks at its own task only.
+    fn with<T>(&self, id: &str, sweep: bool, change: impl FnOnce(&mut Kept, Instant) -> T) -> T {
         let now = Instant::now();
         let mut tasks = self.tasks.lock().unwrap_or_else(PoisonError::into_inner);
-        // Each write sweeps, so that a process with many short tasks does not keep them all.
-        tasks.retain(|_, kept| {
-            kept.expire(now);
-            !kept.is_empty()
-        });
+        if sweep {
+            tasks.retain(|_, kept| {
+                kept.expire(now);
+                !kept.is_empty()
+            });
+        }
         let kept = tasks.entry(id.to_owned()).or_default();
+        kept.expire(now);
         let out = change(kept, now);
         if kept.is_empty() {
             tasks.remove(id);
@@ -150,14 +159,16 @@ impl TaskStore for MemoryTaskStore {
         record: &'a TaskRecord,
         keep: Duration,
     ) -> BoxFuture<'a, StoreResult<()>> {
-        self.with(id, |kept, now| {
+        self.with(id, true, |kept, now| {
             kept.record = Some((record.clone(), now + keep));
         });
         Box::pin(async { Ok(()) })
     }
 
     fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
-        let record = self.with(id, |kept, _| kept.record.as_ref().map(|(r, _)| r.clone()));
+        let record = self.with(id, false, |kept, _| {
+            kept.record.as_ref().map(|(r, _)| r.clone())
+        });
         Box::pin(async { Ok(record) })
     }
 
@@ -167,7 +178,7 @@ impl TaskStore for MemoryTaskStore {
         answers: Map<String, Value>,
         keep: Duration,
     ) -> BoxFuture<'a, StoreResult<()>> {
-        self.with(id, |kept, now| {
+        self.with(id, true, |kept, now| {
             let (waiting, until) = kept.answers.get_or_insert_with(|| (Map::new(), now));
             waiting.extend(answers);
             *until = now + keep;
@@ -176,7 +187,7 @@ impl TaskStore for MemoryTaskStore {
     }
 
     fn take_answers<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Map<String, Value>>> {
-        let answers = self.with(id, |kept, _| {
+        let answers = self.with(id, false, |kept, _| {
             kept.answers
                 .take()
                 .map(|(answers, _)| answers)
@@ -186,12 +197,12 @@ impl TaskStore for MemoryTaskStore {
     }
 
     fn cancel<'a>(&'a self, id: &'a str, keep: Duration) -> BoxFuture<'a, StoreResult<()>> {
-        self.with(id, |kept, now| kept.cancelled = Some(now + keep));
+        self.with(id, true, |kept, now| kept.cancelled = Some(now + keep));
         Box::pin(async { Ok(()) })
     }
 
     fn cancelled<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<bool>> {
-        let cancelled = self.with(id, |kept, _| kept.cancelled.is_some());
+        let cancelled = self.with(id, false, |kept, _| kept.cancelled.is_some());
         Box::pin(async move { Ok(cancelled) })
     }
 }

@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 use rmcp::ErrorData as McpError;
 use rmcp::model::{
     CallToolResponse, CreateTaskResult, DetailedTask, GetTaskResult, InputRequest, InputResponses,
+    TaskPayload,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
@@ -45,6 +46,15 @@ use crate::store::{MemoryTaskStore, TaskRecord, TaskStore, TaskStoreError};
 /// subscription to restore after Redis comes back, and a task's client polls at about this
 /// pace anyway.
 const MIRROR_EVERY: Duration = Duration::from_millis(100);
+
+/// How often the replica running a task rewrites its record even when nothing changed, so that
+/// other replicas can tell it is still there.
+const HEARTBEAT: Duration = Duration::from_secs(1);
+
+/// How long a running task's record may go unwritten before other replicas answer that the
+/// replica running it has stopped: several heartbeats, so that a slow Redis write or a little
+/// clock skew between machines does not fail a task that is running.
+const STOPPED_AFTER: Duration = Duration::from_secs(5);
 
 /// How long a task's result is kept after it finishes (and how long it may run), unless the
 /// server is told otherwise: rmcp's default, five minutes, long enough for a client that polls
@@ -246,7 +256,8 @@ impl Tasks {
         else {
             return Err(unknown(id));
         };
-        let detailed = serde_json::from_value(record.task).map_err(|error| {
+        let stale = now_ms().saturating_sub(record.written_ms) > millis(STOPPED_AFTER);
+        let detailed: DetailedTask = serde_json::from_value(record.task).map_err(|error| {
             McpError::internal_error(
                 format!(
                     "the stored state of task `{}` cannot be read ({error}); do all replicas \
@@ -256,6 +267,9 @@ impl Tasks {
                 None,
             )
         })?;
+        if stale && !detailed.status().is_terminal() {
+            return Ok(GetTaskResult::new(stopped(detailed)));
+        }
         Ok(GetTaskResult::new(detailed))
     }
 
@@ -396,7 +410,38 @@ fn record_of(owner: &Owner, detailed: &DetailedTask, handle: &TaskHandle) -> Tas
         session: owner.session.clone(),
         caller: owner.caller.clone(),
         task: serde_json::to_value(&detailed).unwrap_or(Value::Null),
+        written_ms: now_ms(),
     }
+}
+
+/// A task whose replica stopped before it finished, as it reads from then on: failed, with an
+/// error saying so.
+fn stopped(detailed: DetailedTask) -> DetailedTask {
+    let error = McpError::internal_error(
+        format!(
+            "the server running this task stopped before it finished (its state was last \
+             written over {} s ago); call the tool again to start a new task",
+            STOPPED_AFTER.as_secs()
+        ),
+        None,
+    );
+    let error = match serde_json::to_value(error) {
+        Ok(Value::Object(error)) => error,
+        _ => serde_json::Map::new(),
+    };
+    DetailedTask::new(detailed.task, TaskPayload::Failed { error })
+}
+
+/// The wall clock in milliseconds since the Unix epoch, as the replicas compare it.
+fn now_ms() -> u64 {
+    let since = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    millis(since)
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// Keeps task `id`'s state in the store while this server runs it: every [`MIRROR_EVERY`],
@@ -413,6 +458,7 @@ async fn mirror(tasks: Tasks, id: String, handle: TaskHandle, mut written: Value
     };
     let mut cancel_passed_on = false;
     let mut stored = true;
+    let mut beat = Instant::now();
     loop {
         tokio::time::sleep(MIRROR_EVERY).await;
         if !cancel_passed_on && let Ok(true) = tasks.store.cancelled(&id).await {
@@ -429,7 +475,8 @@ async fn mirror(tasks: Tasks, id: String, handle: TaskHandle, mut written: Value
         };
         let finished = detailed.status().is_terminal();
         let record = record_of(&owner, &detailed, &handle);
-        if record.task != written || !stored {
+        if record.task != written || !stored || beat.elapsed() >= HEARTBEAT {
+            beat = Instant::now();
             let keep = match finished {
                 true => tasks.ttl,
                 false => tasks.ttl.saturating_mul(2),

@@ -3,7 +3,8 @@
 //! loopback port, and copies of the example server over HTTP each given `--redis`. A task
 //! started through one copy is polled, answered, cancelled and read through the others, with
 //! the same owner checks; with Redis killed, task calls fail with a clear error while plain
-//! calls keep working, and task calls work again once Redis is back. The stores themselves
+//! calls keep working, and task calls work again once Redis is back; a task whose replica
+//! stopped reads as failed on the others. The stores themselves
 //! (in memory and Redis) pass one suite of [`TaskStore`] tests.
 
 use std::fs::{self, File};
@@ -418,6 +419,35 @@ async fn with_redis_gone_task_calls_fail_clearly_plain_calls_work_and_both_recov
     b.until(&again, "completed", status_is("completed")).await;
 }
 
+#[tokio::test]
+async fn a_task_whose_replica_stopped_reads_as_failed_on_the_others() {
+    let redis = Redis::start();
+    let mut servers = replicas(&redis, 2);
+    let [a, b] = [0, 1].map(|at| Caller::new(&servers[at].1, "alice"));
+    a.write_notes(2).await;
+    let id = a.start("note_export", json!({"pace_ms": 60_000})).await;
+    b.until(&id, "working", status_is("working")).await;
+    // Still working on the other replica for longer than a heartbeat.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let working = b.task("tasks/get", &id, json!({})).await;
+    assert_eq!(working["result"]["status"], "working", "{working}");
+
+    drop(servers.remove(0));
+    let failed = b.until(&id, "failed", status_is("failed")).await;
+    let message = failed["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("stopped before it finished") && message.contains("call the tool again"),
+        "{failed}"
+    );
+    let late = b
+        .task("tasks/update", &id, json!({"inputResponses": {}}))
+        .await;
+    assert_eq!(
+        late["error"]["code"], -32602,
+        "a stopped task takes no answers: {late}"
+    );
+}
+
 /// What every [`TaskStore`] must do: keep a record for its time, hand each answer over once,
 /// remember a cancel, and keep tasks apart.
 async fn keeps_what_tasks_need(store: &dyn TaskStore) {
@@ -426,6 +456,7 @@ async fn keeps_what_tasks_need(store: &dyn TaskStore) {
         session: None,
         caller: Some("alice".to_owned()),
         task: json!({"taskId": id, "status": "working"}),
+        written_ms: 1,
     };
     let long = Duration::from_secs(60);
     assert_eq!(store.get(&id).await.unwrap(), None);
@@ -500,6 +531,7 @@ async fn the_redis_store_keeps_what_tasks_need() {
         session: None,
         caller: None,
         task: json!({}),
+        written_ms: 1,
     };
     store
         .put("shared-id", &record, Duration::from_secs(60))
