@@ -88,6 +88,12 @@ pub trait TaskStore: Send + Sync + 'static {
 
     /// Whether task `id` was asked to stop.
     fn cancelled<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<bool>>;
+
+    /// Whether the store answers now: asked before a task starts, so that a task whose state
+    /// could not be kept is refused before its handler runs. Answers `Ok` unless overridden.
+    fn ready(&self) -> BoxFuture<'_, StoreResult<()>> {
+        Box::pin(async { Ok(()) })
+    }
 }
 
 /// The tasks of one process, in its memory: the default, for a server that is not one of
@@ -405,6 +411,10 @@ impl TaskStore for RedisTaskStore {
                 .arg(millis(keep));
             self.command(&set).await
         })
+    }
+
+    fn ready(&self) -> BoxFuture<'_, StoreResult<()>> {
+        Box::pin(async move { self.command(&redis::cmd("PING")).await })
     }
 
     fn cancelled<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<bool>> {

@@ -154,6 +154,11 @@ impl Tasks {
         owner: Owner,
     ) -> Result<CallToolResponse, McpError> {
         self.forget_dropped();
+        if self.shared {
+            self.store.ready().await.map_err(|error| {
+                unreachable_store(&error, "the task was not started; call the tool again")
+            })?;
+        }
         let (found, asked) = watch::channel(None);
         let ctx = ctx.with_asker(InTask {
             task: asked,
@@ -210,6 +215,7 @@ impl Tasks {
             }
             Err(error) => {
                 // No other replica could see the task: it is stopped, not left running unseen.
+                // Rare, as the store answered just before the task started.
                 handle.cancel();
                 let _ = self.manager.cancel_task(&id);
                 self.owned
@@ -218,7 +224,7 @@ impl Tasks {
                     .remove(&id);
                 Err(unreachable_store(
                     &error,
-                    "the task was not started; call the tool again",
+                    "the task was stopped as it started; call the tool again",
                 ))
             }
         }
