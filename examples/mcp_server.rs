@@ -7,11 +7,13 @@
 //! cargo run --example mcp_server -- --confirm    # ask the client's user before note_write
 //! cargo run --example mcp_server -- --task-ttl-ms 2000   # drop a task's result 2 s after it ends
 //! cargo run --example mcp_server -- --http 127.0.0.1:8001 --stateless   # one of several replicas
+//! cargo run --example mcp_server -- --http 127.0.0.1:8001 --stateless --redis redis://127.0.0.1:6379
 //! ```
 //!
 //! With `--stateless` (HTTP only), it serves without sessions, so that replicas behind a load
 //! balancer can each answer any request (the README's "Running several replicas"); each
-//! replica keeps its own notes.
+//! replica keeps its own notes. With `--redis URL`, the state of tasks over HTTP is kept in
+//! that Redis, so that each replica answers `tasks/*` for a task any of them started.
 //!
 //! With `--confirm` (before or after `--http`), every call of a destructive tool (`note_write`)
 //! waits for the client's user to approve it, shown the call's arguments; a client that cannot
@@ -28,7 +30,7 @@ use std::net::SocketAddr;
 
 use notes::NoteStore;
 use tool_core::{Collision, Context, Grant, Registry};
-use tool_mcp::{McpServer, RemoteToolkit};
+use tool_mcp::{McpServer, RedisTaskStore, RemoteToolkit};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -54,31 +56,26 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         });
 
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let confirm = args
-        .iter()
-        .position(|arg| arg == "--confirm")
-        .map(|at| args.remove(at));
-    let server = match confirm {
-        Some(_) => server.with_confirmation(std::time::Duration::from_secs(300)),
-        None => server,
+    let server = match take_flag(&mut args, "--confirm") {
+        true => server.with_confirmation(std::time::Duration::from_secs(300)),
+        false => server,
     };
-    let stateless = args
-        .iter()
-        .position(|arg| arg == "--stateless")
-        .map(|at| args.remove(at))
-        .is_some();
+    let stateless = take_flag(&mut args, "--stateless");
     let server = match stateless {
         true => server.stateless(),
         false => server,
     };
-    let server = match args.iter().position(|arg| arg == "--task-ttl-ms") {
-        Some(at) => {
-            let ttl = args.get(at + 1).and_then(|ms| ms.parse().ok()).ok_or(
-                "--task-ttl-ms takes a whole number of milliseconds, as --task-ttl-ms 2000",
+    let server = match take_value(&mut args, "--task-ttl-ms", "2000")? {
+        Some(ms) => {
+            let ttl = ms.parse().map_err(
+                |_| "--task-ttl-ms takes a whole number of milliseconds, as --task-ttl-ms 2000",
             )?;
-            args.drain(at..at + 2);
             server.with_task_ttl(std::time::Duration::from_millis(ttl))
         }
+        None => server,
+    };
+    let server = match take_value(&mut args, "--redis", "redis://127.0.0.1:6379")? {
+        Some(url) => server.with_task_store(RedisTaskStore::open(&url)?),
         None => server,
     };
     let mut args = args.into_iter();
@@ -99,10 +96,34 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         Some(other) => {
             return Err(format!(
-                "unknown argument `{other}`; use [--confirm] [--task-ttl-ms MS] [--http [ADDR] [--stateless]]"
+                "unknown argument `{other}`; use [--confirm] [--task-ttl-ms MS] [--redis URL] \
+                 [--http [ADDR] [--stateless]]"
             )
             .into());
         }
     }
     Ok(())
+}
+
+/// Whether `flag` was given, taking it out of `args`.
+fn take_flag(args: &mut Vec<String>, flag: &str) -> bool {
+    let at = args.iter().position(|arg| arg == flag);
+    at.map(|at| args.remove(at)).is_some()
+}
+
+/// The value given after `option`, if it was given, taking both out of `args`.
+fn take_value(
+    args: &mut Vec<String>,
+    option: &str,
+    example: &str,
+) -> Result<Option<String>, String> {
+    let Some(at) = args.iter().position(|arg| arg == option) else {
+        return Ok(None);
+    };
+    if at + 1 >= args.len() {
+        return Err(format!("{option} takes a value, as {option} {example}"));
+    }
+    let value = args.remove(at + 1);
+    args.remove(at);
+    Ok(Some(value))
 }

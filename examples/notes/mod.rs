@@ -182,15 +182,22 @@ pub struct Exported {
 }
 
 /// Exports every note, one at a time, reporting progress; slow on purpose (each note takes
-/// `pace_ms`), so it runs as a task a client polls, and can be cancelled.
+/// `pace_ms`), so it runs as a task a client polls, and can be cancelled. With `confirm`, it
+/// first asks its user whether to go on, and exports nothing unless told yes.
 #[tool(name = "note_export", readonly, task, timeout = "10m")]
 pub async fn note_export(
     /// How long each note takes, in milliseconds.
     #[serde(default = "default_pace")]
     pace_ms: u64,
+    /// Whether to ask the user before exporting.
+    #[serde(default)]
+    confirm: bool,
     ctx: &Context,
 ) -> Result<Exported, Refusal> {
     let store = store(ctx)?;
+    if confirm && ctx.ask::<bool>("Export every note?").await? != Answer::Given(true) {
+        return Ok(Exported { notes: Vec::new() });
+    }
     let notes: Vec<Note> = store
         .notes
         .lock()

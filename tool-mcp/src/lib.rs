@@ -88,9 +88,21 @@
 //!   not give. They work with one replica, or with a balancer that sends every request of a
 //!   client to one replica.
 //! - Tasks, whose state is held by the process that started them: across replicas they need a
-//!   shared task store.
+//!   shared task store (below).
 //! - The host's own state (a [`Context`](tool_core::Context) extension such as a store) is
 //!   per process too: what every replica must see belongs in a shared store.
+//!
+//! # Tasks across replicas
+//!
+//! Several replicas of a server behind one load balancer share their tasks through a
+//! [`TaskStore`] ([`McpServer::with_task_store`]), such as a [`RedisTaskStore`]: the replica
+//! running a task writes its state there as it changes, and reads the answers and the cancel
+//! other replicas leave for it; any replica answers `tasks/*` for it from the store, with the
+//! same owner checks. While the store cannot be reached, task calls fail with an error saying
+//! so (a replica still answers for the tasks it runs itself), and plain calls are not touched.
+//! Without a store, tasks are kept in the process's memory ([`MemoryTaskStore`]). A
+//! 2026-07-28 request has no session, so its tasks reach every replica; a 2025-11-25 session
+//! lives on one replica, and so do its tasks, as a task's owner includes its session.
 
 #![deny(missing_docs)]
 
@@ -99,6 +111,7 @@ mod convert;
 mod lines;
 mod remote;
 mod server;
+mod store;
 mod subscriptions;
 mod tasks;
 
@@ -107,6 +120,9 @@ pub use ask::{
 };
 pub use remote::{DEFAULT_REMOTE_TIMEOUT, RemoteError, RemoteToolkit, SERVERS_VARIABLE};
 pub use server::{DEFAULT_MAX_LINE_BYTES, HttpRequestParts, McpServer};
+pub use store::{
+    MemoryTaskStore, RedisTaskStore, StoreResult, TaskRecord, TaskStore, TaskStoreError,
+};
 pub use tasks::DEFAULT_TASK_TTL;
 
 /// Re-exported so hosts can name rmcp's types without depending on a matching version.

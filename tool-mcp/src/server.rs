@@ -111,6 +111,17 @@ impl McpServer {
         self
     }
 
+    /// Keeps the state of tasks over HTTP (status, progress, questions and their answers,
+    /// results until their time to live has passed) in `store`, so that every replica sharing
+    /// it answers `tasks/get`, `tasks/update` and `tasks/cancel` for a task any of them
+    /// started, such as a [`RedisTaskStore`](crate::RedisTaskStore). Without it, tasks are
+    /// kept in this process's memory. A stdio connection's tasks stay in memory either way, as
+    /// no one else may reach them. See [tasks](crate#tasks).
+    pub fn with_task_store(mut self, store: impl crate::TaskStore) -> Self {
+        self.tasks = self.tasks.with_store(std::sync::Arc::new(store));
+        self
+    }
+
     /// Asks the client's user to approve every call of a tool marked `destructive`, through
     /// the same questions a tool asks with [`Context::ask`]: the question names the tool and
     /// shows its arguments; only a yes runs the call, and a client that cannot be asked (no
@@ -372,7 +383,8 @@ impl ServerHandler for McpServer {
             let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
             return self
                 .tasks
-                .start(&registry, call, ctx, Owner::of(&context, caller));
+                .start(&registry, call, ctx, Owner::of(&context, caller))
+                .await;
         }
         let asking = crate::ask::Asking::of(&context);
         // A call that may be suspended for an answer outlives its request: it has a
@@ -467,7 +479,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, McpError> {
         let owner = Owner::of(&context, self.caller_of(&context.extensions));
-        self.tasks.get(&request.task_id, &owner)
+        self.tasks.get(&request.task_id, &owner).await
     }
 
     async fn update_task(
@@ -478,6 +490,7 @@ impl ServerHandler for McpServer {
         let owner = Owner::of(&context, self.caller_of(&context.extensions));
         self.tasks
             .update(&request.task_id, request.input_responses, &owner)
+            .await
     }
 
     async fn cancel_task(
@@ -486,7 +499,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
         let owner = Owner::of(&context, self.caller_of(&context.extensions));
-        self.tasks.cancel(&request.task_id, &owner)
+        self.tasks.cancel(&request.task_id, &owner).await
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -5,6 +5,12 @@
 //! `tasks/update` and `tasks/cancel` reach it through rmcp's [`TaskManager`], which keeps each
 //! task's state, its questions and its result until its time to live has passed.
 //!
+//! Each task's state is also written to a [`TaskStore`] (in memory unless the server is given
+//! one), which is how a replica that does not run a task answers `tasks/*` for it: the replica
+//! running the task writes its state there whenever it changes, and every
+//! [`MIRROR_EVERY`] reads what other replicas left for it (answers, a request to cancel). A
+//! replica answers for the tasks it runs from its own memory, and for the others from the store.
+//!
 //! A task belongs to whoever started it: over HTTP the session (`Mcp-Session-Id`) and the
 //! caller the host named, over one stdio connection that connection (each has its own tasks).
 //! Any other asker of a task's id gets the very error an unknown id gets, so an id says
@@ -20,7 +26,8 @@ use std::time::{Duration, Instant};
 
 use rmcp::ErrorData as McpError;
 use rmcp::model::{
-    CallToolResponse, CreateTaskResult, GetTaskResult, InputRequest, InputResponses,
+    CallToolResponse, CreateTaskResult, DetailedTask, GetTaskResult, InputRequest, InputResponses,
+    TaskPayload,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
@@ -32,6 +39,22 @@ use tool_core::{
 };
 
 use crate::server::HttpRequestParts;
+use crate::store::{MemoryTaskStore, TaskRecord, TaskStore, TaskStoreError};
+
+/// How often the replica running a task writes its changed state to the store and reads the
+/// answers and cancellation left for it. Polling rather than Redis pub/sub: a poll needs no
+/// subscription to restore after Redis comes back, and a task's client polls at about this
+/// pace anyway.
+const MIRROR_EVERY: Duration = Duration::from_millis(100);
+
+/// How often the replica running a task rewrites its record even when nothing changed, so that
+/// other replicas can tell it is still there.
+const HEARTBEAT: Duration = Duration::from_secs(1);
+
+/// How long a running task's record may go unwritten before other replicas answer that the
+/// replica running it has stopped: several heartbeats, so that a slow Redis write or a little
+/// clock skew between machines does not fail a task that is running.
+const STOPPED_AFTER: Duration = Duration::from_secs(5);
 
 /// How long a task's result is kept after it finishes (and how long it may run), unless the
 /// server is told otherwise: rmcp's default, five minutes, long enough for a client that polls
@@ -46,6 +69,9 @@ pub(crate) struct Tasks {
     manager: TaskManager,
     owned: Arc<Mutex<HashMap<String, Owned>>>,
     ttl: Duration,
+    store: Arc<dyn TaskStore>,
+    /// Whether `store` is shared with other servers (and so with every connection).
+    shared: bool,
 }
 
 /// A task as this server knows it: who may see it, its handle, for its progress, and when it
@@ -70,17 +96,28 @@ impl Default for Tasks {
             manager: TaskManager::new(),
             owned: Arc::default(),
             ttl: DEFAULT_TASK_TTL,
+            store: Arc::new(MemoryTaskStore::default()),
+            shared: false,
         }
     }
 }
 
 impl Tasks {
-    /// An empty store with the same settings, for a connection of its own.
+    /// An empty store with the same settings, for a connection of its own: its tasks are
+    /// kept in memory even when the server has a shared store, as no other connection or
+    /// replica may reach them.
     pub(crate) fn fresh(&self) -> Tasks {
         Tasks {
             ttl: self.ttl,
             ..Tasks::default()
         }
+    }
+
+    /// The same settings, keeping the state of tasks in `store`, shared with other servers.
+    pub(crate) fn with_store(mut self, store: Arc<dyn TaskStore>) -> Tasks {
+        self.store = store;
+        self.shared = true;
+        self
     }
 
     /// The same store, keeping results for `ttl`.
@@ -109,7 +146,7 @@ impl Tasks {
     /// Starts `call` as a task of `owner` and answers with its `CreateTaskResult`; a call the
     /// registry will not start (the caller's bound reached, say) is answered as a direct call
     /// would be, with the refusal as an `isError` result.
-    pub(crate) fn start(
+    pub(crate) async fn start(
         &self,
         registry: &Registry,
         call: ToolCall,
@@ -117,6 +154,11 @@ impl Tasks {
         owner: Owner,
     ) -> Result<CallToolResponse, McpError> {
         self.forget_dropped();
+        if self.shared {
+            self.store.ready().await.map_err(|error| {
+                unreachable_store(&error, "the task was not started; call the tool again")
+            })?;
+        }
         let (found, asked) = watch::channel(None);
         let ctx = ctx.with_asker(InTask {
             task: asked,
@@ -142,22 +184,102 @@ impl Tasks {
                 found.send_replace(Some(context.clone()));
                 Box::pin(run(running, context))
             });
+        let id = task.task_id.clone();
         self.owned
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .insert(
-                task.task_id.clone(),
+                id.clone(),
                 Owned {
-                    owner,
-                    handle,
+                    owner: owner.clone(),
+                    handle: handle.clone(),
                     started: Instant::now(),
                 },
             );
-        Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
+        // Written before the client learns the id, so that any replica it asks knows it.
+        let written = match self.manager.get_task(&id) {
+            Ok(detailed) => {
+                let record = record_of(&owner, &detailed, &handle);
+                let written = self
+                    .store
+                    .put(&id, &record, self.ttl.saturating_mul(2))
+                    .await;
+                written.map(|()| record.task)
+            }
+            Err(error) => Err(TaskStoreError::new(error.message)),
+        };
+        match written {
+            Ok(written) => {
+                tokio::spawn(mirror(self.clone(), id, handle, written));
+                Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
+            }
+            Err(error) => {
+                // No other replica could see the task: it is stopped, not left running unseen.
+                // Rare, as the store answered just before the task started.
+                handle.cancel();
+                let _ = self.manager.cancel_task(&id);
+                self.owned
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .remove(&id);
+                Err(unreachable_store(
+                    &error,
+                    "the task was stopped as it started; call the tool again",
+                ))
+            }
+        }
     }
 
-    /// `tasks/get`: the task's state, its latest progress as its status message.
-    pub(crate) fn get(&self, id: &str, owner: &Owner) -> Result<GetTaskResult, McpError> {
+    /// `tasks/get`: the task's state, its latest progress as its status message; from this
+    /// server's memory when it runs the task, else from the store.
+    pub(crate) async fn get(&self, id: &str, owner: &Owner) -> Result<GetTaskResult, McpError> {
+        match self.local(id, owner)? {
+            true => self.get_local(id, owner),
+            false => self.get_stored(id, owner).await,
+        }
+    }
+
+    /// Whether this server runs task `id` (and `owner` may see it); an error if it runs it
+    /// for someone else.
+    fn local(&self, id: &str, owner: &Owner) -> Result<bool, McpError> {
+        let owned = self.owned.lock().unwrap_or_else(PoisonError::into_inner);
+        match owned.get(id) {
+            Some(task) if task.owner == *owner => Ok(true),
+            Some(_) => Err(unknown(id)),
+            None => Ok(false),
+        }
+    }
+
+    /// The state of a task another server runs, as it last wrote it to the store.
+    async fn get_stored(&self, id: &str, owner: &Owner) -> Result<GetTaskResult, McpError> {
+        let record = self
+            .store
+            .get(id)
+            .await
+            .map_err(|error| unreachable_store(&error, "call again once it is back"))?;
+        let Some(record) = record
+            .filter(|record| record.session == owner.session && record.caller == owner.caller)
+        else {
+            return Err(unknown(id));
+        };
+        let stale = now_ms().saturating_sub(record.written_ms) > millis(STOPPED_AFTER);
+        let detailed: DetailedTask = serde_json::from_value(record.task).map_err(|error| {
+            McpError::internal_error(
+                format!(
+                    "the stored state of task `{}` cannot be read ({error}); do all replicas \
+                     run the same version of the server?",
+                    shortened(id)
+                ),
+                None,
+            )
+        })?;
+        if stale && !detailed.status().is_terminal() {
+            return Ok(GetTaskResult::new(stopped(detailed)));
+        }
+        Ok(GetTaskResult::new(detailed))
+    }
+
+    fn get_local(&self, id: &str, owner: &Owner) -> Result<GetTaskResult, McpError> {
         let mut owned = self.owned.lock().unwrap_or_else(PoisonError::into_inner);
         let Some(task) = owned.get(id).filter(|task| task.owner == *owner) else {
             return Err(unknown(id));
@@ -180,13 +302,13 @@ impl Tasks {
     /// `tasks/update`: answers to the task's questions. A task that has finished takes none,
     /// and says so, where the extension would let them be ignored: a client answering a
     /// finished task has lost track of it.
-    pub(crate) fn update(
+    pub(crate) async fn update(
         &self,
         id: &str,
         answers: InputResponses,
         owner: &Owner,
     ) -> Result<(), McpError> {
-        let status = self.get(id, owner)?.task.status();
+        let status = self.get(id, owner).await?.task.status();
         if status.is_terminal() {
             let status = serde_json::to_value(status).unwrap_or(Value::Null);
             return Err(McpError::invalid_params(
@@ -199,13 +321,26 @@ impl Tasks {
                 None,
             ));
         }
-        self.manager.update_task(id, answers)
+        if self.local(id, owner)? {
+            return self.manager.update_task(id, answers);
+        }
+        let answers = answers.into_iter().collect();
+        self.store
+            .answer(id, answers, self.ttl.saturating_mul(2))
+            .await
+            .map_err(|error| unreachable_store(&error, "send the answers again once it is back"))
     }
 
     /// `tasks/cancel`: asks the task to stop; its handler ends at its next `.await`.
-    pub(crate) fn cancel(&self, id: &str, owner: &Owner) -> Result<(), McpError> {
-        self.get(id, owner)?;
-        self.manager.cancel_task(id)
+    pub(crate) async fn cancel(&self, id: &str, owner: &Owner) -> Result<(), McpError> {
+        self.get(id, owner).await?;
+        if self.local(id, owner)? {
+            return self.manager.cancel_task(id);
+        }
+        self.store
+            .cancel(id, self.ttl.saturating_mul(2))
+            .await
+            .map_err(|error| unreachable_store(&error, "cancel again once it is back"))
     }
 
     /// Forgets the tasks the manager has dropped for certain (two times to live after they
@@ -256,6 +391,115 @@ pub(crate) fn unreadable(method: &str) -> Option<McpError> {
         format!("Invalid params: {method} takes {expected}"),
         None,
     ))
+}
+
+/// The error for a task call the store could not serve, saying what to do.
+fn unreachable_store(error: &TaskStoreError, then: &str) -> McpError {
+    McpError::internal_error(
+        format!(
+            "the task store cannot be reached: {error}; {then}. Plain tool calls are not \
+             affected"
+        ),
+        None,
+    )
+}
+
+/// A task's state as the store keeps it, with its latest progress as its status message.
+fn record_of(owner: &Owner, detailed: &DetailedTask, handle: &TaskHandle) -> TaskRecord {
+    let mut detailed = detailed.clone();
+    if !detailed.status().is_terminal()
+        && let Some(progress) = handle.progress()
+    {
+        detailed.task.status_message = Some(said(&progress));
+    }
+    TaskRecord {
+        session: owner.session.clone(),
+        caller: owner.caller.clone(),
+        task: serde_json::to_value(&detailed).unwrap_or(Value::Null),
+        written_ms: now_ms(),
+    }
+}
+
+/// A task whose replica stopped before it finished, as it reads from then on: failed, with an
+/// error saying so.
+fn stopped(detailed: DetailedTask) -> DetailedTask {
+    let error = McpError::internal_error(
+        format!(
+            "the server running this task stopped before it finished (its state was last \
+             written over {} s ago); call the tool again to start a new task",
+            STOPPED_AFTER.as_secs()
+        ),
+        None,
+    );
+    let error = match serde_json::to_value(error) {
+        Ok(Value::Object(error)) => error,
+        _ => serde_json::Map::new(),
+    };
+    DetailedTask::new(detailed.task, TaskPayload::Failed { error })
+}
+
+/// The wall clock in milliseconds since the Unix epoch, as the replicas compare it.
+fn now_ms() -> u64 {
+    let since = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    millis(since)
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Keeps task `id`'s state in the store while this server runs it: every [`MIRROR_EVERY`],
+/// takes the answers and the cancellation other replicas left, and writes the state if it
+/// changed, until the finished state is written (or the task is dropped). A write that fails
+/// (Redis down) is tried again at the next turn.
+async fn mirror(tasks: Tasks, id: String, handle: TaskHandle, mut written: Value) {
+    let owner = {
+        let owned = tasks.owned.lock().unwrap_or_else(PoisonError::into_inner);
+        match owned.get(&id) {
+            Some(task) => task.owner.clone(),
+            None => return,
+        }
+    };
+    let mut cancel_passed_on = false;
+    let mut stored = true;
+    let mut beat = Instant::now();
+    loop {
+        tokio::time::sleep(MIRROR_EVERY).await;
+        if !cancel_passed_on && let Ok(true) = tasks.store.cancelled(&id).await {
+            cancel_passed_on = true;
+            let _ = tasks.manager.cancel_task(&id);
+        }
+        if let Ok(answers) = tasks.store.take_answers(&id).await
+            && !answers.is_empty()
+        {
+            let _ = tasks.manager.update_task(&id, answers);
+        }
+        let Ok(detailed) = tasks.manager.get_task(&id) else {
+            return;
+        };
+        let finished = detailed.status().is_terminal();
+        let record = record_of(&owner, &detailed, &handle);
+        if record.task != written || !stored || beat.elapsed() >= HEARTBEAT {
+            beat = Instant::now();
+            let keep = match finished {
+                true => tasks.ttl,
+                false => tasks.ttl.saturating_mul(2),
+            };
+            stored = match tasks.store.put(&id, &record, keep).await {
+                Ok(()) => true,
+                Err(error) => {
+                    tracing::warn!(task = %id, %error, "the task's state could not be stored");
+                    false
+                }
+            };
+            written = record.task;
+        }
+        if finished && stored {
+            return;
+        }
+    }
 }
 
 /// The error for a task id this asker may not see: unknown, another's, or long gone, alike.

@@ -1,0 +1,426 @@
+//! Where the state of tasks is kept, so that any replica of a server can answer `tasks/*` for
+//! a task another replica runs: [`TaskStore`], with [`MemoryTaskStore`] (one process, the
+//! default) and [`RedisTaskStore`] (every replica that shares one Redis).
+//!
+//! The replica that runs a task writes its state (a [`TaskRecord`]: status, progress, the
+//! questions it asked, and its result) whenever it changes, and reads the store for what other
+//! replicas leave for it: answers to its questions, and a request to cancel. Every replica
+//! reads the record to answer `tasks/get`. The store keeps nothing past the time it is told to
+//! keep it, so abandoned tasks do not pile up.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use tool_core::BoxFuture;
+
+/// One task's state as every replica reads it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TaskRecord {
+    /// The HTTP session that started the task, if it had one.
+    pub session: Option<String>,
+    /// The caller the host named for the request that started the task, if any.
+    pub caller: Option<String>,
+    /// The task as `tasks/get` answers it (rmcp's `DetailedTask` as JSON): its status and
+    /// status message, its open questions (`inputRequests`), and its result once it has one.
+    pub task: Value,
+    /// When the server running the task last wrote this record, in milliseconds since the
+    /// Unix epoch. It rewrites the record of an unfinished task every so often even when
+    /// nothing changed, so a record left unwritten for long says that server has stopped.
+    #[serde(default)]
+    pub written_ms: u64,
+}
+
+/// Why a store could not be read or written (Redis unreachable, say).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TaskStoreError(String);
+
+impl TaskStoreError {
+    /// An error saying `what` went wrong.
+    pub fn new(what: impl fmt::Display) -> Self {
+        TaskStoreError(what.to_string())
+    }
+}
+
+impl fmt::Display for TaskStoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TaskStoreError {}
+
+/// What a store gives back.
+pub type StoreResult<T> = Result<T, TaskStoreError>;
+
+/// The shared state of tasks: each task's record, the answers waiting for it, and whether it
+/// was asked to stop. Every write says how long to keep what it writes; a store forgets it
+/// after that.
+pub trait TaskStore: Send + Sync + 'static {
+    /// Writes task `id`'s record, replacing the one before, kept for `keep`.
+    fn put<'a>(
+        &'a self,
+        id: &'a str,
+        record: &'a TaskRecord,
+        keep: Duration,
+    ) -> BoxFuture<'a, StoreResult<()>>;
+
+    /// Task `id`'s record, `None` if there is none (never written, or past its time).
+    fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>>;
+
+    /// Leaves answers (question key to elicitation result) for task `id`, kept for `keep`;
+    /// a later answer to the same key replaces an earlier one not yet taken.
+    fn answer<'a>(
+        &'a self,
+        id: &'a str,
+        answers: Map<String, Value>,
+        keep: Duration,
+    ) -> BoxFuture<'a, StoreResult<()>>;
+
+    /// Takes the answers left for task `id` since it last took them (each is taken once).
+    fn take_answers<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Map<String, Value>>>;
+
+    /// Asks task `id` to stop, remembered for `keep`.
+    fn cancel<'a>(&'a self, id: &'a str, keep: Duration) -> BoxFuture<'a, StoreResult<()>>;
+
+    /// Whether task `id` was asked to stop.
+    fn cancelled<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<bool>>;
+
+    /// Whether the store answers now: asked before a task starts, so that a task whose state
+    /// could not be kept is refused before its handler runs. Answers `Ok` unless overridden.
+    fn ready(&self) -> BoxFuture<'_, StoreResult<()>> {
+        Box::pin(async { Ok(()) })
+    }
+}
+
+/// The tasks of one process, in its memory: the default, for a server that is not one of
+/// several replicas.
+#[derive(Clone, Default)]
+pub struct MemoryTaskStore {
+    tasks: Arc<Mutex<HashMap<String, Kept>>>,
+}
+
+/// What is kept of one task, and until when.
+#[derive(Default)]
+struct Kept {
+    record: Option<(TaskRecord, Instant)>,
+    answers: Option<(Map<String, Value>, Instant)>,
+    cancelled: Option<Instant>,
+}
+
+impl Kept {
+    fn is_empty(&self) -> bool {
+        self.record.is_none() && self.answers.is_none() && self.cancelled.is_none()
+    }
+
+    /// Drops what is past its time.
+    fn expire(&mut self, now: Instant) {
+        if self.record.as_ref().is_some_and(|(_, until)| *until <= now) {
+            self.record = None;
+        }
+        if self
+            .answers
+            .as_ref()
+            .is_some_and(|(_, until)| *until <= now)
+        {
+            self.answers = None;
+        }
+        if self.cancelled.is_some_and(|until| until <= now) {
+            self.cancelled = None;
+        }
+    }
+}
+
+impl MemoryTaskStore {
+    /// Runs `change` on task `id`'s entry, with what is past its time dropped first, and
+    /// forgets the entry if nothing is left of it. A write (`sweep`) drops what is past its
+    /// time of every task, so that a process with many short tasks does not keep them all;
+    /// a read, which the running task makes every turn, looks at its own task only.
+    fn with<T>(&self, id: &str, sweep: bool, change: impl FnOnce(&mut Kept, Instant) -> T) -> T {
+        let now = Instant::now();
+        let mut tasks = self.tasks.lock().unwrap_or_else(PoisonError::into_inner);
+        if sweep {
+            tasks.retain(|_, kept| {
+                kept.expire(now);
+                !kept.is_empty()
+            });
+        }
+        let kept = tasks.entry(id.to_owned()).or_default();
+        kept.expire(now);
+        let out = change(kept, now);
+        if kept.is_empty() {
+            tasks.remove(id);
+        }
+        out
+    }
+}
+
+impl TaskStore for MemoryTaskStore {
+    fn put<'a>(
+        &'a self,
+        id: &'a str,
+        record: &'a TaskRecord,
+        keep: Duration,
+    ) -> BoxFuture<'a, StoreResult<()>> {
+        self.with(id, true, |kept, now| {
+            kept.record = Some((record.clone(), now + keep));
+        });
+        Box::pin(async { Ok(()) })
+    }
+
+    fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
+        let record = self.with(id, false, |kept, _| {
+            kept.record.as_ref().map(|(r, _)| r.clone())
+        });
+        Box::pin(async { Ok(record) })
+    }
+
+    fn answer<'a>(
+        &'a self,
+        id: &'a str,
+        answers: Map<String, Value>,
+        keep: Duration,
+    ) -> BoxFuture<'a, StoreResult<()>> {
+        self.with(id, true, |kept, now| {
+            let (waiting, until) = kept.answers.get_or_insert_with(|| (Map::new(), now));
+            waiting.extend(answers);
+            *until = now + keep;
+        });
+        Box::pin(async { Ok(()) })
+    }
+
+    fn take_answers<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Map<String, Value>>> {
+        let answers = self.with(id, false, |kept, _| {
+            kept.answers
+                .take()
+                .map(|(answers, _)| answers)
+                .unwrap_or_default()
+        });
+        Box::pin(async { Ok(answers) })
+    }
+
+    fn cancel<'a>(&'a self, id: &'a str, keep: Duration) -> BoxFuture<'a, StoreResult<()>> {
+        self.with(id, true, |kept, now| kept.cancelled = Some(now + keep));
+        Box::pin(async { Ok(()) })
+    }
+
+    fn cancelled<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<bool>> {
+        let cancelled = self.with(id, false, |kept, _| kept.cancelled.is_some());
+        Box::pin(async move { Ok(cancelled) })
+    }
+}
+
+/// The tasks of every replica that shares one Redis (through redis-rs's `ConnectionManager`,
+/// which reconnects by itself once Redis is back).
+///
+/// Task `ID` is kept under three keys, each with its own expiry: `PREFIX:ID` (the record as
+/// JSON), `PREFIX:ID:answers` (a hash of answers waiting to be taken) and `PREFIX:ID:cancel`.
+/// The prefix is `tool-mcp:task` unless set with [`RedisTaskStore::with_prefix`]. The Redis
+/// must be private to the servers: it holds every task's result.
+#[derive(Clone)]
+pub struct RedisTaskStore {
+    client: redis::Client,
+    connection: Arc<tokio::sync::OnceCell<redis::aio::ConnectionManager>>,
+    prefix: String,
+}
+
+/// How long a connection to Redis, and an answer from it, may take: a task call fails with
+/// a clear error rather than wait on a Redis that has gone.
+const REDIS_WAIT: Duration = Duration::from_secs(2);
+
+impl RedisTaskStore {
+    /// A store in the Redis at `url` (`redis://host:port/db`, or `rediss://` for TLS where
+    /// redis-rs is built with it). Nothing is connected until the first task call, so a
+    /// server starts while Redis is down, and its task calls work once Redis is up.
+    pub fn open(url: &str) -> StoreResult<Self> {
+        let client = redis::Client::open(url).map_err(|error| {
+            TaskStoreError::new(format!(
+                "`{url}` is not a Redis URL ({error}); give one as redis://HOST:PORT"
+            ))
+        })?;
+        Ok(RedisTaskStore {
+            client,
+            connection: Arc::default(),
+            prefix: "tool-mcp:task".to_owned(),
+        })
+    }
+
+    /// Keeps tasks under `prefix` instead of `tool-mcp:task`, so that two servers whose
+    /// tasks must not meet can share one Redis.
+    pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.prefix = prefix.into();
+        self
+    }
+
+    async fn connection(&self) -> StoreResult<redis::aio::ConnectionManager> {
+        let connection = self
+            .connection
+            .get_or_try_init(|| async {
+                let config = redis::aio::ConnectionManagerConfig::new()
+                    .set_connection_timeout(Some(REDIS_WAIT))
+                    .set_response_timeout(Some(REDIS_WAIT))
+                    // A request fails at once while Redis is down; the next one reconnects.
+                    .set_number_of_retries(1);
+                redis::aio::ConnectionManager::new_lazy_with_config(self.client.clone(), config)
+            })
+            .await
+            .map_err(|error| self.unreachable(error))?;
+        Ok(connection.clone())
+    }
+
+    /// Runs `command`, once more if the connection had broken: the first request after Redis
+    /// returns meets the broken connection and sets off the reconnection the second uses.
+    async fn command<T: redis::FromRedisValue>(&self, command: &redis::Cmd) -> StoreResult<T> {
+        let mut connection = self.connection().await?;
+        match command.query_async(&mut connection).await {
+            Err(error) if broken(&error) => command.query_async(&mut connection).await,
+            answered => answered,
+        }
+        .map_err(|error| self.unreachable(error))
+    }
+
+    /// Runs `pipeline` as [`RedisTaskStore::command`] runs a command.
+    async fn pipeline<T: redis::FromRedisValue>(
+        &self,
+        pipeline: &redis::Pipeline,
+    ) -> StoreResult<T> {
+        let mut connection = self.connection().await?;
+        match pipeline.query_async(&mut connection).await {
+            Err(error) if broken(&error) => pipeline.query_async(&mut connection).await,
+            answered => answered,
+        }
+        .map_err(|error| self.unreachable(error))
+    }
+
+    fn unreachable(&self, error: redis::RedisError) -> TaskStoreError {
+        let info = self.client.get_connection_info();
+        TaskStoreError::new(format!("Redis at {} did not answer ({error})", info.addr()))
+    }
+
+    fn key(&self, id: &str, part: &str) -> String {
+        match part {
+            "" => format!("{}:{id}", self.prefix),
+            part => format!("{}:{id}:{part}", self.prefix),
+        }
+    }
+}
+
+/// Whether `error` says the connection broke (Redis gone, or gone and back), rather than that
+/// Redis refused the command.
+fn broken(error: &redis::RedisError) -> bool {
+    error.is_io_error() || error.is_connection_dropped() || error.is_connection_refusal()
+}
+
+/// Milliseconds for a Redis expiry: at least one, as Redis refuses zero.
+fn millis(keep: Duration) -> u64 {
+    u64::try_from(keep.as_millis()).unwrap_or(u64::MAX).max(1)
+}
+
+impl TaskStore for RedisTaskStore {
+    fn put<'a>(
+        &'a self,
+        id: &'a str,
+        record: &'a TaskRecord,
+        keep: Duration,
+    ) -> BoxFuture<'a, StoreResult<()>> {
+        Box::pin(async move {
+            let json = serde_json::to_string(record).map_err(TaskStoreError::new)?;
+            let mut set = redis::cmd("SET");
+            set.arg(self.key(id, ""))
+                .arg(json)
+                .arg("PX")
+                .arg(millis(keep));
+            self.command(&set).await
+        })
+    }
+
+    fn get<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Option<TaskRecord>>> {
+        Box::pin(async move {
+            let json: Option<String> = self
+                .command(redis::cmd("GET").arg(self.key(id, "")))
+                .await?;
+            json.map(|json| {
+                serde_json::from_str(&json).map_err(|error| {
+                    TaskStoreError::new(format!(
+                        "the record of task `{id}` in Redis is not one this server wrote \
+                         ({error}); is another program using the key prefix `{}`?",
+                        self.prefix
+                    ))
+                })
+            })
+            .transpose()
+        })
+    }
+
+    fn answer<'a>(
+        &'a self,
+        id: &'a str,
+        answers: Map<String, Value>,
+        keep: Duration,
+    ) -> BoxFuture<'a, StoreResult<()>> {
+        Box::pin(async move {
+            if answers.is_empty() {
+                return Ok(());
+            }
+            let key = self.key(id, "answers");
+            let mut pipe = redis::pipe();
+            pipe.atomic();
+            for (question, answer) in &answers {
+                pipe.cmd("HSET")
+                    .arg(&key)
+                    .arg(question)
+                    .arg(answer.to_string())
+                    .ignore();
+            }
+            pipe.cmd("PEXPIRE").arg(&key).arg(millis(keep)).ignore();
+            self.pipeline(&pipe).await
+        })
+    }
+
+    fn take_answers<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<Map<String, Value>>> {
+        Box::pin(async move {
+            let key = self.key(id, "answers");
+            // Read and delete in one transaction, so an answer left in between is not lost.
+            let mut take = redis::pipe();
+            take.atomic()
+                .cmd("HGETALL")
+                .arg(&key)
+                .cmd("DEL")
+                .arg(&key)
+                .ignore();
+            let (answers,): (HashMap<String, String>,) = self.pipeline(&take).await?;
+            Ok(answers
+                .into_iter()
+                .map(|(question, answer)| {
+                    let answer = serde_json::from_str(&answer).unwrap_or(Value::String(answer));
+                    (question, answer)
+                })
+                .collect())
+        })
+    }
+
+    fn cancel<'a>(&'a self, id: &'a str, keep: Duration) -> BoxFuture<'a, StoreResult<()>> {
+        Box::pin(async move {
+            let mut set = redis::cmd("SET");
+            set.arg(self.key(id, "cancel"))
+                .arg(1)
+                .arg("PX")
+                .arg(millis(keep));
+            self.command(&set).await
+        })
+    }
+
+    fn ready(&self) -> BoxFuture<'_, StoreResult<()>> {
+        Box::pin(async move { self.command(&redis::cmd("PING")).await })
+    }
+
+    fn cancelled<'a>(&'a self, id: &'a str) -> BoxFuture<'a, StoreResult<bool>> {
+        Box::pin(async move {
+            self.command(redis::cmd("EXISTS").arg(self.key(id, "cancel")))
+                .await
+        })
+    }
+}
