@@ -115,6 +115,20 @@ impl Registry {
             .collect()
     }
 
+    /// Whether a call of `name` in `session` goes on to the registry's own way of calling
+    /// ([`Registry::call`], or a task's start), where grants are checked: without deferred
+    /// loading, always; with it, for a tool listed always or found, and never for
+    /// `tool_search`, which [`Registry::call_in`] answers itself.
+    pub fn is_listed_in(&self, session: &Session, name: &str) -> bool {
+        match &self.config.deferred {
+            None => true,
+            Some(always) => {
+                name != TOOL_SEARCH
+                    && (always.contains(name) || session.lock().iter().any(|each| each == name))
+            }
+        }
+    }
+
     /// [`Registry::definitions_in`] in `provider`'s tool shape.
     pub fn export_in(
         &self,
@@ -134,9 +148,9 @@ impl Registry {
     /// that a refusal tells nothing of tools the caller was not granted. Without deferred
     /// loading, this is [`Registry::call`].
     pub async fn call_in(&self, session: &Session, call: ToolCall, ctx: &Context) -> ToolResult {
-        let Some(always) = &self.config.deferred else {
+        if !self.is_deferred() {
             return self.call(call, ctx).await;
-        };
+        }
         if call.name == TOOL_SEARCH {
             let outcome = self.search_for(session, &call);
             return ToolResult {
@@ -146,8 +160,7 @@ impl Registry {
                 notes: Vec::new(),
             };
         }
-        let listed = always.contains(&call.name) || session.lock().contains(&call.name);
-        if !listed {
+        if !self.is_listed_in(session, &call.name) {
             let names: Vec<String> = self
                 .definitions_in(session)
                 .iter()
