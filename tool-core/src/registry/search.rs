@@ -15,16 +15,19 @@
 
 use std::fmt::Write as _;
 
-use bm25::{Document, Language, SearchEngine, SearchEngineBuilder};
+use bm25::{Embedder, EmbedderBuilder, Language, Scorer};
 use serde_json::Value;
 
 use super::Registry;
 use super::catalog::Catalog;
 use crate::tool::ToolDefinition;
 
-/// The BM25 index of a catalog's tools, each document keyed by the tool's position.
+/// The BM25 index of a catalog's tools, each document keyed by the tool's position. The
+/// crate's embedder and scorer are used rather than its `SearchEngine`, which keeps a copy of
+/// every document's text and clones the text of each match: a search here needs positions.
 pub(super) struct SearchIndex {
-    engine: SearchEngine<u32>,
+    embedder: Embedder,
+    scorer: Scorer<u32>,
 }
 
 /// One tool a search found, best first.
@@ -40,26 +43,26 @@ pub struct Found {
 impl SearchIndex {
     /// The index of these tools.
     pub(super) fn new(definitions: &[ToolDefinition]) -> SearchIndex {
-        let documents = definitions
-            .iter()
-            .enumerate()
-            .filter_map(|(position, definition)| {
-                let id = u32::try_from(position).ok()?;
-                Some(Document::new(id, text_of(definition)))
-            });
-        SearchIndex {
-            engine: SearchEngineBuilder::<u32>::with_documents(Language::English, documents)
-                .build(),
+        let texts: Vec<String> = definitions.iter().map(text_of).collect();
+        let corpus: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let embedder = EmbedderBuilder::with_fit_to_corpus(Language::English, &corpus).build();
+        let mut scorer = Scorer::new();
+        for (position, text) in texts.iter().enumerate() {
+            if let Ok(id) = u32::try_from(position) {
+                scorer.upsert(&id, embedder.embed(text));
+            }
         }
+        SearchIndex { embedder, scorer }
     }
 
     /// The positions of the tools matching `query`, best first, ties in insertion order.
     fn positions(&self, query: &str) -> Vec<(usize, f32)> {
+        let query = self.embedder.embed(&split_words(query));
         let mut found: Vec<(usize, f32)> = self
-            .engine
-            .search(&split_words(query), None)
+            .scorer
+            .matches(&query)
             .into_iter()
-            .map(|hit| (hit.document.id as usize, hit.score))
+            .map(|hit| (hit.id as usize, hit.score))
             .collect();
         found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         found
