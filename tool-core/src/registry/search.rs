@@ -15,19 +15,37 @@
 
 use std::fmt::Write as _;
 
-use bm25::{Embedder, EmbedderBuilder, Language, Scorer};
+use bm25::{DefaultTokenizer, Embedder, EmbedderBuilder, Language, Scorer, Tokenizer};
 use serde_json::Value;
 
 use super::Registry;
 use super::catalog::Catalog;
 use crate::tool::ToolDefinition;
 
-/// The BM25 index of a catalog's tools, each document keyed by the tool's position. The
-/// crate's embedder and scorer are used rather than its `SearchEngine`, which keeps a copy of
-/// every document's text and clones the text of each match: a search here needs positions.
+/// The BM25 index of a catalog's tools, each document keyed by the tool's position.
+///
+/// The crate's embedder and scorer are used rather than its `SearchEngine`, which keeps a copy
+/// of every document's text and clones the text of each match: a search here needs positions.
+/// Texts are tokenized (normalised, stop words dropped, stemmed) once, by `words`, and handed
+/// to the embedder as words, since fitting the embedder to a corpus would tokenize it a second
+/// time to learn the average length.
 pub(super) struct SearchIndex {
-    embedder: Embedder,
+    words: DefaultTokenizer,
+    embedder: Embedder<u32, Tokenized>,
     scorer: Scorer<u32>,
+}
+
+/// Text already tokenized, its words separated by spaces.
+#[derive(Default)]
+struct Tokenized;
+
+impl Tokenizer for Tokenized {
+    fn tokenize(&self, text: &str) -> Vec<String> {
+        text.split(' ')
+            .filter(|word| !word.is_empty())
+            .map(str::to_owned)
+            .collect()
+    }
 }
 
 /// One tool a search found, best first.
@@ -43,21 +61,41 @@ pub struct Found {
 impl SearchIndex {
     /// The index of these tools.
     pub(super) fn new(definitions: &[ToolDefinition]) -> SearchIndex {
-        let texts: Vec<String> = definitions.iter().map(text_of).collect();
-        let corpus: Vec<&str> = texts.iter().map(String::as_str).collect();
-        let embedder = EmbedderBuilder::with_fit_to_corpus(Language::English, &corpus).build();
+        let words = DefaultTokenizer::new(Language::English);
+        let mut total = 0usize;
+        let texts: Vec<String> = definitions
+            .iter()
+            .map(|definition| {
+                let tokens = words.tokenize(&text_of(definition));
+                total += tokens.len();
+                tokens.join(" ")
+            })
+            .collect();
+        // BM25 divides by the average length; any positive value does when there are no
+        // words at all.
+        let average = if total == 0 {
+            1.0
+        } else {
+            total as f32 / texts.len() as f32
+        };
+        let embedder = EmbedderBuilder::<u32, Tokenized>::with_avgdl(average).build();
         let mut scorer = Scorer::new();
         for (position, text) in texts.iter().enumerate() {
             if let Ok(id) = u32::try_from(position) {
                 scorer.upsert(&id, embedder.embed(text));
             }
         }
-        SearchIndex { embedder, scorer }
+        SearchIndex {
+            words,
+            embedder,
+            scorer,
+        }
     }
 
     /// The positions of the tools matching `query`, best first, ties in insertion order.
     fn positions(&self, query: &str) -> Vec<(usize, f32)> {
-        let query = self.embedder.embed(&split_words(query));
+        let query = self.words.tokenize(&split_words(query)).join(" ");
+        let query = self.embedder.embed(&query);
         let mut found: Vec<(usize, f32)> = self
             .scorer
             .matches(&query)
