@@ -9,12 +9,12 @@ use crate::schema::Words;
 use crate::schema::walk::{self, MAX_NESTED_SCHEMAS, Root, Slot};
 use crate::tool::ToolDefinition;
 
-/// One block per tool: its name and description, then one line per parameter with its type,
+/// One block per tool: its name, its tags in brackets if it has any, and its description, then one line per parameter with its type,
 /// the rules it keeps beyond its type (bounds, lengths, patterns), whether it is required,
 /// and its description.
 ///
 /// ```text
-/// note_write: Writes a note.
+/// note_write [notes, write]: Writes a note.
 ///   text (string, required): The note's text.
 ///   revision (u64 or null, optional): The revision the caller last read.
 /// ```
@@ -24,12 +24,11 @@ pub(crate) fn describe(definitions: &[ToolDefinition]) -> String {
         if position > 0 {
             out.push('\n');
         }
-        let _ = writeln!(
-            out,
-            "{}: {}",
-            definition.name,
-            indent(&definition.description)
-        );
+        out.push_str(&definition.name);
+        if !definition.tags.is_empty() {
+            let _ = write!(out, " [{}]", definition.tags.join(", "));
+        }
+        let _ = writeln!(out, ": {}", indent(&definition.description));
         let schema = &definition.input_schema;
         if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
             fields(&mut out, properties, schema, schema, 1);

@@ -1,6 +1,6 @@
 //! Grants: which tools a caller may see and run.
 //!
-//! A [`Grant`] names tools and whole toolkits. A registry scoped to a grant
+//! A [`Grant`] names tools, whole toolkits and tags (every tool that has the tag). A registry scoped to a grant
 //! ([`Registry::scoped`](crate::Registry::scoped)) lists only what the grant names and refuses
 //! everything else with `not-permitted`, before the arguments are read, before any approver is
 //! asked and before the tool (or any transport behind it) is touched. Its refusals never name a
@@ -20,11 +20,16 @@ use std::sync::Arc;
 /// assert!(grant.permits("web_search", "search"));
 /// assert!(grant.permits("note_read", "note"));
 /// assert!(!grant.permits("file_delete", "files"));
+///
+/// let readers = Grant::new().tag("read");
+/// assert!(readers.permits_tagged("note_read", "note", &["notes".into(), "read".into()]));
+/// assert!(!readers.permits_tagged("note_write", "note", &["notes".into(), "write".into()]));
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Grant {
     tools: HashSet<Arc<str>>,
     toolkits: HashSet<Arc<str>>,
+    tags: HashSet<Arc<str>>,
 }
 
 impl Grant {
@@ -45,6 +50,12 @@ impl Grant {
         self
     }
 
+    /// Also grants every tool that has this tag (`#[tool(tags("read"))]`), now or once added.
+    pub fn tag(mut self, tag: impl Into<Arc<str>>) -> Self {
+        self.tags.insert(tag.into());
+        self
+    }
+
     /// Grants tools or toolkits by name: each name grants the tool or the toolkit it names.
     pub fn names<I, S>(names: I) -> Self
     where
@@ -60,8 +71,15 @@ impl Grant {
         grant
     }
 
-    /// Whether the tool `tool` of the toolkit `toolkit` is granted.
+    /// Whether the tool `tool` of the toolkit `toolkit` is granted by name (a grant by tag
+    /// needs the tool's tags: see [`Grant::permits_tagged`]).
     pub fn permits(&self, tool: &str, toolkit: &str) -> bool {
         self.tools.contains(tool) || self.toolkits.contains(toolkit)
+    }
+
+    /// Whether the tool `tool` of the toolkit `toolkit`, which has the tags `tags`, is
+    /// granted: by its name, its toolkit's, or one of its tags.
+    pub fn permits_tagged(&self, tool: &str, toolkit: &str, tags: &[String]) -> bool {
+        self.permits(tool, toolkit) || tags.iter().any(|tag| self.tags.contains(tag.as_str()))
     }
 }

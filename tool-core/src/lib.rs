@@ -56,6 +56,7 @@
 //! | `lenient` | forgives the slips models make most in the tool's arguments, whatever the registry says, `destructive` or not (see [`Leniency`]) |
 //! | `icon = "https://example.com/note.svg"` | an icon MCP clients may show; any number of them; an `https:`/`http:` URL or a `data:image/...;base64,...` URI; `icon(src = "...", mime_type = "image/png", sizes = ["48x48"], theme = "dark")` says more (see [`Icon`]); other providers have no place for icons |
 //! | `meta("com.example/category" = "notes", ...)` | entries of the tool's MCP `_meta`; any number; a key is an optional reverse-DNS prefix ending in `/` and a name, as MCP's key rules say (prefixes whose second label is `mcp` or `modelcontextprotocol` are MCP's); a value is a string, number or boolean literal or a `[...]` of them |
+//! | `tags("notes", "write")` | words that group the tool with others: in its definition (`tags`, and `_meta.tags` in the MCP export), granted by [`Grant::tag`], read by [`Registry::search`] and [`Registry::describe`]; any number; each one word of letters, digits, `-`, `_`, `.` and `/` |
 //! | `task` | lets a call run as a task: started with [`Registry::start`], watched, cancelled and its result read later through a [`TaskHandle`]; over MCP, run as a task of the tasks extension for clients that take them |
 //!
 //! The fn's parameters, in order, are the input's fields; a `///` comment on a parameter is
@@ -192,7 +193,8 @@ pub use providers::{ExportError, Provider};
 pub use refusal::{Line, Refusal, code};
 pub use registry::{
     Change, Collision, DEFAULT_BATCH_LIMIT, DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_TASK_LIMIT,
-    DEFAULT_TIMEOUT, Definitions, Exported, Registry, RegistryBuilder, RegistryError, Snapshot,
+    DEFAULT_TIMEOUT, Definitions, Exported, Found, Registry, RegistryBuilder, RegistryError,
+    Session, Snapshot, TOOL_SEARCH,
 };
 pub use result::ToolResult;
 pub use schema::{input_schema, output_schema};

@@ -77,6 +77,13 @@ pub struct ToolDefinition {
     /// [`ToolDefinition::with_meta`]); only the MCP export has a place for them.
     #[serde(skip_serializing_if = "Map::is_empty")]
     pub meta: Map<String, Value>,
+    /// Words that group it with other tools (`notes`, `write`), in the order written, each
+    /// once: a [`Grant`](crate::Grant) may grant tools by tag, and
+    /// [`Registry::search`](crate::Registry::search) and
+    /// [`Registry::describe`](crate::Registry::describe) read them. The MCP export has them
+    /// as `_meta.tags`; the other providers' shapes have no place for them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
     #[serde(skip)]
     timeout: Option<Duration>,
     #[serde(skip)]
@@ -106,6 +113,7 @@ impl ToolDefinition {
             annotations: Annotations::default(),
             icons: Vec::new(),
             meta: Map::new(),
+            tags: Vec::new(),
             timeout: None,
             allow_any: false,
             checked_elsewhere: false,
@@ -154,6 +162,23 @@ impl ToolDefinition {
     pub fn with_meta(mut self, key: impl Into<String>, value: impl Into<Value>) -> Self {
         self.meta.insert(key.into(), value.into());
         self
+    }
+
+    /// Adds tags (`#[tool(tags("notes", "write"))]`), each kept once, in the order first
+    /// written.
+    pub fn with_tags(mut self, tags: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        for tag in tags {
+            let tag = tag.into();
+            if !self.tags.contains(&tag) {
+                self.tags.push(tag);
+            }
+        }
+        self
+    }
+
+    /// Whether the tool has this tag.
+    pub fn has_tag(&self, tag: &str) -> bool {
+        self.tags.iter().any(|each| each == tag)
     }
 
     /// Lets a call of the tool run as a task (`#[tool(task)]`): started with

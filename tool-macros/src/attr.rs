@@ -22,7 +22,7 @@ const FLAGS: [&str; 7] = [
 ];
 
 /// The options that may be written more than once, each adding to the others.
-const REPEATABLE: [&str; 2] = ["icon", "meta"];
+const REPEATABLE: [&str; 3] = ["icon", "meta", "tags"];
 
 /// The options whose value is a string.
 const STRINGS: [&str; 4] = ["name", "title", "summary", "description"];
@@ -60,7 +60,7 @@ const TOOL_OPTIONS: Options = Options {
     strings: &STRINGS,
     what: "tool",
     example: "note_write",
-    others: &["timeout", "icon", "meta"],
+    others: &["timeout", "icon", "meta", "tags"],
 };
 
 const TOOLKIT_OPTIONS: Options = Options {
@@ -234,6 +234,81 @@ pub struct ToolAttr {
     /// `meta("com.example/key" = value, ...)`, any number of times.
     #[darling(multiple)]
     pub meta: Vec<crate::metadata::MetaAttr>,
+    /// `tags("notes", "write")`, any number of times.
+    #[darling(multiple)]
+    pub tags: Vec<Tags>,
+}
+
+/// One `tags(...)`: its tags, each with where it was written.
+#[derive(Debug)]
+pub struct Tags(pub Vec<LitStr>);
+
+const TAGS_HELP: &str = "write the tags as strings in parentheses, such as \
+                         `tags(\"notes\", \"write\")`";
+
+impl FromMeta for Tags {
+    fn from_meta(item: &Meta) -> darling::Result<Self> {
+        let list = match item {
+            Meta::List(list) => list,
+            Meta::NameValue(name_value) => {
+                return Err(darling::Error::custom(format!(
+                    "`tags` takes a list, not a value; {TAGS_HELP}"
+                ))
+                .with_span(&name_value.value));
+            }
+            Meta::Path(path) => {
+                return Err(
+                    darling::Error::custom(format!("`tags` needs tags; {TAGS_HELP}"))
+                        .with_span(path),
+                );
+            }
+        };
+        let items = list
+            .parse_args_with(syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated)
+            .map_err(|error| {
+                darling::Error::custom(format!("unreadable tags; {TAGS_HELP}"))
+                    .with_span(&error.span())
+            })?;
+        if items.is_empty() {
+            return Err(
+                darling::Error::custom(format!("this `tags(...)` is empty; {TAGS_HELP}"))
+                    .with_span(&list.path),
+            );
+        }
+        let mut errors = darling::Error::accumulator();
+        let mut tags = Vec::new();
+        for item in &items {
+            match literal(item) {
+                Some(Lit::Str(tag)) => match tag_problem(&tag.value()) {
+                    Some(problem) => errors.push(darling::Error::custom(problem).with_span(tag)),
+                    None => tags.push(tag.clone()),
+                },
+                _ => errors.push(
+                    darling::Error::custom(format!("a tag is a string literal; {TAGS_HELP}"))
+                        .with_span(item),
+                ),
+            }
+        }
+        errors.finish_with(Tags(tags))
+    }
+}
+
+/// What is wrong with a tag, if anything: a tag is one word a grant or a search can name, of
+/// letters, digits, `-`, `_`, `.` and `/`, at most 64 characters.
+fn tag_problem(tag: &str) -> Option<String> {
+    if tag.is_empty() {
+        return Some(format!("a tag cannot be empty; {TAGS_HELP}"));
+    }
+    if tag.chars().count() > 64 {
+        return Some("a tag is at most 64 characters; shorten it".to_owned());
+    }
+    let bad = tag
+        .chars()
+        .find(|c| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/')))?;
+    Some(format!(
+        "a tag is one word of letters, digits, `-`, `_`, `.` and `/`, and {bad:?} is none of \
+         these; write `tags(\"a\", \"b\")` for two tags"
+    ))
 }
 
 /// A timeout option: a string with a unit or an integer of milliseconds.
@@ -322,7 +397,8 @@ mod tests {
     /// How an unknown-option error of `#[tool]` ends.
     const TOOL_OPTION_LIST: &str = "its options are `name`, `title`, `summary`, `description`, \
                                     `readonly`, `destructive`, `idempotent`, `open_world`, \
-                                    `allow_any`, `lenient`, `task`, `timeout`, `icon`, `meta`";
+                                    `allow_any`, `lenient`, `task`, `timeout`, `icon`, `meta`, \
+                                    `tags`";
 
     /// The messages of an attribute's errors, in order.
     fn messages(error: Option<darling::Error>) -> Vec<String> {

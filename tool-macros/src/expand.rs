@@ -204,6 +204,12 @@ pub fn tool_items(tool: &ToolFn, tool_type: &syn::Ident, target: TokenStream) ->
     let convert = convert_return(tool);
     let output_schema = output_schema(tool);
     let metadata = crate::metadata::builder_calls(&tool.attr.icon, &tool.attr.meta);
+    let tags: Vec<_> = tool.attr.tags.iter().flat_map(|tags| &tags.0).collect();
+    let metadata = if tags.is_empty() {
+        metadata
+    } else {
+        quote!(#metadata .with_tags([#(#tags),*]))
+    };
 
     quote! {
         const _: () = {

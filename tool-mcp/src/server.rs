@@ -75,6 +75,8 @@ pub struct McpServer {
     /// Whether HTTP is served without sessions ([`McpServer::stateless`]); kept apart from
     /// `http_config` so that it holds whichever of the two is set first.
     stateless: bool,
+    /// The tools this connection's searches found, for a registry with deferred loading.
+    session: tool_core::Session,
 }
 
 /// The longest line [`McpServer::serve_lines`] (and so `serve_stdio`) reads by default: rmcp's
@@ -99,6 +101,7 @@ impl McpServer {
             connection: None,
             tasks: Tasks::default(),
             stateless: false,
+            session: tool_core::Session::new(),
         }
     }
 
@@ -256,6 +259,7 @@ impl McpServer {
         };
         // A connection's tasks are its own: no other connection can reach them.
         server.tasks = server.tasks.fresh();
+        server.session = tool_core::Session::new();
         let served = match server.serve(transport).await {
             Ok(running) => running
                 .waiting()
@@ -277,7 +281,12 @@ impl McpServer {
             config.legacy_session_mode = false;
         }
         StreamableHttpService::new(
-            move || Ok(self.clone()),
+            move || {
+                // Each HTTP session finds tools for itself.
+                let mut server = self.clone();
+                server.session = tool_core::Session::new();
+                Ok(server)
+            },
             Arc::new(LocalSessionManager::default()),
             config,
         )
@@ -351,7 +360,7 @@ impl ServerHandler for McpServer {
         let caller = self.caller_of(&context.extensions);
         let tools = self
             .registry_for(caller.as_deref())
-            .export(Provider::Mcp)
+            .export_in(&self.session, Provider::Mcp)
             .map_err(|error| McpError::internal_error(error.to_string(), None))?;
         let tools = tools
             .iter()
@@ -373,7 +382,9 @@ impl ServerHandler for McpServer {
             return self.suspended.resume(request, owner, context.ct).await;
         }
         let registry = self.registry_for(caller.as_deref());
-        if self.tasks.wanted(&registry, &request.name, &context) {
+        if self.tasks.wanted(&registry, &request.name, &context)
+            && registry.is_listed_in(&self.session, &request.name)
+        {
             // A task outlives its request: it has a token of its own, and no progress token.
             let mut ctx = self.base.clone().with_cancellation(Default::default());
             if let Some(caller) = &caller {
@@ -399,6 +410,7 @@ impl ServerHandler for McpServer {
         if let Some(caller) = &caller {
             ctx = ctx.with_caller(caller.as_str());
         }
+        let peer = context.peer.clone();
         let progress_token = request
             .meta
             .as_ref()
@@ -413,17 +425,25 @@ impl ServerHandler for McpServer {
         }
         let arguments = arguments_of(request.arguments);
         let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
-        match asking.into_rounds() {
+        let (session, found) = (self.session.clone(), self.session.loaded().len());
+        let answer = match asking.into_rounds() {
             Some(questions) => {
                 let registry = registry.into_owned();
-                let running = async move { run(&registry, call, ctx, progress).await };
+                let running = async move { run(&registry, &session, call, ctx, progress).await };
                 let name = request.name.into_owned();
                 let running = Running::start(name, owner, Box::pin(running), cancel, questions);
                 self.suspended.drive(running, context.ct).await
             }
-            None => crate::convert::call_tool_result(&run(&registry, call, ctx, progress).await)
-                .map(CallToolResponse::from),
+            None => crate::convert::call_tool_result(
+                &run(&registry, &session, call, ctx, progress).await,
+            )
+            .map(CallToolResponse::from),
+        };
+        // A search found tools: this session's list grew.
+        if self.session.loaded().len() > found {
+            let _ = peer.notify_tool_list_changed().await;
         }
+        answer
     }
 
     /// A request rmcp could not read as one of MCP's. A `tools/call` lands here when its params
@@ -521,11 +541,12 @@ impl ServerHandler for McpServer {
 /// the client before the result does.
 async fn run(
     registry: &Registry,
+    session: &tool_core::Session,
     call: ToolCall,
     ctx: Context,
     progress: Option<Arc<ProgressSink>>,
 ) -> tool_core::ToolResult {
-    let result = registry.call(call, &ctx).await;
+    let result = registry.call_in(session, call, &ctx).await;
     drop(ctx);
     if let Some(progress) = progress {
         progress.finish().await;

@@ -37,8 +37,14 @@ pub(super) fn insert(
         let icons = definition.icons.iter().map(icon_json).collect();
         entry.insert("icons".into(), Value::Array(icons));
     }
-    if !definition.meta.is_empty() {
-        entry.insert("_meta".into(), Value::Object(definition.meta.clone()));
+    if !definition.meta.is_empty() || !definition.tags.is_empty() {
+        let mut meta = definition.meta.clone();
+        // MCP has no field of its own for tags; a `tags` entry the tool set itself is kept.
+        if !definition.tags.is_empty() && !meta.contains_key("tags") {
+            let tags = definition.tags.iter().cloned().map(Value::String).collect();
+            meta.insert("tags".into(), Value::Array(tags));
+        }
+        entry.insert("_meta".into(), Value::Object(meta));
     }
     Ok(())
 }

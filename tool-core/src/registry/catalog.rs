@@ -1,5 +1,6 @@
 //! A registry's tools at one moment (the catalog), never changed once made, and what is
-//! derived from them: the index of names, each provider's export, made when first asked for.
+//! derived from them: the index of names, each provider's export and the search index, made
+//! when first asked for.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -20,6 +21,8 @@ pub(super) struct Catalog {
     /// Every tool in each provider's shape (in the order of [`Provider::ALL`]), made when
     /// first asked for.
     pub(super) exports: [OnceLock<Result<Exported, ExportError>>; Provider::ALL.len()],
+    /// The tools' search index, made when first searched.
+    pub(super) search: OnceLock<super::search::SearchIndex>,
 }
 
 /// Tool names to positions in a catalog, hashed with foldhash's fixed-seed hasher: far cheaper
@@ -80,6 +83,7 @@ impl Catalog {
             definitions: definitions.into(),
             index,
             exports: Default::default(),
+            search: OnceLock::new(),
         })
     }
 

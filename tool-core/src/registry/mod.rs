@@ -18,7 +18,8 @@
 //!
 //! The parts: [`catalog`](self::catalog) (the tools at one moment, and what is derived from
 //! them), `builder` (making a registry), `call` (the way of one call), `batch` (calls run
-//! together), `live` (changes while serving).
+//! together), `live` (changes while serving), `search` (finding tools by what they do),
+//! `session` (deferred loading: tools listed once a caller's search finds them).
 //!
 //! It speaks no provider's wire format; exports and transports build on it.
 
@@ -27,6 +28,8 @@ mod builder;
 mod call;
 mod catalog;
 mod live;
+mod search;
+mod session;
 
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
@@ -37,6 +40,8 @@ use tokio::sync::broadcast;
 pub use self::builder::RegistryBuilder;
 use self::catalog::{Catalog, ScopedDefinitions, export_all};
 pub use self::catalog::{Definitions, Exported, Snapshot};
+pub use self::search::Found;
+pub use self::session::{Session, TOOL_SEARCH};
 use crate::approval::Approver;
 use crate::grant::Grant;
 use crate::leniency::Leniency;
@@ -94,6 +99,8 @@ struct Config {
     max_argument_bytes: usize,
     leniency: Leniency,
     task_limit: usize,
+    /// With deferred loading, the tools listed before any search.
+    deferred: Option<Arc<std::collections::HashSet<String>>>,
 }
 
 /// The grants a view is scoped to (a tool must be permitted by each), and the definitions
@@ -116,6 +123,7 @@ impl Default for Config {
             max_argument_bytes: DEFAULT_MAX_ARGUMENT_BYTES,
             leniency: Leniency::none(),
             task_limit: DEFAULT_TASK_LIMIT,
+            deferred: None,
         }
     }
 }
@@ -219,12 +227,16 @@ impl Registry {
     fn permits(&self, catalog: &Catalog, position: usize) -> bool {
         match &self.scope {
             None => true,
-            Some(scope) => scope.grants.iter().all(|grant| {
-                grant.permits(
-                    &catalog.definitions[position].name,
-                    &catalog.entries[position].toolkit,
-                )
-            }),
+            Some(scope) => {
+                let definition = &catalog.definitions[position];
+                scope.grants.iter().all(|grant| {
+                    grant.permits_tagged(
+                        &definition.name,
+                        &catalog.entries[position].toolkit,
+                        &definition.tags,
+                    )
+                })
+            }
         }
     }
 

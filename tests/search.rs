@@ -1,0 +1,278 @@
+//! Finding tools among many: `Registry::search` (BM25 over names, descriptions, fields and
+//! tags), deferred loading (a `tool_search` tool, and tools listed once a session's search finds
+//! them), and tags (in definitions, exports, grants and `describe`).
+
+use serde_json::json;
+use tool_core::{
+    Context, Grant, Provider, Registry, Session, TOOL_SEARCH, ToolCall, ToolDefinition, code, tool,
+};
+
+/// Writes a note to the notebook.
+#[tool(tags("notes", "write"))]
+async fn note_write(
+    /// The note's text.
+    text: String,
+) -> String {
+    text
+}
+
+/// Reads a note from the notebook.
+#[tool(readonly, tags("notes", "read"))]
+async fn note_read(id: u64) -> String {
+    id.to_string()
+}
+
+/// Tells the weather forecast.
+#[tool(readonly)]
+async fn weather(
+    /// The city to forecast.
+    city: String,
+) -> String {
+    format!("sunny in {city}")
+}
+
+/// Converts an amount between currencies.
+#[tool(readonly, tags("money"))]
+async fn currency_convert(amount: f64, from: String, to: String) -> String {
+    format!("{amount} {from} in {to}")
+}
+
+fn registry() -> Registry {
+    Registry::builder()
+        .tool(NoteWrite)
+        .tool(NoteRead)
+        .tool(Weather)
+        .tool(CurrencyConvert)
+        .build()
+        .unwrap()
+}
+
+fn names(found: &[tool_core::Found]) -> Vec<&str> {
+    found
+        .iter()
+        .map(|each| each.definition.name.as_str())
+        .collect()
+}
+
+fn call(name: &str, arguments: serde_json::Value) -> ToolCall {
+    ToolCall::new("1", name, arguments)
+}
+
+// 1. Search.
+
+#[test]
+fn search_ranks_by_name_description_and_fields() {
+    let registry = registry();
+    let found = registry.search("write a note", 10);
+    assert_eq!(names(&found)[0], "note_write", "{found:?}");
+    assert!(!names(&found).contains(&"weather"));
+    // A field's description is searched: "city" is only in weather's field.
+    assert_eq!(names(&registry.search("which city", 10)), ["weather"]);
+    // Stemmed: "converting" finds "Converts".
+    assert_eq!(
+        names(&registry.search("converting money", 10))[0],
+        "currency_convert"
+    );
+    // Best first, scores falling.
+    let found = registry.search("notebook note", 10);
+    assert!(found.windows(2).all(|pair| pair[0].score >= pair[1].score));
+    assert_eq!(registry.search("note", 1).len(), 1);
+    assert!(registry.search("zebra", 10).is_empty());
+    assert!(registry.search("", 10).is_empty());
+}
+
+#[test]
+fn a_scoped_view_finds_granted_tools_only() {
+    let view = registry().scoped(Grant::new().tool("note_read"));
+    assert_eq!(
+        names(&view.search("note notebook write read", 10)),
+        ["note_read"]
+    );
+    assert!(view.search("weather forecast", 10).is_empty());
+}
+
+#[test]
+fn the_index_follows_changes() {
+    let registry = registry();
+    assert!(registry.search("calendar", 10).is_empty());
+    /// Adds an event to the calendar.
+    #[tool]
+    async fn calendar_add(title: String) -> String {
+        title
+    }
+    registry.add(CalendarAdd).unwrap();
+    assert_eq!(
+        names(&registry.search("calendar event", 10)),
+        ["calendar_add"]
+    );
+    assert!(registry.remove("calendar_add"));
+    assert!(registry.search("calendar", 10).is_empty());
+}
+
+// 2. Deferred loading.
+
+#[tokio::test]
+async fn deferred_loading_lists_search_then_what_was_found() {
+    let registry = registry().with_deferred_loading(["weather"]);
+    let session = Session::new();
+    let listed = |session: &Session| -> Vec<String> {
+        registry
+            .definitions_in(session)
+            .iter()
+            .map(|d| d.name.clone())
+            .collect()
+    };
+    assert_eq!(listed(&session), [TOOL_SEARCH, "weather"]);
+    // The registry's own list is unchanged.
+    assert_eq!(registry.definitions().len(), 4);
+
+    // Not found yet: refused, with the way to find it.
+    let refused = registry
+        .call_in(
+            &session,
+            call("note_write", json!({"text": "hi"})),
+            &Context::default(),
+        )
+        .await;
+    assert_eq!(refused.refusal().unwrap().code, code::UNKNOWN_TOOL);
+    assert!(refused.text().contains(TOOL_SEARCH), "{}", refused.text());
+
+    let found = registry
+        .call_in(
+            &session,
+            call(TOOL_SEARCH, json!({"query": "write a note", "limit": 1})),
+            &Context::default(),
+        )
+        .await;
+    assert!(!found.is_refused(), "{}", found.text());
+    assert!(found.text().contains("note_write"), "{}", found.text());
+    assert_eq!(session.loaded(), ["note_write"]);
+    assert_eq!(listed(&session), [TOOL_SEARCH, "note_write", "weather"]);
+
+    let written = registry
+        .call_in(
+            &session,
+            call("note_write", json!({"text": "hi"})),
+            &Context::default(),
+        )
+        .await;
+    assert_eq!(written.text(), "hi");
+
+    // Another session has found nothing.
+    let other = Session::new();
+    assert_eq!(listed(&other), [TOOL_SEARCH, "weather"]);
+    // Every provider takes the search tool's shape.
+    for provider in Provider::ALL {
+        let exported = registry.export_in(&other, provider).unwrap();
+        assert_eq!(exported.len(), 2, "{provider:?}");
+    }
+}
+
+#[tokio::test]
+async fn deferred_loading_keeps_to_grants() {
+    let view = registry()
+        .with_deferred_loading(Vec::<String>::new())
+        .scoped(Grant::new().tool("note_read"));
+    let session = Session::new();
+    let found = view
+        .call_in(
+            &session,
+            call(TOOL_SEARCH, json!({"query": "note write read"})),
+            &Context::default(),
+        )
+        .await;
+    assert!(!found.text().contains("note_write"), "{}", found.text());
+    assert_eq!(session.loaded(), ["note_read"]);
+    // Loading an ungranted tool by hand does not list it or let a call through.
+    session.load("note_write");
+    assert!(
+        view.definitions_in(&session)
+            .iter()
+            .all(|d| d.name != "note_write")
+    );
+    let refused = view
+        .call_in(
+            &session,
+            call("note_write", json!({"text": "hi"})),
+            &Context::default(),
+        )
+        .await;
+    assert_eq!(refused.refusal().unwrap().code, code::NOT_PERMITTED);
+    // Nor does naming a tool never found.
+    let refused = view
+        .call_in(
+            &Session::new(),
+            call("weather", json!({"city": "Oslo"})),
+            &Context::default(),
+        )
+        .await;
+    assert_eq!(refused.refusal().unwrap().code, code::UNKNOWN_TOOL);
+    assert!(
+        !refused.text().contains("weather` is not granted"),
+        "{}",
+        refused.text()
+    );
+}
+
+#[tokio::test]
+async fn tool_search_refuses_bad_arguments_with_what_to_write() {
+    let registry = registry().with_deferred_loading(Vec::<String>::new());
+    let session = Session::new();
+    for arguments in [
+        json!({}),
+        json!({"query": 3}),
+        json!({"query": "note", "limit": 0}),
+    ] {
+        let refused = registry
+            .call_in(&session, call(TOOL_SEARCH, arguments), &Context::default())
+            .await;
+        assert_eq!(refused.refusal().unwrap().code, code::BAD_ARGUMENTS);
+        assert!(refused.text().contains("\"query\""), "{}", refused.text());
+    }
+}
+
+// 3. Tags.
+
+#[test]
+fn tags_are_in_definitions_and_the_mcp_export() {
+    let registry = registry();
+    let definitions = registry.definitions();
+    assert_eq!(definitions[0].tags, ["notes", "write"]);
+    assert!(definitions[3].has_tag("money"));
+    assert!(definitions[2].tags.is_empty());
+    let mcp = registry.export(Provider::Mcp).unwrap();
+    assert_eq!(mcp[0]["_meta"]["tags"], json!(["notes", "write"]));
+    assert!(mcp[2].get("_meta").is_none());
+    let openai = registry.export(Provider::OpenAi).unwrap();
+    assert!(!openai[0].to_string().contains("\"write\""));
+    let by_hand = ToolDefinition::new("x", "X.", Default::default()).with_tags(["a", "b", "a"]);
+    assert_eq!(by_hand.tags, ["a", "b"]);
+}
+
+#[tokio::test]
+async fn grants_by_tag() {
+    let view = registry().scoped(Grant::new().tag("notes"));
+    assert_eq!(view.names(), ["note_write", "note_read"]);
+    let refused = view
+        .call(
+            call("weather", json!({"city": "Oslo"})),
+            &Context::default(),
+        )
+        .await;
+    assert_eq!(refused.refusal().unwrap().code, code::NOT_PERMITTED);
+    let read = view.scoped(Grant::new().tag("read"));
+    assert_eq!(read.names(), ["note_read"]);
+}
+
+#[test]
+fn describe_and_search_read_tags() {
+    let registry = registry();
+    let described = registry.describe();
+    assert!(
+        described.contains("note_write [notes, write]: Writes a note"),
+        "{described}"
+    );
+    assert!(described.contains("weather: Tells"), "{described}");
+    // "money" is only in currency_convert's tags.
+    assert_eq!(names(&registry.search("money", 10)), ["currency_convert"]);
+}

@@ -1,0 +1,266 @@
+//! Deferred loading: a registry that lists only a `tool_search` tool and a chosen few, and lists
+//! (and lets through) each further tool once a search by the same caller has found it.
+//!
+//! Every listed tool costs a model prompt tokens on every turn, and a model chooses worse among
+//! hundreds; with deferred loading it starts with a short list and asks for what it needs. What
+//! a caller has found is kept in a [`Session`], a value the host keeps per caller session and
+//! passes in ([`Registry::definitions_in`], [`Registry::call_in`]); over MCP the server keeps
+//! one per client session.
+//!
+//! Grants still decide: a scoped view's search finds granted tools only, and a call of any
+//! other tool is refused, as a tool not found, before it reaches anything.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use serde_json::{Value, json};
+
+use super::Registry;
+use super::call::shortened;
+use super::catalog::{Definitions, Exported, export_all};
+use crate::call::ToolCall;
+use crate::context::Context;
+use crate::output::Output;
+use crate::providers::{ExportError, Provider};
+use crate::refusal::{Refusal, code};
+use crate::result::ToolResult;
+use crate::tool::ToolDefinition;
+
+/// The name of the search tool a registry with deferred loading lists first. It stands in
+/// front of a registry tool of the same name.
+pub const TOOL_SEARCH: &str = "tool_search";
+
+/// How many tools one `tool_search` call finds unless it asks for another number, and the most
+/// it may ask for: enough to choose among, few enough to read in one turn.
+const DEFAULT_FOUND: usize = 5;
+const MOST_FOUND: u64 = 20;
+
+/// The tools one caller's searches have found, which a registry with deferred loading lists
+/// and lets through for that caller from then on.
+///
+/// Keep one per caller session; clones share what was found (so a host may hand a clone to
+/// each request of the session), and [`Session::new`] starts afresh.
+#[derive(Clone, Debug, Default)]
+pub struct Session {
+    loaded: Arc<Mutex<Vec<String>>>,
+}
+
+impl Session {
+    /// A session that has found nothing yet.
+    pub fn new() -> Session {
+        Session::default()
+    }
+
+    /// The names of the tools found so far, in the order they were found.
+    pub fn loaded(&self) -> Vec<String> {
+        self.lock().clone()
+    }
+
+    /// Lists `name` from now on, as if a search had found it (a host that knows what a caller
+    /// will need). A tool the registry does not grant the caller stays unlisted and refused.
+    pub fn load(&self, name: impl Into<String>) {
+        let name = name.into();
+        let mut loaded = self.lock();
+        if !loaded.contains(&name) {
+            loaded.push(name);
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<String>> {
+        self.loaded.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Registry {
+    /// Lists only a `tool_search` tool ([`TOOL_SEARCH`]) and the tools named in `always` (of
+    /// a scoped view: those granted) through [`Registry::definitions_in`],
+    /// [`Registry::export_in`] and [`Registry::call_in`]; a tool a caller's search finds is
+    /// listed and callable for the rest of that caller's [`Session`]. The registry's own
+    /// [`definitions`](Registry::definitions), [`export`](Registry::export) and
+    /// [`call`](Registry::call) are unchanged.
+    pub fn with_deferred_loading<I, S>(self, always: I) -> Registry
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let always: HashSet<String> = always.into_iter().map(Into::into).collect();
+        self.configure(|config| config.deferred = Some(Arc::new(always)))
+    }
+
+    /// Whether the registry lists tools only as searches find them (see
+    /// [`Registry::with_deferred_loading`]).
+    pub fn is_deferred(&self) -> bool {
+        self.config.deferred.is_some()
+    }
+
+    /// What `session`'s caller is shown: with deferred loading, `tool_search`, then the tools
+    /// listed always and those found, in the registry's order, granted ones only; without it,
+    /// every (granted) tool, as [`Registry::definitions`] gives them.
+    pub fn definitions_in(&self, session: &Session) -> Definitions {
+        let Some(always) = &self.config.deferred else {
+            return self.definitions();
+        };
+        let loaded: HashSet<String> = session.loaded().into_iter().collect();
+        std::iter::once(search_definition())
+            .chain(
+                self.definitions()
+                    .iter()
+                    .filter(|definition| {
+                        definition.name != TOOL_SEARCH
+                            && (always.contains(&definition.name)
+                                || loaded.contains(&definition.name))
+                    })
+                    .cloned(),
+            )
+            .collect()
+    }
+
+    /// Whether a call of `name` in `session` goes on to the registry's own way of calling
+    /// ([`Registry::call`], or a task's start), where grants are checked: without deferred
+    /// loading, always; with it, for a tool listed always or found, and never for
+    /// `tool_search`, which [`Registry::call_in`] answers itself.
+    pub fn is_listed_in(&self, session: &Session, name: &str) -> bool {
+        match &self.config.deferred {
+            None => true,
+            Some(always) => {
+                name != TOOL_SEARCH
+                    && (always.contains(name) || session.lock().iter().any(|each| each == name))
+            }
+        }
+    }
+
+    /// [`Registry::definitions_in`] in `provider`'s tool shape.
+    pub fn export_in(
+        &self,
+        session: &Session,
+        provider: Provider,
+    ) -> Result<Exported, ExportError> {
+        if !self.is_deferred() {
+            return self.export(provider);
+        }
+        export_all(&self.definitions_in(session), provider)
+    }
+
+    /// Runs `call` for `session`'s caller. With deferred loading, a call of `tool_search`
+    /// searches the (granted) tools and lists those it finds in the session, a call of a listed
+    /// tool runs as [`Registry::call`] runs it, and any other call is refused with
+    /// `unknown-tool` and a line saying to search first, whether the tool exists or not, so
+    /// that a refusal tells nothing of tools the caller was not granted. Without deferred
+    /// loading, this is [`Registry::call`].
+    pub async fn call_in(&self, session: &Session, call: ToolCall, ctx: &Context) -> ToolResult {
+        if !self.is_deferred() {
+            return self.call(call, ctx).await;
+        }
+        if call.name == TOOL_SEARCH {
+            let outcome = self.search_for(session, &call);
+            return ToolResult {
+                id: call.id,
+                name: call.name,
+                outcome,
+                notes: Vec::new(),
+            };
+        }
+        if !self.is_listed_in(session, &call.name) {
+            let names: Vec<String> = self
+                .definitions_in(session)
+                .iter()
+                .map(|definition| definition.name.clone())
+                .collect();
+            let refusal = Refusal::new(
+                code::UNKNOWN_TOOL,
+                format!(
+                    "no tool named `{}` is listed for you; call `{TOOL_SEARCH}` with what you \
+                     want done, then call a tool it finds",
+                    shortened(&call.name)
+                ),
+            )
+            .line("tools", names);
+            return ToolResult {
+                id: call.id,
+                name: call.name,
+                outcome: Err(refusal),
+                notes: Vec::new(),
+            };
+        }
+        self.call(call, ctx).await
+    }
+
+    /// Runs a `tool_search` call: finds the tools, lists them in the session, and tells the
+    /// model their names and descriptions.
+    fn search_for(&self, session: &Session, call: &ToolCall) -> Result<Output, Refusal> {
+        const HELP: &str = "write the arguments as {\"query\": \"what you want done\"}, with \
+                            \"limit\": a number from 1 to 20 if you want other than 5 tools";
+        let arguments: Value = serde_json::from_str(call.arguments.as_str())
+            .map_err(|_| Refusal::bad_arguments(format!("the arguments are not JSON; {HELP}")))?;
+        let Some(query) = arguments.get("query").and_then(Value::as_str) else {
+            return Err(Refusal::bad_arguments(format!(
+                "`query` is missing or not text; {HELP}"
+            )));
+        };
+        let limit = match arguments.get("limit") {
+            None | Some(Value::Null) => DEFAULT_FOUND,
+            Some(limit) => match limit.as_u64() {
+                Some(limit @ 1..=MOST_FOUND) => limit as usize,
+                _ => {
+                    return Err(Refusal::bad_arguments(format!(
+                        "`limit` must be a whole number from 1 to {MOST_FOUND}; {HELP}"
+                    )));
+                }
+            },
+        };
+        let found = self.search(query, limit);
+        let mut tools = Vec::with_capacity(found.len());
+        for each in &found {
+            session.load(each.definition.name.clone());
+            let mut tool = json!({
+                "name": each.definition.name,
+                "description": each.definition.description,
+            });
+            if !each.definition.tags.is_empty() {
+                tool["tags"] = json!(each.definition.tags);
+            }
+            tools.push(tool);
+        }
+        let note = if tools.is_empty() {
+            "no tool matched; search again with other words"
+        } else {
+            "these tools are listed for you now; call them by name"
+        };
+        Output::json(&json!({ "tools": tools, "note": note }))
+    }
+}
+
+/// The `tool_search` tool's definition.
+fn search_definition() -> ToolDefinition {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "query": {
+                "type": "string",
+                "minLength": 1,
+                "description": "What you want done, in a few words."
+            },
+            "limit": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": MOST_FOUND,
+                "description": "How many tools to find at most (5 unless set)."
+            }
+        },
+        "required": ["query"],
+        "additionalProperties": false
+    });
+    let schema = match schema {
+        Value::Object(schema) => schema,
+        _ => serde_json::Map::new(),
+    };
+    let mut definition = ToolDefinition::new(
+        TOOL_SEARCH,
+        "Finds tools by what they do, among more than are listed. The tools it finds are \
+         listed and callable from then on.",
+        schema,
+    );
+    definition.annotations.read_only = true;
+    definition.annotations.idempotent = true;
+    definition
+}
