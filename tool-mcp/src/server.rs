@@ -330,11 +330,20 @@ impl ServerHandler for McpServer {
             return self.suspended.resume(request, owner, context.ct).await;
         }
         let registry = self.registry_for(caller.as_deref());
+        // SEP-414: a W3C `traceparent` in the request's `_meta` is the remote parent of the
+        // call's span; a malformed one is ignored, as the W3C recommendation says.
+        let trace_parent = (request.meta.as_ref())
+            .and_then(|meta| meta.get_traceparent())
+            .or_else(|| context.meta.get_traceparent())
+            .and_then(tool_core::TraceParent::parse);
         if self.tasks.wanted(&registry, &request.name, &context) {
             // A task outlives its request: it has a token of its own, and no progress token.
             let mut ctx = self.base.clone().with_cancellation(Default::default());
             if let Some(caller) = &caller {
                 ctx = ctx.with_caller(caller.as_str());
+            }
+            if let Some(parent) = trace_parent {
+                ctx = ctx.with_extension(parent);
             }
             let arguments = arguments_of(request.arguments);
             let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
@@ -354,6 +363,9 @@ impl ServerHandler for McpServer {
             .with_asker_arc(asking.asker());
         if let Some(caller) = &caller {
             ctx = ctx.with_caller(caller.as_str());
+        }
+        if let Some(parent) = trace_parent {
+            ctx = ctx.with_extension(parent);
         }
         let progress_token = request
             .meta
