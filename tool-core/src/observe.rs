@@ -8,7 +8,8 @@
 //! for the observer: when the channel is full the record is dropped and counted
 //! ([`Registry::records_dropped`](crate::Registry::records_dropped)), since an audit log that
 //! stalls the calls it audits turns a slow disk into an outage. An observer that panics is
-//! logged and goes on receiving the next records.
+//! logged and goes on receiving the next records. The arguments' checksum is computed on the
+//! observer's thread too: a call copies its arguments rather than hashing them.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -50,7 +51,8 @@ pub struct CallRecord {
     pub output_bytes: usize,
 }
 
-/// Receives the record of every call, on a thread of its own; see the [module](self).
+/// Receives the record of every call, on a thread of its own; see
+/// [`Registry::with_observer`](crate::Registry::with_observer).
 ///
 /// Any `FnMut(CallRecord) + Send + 'static` is one.
 pub trait Observer: Send + 'static {
@@ -65,10 +67,19 @@ impl<F: FnMut(CallRecord) + Send + 'static> Observer for F {
     }
 }
 
+/// A record on its way to the observer: its checksum is computed on the observer's thread,
+/// so a call pays for a copy of its arguments rather than for hashing them.
+pub(crate) struct Pending {
+    /// The record, its checksum still empty.
+    pub record: CallRecord,
+    /// The arguments' text as received.
+    pub arguments: String,
+}
+
 /// The sending end a registry keeps: records in, counted when dropped.
 #[derive(Clone)]
 pub(crate) struct Sink {
-    sender: SyncSender<CallRecord>,
+    sender: SyncSender<Pending>,
     dropped: Arc<AtomicU64>,
 }
 
@@ -76,11 +87,12 @@ impl Sink {
     /// Starts the thread that hands records to `observer`; it ends once every clone of the
     /// sink (every registry configured with it) is gone.
     pub(crate) fn start(mut observer: impl Observer, buffer: usize) -> Sink {
-        let (sender, receiver) = mpsc::sync_channel::<CallRecord>(buffer.max(1));
+        let (sender, receiver) = mpsc::sync_channel::<Pending>(buffer.max(1));
         let spawned = std::thread::Builder::new()
             .name("tool-core-observer".into())
             .spawn(move || {
-                for record in receiver {
+                for Pending { mut record, arguments } in receiver {
+                    record.arguments_sha256 = sha256_hex(&arguments);
                     let tool = record.tool.clone();
                     if catch_unwind(AssertUnwindSafe(|| observer.record(record))).is_err() {
                         tracing::error!(%tool, "a call observer panicked on a record; it keeps receiving the next ones");
@@ -98,8 +110,8 @@ impl Sink {
     }
 
     /// Hands `record` on without waiting: dropped and counted if the observer is behind.
-    pub(crate) fn send(&self, record: CallRecord) {
-        match self.sender.try_send(record) {
+    pub(crate) fn send(&self, pending: Pending) {
+        match self.sender.try_send(pending) {
             Ok(()) => {}
             Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => {
                 self.dropped.fetch_add(1, Ordering::Relaxed);

@@ -44,11 +44,11 @@ impl Registry {
         use tracing::Instrument;
         let started = std::time::SystemTime::now();
         let clock = Instant::now();
-        let checksum = self
+        let arguments = self
             .config
             .observer
             .as_ref()
-            .map(|_| crate::observe::sha256_hex(call.arguments.as_str()));
+            .map(|_| call.arguments.as_str().to_owned());
         let caller = ctx.caller();
         let result = self.answer(call, ctx).instrument(span.clone()).await;
         let elapsed = clock.elapsed();
@@ -60,17 +60,18 @@ impl Registry {
             span.record("outcome", outcome);
             span.record("elapsed_ms", elapsed.as_secs_f64() * 1000.0);
         }
-        if let (Some(observer), Some(arguments_sha256)) = (&self.config.observer, checksum) {
-            observer.send(crate::observe::CallRecord {
+        if let (Some(observer), Some(arguments)) = (&self.config.observer, arguments) {
+            let record = crate::observe::CallRecord {
                 id: result.id.clone(),
                 tool: result.name.clone(),
                 caller: caller.map(str::to_owned),
-                arguments_sha256,
+                arguments_sha256: String::new(),
                 started,
                 elapsed,
                 outcome: outcome.to_owned(),
                 output_bytes: crate::observe::output_bytes(&result),
-            });
+            };
+            observer.send(crate::observe::Pending { record, arguments });
         }
         result
     }
