@@ -50,7 +50,9 @@ impl Registry {
             .as_ref()
             .map(|_| call.arguments.as_str().to_owned());
         let caller = ctx.caller();
-        let result = self.answer(call, ctx).instrument(span.clone()).await;
+        let mut answering = std::pin::pin!(self.answer(call, ctx).instrument(span));
+        let result = answering.as_mut().await;
+        let span = answering.span();
         let elapsed = clock.elapsed();
         let outcome = crate::observe::outcome_code(&result);
         if !span.is_disabled() {
