@@ -15,17 +15,24 @@
 //! with [`Refusal::parse`], as a host that keeps only text can, and retries the call whose
 //! arguments it can fix.
 //!
+//! Last, the host guards a second registry with a budget of calls per caller and tool
+//! ([`RateLimit`]: a sixth `note_add` in a minute is refused as `rate-limited`, with the seconds
+//! to wait) and keeps large outputs as artifacts ([`Artifacts`]: a long `note_list` is shown as
+//! a preview and a handle, and the model reads a part of it with `artifact_read`).
+//!
 //! Tabs in result text are printed as `<TAB>`, as in the docs of [`Refusal`].
 //!
 //! Run with `cargo run --example agent_loop`; it finishes in about a fifth of a second.
 
 use std::collections::BTreeMap;
+use std::num::NonZeroU32;
 use std::sync::Mutex;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 use tool_core::{
-    Approval, ApprovalRequest, Context, Grant, Refusal, ToolCall, code, registry, tool, toolkit,
+    Approval, ApprovalRequest, Artifacts, Context, Grant, RateLimit, Refusal, Registry, ToolCall,
+    code, registry, tool, toolkit,
 };
 
 /// The user's notes, kept in memory by the toolkit itself.
@@ -327,4 +334,48 @@ async fn main() {
         .await;
     println!("\n== the notes now ==");
     show(&listed.id, &listed.name, &listed.text());
+
+    guarded(&ctx).await;
+}
+
+/// A registry with a budget of calls and artifacts for large outputs, and a model that meets
+/// both.
+async fn guarded(ctx: &Context) {
+    println!("\n== a budget of calls, and a large output ==");
+    // Outputs over 300 bytes are kept; the model sees their first 120 and a handle.
+    let artifacts = Artifacts::over(300).preview_bytes(120);
+    let five = NonZeroU32::new(5).expect("five is not zero");
+    let tools = Registry::builder()
+        .toolkit(Notes::default())
+        .toolkit(artifacts.reader())
+        .build()
+        .expect("the tools have distinct names")
+        // Five calls a minute of each tool for each caller.
+        .with_rate_limit(RateLimit::per_caller(five, Duration::from_secs(60)).per_tool())
+        .with_artifacts(artifacts);
+    for n in 1..=6 {
+        let note = json!({"note": {"text": format!("errand {n}"), "meta": {"priority": 2}}});
+        let result = tools
+            .call(ToolCall::new(format!("add-{n}"), "note_add", note), ctx)
+            .await;
+        if result.is_refused() {
+            // The sixth: over the budget, with the seconds to wait.
+            show(&result.id, &result.name, &result.text());
+        }
+    }
+    let listed = tools
+        .call(ToolCall::new("list-1", "note_list", Value::Null), ctx)
+        .await;
+    show(&listed.id, &listed.name, &listed.text());
+    let handle = listed
+        .notes
+        .iter()
+        .find(|line| line.label == "artifact")
+        .map(|line| line.cells[0].clone())
+        .unwrap_or_default();
+    let read = json!({"handle": handle, "offset": 120, "length": 100});
+    let part = tools
+        .call(ToolCall::new("read-1", "artifact_read", read), ctx)
+        .await;
+    show(&part.id, &part.name, &part.text());
 }

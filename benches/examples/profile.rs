@@ -4,7 +4,9 @@
 //!
 //! Scenarios in process: baseline, good, good-bounded (the tool with bounds on three fields),
 //! good-flat (the tool with no nested object and no bounds), baseline-nested, bad-nested, baseline-three,
-//! bad-three, rmcp-kept, tool-mcp, export-mcp (100 tools); round trips over a pipe (client and
+//! bad-three, good-observed (the good call with a span kept by `tracing-subscriber`'s registry,
+//! an observer and a rate limit; each alone: good-traced, good-recorded, good-limited),
+//! rmcp-kept, tool-mcp, export-mcp (100 tools); round trips over a pipe (client and
 //! server both counted): pipe-json-lines, pipe-rmcp, pipe-tool-mcp, pipe-tool-mcp-lines (the
 //! same server behind `serve_lines`). The parts of a good call,
 //! each beside the baseline's same part: part-envelope / part-envelope-baseline (reading the
@@ -21,7 +23,7 @@ use tool_benches::{
     ARGUMENTS, BAD_NESTED_CALL, BAD_THREE_CALL, CALL, CALL_BOUNDED, CALL_FLAT, MCP_CALL, baseline,
     parts, ready, registry_of, registry_of_variants, tool_core_call,
 };
-use tool_core::{Arguments, Context, Provider, Registry};
+use tool_core::{Arguments, Context, Provider, RateLimit, Registry};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -48,9 +50,54 @@ fn main() {
         round_trips(&runtime, pair, times, &registry);
         return;
     }
+    let observed = registry
+        .clone()
+        .with_observer(|record| drop(black_box(record)))
+        .with_rate_limit(RateLimit::per_caller(
+            std::num::NonZeroU32::MAX,
+            std::time::Duration::from_secs(1),
+        ));
+    let recorded = registry
+        .clone()
+        .with_observer(|record| drop(black_box(record)));
+    let limited = registry.clone().with_rate_limit(RateLimit::per_caller(
+        std::num::NonZeroU32::MAX,
+        std::time::Duration::from_secs(1),
+    ));
+    let observed_ctx = Context::new().with_caller("profile");
+    let _spans = matches!(scenario.as_str(), "good-observed" | "good-traced")
+        .then(|| tracing::subscriber::set_default(tracing_subscriber::registry()));
     let run: Box<dyn Fn()> = match scenario.as_str() {
         "baseline" => Box::new(|| drop(black_box(baseline(black_box(CALL))))),
         "good" => Box::new(|| drop(black_box(tool_core_call(&registry, &ctx, black_box(CALL))))),
+        "good-observed" => Box::new(|| {
+            drop(black_box(tool_core_call(
+                &observed,
+                &observed_ctx,
+                black_box(CALL),
+            )))
+        }),
+        "good-traced" => Box::new(|| {
+            drop(black_box(tool_core_call(
+                &registry,
+                &observed_ctx,
+                black_box(CALL),
+            )))
+        }),
+        "good-recorded" => Box::new(|| {
+            drop(black_box(tool_core_call(
+                &recorded,
+                &observed_ctx,
+                black_box(CALL),
+            )))
+        }),
+        "good-limited" => Box::new(|| {
+            drop(black_box(tool_core_call(
+                &limited,
+                &observed_ctx,
+                black_box(CALL),
+            )))
+        }),
         "good-bounded" => Box::new(|| {
             drop(black_box(tool_core_call(
                 &variants,

@@ -154,6 +154,7 @@ extern crate self as tool_core;
 mod approval;
 mod args;
 mod arguments;
+mod artifact;
 mod ask;
 mod call;
 mod context;
@@ -163,8 +164,10 @@ mod dialect;
 mod execute;
 mod grant;
 mod leniency;
+mod observe;
 mod output;
 pub mod providers;
+mod rate;
 mod refusal;
 mod registry;
 mod result;
@@ -173,6 +176,7 @@ mod suggest;
 mod task;
 mod tool;
 mod toolkit;
+mod trace;
 mod tree;
 
 #[doc(hidden)]
@@ -182,14 +186,20 @@ pub mod __private;
 pub use approval::{Approval, ApprovalRequest, ApproveByAsking, Approver};
 pub use args::MAX_ARGUMENT_DEPTH;
 pub use arguments::Arguments;
+pub use artifact::{
+    Artifact, ArtifactReader, ArtifactStore, Artifacts, DEFAULT_ARTIFACT_TTL,
+    DEFAULT_PREVIEW_BYTES, MemoryStore, Part,
+};
 pub use ask::{Answer, Asker, Question, Reply, SINGLE_VALUE_FIELD, form_for};
 pub use call::ToolCall;
 pub use context::{CancellationToken, Context, Progress, ProgressReporter};
 pub use conventions::{DryRun, ExpectedRevision, NonEmptyString};
 pub use grant::Grant;
 pub use leniency::Leniency;
+pub use observe::{CallRecord, DEFAULT_RECORD_BUFFER, Observer};
 pub use output::{Content, IntoOutput, IntoRefusal, Output};
 pub use providers::{ExportError, Provider};
+pub use rate::RateLimit;
 pub use refusal::{Line, Refusal, code};
 pub use registry::{
     Change, Collision, DEFAULT_BATCH_LIMIT, DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_TASK_LIMIT,
@@ -201,6 +211,7 @@ pub use schema::{input_schema, output_schema};
 pub use task::{TaskHandle, TaskStatus};
 pub use tool::{Annotations, BoxFuture, Icon, IconTheme, Tool, ToolDefinition};
 pub use toolkit::Toolkit;
+pub use trace::TraceParent;
 
 /// Turns an `async fn` into a tool; see the [crate documentation](crate#defining-tools).
 pub use tool_macros::tool;

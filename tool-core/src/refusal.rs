@@ -40,6 +40,12 @@ pub mod code {
     /// The caller has as many tasks running as the registry lets one caller have; see
     /// [`Registry::start`](crate::Registry::start).
     pub const TOO_MANY_TASKS: &str = "too-many-tasks";
+    /// The caller has used its budget of calls for now; a `retry-after` line gives the seconds
+    /// to wait. See [`Registry::with_rate_limit`](crate::Registry::with_rate_limit).
+    pub const RATE_LIMITED: &str = "rate-limited";
+    /// No artifact of that handle is readable by this caller (it may have expired); see
+    /// [`Registry::with_artifacts`](crate::Registry::with_artifacts).
+    pub const UNKNOWN_ARTIFACT: &str = "unknown-artifact";
     /// The tool ran and reported an error of its own.
     pub const FAILED: &str = "failed";
     /// Something went wrong inside the tool or the framework (a panic, for instance).

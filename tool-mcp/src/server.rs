@@ -382,6 +382,12 @@ impl ServerHandler for McpServer {
             return self.suspended.resume(request, owner, context.ct).await;
         }
         let registry = self.registry_for(caller.as_deref());
+        // SEP-414: a W3C `traceparent` in the request's `_meta` is the remote parent of the
+        // call's span; a malformed one is ignored, as the W3C recommendation says.
+        let trace_parent = (request.meta.as_ref())
+            .and_then(|meta| meta.get_traceparent())
+            .or_else(|| context.meta.get_traceparent())
+            .and_then(tool_core::TraceParent::parse);
         if self.tasks.wanted(&registry, &request.name, &context)
             && registry.is_listed_in(&self.session, &request.name)
         {
@@ -389,6 +395,9 @@ impl ServerHandler for McpServer {
             let mut ctx = self.base.clone().with_cancellation(Default::default());
             if let Some(caller) = &caller {
                 ctx = ctx.with_caller(caller.as_str());
+            }
+            if let Some(parent) = trace_parent {
+                ctx = ctx.with_extension(parent);
             }
             let arguments = arguments_of(request.arguments);
             let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
@@ -411,6 +420,9 @@ impl ServerHandler for McpServer {
             ctx = ctx.with_caller(caller.as_str());
         }
         let peer = context.peer.clone();
+        if let Some(parent) = trace_parent {
+            ctx = ctx.with_extension(parent);
+        }
         let progress_token = request
             .meta
             .as_ref()

@@ -25,11 +25,76 @@ impl Registry {
     /// [`Refusal`] in the result's outcome. Timeouts need a tokio runtime with its timer
     /// enabled to wake a waiting call; without one, a deadline is checked whenever the call
     /// wakes.
+    ///
+    /// Each call has a `tracing` span (see [`TraceParent`](crate::TraceParent) for its fields)
+    /// and, with an observer, a [`CallRecord`](crate::CallRecord).
     pub async fn call(&self, call: ToolCall, ctx: &Context) -> ToolResult {
+        let span = crate::trace::span(&call, ctx);
+        if span.is_disabled() && self.config.observer.is_none() {
+            return self.answer(call, ctx).await;
+        }
+        // Boxed: a watched call's future (the span, the clocks, the checksum) would otherwise
+        // make every call's future larger, all of it copied when the call is first polled.
+        Box::pin(self.watched(call, ctx, span)).await
+    }
+
+    /// A call with its span entered whenever it runs, its outcome and time recorded on the
+    /// span, and its record handed to the observer.
+    async fn watched(&self, call: ToolCall, ctx: &Context, span: tracing::Span) -> ToolResult {
+        use tracing::Instrument;
+        let started = std::time::SystemTime::now();
+        let clock = Instant::now();
+        let arguments = self
+            .config
+            .observer
+            .as_ref()
+            .map(|_| call.arguments.as_str().to_owned());
+        let caller = ctx.caller();
+        let mut answering = std::pin::pin!(self.answer(call, ctx).instrument(span));
+        let result = answering.as_mut().await;
+        let span = answering.span();
+        let elapsed = clock.elapsed();
+        let outcome = crate::observe::outcome_code(&result);
+        if !span.is_disabled() {
+            if let Some(toolkit) = self.toolkit_of(&result.name) {
+                span.record("toolkit", &*toolkit);
+            }
+            span.record("outcome", outcome);
+            span.record("elapsed_ms", elapsed.as_secs_f64() * 1000.0);
+        }
+        if let (Some(observer), Some(arguments)) = (&self.config.observer, arguments) {
+            let record = crate::observe::CallRecord {
+                id: result.id.clone(),
+                tool: result.name.clone(),
+                caller: caller.map(str::to_owned),
+                arguments_sha256: String::new(),
+                started,
+                elapsed,
+                outcome: outcome.to_owned(),
+                output_bytes: crate::observe::output_bytes(&result),
+            };
+            observer.send(crate::observe::Pending { record, arguments });
+        }
+        result
+    }
+
+    /// The toolkit of the tool `name`, if the registry has it.
+    fn toolkit_of(&self, name: &str) -> Option<std::sync::Arc<str>> {
+        let catalog = self.catalog();
+        let position = *catalog.index.get(name)?;
+        Some(catalog.entries[position].toolkit.clone())
+    }
+
+    async fn answer(&self, call: ToolCall, ctx: &Context) -> ToolResult {
         let mut notes = Vec::new();
         let mut outcome = self.outcome(&call, ctx, &mut notes).await;
-        if let Err(refusal) = &mut outcome {
-            refusal.forget_maker();
+        match &mut outcome {
+            Err(refusal) => refusal.forget_maker(),
+            Ok(output) => {
+                if let Some(artifacts) = &self.config.artifacts {
+                    notes.extend(artifacts.keep(output, &call.name, ctx));
+                }
+            }
         }
         ToolResult {
             id: call.id,
@@ -54,6 +119,9 @@ impl Registry {
         }
         let tool = catalog.entries[position].tool.as_ref();
         let definition = &catalog.definitions[position];
+        if let Some(rate) = &self.config.rate {
+            rate.check(ctx.caller(), &definition.name)?;
+        }
         let size = call.arguments.as_str().len();
         if size > self.config.max_argument_bytes {
             return Err(self.too_large(definition, size));

@@ -3,13 +3,16 @@
 //! A registry keeps its tools in insertion order, reads each tool's definition once when the
 //! tool is added, and answers every call with exactly one [`ToolResult`]: never a panic, never
 //! an `Err`, never a hang. On the way to a tool a call passes, in this order: the lookup
-//! (`unknown-tool`), the grant of a scoped view (`not-permitted`), the size of its arguments
+//! (`unknown-tool`), the grant of a scoped view (`not-permitted`), the caller's budget of calls
+//! (`rate-limited`, with [`Registry::with_rate_limit`]), the size of its arguments
 //! (`bad-arguments`), the approver for destructive tools (`declined`), the context's
 //! cancellation (`cancelled`) and deadline (`timed-out`), and only then the tool, which parses
 //! its arguments (`bad-arguments`) and runs, ended by cancellation or its deadline, with panics
 //! caught (`internal`) and the messages of errors it returns kept for the log (`failed`). A
 //! lenient registry may adjust arguments the tool refused and call it once more (see
-//! [`Registry::with_leniency`]).
+//! [`Registry::with_leniency`]). An output larger than a registry set up with
+//! [`Registry::with_artifacts`] shows is kept as an artifact; each call has a `tracing` span
+//! and, with [`Registry::with_observer`], a record.
 //!
 //! A registry can change while it serves: tools are added, replaced, removed; readers see
 //! either the whole change or none of it, and never wait on a writer for longer than it takes
@@ -101,6 +104,9 @@ struct Config {
     task_limit: usize,
     /// With deferred loading, the tools listed before any search.
     deferred: Option<Arc<std::collections::HashSet<String>>>,
+    observer: Option<crate::observe::Sink>,
+    rate: Option<Arc<crate::rate::Limiter>>,
+    artifacts: Option<crate::Artifacts>,
 }
 
 /// The grants a view is scoped to (a tool must be permitted by each), and the definitions
@@ -124,6 +130,9 @@ impl Default for Config {
             leniency: Leniency::none(),
             task_limit: DEFAULT_TASK_LIMIT,
             deferred: None,
+            observer: None,
+            rate: None,
+            artifacts: None,
         }
     }
 }
@@ -413,6 +422,52 @@ impl Registry {
     /// `too-many-tasks`. Clones and scoped views count together.
     pub fn with_task_limit(self, limit: usize) -> Registry {
         self.configure(|config| config.task_limit = limit)
+    }
+
+    /// Hands a [`CallRecord`](crate::CallRecord) of every call (id, tool, caller, SHA-256 of
+    /// the arguments, start, elapsed time, outcome, output size) to `observer`, on a thread of
+    /// its own, through a buffer of [`DEFAULT_RECORD_BUFFER`](crate::DEFAULT_RECORD_BUFFER)
+    /// records: a call never waits for the observer, and a record that finds the buffer full
+    /// is dropped and counted ([`Registry::records_dropped`]). Replaces any observer set
+    /// before; clones and scoped views made after share it. See [`Observer`](crate::Observer).
+    pub fn with_observer(self, observer: impl crate::Observer) -> Registry {
+        self.with_observer_buffer(observer, crate::observe::DEFAULT_RECORD_BUFFER)
+    }
+
+    /// [`Registry::with_observer`] with a buffer of `records` records (at least one).
+    pub fn with_observer_buffer(self, observer: impl crate::Observer, records: usize) -> Registry {
+        let sink = crate::observe::Sink::start(observer, records);
+        self.configure(|config| config.observer = Some(sink))
+    }
+
+    /// How many call records were dropped because the observer was behind (or gone); 0
+    /// without an observer. A count that grows says the observer needs a bigger buffer
+    /// ([`Registry::with_observer_buffer`]) or to be quicker.
+    pub fn records_dropped(&self) -> u64 {
+        self.config
+            .observer
+            .as_ref()
+            .map_or(0, crate::observe::Sink::dropped)
+    }
+
+    /// Lets each caller make at most the calls `limit` budgets (per interval, on all tools or
+    /// on each tool), and refuses the rest with `rate-limited`, whose `retry-after` line says
+    /// in how many seconds to try again. The budget is checked after the lookup and the grant
+    /// (a call of an unknown or ungranted tool uses none of it) and before anything else.
+    /// Clones and scoped views made after share the budgets; setting a limit again starts
+    /// fresh ones. See [`RateLimit`](crate::RateLimit).
+    pub fn with_rate_limit(self, limit: crate::RateLimit) -> Registry {
+        let limiter = Arc::new(crate::rate::Limiter::new(limit));
+        self.configure(|config| config.rate = Some(limiter))
+    }
+
+    /// Keeps a text or structured output larger than `artifacts` allows in its store, and
+    /// answers with a preview, the size and a handle instead (a line `artifact` of the result's
+    /// notes gives the handle and the size); the model reads the rest in parts with the `artifact_read`
+    /// tool, which the registry must have: add [`Artifacts::reader`](crate::Artifacts::reader).
+    /// See [`Artifacts`](crate::Artifacts).
+    pub fn with_artifacts(self, artifacts: crate::Artifacts) -> Registry {
+        self.configure(|config| config.artifacts = Some(artifacts))
     }
 
     /// A plain-text list of the tools (of a scoped view: the granted ones) with their

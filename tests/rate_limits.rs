@@ -1,0 +1,125 @@
+//! Budgets of calls per caller: refused with `rate-limited` and told when to try again.
+
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+use serde_json::json;
+use tool_core::{Context, Grant, RateLimit, Registry, ToolCall, ToolResult, code, tool};
+
+/// Adds two numbers.
+#[tool(readonly)]
+async fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+/// Says hello.
+#[tool(readonly)]
+async fn hello() -> &'static str {
+    "hello"
+}
+
+fn registry(limit: RateLimit) -> Registry {
+    Registry::builder()
+        .tool(Add)
+        .tool(Hello)
+        .build()
+        .unwrap()
+        .with_rate_limit(limit)
+}
+
+fn budget(calls: u32, interval: Duration) -> RateLimit {
+    RateLimit::per_caller(NonZeroU32::new(calls).unwrap(), interval)
+}
+
+async fn call(registry: &Registry, caller: Option<&str>, tool: &str) -> ToolResult {
+    let mut ctx = Context::new();
+    if let Some(caller) = caller {
+        ctx = ctx.with_caller(caller);
+    }
+    let arguments = match tool {
+        "add" => json!({"a": 1, "b": 2}),
+        _ => json!({}),
+    };
+    registry
+        .call(ToolCall::new("c", tool, arguments), &ctx)
+        .await
+}
+
+/// The seconds a `rate-limited` refusal says to wait.
+fn retry_after(result: &ToolResult) -> f64 {
+    let refusal = result.refusal().expect("a refusal");
+    assert_eq!(refusal.code, code::RATE_LIMITED, "{refusal}");
+    let line = refusal
+        .lines
+        .iter()
+        .find(|line| line.label == "retry-after")
+        .expect("a retry-after line");
+    line.cells[0].parse().unwrap()
+}
+
+#[tokio::test]
+async fn a_caller_past_its_budget_is_refused_and_told_when_to_try_again() {
+    let registry = registry(budget(2, Duration::from_secs(60)));
+    assert_eq!(call(&registry, Some("alice"), "add").await.text(), "3");
+    assert_eq!(
+        call(&registry, Some("alice"), "hello").await.text(),
+        "hello"
+    );
+    let refused = call(&registry, Some("alice"), "add").await;
+    let wait = retry_after(&refused);
+    // One call comes back every 30 s.
+    assert!(wait > 29.0 && wait <= 30.0, "{wait}");
+    let text = refused.text();
+    assert!(
+        text.contains("alice") && text.contains("try again in"),
+        "{text}"
+    );
+    // Another caller has a budget of its own; callers without a name share one.
+    assert_eq!(call(&registry, Some("bob"), "add").await.text(), "3");
+    assert_eq!(call(&registry, None, "add").await.text(), "3");
+    assert_eq!(call(&registry, None, "add").await.text(), "3");
+    retry_after(&call(&registry, None, "add").await);
+}
+
+#[tokio::test]
+async fn a_budget_per_tool_counts_each_tool_apart() {
+    let registry = registry(budget(1, Duration::from_secs(60)).per_tool());
+    assert_eq!(call(&registry, Some("alice"), "add").await.text(), "3");
+    assert_eq!(
+        call(&registry, Some("alice"), "hello").await.text(),
+        "hello"
+    );
+    let refused = call(&registry, Some("alice"), "add").await;
+    retry_after(&refused);
+    assert!(refused.text().contains("on add"), "{}", refused.text());
+    retry_after(&call(&registry, Some("alice"), "hello").await);
+}
+
+#[tokio::test]
+async fn the_budget_refills_with_time() {
+    let registry = registry(budget(1, Duration::from_millis(100)));
+    assert!(!call(&registry, Some("alice"), "add").await.is_refused());
+    let wait = retry_after(&call(&registry, Some("alice"), "add").await);
+    assert!(wait <= 0.1, "{wait}");
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    assert!(!call(&registry, Some("alice"), "add").await.is_refused());
+}
+
+#[tokio::test]
+async fn calls_that_reach_no_tool_use_none_of_the_budget() {
+    let registry = registry(budget(1, Duration::from_secs(60)));
+    let unknown = call(&registry, Some("alice"), "subtract").await;
+    assert_eq!(unknown.refusal().unwrap().code, code::UNKNOWN_TOOL);
+    let view = registry.scoped(Grant::names(["hello"]));
+    let ungranted = call(&view, Some("alice"), "add").await;
+    assert_eq!(ungranted.refusal().unwrap().code, code::NOT_PERMITTED);
+    assert_eq!(call(&registry, Some("alice"), "add").await.text(), "3");
+}
+
+#[tokio::test]
+async fn clones_and_views_share_the_budget() {
+    let registry = registry(budget(1, Duration::from_secs(60)));
+    let view = registry.scoped(Grant::names(["add"]));
+    assert_eq!(call(&view, Some("alice"), "add").await.text(), "3");
+    retry_after(&call(&registry.clone(), Some("alice"), "add").await);
+}
