@@ -15,6 +15,10 @@
 //! with [`Refusal::parse`], as a host that keeps only text can, and retries the call whose
 //! arguments it can fix.
 //!
+//! Then the host lists only a `tool_search` tool and `note_list`
+//! ([`Registry::with_deferred_loading`]), as a host with hundreds of tools would: the model searches, and what the search finds is listed
+//! and callable for the rest of its [`Session`].
+//!
 //! Last, the host guards a second registry with a budget of calls per caller and tool
 //! ([`RateLimit`]: a sixth `note_add` in a minute is refused as `rate-limited`, with the seconds
 //! to wait) and keeps large outputs as artifacts ([`Artifacts`]: a long `note_list` is shown as
@@ -31,8 +35,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use tool_core::{
-    Approval, ApprovalRequest, Artifacts, Context, Grant, RateLimit, Refusal, Registry, ToolCall,
-    code, registry, tool, toolkit,
+    Approval, ApprovalRequest, Artifacts, Context, Grant, RateLimit, Refusal, Registry, Session,
+    TOOL_SEARCH, ToolCall, code, registry, tool, toolkit,
 };
 
 /// The user's notes, kept in memory by the toolkit itself.
@@ -335,7 +339,39 @@ async fn main() {
     println!("\n== the notes now ==");
     show(&listed.id, &listed.name, &listed.text());
 
+    searched(&all, &ctx).await;
     guarded(&ctx).await;
+}
+
+/// Only `tool_search` and `note_list` are listed at first; the model finds the tool it needs
+/// and calls it.
+async fn searched(all: &Registry, ctx: &Context) {
+    println!("\n== only a search is listed, and what it finds ==");
+    let tools = all
+        .scoped(grant_for("alice"))
+        .with_deferred_loading(["note_list"]);
+    // One session per conversation: what its searches found stays listed in it.
+    let session = Session::new();
+    let names = |session: &Session| -> Vec<String> {
+        let listed = tools.definitions_in(session);
+        listed.iter().map(|tool| tool.name.clone()).collect()
+    };
+    println!("listed: {}", names(&session).join(", "));
+    let search = json!({"query": "add a note to remember", "limit": 2});
+    let found = tools
+        .call_in(
+            &session,
+            ToolCall::new("search-1", TOOL_SEARCH, search),
+            ctx,
+        )
+        .await;
+    show(&found.id, &found.name, &found.text());
+    println!("listed: {}", names(&session).join(", "));
+    let note = json!({"note": {"text": "found by a search", "meta": {"priority": 1}}});
+    let added = tools
+        .call_in(&session, ToolCall::new("add-found", "note_add", note), ctx)
+        .await;
+    show(&added.id, &added.name, &added.text());
 }
 
 /// A registry with a budget of calls and artifacts for large outputs, and a model that meets
