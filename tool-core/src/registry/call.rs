@@ -31,6 +31,8 @@ impl Registry {
     pub async fn call(&self, call: ToolCall, ctx: &Context) -> ToolResult {
         let span = crate::trace::span(&call, ctx);
         if span.is_disabled() && self.config.observer.is_none() {
+            // Not kept across the call: the call's future stays the size it was without one.
+            drop(span);
             return self.answer(call, ctx).await;
         }
         // Boxed: a watched call's future (the span, the clocks, the checksum) would otherwise
