@@ -51,6 +51,16 @@ impl Tool for Raw {
     }
 }
 
+/// Runs `future` to its end on a runtime of the calling thread, for tests that must stay on
+/// one thread (a default `tracing` subscriber is the thread's).
+pub fn run<F: std::future::Future>(future: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(future)
+}
+
 /// Records the events `tracing` receives, as text: one line each, its level and its fields.
 #[derive(Clone, Default)]
 pub struct Log(Arc<Mutex<Vec<String>>>);

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 use tool_core::{CallRecord, Context, Registry, ToolCall, tool};
+use tool_tests::run;
 
 /// Adds two numbers.
 #[tool(readonly)]
@@ -20,14 +21,6 @@ fn registry() -> Registry {
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|byte| format!("{byte:02x}")).collect()
-}
-
-fn run<F: std::future::Future>(future: F) -> F::Output {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(future)
 }
 
 #[test]

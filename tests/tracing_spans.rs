@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
 use tool_core::{Context, Registry, ToolCall, TraceParent, tool, toolkit};
+use tool_tests::run;
 use tracing_subscriber::fmt::format::FmtSpan;
 
 /// Adds two numbers.
@@ -56,14 +57,6 @@ fn spans_of(calls: impl FnOnce()) -> Vec<Value> {
         .filter(|line| line["span"]["name"] == "tool_call")
         .map(|line| line["span"].clone())
         .collect()
-}
-
-fn run<F: std::future::Future>(future: F) -> F::Output {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(future)
 }
 
 #[test]
