@@ -13,7 +13,6 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use support::clients;
-use support::process::run_within;
 use support::{example_http_server, example_server};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, Lines};
 use tool_core::{Answer, Context, Refusal, Registry, Reply, ToolCall, tool};
@@ -24,9 +23,6 @@ mod support;
 #[path = "../../examples/notes/mod.rs"]
 #[allow(dead_code)]
 mod notes;
-
-/// How long one client's whole session may take before the test fails.
-const SESSION_LIMIT: Duration = Duration::from_secs(120);
 
 // ---------------------------------------------------------------------------------------------
 // The Python SDK's `Client`, answering through its `elicitation_callback`.
@@ -61,20 +57,7 @@ fn python(mode: &str, scenario: &str, transport: Transport) -> Value {
             command.arg("http").arg(url);
         }
     }
-    let finished = run_within(&mut command, SESSION_LIMIT, &what);
-    assert!(
-        finished.status.success(),
-        "{what} failed ({}):\n{}",
-        finished.status,
-        finished.stderr
-    );
-    serde_json::from_slice(&finished.stdout).unwrap_or_else(|error| {
-        panic!(
-            "{what} did not print one JSON document ({error}):\n{}\n{}",
-            String::from_utf8_lossy(&finished.stdout),
-            finished.stderr
-        )
-    })
+    clients::client_session(&mut command, &what)
 }
 
 fn text(result: &Value) -> &str {

@@ -4,18 +4,12 @@
 //! things; the SDKs are installed on first use (`support::clients`).
 
 use std::process::Command;
-use std::time::Duration;
 
 use serde_json::{Value, json};
 use support::clients;
-use support::process::run_within;
 use support::{example_http_server, example_server};
 
 mod support;
-
-/// How long one client's whole session may take before the test fails (it takes a second or
-/// two; the limit is for a client or server that hangs).
-const SESSION_LIMIT: Duration = Duration::from_secs(120);
 
 /// A transport the example server is reached over.
 #[derive(Clone, Copy)]
@@ -43,35 +37,18 @@ fn drive(mut command: Command, what: &str, transport: Transport, progress: Progr
     let seen = match transport {
         Transport::Stdio => {
             command.arg("stdio").arg(example_server());
-            session(&mut command, what)
+            clients::client_session(&mut command, what)
         }
         Transport::Http => {
             let (_server, url) = example_http_server(&[]);
             command.arg("http").arg(url);
-            let seen = session(&mut command, what);
+            let seen = clients::client_session(&mut command, what);
             check_guest(&seen);
             seen
         }
     };
     check_session(&seen, progress);
     seen
-}
-
-fn session(command: &mut Command, what: &str) -> Value {
-    let finished = run_within(command, SESSION_LIMIT, what);
-    assert!(
-        finished.status.success(),
-        "{what} failed ({}):\n{}",
-        finished.status,
-        finished.stderr
-    );
-    serde_json::from_slice(&finished.stdout).unwrap_or_else(|error| {
-        panic!(
-            "{what} did not print one JSON document ({error}):\n{}\n{}",
-            String::from_utf8_lossy(&finished.stdout),
-            finished.stderr
-        )
-    })
 }
 
 /// The Python SDK: `kind` is `session` or a mode of its `Client`.

@@ -24,6 +24,29 @@ pub const TYPESCRIPT_SDK: &str = "@modelcontextprotocol/sdk@1.32.2";
 /// How long an installation may take before it is given up.
 const INSTALL_LIMIT: Duration = Duration::from_secs(600);
 
+/// How long one client's whole session may take before the test fails (it takes seconds; the
+/// limit is for a client or server that hangs).
+pub const SESSION_LIMIT: Duration = Duration::from_secs(120);
+
+/// Runs a client `command` that prints what it saw as one JSON document, and returns that
+/// document; `what` names the client in a failure.
+pub fn client_session(command: &mut Command, what: &str) -> serde_json::Value {
+    let finished = run_within(command, SESSION_LIMIT, what);
+    assert!(
+        finished.status.success(),
+        "{what} failed ({}):\n{}",
+        finished.status,
+        finished.stderr
+    );
+    serde_json::from_slice(&finished.stdout).unwrap_or_else(|error| {
+        panic!(
+            "{what} did not print one JSON document ({error}):\n{}\n{}",
+            String::from_utf8_lossy(&finished.stdout),
+            finished.stderr
+        )
+    })
+}
+
 /// The Python interpreter of a virtual environment that has [`PYTHON_SDK`].
 pub fn python() -> PathBuf {
     static PYTHON: OnceLock<Result<PathBuf, String>> = OnceLock::new();
