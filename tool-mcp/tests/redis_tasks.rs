@@ -216,19 +216,7 @@ impl Caller {
             .await
             .unwrap_or_else(|_| panic!("no answer to {message} within {ANSWER_LIMIT:?}"))
             .unwrap_or_else(|error| panic!("{message} was not answered: {error}"));
-        // One JSON document, or server-sent events whose data lines each hold one.
-        let documents: Vec<Value> = match serde_json::from_str(&body) {
-            Ok(document) => vec![document],
-            Err(_) => body
-                .lines()
-                .filter_map(|line| line.strip_prefix("data:"))
-                .filter_map(|data| serde_json::from_str(data.trim()).ok())
-                .collect(),
-        };
-        documents
-            .into_iter()
-            .find(|answer| answer["id"] == 1)
-            .unwrap_or_else(|| panic!("no answer to {message} in {body:?}"))
+        support::answer_in(&body, 1, &message)
     }
 
     async fn call(&self, name: &str, arguments: Value, tasks: bool) -> Value {

@@ -225,19 +225,7 @@ impl Client {
                     request = request.header("mcp-session-id", session.as_str());
                 }
                 let body = request.send().await.unwrap().text().await.unwrap();
-                // One JSON document, or server-sent events whose data lines each hold one.
-                let documents: Vec<Value> = match serde_json::from_str(&body) {
-                    Ok(document) => vec![document],
-                    Err(_) => body
-                        .lines()
-                        .filter_map(|line| line.strip_prefix("data:"))
-                        .filter_map(|data| serde_json::from_str(data.trim()).ok())
-                        .collect(),
-                };
-                documents
-                    .into_iter()
-                    .find(|answer| answer["id"] == id)
-                    .unwrap_or_else(|| panic!("no answer to {message} in {body:?}"))
+                support::answer_in(&body, id, &message)
             }
         }
     }

@@ -64,3 +64,20 @@ pub fn example_http_server(args: &[&str]) -> (ChildGuard, String) {
         .to_owned();
     (server, url)
 }
+
+/// The JSON-RPC answer with `id` in `body`, the body of an HTTP answer to `message`: one JSON
+/// document, or server-sent events whose data lines each hold one.
+pub fn answer_in(body: &str, id: u64, message: &serde_json::Value) -> serde_json::Value {
+    let documents: Vec<serde_json::Value> = match serde_json::from_str(body) {
+        Ok(document) => vec![document],
+        Err(_) => body
+            .lines()
+            .filter_map(|line| line.strip_prefix("data:"))
+            .filter_map(|data| serde_json::from_str(data.trim()).ok())
+            .collect(),
+    };
+    documents
+        .into_iter()
+        .find(|answer| answer["id"] == id)
+        .unwrap_or_else(|| panic!("no answer to {message} in {body:?}"))
+}
