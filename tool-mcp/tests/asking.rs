@@ -673,16 +673,8 @@ async fn another_caller_s_request_state_finds_nothing_over_http() {
             .and_then(|value| value.to_str().ok())
             .map(str::to_owned)
     });
-    let stop = tokio_util::sync::CancellationToken::new();
-    let shutdown = stop.clone();
-    let (bound, serving) = server
-        .bind_http("127.0.0.1:0".parse().unwrap(), async move {
-            shutdown.cancelled().await
-        })
-        .await
-        .unwrap();
-    tokio::spawn(serving);
-    let url = format!("http://{bound}/mcp");
+    let http = support::HttpServer::serve(server).await;
+    let url = http.url();
     let state = state_of(&post_as(&url, "alice", json!({})).await);
     let answer = json!({"requestState": state, "inputResponses": {"question": accept(json!({"value": false}))}});
     let borrowed = post_as(&url, "bob", answer.clone()).await;
@@ -695,7 +687,7 @@ async fn another_caller_s_request_state_finds_nothing_over_http() {
         answered["result"]["content"][0]["text"], "told false",
         "{answered}"
     );
-    stop.cancel();
+    http.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

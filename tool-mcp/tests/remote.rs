@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use rmcp::service::ServiceExt;
 use serde_json::json;
+use support::HttpServer;
 use tool_core::{Content, Context, Grant, Refusal, Registry, ToolCall, tool, toolkit};
 use tool_mcp::{McpServer, RemoteToolkit};
 
@@ -611,7 +612,7 @@ async fn servers_named_in_the_environment_spec_join_a_registry() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_remote_server_over_streamable_http_joins_a_registry() {
     let (served, calls) = shop();
-    let http = Http::serve(McpServer::new(served)).await;
+    let http = HttpServer::serve(McpServer::new(served)).await;
     let bound = http.bound;
     let remote = RemoteToolkit::connect_http("shop", &format!("http://{bound}/mcp"))
         .await
@@ -635,37 +636,6 @@ async fn a_remote_server_over_streamable_http_joins_a_registry() {
     drop(registry);
     drop(remote);
     http.stop().await;
-}
-
-/// A server answering streamable HTTP at `http://{bound}/mcp` on a free local port.
-struct Http {
-    bound: std::net::SocketAddr,
-    stop: tokio_util::sync::CancellationToken,
-    serving: tokio::task::JoinHandle<std::io::Result<()>>,
-}
-
-impl Http {
-    async fn serve(server: McpServer) -> Http {
-        let stop = tokio_util::sync::CancellationToken::new();
-        let shutdown = stop.clone();
-        let (bound, serving) = server
-            .bind_http("127.0.0.1:0".parse().unwrap(), async move {
-                shutdown.cancelled().await
-            })
-            .await
-            .unwrap();
-        Http {
-            bound,
-            stop,
-            serving: tokio::spawn(serving),
-        }
-    }
-
-    /// Stops serving, waiting at most 5 s for it to end.
-    async fn stop(self) {
-        self.stop.cancel();
-        let _ = tokio::time::timeout(Duration::from_secs(5), self.serving).await;
-    }
 }
 
 /// Sends one POST to `/mcp` on a connection of its own and returns the status code and the
@@ -705,7 +675,7 @@ async fn post_mcp(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_http_server_refuses_a_body_that_is_not_json_and_serves_the_next_request() {
     let (served, _) = shop();
-    let http = Http::serve(McpServer::new(served)).await;
+    let http = HttpServer::serve(McpServer::new(served)).await;
     let bound = http.bound;
 
     // rmcp answers these itself, before any handler: 415 with its serde error as plain text
@@ -739,7 +709,7 @@ async fn the_http_body_limit_is_the_host_s_to_set() {
                 StreamableHttpServerConfig::default().with_max_request_body_bytes(limit),
             );
         }
-        let http = Http::serve(server).await;
+        let http = HttpServer::serve(server).await;
         let (status, answer) = post_mcp(http.bound, &initialize, |seen| {
             seen.contains("\"serverInfo\"") || seen.contains("Payload Too Large")
         })

@@ -81,3 +81,40 @@ pub fn answer_in(body: &str, id: u64, message: &serde_json::Value) -> serde_json
         .find(|answer| answer["id"] == id)
         .unwrap_or_else(|| panic!("no answer to {message} in {body:?}"))
 }
+
+/// A server of this process answering streamable HTTP at `http://{bound}/mcp` on a free local
+/// port.
+pub struct HttpServer {
+    pub bound: std::net::SocketAddr,
+    stop: tokio_util::sync::CancellationToken,
+    serving: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl HttpServer {
+    pub async fn serve(server: tool_mcp::McpServer) -> HttpServer {
+        let stop = tokio_util::sync::CancellationToken::new();
+        let shutdown = stop.clone();
+        let (bound, serving) = server
+            .bind_http("127.0.0.1:0".parse().unwrap(), async move {
+                shutdown.cancelled().await
+            })
+            .await
+            .unwrap();
+        HttpServer {
+            bound,
+            stop,
+            serving: tokio::spawn(serving),
+        }
+    }
+
+    /// The address its clients post to.
+    pub fn url(&self) -> String {
+        format!("http://{}/mcp", self.bound)
+    }
+
+    /// Stops serving, waiting at most 5 s for it to end.
+    pub async fn stop(self) {
+        self.stop.cancel();
+        let _ = tokio::time::timeout(Duration::from_secs(5), self.serving).await;
+    }
+}
