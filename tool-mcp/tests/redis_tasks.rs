@@ -7,7 +7,7 @@
 //! stopped reads as failed on the others. The stores themselves
 //! (in memory and Redis) pass one suite of [`TaskStore`] tests.
 
-use std::fs::{self, File};
+use std::fs;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
@@ -19,7 +19,7 @@ use tool_mcp::{MemoryTaskStore, RedisTaskStore, TaskRecord, TaskStore};
 
 mod support;
 
-use support::process::{ChildGuard, run_within};
+use support::process::ChildGuard;
 
 /// How long any one answer may take before the test fails.
 const ANSWER_LIMIT: Duration = Duration::from_secs(15);
@@ -108,61 +108,11 @@ impl Drop for Redis {
     }
 }
 
-/// The `redis-server` program: on the path, or installed with apt when this runs as root;
-/// otherwise the test fails with one line saying what to install.
+/// The `redis-server` program, installed first if need be (see `support::debian`).
 fn redis_server() -> String {
-    let program = "redis-server".to_owned();
-    if found(&program) {
-        return program;
-    }
-    let root = Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|out| String::from_utf8_lossy(&out.stdout).trim() == "0");
-    if root && found("apt-get") {
-        // One install at a time, however many test binaries want it.
-        let lock_path = std::env::temp_dir().join("tool-mcp-redis-install.lock");
-        let lock = File::create(&lock_path).expect("the install lock file is made");
-        lock.lock().expect("the install lock is taken");
-        if !found(&program) {
-            let install = |update: bool| {
-                if update {
-                    run_within(
-                        Command::new("apt-get").arg("update"),
-                        Duration::from_secs(300),
-                        "apt-get update",
-                    );
-                }
-                run_within(
-                    Command::new("apt-get")
-                        .args(["install", "-y", "redis-server"])
-                        .env("DEBIAN_FRONTEND", "noninteractive"),
-                    Duration::from_secs(300),
-                    "apt-get install redis-server",
-                )
-            };
-            // A fresh machine's package lists may be empty: update once, only if needed.
-            if !install(false).status.success() {
-                install(true);
-            }
-        }
-        if found(&program) {
-            return program;
-        }
-    }
-    panic!(
-        "redis-server is not installed: install Debian's `redis-server` package (apt-get install \
-         redis-server) to run the Redis task store tests"
-    );
-}
-
-fn found(program: &str) -> bool {
-    Command::new(program)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok()
+    support::debian::program("redis-server", "redis-server")
+        .display()
+        .to_string()
 }
 
 /// The `_meta` of a 2026-07-28 request from a client that declares the tasks extension, or not.

@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod clients;
+pub mod debian;
 pub mod nginx;
 pub mod process;
 

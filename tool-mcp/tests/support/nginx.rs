@@ -1,108 +1,19 @@
-//! Debian's nginx, which the cluster tests put in front of several example servers: found on
-//! the PATH (or in `/usr/sbin`, where Debian puts it), else installed with `apt-get` when the
-//! tests run as root on a machine that has it, behind a file lock as the SDKs are. When it can
-//! be neither found nor installed, every test that needs it fails with one line saying what to
-//! install: never a skip.
+//! Debian's nginx, which the cluster tests put in front of several example servers (found or
+//! installed as [`super::debian`] says).
 //!
 //! The nginx a test starts runs in the foreground (`daemon off;`, so that the test's guard
 //! stops it) with its pid file, logs and temporary files in the test's own folder.
 
-use std::fs::{self, File};
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
 use std::time::Duration;
 
-use super::clients::clients_dir;
 use super::process::{ChildGuard, run_within};
 
-/// How long installing nginx may take before it is given up.
-const INSTALL_LIMIT: Duration = Duration::from_secs(600);
-
-/// What a run without nginx is told to do.
-const INSTALL_HINT: &str = "nginx was not found: install it (Debian: `apt-get install nginx`) \
-                            and run `cargo test` again";
-
-/// The nginx binary, installed first if need be (see the module's notes).
+/// The nginx binary, installed first if need be (see [`super::debian`]).
 pub fn nginx() -> PathBuf {
-    static NGINX: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    match NGINX.get_or_init(find_or_install) {
-        Ok(path) => path.clone(),
-        Err(line) => panic!("{line}"),
-    }
-}
-
-fn find() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .chain([PathBuf::from("/usr/sbin")])
-        .map(|folder| folder.join("nginx"))
-        .find(|candidate| candidate.is_file())
-}
-
-fn find_or_install() -> Result<PathBuf, String> {
-    if let Some(found) = find() {
-        return Ok(found);
-    }
-    if !is_root() || !Path::new("/usr/bin/apt-get").exists() {
-        return Err(INSTALL_HINT.to_owned());
-    }
-    let folder = clients_dir();
-    fs::create_dir_all(&folder)
-        .map_err(|error| format!("creating {}: {error}", folder.display()))?;
-    let lock_path = folder.join("nginx.lock");
-    let lock = File::create(&lock_path)
-        .map_err(|error| format!("creating {}: {error}", lock_path.display()))?;
-    lock.lock()
-        .map_err(|error| format!("locking {}: {error}", lock_path.display()))?;
-    // Another test binary may have installed it while this one waited for the lock.
-    if let Some(found) = find() {
-        return Ok(found);
-    }
-    let install = || {
-        run_within(
-            Command::new("apt-get")
-                .args(["install", "-y", "--no-install-recommends", "nginx"])
-                .env("DEBIAN_FRONTEND", "noninteractive"),
-            INSTALL_LIMIT,
-            "apt-get install nginx",
-        )
-    };
-    let mut finished = install();
-    if !finished.status.success() && finished.stderr.contains("Unable to locate package") {
-        // A fresh machine has no package lists yet.
-        run_within(
-            Command::new("apt-get").arg("update"),
-            INSTALL_LIMIT,
-            "apt-get update",
-        );
-        finished = install();
-    }
-    if !finished.status.success() {
-        let said = finished
-            .stderr
-            .lines()
-            .rev()
-            .map(str::trim)
-            .find(|line| !line.is_empty())
-            .unwrap_or("nothing");
-        return Err(format!(
-            "nginx was not found and `apt-get install nginx` failed (it said `{said}`): \
-             install nginx and run `cargo test` again"
-        ));
-    }
-    find().ok_or_else(|| INSTALL_HINT.to_owned())
-}
-
-fn is_root() -> bool {
-    // `Uid:` is followed by the real, effective, saved and filesystem ids.
-    fs::read_to_string("/proc/self/status").is_ok_and(|status| {
-        status
-            .lines()
-            .find_map(|line| line.strip_prefix("Uid:"))
-            .and_then(|ids| ids.split_whitespace().nth(1))
-            == Some("0")
-    })
+    super::debian::program("nginx", "nginx")
 }
 
 /// The `nginx.conf` the README shows, for `upstreams` (`127.0.0.1:PORT` each), listening on
