@@ -129,7 +129,9 @@ impl std::hash::Hash for Refusal {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Line {
     /// What the row is about: `fields`, `fault`, `tools`, or a label of the application's.
-    pub label: String,
+    /// Borrowed when it is a fixed word, as the framework's labels are, so a refusal with many
+    /// rows does not allocate a label for each.
+    pub label: Cow<'static, str>,
     /// The row's values.
     #[serde(default)]
     pub cells: Vec<String>,
@@ -137,7 +139,7 @@ pub struct Line {
 
 impl Line {
     /// A row with the given label and cells.
-    pub fn new<I, S>(label: impl Into<String>, cells: I) -> Self
+    pub fn new<I, S>(label: impl Into<Cow<'static, str>>, cells: I) -> Self
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
@@ -169,7 +171,7 @@ impl Refusal {
     }
 
     /// Adds an advice row and returns the refusal, for building in one expression.
-    pub fn line<I, S>(mut self, label: impl Into<String>, cells: I) -> Self
+    pub fn line<I, S>(mut self, label: impl Into<Cow<'static, str>>, cells: I) -> Self
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
@@ -214,7 +216,10 @@ impl Refusal {
                 let mut cells = row.split('\t');
                 let label = unescape(cells.next().unwrap_or_default())?;
                 let cells = cells.map(unescape).collect::<Option<Vec<_>>>()?;
-                Some(Line { label, cells })
+                Some(Line {
+                    label: Cow::Owned(label),
+                    cells,
+                })
             })
             .collect::<Option<Vec<_>>>()?;
         Some(Refusal {
@@ -366,8 +371,13 @@ mod tests {
     }
 
     fn any_refusal() -> impl Strategy<Value = Refusal> {
-        let line = (any_cell(), proptest::collection::vec(any_cell(), 0..4))
-            .prop_map(|(label, cells)| Line { label, cells });
+        let line =
+            (any_cell(), proptest::collection::vec(any_cell(), 0..4)).prop_map(|(label, cells)| {
+                Line {
+                    label: Cow::Owned(label),
+                    cells,
+                }
+            });
         (
             any_cell(),
             any_cell(),

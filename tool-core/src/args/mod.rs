@@ -280,7 +280,7 @@ fn refusal(tool: &str, schema: &Map<String, Value>, faults: Vec<Fault>) -> Refus
     refusal.lines = faults
         .into_iter()
         .map(|fault| Line {
-            label: "fault".to_owned(),
+            label: "fault".into(),
             cells: vec![shown(fault.path), fault.problem],
         })
         .collect();
@@ -291,7 +291,7 @@ fn refusal(tool: &str, schema: &Map<String, Value>, faults: Vec<Fault>) -> Refus
         .map(|properties| properties.keys().cloned().collect::<Vec<_>>())
         .unwrap_or_default();
     refusal.lines.push(Line {
-        label: "fields".to_owned(),
+        label: "fields".into(),
         cells: fields,
     });
     refusal.made_by_parser()
