@@ -193,7 +193,7 @@ fn known_option(path: &syn::Path, options: &Options) -> darling::Result<String> 
 }
 
 /// The literal an option's value is, seen through the invisible groups of `macro_rules!`.
-fn literal(expr: &Expr) -> Option<&Lit> {
+pub fn literal(expr: &Expr) -> Option<&Lit> {
     match expr {
         Expr::Lit(lit) => Some(&lit.lit),
         Expr::Group(group) => literal(&group.expr),

@@ -49,14 +49,10 @@ fn error<T>(message: impl std::fmt::Display, span: &dyn Spanned) -> darling::Res
     Err(darling::Error::custom(message).with_span(&span.span()))
 }
 
-/// A string literal, seen through the invisible groups of `macro_rules!`.
+/// A string literal, seen through the invisible groups of `macro_rules!` (by `attr::literal`).
 fn string(expr: &Expr) -> Option<&LitStr> {
-    match expr {
-        Expr::Lit(syn::ExprLit {
-            lit: Lit::Str(text),
-            ..
-        }) => Some(text),
-        Expr::Group(group) => string(&group.expr),
+    match crate::attr::literal(expr) {
+        Some(Lit::Str(text)) => Some(text),
         _ => None,
     }
 }
