@@ -83,30 +83,16 @@ const QUESTION_KEY: &str = "question";
 /// Who a suspended call belongs to: only a retry from the same owner may resume it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Owner {
-    /// The caller the host asserted ([`McpServer::with_caller`](crate::McpServer::with_caller)).
-    caller: Option<String>,
+    /// The HTTP session (`mcp-session-id`) and the caller the host asserted
+    /// ([`McpServer::with_caller`](crate::McpServer::with_caller)), as a task's owner is.
+    owner: crate::tasks::Owner,
     /// The stdio (line) connection the call came on, when it came on one.
     connection: Option<u128>,
-    /// The HTTP session (`mcp-session-id`), when the call came in one.
-    session: Option<String>,
 }
 
 impl Owner {
-    pub(crate) fn new(
-        caller: Option<String>,
-        connection: Option<u128>,
-        extensions: &rmcp::model::Extensions,
-    ) -> Owner {
-        let session = extensions
-            .get::<crate::HttpRequestParts>()
-            .and_then(|parts| parts.headers.get("mcp-session-id"))
-            .and_then(|value| value.to_str().ok())
-            .map(str::to_owned);
-        Owner {
-            caller,
-            connection,
-            session,
-        }
+    pub(crate) fn new(owner: crate::tasks::Owner, connection: Option<u128>) -> Owner {
+        Owner { owner, connection }
     }
 }
 

@@ -377,8 +377,9 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let caller = self.caller_of(&context.extensions);
-        let owner = crate::ask::Owner::new(caller.clone(), self.connection, &context.extensions);
+        let owner = Owner::of(&context, caller.clone());
         if request.request_state.is_some() || request.input_responses.is_some() {
+            let owner = crate::ask::Owner::new(owner, self.connection);
             return self.suspended.resume(request, owner, context.ct).await;
         }
         let registry = self.registry_for(caller.as_deref());
@@ -401,10 +402,7 @@ impl ServerHandler for McpServer {
             }
             let arguments = arguments_of(request.arguments);
             let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
-            return self
-                .tasks
-                .start(&registry, call, ctx, Owner::of(&context, caller))
-                .await;
+            return self.tasks.start(&registry, call, ctx, owner).await;
         }
         let asking = crate::ask::Asking::of(&context);
         // A call that may be suspended for an answer outlives its request: it has a
@@ -443,6 +441,7 @@ impl ServerHandler for McpServer {
                 let registry = registry.into_owned();
                 let running = async move { run(&registry, &session, call, ctx, progress).await };
                 let name = request.name.into_owned();
+                let owner = crate::ask::Owner::new(owner, self.connection);
                 let running = Running::start(name, owner, Box::pin(running), cancel, questions);
                 self.suspended.drive(running, context.ct).await
             }
