@@ -222,6 +222,9 @@ async fn tool_search_refuses_bad_arguments_with_what_to_write() {
         json!({}),
         json!({"query": 3}),
         json!({"query": "note", "limit": 0}),
+        json!({"query": "note", "limit": 21}),
+        json!({"query": ""}),
+        json!({"query": "note", "count": 3}),
     ] {
         let refused = registry
             .call_in(&session, call(TOOL_SEARCH, arguments), &Context::default())

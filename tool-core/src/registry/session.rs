@@ -11,13 +11,14 @@
 //! other tool is refused, as a tool not found, before it reaches anything.
 
 use std::collections::HashSet;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use serde_json::{Value, json};
 
 use super::Registry;
 use super::call::shortened;
 use super::catalog::{Definitions, Exported, export_all};
+use crate::args::{self, Prepared};
 use crate::call::ToolCall;
 use crate::context::Context;
 use crate::output::Output;
@@ -188,27 +189,17 @@ impl Registry {
     /// Runs a `tool_search` call: finds the tools, lists them in the session, and tells the
     /// model their names and descriptions.
     fn search_for(&self, session: &Session, call: &ToolCall) -> Result<Output, Refusal> {
-        const HELP: &str = "write the arguments as {\"query\": \"what you want done\"}, with \
-                            \"limit\": a number from 1 to 20 if you want other than 5 tools";
-        let arguments: Value = serde_json::from_str(call.arguments.as_str())
-            .map_err(|_| Refusal::bad_arguments(format!("the arguments are not JSON; {HELP}")))?;
-        let Some(query) = arguments.get("query").and_then(Value::as_str) else {
-            return Err(Refusal::bad_arguments(format!(
-                "`query` is missing or not text; {HELP}"
-            )));
-        };
-        let limit = match arguments.get("limit") {
-            None | Some(Value::Null) => DEFAULT_FOUND,
-            Some(limit) => match limit.as_u64() {
-                Some(limit @ 1..=MOST_FOUND) => limit as usize,
-                _ => {
-                    return Err(Refusal::bad_arguments(format!(
-                        "`limit` must be a whole number from 1 to {MOST_FOUND}; {HELP}"
-                    )));
-                }
-            },
-        };
-        let found = self.search(query, limit);
+        let SearchArguments { query, limit } =
+            args::parse_strict(call.arguments.as_str(), search_schema(), TOOL_SEARCH).map_err(
+                |refusal| {
+                    refusal.line(
+                        "example",
+                        [r#"{"query": "what you want done", "limit": 5}"#],
+                    )
+                },
+            )?;
+        let limit = limit.unwrap_or(DEFAULT_FOUND);
+        let found = self.search(&query, limit);
         let mut tools = Vec::with_capacity(found.len());
         for each in &found {
             session.load(each.definition.name.clone());
@@ -228,6 +219,21 @@ impl Registry {
         };
         Output::json(&json!({ "tools": tools, "note": note }))
     }
+}
+
+/// The arguments of a `tool_search` call, read by the parser every tool's arguments go through
+/// and held to the schema `tool_search` advertises (a query of at least one character, a limit
+/// from 1 to [`MOST_FOUND`], no other field).
+#[derive(serde::Deserialize)]
+struct SearchArguments {
+    query: String,
+    limit: Option<usize>,
+}
+
+/// The `tool_search` tool's input schema, made ready for the parser once.
+fn search_schema() -> &'static Prepared {
+    static SCHEMA: OnceLock<Prepared> = OnceLock::new();
+    SCHEMA.get_or_init(|| Prepared::new(search_definition().input_schema))
 }
 
 /// The `tool_search` tool's definition.
