@@ -435,7 +435,10 @@ impl ServerHandler for McpServer {
         }
         let arguments = arguments_of(request.arguments);
         let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
-        let (session, found) = (self.session.clone(), self.session.loaded().len());
+        // Only a registry with deferred loading lists what a search finds: without one, the
+        // list cannot grow, and the session's tools are not copied out to be counted.
+        let found = registry.is_deferred().then(|| self.session.loaded().len());
+        let session = self.session.clone();
         let answer = match asking.into_rounds() {
             Some(questions) => {
                 let registry = registry.into_owned();
@@ -451,7 +454,7 @@ impl ServerHandler for McpServer {
             .map(CallToolResponse::from),
         };
         // A search found tools: this session's list grew.
-        if self.session.loaded().len() > found {
+        if found.is_some_and(|found| self.session.loaded().len() > found) {
             let _ = peer.notify_tool_list_changed().await;
         }
         answer
