@@ -97,9 +97,6 @@ fn read_checked<A: FromMeta + Default>(
 /// Checks the form of one option: a known one, written once, a flag alone, a string option with
 /// a string.
 fn check_form(item: &NestedMeta, seen: &mut Vec<String>, options: &Options) -> darling::Result<()> {
-    let error = |message: String, span: &dyn Spanned| {
-        Err(darling::Error::custom(message).with_span(&span.span()))
-    };
     let meta = match item {
         NestedMeta::Meta(meta) => meta,
         NestedMeta::Lit(lit) => {
@@ -190,6 +187,11 @@ fn known_option(path: &syn::Path, options: &Options) -> darling::Result<String> 
         options.what
     ))
     .with_span(path))
+}
+
+/// An error that says `message` at `span`, for the option readers and the checks.
+pub fn error<T>(message: impl std::fmt::Display, span: &dyn Spanned) -> darling::Result<T> {
+    Err(darling::Error::custom(message).with_span(&span.span()))
 }
 
 /// The literal an option's value is, seen through the invisible groups of `macro_rules!`.

@@ -161,9 +161,7 @@ pub fn name(name: &str, from: NameFrom) -> darling::Result<()> {
 }
 
 fn parameter(param: &crate::model::Param, in_toolkit: bool) -> darling::Result<()> {
-    let error = |message: &str, span: &dyn Spanned| {
-        Err(darling::Error::custom(message).with_span(&span.span()))
-    };
+    use crate::attr::error;
     if let syn::FnArg::Receiver(receiver) = &param.arg {
         if in_toolkit {
             let shared_ref = receiver.reference.is_some()

@@ -22,6 +22,8 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Expr, Lit, LitStr, Meta, Token};
 
+use crate::attr::error;
+
 /// What an icon option's error ends with.
 const ICON_HELP: &str = "write `icon = \"https://example.com/note.svg\"`, or \
                          `icon(src = \"...\", mime_type = \"image/png\", sizes = [\"48x48\"], \
@@ -43,10 +45,6 @@ pub struct IconAttr {
 enum Theme {
     Light,
     Dark,
-}
-
-fn error<T>(message: impl std::fmt::Display, span: &dyn Spanned) -> darling::Result<T> {
-    Err(darling::Error::custom(message).with_span(&span.span()))
 }
 
 /// A string literal, seen through the invisible groups of `macro_rules!` (by `attr::literal`).
