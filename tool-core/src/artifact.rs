@@ -169,7 +169,7 @@ impl Artifacts {
         }
         let handle = format!("artifact-{}", uuid::Uuid::new_v4().simple());
         let size = text.len();
-        let preview = &text[..floor_boundary(&text, self.preview)];
+        let preview = &text[..text.floor_char_boundary(self.preview)];
         let shown = format!(
             "the output is {size} bytes, more than the {} shown at once; it is kept for {:?} \
              as artifact `{handle}`: read more with {READ_TOOL} {{\"handle\": \"{handle}\", \
@@ -215,9 +215,9 @@ impl Artifacts {
         }
         let text = &artifact.text;
         let size = text.len();
-        let start = floor_boundary(text, offset.min(size));
+        let start = text.floor_char_boundary(offset);
         let wanted = length.unwrap_or(self.threshold).min(self.threshold);
-        let mut end = floor_boundary(text, start.saturating_add(wanted).min(size));
+        let mut end = text.floor_char_boundary(start.saturating_add(wanted));
         if end == start && start < size {
             // A part shorter than one character still moves on by one character.
             end = start + text[start..].chars().next().map_or(0, char::len_utf8);
@@ -233,15 +233,6 @@ impl Artifacts {
 
 /// The name of the tool that reads artifacts.
 const READ_TOOL: &str = "artifact_read";
-
-/// The largest char boundary of `text` at or before `at`.
-fn floor_boundary(text: &str, at: usize) -> usize {
-    let mut at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
-}
 
 /// A part of an artifact, as `artifact_read` returns it.
 #[derive(Debug, serde::Serialize, schemars::JsonSchema)]
@@ -281,5 +272,35 @@ impl ArtifactReader {
     ) -> Result<Part, Refusal> {
         self.artifacts
             .read(&handle, offset.unwrap_or(0), length, ctx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn previews_and_parts_end_at_char_boundaries() {
+        // `é` is two bytes: a cut at an odd byte falls back to the char before it.
+        let artifacts = Artifacts::over(5).preview_bytes(3);
+        let ctx = Context::new();
+        let mut output = Output::Text("éééé".repeat(2));
+        let line = artifacts.keep(&mut output, "t", &ctx).unwrap();
+        let handle = line.cells[0].clone();
+        assert!(
+            output.as_text().ends_with("Its first 2 bytes:\né"),
+            "{}",
+            output.as_text()
+        );
+        let part = artifacts.read(&handle, 3, Some(5), &ctx).unwrap();
+        assert_eq!(
+            (part.text.as_str(), part.offset, part.next_offset),
+            ("éé", 2, Some(6))
+        );
+        let part = artifacts.read(&handle, 15, Some(1), &ctx).unwrap();
+        assert_eq!(
+            (part.text.as_str(), part.offset, part.next_offset),
+            ("é", 14, None)
+        );
     }
 }
