@@ -204,7 +204,7 @@ impl Artifacts {
                 format!(
                     "there is no artifact `{}` for this caller; it may have expired (artifacts \
                      are kept for {:?}): call the tool that made it again",
-                    handle.chars().take(64).collect::<String>(),
+                    crate::registry::shortened(handle),
                     self.ttl
                 ),
             )

@@ -321,9 +321,9 @@ impl Registry {
     }
 }
 
-/// A name as a refusal repeats it: cut after 128 characters (longer than any tool's name), so
-/// a huge name sent by a caller is not sent back whole.
-pub(super) fn shortened(name: &str) -> std::borrow::Cow<'_, str> {
+/// A name as a refusal repeats it: cut after 128 characters (longer than any tool's name or
+/// artifact handle), so a huge name sent by a caller is not sent back whole.
+pub(crate) fn shortened(name: &str) -> std::borrow::Cow<'_, str> {
     const LIMIT: usize = 128;
     match name.char_indices().nth(LIMIT) {
         None => name.into(),
