@@ -7,6 +7,7 @@ use darling::FromMeta;
 use darling::ast::NestedMeta;
 use darling::util::Flag;
 use proc_macro2::TokenStream;
+use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::{Expr, Lit, LitStr, Meta};
 
@@ -248,35 +249,42 @@ pub struct Tags(pub Vec<LitStr>);
 const TAGS_HELP: &str = "write the tags as strings in parentheses, such as \
                          `tags(\"notes\", \"write\")`";
 
-impl FromMeta for Tags {
-    fn from_meta(item: &Meta) -> darling::Result<Self> {
-        let list = match item {
-            Meta::List(list) => list,
-            Meta::NameValue(name_value) => {
-                return Err(darling::Error::custom(format!(
-                    "`tags` takes a list, not a value; {TAGS_HELP}"
-                ))
-                .with_span(&name_value.value));
-            }
-            Meta::Path(path) => {
-                return Err(
-                    darling::Error::custom(format!("`tags` needs tags; {TAGS_HELP}"))
-                        .with_span(path),
-                );
-            }
-        };
-        let items = list
-            .parse_args_with(syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated)
-            .map_err(|error| {
-                darling::Error::custom(format!("unreadable tags; {TAGS_HELP}"))
-                    .with_span(&error.span())
-            })?;
-        if items.is_empty() {
-            return Err(
-                darling::Error::custom(format!("this `tags(...)` is empty; {TAGS_HELP}"))
-                    .with_span(&list.path),
+/// The items of a list option such as `tags(...)` or `meta(...)`, each read by `T`, or an error
+/// at the token at fault, ending with `help`: the option written alone, with `= value`, with
+/// an item `T` cannot read, or with nothing in its parentheses. `items` says what goes in them.
+pub fn list_option<T: syn::parse::Parse>(
+    item: &Meta,
+    items: &str,
+    help: &str,
+) -> darling::Result<syn::punctuated::Punctuated<T, syn::Token![,]>> {
+    let key = item.path().to_token_stream();
+    let list = match item {
+        Meta::List(list) => list,
+        Meta::NameValue(name_value) => {
+            return error(
+                format!("`{key}` takes {items} in parentheses, not a value; {help}"),
+                &name_value.value,
             );
         }
+        Meta::Path(path) => {
+            return error(
+                format!("`{key}` needs {items} in parentheses; {help}"),
+                path,
+            );
+        }
+    };
+    let read = list
+        .parse_args_with(syn::punctuated::Punctuated::<T, syn::Token![,]>::parse_terminated)
+        .or_else(|problem| error(format!("{problem}; {help}"), &problem.span()))?;
+    if read.is_empty() {
+        return error(format!("this `{key}(...)` is empty; {help}"), &list.path);
+    }
+    Ok(read)
+}
+
+impl FromMeta for Tags {
+    fn from_meta(item: &Meta) -> darling::Result<Self> {
+        let items = list_option::<Expr>(item, "its tags", TAGS_HELP)?;
         let mut errors = darling::Error::accumulator();
         let mut tags = Vec::new();
         for item in &items {

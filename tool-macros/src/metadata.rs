@@ -18,7 +18,6 @@ use darling::ast::NestedMeta;
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote};
 use syn::parse::{Parse, ParseStream};
-use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Expr, Lit, LitStr, Meta, Token};
 
@@ -344,12 +343,12 @@ impl Parse for RawEntry {
             let key: syn::Ident = input.parse()?;
             (crate::model::unraw(&key), key.span())
         } else {
-            return Err(input.error(format!("a `_meta` entry is `\"key\" = value`; {META_HELP}")));
+            return Err(input.error("a `_meta` entry is `\"key\" = value`"));
         };
         if !input.peek(Token![=]) {
             return Err(syn::Error::new(
                 key_span,
-                format!("write `=` and a value after the key `{key}`; {META_HELP}"),
+                format!("write `=` and a value after the key `{key}`"),
             ));
         }
         input.parse::<Token![=]>()?;
@@ -364,26 +363,8 @@ impl Parse for RawEntry {
 
 impl FromMeta for MetaAttr {
     fn from_meta(item: &Meta) -> darling::Result<Self> {
-        let list = match item {
-            Meta::List(list) => list,
-            Meta::NameValue(name_value) => {
-                return error(
-                    format!("`meta` takes `\"key\" = value` entries in parentheses; {META_HELP}"),
-                    &name_value.value,
-                );
-            }
-            Meta::Path(path) => {
-                return error(format!("`meta` needs entries; {META_HELP}"), path);
-            }
-        };
-        let parser = Punctuated::<RawEntry, Token![,]>::parse_terminated;
-        let raw = syn::parse::Parser::parse2(parser, list.tokens.clone())?;
-        if raw.is_empty() {
-            return error(
-                format!("this `meta(...)` is empty; {META_HELP}"),
-                &list.path,
-            );
-        }
+        let raw =
+            crate::attr::list_option::<RawEntry>(item, "its `\"key\" = value` entries", META_HELP)?;
         let mut errors = darling::Error::accumulator();
         let mut entries = Vec::new();
         for entry in raw {
