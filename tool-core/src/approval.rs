@@ -117,10 +117,7 @@ impl Approver for ApproveByAsking {
                 );
             }
             let arguments = request.call.arguments.as_str();
-            let shown = match arguments.char_indices().nth(SHOWN_ARGUMENT_CHARS) {
-                None => arguments.to_owned(),
-                Some((cut, _)) => format!("{}…", &arguments[..cut]),
-            };
+            let shown = crate::registry::cut_after(arguments, SHOWN_ARGUMENT_CHARS);
             let message = format!(
                 "Allow the tool `{}` to run with these arguments?\n{shown}",
                 request.call.name

@@ -324,9 +324,14 @@ impl Registry {
 /// A name as a refusal repeats it: cut after 128 characters (longer than any tool's name or
 /// artifact handle), so a huge name sent by a caller is not sent back whole.
 pub(crate) fn shortened(name: &str) -> std::borrow::Cow<'_, str> {
-    const LIMIT: usize = 128;
-    match name.char_indices().nth(LIMIT) {
-        None => name.into(),
-        Some((cut, _)) => format!("{}…", &name[..cut]).into(),
+    cut_after(name, 128)
+}
+
+/// `text` cut after `chars` characters and marked with `…` where it was cut; whole if it is
+/// no longer.
+pub(crate) fn cut_after(text: &str, chars: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(chars) {
+        None => text.into(),
+        Some((cut, _)) => format!("{}…", &text[..cut]).into(),
     }
 }

@@ -41,7 +41,7 @@ use std::time::Duration;
 use tokio::sync::broadcast;
 
 pub use self::builder::RegistryBuilder;
-pub(crate) use self::call::shortened;
+pub(crate) use self::call::{cut_after, shortened};
 use self::catalog::{Catalog, ScopedDefinitions, export_all};
 pub use self::catalog::{Definitions, Exported, Snapshot};
 pub use self::search::Found;
