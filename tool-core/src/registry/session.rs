@@ -102,7 +102,7 @@ impl Registry {
             return self.definitions();
         };
         let loaded: HashSet<String> = session.loaded().into_iter().collect();
-        std::iter::once(search_definition())
+        std::iter::once(search_definition().clone())
             .chain(
                 self.definitions()
                     .iter()
@@ -233,11 +233,16 @@ struct SearchArguments {
 /// The `tool_search` tool's input schema, made ready for the parser once.
 fn search_schema() -> &'static Prepared {
     static SCHEMA: OnceLock<Prepared> = OnceLock::new();
-    SCHEMA.get_or_init(|| Prepared::new(search_definition().input_schema))
+    SCHEMA.get_or_init(|| Prepared::new(search_definition().input_schema.clone()))
 }
 
-/// The `tool_search` tool's definition.
-fn search_definition() -> ToolDefinition {
+/// The `tool_search` tool's definition, made once.
+fn search_definition() -> &'static ToolDefinition {
+    static DEFINITION: OnceLock<ToolDefinition> = OnceLock::new();
+    DEFINITION.get_or_init(make_search_definition)
+}
+
+fn make_search_definition() -> ToolDefinition {
     let schema = json!({
         "type": "object",
         "properties": {
