@@ -152,7 +152,7 @@ pub(crate) fn output_bytes(result: &ToolResult) -> usize {
     }
 }
 
-pub(crate) fn size_of_output(output: &Output) -> usize {
+fn size_of_output(output: &Output) -> usize {
     match output {
         Output::Empty => 0,
         Output::Text(text) => text.len(),
