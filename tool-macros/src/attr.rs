@@ -170,9 +170,21 @@ fn known_option(path: &syn::Path, options: &Options) -> darling::Result<String> 
         return Ok(key);
     }
     let last = segments.last().map_or("", String::as_str);
+    let known = known_names(last, &known, "options");
+    Err(darling::Error::custom(format!(
+        "`#[{}]` has no option `{key}`; {known}",
+        options.what
+    ))
+    .with_span(path))
+}
+
+/// What ends an error about an unknown name: a did-you-mean for the known name within two edits
+/// of `name`, if one is, then the known names, as in "did you mean `name`? its options are
+/// `name`, `title`". `kind` is what the known names are.
+pub fn known_names(name: &str, known: &[&str], kind: &str) -> String {
     let guess = known
         .iter()
-        .map(|option| (strsim::levenshtein(option, last), *option))
+        .map(|option| (strsim::levenshtein(option, name), *option))
         .filter(|(distance, _)| *distance <= 2)
         .min();
     let hint = guess.map_or_else(String::new, |(_, option)| {
@@ -183,11 +195,7 @@ fn known_option(path: &syn::Path, options: &Options) -> darling::Result<String> 
         .map(|option| format!("`{option}`"))
         .collect::<Vec<_>>()
         .join(", ");
-    Err(darling::Error::custom(format!(
-        "`#[{}]` has no option `{key}`; {hint}its options are {list}",
-        options.what
-    ))
-    .with_span(path))
+    format!("{hint}its {kind} are {list}")
 }
 
 /// An error that says `message` at `span`, for the option readers and the checks.
@@ -537,6 +545,19 @@ mod tests {
         ] {
             assert_eq!(refused(lit), format!("unreadable timeout; {TIMEOUT_HELP}"));
         }
+    }
+
+    #[test]
+    fn known_names_suggest_the_nearest_within_two_edits() {
+        let parts = ["src", "mime_type", "sizes", "theme"];
+        assert_eq!(
+            known_names("thme", &parts, "parts"),
+            "did you mean `theme`? its parts are `src`, `mime_type`, `sizes`, `theme`"
+        );
+        assert_eq!(
+            known_names("colour", &parts, "parts"),
+            "its parts are `src`, `mime_type`, `sizes`, `theme`"
+        );
     }
 
     #[test]

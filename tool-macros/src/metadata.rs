@@ -153,9 +153,13 @@ impl IconAttr {
                 }
                 _ => errors.push(
                     darling::Error::custom(format!(
-                        "an icon has no part `{}`; its parts are `src`, `mime_type`, `sizes` \
-                         and `theme`",
-                        field.path.to_token_stream()
+                        "an icon has no part `{}`; {}",
+                        field.path.to_token_stream(),
+                        crate::attr::known_names(
+                            &key,
+                            &["src", "mime_type", "sizes", "theme"],
+                            "parts"
+                        )
                     ))
                     .with_span(&field.path),
                 ),
