@@ -389,19 +389,21 @@ impl ServerHandler for McpServer {
             .and_then(|meta| meta.get_traceparent())
             .or_else(|| context.meta.get_traceparent())
             .and_then(tool_core::TraceParent::parse);
+        // What every call's context carries: the caller the host named, and the trace parent.
+        let mut ctx = self.base.clone();
+        if let Some(caller) = &caller {
+            ctx = ctx.with_caller(caller.as_str());
+        }
+        if let Some(parent) = trace_parent {
+            ctx = ctx.with_extension(parent);
+        }
+        let arguments = arguments_of(request.arguments);
+        let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
         if self.tasks.wanted(&registry, &request.name, &context)
             && registry.is_listed_in(&self.session, &request.name)
         {
             // A task outlives its request: it has a token of its own, and no progress token.
-            let mut ctx = self.base.clone().with_cancellation(Default::default());
-            if let Some(caller) = &caller {
-                ctx = ctx.with_caller(caller.as_str());
-            }
-            if let Some(parent) = trace_parent {
-                ctx = ctx.with_extension(parent);
-            }
-            let arguments = arguments_of(request.arguments);
-            let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
+            let ctx = ctx.with_cancellation(Default::default());
             return self.tasks.start(&registry, call, ctx, owner).await;
         }
         let asking = crate::ask::Asking::of(&context);
@@ -411,16 +413,10 @@ impl ServerHandler for McpServer {
             true => tool_core::CancellationToken::new(),
             false => context.ct.clone(),
         };
-        let mut ctx = (self.base.clone())
+        let mut ctx = ctx
             .with_cancellation(cancel.clone())
             .with_asker_arc(asking.asker());
-        if let Some(caller) = &caller {
-            ctx = ctx.with_caller(caller.as_str());
-        }
         let peer = context.peer.clone();
-        if let Some(parent) = trace_parent {
-            ctx = ctx.with_extension(parent);
-        }
         let progress_token = request
             .meta
             .as_ref()
@@ -433,8 +429,6 @@ impl ServerHandler for McpServer {
             ctx = ctx.with_progress(move |progress| reports.report(progress));
             progress = Some(sink);
         }
-        let arguments = arguments_of(request.arguments);
-        let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
         // Only a registry with deferred loading lists what a search finds: without one, the
         // list cannot grow, and the session's tools are not copied out to be counted.
         let found = registry.is_deferred().then(|| self.session.loaded().len());
