@@ -296,7 +296,14 @@ impl Suspended {
                 joined = &mut running.task => {
                     return match joined {
                         Ok(result) => crate::convert::call_tool_result(&result).map(Into::into),
-                        Err(_) => Err(McpError::internal_error("the call ended before its result", None)),
+                        Err(error) => Err(McpError::internal_error(
+                            format!(
+                                "the tool `{}` ended without a result: its task {} on the server",
+                                running.name,
+                                if error.is_panic() { "panicked" } else { "was aborted" },
+                            ),
+                            None,
+                        )),
                     };
                 }
                 Some(asked) = running.questions.recv() => {
