@@ -23,7 +23,7 @@
 //! live is dropped and its call cancelled. The call's own deadline holds throughout, as in
 //! process: a tool waiting past it ends `timed-out`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, hash_map::Entry};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -403,32 +403,25 @@ impl Suspended {
         };
         let waiting = {
             let mut table = self.table.lock().unwrap_or_else(PoisonError::into_inner);
-            let Some(waiting) = table
-                .get(&state)
-                .filter(|waiting| waiting.running.owner == owner)
-            else {
-                return Err(McpError::invalid_params(
-                    "requestState names no call waiting for this caller's answer (it is not one \
-                     this server gave, or it was used already, or it expired, or another caller \
-                     has it): call the tool again without requestState",
-                    None,
-                ));
+            let Entry::Occupied(waiting) = table.entry(state) else {
+                return Err(no_such_waiting());
             };
-            if waiting.running.name != request.name {
+            if waiting.get().running.owner != owner {
+                return Err(no_such_waiting());
+            }
+            if waiting.get().running.name != request.name {
                 return Err(McpError::invalid_params(
                     format!(
                         "this requestState belongs to a call of `{}`, not `{}`: retry that call \
                          with it",
-                        waiting.running.name, request.name
+                        waiting.get().running.name,
+                        request.name
                     ),
                     None,
                 ));
             }
             let reply = read_answer(request.input_responses)?;
-            table
-                .remove(&state)
-                .map(|waiting| (waiting, reply))
-                .ok_or_else(|| McpError::internal_error("the waiting call vanished", None))?
+            (waiting.remove(), reply)
         };
         let (
             Waiting {
@@ -467,6 +460,16 @@ struct Answered {
     #[serde(rename = "_meta")]
     #[allow(dead_code)]
     meta: Option<Value>,
+}
+
+/// The error for a `requestState` that names no call the caller may resume.
+fn no_such_waiting() -> McpError {
+    McpError::invalid_params(
+        "requestState names no call waiting for this caller's answer (it is not one this server \
+         gave, or it was used already, or it expired, or another caller has it): call the tool \
+         again without requestState",
+        None,
+    )
 }
 
 /// The reply in a retry's `inputResponses`, which must answer the one question asked, as an
