@@ -5,7 +5,9 @@
 //! hundreds; with deferred loading it starts with a short list and asks for what it needs. What
 //! a caller has found is kept in a [`Session`], a value the host keeps per caller session and
 //! passes in ([`Registry::definitions_in`], [`Registry::call_in`]); over MCP the server keeps
-//! one per client session.
+//! one per client session (and, for requests without one, per caller). A request nothing
+//! ties to any other gets an [unbound](Session::unbound) session, in which a search's answer
+//! carries what is needed to call the tools it finds.
 //!
 //! Grants still decide: a scoped view's search finds granted tools only, and a call of any
 //! other tool is refused, as a tool not found, before it reaches anything.
@@ -14,6 +16,7 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use serde_json::{Value, json};
+use tokio::sync::watch;
 
 use super::Registry;
 use super::call::shortened;
@@ -40,16 +43,65 @@ const MOST_FOUND: u64 = 20;
 /// and lets through for that caller from then on.
 ///
 /// Keep one per caller session; clones share what was found (so a host may hand a clone to
-/// each request of the session), and [`Session::new`] starts afresh.
-#[derive(Clone, Debug, Default)]
+/// each request of the session), and [`Session::new`] starts afresh. [`Session::changes`]
+/// tells a host when the session grows, so that it can tell the caller to list its tools
+/// again.
+#[derive(Clone, Debug)]
 pub struct Session {
-    loaded: Arc<Mutex<Vec<String>>>,
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    loaded: Mutex<Vec<String>>,
+    /// How many tools have been found; a new value each time the session grows.
+    grown: watch::Sender<usize>,
+    /// Whether the session stands for one request that nothing ties to any other
+    /// ([`Session::unbound`]).
+    unbound: bool,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::with(false)
+    }
 }
 
 impl Session {
     /// A session that has found nothing yet.
     pub fn new() -> Session {
         Session::default()
+    }
+
+    /// A session for a request that cannot be tied to any other: no connection, no HTTP
+    /// session and no caller the host names (MCP over HTTP without sessions, from an
+    /// anonymous caller). What its search finds would be forgotten before the next request,
+    /// so a listing could never grow, and a caller that may only call what is listed could
+    /// never call a found tool. So with it, a call of any tool the registry grants goes
+    /// through, listed or not, and `tool_search`'s answer gives each found tool's input
+    /// schema, so that a model can call it without a listing.
+    ///
+    /// This lets through nothing a grant would not: grants, not the listing, are what protect
+    /// a tool. A scoped view's search still finds granted tools only, and a call of any other
+    /// tool is still refused before it reaches anything. The listing stays `tool_search` and
+    /// the tools listed always.
+    pub fn unbound() -> Session {
+        Session::with(true)
+    }
+
+    fn with(unbound: bool) -> Session {
+        Session {
+            inner: Arc::new(Inner {
+                loaded: Mutex::new(Vec::new()),
+                grown: watch::Sender::new(0),
+                unbound,
+            }),
+        }
+    }
+
+    /// Whether this session was made by [`Session::unbound`].
+    pub fn is_unbound(&self) -> bool {
+        self.inner.unbound
     }
 
     /// The names of the tools found so far, in the order they were found.
@@ -59,16 +111,35 @@ impl Session {
 
     /// Lists `name` from now on, as if a search had found it (a host that knows what a caller
     /// will need). A tool the registry does not grant the caller stays unlisted and refused.
-    pub fn load(&self, name: impl Into<String>) {
+    /// Returns whether `name` is new to the session, which then tells its
+    /// [`changes`](Session::changes) listeners.
+    pub fn load(&self, name: impl Into<String>) -> bool {
         let name = name.into();
         let mut loaded = self.lock();
-        if !loaded.contains(&name) {
-            loaded.push(name);
+        if loaded.contains(&name) {
+            return false;
         }
+        loaded.push(name);
+        // Sent under the lock, so that listeners see the counts in the order they were reached.
+        self.inner.grown.send_replace(loaded.len());
+        true
+    }
+
+    /// Hears of the session's growth: the receiver's value is how many tools the session has
+    /// found, and [`changed`](watch::Receiver::changed) returns each time a search (or
+    /// [`Session::load`]) lists a tool not listed before, in any clone of the session. A
+    /// host holding a stream open to the caller (MCP's `subscriptions/listen`, say) waits on
+    /// it and tells the caller to list its tools again. Several growths between two waits
+    /// are heard once. What was found before the call is counted, not heard.
+    pub fn changes(&self) -> watch::Receiver<usize> {
+        self.inner.grown.subscribe()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<String>> {
-        self.loaded.lock().unwrap_or_else(PoisonError::into_inner)
+        self.inner
+            .loaded
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 }
 
@@ -76,9 +147,19 @@ impl Registry {
     /// Lists only a `tool_search` tool ([`TOOL_SEARCH`]) and the tools named in `always` (of
     /// a scoped view: those granted) through [`Registry::definitions_in`],
     /// [`Registry::export_in`] and [`Registry::call_in`]; a tool a caller's search finds is
-    /// listed and callable for the rest of that caller's [`Session`]. The registry's own
+    /// listed and callable for the rest of that caller's [`Session`], whose
+    /// [`changes`](Session::changes) say when its listing grew. The registry's own
     /// [`definitions`](Registry::definitions), [`export`](Registry::export) and
     /// [`call`](Registry::call) are unchanged.
+    ///
+    /// A host keeps one session per caller session: over MCP, `tool-mcp` keeps one per stdio
+    /// connection and per HTTP session, and for HTTP requests without a session (MCP
+    /// 2026-07-28, or a server without sessions) one per caller its caller hook names,
+    /// forgotten once idle. A request that has none of these cannot be tied to the next one,
+    /// so it gets a [`Session::unbound`]: a search there answers with each found tool's input
+    /// schema, and a call of any granted tool goes through unlisted. Grants decide
+    /// everywhere: a search never finds, and a call never reaches, a tool the registry (a
+    /// scoped view) does not grant.
     pub fn with_deferred_loading<I, S>(self, always: I) -> Registry
     where
         I: IntoIterator<Item = S>,
@@ -118,14 +199,17 @@ impl Registry {
 
     /// Whether a call of `name` in `session` goes on to the registry's own way of calling
     /// ([`Registry::call`], or a task's start), where grants are checked: without deferred
-    /// loading, always; with it, for a tool listed always or found, and never for
-    /// `tool_search`, which [`Registry::call_in`] answers itself.
+    /// loading, always; with it, for a tool listed always or found (in an
+    /// [unbound](Session::unbound) session, for any tool), and never for `tool_search`,
+    /// which [`Registry::call_in`] answers itself.
     pub fn is_listed_in(&self, session: &Session, name: &str) -> bool {
         match &self.config.deferred {
             None => true,
             Some(always) => {
                 name != TOOL_SEARCH
-                    && (always.contains(name) || session.lock().iter().any(|each| each == name))
+                    && (session.is_unbound()
+                        || always.contains(name)
+                        || session.lock().iter().any(|each| each == name))
             }
         }
     }
@@ -210,10 +294,17 @@ impl Registry {
             if !each.definition.tags.is_empty() {
                 tool["tags"] = json!(each.definition.tags);
             }
+            // Nothing will list an unbound session's finds: the model calls them from this.
+            if session.is_unbound() {
+                tool["inputSchema"] = Value::Object(each.definition.input_schema.clone());
+            }
             tools.push(tool);
         }
         let note = if tools.is_empty() {
             "no tool matched; search again with other words"
+        } else if session.is_unbound() {
+            "these tools are not listed for you, but you may call them by name with arguments \
+             that follow their inputSchema"
         } else {
             "these tools are listed for you now; call them by name"
         };
