@@ -25,6 +25,17 @@
 //! `notifications/tools/list_changed` (for a 2026-07-28 client, on the `subscriptions/listen`
 //! stream it opens).
 //!
+//! # Deferred loading
+//!
+//! A registry with [deferred loading](tool_core::Registry::with_deferred_loading) lists
+//! `tool_search` and its chosen few; the tools a caller's search finds are listed and callable
+//! for the rest of that caller's session, which is then told `list_changed`: a 2025-11-25
+//! client on its session, a 2026-07-28 client on every `subscriptions/listen` stream of the
+//! same session. The session is the stdio connection, or the 2025-11-25 HTTP session; HTTP
+//! requests without one are tied by their caller (see
+//! [serving without sessions](#serving-without-sessions)). Grants still decide: a search never
+//! returns, and a call never reaches, a tool the caller's grant leaves out.
+//!
 //! One server answers clients of both revisions, over stdio and HTTP alike: 2025-11-25
 //! clients with the `initialize` handshake, 2026-07-28 clients with `server/discover` and a
 //! protocol version on each request (rmcp routes each request by the version it names). Both
@@ -74,7 +85,8 @@
 //!
 //! - `notifications/cancelled` is accepted and dropped: it is a POST of its own, which may
 //!   reach a replica that is not running the call. Close the request instead.
-//! - `notifications/tools/list_changed` for a 2025-11-25 client: there is no stream left
+//! - `notifications/tools/list_changed` of a registry change for a 2025-11-25 client (a
+//!   search's growth rides on the search's own answer, below): there is no stream left
 //!   open to carry it (rmcp answers the standalone GET with 405), so it lists again. A
 //!   2026-07-28 client's `subscriptions/listen` stream still hears the changes of the one
 //!   replica holding it; replicas should serve one registry.
@@ -92,6 +104,35 @@
 //! - The host's own state (a [`Context`](tool_core::Context) extension such as a store) is
 //!   per process too: what every replica must see belongs in a shared store.
 //!
+//! ## Deferred loading without sessions
+//!
+//! Every 2026-07-28 request over HTTP, and every request under [`McpServer::stateless`], has no
+//! session, and rmcp answers each with a fresh clone of the server, so a registry with
+//! deferred loading cannot keep what a search found in the clone. Such a request belongs to
+//! its caller, as [`McpServer::with_caller`] reads it from the request: the server keeps one
+//! session per caller, shared by all its clones, so that a caller's search lists the tools it
+//! finds on that caller's later requests (and no other caller's), lets their calls through,
+//! and tells that caller's listen streams `list_changed` (a 2025-11-25 request hears it on the
+//! search's own answer stream, the only one it has). At most
+//! [`DEFAULT_MAX_CALLER_SESSIONS`] callers are kept, each until
+//! [`DEFAULT_CALLER_SESSION_IDLE`] after its last request (a caller with a listen stream open
+//! is not idle); [`McpServer::with_caller_sessions`] sets both. A caller forgotten is listed
+//! the short list again and searches anew.
+//!
+//! These sessions live in the memory of the process: with several replicas behind a load
+//! balancer, what a caller found is listed by the replica that answered its search, so route
+//! each caller to one replica (as the `input_required` round trips above need), or serve a
+//! registry without deferred loading. They are not kept in the [`TaskStore`].
+//!
+//! A request with no session and no caller cannot be tied to any other request, so what its
+//! search found could be listed nowhere. There, a call of any tool the request's grant allows
+//! goes through, listed or not, and `tool_search`'s answer gives each found tool's
+//! `inputSchema`, so that a model can call it from the answer alone
+//! ([`Session::unbound`](tool_core::Session::unbound)). This widens nothing: grants, not the
+//! listing, are what protect a tool, and a search still finds, and a call still reaches,
+//! granted tools only. Name callers ([`McpServer::with_caller`]) to get the growing listing
+//! instead.
+//!
 //! # Tasks across replicas
 //!
 //! Several replicas of a server behind one load balancer share their tasks through a
@@ -107,6 +148,7 @@
 #![deny(missing_docs)]
 
 mod ask;
+mod callers;
 mod convert;
 mod lines;
 mod remote;
@@ -118,6 +160,7 @@ mod tasks;
 pub use ask::{
     DEFAULT_MAX_WAITING_CALLS, DEFAULT_MAX_WAITING_PER_CALLER, DEFAULT_QUESTION_TTL, WaitingCalls,
 };
+pub use callers::{DEFAULT_CALLER_SESSION_IDLE, DEFAULT_MAX_CALLER_SESSIONS};
 pub use remote::{DEFAULT_REMOTE_TIMEOUT, RemoteError, RemoteToolkit, SERVERS_VARIABLE};
 pub use server::{DEFAULT_MAX_LINE_BYTES, HttpRequestParts, McpServer};
 pub use store::{

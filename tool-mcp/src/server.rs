@@ -75,8 +75,14 @@ pub struct McpServer {
     /// Whether HTTP is served without sessions ([`McpServer::stateless`]); kept apart from
     /// `http_config` so that it holds whichever of the two is set first.
     stateless: bool,
-    /// The tools this connection's searches found, for a registry with deferred loading.
+    /// The tools this connection's (or HTTP session's) searches found, for a registry with
+    /// deferred loading.
     session: tool_core::Session,
+    /// The tools found by each caller whose requests have no session, shared by every clone.
+    callers: crate::callers::Callers,
+    /// Whether HTTP serves 2025-11-25 requests in sessions (rmcp's `legacy_session_mode`),
+    /// set by [`McpServer::http_service`]: only then does a session id name a session.
+    sessions: bool,
 }
 
 /// The longest line [`McpServer::serve_lines`] (and so `serve_stdio`) reads by default: rmcp's
@@ -102,7 +108,23 @@ impl McpServer {
             tasks: Tasks::default(),
             stateless: false,
             session: tool_core::Session::new(),
+            callers: crate::callers::Callers::default(),
+            sessions: false,
         }
+    }
+
+    /// Bounds what the server keeps of the tools found by callers whose requests have no
+    /// session (with deferred loading, over HTTP: every MCP 2026-07-28 request, and every
+    /// request under [`McpServer::stateless`]): the found tools of at most `max_callers`
+    /// callers ([`DEFAULT_MAX_CALLER_SESSIONS`](crate::DEFAULT_MAX_CALLER_SESSIONS) unless
+    /// set; past it, the one idle the longest is forgotten), each forgotten `idle` after the
+    /// caller's last request
+    /// ([`DEFAULT_CALLER_SESSION_IDLE`](crate::DEFAULT_CALLER_SESSION_IDLE) unless set). A
+    /// caller whose tools were forgotten is listed the short list again and searches anew.
+    /// See [serving without sessions](crate#serving-without-sessions).
+    pub fn with_caller_sessions(mut self, max_callers: usize, idle: std::time::Duration) -> Self {
+        self.callers = crate::callers::Callers::new(max_callers, idle);
+        self
     }
 
     /// Keeps a task's result for `ttl` after the task ends, and lets a task run at most
@@ -213,6 +235,11 @@ impl McpServer {
     /// Tells who an HTTP caller is, from its request (a header the host's proxy set, say).
     /// The answer becomes the context's caller, which the host asserts: the framework never
     /// reads it from a call's arguments. Over stdio there is no request, and no caller.
+    ///
+    /// With deferred loading, it also says whose found tools a request without a session
+    /// lists and lets through: the tools a caller's search found are that caller's, on every
+    /// later request, whichever clone of the server answers it (see
+    /// [serving without sessions](crate#serving-without-sessions)).
     pub fn with_caller(
         mut self,
         identify: impl Fn(&HttpRequestParts) -> Option<String> + Send + Sync + 'static,
@@ -280,6 +307,7 @@ impl McpServer {
         if self.stateless {
             config.legacy_session_mode = false;
         }
+        self.sessions = config.legacy_session_mode;
         StreamableHttpService::new(
             move || {
                 // Each HTTP session finds tools for itself.
@@ -339,6 +367,56 @@ impl McpServer {
         let identify = self.caller.as_ref()?;
         identify(context.get::<HttpRequestParts>()?)
     }
+
+    /// Where this request's searches keep what they find, and what it is listed from: its
+    /// stdio connection's or HTTP session's session, else its caller's, else (nothing ties
+    /// the request to any other) an unbound one.
+    fn session_for(&self, context: &RequestContext<RoleServer>, caller: Option<&str>) -> Found {
+        if !self.registry.is_deferred() || self.in_own_session(context) {
+            return Found::Own(self.session.clone());
+        }
+        match caller {
+            Some(caller) => Found::Caller(self.callers.session(caller)),
+            None => Found::Unbound(tool_core::Session::unbound()),
+        }
+    }
+
+    /// Whether the request is served by a clone that lives as long as its session: over stdio
+    /// (no HTTP request), or in a 2025-11-25 HTTP session. rmcp serves a request naming MCP
+    /// 2026-07-28 without a session whatever headers it carries, and a server without sessions
+    /// serves every request so, each by a clone of its own.
+    fn in_own_session(&self, context: &RequestContext<RoleServer>) -> bool {
+        let Some(parts) = context.extensions.get::<HttpRequestParts>() else {
+            return true;
+        };
+        self.sessions && parts.headers.contains_key("mcp-session-id") && !is_current(context)
+    }
+}
+
+/// Whether the request names MCP 2026-07-28 or later, which hears of list changes only on a
+/// `subscriptions/listen` stream.
+fn is_current(context: &RequestContext<RoleServer>) -> bool {
+    context.protocol_version().is_some_and(|version| {
+        version.as_str() >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str()
+    })
+}
+
+/// A request's session, and whose it is.
+enum Found {
+    /// The stdio connection's or the HTTP session's (a clone of the server lives as long).
+    Own(tool_core::Session),
+    /// The caller's, for a request with no session.
+    Caller(tool_core::Session),
+    /// Nobody's: the request has no session and no caller.
+    Unbound(tool_core::Session),
+}
+
+impl Found {
+    fn session(&self) -> &tool_core::Session {
+        match self {
+            Found::Own(session) | Found::Caller(session) | Found::Unbound(session) => session,
+        }
+    }
 }
 
 impl ServerHandler for McpServer {
@@ -358,9 +436,10 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
         let caller = self.caller_of(&context.extensions);
+        let found = self.session_for(&context, caller.as_deref());
         let tools = self
             .registry_for(caller.as_deref())
-            .export_in(&self.session, Provider::Mcp)
+            .export_in(found.session(), Provider::Mcp)
             .map_err(|error| McpError::internal_error(error.to_string(), None))?;
         let tools = tools
             .iter()
@@ -383,6 +462,9 @@ impl ServerHandler for McpServer {
             return self.suspended.resume(request, owner, context.ct).await;
         }
         let registry = self.registry_for(caller.as_deref());
+        let session = self.session_for(&context, caller.as_deref());
+        let session = session.session().clone();
+        let current = is_current(&context);
         // SEP-414: a W3C `traceparent` in the request's `_meta` is the remote parent of the
         // call's span; a malformed one is ignored, as the W3C recommendation says.
         let trace_parent = (request.meta.as_ref())
@@ -400,7 +482,7 @@ impl ServerHandler for McpServer {
         let arguments = arguments_of(request.arguments);
         let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
         if self.tasks.wanted(&registry, &request.name, &context)
-            && registry.is_listed_in(&self.session, &request.name)
+            && registry.is_listed_in(&session, &request.name)
         {
             // A task outlives its request: it has a token of its own, and no progress token.
             let ctx = ctx.with_cancellation(Default::default());
@@ -430,12 +512,14 @@ impl ServerHandler for McpServer {
             progress = Some(sink);
         }
         // Only a registry with deferred loading lists what a search finds: without one, the
-        // list cannot grow, and the session's tools are not copied out to be counted.
-        let found = registry.is_deferred().then(|| self.session.loaded().len());
-        let session = self.session.clone();
+        // list cannot grow. A 2026-07-28 client hears of its growth on its listen streams,
+        // which wait on the session; an unbound session's growth is listed nowhere.
+        let mut grown = (registry.is_deferred() && !current && !session.is_unbound())
+            .then(|| session.changes());
         let answer = match asking.into_rounds() {
             Some(questions) => {
                 let registry = registry.into_owned();
+                let session = session.clone();
                 let running = async move { run(&registry, &session, call, ctx, progress).await };
                 let name = request.name.into_owned();
                 let owner = crate::ask::Owner::new(owner, self.connection);
@@ -447,8 +531,12 @@ impl ServerHandler for McpServer {
             )
             .map(CallToolResponse::from),
         };
-        // A search found tools: this session's list grew.
-        if found.is_some_and(|found| self.session.loaded().len() > found) {
+        // A search found tools: this session's list grew. (Without a session, the notice
+        // rides on the call's own answer stream, before its result.)
+        if grown
+            .as_mut()
+            .is_some_and(|grown| grown.has_changed().unwrap_or(false))
+        {
             let _ = peer.notify_tool_list_changed().await;
         }
         answer
@@ -498,7 +586,22 @@ impl ServerHandler for McpServer {
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), McpError> {
-        crate::subscriptions::listen(&self.registry, context).await
+        let request = context.request_context();
+        let caller = self.caller_of(&request.extensions);
+        // A caller's session is held as in use while the stream is open, so that it is not
+        // forgotten (and replaced by one the stream does not hear) while idle.
+        let (session, _listening) = match self.session_for(request, caller.as_deref()) {
+            Found::Own(session) => (Some(session), None),
+            Found::Caller(_) => match caller.as_deref() {
+                Some(caller) => {
+                    let (session, listening) = self.callers.listen(caller);
+                    (Some(session), Some(listening))
+                }
+                None => (None, None),
+            },
+            Found::Unbound(_) => (None, None),
+        };
+        crate::subscriptions::listen(&self.registry, session, context).await
     }
 
     async fn get_task(

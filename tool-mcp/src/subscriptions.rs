@@ -4,13 +4,15 @@
 //! only on a listen stream it opened. rmcp acknowledges the stream and narrows its filter to
 //! what the server advertises; this module says which notifications the server sends (the tool
 //! list's changes, as it advertises `tools.listChanged`) and sends them until the client
-//! closes the stream.
+//! closes the stream. The tool list changes when the registry does, and, with deferred
+//! loading, when a search grows the listing of the stream's own session (its stdio connection,
+//! or over HTTP its caller's).
 
 use rmcp::ErrorData as McpError;
 use rmcp::model::SubscriptionFilter;
 use rmcp::service::SubscriptionContext;
 use tokio::sync::broadcast::error::RecvError;
-use tool_core::Registry;
+use tool_core::{Registry, Session};
 
 /// What of a client's requested filter the server can send: changes of the tool list.
 pub(crate) fn accepted(_requested: &SubscriptionFilter) -> SubscriptionFilter {
@@ -18,28 +20,47 @@ pub(crate) fn accepted(_requested: &SubscriptionFilter) -> SubscriptionFilter {
 }
 
 /// Sends `notifications/tools/list_changed` on the stream for every change of `registry`'s
-/// tools, until the client cancels the stream or it can no longer be written to.
+/// tools, and every growth of `session` (what the stream's caller is listed), until the client
+/// cancels the stream or it can no longer be written to.
 pub(crate) async fn listen(
     registry: &Registry,
+    session: Option<Session>,
     context: SubscriptionContext,
 ) -> Result<(), McpError> {
     let mut changes = registry.subscribe();
+    // The session is held here, so that what it tells of is heard for as long as the stream
+    // is open.
+    let mut grown = session.as_ref().map(Session::changes);
     // A client that asked for no tool-list changes gets none; the stream stays open until it
     // closes it, as the revision says.
     let wants_tools = context.accepted().tools_list_changed == Some(true);
     loop {
-        tokio::select! {
+        let changed = tokio::select! {
             () = context.cancelled() => return Ok(()),
             change = changes.recv() => match change {
                 // A lagging listener missed some changes, but one notice covers them all.
-                Ok(_) | Err(RecvError::Lagged(_)) if wants_tools => {
-                    if context.sink().notify_tool_list_changed().await.is_err() {
-                        return Ok(());
-                    }
-                }
-                Ok(_) | Err(RecvError::Lagged(_)) => {}
+                Ok(_) | Err(RecvError::Lagged(_)) => true,
                 Err(RecvError::Closed) => return Ok(()),
             },
+            grew = grew(&mut grown) => grew,
+        };
+        if changed && wants_tools && context.sink().notify_tool_list_changed().await.is_err() {
+            return Ok(());
         }
+    }
+}
+
+/// Waits until the session grows (several growths at once are one); never, without a session.
+async fn grew(grown: &mut Option<tokio::sync::watch::Receiver<usize>>) -> bool {
+    match grown {
+        Some(receiver) => match receiver.changed().await {
+            Ok(()) => true,
+            // Not while the session is held; should it be, there is nothing more to hear.
+            Err(_) => {
+                *grown = None;
+                false
+            }
+        },
+        None => std::future::pending().await,
     }
 }
