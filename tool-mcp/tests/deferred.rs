@@ -1,6 +1,8 @@
 //! Deferred loading over MCP: a registry with deferred loading lists `tool_search` and its
 //! chosen few; a search grows the session's `tools/list` and sends
-//! `notifications/tools/list_changed`; other connections and ungranted tools stay unlisted.
+//! `notifications/tools/list_changed` (to a 2026-07-28 client, on the listen streams of its
+//! connection); other connections and ungranted tools stay unlisted. (Without sessions:
+//! `deferred_without_sessions.rs`.)
 
 use std::time::Duration;
 
@@ -8,6 +10,8 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 use tool_core::{Grant, Registry, tool};
 use tool_mcp::McpServer;
+
+mod support;
 
 /// Writes a note to the notebook.
 #[tool(tags("notes"))]
@@ -45,22 +49,18 @@ struct Client {
     next_id: i64,
     /// Notifications read while waiting for an answer.
     notifications: Vec<Value>,
+    /// Whether requests carry MCP 2026-07-28's `_meta` (no `initialize`).
+    current: bool,
 }
+
+const CURRENT: &str = "2026-07-28";
+
+/// How long one answer may take before the test fails.
+const ANSWER_LIMIT: Duration = Duration::from_secs(10);
 
 impl Client {
     async fn connect(server: McpServer) -> Client {
-        let (server_end, client_end) = tokio::io::duplex(1 << 20);
-        tokio::spawn(async move {
-            let (reader, writer) = tokio::io::split(server_end);
-            let _ = server.serve_lines(reader, writer).await;
-        });
-        let (reader, writer) = tokio::io::split(client_end);
-        let mut client = Client {
-            writer,
-            lines: tokio::io::BufReader::new(reader).lines(),
-            next_id: 1,
-            notifications: Vec::new(),
-        };
+        let mut client = Client::open(server, false);
         client
             .request(
                 "initialize",
@@ -74,6 +74,27 @@ impl Client {
         client
     }
 
+    /// A client of MCP 2026-07-28: no handshake, a protocol version on every request.
+    fn connect_current(server: McpServer) -> Client {
+        Client::open(server, true)
+    }
+
+    fn open(server: McpServer, current: bool) -> Client {
+        let (server_end, client_end) = tokio::io::duplex(1 << 20);
+        tokio::spawn(async move {
+            let (reader, writer) = tokio::io::split(server_end);
+            let _ = server.serve_lines(reader, writer).await;
+        });
+        let (reader, writer) = tokio::io::split(client_end);
+        Client {
+            writer,
+            lines: tokio::io::BufReader::new(reader).lines(),
+            next_id: 1,
+            notifications: Vec::new(),
+            current,
+        }
+    }
+
     async fn send(&mut self, message: Value) {
         self.writer
             .write_all(message.to_string().as_bytes())
@@ -84,22 +105,66 @@ impl Client {
 
     /// Sends a request and returns its result, keeping notifications that come before it.
     async fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
-            .await;
+        let id = self.start(method, params).await;
         loop {
-            let line = tokio::time::timeout(Duration::from_secs(10), self.lines.next_line())
-                .await
-                .expect("the server answers")
-                .unwrap()
-                .expect("the pipe stays open");
-            let message: Value = serde_json::from_str(&line).unwrap();
+            let message = self.next(ANSWER_LIMIT).await.expect("the server answers");
             if message["id"] == json!(id) {
                 return message["result"].clone();
             }
             self.notifications.push(message);
         }
+    }
+
+    /// Sends a request without waiting for its answer; its id.
+    async fn start(&mut self, method: &str, mut params: Value) -> i64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        if self.current {
+            params["_meta"] = json!({
+                "io.modelcontextprotocol/protocolVersion": CURRENT,
+                "io.modelcontextprotocol/clientCapabilities": {},
+            });
+        }
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        id
+    }
+
+    /// The next message the server writes, or `None` if none comes within `limit`.
+    async fn next(&mut self, limit: Duration) -> Option<Value> {
+        let line = tokio::time::timeout(limit, self.lines.next_line())
+            .await
+            .ok()?
+            .unwrap()
+            .expect("the pipe stays open");
+        Some(serde_json::from_str(&line).unwrap())
+    }
+
+    /// Opens a `subscriptions/listen` stream for tool-list changes; its id, once acknowledged.
+    async fn listen(&mut self) -> i64 {
+        let id = self
+            .start(
+                "subscriptions/listen",
+                json!({"notifications": {"toolsListChanged": true}}),
+            )
+            .await;
+        let acknowledged = self.next(ANSWER_LIMIT).await.expect("an acknowledgment");
+        assert_eq!(
+            acknowledged["method"], "notifications/subscriptions/acknowledged",
+            "{acknowledged}"
+        );
+        id
+    }
+
+    /// The `list_changed` notices heard so far on the listen stream `id`.
+    fn heard_on(&self, id: i64) -> usize {
+        self.notifications
+            .iter()
+            .filter(|message| {
+                message["method"] == "notifications/tools/list_changed"
+                    && message["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == id
+            })
+            .count()
     }
 
     async fn listed(&mut self) -> Vec<String> {
@@ -174,4 +239,113 @@ async fn a_search_never_finds_nor_lets_through_an_ungranted_tool() {
     let refused = client.call("note_purge", json!({})).await;
     assert_eq!(refused["isError"], json!(true), "{refused}");
     assert!(!text_of(&refused).contains("purged"), "{refused}");
+}
+
+/// Over stdio a 2026-07-28 client's connection is its session: a search there grows what that
+/// connection is listed, and every listen stream open on it hears so; another connection's
+/// streams hear nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2026_07_28_client_hears_of_its_search_on_each_of_its_listen_streams() {
+    let server = McpServer::new(registry());
+    let mut client = Client::connect_current(server.clone());
+    let mut other = Client::connect_current(server);
+    let first = client.listen().await;
+    let second = client.listen().await;
+    let elsewhere = other.listen().await;
+
+    let found = client
+        .call("tool_search", json!({"query": "write a note", "limit": 1}))
+        .await;
+    assert!(text_of(&found).contains("note_write"), "{found}");
+    // The notices may come after the search's answer: wait for both.
+    while client.heard_on(first) == 0 || client.heard_on(second) == 0 {
+        let message = client
+            .next(ANSWER_LIMIT)
+            .await
+            .unwrap_or_else(|| panic!("both streams hear: {:?}", client.notifications));
+        client.notifications.push(message);
+    }
+    assert_eq!(
+        client.listed().await,
+        ["tool_search", "note_write", "weather"]
+    );
+    let written = client.call("note_write", json!({"text": "hi"})).await;
+    assert_eq!(text_of(&written), "wrote hi", "{written}");
+
+    // Only the listen streams carry the notice to a 2026-07-28 client, once each.
+    let notices = client
+        .notifications
+        .iter()
+        .filter(|message| message["method"] == "notifications/tools/list_changed")
+        .count();
+    assert_eq!(notices, 2, "{:?}", client.notifications);
+
+    assert!(other.next(Duration::from_millis(500)).await.is_none());
+    assert_eq!(other.heard_on(elsewhere), 0);
+    assert_eq!(other.listed().await, ["tool_search", "weather"]);
+}
+
+/// A 2025-11-25 HTTP session keeps what its searches found; another session does not see it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_http_session_keeps_what_its_searches_found() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let http = support::HttpServer::serve(McpServer::new(registry())).await;
+    let client = reqwest::Client::new();
+    let post = async |message: Value, session: Option<&str>| {
+        let mut request = client
+            .post(http.url())
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(message.to_string());
+        if let Some(session) = session {
+            request = request
+                .header("mcp-session-id", session)
+                .header("mcp-protocol-version", "2025-11-25");
+        }
+        let response = request.send().await.expect("the server answers");
+        let session = response
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_owned);
+        let body = response.text().await.expect("the answer reads");
+        (support::answer_in(&body, 1, &message), session)
+    };
+    let open = async || {
+        let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "deferred", "version": "0"}}});
+        let (_, session) = post(initialize, None).await;
+        let session = session.expect("a session");
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let _ = client
+            .post(http.url())
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-session-id", &session)
+            .header("mcp-protocol-version", "2025-11-25")
+            .body(initialized.to_string())
+            .send()
+            .await;
+        session
+    };
+    let listed = async |session: &str| -> Vec<String> {
+        let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}});
+        let (answer, _) = post(list, Some(session)).await;
+        answer["result"]["tools"]
+            .as_array()
+            .expect("tools")
+            .iter()
+            .map(|tool| tool["name"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    let one = open().await;
+    let two = open().await;
+    let search = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "tool_search", "arguments": {"query": "write a note", "limit": 1}}});
+    let (found, _) = post(search, Some(&one)).await;
+    assert!(text_of(&found["result"]).contains("note_write"), "{found}");
+    assert_eq!(listed(&one).await, ["tool_search", "note_write", "weather"]);
+    assert_eq!(listed(&two).await, ["tool_search", "weather"]);
+    http.stop().await;
 }
