@@ -4,7 +4,8 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tool_core::{Artifacts, Context, Registry, ToolCall, ToolResult, code, tool};
+use tool_core::providers::{anthropic, gemini, mcp, openai};
+use tool_core::{Artifacts, Content, Context, Output, Registry, ToolCall, ToolResult, code, tool};
 
 /// Writes a long log.
 #[tool(readonly)]
@@ -12,13 +13,73 @@ async fn log_dump(lines: u32) -> String {
     (0..lines).map(|n| format!("line {n:04}\n")).collect()
 }
 
+/// A table of rows: structured output, with an output schema.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Table {
+    /// The rows, in order.
+    rows: Vec<Row>,
+}
+
+/// One row.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Row {
+    /// Its number.
+    n: u32,
+    /// Its name.
+    name: String,
+}
+
+fn table(rows: u32) -> Table {
+    Table {
+        rows: (0..rows)
+            .map(|n| Row {
+                n,
+                name: format!("row {n:04}"),
+            })
+            .collect(),
+    }
+}
+
+/// Lists a table's rows.
+#[tool(readonly)]
+async fn table_dump(rows: u32) -> Table {
+    table(rows)
+}
+
+/// Lists a table's rows as JSON built by hand: structured output without an output schema.
+#[tool(readonly)]
+async fn table_raw(rows: u32) -> Output {
+    Output::json(&table(rows)).unwrap_or_else(|_| Output::text("unserializable"))
+}
+
 fn registry(artifacts: Artifacts) -> Registry {
     Registry::builder()
         .tool(LogDump)
+        .tool(TableDump)
+        .tool(TableRaw)
         .toolkit(artifacts.reader())
         .build()
         .unwrap()
         .with_artifacts(artifacts)
+}
+
+/// The artifact `handle` read whole, part after part.
+async fn read_whole(registry: &Registry, ctx: &Context, handle: &str) -> String {
+    let mut read = String::new();
+    let mut offset = Some(0);
+    while let Some(at) = offset {
+        let part = call(
+            registry,
+            ctx,
+            "artifact_read",
+            json!({"handle": handle, "offset": at}),
+        )
+        .await;
+        let part: Value = serde_json::from_str(&part.text()).unwrap();
+        read.push_str(part["text"].as_str().unwrap());
+        offset = part["next_offset"].as_u64();
+    }
+    read
 }
 
 async fn call(registry: &Registry, ctx: &Context, name: &str, arguments: Value) -> ToolResult {
@@ -123,4 +184,103 @@ async fn a_made_up_handle_is_refused() {
     )
     .await;
     assert_eq!(refused.refusal().unwrap().code, code::UNKNOWN_ARTIFACT);
+}
+
+#[tokio::test]
+async fn a_large_structured_output_shows_its_preview_and_keeps_its_value_whole() {
+    let registry = registry(Artifacts::over(200).preview_bytes(40));
+    let ctx = Context::new().with_caller("alice");
+    let value = serde_json::to_value(table(20)).unwrap();
+    let whole = serde_json::to_string(&table(20)).unwrap();
+    assert!(
+        registry
+            .definitions()
+            .iter()
+            .any(|definition| definition.name == "table_dump"
+                && definition.output_schema.is_some()),
+        "the tool has an output schema"
+    );
+
+    let result = call(&registry, &ctx, "table_dump", json!({"rows": 20})).await;
+    let handle = handle_of(&result);
+    assert_eq!(result.notes[0].cells[1], whole.len().to_string());
+    let Ok(Output::Content(blocks)) = &result.outcome else {
+        panic!("{result:?}");
+    };
+    let [Content::Structured { value: kept, text }] = blocks.as_slice() else {
+        panic!("{blocks:?}");
+    };
+    assert_eq!(kept, &value, "the value is whole");
+    assert!(text.contains(&handle), "{text}");
+    assert!(
+        text.ends_with(&format!("Its first 40 bytes:\n{}", &whole[..40])),
+        "{text}"
+    );
+
+    // MCP: the model's text is the preview, the program's structuredContent the whole value.
+    let written = mcp::write_result(&result);
+    assert_eq!(written["structuredContent"], value, "{written}");
+    assert_eq!(written["isError"], false);
+    assert_eq!(written["content"][0], json!({"type": "text", "text": text}));
+    assert_eq!(
+        written["content"][1]["text"],
+        format!("artifact\t{handle}\t{}", whole.len())
+    );
+    assert_eq!(written["content"].as_array().map(Vec::len), Some(2));
+
+    // Providers without a structured channel for the program show the preview alone.
+    let shown = result.text();
+    assert!(
+        shown.starts_with(text.as_str()) && !shown.contains(&whole),
+        "{shown}"
+    );
+    assert_eq!(openai::write_result(&result)["content"], shown);
+    let anthropic = anthropic::write_result(&result);
+    assert_eq!(
+        anthropic["content"][0]["text"],
+        text.as_str(),
+        "{anthropic}"
+    );
+    assert!(!anthropic.to_string().contains(&whole[..100]));
+    let gemini = gemini::write_result(&result);
+    assert_eq!(gemini["functionResponse"]["response"]["output"], shown);
+
+    // artifact_read hands out the whole JSON text.
+    assert_eq!(read_whole(&registry, &ctx, &handle).await, whole);
+}
+
+#[tokio::test]
+async fn a_large_structured_output_without_an_output_schema_is_kept_the_same_way() {
+    let registry = registry(Artifacts::over(200));
+    let ctx = Context::default();
+    let value = serde_json::to_value(table(20)).unwrap();
+    let result = call(&registry, &ctx, "table_raw", json!({"rows": 20})).await;
+    let handle = handle_of(&result);
+    let written = mcp::write_result(&result);
+    assert_eq!(written["structuredContent"], value, "{written}");
+    let text = written["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains(&handle), "{text}");
+    assert!(!text.contains(&value.to_string()), "{text}");
+    assert_eq!(
+        read_whole(&registry, &ctx, &handle).await,
+        value.to_string()
+    );
+}
+
+#[tokio::test]
+async fn a_small_structured_output_is_sent_whole() {
+    let registry = registry(Artifacts::over(200));
+    let result = call(
+        &registry,
+        &Context::default(),
+        "table_dump",
+        json!({"rows": 1}),
+    )
+    .await;
+    let value = serde_json::to_value(table(1)).unwrap();
+    assert!(result.notes.is_empty());
+    assert_eq!(result.outcome, Output::json(&value));
+    let written = mcp::write_result(&result);
+    assert_eq!(written["structuredContent"], value);
+    assert_eq!(written["content"][0]["text"], value.to_string());
 }

@@ -9,17 +9,27 @@
 //! asks for.
 //!
 //! Text and structured (JSON) outputs are kept; content blocks (images, audio, links) are left
-//! as they are, since they are not read by the byte. An artifact can be read only by the
-//! caller whose call made it ([`Context::caller`](crate::Context::caller)), through a handle
-//! drawn at random, and only until it expires. The store is [`MemoryStore`] unless another
-//! [`ArtifactStore`] is given (one shared by several processes, for instance).
+//! as they are, since they are not read by the byte. A structured output's value is not cut:
+//! it becomes a [`Content::Structured`] block, whose text (what a model reads) is the preview
+//! and whose value stays whole, so MCP still sends it as the result's `structuredContent`,
+//! which a client checks against the tool's output schema and which a tool that has one must
+//! return. Only the model's text is shortened; a program reading the structured value gets
+//! all of it. This holds for structured output of a tool without an output schema too (JSON
+//! it builds by hand): its value is as much the tool's answer, and MCP writes the two alike.
+//! A value that is not an object, which MCP's `structuredContent` cannot be, reaches MCP
+//! clients as the preview alone, as it reached them as its JSON text alone.
+//!
+//! An artifact can be read only by the caller whose call made it
+//! ([`Context::caller`](crate::Context::caller)), through a handle drawn at random, and only
+//! until it expires. The store is [`MemoryStore`] unless another [`ArtifactStore`] is given
+//! (one shared by several processes, for instance).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime};
 
 use crate::context::Context;
-use crate::output::Output;
+use crate::output::{Content, Output};
 use crate::refusal::{Line, Refusal, code};
 
 /// How long an artifact is kept unless told otherwise: ten minutes, long enough for a model to
@@ -152,23 +162,25 @@ impl Artifacts {
     }
 
     /// Keeps `output` as an artifact if it is over the threshold, and puts in its place what
-    /// the model is shown; the line that gives the handle, if it kept it.
+    /// the model is shown (for structured output, a structured block of the whole value with
+    /// that text); the line that gives the handle, if it kept it.
     pub(crate) fn keep(&self, output: &mut Output, tool: &str, ctx: &Context) -> Option<Line> {
-        let text = match output {
-            Output::Text(text) if text.len() > self.threshold => std::mem::take(text),
-            Output::Json(json) if json.get().len() > self.threshold => json.get().to_owned(),
+        let size = match output {
+            Output::Text(text) => text.len(),
+            Output::Json(json) => json.get().len(),
             _ => return None,
         };
-        if tool == READ_TOOL {
-            // Its parts are at most the threshold before JSON escaping; keeping them again
-            // would send the model round in circles.
-            if let Output::Text(taken) = output {
-                *taken = text;
-            }
+        // `artifact_read`'s parts are at most the threshold before JSON escaping; keeping them
+        // again would send the model round in circles.
+        if size <= self.threshold || tool == READ_TOOL {
             return None;
         }
+        let (text, value) = match output {
+            Output::Text(text) => (std::mem::take(text), None),
+            Output::Json(json) => (json.get().to_owned(), serde_json::from_str(json.get()).ok()),
+            _ => return None,
+        };
         let handle = format!("artifact-{}", uuid::Uuid::new_v4().simple());
-        let size = text.len();
         let preview = &text[..text.floor_char_boundary(self.preview)];
         let shown = format!(
             "the output is {size} bytes, more than the {} shown at once; it is kept for {:?} \
@@ -187,7 +199,10 @@ impl Artifacts {
         };
         self.store.put(handle.clone(), artifact);
         tracing::debug!(tool, %handle, size, "kept a large output as an artifact");
-        *output = Output::Text(shown);
+        *output = match value {
+            Some(value) => Output::Content(vec![Content::structured(value, shown)]),
+            None => Output::Text(shown),
+        };
         Some(Line::new("artifact", [handle, size.to_string()]))
     }
 
@@ -302,5 +317,25 @@ mod tests {
             (part.text.as_str(), part.offset, part.next_offset),
             ("é", 14, None)
         );
+    }
+
+    #[test]
+    fn structured_output_keeps_its_value_whole_beside_the_preview() {
+        let artifacts = Artifacts::over(10).preview_bytes(4);
+        let ctx = Context::new();
+        let value = serde_json::json!({"rows": [1, 2, 3, 4, 5]});
+        let mut output = Output::json(&value).unwrap();
+        let line = artifacts.keep(&mut output, "t", &ctx).unwrap();
+        let Output::Content(blocks) = &output else {
+            panic!("{output:?}");
+        };
+        let [Content::Structured { value: kept, text }] = blocks.as_slice() else {
+            panic!("{blocks:?}");
+        };
+        assert_eq!(kept, &value);
+        assert!(text.ends_with("Its first 4 bytes:\n{\"ro"), "{text}");
+        assert_eq!(output.as_text(), text.as_str());
+        let part = artifacts.read(&line.cells[0], 0, None, &ctx).unwrap();
+        assert_eq!(part.text, r#"{"rows":[1"#);
     }
 }

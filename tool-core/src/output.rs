@@ -3,9 +3,10 @@
 //! A handler returns a type that derives `Serialize` and `JsonSchema` (a *structured* output:
 //! its schema is advertised and its JSON is the result), a `String` or `&str` (text), `()`
 //! (nothing), [`Content`] blocks (text, images and audio as bytes with a MIME type, links to
-//! resources), an [`Output`] built by hand, or a `Result` of any of these whose error becomes
-//! a [`Refusal`]. The `#[tool]` macro picks the conversion from the declared return type; a type
-//! that fits none of these is a compile error at the return type.
+//! resources, structured data with the text a model is shown for it), an [`Output`] built by
+//! hand, or a `Result` of any of these whose error becomes a [`Refusal`]. The `#[tool]` macro
+//! picks the conversion from the declared return type; a type that fits none of these is a
+//! compile error at the return type.
 //!
 //! This module only converts; it does not send anything anywhere.
 
@@ -54,6 +55,20 @@ pub enum Content {
         /// Its MIME type.
         mime_type: String,
     },
+    /// Structured data and the text a model is shown for it, when that text is not the data's
+    /// JSON: MCP writes the text as a text block where this block stands and the value, when it
+    /// is an object, as the result's `structuredContent` (one object per result: the first
+    /// such block's), so a program reads the value whole while the model reads the text; hosts
+    /// that take only text show the text. A structured output larger than
+    /// [`Artifacts`](crate::Artifacts) shows at once becomes one of these, its text the
+    /// preview and the handle. Read back from MCP, a result with `structuredContent` is
+    /// [`Output::Json`] of the value.
+    Structured {
+        /// The data, whole.
+        value: serde_json::Value,
+        /// What a model is shown in its place.
+        text: String,
+    },
     /// A link to a resource the caller can fetch.
     ResourceLink {
         /// Where the resource is.
@@ -89,6 +104,14 @@ impl Content {
         }
     }
 
+    /// A structured block: `value` for programs, `text` for the model.
+    pub fn structured(value: serde_json::Value, text: impl Into<String>) -> Content {
+        Content::Structured {
+            value,
+            text: text.into(),
+        }
+    }
+
     /// A resource link.
     pub fn resource_link(uri: impl Into<String>, name: impl Into<String>) -> Content {
         Content::ResourceLink {
@@ -99,11 +122,11 @@ impl Content {
         }
     }
 
-    /// The block as text, for hosts that take only text: text itself; a one-line stand-in
-    /// for media (`[image/png image, 1024 bytes]`); a link's URI.
+    /// The block as text, for hosts that take only text: text itself; a structured block's
+    /// text; a one-line stand-in for media (`[image/png image, 1024 bytes]`); a link's URI.
     pub fn as_text(&self) -> std::borrow::Cow<'_, str> {
         match self {
-            Content::Text(text) => text.into(),
+            Content::Text(text) | Content::Structured { text, .. } => text.into(),
             Content::Image { data, mime_type } => {
                 format!("[{mime_type} image, {} bytes]", data.len()).into()
             }

@@ -62,6 +62,15 @@ mod tests {
                 Content::text("a"),
                 Content::image(vec![1, 2], "image/png"),
             ])),
+            // A large structured output's preview: the text for the model, the value whole.
+            Ok(Output::Content(vec![Content::structured(
+                json!({"rows": [1, 2]}),
+                "the output is 14 bytes",
+            )])),
+            Ok(Output::Content(vec![Content::structured(
+                json!([1, 2]),
+                "two numbers",
+            )])),
             Err(Refusal::new("conflict", "the note moved on").line("fault", ["id", "stale"])),
         ]
     }

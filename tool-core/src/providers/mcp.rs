@@ -81,8 +81,10 @@ pub fn read_call(params: &Value, id: impl Into<String>) -> Result<ToolCall, Refu
 }
 
 /// A `CallToolResult`: `content` (the text, or the blocks), `structuredContent` for structured
-/// output that is an object (with its JSON text as the content too, as MCP asks), and
-/// `isError`, true for a refusal, whose text form is the content. The result's
+/// output that is an object (with its JSON text as the content too, as MCP asks) or for the
+/// first [`Content::Structured`] block whose value is one (that block's text is the content
+/// where it stands), and `isError`, true for a refusal, whose text form is the content. The
+/// result's
 /// [`notes`](crate::ToolResult::notes), if any, follow as one more text block, so the model
 /// reads them and the output's own blocks stay as they were.
 pub fn write_result(result: &crate::ToolResult) -> Value {
@@ -93,9 +95,7 @@ pub fn write_result(result: &crate::ToolResult) -> Value {
         }),
         Ok(output) => {
             let mut written = json!({"content": content(output), "isError": false});
-            if let Output::Json(json) = output
-                && let Ok(value @ Value::Object(_)) = serde_json::from_str::<Value>(json.get())
-            {
+            if let Some(value) = structured_content(output) {
                 written["structuredContent"] = value;
             }
             written
@@ -147,6 +147,25 @@ pub fn read_result(result: &Value) -> Result<Output, Refusal> {
     })
 }
 
+/// The result's `structuredContent`, which MCP allows only as an object: structured output
+/// that is one, or the value of the first structured block that is one.
+fn structured_content(output: &Output) -> Option<Value> {
+    match output {
+        Output::Json(json) => match serde_json::from_str(json.get()) {
+            Ok(value @ Value::Object(_)) => Some(value),
+            _ => None,
+        },
+        Output::Content(blocks) => blocks.iter().find_map(|block| match block {
+            Content::Structured {
+                value: value @ Value::Object(_),
+                ..
+            } => Some(value.clone()),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
 fn content(output: &Output) -> Vec<Value> {
     match output {
         Output::Empty => Vec::new(),
@@ -156,11 +175,13 @@ fn content(output: &Output) -> Vec<Value> {
 }
 
 /// A content block (`{"type": "image", "data": "<base64>", "mimeType": ...}`), as MCP has
-/// them; also the JSON of an [`Output`] of blocks.
+/// them, a structured block as its text; also the JSON of an [`Output`] of blocks.
 pub(crate) fn write_block(block: &Content) -> Value {
     let base64 = |data: &[u8]| base64::engine::general_purpose::STANDARD.encode(data);
     match block {
-        Content::Text(text) => json!({"type": "text", "text": text}),
+        Content::Text(text) | Content::Structured { text, .. } => {
+            json!({"type": "text", "text": text})
+        }
         Content::Image { data, mime_type } => {
             json!({"type": "image", "data": base64(data), "mimeType": mime_type})
         }
@@ -280,6 +301,37 @@ mod tests {
         assert_eq!(
             read_result(&written(Ok(Output::Content(vec![Content::text("a")])))),
             Ok(Output::text("a"))
+        );
+        // A structured block reads back as structured output of its value, its text lost.
+        let value = json!({"rows": [1, 2]});
+        let block = Content::structured(value.clone(), "2 rows");
+        assert_eq!(
+            read_result(&written(Ok(Output::Content(vec![block])))),
+            Output::json(&value)
+        );
+    }
+
+    #[test]
+    fn a_structured_block_is_its_text_for_the_model_and_its_value_for_programs() {
+        let value = json!({"rows": [1, 2]});
+        let structured = written(Ok(Output::Content(vec![
+            Content::image(vec![1], "image/png"),
+            Content::structured(value.clone(), "2 rows"),
+            Content::structured(json!({"other": true}), "not this one"),
+        ])));
+        assert_eq!(
+            structured["content"][1],
+            json!({"type": "text", "text": "2 rows"})
+        );
+        assert_eq!(structured["structuredContent"], value);
+        // A value that is not an object cannot be `structuredContent`: the text alone is sent.
+        let listed = written(Ok(Output::Content(vec![Content::structured(
+            json!([1, 2]),
+            "2 numbers",
+        )])));
+        assert_eq!(
+            listed,
+            json!({"content": [{"type": "text", "text": "2 numbers"}], "isError": false})
         );
     }
 
