@@ -311,6 +311,29 @@ impl FromMeta for Tags {
     }
 }
 
+/// Refuses a tag written twice, within one `tags(...)` or across several, at the repeat: the
+/// definition keeps each tag once, so a repeat adds nothing and is most likely a slip for
+/// another tag. Tags are compared as written, case and all, as a grant compares them:
+/// `Grant::tag("notes")` does not grant a tool tagged `"Notes"`, so those are two tags.
+pub fn check_tags(tags: &[Tags]) -> darling::Result<()> {
+    let mut errors = darling::Error::accumulator();
+    let mut seen: Vec<String> = Vec::new();
+    for tag in tags.iter().flat_map(|tags| &tags.0) {
+        let value = tag.value();
+        if seen.contains(&value) {
+            errors.push(
+                darling::Error::custom(format!(
+                    "the tag {value:?} is already given; drop this repeat"
+                ))
+                .with_span(tag),
+            );
+        } else {
+            seen.push(value);
+        }
+    }
+    errors.finish()
+}
+
 /// What is wrong with a tag, if anything: a tag is one word a grant or a search can name, of
 /// letters, digits, `-`, `_`, `.` and `/`, at most 64 characters.
 fn tag_problem(tag: &str) -> Option<String> {
@@ -558,6 +581,26 @@ mod tests {
             known_names("colour", &parts, "parts"),
             "its parts are `src`, `mime_type`, `sizes`, `theme`"
         );
+    }
+
+    #[test]
+    fn a_repeated_tag_is_refused_at_each_repeat_and_case_makes_another_tag() {
+        let repeats = |args: TokenStream| {
+            let (attr, error) = read(args);
+            assert!(error.is_none(), "{error:?}");
+            messages(check_tags(&attr.tags).err())
+        };
+        let repeat = "the tag \"notes\" is already given; drop this repeat";
+        assert_eq!(repeats(quote!(tags("notes", "notes"))), [repeat]);
+        assert_eq!(
+            repeats(quote!(tags("notes"), tags("read", "notes"))),
+            [repeat]
+        );
+        assert_eq!(
+            repeats(quote!(tags("notes", "notes"), tags("notes"))),
+            [repeat, repeat]
+        );
+        assert!(repeats(quote!(tags("notes", "Notes", "read"), tags("write"))).is_empty());
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub fn tool(tool: &ToolFn) -> darling::Result<()> {
         errors.push(error.with_span(&tool.name_span));
     }
     errors.handle(crate::metadata::check(&tool.attr.meta));
+    errors.handle(crate::attr::check_tags(&tool.attr.tags));
     if let (true, true) = (
         tool.attr.readonly.is_present(),
         tool.attr.destructive.is_present(),
