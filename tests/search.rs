@@ -6,6 +6,7 @@ use serde_json::json;
 use tool_core::{
     Context, Grant, Provider, Registry, Session, TOOL_SEARCH, ToolCall, ToolDefinition, code, tool,
 };
+use tool_tests::Raw;
 
 /// Writes a note to the notebook.
 #[tool(tags("notes", "write"))]
@@ -250,6 +251,30 @@ fn tags_are_in_definitions_and_the_mcp_export() {
     assert!(!openai[0].to_string().contains("\"write\""));
     let by_hand = ToolDefinition::new("x", "X.", Default::default()).with_tags(["a", "b", "a"]);
     assert_eq!(by_hand.tags, ["a", "b"]);
+}
+
+#[test]
+fn a_hand_made_definition_with_a_tag_twice_is_refused_when_the_registry_is_built() {
+    let schema = json!({"type": "object", "properties": {}, "additionalProperties": false});
+    // `with_tags` keeps a tag once, but the field is public: a definition made by hand, or
+    // changed after, can still hold one twice, which would reach `_meta.tags` and `describe`.
+    let mut twice =
+        ToolDefinition::new("remote_ping", "Pings.", schema.as_object().unwrap().clone())
+            .with_tags(["notes", "Notes"]);
+    twice.tags.push("notes".into());
+    let expected = "`remote_ping`: (tags): the tag \"notes\" is given twice; keep one";
+    let refused = Registry::builder().tool(Raw(twice.clone())).build();
+    assert_eq!(refused.err().unwrap().to_string(), expected);
+    let registry = registry();
+    assert_eq!(registry.add(Raw(twice)).unwrap_err().to_string(), expected);
+    // A grant compares tags as written, so a tag differing only in case is another tag.
+    let cased = ToolDefinition::new("remote_ping", "Pings.", schema.as_object().unwrap().clone())
+        .with_tags(["notes", "Notes"]);
+    registry.add(Raw(cased)).unwrap();
+    assert_eq!(
+        registry.scoped(Grant::new().tag("Notes")).names(),
+        ["remote_ping"]
+    );
 }
 
 #[tokio::test]

@@ -130,10 +130,22 @@ impl ExportError {
 /// (such as a `serde_json::Value`) in a tool that has not opted in with `#[tool(allow_any)]`,
 /// every type defined as itself (`struct A(Box<A>)`), which no call could ever fill, and every
 /// schema keyword, format or pattern the registry could not enforce, which would tell a model
-/// a rule that nobody checks.
+/// a rule that nobody checks, and every tag a definition holds twice.
 pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<ExportError> {
     let mut errors = Vec::new();
     for definition in definitions {
+        // `with_tags` and `#[tool(tags(..))]` keep a tag once, but `tags` is a public field;
+        // compared as written, as a grant compares them.
+        for (index, tag) in definition.tags.iter().enumerate() {
+            if definition.tags[..index].contains(tag) {
+                errors.push(ExportError {
+                    tool: definition.name.clone(),
+                    provider: None,
+                    path: "(tags)".to_owned(),
+                    problem: format!("the tag {tag:?} is given twice; keep one"),
+                });
+            }
+        }
         if !definition.allows_any() {
             for path in dialect::untyped_fields(&definition.input_schema) {
                 errors.push(ExportError {
