@@ -123,3 +123,40 @@ async fn clones_and_views_share_the_budget() {
     assert_eq!(call(&view, Some("alice"), "add").await.text(), "3");
     retry_after(&call(&registry.clone(), Some("alice"), "add").await);
 }
+
+/// Counts slowly, as a task.
+#[tool(task)]
+async fn count() -> &'static str {
+    "counted"
+}
+
+#[tokio::test]
+async fn a_task_over_the_budget_is_refused_when_it_starts_and_a_started_one_takes_no_more() {
+    let registry = Registry::builder()
+        .tool(Count)
+        .build()
+        .unwrap()
+        .with_rate_limit(budget(1, Duration::from_secs(3600)));
+    let ctx = Context::new().with_caller("alice");
+    let first = registry
+        .start(ToolCall::new("t1", "count", json!({})), &ctx)
+        .expect("the first task starts");
+    // The budget was taken when the task started: its own call is not charged again.
+    assert_eq!(first.result().await.text(), "counted");
+    let refusal = match registry.start(ToolCall::new("t2", "count", json!({})), &ctx) {
+        Ok(_) => panic!("a second task over a budget of one started"),
+        Err(refusal) => refusal,
+    };
+    assert_eq!(refusal.code, code::RATE_LIMITED, "{refusal}");
+    assert!(
+        refusal.lines.iter().any(|line| line.label == "retry-after"),
+        "{refusal}"
+    );
+    // Another caller has a budget of its own.
+    let bob = Context::new().with_caller("bob");
+    assert!(
+        registry
+            .start(ToolCall::new("t3", "count", json!({})), &bob)
+            .is_ok()
+    );
+}

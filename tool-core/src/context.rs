@@ -126,6 +126,12 @@ impl Context {
         self.caller.as_deref()
     }
 
+    /// The caller's identity as the context shares it, for what keeps it beyond the call (a
+    /// budget's key, a call record) without copying the text.
+    pub(crate) fn caller_shared(&self) -> Option<&Arc<str>> {
+        self.caller.as_ref()
+    }
+
     /// The deadline, if one was set.
     pub fn deadline(&self) -> Option<Instant> {
         self.deadline

@@ -9,7 +9,8 @@
 //! ([`Registry::records_dropped`](crate::Registry::records_dropped)), since an audit log that
 //! stalls the calls it audits turns a slow disk into an outage. An observer that panics is
 //! logged and goes on receiving the next records. The arguments' checksum is computed on the
-//! observer's thread too: a call copies its arguments rather than hashing them.
+//! observer's thread too: a call copies its arguments rather than hashing them, and what else
+//! the record needs into the same buffer, so the call's thread allocates once per record.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -67,13 +68,83 @@ impl<F: FnMut(CallRecord) + Send + 'static> Observer for F {
     }
 }
 
-/// A record on its way to the observer: its checksum is computed on the observer's thread,
-/// so a call pays for a copy of its arguments rather than for hashing them.
+/// A call's record as it is begun, before the call runs: the arguments as received, copied
+/// into a text with room for what [`Draft::finish`] adds, so that the call's thread allocates
+/// once per record.
+pub(crate) struct Draft {
+    text: String,
+    arguments_end: usize,
+}
+
+impl Draft {
+    /// The draft of a call of `tool` with these arguments and id.
+    pub(crate) fn begin(arguments: &str, call_id: &str, tool: &str) -> Draft {
+        // The outcome's code is short: `ok` or a refusal's code.
+        let mut text = String::with_capacity(arguments.len() + call_id.len() + tool.len() + 24);
+        text.push_str(arguments);
+        Draft {
+            arguments_end: text.len(),
+            text,
+        }
+    }
+
+    /// The record on its way, once the call has answered `result`: the call's id, the tool's
+    /// name and the outcome's code written after the arguments.
+    pub(crate) fn finish(
+        mut self,
+        result: &ToolResult,
+        caller: Option<&Arc<str>>,
+        started: SystemTime,
+        elapsed: Duration,
+    ) -> Pending {
+        self.text.push_str(&result.id);
+        let id_end = self.text.len();
+        self.text.push_str(&result.name);
+        let tool_end = self.text.len();
+        self.text.push_str(outcome_code(result));
+        Pending {
+            text: self.text,
+            arguments_end: self.arguments_end,
+            id_end,
+            tool_end,
+            caller: caller.cloned(),
+            started,
+            elapsed,
+            output_bytes: output_bytes(result),
+        }
+    }
+}
+
+/// A record on its way to the observer, made on the call's thread: the arguments, the call's
+/// id, the tool's name and the outcome's code one after another in one text, which the
+/// observer's thread cuts into the record's fields (and hashes the arguments of). The caller
+/// is the context's shared name.
 pub(crate) struct Pending {
-    /// The record, its checksum still empty.
-    pub record: CallRecord,
-    /// The arguments' text as received.
-    pub arguments: String,
+    text: String,
+    arguments_end: usize,
+    id_end: usize,
+    tool_end: usize,
+    caller: Option<Arc<str>>,
+    started: SystemTime,
+    elapsed: Duration,
+    output_bytes: usize,
+}
+
+impl Pending {
+    /// The record, its checksum computed.
+    fn into_record(self) -> CallRecord {
+        let text = self.text.as_str();
+        CallRecord {
+            id: text[self.arguments_end..self.id_end].to_owned(),
+            tool: text[self.id_end..self.tool_end].to_owned(),
+            caller: self.caller.as_deref().map(str::to_owned),
+            arguments_sha256: sha256_hex(&text[..self.arguments_end]),
+            started: self.started,
+            elapsed: self.elapsed,
+            outcome: text[self.tool_end..].to_owned(),
+            output_bytes: self.output_bytes,
+        }
+    }
 }
 
 /// The sending end a registry keeps: records in, counted when dropped.
@@ -91,8 +162,8 @@ impl Sink {
         let spawned = std::thread::Builder::new()
             .name("tool-core-observer".into())
             .spawn(move || {
-                for Pending { mut record, arguments } in receiver {
-                    record.arguments_sha256 = sha256_hex(&arguments);
+                for pending in receiver {
+                    let record = pending.into_record();
                     let tool = record.tool.clone();
                     if catch_unwind(AssertUnwindSafe(|| observer.record(record))).is_err() {
                         tracing::error!(%tool, "a call observer panicked on a record; it keeps receiving the next ones");
@@ -145,7 +216,7 @@ pub(crate) fn outcome_code(result: &ToolResult) -> &str {
 }
 
 /// The bytes of a result's output; 0 for a refusal.
-pub(crate) fn output_bytes(result: &ToolResult) -> usize {
+fn output_bytes(result: &ToolResult) -> usize {
     match &result.outcome {
         Ok(output) => size_of_output(output),
         Err(_) => 0,

@@ -9,13 +9,18 @@
 //! call every `interval / calls`) and holds at most `calls`, so a burst of the whole budget is
 //! let through at once and then calls come at the steady pace. Keys of callers not seen for a
 //! while are forgotten from time to time, so a stream of new callers does not hold memory.
+//!
+//! A budget is kept under the caller's name as the call's context holds it (a shared `Arc`),
+//! so checking one makes no copy of the name, and the keys are hashed with foldhash, seeded
+//! at random per limiter, rather than SipHash: a check hashes one short name per call.
 
 use std::num::NonZeroU32;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use governor::clock::{Clock, DefaultClock};
-use governor::state::keyed::DefaultKeyedStateStore;
+use governor::state::keyed::DashMapStateStore;
 use governor::{Quota, RateLimiter};
 
 use crate::refusal::{Refusal, code};
@@ -81,34 +86,40 @@ impl RateLimit {
 /// How many checks pass between forgetting the callers whose budgets are full again.
 const FORGET_EVERY: u32 = 4096;
 
+/// What one budget is kept under: the caller (callers without a name share one), and the
+/// tool when budgets are per tool.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Key {
+    caller: Option<Arc<str>>,
+    tool: Option<Box<str>>,
+}
+
+type Keys = RateLimiter<Key, DashMapStateStore<Key, foldhash::fast::RandomState>, DefaultClock>;
+
 /// A registry's limiter: the budget and what each key has left.
 pub(crate) struct Limiter {
     limit: RateLimit,
-    keys: RateLimiter<String, DefaultKeyedStateStore<String>, DefaultClock>,
+    keys: Keys,
     checks: AtomicU32,
 }
 
 impl Limiter {
     pub(crate) fn new(limit: RateLimit) -> Limiter {
         Limiter {
-            keys: RateLimiter::keyed(limit.quota()),
+            keys: RateLimiter::dashmap_with_hasher(
+                limit.quota(),
+                foldhash::fast::RandomState::default(),
+            ),
             limit,
             checks: AtomicU32::new(0),
         }
     }
 
     /// Takes one call of `caller` on `tool` from its budget, or refuses it.
-    pub(crate) fn check(&self, caller: Option<&str>, tool: &str) -> Result<(), Refusal> {
-        let caller_name = caller.unwrap_or("");
-        let key = if self.limit.per_tool {
-            // A tool's name has no control characters, so the key reads back one way.
-            let mut key = String::with_capacity(caller_name.len() + 1 + tool.len());
-            key.push_str(caller_name);
-            key.push('\u{1f}');
-            key.push_str(tool);
-            key
-        } else {
-            caller_name.to_owned()
+    pub(crate) fn check(&self, caller: Option<&Arc<str>>, tool: &str) -> Result<(), Refusal> {
+        let key = Key {
+            caller: caller.cloned(),
+            tool: self.limit.per_tool.then(|| tool.into()),
         };
         if self.checks.fetch_add(1, Ordering::Relaxed) % FORGET_EVERY == FORGET_EVERY - 1 {
             self.keys.retain_recent();
@@ -117,7 +128,7 @@ impl Limiter {
             Ok(()) => Ok(()),
             Err(not_until) => {
                 let wait = not_until.wait_time_from(self.keys.clock().now());
-                Err(self.refusal(caller, tool, wait))
+                Err(self.refusal(caller.map(|caller| &**caller), tool, wait))
             }
         }
     }

@@ -185,8 +185,10 @@ impl Registry {
     ///
     /// Refused, with nothing started, when the tool is unknown or not granted (the refusal a
     /// call would get), when it is not marked `#[tool(task)]` (`bad-call`), when the caller
-    /// already has as many tasks running as [`Registry::with_task_limit`] allows
-    /// (`too-many-tasks`), or when there is no tokio runtime to run on (`internal`).
+    /// has used its budget of calls ([`Registry::with_rate_limit`]: `rate-limited`, and the
+    /// task's call takes nothing more from it), when it already has as many tasks running as
+    /// [`Registry::with_task_limit`] allows (`too-many-tasks`), or when there is no tokio
+    /// runtime to run on (`internal`).
     ///
     /// ```
     /// use tool_core::{tool, Context, Registry, TaskStatus, ToolCall};
@@ -223,6 +225,9 @@ impl Registry {
                 ),
             ));
         }
+        // The budget is taken when the task starts, so that a caller over it hears so at
+        // once rather than in the task's result; the task's own call takes none again.
+        self.take_from_budget(ctx, &definition.name)?;
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return Err(Refusal::new(
                 code::INTERNAL,
@@ -267,7 +272,7 @@ impl Registry {
             questions,
             result,
         });
-        let registry = self.clone();
+        let registry = self.without_budget();
         runtime.spawn(async move {
             let result = registry.call(call, &task_ctx).await;
             // The slot is free before the result is seen, so a caller that waited for this

@@ -720,3 +720,37 @@ async fn wait_for_input(client: &mut Client, id: &str) {
     }
     panic!("task {id} never asked");
 }
+
+/// Sums the numbers it is given, as a task.
+#[tool(task)]
+async fn sum_later(numbers: Vec<i64>) -> i64 {
+    numbers.iter().sum()
+}
+
+#[tokio::test]
+async fn a_task_over_the_callers_budget_is_refused_at_once_not_in_its_result() {
+    let budget = tool_core::RateLimit::per_caller(
+        std::num::NonZeroU32::new(1).unwrap(),
+        Duration::from_secs(3600),
+    );
+    let registry = Registry::builder()
+        .tool(SumLater)
+        .build()
+        .unwrap()
+        .with_rate_limit(budget);
+    let mut client = Client::in_process(McpServer::new(registry));
+    let id = client.start("sum_later", json!({"numbers": [1, 2]})).await;
+    let finished = client.poll(&id).await;
+    assert_eq!(finished["status"], "completed", "{finished}");
+    // The budget was taken when the task started, and only then.
+    assert_eq!(finished["result"]["content"][0]["text"], "3", "{finished}");
+
+    let refused = client
+        .call("sum_later", json!({"numbers": [3]}), true)
+        .await;
+    assert_ne!(refused["result"]["resultType"], "task", "{refused}");
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    let text = refused["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("refused\trate-limited\t"), "{text}");
+    assert!(text.contains("\nretry-after\t"), "{text}");
+}

@@ -2,6 +2,9 @@
 //! for a lenient registry, the tool once more with its refused arguments adjusted); and the
 //! refusals met on the way.
 
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::Registry;
@@ -33,63 +36,76 @@ impl Registry {
         if span.is_disabled() && self.config.observer.is_none() {
             // Not kept across the call: the call's future stays the size it was without one.
             drop(span);
-            return self.answer(call, ctx).await;
+            return self.answer(call, ctx, None).await;
         }
-        // Boxed: a watched call's future (the span, the clocks, the checksum) would otherwise
-        // make every call's future larger, all of it copied when the call is first polled.
-        Box::pin(self.watched(call, ctx, span)).await
+        // The record's draft copies what it needs of the call before the call moves on.
+        let draft = (self.config.observer.as_ref())
+            .map(|_| crate::observe::Draft::begin(call.arguments.as_str(), &call.id, &call.name));
+        // Boxed: the call's own future is the plain call's, which every call's future would
+        // otherwise grow by, all of it copied when the call is first polled. The toolkit is
+        // learnt from the lookup the call makes anyway, for the span only.
+        let answering = Box::pin(self.answer_noting_toolkit(call, ctx, !span.is_disabled()));
+        self.watched(answering, span, draft, ctx).await
     }
 
     /// A call with its span entered whenever it runs, its outcome and time recorded on the
     /// span, and its record handed to the observer.
-    async fn watched(&self, call: ToolCall, ctx: &Context, span: tracing::Span) -> ToolResult {
-        use tracing::Instrument;
+    async fn watched<F>(
+        &self,
+        mut answering: Pin<Box<F>>,
+        span: tracing::Span,
+        draft: Option<crate::observe::Draft>,
+        ctx: &Context,
+    ) -> ToolResult
+    where
+        F: Future<Output = (ToolResult, Option<Arc<str>>)>,
+    {
         let started = std::time::SystemTime::now();
         let clock = Instant::now();
-        let arguments = self
-            .config
-            .observer
-            .as_ref()
-            .map(|_| call.arguments.as_str().to_owned());
-        let caller = ctx.caller();
-        let mut answering = std::pin::pin!(self.answer(call, ctx).instrument(span));
-        let result = answering.as_mut().await;
-        let span = answering.span();
+        // Entered whenever the call runs, as `tracing::Instrument` enters a span, but kept
+        // here rather than inside the future, so that the outcome is recorded on it after.
+        let (result, toolkit) = std::future::poll_fn(|cx| {
+            let _entered = span.enter();
+            answering.as_mut().poll(cx)
+        })
+        .await;
         let elapsed = clock.elapsed();
-        let outcome = crate::observe::outcome_code(&result);
         if !span.is_disabled() {
-            if let Some(toolkit) = self.toolkit_of(&result.name) {
-                span.record("toolkit", &*toolkit);
+            if let Some(toolkit) = &toolkit {
+                span.record("toolkit", &**toolkit);
             }
-            span.record("outcome", outcome);
+            span.record("outcome", crate::observe::outcome_code(&result));
             span.record("elapsed_ms", elapsed.as_secs_f64() * 1000.0);
         }
-        if let (Some(observer), Some(arguments)) = (&self.config.observer, arguments) {
-            let record = crate::observe::CallRecord {
-                id: result.id.clone(),
-                tool: result.name.clone(),
-                caller: caller.map(str::to_owned),
-                arguments_sha256: String::new(),
-                started,
-                elapsed,
-                outcome: outcome.to_owned(),
-                output_bytes: crate::observe::output_bytes(&result),
-            };
-            observer.send(crate::observe::Pending { record, arguments });
+        if let (Some(observer), Some(draft)) = (&self.config.observer, draft) {
+            observer.send(draft.finish(&result, ctx.caller_shared(), started, elapsed));
         }
         result
     }
 
-    /// The toolkit of the tool `name`, if the registry has it.
-    fn toolkit_of(&self, name: &str) -> Option<std::sync::Arc<str>> {
-        let catalog = self.catalog();
-        let position = *catalog.index.get(name)?;
-        Some(catalog.entries[position].toolkit.clone())
+    /// [`Registry::answer`], and the toolkit of the tool called (if `wanted` and the registry
+    /// has the tool).
+    async fn answer_noting_toolkit(
+        &self,
+        call: ToolCall,
+        ctx: &Context,
+        wanted: bool,
+    ) -> (ToolResult, Option<Arc<str>>) {
+        let mut toolkit = None;
+        let result = self.answer(call, ctx, wanted.then_some(&mut toolkit)).await;
+        (result, toolkit)
     }
 
-    async fn answer(&self, call: ToolCall, ctx: &Context) -> ToolResult {
+    /// Runs `call` and answers it; `toolkit`, when given, is set to the toolkit of the tool
+    /// called, if the registry has it.
+    async fn answer(
+        &self,
+        call: ToolCall,
+        ctx: &Context,
+        toolkit: Option<&mut Option<Arc<str>>>,
+    ) -> ToolResult {
         let mut notes = Vec::new();
-        let mut outcome = self.outcome(&call, ctx, &mut notes).await;
+        let mut outcome = self.outcome(&call, ctx, &mut notes, toolkit).await;
         match &mut outcome {
             Err(refusal) => refusal.forget_maker(),
             Ok(output) => {
@@ -111,19 +127,21 @@ impl Registry {
         call: &ToolCall,
         ctx: &Context,
         notes: &mut Vec<Line>,
+        toolkit: Option<&mut Option<Arc<str>>>,
     ) -> Result<Output, Refusal> {
         let catalog = self.catalog();
         let Some(&position) = catalog.index.get(&call.name) else {
             return Err(self.unknown_tool(&call.name));
         };
+        if let Some(toolkit) = toolkit {
+            *toolkit = Some(catalog.entries[position].toolkit.clone());
+        }
         if !self.permits(&catalog, position) {
             return Err(self.not_permitted(&call.name));
         }
         let tool = catalog.entries[position].tool.as_ref();
         let definition = &catalog.definitions[position];
-        if let Some(rate) = &self.config.rate {
-            rate.check(ctx.caller(), &definition.name)?;
-        }
+        self.take_from_budget(ctx, &definition.name)?;
         let size = call.arguments.as_str().len();
         if size > self.config.max_argument_bytes {
             return Err(self.too_large(definition, size));

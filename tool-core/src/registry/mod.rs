@@ -462,6 +462,29 @@ impl Registry {
         self.configure(|config| config.rate = Some(limiter))
     }
 
+    /// Takes one call of `name` by `ctx`'s caller from the rate limit's budget, if there is
+    /// one, or refuses it with `rate-limited`.
+    #[inline]
+    pub(crate) fn take_from_budget(
+        &self,
+        ctx: &crate::Context,
+        name: &str,
+    ) -> Result<(), crate::Refusal> {
+        match &self.config.rate {
+            Some(rate) => rate.check(ctx.caller_shared(), name),
+            None => Ok(()),
+        }
+    }
+
+    /// This registry without its rate limit: for a task's call, whose budget was taken when it
+    /// started.
+    pub(crate) fn without_budget(&self) -> Registry {
+        match self.config.rate {
+            Some(_) => self.clone().configure(|config| config.rate = None),
+            None => self.clone(),
+        }
+    }
+
     /// Keeps a text or structured output larger than `artifacts` allows in its store, and
     /// answers with a preview, the size and a handle instead (a line `artifact` of the result's
     /// notes gives the handle and the size); the model reads the rest in parts with the `artifact_read`
