@@ -141,6 +141,7 @@ impl Content {
 impl Output {
     /// Serializes `value` as structured output; a value that cannot be serialized (a map with
     /// non-string keys, say) becomes an `internal` refusal.
+    #[inline]
     pub fn json<T: Serialize + ?Sized>(value: &T) -> Result<Output, Refusal> {
         serde_json::value::to_raw_value(value)
             .map(Output::Json)
@@ -211,14 +212,25 @@ impl fmt::Debug for Output {
 }
 
 impl Serialize for Output {
+    #[inline]
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Output::Empty => serializer.serialize_unit(),
             Output::Text(text) => serializer.serialize_str(text),
             Output::Json(json) => json.serialize(serializer),
-            Output::Content(blocks) => serializer.collect_seq(blocks.iter().map(write_block)),
+            Output::Content(blocks) => serialize_blocks(blocks, serializer),
         }
     }
+}
+
+/// Content blocks as MCP writes them. Out of line, so that writing a result inlines only the
+/// common text and JSON outputs: blocks are the rarer output.
+#[inline(never)]
+fn serialize_blocks<S: serde::Serializer>(
+    blocks: &[Content],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(blocks.iter().map(write_block))
 }
 
 /// A return value that becomes an [`Output`] other than structured JSON: text, nothing, or an
