@@ -640,3 +640,43 @@ async fn a_tool_timeout_outranks_the_default_and_approval_is_not_the_tools_time(
         .await;
     assert_eq!(result.text(), "wiped: true");
 }
+
+/// Waits for the next turn of the runtime, so its first poll is pending.
+#[tool(readonly)]
+async fn yield_once() -> &'static str {
+    tokio::task::yield_now().await;
+    "yielded"
+}
+
+/// Asks a yes-or-no question.
+#[tool(readonly)]
+async fn ask_once(ctx: &Context) -> Result<String, tool_core::Refusal> {
+    let answer = ctx.ask::<bool>("Go on?").await?;
+    Ok(format!("{answer:?}"))
+}
+
+#[test]
+fn a_runtime_without_timers_runs_calls_with_deadlines_and_questions_without_a_panic() {
+    // A runtime built without `enable_time`: its timers panic if used, so a deadline there is
+    // checked by the clock, as without a runtime.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let registry = Registry::builder()
+        .tool(YieldOnce)
+        .tool(AskOnce)
+        .build()
+        .unwrap()
+        .with_default_timeout(Duration::from_secs(5));
+    // Says yes to every question, after a turn of the runtime.
+    let ctx = Context::new().with_asker(|_question| async {
+        tokio::task::yield_now().await;
+        let mut values = serde_json::Map::new();
+        values.insert("value".into(), json!(true));
+        Ok(tool_core::Reply::Accept(values))
+    });
+    let result = runtime.block_on(registry.call(ToolCall::new("1", "yield_once", json!({})), &ctx));
+    assert_eq!(result.text(), "yielded");
+    let result = runtime.block_on(registry.call(ToolCall::new("2", "ask_once", json!({})), &ctx));
+    assert_eq!(result.text(), "Given(true)");
+}

@@ -364,9 +364,11 @@ fn bad_answer(faults: impl IntoIterator<Item = (String, String)>) -> Refusal {
     )
 }
 
+/// Waits until `deadline`, or for ever without one or without a tokio timer to wake at it (the
+/// call's own deadline is then checked whenever it wakes).
 async fn wait_until(deadline: Option<Instant>) {
-    match deadline {
-        Some(deadline) => tokio::time::sleep_until(deadline.into()).await,
+    match deadline.and_then(crate::execute::timer_until) {
+        Some(timer) => timer.await,
         None => std::future::pending().await,
     }
 }

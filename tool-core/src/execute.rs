@@ -68,10 +68,8 @@ pub(crate) async fn run(
             return Poll::Ready(Err(cancelled()));
         }
         if let Some(deadline) = limits.deadline {
-            if timer.is_none() && tokio::runtime::Handle::try_current().is_ok() {
-                timer = Some(Box::pin(tokio::time::sleep_until(
-                    tokio::time::Instant::from_std(deadline),
-                )));
+            if timer.is_none() {
+                timer = timer_until(deadline);
             }
             let expired = match &mut timer {
                 Some(sleep) => sleep.as_mut().poll(cx).is_ready(),
@@ -144,8 +142,55 @@ pub(crate) fn earliest(ctx: &Context, timeout: Option<Duration>, now: Instant) -
 /// `future`'s output, or `None` if `timeout` passes first. Without a tokio timer to enforce the
 /// timeout, the future is simply awaited.
 pub(crate) async fn within<F: Future>(timeout: Duration, future: F) -> Option<F::Output> {
-    if tokio::runtime::Handle::try_current().is_err() {
-        return Some(future.await);
+    match timer_until(Instant::now() + timeout) {
+        None => Some(future.await),
+        Some(timer) => {
+            let mut future = std::pin::pin!(future);
+            let mut timer = timer;
+            poll_fn(|cx| {
+                if let Poll::Ready(output) = future.as_mut().poll(cx) {
+                    return Poll::Ready(Some(output));
+                }
+                timer.as_mut().poll(cx).map(|()| None)
+            })
+            .await
+        }
     }
-    tokio::time::timeout(timeout, future).await.ok()
+}
+
+/// A tokio timer that fires at `deadline`, if the current thread is in a tokio runtime that
+/// has timers; `None` otherwise, and the caller checks the clock when it wakes instead.
+///
+/// A runtime built without `enable_time` panics when a timer is made, and tokio has no way to
+/// ask it whether it has them but to try: the answer is kept for the last runtime seen on each
+/// thread, so a runtime without timers is tried once per thread (tokio's panic message is
+/// printed that once) and a call never panics for it.
+pub(crate) fn timer_until(deadline: Instant) -> Option<std::pin::Pin<Box<tokio::time::Sleep>>> {
+    use std::cell::Cell;
+    thread_local! {
+        static HAS_TIMERS: Cell<Option<(tokio::runtime::Id, bool)>> = const { Cell::new(None) };
+    }
+    let runtime = tokio::runtime::Handle::try_current().ok()?.id();
+    let make = || Box::pin(tokio::time::sleep_until(deadline.into()));
+    let known = HAS_TIMERS
+        .try_with(Cell::get)
+        .ok()
+        .flatten()
+        .filter(|(seen, _)| *seen == runtime);
+    match known {
+        Some((_, true)) => Some(make()),
+        Some((_, false)) => None,
+        None => {
+            let made = catch_unwind(make).ok();
+            let _ = HAS_TIMERS.try_with(|cell| cell.set(Some((runtime, made.is_some()))));
+            if made.is_none() {
+                tracing::warn!(
+                    "this tokio runtime has no timers (its builder did not call `enable_time`): \
+                     deadlines are checked whenever a call wakes, and the panic tokio printed \
+                     just now was caught"
+                );
+            }
+            made
+        }
+    }
 }
