@@ -7,29 +7,12 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use support::notebook::{NotePurge, NoteWrite, Weather};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
-use tool_core::{Grant, Registry, tool};
+use tool_core::{Grant, Registry};
 use tool_mcp::McpServer;
 
 mod support;
-
-/// Writes a note to the notebook.
-#[tool(tags("notes"))]
-async fn note_write(text: String) -> String {
-    format!("wrote {text}")
-}
-
-/// Deletes every note in the notebook.
-#[tool(tags("notes"))]
-async fn note_purge() -> String {
-    "purged".to_owned()
-}
-
-/// Tells the weather forecast for a city.
-#[tool(readonly)]
-async fn weather(city: String) -> String {
-    format!("sunny in {city}")
-}
 
 fn registry() -> Registry {
     Registry::builder()

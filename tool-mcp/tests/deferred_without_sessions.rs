@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use support::HttpServer;
-use tool_core::{Grant, Registry, tool};
+use support::notebook::{NotePurge, NoteWrite, Weather};
+use tool_core::{Grant, Registry};
 use tool_mcp::McpServer;
 
 mod support;
@@ -19,24 +20,6 @@ const CURRENT: &str = "2026-07-28";
 
 /// How long one answer may take before the test fails.
 const ANSWER_LIMIT: Duration = Duration::from_secs(20);
-
-/// Writes a note to the notebook.
-#[tool(tags("notes"))]
-async fn note_write(text: String) -> String {
-    format!("wrote {text}")
-}
-
-/// Deletes every note in the notebook.
-#[tool(tags("notes"))]
-async fn note_purge() -> String {
-    "purged".to_owned()
-}
-
-/// Tells the weather forecast for a city.
-#[tool(readonly)]
-async fn weather(city: String) -> String {
-    format!("sunny in {city}")
-}
 
 /// A registry listing `weather` always, whose callers are named by an `x-caller` header and
 /// are all granted `note_write` and `weather`, never `note_purge`.
@@ -133,16 +116,7 @@ impl Caller {
             status.is_success(),
             "{message} was answered {status}: {body}"
         );
-        let messages: Vec<Value> = if body.trim_start().starts_with('{') {
-            vec![serde_json::from_str(&body).expect("a JSON body")]
-        } else {
-            body.lines()
-                .filter_map(|line| line.strip_prefix("data:"))
-                .map(str::trim)
-                .filter(|data| !data.is_empty())
-                .map(|data| serde_json::from_str(data).expect("each event's data is JSON"))
-                .collect()
-        };
+        let messages: Vec<Value> = support::messages_in(&body);
         assert!(
             messages.iter().any(|each| each["id"] == message["id"]),
             "no answer to {message} in {body}"

@@ -206,16 +206,7 @@ impl Http {
             status.is_success(),
             "{message} was answered {status}: {body}"
         );
-        let messages = if body.trim_start().starts_with('{') {
-            vec![serde_json::from_str(&body).expect("a JSON body")]
-        } else {
-            body.lines()
-                .filter_map(|line| line.strip_prefix("data:"))
-                .map(str::trim)
-                .filter(|data| !data.is_empty())
-                .map(|data| serde_json::from_str(data).expect("each event's data is JSON"))
-                .collect()
-        };
+        let messages = support::messages_in(&body);
         (messages, session)
     }
 

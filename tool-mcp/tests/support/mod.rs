@@ -83,6 +83,45 @@ pub fn answer_in(body: &str, id: u64, message: &serde_json::Value) -> serde_json
         .unwrap_or_else(|| panic!("no answer to {message} in {body:?}"))
 }
 
+/// Every JSON-RPC message in an HTTP answer's body: the body itself when it is one JSON
+/// document, else the data of each server-sent event (each must be JSON).
+pub fn messages_in(body: &str) -> Vec<serde_json::Value> {
+    if body.trim_start().starts_with('{') {
+        vec![serde_json::from_str(body).expect("a JSON body")]
+    } else {
+        body.lines()
+            .filter_map(|line| line.strip_prefix("data:"))
+            .map(str::trim)
+            .filter(|data| !data.is_empty())
+            .map(|data| serde_json::from_str(data).expect("each event's data is JSON"))
+            .collect()
+    }
+}
+
+/// The tools of the deferred-loading tests: two note tools tagged `notes`, one of which a
+/// grant may leave out, and a weather tool.
+pub mod notebook {
+    use tool_core::tool;
+
+    /// Writes a note to the notebook.
+    #[tool(tags("notes"))]
+    pub async fn note_write(text: String) -> String {
+        format!("wrote {text}")
+    }
+
+    /// Deletes every note in the notebook.
+    #[tool(tags("notes"))]
+    pub async fn note_purge() -> String {
+        "purged".to_owned()
+    }
+
+    /// Tells the weather forecast for a city.
+    #[tool(readonly)]
+    pub async fn weather(city: String) -> String {
+        format!("sunny in {city}")
+    }
+}
+
 /// A server of this process answering streamable HTTP at `http://{bound}/mcp` on a free local
 /// port.
 pub struct HttpServer {
