@@ -447,7 +447,16 @@ impl ServerHandler for McpServer {
             .collect::<Result<Vec<_>, _>>()
             .map_err(|error| McpError::internal_error(error.to_string(), None))?;
         // `resultType: "complete"`, which 2026-07-28 requires; rmcp strips it for older peers.
-        Ok(ListToolsResult::with_all_items(tools))
+        let listed = ListToolsResult::with_all_items(tools);
+        if !is_current(&context) {
+            return Ok(listed);
+        }
+        // The caching hints 2026-07-28 requires: a list may differ by caller (grants, what a
+        // caller found) and may change at any time (a search, a change of the registry), so
+        // it is private and not to be reused; a `list_changed` says when to ask again.
+        Ok(listed
+            .with_ttl_ms(0)
+            .with_cache_scope(rmcp::model::CacheScope::Private))
     }
 
     async fn call_tool(

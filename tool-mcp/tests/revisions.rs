@@ -330,6 +330,13 @@ fn check_revisions(transport: &str, legacy: &Seen, current: &Seen) -> Value {
         );
     }
 
+    // A list may differ by caller and change at any time: private, and not to be reused.
+    assert_eq!(current.list["ttlMs"], 0, "{transport}: {}", current.list);
+    assert_eq!(
+        current.list["cacheScope"], "private",
+        "{transport}: {}",
+        current.list
+    );
     // `resultType` (and the caching hints) for 2026-07-28 only; the rest the same.
     for (legacy_result, current_result, what) in [
         (&legacy.list, &current.list, "tools/list"),
