@@ -65,6 +65,12 @@ impl Callers {
         }
     }
 
+    /// How long a caller's session is kept after its last use: also how long a shared store
+    /// keeps what the caller found.
+    pub(crate) fn idle(&self) -> Duration {
+        self.idle
+    }
+
     /// `caller`'s session, made afresh if it had none or it was idle past its time.
     pub(crate) fn session(&self, caller: &str) -> Session {
         let now = Instant::now();

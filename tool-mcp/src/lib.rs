@@ -119,10 +119,18 @@
 //! is not idle); [`McpServer::with_caller_sessions`] sets both. A caller forgotten is listed
 //! the short list again and searches anew.
 //!
-//! These sessions live in the memory of the process: with several replicas behind a load
-//! balancer, what a caller found is listed by the replica that answered its search, so route
-//! each caller to one replica (as the `input_required` round trips above need), or serve a
-//! registry without deferred loading. They are not kept in the [`TaskStore`].
+//! These sessions live in the memory of the process. With several replicas behind a load
+//! balancer, give them one shared [`TaskStore`] ([`McpServer::with_task_store`], a
+//! [`RedisTaskStore`]): a replica then reads what a caller found on any replica before it
+//! lists tools for that caller or calls one, and writes what a call's search finds, so a
+//! search on one replica is listed and callable on all of them (kept in the store for the
+//! caller's idle time after its last request). A store that cannot be reached breaks neither
+//! listings nor calls: the replica logs a warning and goes on with what it found itself (a
+//! search made meanwhile stays with the replica that made it). A listen stream hears only of
+//! searches on its own replica: nothing tells it of a search on another, so its client may
+//! not list again until the next change it hears of. Without a shared store (or with one
+//! that does not override [`TaskStore::found`]), route each caller to one replica (as the
+//! `input_required` round trips above need), or serve a registry without deferred loading.
 //!
 //! A request with no session and no caller cannot be tied to any other request, so what its
 //! search found could be listed nowhere. There, a call of any tool the request's grant allows

@@ -142,6 +142,13 @@ impl McpServer {
     /// started, such as a [`RedisTaskStore`](crate::RedisTaskStore). Without it, tasks are
     /// kept in this process's memory. A stdio connection's tasks stay in memory either way, as
     /// no one else may reach them. See [tasks](crate#tasks).
+    ///
+    /// With deferred loading, the store also keeps what each caller's searches found on
+    /// requests without a session ([`TaskStore::found`](crate::TaskStore::found)), so that
+    /// a search on one replica is listed and callable on every replica sharing it; an
+    /// unreachable store only logs a warning there. A listen stream is not told of a search
+    /// on another replica. See
+    /// [deferred loading without sessions](crate#deferred-loading-without-sessions).
     pub fn with_task_store(mut self, store: impl crate::TaskStore) -> Self {
         self.tasks = self.tasks.with_store(std::sync::Arc::new(store));
         self
@@ -393,6 +400,75 @@ impl McpServer {
     }
 }
 
+impl McpServer {
+    /// For a caller's session (a request without one of its own) when the server shares a task
+    /// store: loads the tools the caller found on any replica into the session, and returns
+    /// where to write what this request finds. Nothing else asks the store, so a server
+    /// without deferred loading or without a shared store makes no round trip for it.
+    async fn load_shared<'a>(
+        &'a self,
+        found: &Found,
+        caller: Option<&'a str>,
+    ) -> Option<Sharing<'a>> {
+        let (Found::Caller(session), Some(caller)) = (found, caller) else {
+            return None;
+        };
+        let store = self.tasks.shared_store()?;
+        let keep = self.callers.idle();
+        match store.found(caller, keep).await {
+            Ok(names) => {
+                for name in names {
+                    session.load(name);
+                }
+            }
+            // Listing and calling go on with what this replica knows, as plain calls do when
+            // the store is down.
+            Err(error) => tracing::warn!(
+                caller = %caller,
+                %error,
+                "the tools this caller found on other replicas could not be read from the \
+                 task store; going on with those found here"
+            ),
+        }
+        Some(Sharing {
+            store,
+            caller,
+            keep,
+            known: session.loaded().len(),
+        })
+    }
+}
+
+/// Where a request of a caller's session writes the tools its call finds, for the other
+/// replicas sharing the task store.
+struct Sharing<'a> {
+    store: &'a dyn crate::TaskStore,
+    caller: &'a str,
+    keep: std::time::Duration,
+    /// How many tools the session had found before the call (the store's among them): a
+    /// session only grows, so those past it are the ones the call found.
+    known: usize,
+}
+
+impl Sharing<'_> {
+    /// Writes the tools `session` gained since it was loaded, if any.
+    async fn share(self, session: &tool_core::Session) {
+        let loaded = session.loaded();
+        let gained = loaded.get(self.known..).unwrap_or_default();
+        if gained.is_empty() {
+            return;
+        }
+        if let Err(error) = self.store.add_found(self.caller, gained, self.keep).await {
+            tracing::warn!(
+                caller = %self.caller,
+                %error,
+                "the tools this caller found could not be written to the task store; only \
+                 this replica lists them"
+            );
+        }
+    }
+}
+
 /// Whether the request names MCP 2026-07-28 or later, which hears of list changes only on a
 /// `subscriptions/listen` stream.
 fn is_current(context: &RequestContext<RoleServer>) -> bool {
@@ -437,6 +513,7 @@ impl ServerHandler for McpServer {
     ) -> Result<ListToolsResult, McpError> {
         let caller = self.caller_of(&context.extensions);
         let found = self.session_for(&context, caller.as_deref());
+        self.load_shared(&found, caller.as_deref()).await;
         let tools = self
             .registry_for(caller.as_deref())
             .export_in(found.session(), Provider::Mcp)
@@ -471,8 +548,9 @@ impl ServerHandler for McpServer {
             return self.suspended.resume(request, owner, context.ct).await;
         }
         let registry = self.registry_for(caller.as_deref());
-        let session = self.session_for(&context, caller.as_deref());
-        let session = session.session().clone();
+        let found = self.session_for(&context, caller.as_deref());
+        let sharing = self.load_shared(&found, caller.as_deref()).await;
+        let session = found.session().clone();
         let current = is_current(&context);
         // SEP-414: a W3C `traceparent` in the request's `_meta` is the remote parent of the
         // call's span; a malformed one is ignored, as the W3C recommendation says.
@@ -540,6 +618,9 @@ impl ServerHandler for McpServer {
             )
             .map(CallToolResponse::from),
         };
+        if let Some(sharing) = sharing {
+            sharing.share(&session).await;
+        }
         // A search found tools: this session's list grew. (Without a session, the notice
         // rides on the call's own answer stream, before its result.)
         if grown

@@ -7,6 +7,12 @@
 //! replicas leave for it: answers to its questions, and a request to cancel. Every replica
 //! reads the record to answer `tasks/get`. The store keeps nothing past the time it is told to
 //! keep it, so abandoned tasks do not pile up.
+//!
+//! A store may also keep the tools each caller's searches found (a registry with deferred
+//! loading, served over HTTP without a session: [`TaskStore::found`], [`TaskStore::add_found`]),
+//! so that a search on one replica is listed and callable on all of them. [`RedisTaskStore`]
+//! does; a store that does not override them shares none, and each replica lists what its own
+//! searches found.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -57,8 +63,12 @@ impl std::error::Error for TaskStoreError {}
 pub type StoreResult<T> = Result<T, TaskStoreError>;
 
 /// The shared state of tasks: each task's record, the answers waiting for it, and whether it
-/// was asked to stop. Every write says how long to keep what it writes; a store forgets it
-/// after that.
+/// was asked to stop; and, if the store overrides [`TaskStore::found`] and
+/// [`TaskStore::add_found`], the tools each caller's searches found. Every write says how long
+/// to keep what it writes; a store forgets it after that.
+///
+/// A store that cannot be reached fails task calls with an error saying so; reading or
+/// writing found tools fails nothing: the server logs a warning and lists what it knows.
 pub trait TaskStore: Send + Sync + 'static {
     /// Writes task `id`'s record, replacing the one before, kept for `keep`.
     fn put<'a>(
@@ -92,6 +102,39 @@ pub trait TaskStore: Send + Sync + 'static {
     /// Whether the store answers now: asked before a task starts, so that a task whose state
     /// could not be kept is refused before its handler runs. Answers `Ok` unless overridden.
     fn ready(&self) -> BoxFuture<'_, StoreResult<()>> {
+        Box::pin(async { Ok(()) })
+    }
+
+    /// The names of the tools `caller`'s searches found on any server sharing this store (a
+    /// registry with deferred loading, served over HTTP without a session), and keeps them
+    /// `keep` longer, as the caller has just made a request. A server asks it before it lists
+    /// tools for such a caller or calls one, and lists what it answers as if its own search
+    /// had found it.
+    ///
+    /// Answers none unless overridden: a store that does not implement it shares no found
+    /// tools, and each server lists what its own searches found (see
+    /// [`TaskStore::add_found`]).
+    fn found<'a>(
+        &'a self,
+        caller: &'a str,
+        keep: Duration,
+    ) -> BoxFuture<'a, StoreResult<Vec<String>>> {
+        let _ = (caller, keep);
+        Box::pin(async { Ok(Vec::new()) })
+    }
+
+    /// Adds `names` to the tools `caller`'s searches found, all of them kept for `keep` from
+    /// now (a caller idle that long starts from the short list again, on every server).
+    /// A server calls it after a call of `caller`'s found tools it had not found before.
+    ///
+    /// Keeps nothing unless overridden, together with the default [`TaskStore::found`].
+    fn add_found<'a>(
+        &'a self,
+        caller: &'a str,
+        names: &'a [String],
+        keep: Duration,
+    ) -> BoxFuture<'a, StoreResult<()>> {
+        let _ = (caller, names, keep);
         Box::pin(async { Ok(()) })
     }
 }
@@ -218,8 +261,11 @@ impl TaskStore for MemoryTaskStore {
 ///
 /// Task `ID` is kept under three keys, each with its own expiry: `PREFIX:ID` (the record as
 /// JSON), `PREFIX:ID:answers` (a hash of answers waiting to be taken) and `PREFIX:ID:cancel`.
-/// The prefix is `tool-mcp:task` unless set with [`RedisTaskStore::with_prefix`]. The Redis
-/// must be private to the servers: it holds every task's result.
+/// The prefix is `tool-mcp:task` unless set with [`RedisTaskStore::with_prefix`]. The tools
+/// caller `NAME`'s searches found (a registry with deferred loading served without sessions,
+/// see [`TaskStore::found`]) are a set under `PREFIX:found:NAME`, kept for the caller's idle
+/// time after its last request. The Redis must be private to the servers: it holds every
+/// task's result.
 #[derive(Clone)]
 pub struct RedisTaskStore {
     client: redis::Client,
@@ -298,6 +344,11 @@ impl RedisTaskStore {
     fn unreachable(&self, error: redis::RedisError) -> TaskStoreError {
         let info = self.client.get_connection_info();
         TaskStoreError::new(format!("Redis at {} did not answer ({error})", info.addr()))
+    }
+
+    /// The key of the set of tools `caller` found: no task's key, as a task's id is a UUID.
+    fn found_key(&self, caller: &str) -> String {
+        format!("{}:found:{caller}", self.prefix)
     }
 
     fn key(&self, id: &str, part: &str) -> String {
@@ -421,6 +472,48 @@ impl TaskStore for RedisTaskStore {
         Box::pin(async move {
             self.command(redis::cmd("EXISTS").arg(self.key(id, "cancel")))
                 .await
+        })
+    }
+
+    fn found<'a>(
+        &'a self,
+        caller: &'a str,
+        keep: Duration,
+    ) -> BoxFuture<'a, StoreResult<Vec<String>>> {
+        Box::pin(async move {
+            let key = self.found_key(caller);
+            // Read and refresh in one round trip: a caller that keeps using its tools keeps
+            // them on every replica, as it does in each replica's memory.
+            let mut read = redis::pipe();
+            read.cmd("SMEMBERS")
+                .arg(&key)
+                .cmd("PEXPIRE")
+                .arg(&key)
+                .arg(millis(keep))
+                .ignore();
+            let (mut names,): (Vec<String>,) = self.pipeline(&read).await?;
+            // A set has no order; a listing follows the registry's order anyway.
+            names.sort();
+            Ok(names)
+        })
+    }
+
+    fn add_found<'a>(
+        &'a self,
+        caller: &'a str,
+        names: &'a [String],
+        keep: Duration,
+    ) -> BoxFuture<'a, StoreResult<()>> {
+        Box::pin(async move {
+            if names.is_empty() {
+                return Ok(());
+            }
+            let key = self.found_key(caller);
+            let mut pipe = redis::pipe();
+            pipe.atomic();
+            pipe.cmd("SADD").arg(&key).arg(names).ignore();
+            pipe.cmd("PEXPIRE").arg(&key).arg(millis(keep)).ignore();
+            self.pipeline(&pipe).await
         })
     }
 }

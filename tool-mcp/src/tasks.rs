@@ -120,6 +120,12 @@ impl Tasks {
         self
     }
 
+    /// The store, if it is shared with other servers: only then is what a caller found kept
+    /// in it, as one process already shares its callers' sessions in memory.
+    pub(crate) fn shared_store(&self) -> Option<&dyn TaskStore> {
+        self.shared.then_some(self.store.as_ref())
+    }
+
     /// The same store, keeping results for `ttl`.
     pub(crate) fn with_ttl(mut self, ttl: Duration) -> Tasks {
         self.ttl = ttl;

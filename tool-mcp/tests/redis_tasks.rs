@@ -4,7 +4,9 @@
 //! started through one copy is polled, answered, cancelled and read through the others, with
 //! the same owner checks; with Redis killed, task calls fail with a clear error while plain
 //! calls keep working, and task calls work again once Redis is back; a task whose replica
-//! stopped reads as failed on the others. The stores themselves
+//! stopped reads as failed on the others. Three in-process replicas of a registry with deferred
+//! loading, without sessions, share what a caller's search found through the same Redis, and
+//! answer from what each knows once it is gone. The stores themselves
 //! (in memory and Redis) pass one suite of [`TaskStore`] tests.
 
 use std::fs;
@@ -15,10 +17,11 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
-use tool_mcp::{MemoryTaskStore, RedisTaskStore, TaskRecord, TaskStore};
+use tool_mcp::{McpServer, MemoryTaskStore, RedisTaskStore, TaskRecord, TaskStore};
 
 mod support;
 
+use support::notebook::{NotePurge, NoteWrite, Weather};
 use support::process::ChildGuard;
 
 /// How long any one answer may take before the test fails.
@@ -386,6 +389,137 @@ async fn a_task_whose_replica_stopped_reads_as_failed_on_the_others() {
     );
 }
 
+/// A replica of a registry with deferred loading (`weather` listed always) served without
+/// sessions, sharing `redis` for its tasks, whose callers are named by an `x-caller` header.
+async fn deferred_replica(redis: &Redis) -> support::HttpServer {
+    let registry = tool_core::Registry::builder()
+        .tool(NoteWrite)
+        .tool(NotePurge)
+        .tool(Weather)
+        .build()
+        .expect("a registry")
+        .with_deferred_loading(["weather"]);
+    let store = RedisTaskStore::open(&redis.url()).expect("a Redis URL");
+    let server = McpServer::new(registry)
+        .with_caller(|parts| {
+            let caller = parts.headers.get("x-caller")?.to_str().ok()?;
+            Some(caller.to_owned())
+        })
+        .with_task_store(store)
+        .stateless();
+    support::HttpServer::serve(server).await
+}
+
+/// Posts one request of `revision` (2026-07-28 carries its `_meta`) as `caller` and returns
+/// its `result`.
+async fn post(url: &str, caller: &str, revision: &str, method: &str, mut params: Value) -> Value {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    if revision == "2026-07-28" {
+        params["_meta"] = meta(false);
+    }
+    let message = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    let mut request = reqwest::Client::builder()
+        .no_proxy()
+        .build()
+        .expect("an HTTP client")
+        .post(url)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .header("MCP-Protocol-Version", revision)
+        .header("Mcp-Method", method)
+        .header("x-caller", caller);
+    if let Some(name) = params["name"].as_str() {
+        request = request.header("Mcp-Name", name);
+    }
+    let sent = async { request.body(message.to_string()).send().await?.text().await };
+    let body = tokio::time::timeout(ANSWER_LIMIT, sent)
+        .await
+        .unwrap_or_else(|_| panic!("no answer to {message} within {ANSWER_LIMIT:?}"))
+        .unwrap_or_else(|error| panic!("{message} was not answered: {error}"));
+    let answer = support::messages_in(&body)
+        .into_iter()
+        .find(|each| each["id"] == 1)
+        .unwrap_or_else(|| panic!("no answer to {message} in {body}"));
+    match answer.get("result") {
+        Some(result) => result.clone(),
+        None => panic!("expected a result to {message}, the server answered {answer}"),
+    }
+}
+
+/// The names `tools/list` gives `caller` on `url`.
+async fn listed(url: &str, caller: &str, revision: &str) -> Vec<String> {
+    let result = post(url, caller, revision, "tools/list", json!({})).await;
+    result["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a list of tools: {result}"))
+        .iter()
+        .map(|tool| tool["name"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+async fn call(url: &str, caller: &str, name: &str, arguments: Value) -> Value {
+    let params = json!({"name": name, "arguments": arguments});
+    post(url, caller, "2026-07-28", "tools/call", params).await
+}
+
+fn text_of(result: &Value) -> &str {
+    result["content"][0]["text"].as_str().unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_caller_s_search_on_one_replica_is_listed_and_callable_on_the_others() {
+    let mut redis = Redis::start();
+    let mut replicas = Vec::new();
+    for _ in 0..3 {
+        replicas.push(deferred_replica(&redis).await);
+    }
+    let [one, two, three] = [0, 1, 2].map(|at| replicas[at].url());
+    let short = ["tool_search", "weather"];
+    assert_eq!(listed(&two, "alice", "2026-07-28").await, short);
+
+    let found = call(
+        &one,
+        "alice",
+        "tool_search",
+        json!({"query": "write a note", "limit": 1}),
+    )
+    .await;
+    assert!(text_of(&found).contains("note_write"), "{found}");
+
+    // Listed on another replica, for that caller only, in both revisions without a session.
+    let grown = ["tool_search", "note_write", "weather"];
+    for revision in ["2026-07-28", "2025-11-25"] {
+        assert_eq!(listed(&two, "alice", revision).await, grown, "{revision}");
+        assert_eq!(listed(&two, "bob", revision).await, short, "{revision}");
+    }
+    // Callable on a third, which had never heard of the caller.
+    let written = call(&three, "alice", "note_write", json!({"text": "hi"})).await;
+    assert_eq!(text_of(&written), "wrote hi", "{written}");
+    let refused = call(&three, "bob", "note_write", json!({"text": "hi"})).await;
+    assert_eq!(refused["isError"], true, "{refused}");
+
+    // With Redis gone, listings and plain calls answer from what each replica knows.
+    redis.kill();
+    assert_eq!(listed(&two, "alice", "2026-07-28").await, grown);
+    assert_eq!(listed(&three, "bob", "2025-11-25").await, short);
+    let purge = call(
+        &one,
+        "alice",
+        "tool_search",
+        json!({"query": "delete notes"}),
+    )
+    .await;
+    assert!(text_of(&purge).contains("note_purge"), "{purge}");
+    let purged = call(&one, "alice", "note_purge", json!({})).await;
+    assert_eq!(text_of(&purged), "purged", "{purged}");
+    let weather = call(&three, "carol", "weather", json!({"city": "Oslo"})).await;
+    assert_eq!(text_of(&weather), "sunny in Oslo", "{weather}");
+
+    for replica in replicas {
+        replica.stop().await;
+    }
+}
+
 /// What every [`TaskStore`] must do: keep a record for its time, hand each answer over once,
 /// remember a cancel, and keep tasks apart.
 async fn keeps_what_tasks_need(store: &dyn TaskStore) {
@@ -454,6 +588,12 @@ fn uuid_like() -> String {
 #[tokio::test]
 async fn the_in_memory_store_keeps_what_tasks_need() {
     keeps_what_tasks_need(&MemoryTaskStore::default()).await;
+    // One process shares its callers' sessions in memory: this store keeps no found tools.
+    let store = MemoryTaskStore::default();
+    let names = ["weather".to_owned()];
+    let long = Duration::from_secs(60);
+    store.add_found("alice", &names, long).await.unwrap();
+    assert!(store.found("alice", long).await.unwrap().is_empty());
 }
 
 #[tokio::test]
@@ -476,6 +616,24 @@ async fn the_redis_store_keeps_what_tasks_need() {
         .await
         .unwrap();
     assert_eq!(apart.get("shared-id").await.unwrap(), None);
+
+    // A caller's found tools: added to, read by any store on the same prefix, forgotten once
+    // idle past their time.
+    let long = Duration::from_secs(60);
+    assert!(store.found("alice", long).await.unwrap().is_empty());
+    let names = ["weather".to_owned(), "note_write".to_owned()];
+    store.add_found("alice", &names, long).await.unwrap();
+    store.add_found("alice", &names[..1], long).await.unwrap();
+    assert_eq!(
+        store.found("alice", long).await.unwrap(),
+        ["note_write", "weather"]
+    );
+    assert!(store.found("bob", long).await.unwrap().is_empty());
+    assert!(apart.found("alice", long).await.unwrap().is_empty());
+    let brief = Duration::from_millis(50);
+    store.add_found("carol", &names, brief).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(store.found("carol", long).await.unwrap().is_empty());
 }
 
 #[test]
