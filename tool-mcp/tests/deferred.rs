@@ -7,7 +7,6 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use support::notebook::{NotePurge, NoteWrite, Weather};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 use tool_core::{Grant, Registry};
 use tool_mcp::McpServer;
@@ -15,13 +14,7 @@ use tool_mcp::McpServer;
 mod support;
 
 fn registry() -> Registry {
-    Registry::builder()
-        .tool(NoteWrite)
-        .tool(NotePurge)
-        .tool(Weather)
-        .build()
-        .unwrap()
-        .with_deferred_loading(["weather"])
+    support::notebook::deferred()
 }
 
 /// A client writing JSON-RPC lines to [`McpServer::serve_lines`] over an in-memory pipe, already

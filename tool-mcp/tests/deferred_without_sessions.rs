@@ -9,8 +9,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use support::HttpServer;
-use support::notebook::{NotePurge, NoteWrite, Weather};
-use tool_core::{Grant, Registry};
+use tool_core::Grant;
 use tool_mcp::McpServer;
 
 mod support;
@@ -24,13 +23,7 @@ const ANSWER_LIMIT: Duration = Duration::from_secs(20);
 /// A registry listing `weather` always, whose callers are named by an `x-caller` header and
 /// are all granted `note_write` and `weather`, never `note_purge`.
 fn server() -> McpServer {
-    let registry = Registry::builder()
-        .tool(NoteWrite)
-        .tool(NotePurge)
-        .tool(Weather)
-        .build()
-        .expect("a registry")
-        .with_deferred_loading(["weather"]);
+    let registry = support::notebook::deferred();
     McpServer::new(registry)
         .with_caller(|parts| {
             let caller = parts.headers.get("x-caller")?.to_str().ok()?;

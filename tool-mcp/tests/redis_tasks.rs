@@ -21,7 +21,6 @@ use tool_mcp::{McpServer, MemoryTaskStore, RedisTaskStore, TaskRecord, TaskStore
 
 mod support;
 
-use support::notebook::{NotePurge, NoteWrite, Weather};
 use support::process::ChildGuard;
 
 /// How long any one answer may take before the test fails.
@@ -392,13 +391,7 @@ async fn a_task_whose_replica_stopped_reads_as_failed_on_the_others() {
 /// A replica of a registry with deferred loading (`weather` listed always) served without
 /// sessions, sharing `redis` for its tasks, whose callers are named by an `x-caller` header.
 async fn deferred_replica(redis: &Redis) -> support::HttpServer {
-    let registry = tool_core::Registry::builder()
-        .tool(NoteWrite)
-        .tool(NotePurge)
-        .tool(Weather)
-        .build()
-        .expect("a registry")
-        .with_deferred_loading(["weather"]);
+    let registry = support::notebook::deferred();
     let store = RedisTaskStore::open(&redis.url()).expect("a Redis URL");
     let server = McpServer::new(registry)
         .with_caller(|parts| {

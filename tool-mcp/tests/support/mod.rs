@@ -101,7 +101,18 @@ pub fn messages_in(body: &str) -> Vec<serde_json::Value> {
 /// The tools of the deferred-loading tests: two note tools tagged `notes`, one of which a
 /// grant may leave out, and a weather tool.
 pub mod notebook {
-    use tool_core::tool;
+    use tool_core::{Registry, tool};
+
+    /// The three tools with deferred loading, `weather` listed always.
+    pub fn deferred() -> Registry {
+        Registry::builder()
+            .tool(NoteWrite)
+            .tool(NotePurge)
+            .tool(Weather)
+            .build()
+            .expect("a registry")
+            .with_deferred_loading(["weather"])
+    }
 
     /// Writes a note to the notebook.
     #[tool(tags("notes"))]
