@@ -304,3 +304,81 @@ fn describe_and_search_read_tags() {
     // "money" is only in currency_convert's tags.
     assert_eq!(names(&registry.search("money", 10)), ["currency_convert"]);
 }
+
+#[tokio::test]
+async fn a_search_is_a_call_like_any_other_recorded_budgeted_and_bounded() {
+    let records = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let kept = records.clone();
+    let budget = tool_core::RateLimit::per_caller(
+        std::num::NonZeroU32::new(2).unwrap(),
+        std::time::Duration::from_secs(3600),
+    );
+    let registry = registry()
+        .with_deferred_loading(["weather"])
+        .with_observer(move |record: tool_core::CallRecord| kept.lock().unwrap().push(record))
+        .with_rate_limit(budget)
+        .with_max_argument_bytes(64);
+    let session = Session::new();
+    let ctx = Context::new().with_caller("alice");
+
+    let found = registry
+        .call_in(
+            &session,
+            call(TOOL_SEARCH, json!({"query": "write a note"})),
+            &ctx,
+        )
+        .await;
+    assert!(!found.is_refused(), "{}", found.text());
+    // Past the bound on arguments: refused before any search, as any call would be.
+    let long = "a note ".repeat(20);
+    let refused = registry
+        .call_in(&session, call(TOOL_SEARCH, json!({"query": long})), &ctx)
+        .await;
+    let refusal = refused.refusal().expect("refused");
+    assert_eq!(refusal.code, code::BAD_ARGUMENTS, "{refusal}");
+    assert!(refusal.message.contains("more than the 64"), "{refusal}");
+    // The budget of two searches is used: the next is refused until it refills.
+    let limited = registry
+        .call_in(
+            &session,
+            call(TOOL_SEARCH, json!({"query": "weather"})),
+            &ctx,
+        )
+        .await;
+    assert_eq!(limited.refusal().expect("refused").code, code::RATE_LIMITED);
+    // A call of a tool not listed is refused, and recorded, but takes none of the budget.
+    let unlisted = registry
+        .call_in(&session, call("currency_convert", json!({})), &ctx)
+        .await;
+    assert_eq!(
+        unlisted.refusal().expect("refused").code,
+        code::UNKNOWN_TOOL
+    );
+
+    let mut seen = Vec::new();
+    for _ in 0..200 {
+        seen = records.lock().unwrap().clone();
+        if seen.len() >= 4 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    let outcomes: Vec<(&str, &str)> = seen
+        .iter()
+        .map(|record| (record.tool.as_str(), record.outcome.as_str()))
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            (TOOL_SEARCH, "ok"),
+            (TOOL_SEARCH, "bad-arguments"),
+            (TOOL_SEARCH, "rate-limited"),
+            ("currency_convert", "unknown-tool"),
+        ]
+    );
+    assert!(
+        seen.iter()
+            .all(|record| record.caller.as_deref() == Some("alice"))
+    );
+    assert_eq!(seen[0].arguments_sha256.len(), 64);
+}

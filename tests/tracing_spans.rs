@@ -123,3 +123,30 @@ fn a_malformed_traceparent_is_no_parent() {
     let later = TraceParent::parse("01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00-x");
     assert!(later.is_some_and(|parent| !parent.sampled()));
 }
+
+#[test]
+fn a_search_and_a_refused_unlisted_call_of_a_deferred_registry_have_spans_too() {
+    let registry = Registry::builder()
+        .tool(Add)
+        .toolkit(Notes)
+        .build()
+        .unwrap()
+        .with_deferred_loading(["add"]);
+    let session = tool_core::Session::new();
+    let spans = spans_of(|| {
+        run(async {
+            let ctx = Context::new().with_caller("alice");
+            let call = ToolCall::new("s1", "tool_search", json!({"query": "read a note"}));
+            assert!(!registry.call_in(&session, call, &ctx).await.is_refused());
+            let call = ToolCall::new("u1", "shell_run", json!({}));
+            assert!(registry.call_in(&session, call, &ctx).await.is_refused());
+        })
+    });
+    assert_eq!(spans.len(), 2, "{spans:?}");
+    assert_eq!(spans[0]["tool"], "tool_search");
+    assert_eq!(spans[0]["call_id"], "s1");
+    assert_eq!(spans[0]["caller"], "alice");
+    assert_eq!(spans[0]["outcome"], "ok");
+    assert_eq!(spans[1]["tool"], "shell_run");
+    assert_eq!(spans[1]["outcome"], "unknown-tool");
+}

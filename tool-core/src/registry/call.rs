@@ -48,6 +48,47 @@ impl Registry {
         self.watched(answering, span, draft, ctx).await
     }
 
+    /// Answers `call` with `answer` rather than with one of the registry's tools (as
+    /// `tool_search` and the refusal of a tool not listed are answered), with the span and the
+    /// record every call has.
+    pub(crate) async fn answered_by(
+        &self,
+        call: ToolCall,
+        ctx: &Context,
+        answer: impl FnOnce(&ToolCall) -> Result<Output, Refusal> + Send,
+    ) -> ToolResult {
+        let span = crate::trace::span(&call, ctx);
+        let draft = (self.config.observer.as_ref())
+            .map(|_| crate::observe::Draft::begin(call.arguments.as_str(), &call.id, &call.name));
+        let answering = async move {
+            let outcome = answer(&call);
+            let result = ToolResult {
+                id: call.id,
+                name: call.name,
+                outcome,
+                notes: Vec::new(),
+            };
+            (result, None)
+        };
+        if span.is_disabled() && draft.is_none() {
+            return answering.await.0;
+        }
+        self.watched(Box::pin(answering), span, draft, ctx).await
+    }
+
+    /// Refuses arguments of more bytes than the registry takes, as every call's are.
+    pub(crate) fn check_size(
+        &self,
+        definition: &ToolDefinition,
+        arguments: &Arguments,
+    ) -> Result<(), Refusal> {
+        let size = arguments.as_str().len();
+        match size > self.config.max_argument_bytes {
+            true => Err(self.too_large(definition, size)),
+            false => Ok(()),
+        }
+    }
+
     /// A call with its span entered whenever it runs, its outcome and time recorded on the
     /// span, and its record handed to the observer.
     async fn watched<F>(

@@ -230,44 +230,50 @@ impl Registry {
     /// searches the (granted) tools and lists those it finds in the session, a call of a listed
     /// tool runs as [`Registry::call`] runs it, and any other call is refused with
     /// `unknown-tool` and a line saying to search first, whether the tool exists or not, so
-    /// that a refusal tells nothing of tools the caller was not granted. Without deferred
+    /// that a refusal tells nothing of tools the caller was not granted. A search and such a
+    /// refusal are calls like any other: each has its span and its record, and a search takes
+    /// from the caller's rate limit and is held to the bound on arguments. Without deferred
     /// loading, this is [`Registry::call`].
     pub async fn call_in(&self, session: &Session, call: ToolCall, ctx: &Context) -> ToolResult {
         if !self.is_deferred() {
             return self.call(call, ctx).await;
         }
         if call.name == TOOL_SEARCH {
-            let outcome = self.search_for(session, &call);
-            return ToolResult {
-                id: call.id,
-                name: call.name,
-                outcome,
-                notes: Vec::new(),
-            };
+            // Answered here, but a call like any other: its span, its record, the caller's
+            // budget and the bound on arguments.
+            return self
+                .answered_by(call, ctx, |call| {
+                    self.take_from_budget(ctx, TOOL_SEARCH)?;
+                    self.check_size(search_definition(), &call.arguments)?;
+                    self.search_for(session, call)
+                })
+                .await;
         }
         if !self.is_listed_in(session, &call.name) {
-            let names: Vec<String> = self
-                .definitions_in(session)
-                .iter()
-                .map(|definition| definition.name.clone())
-                .collect();
-            let refusal = Refusal::new(
-                code::UNKNOWN_TOOL,
-                format!(
-                    "no tool named `{}` is listed for you; call `{TOOL_SEARCH}` with what you \
-                     want done, then call a tool it finds",
-                    shortened(&call.name)
-                ),
-            )
-            .line("tools", names);
-            return ToolResult {
-                id: call.id,
-                name: call.name,
-                outcome: Err(refusal),
-                notes: Vec::new(),
-            };
+            return self
+                .answered_by(call, ctx, |call| Err(self.not_listed(session, &call.name)))
+                .await;
         }
         self.call(call, ctx).await
+    }
+
+    /// The refusal of a call of `name`, which `session` does not list: `unknown-tool`, whether
+    /// the tool exists or not, with the tools it does list.
+    fn not_listed(&self, session: &Session, name: &str) -> Refusal {
+        let names: Vec<String> = self
+            .definitions_in(session)
+            .iter()
+            .map(|definition| definition.name.clone())
+            .collect();
+        Refusal::new(
+            code::UNKNOWN_TOOL,
+            format!(
+                "no tool named `{}` is listed for you; call `{TOOL_SEARCH}` with what you want \
+                 done, then call a tool it finds",
+                shortened(name)
+            ),
+        )
+        .line("tools", names)
     }
 
     /// Runs a `tool_search` call: finds the tools, lists them in the session, and tells the
