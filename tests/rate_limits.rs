@@ -160,3 +160,39 @@ async fn a_task_over_the_budget_is_refused_when_it_starts_and_a_started_one_take
             .is_ok()
     );
 }
+
+/// Runs until it is cancelled, as a task.
+#[tool(task)]
+async fn linger(ctx: &Context) -> &'static str {
+    ctx.cancellation().cancelled().await;
+    "stopped"
+}
+
+#[tokio::test]
+async fn a_task_start_refused_for_another_reason_takes_none_of_the_budget() {
+    let registry = Registry::builder()
+        .tool(Linger)
+        .build()
+        .unwrap()
+        .with_task_limit(1)
+        .with_rate_limit(budget(2, Duration::from_secs(3600)));
+    let ctx = Context::new().with_caller("alice");
+    let first = registry
+        .start(ToolCall::new("t1", "linger", json!({})), &ctx)
+        .expect("the first task starts");
+    // One task at a time: refused for that, and the budget is untouched.
+    for id in ["t2", "t3", "t4"] {
+        let refusal = match registry.start(ToolCall::new(id, "linger", json!({})), &ctx) {
+            Ok(_) => panic!("a second task started past the limit of one"),
+            Err(refusal) => refusal,
+        };
+        assert_eq!(refusal.code, code::TOO_MANY_TASKS, "{refusal}");
+    }
+    first.cancel();
+    first.result().await;
+    // The second of the budget's two starts.
+    let second = registry
+        .start(ToolCall::new("t5", "linger", json!({})), &ctx)
+        .expect("the budget still has a start");
+    second.cancel();
+}

@@ -680,3 +680,55 @@ fn a_runtime_without_timers_runs_calls_with_deadlines_and_questions_without_a_pa
     let result = runtime.block_on(registry.call(ToolCall::new("2", "ask_once", json!({})), &ctx));
     assert_eq!(result.text(), "Given(true)");
 }
+
+/// Forgets everything.
+#[tool(destructive)]
+async fn forget_all() -> &'static str {
+    "forgotten"
+}
+
+#[test]
+fn an_approval_timeout_too_long_for_the_clock_is_no_timeout_and_no_panic() {
+    let registry = Registry::builder()
+        .tool(ForgetAll)
+        .build()
+        .unwrap()
+        .with_approver(
+            |_request: ApprovalRequest| async { Approval::Approve },
+            Duration::MAX,
+        );
+    let result = tool_tests::run(registry.call(
+        ToolCall::new("1", "forget_all", json!({})),
+        &Context::default(),
+    ));
+    assert_eq!(result.text(), "forgotten");
+}
+
+#[test]
+fn without_timers_an_approver_past_its_timeout_is_a_decline_when_it_wakes() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    // An approver that never answers, but yields (and so wakes the call) again and again.
+    let registry = Registry::builder()
+        .tool(ForgetAll)
+        .build()
+        .unwrap()
+        .with_approver(
+            |_request: ApprovalRequest| async {
+                for _ in 0..u64::MAX {
+                    tokio::task::yield_now().await;
+                }
+                Approval::Approve
+            },
+            Duration::from_millis(50),
+        );
+    let started = Instant::now();
+    let result = runtime.block_on(registry.call(
+        ToolCall::new("1", "forget_all", json!({})),
+        &Context::default(),
+    ));
+    let refusal = result.refusal().expect("declined");
+    assert_eq!(refusal.code, tool_core::code::DECLINED, "{refusal}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+}

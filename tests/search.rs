@@ -382,3 +382,29 @@ async fn a_search_is_a_call_like_any_other_recorded_budgeted_and_bounded() {
     );
     assert_eq!(seen[0].arguments_sha256.len(), 64);
 }
+
+#[tokio::test]
+async fn an_unbound_session_calls_granted_tools_unlisted_and_tells_no_ungranted_tool_from_none() {
+    let registry = registry()
+        .with_deferred_loading(["weather"])
+        .scoped(Grant::new().tool("note_write").tool("weather"));
+    let session = Session::unbound();
+    let ctx = Context::default();
+    let written = registry
+        .call_in(&session, call("note_write", json!({"text": "hi"})), &ctx)
+        .await;
+    assert!(!written.is_refused(), "{}", written.text());
+    let ungranted = registry
+        .call_in(&session, call("note_read", json!({"id": 1})), &ctx)
+        .await;
+    let missing = registry
+        .call_in(&session, call("note_burn", json!({})), &ctx)
+        .await;
+    let ungranted = ungranted.refusal().expect("refused");
+    let missing = missing.refusal().expect("refused");
+    assert_eq!(ungranted.code, code::UNKNOWN_TOOL, "{ungranted}");
+    assert_eq!(
+        ungranted.to_string().replace("note_read", "NAME"),
+        missing.to_string().replace("note_burn", "NAME")
+    );
+}

@@ -142,20 +142,28 @@ pub(crate) fn earliest(ctx: &Context, timeout: Option<Duration>, now: Instant) -
 /// `future`'s output, or `None` if `timeout` passes first. Without a tokio timer to enforce the
 /// timeout, the future is simply awaited.
 pub(crate) async fn within<F: Future>(timeout: Duration, future: F) -> Option<F::Output> {
-    match timer_until(Instant::now() + timeout) {
-        None => Some(future.await),
-        Some(timer) => {
-            let mut future = std::pin::pin!(future);
-            let mut timer = timer;
-            poll_fn(|cx| {
-                if let Poll::Ready(output) = future.as_mut().poll(cx) {
-                    return Poll::Ready(Some(output));
-                }
-                timer.as_mut().poll(cx).map(|()| None)
-            })
-            .await
+    // A timeout too long to add to the clock is no timeout.
+    let Some(deadline) = Instant::now().checked_add(timeout) else {
+        return Some(future.await);
+    };
+    let mut timer = timer_until(deadline);
+    let mut future = std::pin::pin!(future);
+    poll_fn(|cx| {
+        if let Poll::Ready(output) = future.as_mut().poll(cx) {
+            return Poll::Ready(Some(output));
         }
-    }
+        let expired = match &mut timer {
+            Some(timer) => timer.as_mut().poll(cx).is_ready(),
+            // No tokio timer to wake us: check the clock whenever the future wakes us.
+            None => Instant::now() >= deadline,
+        };
+        if expired {
+            Poll::Ready(None)
+        } else {
+            Poll::Pending
+        }
+    })
+    .await
 }
 
 /// A tokio timer that fires at `deadline`, if the current thread is in a tokio runtime that

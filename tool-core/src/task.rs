@@ -225,9 +225,6 @@ impl Registry {
                 ),
             ));
         }
-        // The budget is taken when the task starts, so that a caller over it hears so at
-        // once rather than in the task's result; the task's own call takes none again.
-        self.take_from_budget(ctx, &definition.name)?;
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return Err(Refusal::new(
                 code::INTERNAL,
@@ -244,6 +241,10 @@ impl Registry {
                 ),
             )
         })?;
+        // The budget is taken when the task starts, so that a caller over it hears so at
+        // once rather than in the task's result, and only by a start nothing else refuses
+        // (the slot is given back if it is refused); the task's own call takes none again.
+        self.take_from_budget(ctx, &definition.name)?;
 
         let cancel = ctx.cancellation().child_token();
         let progress = Arc::new(Mutex::new(None));

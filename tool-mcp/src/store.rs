@@ -367,7 +367,12 @@ fn broken(error: &redis::RedisError) -> bool {
 
 /// Milliseconds for a Redis expiry: at least one, as Redis refuses zero.
 fn millis(keep: Duration) -> u64 {
-    u64::try_from(keep.as_millis()).unwrap_or(u64::MAX).max(1)
+    // Redis takes expiry times up to a signed 64-bit count of milliseconds from now, and
+    // refuses a command with a longer one; so long a time is for ever anyway.
+    const MOST: u64 = (i64::MAX as u64) / 2;
+    u64::try_from(keep.as_millis())
+        .unwrap_or(MOST)
+        .clamp(1, MOST)
 }
 
 impl TaskStore for RedisTaskStore {
@@ -515,5 +520,17 @@ impl TaskStore for RedisTaskStore {
             pipe.cmd("PEXPIRE").arg(&key).arg(millis(keep)).ignore();
             self.pipeline(&pipe).await
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    #[test]
+    fn an_expiry_longer_than_redis_takes_is_held_to_what_it_takes() {
+        assert_eq!(super::millis(Duration::from_secs(2)), 2000);
+        assert_eq!(super::millis(Duration::ZERO), 1);
+        assert!(super::millis(Duration::MAX) <= i64::MAX as u64 / 2);
     }
 }

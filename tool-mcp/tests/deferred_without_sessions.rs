@@ -347,6 +347,18 @@ async fn a_request_with_no_caller_gets_schemas_and_calls_found_tools_unlisted() 
         let refused = anyone.call("note_purge", json!({})).await;
         assert_eq!(refused["isError"], json!(true), "{revision}: {refused}");
         assert!(!text_of(&refused).contains("purged"), "{refused}");
+        // Refused as a tool that is not there: the refusal tells no ungranted tool from none.
+        let missing = anyone.call("note_burn", json!({})).await;
+        let shape = |answer: &Value| {
+            text_of(answer)
+                .replace("note_purge", "NAME")
+                .replace("note_burn", "NAME")
+        };
+        assert!(
+            text_of(&refused).starts_with("refused\tunknown-tool\t"),
+            "{revision}: {refused}"
+        );
+        assert_eq!(shape(&refused), shape(&missing), "{revision}");
         http.stop().await;
     }
 }

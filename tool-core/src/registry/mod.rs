@@ -386,7 +386,9 @@ impl Registry {
     }
 
     /// Asks `approver` before every call of a tool marked `destructive`; no answer within
-    /// `timeout` is a decline.
+    /// `timeout` is a decline. In a tokio runtime without timers (or outside one) the timeout
+    /// is checked whenever the approver wakes the call, so an approver that waits on nothing
+    /// that wakes it is waited on; a `timeout` too long to add to the clock is none.
     pub fn with_approver(self, approver: impl Approver, timeout: Duration) -> Registry {
         self.configure(|config| {
             config.approver = Some(Arc::new(approver));

@@ -207,9 +207,11 @@ impl Registry {
             None => true,
             Some(always) => {
                 name != TOOL_SEARCH
-                    && (session.is_unbound()
-                        || always.contains(name)
-                        || session.lock().iter().any(|each| each == name))
+                    && (always.contains(name)
+                        || session.lock().iter().any(|each| each == name)
+                        // Unbound, a granted tool only: any other name is refused as one not
+                        // listed, so that the refusal tells no ungranted tool from none.
+                        || (session.is_unbound() && self.reachable(name).is_ok()))
             }
         }
     }
