@@ -15,8 +15,8 @@ use tool_core::Session;
 
 /// How many callers' found tools a server keeps at most by default
 /// ([`McpServer::with_caller_sessions`](crate::McpServer::with_caller_sessions)): past it, the
-/// one idle the longest is forgotten. Each holds a few tool names, so this many cost little
-/// memory, and it is well above the callers one server sees at a time.
+/// one idle the longest is forgotten. Each holds only the names of the tools its caller
+/// found, and this is well above the callers one server sees at a time.
 pub const DEFAULT_MAX_CALLER_SESSIONS: usize = 10_000;
 
 /// How long a caller's found tools are kept by default after its last request

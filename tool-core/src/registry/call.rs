@@ -38,14 +38,20 @@ impl Registry {
             drop(span);
             return self.answer(call, ctx, None).await;
         }
-        // The record's draft copies what it needs of the call before the call moves on.
-        let draft = (self.config.observer.as_ref())
-            .map(|_| crate::observe::Draft::begin(call.arguments.as_str(), &call.id, &call.name));
+        let draft = self.draft_of(&call);
         // Boxed: the call's own future is the plain call's, which every call's future would
         // otherwise grow by, all of it copied when the call is first polled. The toolkit is
         // learnt from the lookup the call makes anyway, for the span only.
         let answering = Box::pin(self.answer_noting_toolkit(call, ctx, !span.is_disabled()));
         self.watched(answering, span, draft, ctx).await
+    }
+
+    /// The draft of `call`'s record, when there is an observer: what the record needs of the
+    /// call, copied before the call moves on.
+    #[inline]
+    fn draft_of(&self, call: &ToolCall) -> Option<crate::observe::Draft> {
+        (self.config.observer.as_ref())
+            .map(|_| crate::observe::Draft::begin(call.arguments.as_str(), &call.id, &call.name))
     }
 
     /// Answers `call` with `answer` rather than with one of the registry's tools (as
@@ -58,8 +64,7 @@ impl Registry {
         answer: impl FnOnce(&ToolCall) -> Result<Output, Refusal> + Send,
     ) -> ToolResult {
         let span = crate::trace::span(&call, ctx);
-        let draft = (self.config.observer.as_ref())
-            .map(|_| crate::observe::Draft::begin(call.arguments.as_str(), &call.id, &call.name));
+        let draft = self.draft_of(&call);
         let answering = async move {
             let outcome = answer(&call);
             let result = ToolResult {
@@ -77,6 +82,7 @@ impl Registry {
     }
 
     /// Refuses arguments of more bytes than the registry takes, as every call's are.
+    #[inline]
     pub(crate) fn check_size(
         &self,
         definition: &ToolDefinition,
@@ -183,10 +189,7 @@ impl Registry {
         let tool = catalog.entries[position].tool.as_ref();
         let definition = &catalog.definitions[position];
         self.take_from_budget(ctx, &definition.name)?;
-        let size = call.arguments.as_str().len();
-        if size > self.config.max_argument_bytes {
-            return Err(self.too_large(definition, size));
-        }
+        self.check_size(definition, &call.arguments)?;
         if let Some(approver) = &self.config.approver
             && definition.annotations.destructive
             && !ctx.is_cancelled()
@@ -319,6 +322,16 @@ impl Registry {
                 format!("the call was declined: no approval came within {timeout:?}"),
             )),
         }
+    }
+
+    /// Whether this registry (or view) has a tool `name` and lets its caller reach it: what
+    /// [`Registry::reachable`] checks, without the definition or the refusal.
+    pub(crate) fn grants(&self, name: &str) -> bool {
+        let catalog = self.catalog();
+        catalog
+            .index
+            .get(name)
+            .is_some_and(|&position| self.permits(&catalog, position))
     }
 
     /// The definition of the tool `name`, if this registry (or view) lets its caller reach

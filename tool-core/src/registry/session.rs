@@ -211,7 +211,7 @@ impl Registry {
                         || session.lock().iter().any(|each| each == name)
                         // Unbound, a granted tool only: any other name is refused as one not
                         // listed, so that the refusal tells no ungranted tool from none.
-                        || (session.is_unbound() && self.reachable(name).is_ok()))
+                        || (session.is_unbound() && self.grants(name)))
             }
         }
     }
