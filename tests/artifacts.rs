@@ -6,44 +6,12 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tool_core::providers::{anthropic, gemini, mcp, openai};
 use tool_core::{Artifacts, Content, Context, Output, Registry, ToolCall, ToolResult, code, tool};
+use tool_tests::table::{TableDump, table};
 
 /// Writes a long log.
 #[tool(readonly)]
 async fn log_dump(lines: u32) -> String {
     (0..lines).map(|n| format!("line {n:04}\n")).collect()
-}
-
-/// A table of rows: structured output, with an output schema.
-#[derive(serde::Serialize, schemars::JsonSchema)]
-struct Table {
-    /// The rows, in order.
-    rows: Vec<Row>,
-}
-
-/// One row.
-#[derive(serde::Serialize, schemars::JsonSchema)]
-struct Row {
-    /// Its number.
-    n: u32,
-    /// Its name.
-    name: String,
-}
-
-fn table(rows: u32) -> Table {
-    Table {
-        rows: (0..rows)
-            .map(|n| Row {
-                n,
-                name: format!("row {n:04}"),
-            })
-            .collect(),
-    }
-}
-
-/// Lists a table's rows.
-#[tool(readonly)]
-async fn table_dump(rows: u32) -> Table {
-    table(rows)
 }
 
 /// Lists a table's rows as JSON built by hand: structured output without an output schema.

@@ -117,3 +117,43 @@ impl tracing::Subscriber for Log {
     fn enter(&self, _: &tracing::span::Id) {}
     fn exit(&self, _: &tracing::span::Id) {}
 }
+
+/// A structured output of any size with an output schema, for the tests of large outputs in
+/// this package and in `tool-mcp`'s.
+pub mod table {
+    use tool_core::tool;
+
+    /// A table of rows: structured output, with an output schema.
+    #[derive(serde::Serialize, schemars::JsonSchema)]
+    pub struct Table {
+        /// The rows, in order.
+        pub rows: Vec<Row>,
+    }
+
+    /// One row.
+    #[derive(serde::Serialize, schemars::JsonSchema)]
+    pub struct Row {
+        /// Its number.
+        pub n: u32,
+        /// Its name.
+        pub name: String,
+    }
+
+    /// A table of `rows` rows, named `row 0000` on.
+    pub fn table(rows: u32) -> Table {
+        Table {
+            rows: (0..rows)
+                .map(|n| Row {
+                    n,
+                    name: format!("row {n:04}"),
+                })
+                .collect(),
+        }
+    }
+
+    /// Lists a table's rows.
+    #[tool(readonly)]
+    pub async fn table_dump(rows: u32) -> Table {
+        table(rows)
+    }
+}

@@ -9,43 +9,11 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 use support::{HttpServer, clients};
-use tool_core::{Artifacts, Registry, tool};
+use tool_core::{Artifacts, Registry};
 use tool_mcp::McpServer;
+use tool_tests::table::{TableDump, table};
 
 mod support;
-
-/// A table of rows: structured output, with an output schema.
-#[derive(serde::Serialize, schemars::JsonSchema)]
-struct Table {
-    /// The rows, in order.
-    rows: Vec<Row>,
-}
-
-/// One row.
-#[derive(serde::Serialize, schemars::JsonSchema)]
-struct Row {
-    /// Its number.
-    n: u32,
-    /// Its name.
-    name: String,
-}
-
-fn table(rows: u32) -> Table {
-    Table {
-        rows: (0..rows)
-            .map(|n| Row {
-                n,
-                name: format!("row {n:04}"),
-            })
-            .collect(),
-    }
-}
-
-/// Lists a table's rows.
-#[tool(readonly)]
-async fn table_dump(rows: u32) -> Table {
-    table(rows)
-}
 
 /// Bytes an output may have before it is kept, and what `artifact_read` hands out at once.
 const THRESHOLD: usize = 512;
