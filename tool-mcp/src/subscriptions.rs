@@ -31,6 +31,14 @@ pub(crate) async fn listen(
     // The session is held here, so that what it tells of is heard for as long as the stream
     // is open.
     let mut grown = session.as_ref().map(Session::changes);
+    // rmcp acknowledges the stream before this runs, so a search the client made once it was
+    // acknowledged may have grown the session already: a session that has found anything is
+    // told once at the start. A notice too many only makes the client list again.
+    if let Some(receiver) = &mut grown
+        && *receiver.borrow() > 0
+    {
+        receiver.mark_changed();
+    }
     // A client that asked for no tool-list changes gets none; the stream stays open until it
     // closes it, as the revision says.
     let wants_tools = context.accepted().tools_list_changed == Some(true);
