@@ -214,7 +214,7 @@ pub use toolkit::Toolkit;
 pub use trace::TraceParent;
 
 /// Turns an `async fn` into a tool; see the [crate documentation](crate#defining-tools).
-pub use tool_macros::tool;
+pub use tool_core_macros::tool;
 
 /// Makes the `#[tool]` methods of an impl block a [`Toolkit`].
 ///
@@ -228,7 +228,7 @@ pub use tool_macros::tool;
 /// The methods' `#[tool]` attributes must resolve too: import both (`use tool_core::{tool,
 /// toolkit};`), or write `#[tool_core::tool(...)]`. Without the import the compiler answers
 /// "cannot find attribute `tool` in this scope".
-pub use tool_macros::toolkit;
+pub use tool_core_macros::toolkit;
 
 /// Composes toolkits and tools into a [`Registry`], checking when the crate is built that no
 /// two of their tools share a name.
@@ -261,4 +261,4 @@ pub use tool_macros::toolkit;
 /// evaluates constants) with "two tools in this registry![...] are named `...`", at the entry
 /// that repeats it. For tools
 /// known only at run time, [`Registry::builder`] returns an error value instead.
-pub use tool_macros::registry;
+pub use tool_core_macros::registry;
