@@ -448,3 +448,107 @@ fn a_list_of_tools_for_a_prompt_says_the_rules_it_enforces() {
         assert!(described.contains(line), "{line}\n{described}");
     }
 }
+
+/// A tag no bookmark may have; a pattern the macro cannot read, since it is no literal.
+const NOT_PRIVATE: &str = r"^(?!private)";
+
+/// Bookmarks, one of whose tools has a pattern the registry cannot check.
+#[derive(Default)]
+struct Bookmarks {
+    prefix: String,
+}
+
+#[tool_core::toolkit(name = "bookmark")]
+impl Bookmarks {
+    /// Lists bookmarks.
+    #[tool(readonly)]
+    async fn bookmark_list(
+        &self,
+        /// Only bookmarks with this tag.
+        #[schemars(regex(pattern = NOT_PRIVATE))]
+        tag: Option<String>,
+    ) -> String {
+        format!("{}{}", self.prefix, tag.unwrap_or_default())
+    }
+}
+
+/// The message of the panic `make` ends with.
+fn panic_of(make: impl FnOnce() -> Registry + std::panic::UnwindSafe) -> String {
+    let Err(panic) = std::panic::catch_unwind(make) else {
+        panic!("it made a registry");
+    };
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|text| text.to_string()))
+        .unwrap_or_default()
+}
+
+#[test]
+fn registry_macro_never_makes_a_registry_that_tells_a_rule_nobody_enforces() {
+    let message = panic_of(|| tool_core::registry![Bookmarks::default()]);
+    assert!(
+        message.contains("`bookmark_list`: tag: the pattern \"^(?!private)\" cannot be read"),
+        "{message}"
+    );
+    assert!(message.contains("Registry::builder()"), "{message}");
+    // The builder refuses the same toolkit with the same words, as a value.
+    let error = Registry::builder()
+        .toolkit(Bookmarks::default())
+        .build()
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains(&error), "{message}\n{error}");
+}
+
+/// A slug: text, as a type of its own.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Slug(String);
+
+/// Renames a bookmark.
+#[tool]
+async fn bookmark_rename(
+    /// The new name.
+    #[schemars(length(max = 20))]
+    slug: Slug,
+    /// The new rank.
+    #[schemars(inner(range(min = 1)))]
+    ranks: Vec<Slug>,
+) -> String {
+    format!("{} {}", slug.0, ranks.len())
+}
+
+#[test]
+fn a_bound_the_fields_type_cannot_take_is_refused_when_the_registry_is_made() {
+    // schemars drops a bound whose field's schema is not of a type it bounds (here a `$ref`
+    // to `Slug`): it is neither advertised nor enforced, so the registry refuses it.
+    let error = Registry::builder()
+        .tool(BookmarkRename)
+        .build()
+        .unwrap_err();
+    let RegistryError::Unexportable { errors } = &error else {
+        panic!("{error}");
+    };
+    let found: Vec<(&str, &str)> = errors
+        .iter()
+        .map(|error| (error.tool.as_str(), error.path.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [("bookmark_rename", "slug"), ("bookmark_rename", "ranks[]")]
+    );
+    assert!(
+        errors[0].problem.starts_with(
+            "`length(..)` cannot apply here: this field's schema is a type of its own (`Slug`)"
+        ),
+        "{}",
+        errors[0].problem
+    );
+    assert!(
+        errors[1].problem.contains("`range(..)`"),
+        "{}",
+        errors[1].problem
+    );
+    let message = panic_of(|| tool_core::registry![BookmarkRename]);
+    assert!(message.contains(&error.to_string()), "{message}");
+}

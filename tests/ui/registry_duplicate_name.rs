@@ -24,7 +24,7 @@ async fn web_search(query: String) -> String {
 }
 
 fn main() {
-    // A toolkit and a tool that share a name: reported at the second.
+    // A toolkit and a tool that share a name: reported at the second, by `cargo check` too.
     let _ = registry![Notes, NoteRead];
     // The same tool twice: reported at the second.
     let _ = registry![WebSearch, NoteRead, WebSearch];

@@ -109,6 +109,66 @@ pub struct Meta {
     pub lenient: bool,
     /// Whether a call may run as a task.
     pub task: bool,
+    /// The rules its fields' `#[schemars(...)]` declare.
+    pub rules: &'static [Declared],
+}
+
+/// A rule a field's `#[schemars(...)]` declares (`range(..)`, `length(..)`, `regex(..)`, a
+/// format), which schemars writes into the field's schema only where the schema's type can
+/// take it.
+pub struct Declared {
+    /// The field, by the name the arguments use.
+    pub field: &'static str,
+    /// The rule as written.
+    pub rule: &'static str,
+    /// The JSON Schema types it applies to, any of them.
+    pub needs: &'static [&'static str],
+    /// Whether it bounds the field's items (`inner(..)`).
+    pub inner: bool,
+}
+
+impl Declared {
+    /// Why the input schema does not carry this rule, if it does not: the field's schema is
+    /// of no type the rule applies to, so schemars left the rule out.
+    fn unapplied(&self, input_schema: &Map<String, Value>) -> Option<(String, String)> {
+        let field = input_schema
+            .get("properties")
+            .and_then(|properties| properties.get(self.field))?;
+        let (schema, path) = match self.inner {
+            true => (field.get("items")?, format!("{}[]", self.field)),
+            false => (field, self.field.to_owned()),
+        };
+        let types: Vec<&str> = match schema.get("type") {
+            Some(Value::String(one)) => vec![one.as_str()],
+            Some(Value::Array(many)) => many.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        if types.iter().any(|each| self.needs.contains(each)) {
+            return None;
+        }
+        let what = match (types.as_slice(), schema.get("$ref").and_then(Value::as_str)) {
+            (_, Some(reference)) => format!(
+                "a type of its own (`{}`), whose schema schemars does not bound here",
+                reference.rsplit('/').next().unwrap_or(reference)
+            ),
+            ([], None) => "of no single type".to_owned(),
+            (types, None) => format!("a {}", types.join(" or ")),
+        };
+        let instead = match self.rule {
+            "range(..)" => "put it on a number, or for a length write `length(..)`",
+            "length(..)" => "put it on text or a list, or for a number write `range(..)`",
+            _ => "put it on text",
+        };
+        Some((
+            path,
+            format!(
+                "`{}` cannot apply here: this field's schema is {what}, so schemars left the \
+                 rule out and a model would never be told it; {instead}, or bound the type's \
+                 own field, or check it in the handler",
+                self.rule
+            ),
+        ))
+    }
 }
 
 /// The definition of a tool.
@@ -137,6 +197,11 @@ pub fn definition(
     if meta.task {
         definition = definition.as_task();
     }
+    for rule in meta.rules {
+        if let Some((path, problem)) = rule.unapplied(input_schema) {
+            definition = definition.with_unapplied_rule(path, problem);
+        }
+    }
     definition
 }
 
@@ -154,11 +219,43 @@ impl<T, E> ResultParts for Result<T, E> {
     type Err = E;
 }
 
-/// What `registry![...]` expands to, once the tool names are known to be unique.
+/// What `registry![...]` expands to, once the tool names are known to be unique: the registry,
+/// checked as [`RegistryBuilder::build`](crate::RegistryBuilder::build) checks one.
+///
+/// # Panics
+///
+/// If a tool is one `build` refuses (a rule in its schema the registry could not enforce, a
+/// field of no single type, a name a provider refuses), naming each tool, field and rule: a
+/// registry that would tell a model rules nobody enforces is never made. What a tool's code
+/// says is fixed when it is built, so every run of the program would fail alike; the first
+/// one, or a unit test that makes the registry, shows it.
+#[track_caller]
 pub fn registry_from_toolkits(
     entries: Vec<(&'static str, Vec<std::sync::Arc<dyn crate::tool::Tool>>)>,
 ) -> crate::Registry {
-    crate::Registry::from_toolkits(entries)
+    match crate::Registry::from_toolkits(entries) {
+        Ok(registry) => registry,
+        Err(error) => panic!(
+            "registry![...] cannot serve these tools:\n{error}\n(Registry::builder() ... \
+             .build() returns this as a RegistryError instead)"
+        ),
+    }
+}
+
+/// The definition of a tool whose `#[tool]` did not compile: never read, since the crate
+/// does not build, but it lets code that names the tool type-check.
+pub fn stand_in_definition(name: &'static str) -> ToolDefinition {
+    ToolDefinition::new(name, "", Map::new())
+}
+
+/// The call of a tool whose `#[tool]` did not compile; never run, as above.
+pub fn stand_in_call<'a>() -> crate::tool::BoxFuture<'a, Result<Output, Refusal>> {
+    Box::pin(async {
+        Err(Refusal::new(
+            crate::refusal::code::INTERNAL,
+            "this tool did not compile",
+        ))
+    })
 }
 
 /// Converts a handler's error into a refusal, with a readable compile error when it can't.

@@ -94,6 +94,10 @@ pub struct ToolDefinition {
     leniency: Option<Leniency>,
     #[serde(skip)]
     task: bool,
+    /// Rules the tool's code declares that its schema does not carry (see
+    /// `__private::Declared`), each a field and why; building a registry refuses them.
+    #[serde(skip)]
+    unapplied: Vec<(String, String)>,
 }
 
 impl ToolDefinition {
@@ -119,7 +123,19 @@ impl ToolDefinition {
             checked_elsewhere: false,
             leniency: None,
             task: false,
+            unapplied: Vec::new(),
         }
+    }
+
+    pub(crate) fn with_unapplied_rule(mut self, path: String, problem: String) -> Self {
+        self.unapplied.push((path, problem));
+        self
+    }
+
+    /// The rules the tool's code declares that its schema does not carry: what
+    /// [`providers::check`](crate::providers::check) refuses besides the schema's own faults.
+    pub(crate) fn unapplied_rules(&self) -> &[(String, String)] {
+        &self.unapplied
     }
 
     /// Limits each call to `timeout`, in place of the registry's default

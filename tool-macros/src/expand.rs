@@ -3,7 +3,7 @@
 //! block and one such `Tool` per method; for `registry!`, the composed `Registry`.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::case::pascal_case;
@@ -34,10 +34,12 @@ pub fn tool(args: TokenStream, item: TokenStream) -> darling::Result<TokenStream
     }
     errors.handle(check::tool(&model));
     if let Err(error) = errors.finish() {
-        // Keep the fn, so its callers don't add errors of their own.
+        // Keep the fn, and a stand-in for the tool it would have made, so that code calling
+        // the fn or naming the tool adds no errors of its own to these.
         let func = &model.func;
+        let stand_in = stand_in_tool(&model);
         let errors = error.write_errors();
-        return Ok(quote!(#func #errors));
+        return Ok(quote!(#func #stand_in #errors));
     }
     Ok(expand(&model))
 }
@@ -62,8 +64,11 @@ pub fn toolkit(args: TokenStream, item: TokenStream) -> darling::Result<TokenStr
     errors.handle(check::toolkit(&model));
     let item = &model.item;
     if let Err(error) = errors.finish() {
+        // Keep the impl block and the type's `Toolkit` impl, as thiserror keeps the user's
+        // item, so that a registry naming the toolkit adds no error to these.
+        let stand_in = stand_in_toolkit(&model);
         let errors = error.write_errors();
-        return Ok(quote!(#item #errors));
+        return Ok(quote!(#item #stand_in #errors));
     }
     let self_ty = &item.self_ty;
     let mut adapters = Vec::new();
@@ -108,41 +113,185 @@ pub fn toolkit(args: TokenStream, item: TokenStream) -> darling::Result<TokenStr
 }
 
 /// `registry![a, b, c]`: a `Registry` of toolkits and tools, whose tool names are checked to be
-/// unique when the crate is built.
+/// unique when the crate is checked (or, for entries whose type the macro cannot read, built),
+/// and whose schemas are checked when it runs.
+///
+/// An entry whose type the macro can read from its tokens (see [`named_type`]) is compared
+/// with the other such entries in a constant outside any generic code, which `cargo check`
+/// evaluates; the comparisons that involve any other entry live in a constant of the generic
+/// fn that takes the entries, which only code generation (`cargo build`) evaluates. Each pair
+/// of entries is compared once, so one repeat is one error.
 pub fn registry(input: TokenStream) -> darling::Result<TokenStream> {
     let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
     let exprs = syn::parse::Parser::parse2(parser, input)?;
-    let types: Vec<_> = (0..exprs.len())
+    let named: Vec<Option<syn::Path>> = exprs.iter().map(named_type).collect();
+    // The type of each entry: the one it names, else a type parameter of `__compose`.
+    let types: Vec<TokenStream> = named
+        .iter()
+        .enumerate()
+        .map(|(index, named)| match named {
+            Some(path) => quote!(#path),
+            None => format_ident!("__K{}", index).to_token_stream(),
+        })
+        .collect();
+    let generics: Vec<syn::Ident> = (0..exprs.len())
+        .filter(|&index| named[index].is_none())
         .map(|index| format_ident!("__K{}", index))
         .collect();
     let values: Vec<_> = (0..exprs.len())
         .map(|index| format_ident!("__k{}", index))
         .collect();
-    // One check per entry, against the entries before it, at that entry: a name used twice is
-    // reported at its second use.
-    let checks = exprs.iter().enumerate().map(|(index, expr)| {
-        let earlier = &types[..index];
-        let this = &types[index];
-        quote_spanned! {expr.span()=>
-            const {
-                ::tool_core::__private::assert_unique_tool_names(
-                    &[#(#earlier::TOOL_NAMES),*],
-                    #this::TOOL_NAMES,
-                )
-            };
+    let names_of = |index: usize| {
+        let ty = &types[index];
+        quote!(<#ty as ::tool_core::Toolkit>::TOOL_NAMES)
+    };
+    let mut checked = Vec::new();
+    let mut built = Vec::new();
+    for (index, expr) in exprs.iter().enumerate() {
+        // Against the entries before it, at this entry: a name used twice is reported at its
+        // second use.
+        let (statically, generically): (Vec<usize>, Vec<usize>) =
+            (0..index).partition(|&earlier| named[earlier].is_some() && named[index].is_some());
+        let this = names_of(index);
+        if named[index].is_some() {
+            let earlier = statically.into_iter().map(names_of);
+            checked.push(quote_spanned! {expr.span()=>
+                const _: () = ::tool_core::__private::assert_unique_tool_names(
+                    &[#(#earlier),*],
+                    #this,
+                );
+            });
         }
-    });
+        if !generically.is_empty() || named[index].is_none() {
+            let earlier = generically.into_iter().map(names_of);
+            built.push(quote_spanned! {expr.span()=>
+                const {
+                    ::tool_core::__private::assert_unique_tool_names(&[#(#earlier),*], #this)
+                };
+            });
+        }
+    }
     let exprs = exprs.iter();
     Ok(quote! {{
+        #(#checked)*
         #[allow(non_snake_case, clippy::too_many_arguments)]
-        fn __compose<#(#types: ::tool_core::Toolkit),*>(#(#values: #types),*) -> ::tool_core::Registry {
-            #(#checks)*
+        fn __compose<#(#generics: ::tool_core::Toolkit),*>(#(#values: #types),*) -> ::tool_core::Registry {
+            #(#built)*
             ::tool_core::__private::registry_from_toolkits(::std::vec![
-                #((#types::NAME, ::tool_core::Toolkit::into_tools(#values))),*
+                #((<#types as ::tool_core::Toolkit>::NAME, ::tool_core::Toolkit::into_tools(#values))),*
             ])
         }
         __compose(#(#exprs),*)
     }})
+}
+
+/// The type of a `registry![...]` entry, where its tokens say it: a unit struct
+/// (`WebSearch`, `tools::WebSearch`), a struct literal (`Notes { store }`), or `new` or
+/// `default` called on a type (`Notes::new(store)`, `Notes::default()`), taken to return that
+/// type. A path is taken for a type when its last segment is written in upper camel case
+/// (`ALL_CAPS` is a constant's); anything else (a variable, a call of another fn) is left to
+/// the generic fn.
+fn named_type(expr: &syn::Expr) -> Option<syn::Path> {
+    let type_path = |path: &syn::Path| {
+        let last = path.segments.last()?;
+        let text = last.ident.to_string();
+        let camel = text.starts_with(|c: char| c.is_ascii_uppercase())
+            && text.chars().any(|c| c.is_ascii_lowercase());
+        let plain = path
+            .segments
+            .iter()
+            .all(|segment| segment.arguments.is_none());
+        (camel && plain && last.ident != "Self").then(|| path.clone())
+    };
+    match expr {
+        syn::Expr::Path(path) if path.qself.is_none() => type_path(&path.path),
+        syn::Expr::Struct(literal) if literal.qself.is_none() => type_path(&literal.path),
+        syn::Expr::Call(call) => {
+            let syn::Expr::Path(func) = &*call.func else {
+                return None;
+            };
+            let mut path = func.path.clone();
+            let constructor = path.segments.pop()?.into_value();
+            if func.qself.is_some()
+                || path.segments.is_empty()
+                || !(constructor.ident == "new" || constructor.ident == "default")
+            {
+                return None;
+            }
+            path.segments.pop_punct();
+            type_path(&path)
+        }
+        syn::Expr::Paren(paren) => named_type(&paren.expr),
+        syn::Expr::Group(group) => named_type(&group.expr),
+        _ => None,
+    }
+}
+
+/// For a `#[tool]` fn with errors: its unit struct, a `Tool` and a `Toolkit` that never run
+/// (the crate does not compile). None for a method, which cannot have a struct beside it.
+fn stand_in_tool(tool: &ToolFn) -> TokenStream {
+    if tool.has_receiver() {
+        return TokenStream::new();
+    }
+    let vis = &tool.func.vis;
+    let fn_ident = &tool.func.sig.ident;
+    let struct_ident = format_ident!("{}", pascal_case(&unraw(fn_ident)), span = fn_ident.span());
+    let name = &tool.name;
+    quote! {
+        #[derive(Clone, Copy, Debug, Default)]
+        #vis struct #struct_ident;
+
+        impl ::tool_core::Tool for #struct_ident {
+            fn definition(&self) -> ::tool_core::ToolDefinition {
+                ::tool_core::__private::stand_in_definition(#name)
+            }
+
+            fn call<'__a>(
+                &'__a self,
+                _: &'__a ::tool_core::Arguments,
+                _: &'__a ::tool_core::Context,
+            ) -> ::tool_core::BoxFuture<'__a, ::core::result::Result<::tool_core::Output, ::tool_core::Refusal>> {
+                ::tool_core::__private::stand_in_call()
+            }
+        }
+
+        impl ::tool_core::Toolkit for #struct_ident {
+            const NAME: &'static str = #name;
+            const TOOL_NAMES: &'static [&'static str] = &[#name];
+
+            fn into_tools(self) -> ::std::vec::Vec<::std::sync::Arc<dyn ::tool_core::Tool>> {
+                ::std::vec::Vec::new()
+            }
+        }
+    }
+}
+
+/// For a `#[toolkit]` with errors: the type's `Toolkit` impl, listing each tool name once,
+/// with no tools (the crate does not compile). None for a trait impl or a generic one, whose
+/// type the stand-in could not name alone.
+fn stand_in_toolkit(toolkit: &crate::model::Toolkit) -> TokenStream {
+    let item = &toolkit.item;
+    if item.trait_.is_some() || !item.generics.params.is_empty() {
+        return TokenStream::new();
+    }
+    let self_ty = &item.self_ty;
+    let name = &toolkit.name;
+    let mut names: Vec<&str> = Vec::new();
+    for tool in &toolkit.tools {
+        if !names.contains(&tool.name.as_str()) {
+            names.push(&tool.name);
+        }
+    }
+    quote! {
+        impl ::tool_core::Toolkit for #self_ty {
+            const NAME: &'static str = #name;
+            const TOOL_NAMES: &'static [&'static str] = &[#(#names),*];
+
+            fn into_tools(self) -> ::std::vec::Vec<::std::sync::Arc<dyn ::tool_core::Tool>> {
+                ::std::vec::Vec::new()
+            }
+        }
+    }
 }
 
 fn item_keyword_span(item: &syn::Item) -> proc_macro2::Span {
@@ -347,6 +496,7 @@ fn meta(tool: &ToolFn) -> TokenStream {
     let allow_any = tool.attr.allow_any.is_present();
     let lenient = tool.attr.lenient.is_present();
     let task = tool.attr.task.is_present();
+    let rules = declared_rules(tool);
     let timeout = match &tool.attr.timeout {
         Some(timeout) => {
             let millis = timeout.0.as_millis() as u64;
@@ -370,8 +520,42 @@ fn meta(tool: &ToolFn) -> TokenStream {
             allow_any: #allow_any,
             lenient: #lenient,
             task: #task,
+            rules: &[#(#rules),*],
         }
     }
+}
+
+/// The rules each field's `#[schemars(...)]` declares, for the registry to find in the schema
+/// schemars writes: a rule missing there was dropped because the field's type cannot take it,
+/// where the macro could not tell from the type's tokens.
+fn declared_rules(tool: &ToolFn) -> Vec<TokenStream> {
+    let mut declared = Vec::new();
+    for param in tool.fields() {
+        let Some(ident) = &param.ident else {
+            continue;
+        };
+        let field = crate::rules::of(&param.field_attrs);
+        if field.schema_elsewhere {
+            continue;
+        }
+        let name = field.rename.clone().unwrap_or_else(|| unraw(ident));
+        for rule in &field.rules {
+            let Some(needs) = rule.kind.needs() else {
+                continue;
+            };
+            let written = rule.kind.written();
+            let inner = rule.inner;
+            declared.push(quote! {
+                ::tool_core::__private::Declared {
+                    field: #name,
+                    rule: #written,
+                    needs: &[#(#needs),*],
+                    inner: #inner,
+                }
+            });
+        }
+    }
+    declared
 }
 
 /// The type that becomes the output: the `T` of a `Result<T, E>`, else the return type.
@@ -467,6 +651,41 @@ mod tests {
     use syn::parse_quote;
 
     use super::*;
+
+    #[test]
+    fn an_entry_names_its_type_where_its_tokens_say_it() {
+        let named = |expr: syn::Expr| named_type(&expr).map(|path| quote!(#path).to_string());
+        assert_eq!(named(parse_quote!(WebSearch)).as_deref(), Some("WebSearch"));
+        assert_eq!(
+            named(parse_quote!(tools::WebSearch)).as_deref(),
+            Some("tools :: WebSearch")
+        );
+        assert_eq!(
+            named(parse_quote!(Notes { store })).as_deref(),
+            Some("Notes")
+        );
+        assert_eq!(
+            named(parse_quote!(Notes::new(store))).as_deref(),
+            Some("Notes")
+        );
+        assert_eq!(
+            named(parse_quote!((crate::Notes::default()))).as_deref(),
+            Some("crate :: Notes")
+        );
+        for unnamed in [
+            parse_quote!(notes),
+            parse_quote!(TOOLS),
+            parse_quote!(Self),
+            parse_quote!(Notes::open(path)),
+            parse_quote!(make_notes()),
+            parse_quote!(Notes::<u8>::new()),
+            parse_quote!(<Notes as Default>::default()),
+            parse_quote!(notes.clone()),
+        ] {
+            let unnamed: syn::Expr = unnamed;
+            assert_eq!(named(unnamed.clone()), None, "{}", quote!(#unnamed));
+        }
+    }
 
     #[test]
     fn result_argument_is_a_type_argument_as_written() {

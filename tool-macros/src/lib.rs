@@ -14,6 +14,7 @@ mod check;
 mod expand;
 mod metadata;
 mod model;
+mod rules;
 
 use proc_macro::TokenStream;
 

@@ -130,7 +130,9 @@ impl ExportError {
 /// (such as a `serde_json::Value`) in a tool that has not opted in with `#[tool(allow_any)]`,
 /// every type defined as itself (`struct A(Box<A>)`), which no call could ever fill, and every
 /// schema keyword, format or pattern the registry could not enforce, which would tell a model
-/// a rule that nobody checks, and every tag a definition holds twice.
+/// a rule that nobody checks, every rule a `#[tool]`'s fields declare that their schema could
+/// not take (`range(..)` on a type of the user's that schemars writes as text), and every tag
+/// a definition holds twice.
 pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<ExportError> {
     let mut errors = Vec::new();
     for definition in definitions {
@@ -158,6 +160,14 @@ pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<Expo
                         .to_owned(),
                 });
             }
+        }
+        for (path, problem) in definition.unapplied_rules() {
+            errors.push(ExportError {
+                tool: definition.name.clone(),
+                provider: None,
+                path: path.clone(),
+                problem: problem.clone(),
+            });
         }
         if !definition.is_checked_elsewhere() {
             for (path, problem) in dialect::unenforceable(&definition.input_schema) {

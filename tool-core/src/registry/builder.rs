@@ -94,38 +94,17 @@ pub(super) fn refuse_unexportable(
 }
 
 impl Registry {
-    /// What `registry![...]` expands to, once the tool names are known to be unique.
-    pub(crate) fn from_toolkits(entries: Vec<(&'static str, Vec<Arc<dyn Tool>>)>) -> Registry {
-        let entries: Vec<Entry> = entries
-            .into_iter()
-            .flat_map(|(toolkit, tools)| {
-                let toolkit: Arc<str> = toolkit.into();
-                tools.into_iter().map(move |tool| Entry {
-                    tool,
-                    toolkit: toolkit.clone(),
-                })
-            })
-            .collect();
-        let definitions: Vec<ToolDefinition> = entries
-            .iter()
-            .map(|entry| entry.tool.definition())
-            .collect();
-        match Catalog::with_definitions(entries.clone(), definitions.clone()) {
-            Ok(catalog) => Registry::from_catalog(catalog),
-            Err(error) => {
-                // Only a hand-written `Toolkit` whose TOOL_NAMES differ from its tools gets
-                // here; keep the first tool of each name rather than fail.
-                tracing::error!(%error, "a Toolkit's TOOL_NAMES do not match its tools");
-                let mut seen = std::collections::HashSet::new();
-                let (entries, definitions) = entries
-                    .into_iter()
-                    .zip(definitions)
-                    .filter(|(_, definition)| seen.insert(definition.name.clone()))
-                    .unzip();
-                let catalog = Catalog::with_definitions(entries, definitions)
-                    .unwrap_or_else(|_| Catalog::default());
-                Registry::from_catalog(catalog)
+    /// What `registry![...]` expands to, once the tool names are known to be unique: checked
+    /// as [`RegistryBuilder::build`] checks, against every provider.
+    pub(crate) fn from_toolkits(
+        entries: Vec<(&'static str, Vec<Arc<dyn Tool>>)>,
+    ) -> Result<Registry, RegistryError> {
+        let mut builder = Registry::builder();
+        for (toolkit, tools) in entries {
+            for tool in tools {
+                builder = builder.shared_tool(tool, toolkit);
             }
         }
+        builder.build()
     }
 }
