@@ -30,7 +30,7 @@ pub type SchemaCell = OnceLock<crate::args::Prepared>;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool's `#[input]`: it must implement `serde::Deserialize` and `schemars::JsonSchema`",
     label = "this input type cannot be read from JSON or described",
-    note = "derive both on it: `#[derive(serde::Deserialize, schemars::JsonSchema)]`"
+    note = "derive both on it: `#[derive(serde::Deserialize, schemars::JsonSchema)]`; if it derives both already, one is another version's than tool-core reads (serde 1, schemars 1): `cargo tree -d` lists crates built in two versions"
 )]
 pub trait ToolInput: DeserializeOwned + schemars::JsonSchema {}
 
@@ -347,9 +347,11 @@ impl IntoRefusalKind {
 }
 
 // The macro picks how a return type becomes an `Output` by method-call autoref on
-// `&&Wrap<T>`: the first of these impls that applies wins. `IntoOutput` types (text, nothing,
-// a hand-built `Output`) come first, then `Serialize + JsonSchema` (structured output), then a
-// fallback whose only job is a compile error that names the return type.
+// `&&&Wrap<T>`: the first of these impls that applies wins. `IntoOutput` types (text, nothing,
+// a hand-built `Output`) come first, then `Serialize + JsonSchema` (structured output), then
+// `Serialize` alone, and a fallback: the last two only make a compile error that names the
+// return type, the first of them saying which `JsonSchema` is missing, since a type that
+// derives another version's (schemars 0.8) reads as one that derives both.
 
 /// Stands for a return type during dispatch.
 pub struct Wrap<T: ?Sized>(PhantomData<fn() -> Box<T>>);
@@ -360,7 +362,7 @@ impl<T: ?Sized> Wrap<T> {
 }
 
 // `Copy` whatever `T` is, so that reaching `ViaNothing` (whose receiver is the `Wrap` itself,
-// two derefs below the `&&Wrap` the macro writes) copies it instead of moving out of a
+// three derefs below the `&&&Wrap` the macro writes) copies it instead of moving out of a
 // reference: otherwise a bad return type gets a second error, "cannot move out of a shared
 // reference", after the one that names it.
 impl<T: ?Sized> Clone for Wrap<T> {
@@ -380,7 +382,7 @@ pub trait ViaIntoOutput {
         IntoOutputKind
     }
 }
-impl<T: IntoOutput> ViaIntoOutput for &&Wrap<T> {}
+impl<T: IntoOutput> ViaIntoOutput for &&&Wrap<T> {}
 
 /// Dispatch to structured output.
 pub trait ViaSerialize {
@@ -392,7 +394,19 @@ pub trait ViaSerialize {
         SerializeKind
     }
 }
-impl<T: Serialize + schemars::JsonSchema> ViaSerialize for &Wrap<T> {}
+impl<T: Serialize + schemars::JsonSchema> ViaSerialize for &&Wrap<T> {}
+
+/// Dispatch for a type that serializes but has no schema tool-core can read.
+pub trait ViaSerializeOnly {
+    /// The way this type (fails to) become an output.
+    fn output_kind(self) -> NoSchemaKind
+    where
+        Self: Sized,
+    {
+        NoSchemaKind
+    }
+}
+impl<T: Serialize> ViaSerializeOnly for &Wrap<T> {}
 
 /// The last resort, for types that cannot be an output at all.
 pub trait ViaNothing {
@@ -456,6 +470,31 @@ impl SerializeKind {
     }
 }
 
+/// Serializes, but has no `JsonSchema` of the schemars tool-core reads: using it is a compile
+/// error at the return type.
+pub struct NoSchemaKind;
+
+/// Implemented by no type: the bound that turns a return type without a schema into a
+/// readable error.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool's output: it derives `serde::Serialize`, but not the `schemars::JsonSchema` of schemars 1, which tool-core reads",
+    label = "this return type has no schema tool-core can read",
+    note = "derive `schemars::JsonSchema` on it, from schemars 1.x; if it derives a `JsonSchema` already, that is another version's (schemars 0.8, say): depend on `schemars = \"1\"` (`cargo tree -d -i schemars` lists the versions in the build)"
+)]
+pub trait NoOutputSchema {}
+
+impl NoSchemaKind {
+    /// Fails to compile for every `T`, with the message above.
+    pub fn output_schema<T: NoOutputSchema>(&self) -> Option<Map<String, Value>> {
+        None
+    }
+
+    /// Never reached: the crate did not compile.
+    pub fn convert<T>(&self, _value: T, _cell: &'static OutputCell) -> Result<Output, Refusal> {
+        Err(Refusal::new(crate::refusal::code::INTERNAL, "unreachable"))
+    }
+}
+
 /// Not an output: using it is a compile error at the return type.
 pub struct NoKind;
 
@@ -484,7 +523,7 @@ impl NoKind {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter: it must implement `serde::Deserialize` and `schemars::JsonSchema`",
     label = "this parameter's type cannot be read from JSON or described",
-    note = "derive both on the type (for `Option<T>`, `Vec<T>` and the like, on `T`): `#[derive(serde::Deserialize, schemars::JsonSchema)]`"
+    note = "derive both on the type (for `Option<T>`, `Vec<T>` and the like, on `T`): `#[derive(serde::Deserialize, schemars::JsonSchema)]`; if it derives both already, one is another version's than tool-core reads (serde 1, schemars 1): `cargo tree -d` lists crates built in two versions"
 )]
 pub trait Parameter: DeserializeOwned + schemars::JsonSchema {}
 

@@ -601,8 +601,10 @@ fn dispatch(tool: &ToolFn) -> TokenStream {
     quote_spanned! {span=>
         {
             #[allow(unused_imports)]
-            use ::tool_core::__private::{ViaIntoOutput as _, ViaNothing as _, ViaSerialize as _};
-            (&&::tool_core::__private::Wrap::<#ok>::NEW).output_kind()
+            use ::tool_core::__private::{
+                ViaIntoOutput as _, ViaNothing as _, ViaSerialize as _, ViaSerializeOnly as _,
+            };
+            (&&&::tool_core::__private::Wrap::<#ok>::NEW).output_kind()
         }
     }
 }
