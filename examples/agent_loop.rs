@@ -287,10 +287,16 @@ fn show(id: &str, name: &str, text: &str) {
 // panic hook and the approver print come out the same on every run.
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
+    // What the model is not shown (a panic's text, a handler's error) goes to `tracing`: here,
+    // one line each on stderr. Without a subscriber it would go to stderr anyway, unformatted.
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .init();
     // `reminder_set` will panic. The registry catches the panic and answers `internal`, keeping
-    // the panic's text from the model (it goes to `tracing`, which this example does not set
-    // up). Rust's panic hook still runs first, and by default prints the panic to stderr, with
-    // a whole backtrace if RUST_BACKTRACE is set; this hook prints one line instead.
+    // the panic's text from the model. Rust's panic hook still runs first, and by default
+    // prints the panic to stderr, with a whole backtrace if RUST_BACKTRACE is set; this hook
+    // prints one line instead.
     std::panic::set_hook(Box::new(|info| {
         eprintln!("  (panic hook) {}", info.to_string().replace('\n', " "));
     }));

@@ -10,6 +10,10 @@ use tool_core::{Context, ToolCall};
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
+    // What a model is not shown (a handler's error, a panic's text) goes to the host's log.
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .init();
     let registry = notes::registry();
     let ctx = Context::new().with_extension(NoteStore::default());
 

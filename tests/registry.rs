@@ -122,3 +122,57 @@ async fn results_carry_the_call_id_and_name() {
     assert_eq!((result.id.as_str(), result.name.as_str()), ("42", "nope"));
     assert_eq!(result.refusal().unwrap().code, "unknown-tool");
 }
+
+/// In a copy of this test binary started by the test below: one failing call, with a
+/// subscriber installed or not as `TOOL_TESTS_LOG` says.
+fn fail_once_in_a_child() {
+    let registry = Registry::builder().tool(FileRead).build().unwrap();
+    let call = || async {
+        let result = call(&registry, "file_read", json!({"path": "/missing"})).await;
+        assert_eq!(result.refusal().unwrap().code, "failed");
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    match std::env::var("TOOL_TESTS_LOG").as_deref() {
+        Ok("subscriber") => {
+            let subscriber = tracing_subscriber::fmt()
+                .with_writer(std::io::stdout)
+                .finish();
+            tracing::subscriber::with_default(subscriber, || runtime.block_on(call()));
+        }
+        _ => runtime.block_on(call()),
+    }
+}
+
+#[test]
+fn the_details_a_model_is_told_were_logged_reach_the_host_without_a_subscriber() {
+    const NAME: &str =
+        "the_details_a_model_is_told_were_logged_reach_the_host_without_a_subscriber";
+    if std::env::var_os("TOOL_TESTS_LOG").is_some() {
+        return fail_once_in_a_child();
+    }
+    let run = |log: &str| {
+        let output = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", NAME, "--nocapture", "--test-threads=1"])
+            .env("TOOL_TESTS_LOG", log)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        (
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    // No subscriber: the error's message goes to standard error, naming the tool.
+    let (_, stderr) = run("none");
+    assert!(
+        stderr
+            .contains("tool-core: the tool `file_read` failed with an error: no file at /missing"),
+        "{stderr}"
+    );
+    // A subscriber: it gets the message, and standard error does not.
+    let (stdout, stderr) = run("subscriber");
+    assert!(stdout.contains("no file at /missing"), "{stdout}");
+    assert!(!stderr.contains("no file at /missing"), "{stderr}");
+}

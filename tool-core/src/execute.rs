@@ -108,6 +108,9 @@ fn panicked(tool: &str, panic: Box<dyn Any + Send>, show: bool) -> Refusal {
         .or_else(|| panic.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "a panic without a message".to_owned());
     tracing::error!(tool, panic = %text, "a tool panicked; the call was refused as internal");
+    crate::host_log::without_subscriber(|| {
+        format!("the tool `{tool}` panicked (the call was refused as internal): {text}")
+    });
     let message = if show {
         format!("the tool failed unexpectedly: {text}")
     } else {
@@ -123,6 +126,12 @@ fn vetted(tool: &str, refusal: Refusal, show: bool) -> Refusal {
         return refusal;
     }
     tracing::warn!(tool, error = %refusal.message, "a tool failed with an error");
+    crate::host_log::without_subscriber(|| {
+        format!(
+            "the tool `{tool}` failed with an error: {}",
+            refusal.message
+        )
+    });
     if show {
         refusal
     } else {

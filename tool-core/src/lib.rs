@@ -163,6 +163,7 @@ mod describe;
 mod dialect;
 mod execute;
 mod grant;
+mod host_log;
 mod leniency;
 mod observe;
 mod output;

@@ -167,6 +167,9 @@ impl Sink {
                     let tool = record.tool.clone();
                     if catch_unwind(AssertUnwindSafe(|| observer.record(record))).is_err() {
                         tracing::error!(%tool, "a call observer panicked on a record; it keeps receiving the next ones");
+                        crate::host_log::without_subscriber(|| {
+                            format!("a call observer panicked on the record of a call of `{tool}`; it keeps receiving the next ones")
+                        });
                     }
                 }
             });

@@ -609,6 +609,9 @@ fn check_output(json: &str, schema: &Map<String, Value>) -> Result<(), Refusal> 
         return Ok(());
     }
     tracing::error!(?faults, "a tool's output does not match its output schema");
+    crate::host_log::without_subscriber(|| {
+        format!("a tool's output does not match its output schema: {faults:?}")
+    });
     let mut refusal = Refusal::new(
         crate::refusal::code::INTERNAL,
         "the tool's output does not match its own output schema (checked in debug builds)",
