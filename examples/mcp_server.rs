@@ -21,8 +21,11 @@
 //! user for a title and an audience whether or not `--confirm` is given.
 //!
 //! Servers named in `TOOL_MCP_SERVERS` (`cmd args :: cmd args`) join the registry too, behind
-//! the same grants. Over HTTP, an `x-caller` header names the caller; a caller named `guest`
-//! may only read (a grant of `note_search` and `note_count`).
+//! the same grants. Over HTTP, an `x-caller` header names the caller, as a proxy in front of
+//! the server would set it: a caller named `guest` may only search and count (a grant of
+//! `note_search` and `note_count`), any other named caller may use every tool, and a request
+//! without the header only the read-only tools. Over stdio the peer is the process that
+//! started the server, and it may use every tool.
 
 mod notes;
 
@@ -34,6 +37,11 @@ use tool_mcp::{McpServer, RedisTaskStore, RemoteToolkit};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // The host's log: what a model is not shown (a handler's error, a panic's text), on stderr,
+    // since over stdio stdout carries the protocol.
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .init();
     let registry = notes::registry();
     for remote in RemoteToolkit::from_env().await? {
         // The remote tools keep their connection open for as long as they are registered.
@@ -51,9 +59,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .and_then(|value| value.to_str().ok())
                 .map(str::to_owned)
         })
-        .with_grant(|caller| {
-            (caller == Some("guest")).then(|| Grant::names(["note_search", "note_count"]))
-        });
+        // Every named caller gets every tool but `guest`, who may only search and count; a
+        // request naming no caller only reads. What a caller is not granted it neither sees nor
+        // runs, so a forgotten caller stays closed.
+        .with_grant(|caller| match caller {
+            "guest" => Grant::names(["note_search", "note_count"]),
+            _ => Grant::all(),
+        })
+        .with_anonymous(Grant::read_only());
 
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let server = match take_flag(&mut args, "--confirm") {

@@ -6,10 +6,15 @@
 //! asked and before the tool (or any transport behind it) is touched. Its refusals never name a
 //! tool outside the grant.
 //!
-//! A grant is a set of names, nothing more: who gets which grant is the host's decision.
+//! A grant is a set of names (and, for [`Grant::all`] and [`Grant::read_only`], a rule over
+//! every tool), nothing more: who gets which grant is the host's decision. A grant names what
+//! it lets through, so the empty grant, [`Grant::new`], lets nothing through: what a host
+//! forgets to grant stays closed.
 
 use std::collections::HashSet;
 use std::sync::Arc;
+
+use crate::tool::ToolDefinition;
 
 /// The tools and toolkits a caller may use.
 ///
@@ -30,12 +35,38 @@ pub struct Grant {
     tools: HashSet<Arc<str>>,
     toolkits: HashSet<Arc<str>>,
     tags: HashSet<Arc<str>>,
+    all: bool,
+    read_only: bool,
 }
 
 impl Grant {
     /// A grant of nothing.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A grant of every tool, now or once added.
+    ///
+    /// ```
+    /// use tool_core::Grant;
+    ///
+    /// assert!(Grant::all().permits("file_delete", "files"));
+    /// ```
+    pub fn all() -> Self {
+        Grant {
+            all: true,
+            ..Self::default()
+        }
+    }
+
+    /// A grant of every tool marked `readonly` (`#[tool(readonly)]`, MCP's `readOnlyHint`),
+    /// now or once added, and of what else it is given. A remote server's tools are read-only
+    /// when that server says so.
+    pub fn read_only() -> Self {
+        Grant {
+            read_only: true,
+            ..Self::default()
+        }
     }
 
     /// Also grants the tool of this name.
@@ -71,15 +102,23 @@ impl Grant {
         grant
     }
 
-    /// Whether the tool `tool` of the toolkit `toolkit` is granted by name (a grant by tag
-    /// needs the tool's tags: see [`Grant::permits_tagged`]).
+    /// Whether the tool `tool` of the toolkit `toolkit` is granted by name, or by
+    /// [`Grant::all`] (a grant by tag needs the tool's tags: see [`Grant::permits_tagged`]; one
+    /// of read-only tools, its definition: see [`Grant::permits_tool`]).
     pub fn permits(&self, tool: &str, toolkit: &str) -> bool {
-        self.tools.contains(tool) || self.toolkits.contains(toolkit)
+        self.all || self.tools.contains(tool) || self.toolkits.contains(toolkit)
     }
 
     /// Whether the tool `tool` of the toolkit `toolkit`, which has the tags `tags`, is
     /// granted: by its name, its toolkit's, or one of its tags.
     pub fn permits_tagged(&self, tool: &str, toolkit: &str, tags: &[String]) -> bool {
         self.permits(tool, toolkit) || tags.iter().any(|tag| self.tags.contains(tag.as_str()))
+    }
+
+    /// Whether the tool of this definition, in the toolkit `toolkit`, is granted: by its name,
+    /// its toolkit's, one of its tags, or its being read-only.
+    pub fn permits_tool(&self, definition: &ToolDefinition, toolkit: &str) -> bool {
+        (self.read_only && definition.annotations.read_only)
+            || self.permits_tagged(&definition.name, toolkit, &definition.tags)
     }
 }

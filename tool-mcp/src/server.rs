@@ -41,7 +41,7 @@ use crate::tasks::{Owner, Tasks};
 pub type HttpRequestParts = axum::http::request::Parts;
 
 type CallerHook = Arc<dyn Fn(&HttpRequestParts) -> Option<String> + Send + Sync>;
-type GrantHook = Arc<dyn Fn(Option<&str>) -> Option<Grant> + Send + Sync>;
+type GrantHook = Arc<dyn Fn(&str) -> Grant + Send + Sync>;
 
 /// A registry as an MCP server.
 ///
@@ -59,6 +59,8 @@ pub struct McpServer {
     version: String,
     caller: Option<CallerHook>,
     grant: Option<GrantHook>,
+    /// What an HTTP request without a caller may use ([`McpServer::with_anonymous`]).
+    anonymous: Option<Grant>,
     base: Context,
     max_line_bytes: usize,
     /// Taken by [`McpServer::http_service`]; `None` means rmcp's default. Not in every clone
@@ -100,6 +102,7 @@ impl McpServer {
             version: env!("CARGO_PKG_VERSION").to_owned(),
             caller: None,
             grant: None,
+            anonymous: None,
             base: Context::default(),
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             http_config: None,
@@ -255,13 +258,43 @@ impl McpServer {
         self
     }
 
-    /// Scopes each request to the grant this hook gives for its caller (`None`: the whole
-    /// registry), so that callers see and run different tools.
-    pub fn with_grant(
-        mut self,
-        grant: impl Fn(Option<&str>) -> Option<Grant> + Send + Sync + 'static,
-    ) -> Self {
+    /// Scopes each request of a caller [`McpServer::with_caller`] names to the grant this hook
+    /// gives that caller: it sees and runs only what the grant lets through
+    /// ([`Grant::all`] for every tool, [`Grant::new`] for none), so a caller the hook does not
+    /// name explicitly gets what its last arm grants, never the whole registry by default.
+    /// Without this hook, a named caller is served the whole registry.
+    ///
+    /// A request without a caller gets what [`McpServer::with_anonymous`] grants: nothing,
+    /// unless that is set, on a server that names callers or grants. Over stdio there is no
+    /// request and no caller: the peer is the process that started the server, served the
+    /// registry as given (serve [`Registry::scoped`] to serve it less).
+    ///
+    /// ```
+    /// use tool_core::Grant;
+    /// # fn server(registry: tool_core::Registry) -> tool_mcp::McpServer {
+    /// tool_mcp::McpServer::new(registry)
+    ///     .with_caller(|request| {
+    ///         let caller = request.headers.get("x-caller")?.to_str().ok()?;
+    ///         Some(caller.to_owned())
+    ///     })
+    ///     .with_grant(|caller| match caller {
+    ///         "guest" => Grant::names(["note_search", "note_count"]),
+    ///         _ => Grant::all(),
+    ///     })
+    ///     .with_anonymous(Grant::read_only())
+    /// # }
+    /// ```
+    pub fn with_grant(mut self, grant: impl Fn(&str) -> Grant + Send + Sync + 'static) -> Self {
         self.grant = Some(Arc::new(grant));
+        self
+    }
+
+    /// What an HTTP request without a caller (one [`McpServer::with_caller`] names no caller
+    /// for) may see and run. Unless set, a server that names callers or grants lets such a
+    /// request use nothing: it is listed no tools, and a call is refused `not-permitted`; a
+    /// server with neither hook checks no one, and serves every request the whole registry.
+    pub fn with_anonymous(mut self, grant: Grant) -> Self {
+        self.anonymous = Some(grant);
         self
     }
 
@@ -362,9 +395,25 @@ impl McpServer {
         Ok((bound, serving))
     }
 
-    /// The registry this request may use: scoped to its caller's grant, when the host set one.
-    fn registry_for(&self, caller: Option<&str>) -> Cow<'_, Registry> {
-        match self.grant.as_ref().and_then(|grant| grant(caller)) {
+    /// The registry this request may use: scoped to the grant of its caller, or, over HTTP
+    /// without one, to what anonymous requests are granted.
+    fn registry_for(
+        &self,
+        context: &RequestContext<RoleServer>,
+        caller: Option<&str>,
+    ) -> Cow<'_, Registry> {
+        let grant = match caller {
+            Some(caller) => self.grant.as_ref().map(|grant| grant(caller)),
+            None if context.extensions.get::<HttpRequestParts>().is_some() => {
+                match &self.anonymous {
+                    Some(grant) => Some(grant.clone()),
+                    None if self.caller.is_some() || self.grant.is_some() => Some(Grant::new()),
+                    None => None,
+                }
+            }
+            None => None,
+        };
+        match grant {
             Some(grant) => Cow::Owned(self.registry.scoped(grant)),
             None => Cow::Borrowed(&self.registry),
         }
@@ -515,7 +564,7 @@ impl ServerHandler for McpServer {
         let found = self.session_for(&context, caller.as_deref());
         self.load_shared(&found, caller.as_deref()).await;
         let tools = self
-            .registry_for(caller.as_deref())
+            .registry_for(&context, caller.as_deref())
             .export_in(found.session(), Provider::Mcp)
             .map_err(|error| McpError::internal_error(error.to_string(), None))?;
         let tools = tools
@@ -547,7 +596,7 @@ impl ServerHandler for McpServer {
             let owner = crate::ask::Owner::new(owner, self.connection);
             return self.suspended.resume(request, owner, context.ct).await;
         }
-        let registry = self.registry_for(caller.as_deref());
+        let registry = self.registry_for(&context, caller.as_deref());
         let found = self.session_for(&context, caller.as_deref());
         let sharing = self.load_shared(&found, caller.as_deref()).await;
         let session = found.session().clone();

@@ -21,7 +21,7 @@ const CURRENT: &str = "2026-07-28";
 const ANSWER_LIMIT: Duration = Duration::from_secs(20);
 
 /// A registry listing `weather` always, whose callers are named by an `x-caller` header and
-/// are all granted `note_write` and `weather`, never `note_purge`.
+/// are all granted `note_write` and `weather`, never `note_purge`, as are requests without one.
 fn server() -> McpServer {
     let registry = support::notebook::deferred();
     McpServer::new(registry)
@@ -29,7 +29,8 @@ fn server() -> McpServer {
             let caller = parts.headers.get("x-caller")?.to_str().ok()?;
             Some(caller.to_owned())
         })
-        .with_grant(|_| Some(Grant::new().tool("note_write").tool("weather")))
+        .with_grant(|_| Grant::new().tool("note_write").tool("weather"))
+        .with_anonymous(Grant::new().tool("note_write").tool("weather"))
 }
 
 /// One revision's requests over HTTP, as one caller (or none) makes them.

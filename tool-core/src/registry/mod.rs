@@ -239,13 +239,10 @@ impl Registry {
             None => true,
             Some(scope) => {
                 let definition = &catalog.definitions[position];
-                scope.grants.iter().all(|grant| {
-                    grant.permits_tagged(
-                        &definition.name,
-                        &catalog.entries[position].toolkit,
-                        &definition.tags,
-                    )
-                })
+                scope
+                    .grants
+                    .iter()
+                    .all(|grant| grant.permits_tool(definition, &catalog.entries[position].toolkit))
             }
         }
     }

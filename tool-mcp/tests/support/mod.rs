@@ -98,6 +98,24 @@ pub fn messages_in(body: &str) -> Vec<serde_json::Value> {
     }
 }
 
+/// The headers MCP 2026-07-28 asks of a request that carries its protocol version in its
+/// `_meta` (the version, the method and, for a call, the tool's name), as its client sends
+/// them; none for any other message.
+pub fn current_headers(message: &serde_json::Value) -> Vec<(&'static str, String)> {
+    let version = &message["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"];
+    let Some(version) = version.as_str() else {
+        return Vec::new();
+    };
+    let mut headers = vec![("mcp-protocol-version", version.to_owned())];
+    if let Some(method) = message["method"].as_str() {
+        headers.push(("mcp-method", method.to_owned()));
+    }
+    if let Some(name) = message["params"]["name"].as_str() {
+        headers.push(("mcp-name", name.to_owned()));
+    }
+    headers
+}
+
 /// The tools of the deferred-loading tests: two note tools tagged `notes`, one of which a
 /// grant may leave out, and a weather tool.
 pub mod notebook {
