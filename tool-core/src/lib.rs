@@ -258,8 +258,20 @@ pub use tool_core_macros::toolkit;
 /// assert_eq!(registry.names(), ["note_read", "web_search"]);
 /// ```
 ///
-/// A name used twice fails `cargo build` (not `cargo check`: the check runs when the compiler
-/// evaluates constants) with "two tools in this registry![...] are named `...`", at the entry
-/// that repeats it. For tools
-/// known only at run time, [`Registry::builder`] returns an error value instead.
+/// A name used twice is a compile error, "two tools in this registry![...] are named `...`", at
+/// the entry that repeats it: under `cargo check` (what an editor shows) for entries whose type
+/// the macro reads from their tokens (a unit struct such as `WebSearch`, a struct literal
+/// `Notes { store }`, `Notes::new(..)` or `Notes::default()`, each taken to be of that type),
+/// and under `cargo build` for any other entry (a variable, another fn's result), whose check
+/// is a constant of generic code, which only code generation evaluates.
+///
+/// # Panics
+///
+/// When it runs, the registry is checked as [`RegistryBuilder::build`](crate::RegistryBuilder::build)
+/// checks one, and a tool it refuses (a rule in its schema the registry could not enforce, a
+/// field of no single type, a name a provider refuses) is a panic naming every tool, field and
+/// rule at fault: a registry that would tell a model rules nobody enforces is never made. What
+/// a tool's code says is fixed when it is built, so the first run (or a unit test that makes
+/// the registry) shows it. [`Registry::builder`] returns the same as an error value, for tools
+/// known only at run time.
 pub use tool_core_macros::registry;

@@ -30,7 +30,8 @@ pub type SchemaCell = OnceLock<crate::args::Prepared>;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool's `#[input]`: it must implement `serde::Deserialize` and `schemars::JsonSchema`",
     label = "this input type cannot be read from JSON or described",
-    note = "derive both on it: `#[derive(serde::Deserialize, schemars::JsonSchema)]`; if it derives both already, one is another version's than tool-core reads (serde 1, schemars 1): `cargo tree -d` lists crates built in two versions"
+    note = "derive both on it: `#[derive(serde::Deserialize, schemars::JsonSchema)]`",
+    note = "if it derives both already, one is another version's than tool-core reads (serde 1, schemars 1): `cargo tree -d` lists crates built in two versions"
 )]
 pub trait ToolInput: DeserializeOwned + schemars::JsonSchema {}
 
@@ -523,7 +524,9 @@ impl NoKind {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter: it must implement `serde::Deserialize` and `schemars::JsonSchema`",
     label = "this parameter's type cannot be read from JSON or described",
-    note = "derive both on the type (for `Option<T>`, `Vec<T>` and the like, on `T`): `#[derive(serde::Deserialize, schemars::JsonSchema)]`; if it derives both already, one is another version's than tool-core reads (serde 1, schemars 1): `cargo tree -d` lists crates built in two versions"
+    note = "derive both on the type (for `Option<T>`, `Vec<T>` and the like, on `T`): `#[derive(serde::Deserialize, schemars::JsonSchema)]`",
+    note = "for a type of another crate, turn on schemars' feature for it (`url2` for `url::Url`, `uuid1` for `uuid::Uuid`, `chrono04` for chrono's types) and that crate's own `serde` feature",
+    note = "if it derives both already, one is another version's than tool-core reads (serde 1, schemars 1): `cargo tree -d` lists crates built in two versions"
 )]
 pub trait Parameter: DeserializeOwned + schemars::JsonSchema {}
 
