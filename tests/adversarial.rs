@@ -7,11 +7,11 @@
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use tool_core::args::MAX_ARGUMENT_DEPTH;
+use tool_core::call::Arguments;
 use tool_core::providers::{anthropic, gemini, mcp, openai};
-use tool_core::{
-    Arguments, Context, MAX_ARGUMENT_DEPTH, Provider, Refusal, Registry, RegistryError, ToolCall,
-    ToolResult, tool,
-};
+use tool_core::registry::RegistryError;
+use tool_core::{Context, Provider, Refusal, Registry, ToolCall, ToolResult, tool};
 use tool_tests::faults;
 
 /// One line of an order.
@@ -825,7 +825,7 @@ async fn a_huge_unknown_name_is_not_sent_back_whole() {
 // Regressions: what this review and the fuzz targets found.
 
 /// A registry of `tool` alone, held to MCP's rules only.
-fn alone(tool: impl tool_core::Tool) -> Registry {
+fn alone(tool: impl tool_core::tool::Tool) -> Registry {
     Registry::builder()
         .tool(tool)
         .providers([Provider::Mcp])

@@ -1,7 +1,9 @@
 //! Argument parsing through the registry: nulls, unknown fields, paths, every fault at once.
 
 use serde_json::{Value, json};
-use tool_core::{Arguments, Context, Line, Refusal, Registry, ToolCall, tool};
+use tool_core::call::Arguments;
+use tool_core::outcome::Line;
+use tool_core::{Context, Refusal, Registry, ToolCall, tool};
 use tool_tests::{fault, faults};
 
 #[derive(Debug, Clone, PartialEq, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]

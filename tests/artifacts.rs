@@ -4,8 +4,9 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use tool_core::outcome::{Content, Output};
 use tool_core::providers::{anthropic, gemini, mcp, openai};
-use tool_core::{Artifacts, Content, Context, Output, Registry, ToolCall, ToolResult, code, tool};
+use tool_core::{Artifacts, Context, Registry, ToolCall, ToolResult, code, tool};
 use tool_tests::table::{TableDump, table};
 
 /// Writes a long log.

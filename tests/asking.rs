@@ -6,9 +6,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
-use tool_core::{
-    Answer, Context, Question, Refusal, Registry, Reply, ToolCall, code, form_for, tool,
-};
+use tool_core::call::{Question, Reply};
+use tool_core::run::form_for;
+use tool_core::{Answer, Context, Refusal, Registry, ToolCall, code, tool};
 
 /// How a note is shared.
 #[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]

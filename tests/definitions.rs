@@ -227,7 +227,7 @@ fn icons_and_meta_from_the_attribute_are_in_the_mcp_export_only() {
 
 #[test]
 fn icons_and_meta_can_be_given_to_a_definition_by_hand() {
-    use tool_core::{Icon, IconTheme, ToolDefinition};
+    use tool_core::tool::{Icon, IconTheme, ToolDefinition};
     let schema = json!({"type": "object", "properties": {}, "additionalProperties": false});
     let definition =
         ToolDefinition::new("remote_ping", "Pings.", schema.as_object().unwrap().clone())
@@ -246,7 +246,7 @@ fn icons_and_meta_can_be_given_to_a_definition_by_hand() {
 
 #[test]
 fn a_hand_made_definition_with_a_bad_icon_or_meta_key_is_refused_when_exported() {
-    use tool_core::{Icon, ToolDefinition};
+    use tool_core::tool::{Icon, ToolDefinition};
     let schema = json!({"type": "object", "properties": {}, "additionalProperties": false});
     let plain = ToolDefinition::new("remote_ping", "Pings.", schema.as_object().unwrap().clone());
     let cases = [

@@ -3,7 +3,9 @@
 //! refuses to advertise a rule it could not check.
 
 use serde_json::{Value, json};
-use tool_core::{Context, Refusal, Registry, RegistryError, ToolCall, ToolDefinition, tool};
+use tool_core::registry::RegistryError;
+use tool_core::tool::ToolDefinition;
+use tool_core::{Context, Refusal, Registry, ToolCall, tool};
 use tool_tests::{Raw, fault, faults, outcome};
 
 /// A page of results.

@@ -6,10 +6,12 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use tool_core::call::{Arguments, BoxFuture};
+use tool_core::outcome::Output;
 use tool_core::providers::{anthropic, gemini, mcp, openai};
+use tool_core::tool::{Tool, ToolDefinition};
 use tool_core::{
-    Approval, ApprovalRequest, Arguments, BoxFuture, Context, Leniency, Output, Refusal, Registry,
-    Tool, ToolCall, ToolDefinition, ToolResult, tool,
+    Approval, ApprovalRequest, Context, Leniency, Refusal, Registry, ToolCall, ToolResult, tool,
 };
 use tool_tests::Log;
 

@@ -4,9 +4,10 @@
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
-use tool_core::{
-    Arguments, BoxFuture, Context, Output, Refusal, Registry, Tool, ToolCall, ToolDefinition,
-};
+use tool_core::call::{Arguments, BoxFuture};
+use tool_core::outcome::Output;
+use tool_core::tool::{Tool, ToolDefinition};
+use tool_core::{Context, Refusal, Registry, ToolCall};
 
 /// The `fault` lines of a refusal, as (path, problem) pairs, in order.
 pub fn faults(refusal: &Refusal) -> Vec<(String, String)> {

@@ -4,7 +4,8 @@
 use std::borrow::Cow;
 
 use serde_json::json;
-use tool_core::{Content, Context, Output, Registry, ToolCall, registry, tool};
+use tool_core::outcome::{Content, Output};
+use tool_core::{Context, Registry, ToolCall, registry, tool};
 
 /// A count whose `Serialize` disagrees with its `JsonSchema`: the schema says integer, the
 /// JSON is a string.

@@ -13,7 +13,8 @@
 
 use proptest::prelude::*;
 use serde_json::Value;
-use tool_core::{Arguments, Context, Refusal, Registry, ToolCall, ToolResult, tool};
+use tool_core::call::Arguments;
+use tool_core::{Context, Refusal, Registry, ToolCall, ToolResult, tool};
 
 #[derive(Debug, Clone, PartialEq, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
 struct Line {

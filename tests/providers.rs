@@ -5,10 +5,11 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
+use tool_core::outcome::Content;
 use tool_core::providers::{anthropic, gemini, mcp, openai};
-use tool_core::{
-    Content, Context, Provider, Refusal, Registry, RegistryError, ToolDefinition, tool,
-};
+use tool_core::registry::RegistryError;
+use tool_core::tool::ToolDefinition;
+use tool_core::{Context, Provider, Refusal, Registry, tool};
 use tool_tests::Raw;
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]

@@ -1,7 +1,9 @@
 //! The registry: building, calling, and what handlers' own outcomes become.
 
 use serde_json::json;
-use tool_core::{Context, Output, Refusal, Registry, RegistryError, ToolCall, tool};
+use tool_core::outcome::Output;
+use tool_core::registry::RegistryError;
+use tool_core::{Context, Refusal, Registry, ToolCall, tool};
 
 #[derive(serde::Serialize, schemars::JsonSchema)]
 struct Written {

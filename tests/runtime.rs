@@ -6,9 +6,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
+use tool_core::call::CancellationToken;
+use tool_core::registry::Change;
 use tool_core::{
-    Approval, ApprovalRequest, CancellationToken, Change, Collision, Context, Grant, Registry,
-    ToolCall, ToolResult, registry, tool, toolkit,
+    Approval, ApprovalRequest, Collision, Context, Grant, Registry, ToolCall, ToolResult, registry,
+    tool, toolkit,
 };
 
 /// Counts handler entries and live handler futures, so tests can prove a handler never ran or
@@ -673,7 +675,7 @@ fn a_runtime_without_timers_runs_calls_with_deadlines_and_questions_without_a_pa
         tokio::task::yield_now().await;
         let mut values = serde_json::Map::new();
         values.insert("value".into(), json!(true));
-        Ok(tool_core::Reply::Accept(values))
+        Ok(tool_core::call::Reply::Accept(values))
     });
     let result = runtime.block_on(registry.call(ToolCall::new("1", "yield_once", json!({})), &ctx));
     assert_eq!(result.text(), "yielded");

@@ -3,9 +3,8 @@
 //! them), and tags (in definitions, exports, grants and `describe`).
 
 use serde_json::json;
-use tool_core::{
-    Context, Grant, Provider, Registry, Session, TOOL_SEARCH, ToolCall, ToolDefinition, code, tool,
-};
+use tool_core::tool::ToolDefinition;
+use tool_core::{Context, Grant, Provider, Registry, Session, TOOL_SEARCH, ToolCall, code, tool};
 use tool_tests::Raw;
 
 /// Writes a note to the notebook.
@@ -48,7 +47,7 @@ fn registry() -> Registry {
         .unwrap()
 }
 
-fn names(found: &[tool_core::Found]) -> Vec<&str> {
+fn names(found: &[tool_core::registry::SearchHit]) -> Vec<&str> {
     found
         .iter()
         .map(|each| each.definition.name.as_str())

@@ -7,9 +7,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::json;
+use tool_core::args::MAX_ARGUMENT_DEPTH;
+use tool_core::call::Arguments;
+use tool_core::registry::{DEFAULT_BATCH_LIMIT, DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_TIMEOUT};
 use tool_core::{
-    Approval, ApprovalRequest, Arguments, Context, DEFAULT_BATCH_LIMIT, DEFAULT_MAX_ARGUMENT_BYTES,
-    DEFAULT_TIMEOUT, Grant, MAX_ARGUMENT_DEPTH, Provider, Refusal, Registry, ToolCall, registry,
+    Approval, ApprovalRequest, Context, Grant, Provider, Refusal, Registry, ToolCall, registry,
     tool, toolkit,
 };
 use tool_tests::Log;

@@ -24,9 +24,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use tool_core::{
-    CancellationToken, Context, Registry, ToolCall, ToolResult, registry, tool, toolkit,
-};
+use tool_core::call::CancellationToken;
+use tool_core::{Context, Registry, ToolCall, ToolResult, registry, tool, toolkit};
 
 /// Calls per batch.
 const BATCH: usize = 20_000;

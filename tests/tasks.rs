@@ -7,9 +7,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use serde_json::json;
-use tool_core::{
-    Answer, Context, Refusal, Registry, Reply, TaskHandle, TaskStatus, ToolCall, code, tool,
-};
+use tool_core::call::Reply;
+use tool_core::run::TaskStatus;
+use tool_core::{Answer, Context, Refusal, Registry, TaskHandle, ToolCall, code, tool};
 
 /// What a test sees of the export's handler: how many steps it took, and whether it ended
 /// (finished, or dropped by cancellation).
@@ -190,9 +190,9 @@ async fn cancelling_the_context_cancels_its_tasks() {
 async fn each_caller_may_have_only_so_many_tasks_running_and_one_more_is_refused() {
     let registry = Registry::builder()
         .tool(NoteExport)
-        .task_limit(2)
         .build()
-        .unwrap();
+        .unwrap()
+        .with_task_limit(2);
     let alice = Context::new().with_caller("alice");
     let first = registry.start(export(1000, 10), &alice).unwrap();
     let second = registry.start(export(1000, 10), &alice).unwrap();
@@ -222,8 +222,8 @@ async fn the_bound_is_settable_on_a_registry_and_its_default_is_documented() {
     let registry = registry().with_task_limit(0);
     let refused = registry.start(export(1, 1), &Context::new()).unwrap_err();
     assert_eq!(refused.code, code::TOO_MANY_TASKS);
-    assert_eq!(tool_core::DEFAULT_TASK_LIMIT, 16);
-    let plenty = registry.with_task_limit(tool_core::DEFAULT_TASK_LIMIT);
+    assert_eq!(tool_core::registry::DEFAULT_TASK_LIMIT, 16);
+    let plenty = registry.with_task_limit(tool_core::registry::DEFAULT_TASK_LIMIT);
     let tasks: Vec<TaskHandle> = (0..16)
         .map(|_| plenty.start(export(1000, 10), &Context::new()).unwrap())
         .collect();

@@ -3,7 +3,8 @@
 use std::sync::Mutex;
 
 use serde_json::json;
-use tool_core::{Context, Grant, Registry, ToolCall, Toolkit, registry, tool, toolkit};
+use tool_core::tool::Toolkit;
+use tool_core::{Context, Grant, Registry, ToolCall, registry, tool, toolkit};
 
 /// A counter shared by its tools.
 #[derive(Default)]

@@ -130,7 +130,7 @@ fn bad_call(c: &mut Criterion) {
 fn good_call_parts(c: &mut Criterion) {
     let registry = registry_of(1);
     let ctx = Context::default();
-    let arguments = tool_core::Arguments::from_text(tool_benches::ARGUMENTS);
+    let arguments = tool_core::call::Arguments::from_text(tool_benches::ARGUMENTS);
     let mut group = c.benchmark_group("good call, part by part");
     group.bench_function("envelope, baseline", |b| {
         b.iter(|| black_box(parts::envelope_baseline(CALL)))
@@ -163,7 +163,7 @@ fn arguments_from_value(c: &mut Criterion) {
         b.iter(|| black_box(serde_json::to_string(black_box(&value)).unwrap()))
     });
     group.bench_function("Arguments::from(&Value)", |b| {
-        b.iter(|| black_box(tool_core::Arguments::from(black_box(&value))))
+        b.iter(|| black_box(tool_core::call::Arguments::from(black_box(&value))))
     });
     group.finish();
 }

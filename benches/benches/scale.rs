@@ -6,7 +6,8 @@ use std::hint::black_box;
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use tool_benches::{ARGUMENTS, registry_of};
-use tool_core::{Arguments, Context, Provider, ToolCall};
+use tool_core::call::Arguments;
+use tool_core::{Context, Provider, ToolCall};
 
 fn definitions(c: &mut Criterion) {
     let mut group = c.benchmark_group("definitions");

@@ -7,7 +7,10 @@ use std::sync::Arc;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use serde_json::json;
-use tool_core::{Arguments, BoxFuture, Context, Output, Refusal, Registry, Tool, ToolDefinition};
+use tool_core::call::{Arguments, BoxFuture};
+use tool_core::outcome::Output;
+use tool_core::tool::{Tool, ToolDefinition};
+use tool_core::{Context, Refusal, Registry};
 
 /// Words the generated descriptions are drawn from.
 const WORDS: [&str; 48] = [

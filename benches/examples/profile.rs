@@ -23,7 +23,8 @@ use tool_benches::{
     ARGUMENTS, BAD_NESTED_CALL, BAD_THREE_CALL, CALL, CALL_BOUNDED, CALL_FLAT, MCP_CALL, baseline,
     parts, ready, registry_of, registry_of_variants, tool_core_call,
 };
-use tool_core::{Arguments, Context, Provider, RateLimit, Registry};
+use tool_core::call::Arguments;
+use tool_core::{Context, Provider, RateLimit, Registry};
 
 fn main() {
     let mut args = std::env::args().skip(1);

@@ -17,7 +17,10 @@ use std::task::{Context as TaskContext, Poll, Waker};
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
-use tool_core::{Arguments, BoxFuture, Context, Output, Refusal, Tool, ToolDefinition, tool};
+use tool_core::call::{Arguments, BoxFuture};
+use tool_core::outcome::Output;
+use tool_core::tool::{Tool, ToolDefinition};
+use tool_core::{Context, Refusal, tool};
 
 /// A time window, the tool's nested field.
 #[derive(Deserialize, schemars::JsonSchema)]

@@ -4,7 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tool_core::{Arguments, ToolCall};
+use tool_core::ToolCall;
+use tool_core::call::Arguments;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

@@ -2,7 +2,7 @@
 //! ordinary code discovers by description and calls by name with JSON arguments.
 //!
 //! ```
-//! use tool_core::{tool, Context, Refusal, Registry, ToolCall};
+//! use tool_core::{Context, Refusal, Registry, ToolCall, tool};
 //!
 //! /// Writes a note.
 //! #[tool(name = "note_write", destructive)]
@@ -40,7 +40,7 @@
 //!
 //! `#[tool(...)]` goes on an `async fn` (a plain `fn` works too). The fn stays an ordinary fn
 //! that tests can call; the macro adds a unit struct named after it in PascalCase
-//! (`note_write` → `NoteWrite`) that implements [`Tool`] and is what a [`Registry`] takes.
+//! (`note_write` → `NoteWrite`) that implements [`Tool`](tool::Tool) and is what a [`Registry`] takes.
 //!
 //! Options, all optional:
 //!
@@ -54,7 +54,7 @@
 //! | `timeout = "5s"` | how long one call may run: `"250ms"`, `"5s"`, `"2m"`, `"1h"`, or an integer of milliseconds |
 //! | `allow_any` | lets the tool have fields of no single type (`serde_json::Value`), which building a registry otherwise refuses |
 //! | `lenient` | forgives the slips models make most in the tool's arguments, whatever the registry says, `destructive` or not (see [`Leniency`]) |
-//! | `icon = "https://example.com/note.svg"` | an icon MCP clients may show; any number of them; an `https:`/`http:` URL or a `data:image/...;base64,...` URI; `icon(src = "...", mime_type = "image/png", sizes = ["48x48"], theme = "dark")` says more (see [`Icon`]); other providers have no place for icons |
+//! | `icon = "https://example.com/note.svg"` | an icon MCP clients may show; any number of them; an `https:`/`http:` URL or a `data:image/...;base64,...` URI; `icon(src = "...", mime_type = "image/png", sizes = ["48x48"], theme = "dark")` says more (see [`Icon`](tool::Icon)); other providers have no place for icons |
 //! | `meta("com.example/category" = "notes", ...)` | entries of the tool's MCP `_meta`; any number; a key is an optional reverse-DNS prefix ending in `/` and a name, as MCP's key rules say (prefixes whose second label is `mcp` or `modelcontextprotocol` are MCP's); a value is a string, number or boolean literal or a `[...]` of them |
 //! | `tags("notes", "write")` | words that group the tool with others: in its definition (`tags`, and `_meta.tags` in the MCP export), granted by [`Grant::tag`], read by [`Registry::search`] and [`Registry::describe`]; any number; each one word of letters, digits, `-`, `_`, `.` and `/` |
 //! | `task` | lets a call run as a task: started with [`Registry::start`], watched, cancelled and its result read later through a [`TaskHandle`]; over MCP, run as a task of the tasks extension for clients that take them |
@@ -70,7 +70,7 @@
 //!
 //! A handler returns structured output (a type deriving `Serialize + JsonSchema`: its output
 //! schema is advertised, and debug builds check every output against it), text (`String`,
-//! `&str`), nothing (`()`), [`Content`] blocks (text, image and audio bytes with a MIME type,
+//! `&str`), nothing (`()`), [`Content`](outcome::Content) blocks (text, image and audio bytes with a MIME type,
 //! resource links), or a `Result` of one of these whose error is a [`Refusal`] or any
 //! `std::error::Error`, a `Box<dyn std::error::Error + Send + Sync>` or an `anyhow::Error`
 //! (`anyhow::Result<T>`, with the `anyhow` feature). Such an error becomes `failed`; its
@@ -87,7 +87,7 @@
 //!
 //! [`providers`] writes definitions and results in the shapes of MCP, OpenAI, Anthropic and
 //! Gemini and reads their calls; [`Registry::export`] and [`Registry::check`] use it, and
-//! [`RegistryBuilder::build`] refuses what a provider the registry is for would refuse.
+//! [`RegistryBuilder::build`](registry::RegistryBuilder::build) refuses what a provider the registry is for would refuse.
 //!
 //! # Arguments and refusals
 //!
@@ -134,12 +134,12 @@
 //!
 //! | limit | default | set with |
 //! | --- | --- | --- |
-//! | size of a call's arguments, checked after the grant and before anything reads them | [`DEFAULT_MAX_ARGUMENT_BYTES`] (1 MiB) | [`Registry::with_max_argument_bytes`] |
-//! | nesting of arrays and objects in the arguments | [`MAX_ARGUMENT_DEPTH`] (128, serde_json's) | fixed |
-//! | how long a call of a tool without a `timeout` of its own runs | [`DEFAULT_TIMEOUT`] (60 s) | [`Registry::with_default_timeout`] |
-//! | calls of one batch running at once | [`DEFAULT_BATCH_LIMIT`] (64) | [`Registry::with_batch_limit`] |
+//! | size of a call's arguments, checked after the grant and before anything reads them | [`DEFAULT_MAX_ARGUMENT_BYTES`](registry::DEFAULT_MAX_ARGUMENT_BYTES) (1 MiB) | [`Registry::with_max_argument_bytes`] |
+//! | nesting of arrays and objects in the arguments | [`MAX_ARGUMENT_DEPTH`](args::MAX_ARGUMENT_DEPTH) (128, serde_json's) | fixed |
+//! | how long a call of a tool without a `timeout` of its own runs | [`DEFAULT_TIMEOUT`](registry::DEFAULT_TIMEOUT) (60 s) | [`Registry::with_default_timeout`] |
+//! | calls of one batch running at once | [`DEFAULT_BATCH_LIMIT`](registry::DEFAULT_BATCH_LIMIT) (64) | [`Registry::with_batch_limit`] |
 //! | how long an approver may take | given with the approver | [`Registry::with_approver`] |
-//! | tasks of one caller running at once | [`DEFAULT_TASK_LIMIT`] (16) | [`RegistryBuilder::task_limit`], [`Registry::with_task_limit`] |
+//! | tasks of one caller running at once | [`DEFAULT_TASK_LIMIT`](registry::DEFAULT_TASK_LIMIT) (16) | [`Registry::with_task_limit`] |
 //!
 //! Nothing in this crate recurses over a call's arguments more deeply than the depth limit
 //! allows, and the search for every fault in bad arguments gives up (refusing with the first
@@ -151,80 +151,46 @@
 // Lets the code `#[tool]` generates, which names `::tool_core`, compile inside this crate too.
 extern crate self as tool_core;
 
-mod approval;
-mod args;
-mod arguments;
-mod artifact;
-mod ask;
-mod call;
-mod context;
-mod conventions;
-mod describe;
-mod dialect;
-mod execute;
-mod grant;
-mod host_log;
-mod leniency;
-mod observe;
-mod output;
+pub mod args;
+pub mod call;
+pub mod outcome;
+pub mod policy;
 pub mod providers;
-mod rate;
-mod refusal;
-mod registry;
-mod result;
-mod schema;
-mod suggest;
-mod task;
-mod tool;
-mod toolkit;
-mod trace;
-mod tree;
+pub mod registry;
+pub mod run;
+pub mod schema;
+pub mod tool;
 
 #[doc(hidden)]
-#[path = "private.rs"]
 pub mod __private;
 
-pub use approval::{Approval, ApprovalRequest, ApproveByAsking, Approver};
-pub use args::MAX_ARGUMENT_DEPTH;
-pub use arguments::Arguments;
-pub use artifact::{
-    Artifact, ArtifactReader, ArtifactStore, Artifacts, DEFAULT_ARTIFACT_TTL,
-    DEFAULT_PREVIEW_BYTES, MemoryStore, Part,
-};
-pub use ask::{Answer, Asker, Question, Reply, SINGLE_VALUE_FIELD, form_for};
-pub use call::ToolCall;
-pub use context::{CancellationToken, Context, Progress, ProgressReporter};
-pub use conventions::{DryRun, ExpectedRevision, NonEmptyString};
-pub use grant::Grant;
-pub use leniency::Leniency;
-pub use observe::{CallRecord, DEFAULT_RECORD_BUFFER, Observer};
-pub use output::{Content, IntoOutput, IntoRefusal, Output};
-pub use providers::{ExportError, Provider};
-pub use rate::RateLimit;
-pub use refusal::{Line, Refusal, code};
-pub use registry::{
-    Change, Collision, DEFAULT_BATCH_LIMIT, DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_TASK_LIMIT,
-    DEFAULT_TIMEOUT, Definitions, Exported, Found, Registry, RegistryBuilder, RegistryError,
-    Session, Snapshot, TOOL_SEARCH,
-};
-pub use result::ToolResult;
-pub use schema::{input_schema, output_schema};
-pub use task::{TaskHandle, TaskStatus};
-pub use tool::{Annotations, BoxFuture, Icon, IconTheme, Tool, ToolDefinition};
-pub use toolkit::Toolkit;
-pub use trace::TraceParent;
+// The front door: what the README and the examples name. Everything else is reached by the
+// path of the module that holds it (`tool_core::policy::artifact::Part`).
+pub use args::Leniency;
+pub use call::{Asker, Context, ToolCall};
+pub use outcome::{Refusal, ToolResult, code};
+pub use policy::approval::{Approval, ApprovalRequest, ApproveByAsking};
+pub use policy::artifact::{ArtifactStore, Artifacts, MemoryStore};
+pub use policy::grant::Grant;
+pub use policy::observe::CallRecord;
+pub use policy::rate::RateLimit;
+pub use policy::trace::TraceParent;
+pub use providers::Provider;
+pub use registry::{Collision, Registry, Session, TOOL_SEARCH};
+pub use run::{Answer, TaskHandle};
+pub use tool::{DryRun, ExpectedRevision, NonEmptyString};
 
 /// Turns an `async fn` into a tool; see the [crate documentation](crate#defining-tools).
 pub use tool_core_macros::tool;
 
-/// Makes the `#[tool]` methods of an impl block a [`Toolkit`].
+/// Makes the `#[tool]` methods of an impl block a [`Toolkit`](tool::Toolkit).
 ///
 /// `#[toolkit(name = "note")]` (the name defaults to the type's name in snake case) goes on an
 /// inherent, non-generic impl block. Each method marked `#[tool(...)]` becomes a tool of the
 /// toolkit, with the same options and rules as a free `#[tool]` fn; methods taking `&self`
 /// share the toolkit value (calls run concurrently, so keep what changes behind a lock);
 /// methods without `self` need no state. Two tools of one name in one toolkit are a compile
-/// error at the second name. See [`Toolkit`] for an example.
+/// error at the second name. See [`Toolkit`](tool::Toolkit) for an example.
 ///
 /// The methods' `#[tool]` attributes must resolve too: import both (`use tool_core::{tool,
 /// toolkit};`), or write `#[tool_core::tool(...)]`. Without the import the compiler answers
@@ -267,7 +233,7 @@ pub use tool_core_macros::toolkit;
 ///
 /// # Panics
 ///
-/// When it runs, the registry is checked as [`RegistryBuilder::build`](crate::RegistryBuilder::build)
+/// When it runs, the registry is checked as [`RegistryBuilder::build`](crate::registry::RegistryBuilder::build)
 /// checks one, and a tool it refuses (a rule in its schema the registry could not enforce, a
 /// field of no single type, a name a provider refuses) is a panic naming every tool, field and
 /// rule at fault: a registry that would tell a model rules nobody enforces is never made. What

@@ -1,7 +1,9 @@
-//! How a name changes case: a tool fn's name into its struct's, a toolkit type's name into the
-//! toolkit's, and a name that is not lower snake case into the one an error suggests instead.
+//! Names and types as text: how a name changes case (a tool fn's name into its struct's, a
+//! toolkit type's name into the toolkit's, a name that is not lower snake case into the one an
+//! error suggests instead), an identifier without its `r#`, a type as the user writes it.
 
 use heck::ToSnakeCase;
+use syn::{Ident, Type};
 
 /// The name of the struct `#[tool]` makes of a fn, from the fn's name: each `_`-separated
 /// word's first letter upper-cased and the rest kept as written (`note_write` → `NoteWrite`,
@@ -74,6 +76,29 @@ pub fn is_lower_snake_case(name: &str) -> bool {
         && bytes
             .iter()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'_')
+}
+
+/// An identifier without its `r#`.
+pub fn unraw(ident: &Ident) -> String {
+    let text = ident.to_string();
+    text.strip_prefix("r#").map(str::to_owned).unwrap_or(text)
+}
+
+/// A type as the user would write it: `Store<u8>`, not `Store < u8 >`.
+pub fn type_text(ty: &Type) -> String {
+    let mut text = quote::quote!(#ty).to_string();
+    for (spaced, tight) in [
+        (" <", "<"),
+        ("< ", "<"),
+        (" >", ">"),
+        (" ::", "::"),
+        (":: ", "::"),
+        (" ,", ","),
+        ("& ", "&"),
+    ] {
+        text = text.replace(spaced, tight);
+    }
+    text
 }
 
 #[cfg(test)]

@@ -1,20 +1,19 @@
 //! The procedural macros of `tool-core`: `#[tool]`, `#[toolkit]` and `registry!`. Depend on
 //! `tool-core`, which re-exports them and documents them.
 //!
-//! `#[tool]` and `#[toolkit]` go through the same stages, one module each: `attr` reads the
-//! options, `model` reads the item into what it means, `check` refuses every mistake with an
-//! error at the offending token, and `expand` writes the code. `metadata` does all of this for
-//! the `icon` and `meta` options, which only MCP advertises. `case` turns names from one case
-//! into another for the stages that need it. `registry!` is only expanded: the code it writes
-//! has the compiler check its tool names when the crate is built.
+//! `#[tool]` and `#[toolkit]` go through the same stages, one folder each, each importing only
+//! from the ones before it: `attr` reads the options (`attr::metadata` the `icon` and `meta`
+//! options, which only MCP advertises), `model` reads the item into what it means (a field's
+//! validation rules in `model::rules`), `check` refuses every mistake with an error at the
+//! offending token, and `expand` writes the code. `case` (names and types as text) is the leaf
+//! every stage uses. `registry!` is only expanded: the code it writes has the compiler check
+//! its tool names when the crate is checked or built.
 
 mod attr;
 mod case;
 mod check;
 mod expand;
-mod metadata;
 mod model;
-mod rules;
 
 use proc_macro::TokenStream;
 

@@ -38,20 +38,10 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
-use tool_core::{Asker, CancellationToken, Question, Refusal, Reply, ToolResult, code};
+use tool_core::call::{CancellationToken, Question, Reply};
+use tool_core::{Asker, Refusal, ToolResult, code};
 
-/// How long a call suspended for its client's answer (MCP 2026-07-28) waits for the retry
-/// that carries it, unless [`McpServer::with_waiting_calls`](crate::McpServer::with_waiting_calls)
-/// says otherwise: long enough for a person to read and fill in a form, short enough that an
-/// abandoned call does not hold its memory (and its tool's resources) for long.
-pub const DEFAULT_QUESTION_TTL: Duration = Duration::from_secs(600);
-
-/// How many calls may wait for their clients' answers at once, all callers together.
-pub const DEFAULT_MAX_WAITING_CALLS: usize = 1024;
-
-/// How many calls one caller (one asserted caller on one connection or session) may have
-/// waiting for answers at once, so that one client cannot take every place.
-pub const DEFAULT_MAX_WAITING_PER_CALLER: usize = 32;
+use crate::owner::Owner;
 
 /// The bounds on calls suspended for their clients' answers (MCP 2026-07-28's
 /// `input_required` round trips); see [`McpServer::with_waiting_calls`](crate::McpServer::with_waiting_calls).
@@ -66,12 +56,27 @@ pub struct WaitingCalls {
     pub max_per_caller: usize,
 }
 
+impl WaitingCalls {
+    /// How long a call suspended for its client's answer (MCP 2026-07-28) waits for the retry
+    /// that carries it, unless [`McpServer::with_waiting_calls`](crate::McpServer::with_waiting_calls)
+    /// says otherwise: long enough for a person to read and fill in a form, short enough that an
+    /// abandoned call does not hold its memory (and its tool's resources) for long.
+    pub const DEFAULT_QUESTION_TTL: Duration = Duration::from_secs(600);
+
+    /// How many calls may wait for their clients' answers at once, all callers together.
+    pub const DEFAULT_MAX_CALLS: usize = 1024;
+
+    /// How many calls one caller (one asserted caller on one connection or session) may have
+    /// waiting for answers at once, so that one client cannot take every place.
+    pub const DEFAULT_MAX_PER_CALLER: usize = 32;
+}
+
 impl Default for WaitingCalls {
     fn default() -> Self {
         WaitingCalls {
-            ttl: DEFAULT_QUESTION_TTL,
-            max: DEFAULT_MAX_WAITING_CALLS,
-            max_per_caller: DEFAULT_MAX_WAITING_PER_CALLER,
+            ttl: Self::DEFAULT_QUESTION_TTL,
+            max: Self::DEFAULT_MAX_CALLS,
+            max_per_caller: Self::DEFAULT_MAX_PER_CALLER,
         }
     }
 }
@@ -79,22 +84,6 @@ impl Default for WaitingCalls {
 /// The key a question has in `inputRequests` and its answer in `inputResponses`. One question
 /// is asked a round, so one key serves.
 const QUESTION_KEY: &str = "question";
-
-/// Who a suspended call belongs to: only a retry from the same owner may resume it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Owner {
-    /// The HTTP session (`mcp-session-id`) and the caller the host asserted
-    /// ([`McpServer::with_caller`](crate::McpServer::with_caller)), as a task's owner is.
-    owner: crate::tasks::Owner,
-    /// The stdio (line) connection the call came on, when it came on one.
-    connection: Option<u128>,
-}
-
-impl Owner {
-    pub(crate) fn new(owner: crate::tasks::Owner, connection: Option<u128>) -> Owner {
-        Owner { owner, connection }
-    }
-}
 
 /// How one request's questions are put to its client.
 pub(crate) enum Asking {
@@ -166,7 +155,7 @@ pub(crate) struct Asked {
 struct RoundAsker(mpsc::UnboundedSender<Asked>);
 
 impl Asker for RoundAsker {
-    fn ask(&self, question: Question) -> tool_core::BoxFuture<'_, Result<Reply, Refusal>> {
+    fn ask(&self, question: Question) -> tool_core::call::BoxFuture<'_, Result<Reply, Refusal>> {
         Box::pin(async move {
             let gone = || {
                 Refusal::new(
@@ -184,7 +173,7 @@ impl Asker for RoundAsker {
 struct ElicitAsker(Peer<RoleServer>);
 
 impl Asker for ElicitAsker {
-    fn ask(&self, question: Question) -> tool_core::BoxFuture<'_, Result<Reply, Refusal>> {
+    fn ask(&self, question: Question) -> tool_core::call::BoxFuture<'_, Result<Reply, Refusal>> {
         Box::pin(async move {
             let params = serde_json::from_value::<ElicitRequestParams>(json!({
                 "mode": "form",
@@ -214,7 +203,7 @@ impl Asker for ElicitAsker {
 struct NobodyAsker(&'static str);
 
 impl Asker for NobodyAsker {
-    fn ask(&self, _question: Question) -> tool_core::BoxFuture<'_, Result<Reply, Refusal>> {
+    fn ask(&self, _question: Question) -> tool_core::call::BoxFuture<'_, Result<Reply, Refusal>> {
         let reason = self.0;
         Box::pin(async move { Err(Refusal::new(code::CANNOT_ASK, reason)) })
     }
@@ -230,7 +219,7 @@ fn unshowable(error: serde_json::Error) -> Refusal {
 
 /// A call that may be suspended for its client's answers: its task, its questions, and what
 /// it belongs to. Dropping it (its request cancelled, its entry expired) cancels the call.
-pub(crate) struct Running {
+pub(crate) struct SuspendableCall {
     name: String,
     owner: Owner,
     task: JoinHandle<ToolResult>,
@@ -238,7 +227,7 @@ pub(crate) struct Running {
     questions: mpsc::UnboundedReceiver<Asked>,
 }
 
-impl Running {
+impl SuspendableCall {
     /// Starts `call` (a registry call whose context is cancelled by `cancel` and asks through
     /// the sender of `questions`) on a task of its own, so that it can outlive the request.
     pub(crate) fn start(
@@ -247,8 +236,8 @@ impl Running {
         call: BoxFuture<'static, ToolResult>,
         cancel: CancellationToken,
         questions: mpsc::UnboundedReceiver<Asked>,
-    ) -> Running {
-        Running {
+    ) -> SuspendableCall {
+        SuspendableCall {
             name,
             owner,
             task: tokio::spawn(call),
@@ -258,7 +247,7 @@ impl Running {
     }
 }
 
-impl Drop for Running {
+impl Drop for SuspendableCall {
     fn drop(&mut self) {
         // A finished task ignores both.
         self.cancel.cancel();
@@ -268,7 +257,7 @@ impl Drop for Running {
 
 /// A call suspended at a question, waiting for the retry that answers it.
 struct Waiting {
-    running: Running,
+    running: SuspendableCall,
     reply: oneshot::Sender<Result<Reply, Refusal>>,
     /// The timer that drops the entry past its time to live; stopped when the entry is taken,
     /// so that quick rounds do not leave timers behind.
@@ -288,7 +277,7 @@ impl Suspended {
     /// kept here), or until `request` is cancelled (the call with it).
     pub(crate) async fn drive(
         &self,
-        mut running: Running,
+        mut running: SuspendableCall,
         request: CancellationToken,
     ) -> Result<CallToolResponse, McpError> {
         loop {
@@ -321,7 +310,11 @@ impl Suspended {
 
     /// Keeps `running` until the retry answering `asked` comes, and says so to the client; or,
     /// past the bounds, refuses the question to the tool and hands the call back.
-    fn suspend(&self, running: Running, asked: Asked) -> Result<InputRequiredResult, Box<Running>> {
+    fn suspend(
+        &self,
+        running: SuspendableCall,
+        asked: Asked,
+    ) -> Result<InputRequiredResult, Box<SuspendableCall>> {
         let Asked { question, reply } = asked;
         let input = match input_request(question) {
             Ok(input) => input,
@@ -563,7 +556,7 @@ mod tests {
 
     #[test]
     fn a_question_becomes_an_elicitation_input_request() {
-        let form = tool_core::form_for::<bool>().unwrap();
+        let form = tool_core::run::form_for::<bool>().unwrap();
         let request = input_request(Question {
             message: "Sure?".into(),
             form,

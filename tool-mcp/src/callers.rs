@@ -13,19 +13,6 @@ use std::time::{Duration, Instant};
 
 use tool_core::Session;
 
-/// How many callers' found tools a server keeps at most by default
-/// ([`McpServer::with_caller_sessions`](crate::McpServer::with_caller_sessions)): past it, the
-/// one idle the longest is forgotten. Each holds only the names of the tools its caller
-/// found, and this is well above the callers one server sees at a time.
-pub const DEFAULT_MAX_CALLER_SESSIONS: usize = 10_000;
-
-/// How long a caller's found tools are kept by default after its last request
-/// ([`McpServer::with_caller_sessions`](crate::McpServer::with_caller_sessions)): long enough
-/// for a model's pauses between turns, short enough that a caller coming back later starts
-/// from the short list, as a new session would. A caller with a `subscriptions/listen`
-/// stream open is not idle.
-pub const DEFAULT_CALLER_SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
-
 /// The callers' sessions, shared by every clone of one server.
 #[derive(Clone)]
 pub(crate) struct Callers {
@@ -46,12 +33,6 @@ struct Kept {
 impl Kept {
     fn is_idle(&self, now: Instant, idle: Duration) -> bool {
         self.listening == 0 && now.saturating_duration_since(self.used) >= idle
-    }
-}
-
-impl Default for Callers {
-    fn default() -> Self {
-        Callers::new(DEFAULT_MAX_CALLER_SESSIONS, DEFAULT_CALLER_SESSION_IDLE)
     }
 }
 
@@ -161,7 +142,7 @@ mod tests {
 
     #[test]
     fn a_caller_keeps_its_session_and_others_have_their_own() {
-        let callers = Callers::default();
+        let callers = Callers::new(10, Duration::from_secs(60));
         callers.session("ann").load("weather");
         assert_eq!(callers.session("ann").loaded(), ["weather"]);
         assert!(callers.session("bob").loaded().is_empty());
@@ -169,7 +150,7 @@ mod tests {
 
     #[test]
     fn past_the_bound_the_least_recently_used_is_forgotten() {
-        let callers = Callers::new(2, DEFAULT_CALLER_SESSION_IDLE);
+        let callers = Callers::new(2, Duration::from_secs(30 * 60));
         callers.session("ann").load("weather");
         callers.session("bob").load("weather");
         // Ann is used again, so Bob is the one idle the longest when Cy comes.

@@ -10,8 +10,9 @@
 use rmcp::ErrorData as McpError;
 use rmcp::model::{CallToolResult, ContentBlock, ResultType};
 use serde_json::Value;
+use tool_core::outcome::Output;
 use tool_core::providers::mcp;
-use tool_core::{Output, Refusal, ToolResult};
+use tool_core::{Refusal, ToolResult};
 
 /// The `CallToolResult` that `mcp::write_result` writes for `result`, with `resultType:
 /// "complete"`, which 2026-07-28 requires on every result (rmcp strips it for older peers).
@@ -49,7 +50,7 @@ pub(crate) fn outcome_of(result: &CallToolResult) -> Result<Output, Refusal> {
 mod tests {
     use super::*;
     use serde_json::json;
-    use tool_core::Content;
+    use tool_core::outcome::Content;
 
     fn outcomes() -> Vec<Result<Output, Refusal>> {
         vec![
@@ -86,7 +87,8 @@ mod tests {
 
     /// Every outcome, without notes and with one.
     fn results() -> Vec<ToolResult> {
-        let note = tool_core::Line::new("adjusted", ["tags", "read one value as a list of one"]);
+        let note =
+            tool_core::outcome::Line::new("adjusted", ["tags", "read one value as a list of one"]);
         outcomes()
             .into_iter()
             .flat_map(|outcome| {

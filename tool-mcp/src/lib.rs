@@ -114,8 +114,8 @@
 //! finds on that caller's later requests (and no other caller's), lets their calls through,
 //! and tells that caller's listen streams `list_changed` (a 2025-11-25 request hears it on the
 //! search's own answer stream, the only one it has). At most
-//! [`DEFAULT_MAX_CALLER_SESSIONS`] callers are kept, each until
-//! [`DEFAULT_CALLER_SESSION_IDLE`] after its last request (a caller with a listen stream open
+//! [`McpServer::DEFAULT_MAX_CALLER_SESSIONS`] callers are kept, each until
+//! [`McpServer::DEFAULT_CALLER_SESSION_IDLE`] after its last request (a caller with a listen stream open
 //! is not idle); [`McpServer::with_caller_sessions`] sets both. A caller forgotten is listed
 //! the short list again and searches anew.
 //!
@@ -159,22 +159,20 @@ mod ask;
 mod callers;
 mod convert;
 mod lines;
+mod owner;
 mod remote;
 mod server;
 mod store;
 mod subscriptions;
 mod tasks;
 
-pub use ask::{
-    DEFAULT_MAX_WAITING_CALLS, DEFAULT_MAX_WAITING_PER_CALLER, DEFAULT_QUESTION_TTL, WaitingCalls,
-};
-pub use callers::{DEFAULT_CALLER_SESSION_IDLE, DEFAULT_MAX_CALLER_SESSIONS};
-pub use remote::{DEFAULT_REMOTE_TIMEOUT, RemoteError, RemoteToolkit, SERVERS_VARIABLE};
-pub use server::{DEFAULT_MAX_LINE_BYTES, HttpRequestParts, McpServer};
+pub use ask::WaitingCalls;
+pub use owner::HttpRequestParts;
+pub use remote::{RemoteError, RemoteToolkit, SERVERS_VARIABLE};
+pub use server::McpServer;
 pub use store::{
     MemoryTaskStore, RedisTaskStore, StoreResult, TaskRecord, TaskStore, TaskStoreError,
 };
-pub use tasks::DEFAULT_TASK_TTL;
 
 /// Re-exported so hosts can name rmcp's types without depending on a matching version.
 pub use rmcp;

@@ -7,7 +7,7 @@
 //! call the caller may not make; then it is forwarded. A remote refusal in this framework's
 //! text form comes back as that same refusal, so a tool answers alike in process and over MCP;
 //! any other `isError` result becomes `failed`. A dead server gives `failed`; a hung one is
-//! ended by the tool's timeout ([`DEFAULT_REMOTE_TIMEOUT`] unless set) with `timed-out`. A
+//! ended by the tool's timeout ([`RemoteToolkit::DEFAULT_TIMEOUT`] unless set) with `timed-out`. A
 //! call that is cancelled or times out here is cancelled on the server too: dropping it sends
 //! `notifications/cancelled`.
 
@@ -17,16 +17,14 @@ use std::time::Duration;
 use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig};
 use rmcp::service::{RoleClient, RunningService, ServiceExt};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
-use tool_core::{
-    Annotations, Arguments, BoxFuture, Context, Output, Refusal, RegistryBuilder, Tool,
-    ToolDefinition,
-};
+use tool_core::call::{Arguments, BoxFuture};
+use tool_core::outcome::Output;
+use tool_core::registry::RegistryBuilder;
+use tool_core::tool::{Annotations, Tool, ToolDefinition};
+use tool_core::{Context, Refusal};
 
 /// The variable that names remote servers to start: `cmd1 args :: cmd2 args`.
 pub const SERVERS_VARIABLE: &str = "TOOL_MCP_SERVERS";
-
-/// How long a remote call may take unless [`RemoteToolkit::with_timeout`] says otherwise.
-pub const DEFAULT_REMOTE_TIMEOUT: Duration = Duration::from_secs(30);
 
 type Client = RunningService<RoleClient, ClientConfig>;
 
@@ -75,6 +73,9 @@ pub struct RemoteToolkit {
 }
 
 impl RemoteToolkit {
+    /// How long a remote call may take unless [`RemoteToolkit::with_timeout`] says otherwise.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
     /// Starts `command` as an MCP server over stdio and lists its tools; the toolkit is named
     /// `name`.
     pub async fn connect_stdio(
@@ -140,7 +141,7 @@ impl RemoteToolkit {
             name,
             client: Arc::new(client),
             definitions,
-            timeout: DEFAULT_REMOTE_TIMEOUT,
+            timeout: Self::DEFAULT_TIMEOUT,
         })
     }
 

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use tool_core::BoxFuture;
+use tool_core::call::BoxFuture;
 
 /// One task's state as every replica reads it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -15,7 +15,8 @@ use serde_json::{Value, json};
 use support::clients;
 use support::{example_http_server, example_server};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, Lines};
-use tool_core::{Answer, Context, Refusal, Registry, Reply, ToolCall, tool};
+use tool_core::call::Reply;
+use tool_core::{Answer, Context, Refusal, Registry, ToolCall, tool};
 use tool_mcp::{McpServer, WaitingCalls};
 
 mod support;

@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 use rmcp::service::ServiceExt;
 use serde_json::json;
 use support::HttpServer;
-use tool_core::{Content, Context, Grant, Refusal, Registry, ToolCall, tool, toolkit};
+use tool_core::outcome::Content;
+use tool_core::{Context, Grant, Refusal, Registry, ToolCall, tool, toolkit};
 use tool_mcp::{McpServer, RemoteToolkit};
 
 mod support;

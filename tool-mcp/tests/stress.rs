@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use rmcp::service::ServiceExt;
 use serde_json::json;
-use tool_core::{CancellationToken, Context, Registry, ToolCall, tool, toolkit};
+use tool_core::call::CancellationToken;
+use tool_core::{Context, Registry, ToolCall, tool, toolkit};
 use tool_mcp::{McpServer, RemoteToolkit};
 
 /// Counts live handler futures.

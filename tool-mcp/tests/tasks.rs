@@ -623,7 +623,7 @@ async fn over_2025_11_25_a_task_tool_is_a_plain_call() {
 async fn a_caller_past_its_bound_of_running_tasks_is_refused_not_queued() {
     let mut client = Client::stdio(&[]);
     let mut running = Vec::new();
-    for _ in 0..tool_core::DEFAULT_TASK_LIMIT {
+    for _ in 0..tool_core::registry::DEFAULT_TASK_LIMIT {
         running.push(
             client
                 .start("note_export", json!({"pace_ms": 10_000}))

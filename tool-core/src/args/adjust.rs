@@ -15,9 +15,9 @@ use serde_json::{Map, Number, Value};
 
 use super::MAX_ARGUMENT_DEPTH;
 use super::path::{Path, quote};
-use crate::leniency::Leniency;
+use crate::args::leniency::Leniency;
+use crate::args::tree::Node;
 use crate::schema::walk::{Lookup, Root};
-use crate::tree::Node;
 
 /// How many `$ref`s and optionals one value's schema may go through before it counts as
 /// saying nothing: more than any schema schemars writes, and finite for one that refers to

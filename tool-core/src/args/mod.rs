@@ -20,12 +20,17 @@
 mod adjust;
 mod checker;
 mod guard;
+pub(crate) mod leniency;
 mod path;
 mod plan;
-mod prepared;
+pub(crate) mod prepared;
 mod top_level;
+pub(crate) mod tree;
+mod unions;
 
 pub(crate) use self::adjust::{Adjustment, adjust};
+pub use self::leniency::Leniency;
+#[doc(hidden)]
 pub use self::prepared::Prepared;
 
 use serde::Deserialize;
@@ -39,10 +44,10 @@ pub(crate) use self::path::shown;
 use self::plan::Plan;
 use self::prepared::View;
 use self::top_level::TopLevel;
-use crate::refusal::{Line, Refusal};
+use crate::args::tree::Node;
+use crate::outcome::refusal::{Line, Refusal};
 use crate::schema::patterns;
 use crate::schema::walk::Lookup;
-use crate::tree::Node;
 
 type JsonDeserializer<'a> = serde_json::Deserializer<serde_json::de::StrRead<'a>>;
 

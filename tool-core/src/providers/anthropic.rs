@@ -3,12 +3,13 @@
 use serde_json::{Value, json};
 
 use super::{ExportError, Provider, bad_call, inlined, string_field};
-use crate::arguments::Arguments;
-use crate::call::ToolCall;
-use crate::dialect::Recursion;
-use crate::output::{Content, Output};
-use crate::refusal::Refusal;
-use crate::tool::ToolDefinition;
+use crate::call::arguments::Arguments;
+use crate::call::tool_call::ToolCall;
+use crate::outcome::content::Content;
+use crate::outcome::output::Output;
+use crate::outcome::refusal::Refusal;
+use crate::providers::dialect::Recursion;
+use crate::tool::definition::ToolDefinition;
 
 /// A tool: `{"name", "description", "input_schema"}`.
 pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
@@ -41,7 +42,7 @@ pub fn read_call(block: &Value) -> Result<ToolCall, Refusal> {
 /// images are image blocks; audio and links, which Anthropic does not take, are described in
 /// text. The result's [`notes`](crate::ToolResult::notes) follow the text, or the blocks as
 /// one more text block.
-pub fn write_result(result: &crate::ToolResult) -> Value {
+pub fn write_result(result: &crate::outcome::result::ToolResult) -> Value {
     let content = match &result.outcome {
         Ok(Output::Content(blocks)) => {
             let mut blocks: Vec<Value> = blocks.iter().map(block).collect();

@@ -3,11 +3,11 @@
 use serde_json::{Map, Value, json};
 
 use super::{ExportError, Provider, bad_call, inlined, string_field};
-use crate::arguments::Arguments;
-use crate::call::ToolCall;
-use crate::dialect::{self, Recursion};
-use crate::refusal::Refusal;
-use crate::tool::ToolDefinition;
+use crate::call::arguments::Arguments;
+use crate::call::tool_call::ToolCall;
+use crate::outcome::refusal::Refusal;
+use crate::providers::dialect::{self, Recursion};
+use crate::tool::definition::ToolDefinition;
 
 /// A function declaration: `{"name", "description", "parameters"}` in Gemini's OpenAPI subset
 /// (see the module docs of [`providers`](super)); `parameters` is left out for a tool that
@@ -47,9 +47,9 @@ pub fn read_call(part: &Value) -> Result<ToolCall, Refusal> {
 /// ...}}}`, or `{"error": "<refusal text>"}` in `response` for a refusal. Structured output
 /// goes as JSON, everything else as text. The result's [`notes`](crate::ToolResult::notes)
 /// follow the text, or, beside structured output, are `"notes": "<lines>"` in `response`.
-pub fn write_result(result: &crate::ToolResult) -> Value {
+pub fn write_result(result: &crate::outcome::result::ToolResult) -> Value {
     let response = match &result.outcome {
-        Ok(crate::Output::Json(json)) => {
+        Ok(crate::outcome::output::Output::Json(json)) => {
             let mut response = json!({
                 "output": serde_json::from_str::<Value>(json.get()).unwrap_or(Value::Null)
             });

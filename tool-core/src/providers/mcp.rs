@@ -4,16 +4,17 @@
 //! A result's content blocks are written and read here too, for [`Output`]'s own JSON and for
 //! `tool-mcp`, which converts between these and rmcp's typed results but does not define them.
 
-use base64::Engine as _;
 use serde_json::{Map, Value, json};
 
 use super::{ExportError, Provider, bad_call, inlined, string_field};
-use crate::arguments::Arguments;
-use crate::call::ToolCall;
-use crate::dialect::Recursion;
-use crate::output::{Content, Output};
-use crate::refusal::Refusal;
-use crate::tool::ToolDefinition;
+use crate::call::arguments::Arguments;
+use crate::call::tool_call::ToolCall;
+use crate::outcome::content::Content;
+use crate::outcome::content::{read_block, write_block};
+use crate::outcome::output::Output;
+use crate::outcome::refusal::Refusal;
+use crate::providers::dialect::Recursion;
+use crate::tool::definition::ToolDefinition;
 
 /// A `tools/list` entry: `name`, `title`, `description`, `inputSchema`, `outputSchema`,
 /// `annotations`, `execution: {"taskSupport": "optional"}` for a tool that runs as a task, and
@@ -34,8 +35,9 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
     entry.insert("description".into(), definition.description.clone().into());
     entry.insert("inputSchema".into(), Value::Object(input_schema));
     if let Some(output_schema) = &definition.output_schema {
-        let output_schema = crate::dialect::exportable(output_schema, Recursion::KeepRef)
-            .map_err(|error| ExportError::new(definition, Some(Provider::Mcp), error))?;
+        let output_schema =
+            crate::providers::dialect::exportable(output_schema, Recursion::KeepRef)
+                .map_err(|error| ExportError::new(definition, Some(Provider::Mcp), error))?;
         entry.insert("outputSchema".into(), Value::Object(output_schema));
     }
     let hints = definition.annotations;
@@ -87,7 +89,7 @@ pub fn read_call(params: &Value, id: impl Into<String>) -> Result<ToolCall, Refu
 /// result's
 /// [`notes`](crate::ToolResult::notes), if any, follow as one more text block, so the model
 /// reads them and the output's own blocks stay as they were.
-pub fn write_result(result: &crate::ToolResult) -> Value {
+pub fn write_result(result: &crate::outcome::result::ToolResult) -> Value {
     let mut written = match &result.outcome {
         Err(refusal) => json!({
             "content": [{"type": "text", "text": refusal.to_string()}],
@@ -174,65 +176,10 @@ fn content(output: &Output) -> Vec<Value> {
     }
 }
 
-/// A content block (`{"type": "image", "data": "<base64>", "mimeType": ...}`), as MCP has
-/// them, a structured block as its text; also the JSON of an [`Output`] of blocks.
-pub(crate) fn write_block(block: &Content) -> Value {
-    let base64 = |data: &[u8]| base64::engine::general_purpose::STANDARD.encode(data);
-    match block {
-        Content::Text(text) | Content::Structured { text, .. } => {
-            json!({"type": "text", "text": text})
-        }
-        Content::Image { data, mime_type } => {
-            json!({"type": "image", "data": base64(data), "mimeType": mime_type})
-        }
-        Content::Audio { data, mime_type } => {
-            json!({"type": "audio", "data": base64(data), "mimeType": mime_type})
-        }
-        Content::ResourceLink {
-            uri,
-            name,
-            mime_type,
-            description,
-        } => {
-            let mut link = json!({"type": "resource_link", "uri": uri, "name": name});
-            if let Some(mime_type) = mime_type {
-                link["mimeType"] = mime_type.as_str().into();
-            }
-            if let Some(description) = description {
-                link["description"] = description.as_str().into();
-            }
-            link
-        }
-    }
-}
-
-/// A content block read back; `None` for a type this framework does not have (an embedded
-/// resource, say) or a block missing what its type needs.
-fn read_block(block: &Value) -> Option<Content> {
-    let field = |key: &str| string_field(block, key);
-    let bytes = || {
-        base64::engine::general_purpose::STANDARD
-            .decode(field("data")?)
-            .ok()
-    };
-    match field("type")? {
-        "text" => Some(Content::text(field("text")?)),
-        "image" => Some(Content::image(bytes()?, field("mimeType")?)),
-        "audio" => Some(Content::audio(bytes()?, field("mimeType")?)),
-        "resource_link" => Some(Content::ResourceLink {
-            uri: field("uri")?.to_owned(),
-            name: field("name")?.to_owned(),
-            mime_type: field("mimeType").map(str::to_owned),
-            description: field("description").map(str::to_owned),
-        }),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ToolResult;
+    use crate::outcome::result::ToolResult;
 
     fn written(outcome: Result<Output, Refusal>) -> Value {
         write_result(&ToolResult {
@@ -245,7 +192,7 @@ mod tests {
 
     #[test]
     fn notes_are_one_more_text_block_after_the_outcome() {
-        let note = crate::Line::new(
+        let note = crate::outcome::refusal::Line::new(
             "adjusted",
             ["limit", "read the text \"10\" as the number 10"],
         );

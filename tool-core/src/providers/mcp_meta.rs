@@ -9,7 +9,7 @@
 use serde_json::{Map, Value};
 
 use super::{ExportError, Provider};
-use crate::tool::{Icon, ToolDefinition};
+use crate::tool::definition::{Icon, ToolDefinition};
 
 /// Adds the tool's `icons` and `_meta` to its `tools/list` entry, if it has any, or says which
 /// one MCP would refuse.

@@ -7,7 +7,7 @@
 //! [`ToolDefinition`]; each reader is total (any JSON gives a call or a `bad-call` refusal)
 //! and writes the arguments as text without copying or recursing into them, so a value of any
 //! depth is safe to read (and refused when the call runs if it nests deeper than
-//! [`MAX_ARGUMENT_DEPTH`](crate::MAX_ARGUMENT_DEPTH));
+//! [`MAX_ARGUMENT_DEPTH`](crate::args::MAX_ARGUMENT_DEPTH));
 //! each writer puts a refusal in its text form, so the model sees the code, the fault paths and
 //! the `fields` row.
 //!
@@ -17,6 +17,8 @@
 //! registry refuses it when it is built.
 
 pub mod anthropic;
+pub(crate) mod describe;
+pub(crate) mod dialect;
 pub mod gemini;
 pub mod mcp;
 mod mcp_meta;
@@ -26,9 +28,9 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::dialect::{self, Recursion};
-use crate::refusal::{Refusal, code};
-use crate::tool::ToolDefinition;
+use self::dialect::Recursion;
+use crate::outcome::refusal::{Refusal, code};
+use crate::tool::definition::ToolDefinition;
 
 /// A host whose dialect the registry speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

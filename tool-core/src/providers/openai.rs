@@ -3,11 +3,11 @@
 use serde_json::{Value, json};
 
 use super::{ExportError, Provider, bad_call, inlined, string_field};
-use crate::arguments::Arguments;
-use crate::call::ToolCall;
-use crate::dialect::{self, Recursion};
-use crate::refusal::Refusal;
-use crate::tool::ToolDefinition;
+use crate::call::arguments::Arguments;
+use crate::call::tool_call::ToolCall;
+use crate::outcome::refusal::Refusal;
+use crate::providers::dialect::{self, Recursion};
+use crate::tool::definition::ToolDefinition;
 
 /// A function tool: `{"type": "function", "function": {name, description, parameters,
 /// strict}}`.
@@ -62,7 +62,7 @@ pub fn read_call(entry: &Value) -> Result<ToolCall, Refusal> {
 /// A `tool` message answering the call: `{"role": "tool", "tool_call_id", "content"}`, the
 /// content being the output's text or the refusal's text form, followed by the result's
 /// [`notes`](crate::ToolResult::notes).
-pub fn write_result(result: &crate::ToolResult) -> Value {
+pub fn write_result(result: &crate::outcome::result::ToolResult) -> Value {
     json!({
         "role": "tool",
         "tool_call_id": result.id,

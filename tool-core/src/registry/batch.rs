@@ -3,10 +3,10 @@
 use std::sync::Arc;
 
 use super::Registry;
-use crate::call::ToolCall;
-use crate::context::Context;
-use crate::refusal::{Refusal, code};
-use crate::result::ToolResult;
+use crate::call::context::Context;
+use crate::call::tool_call::ToolCall;
+use crate::outcome::refusal::{Refusal, code};
+use crate::outcome::result::ToolResult;
 
 impl Registry {
     /// Runs a batch of calls concurrently, each with a child of `ctx`, and answers in input

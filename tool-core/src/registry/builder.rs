@@ -6,8 +6,9 @@ use std::sync::Arc;
 use super::catalog::{Catalog, Entry};
 use super::{Registry, RegistryError};
 use crate::providers::{self, Provider};
-use crate::tool::{Tool, ToolDefinition};
-use crate::toolkit::Toolkit;
+use crate::tool::Tool;
+use crate::tool::definition::ToolDefinition;
+use crate::tool::toolkit::Toolkit;
 
 /// Collects tools for a [`Registry`]; see [`Registry::builder`].
 #[derive(Default)]
@@ -15,7 +16,6 @@ pub struct RegistryBuilder {
     entries: Vec<Entry>,
     definitions: Vec<ToolDefinition>,
     providers: Option<Vec<Provider>>,
-    task_limit: Option<usize>,
 }
 
 impl RegistryBuilder {
@@ -48,19 +48,13 @@ impl RegistryBuilder {
     }
 
     /// Sets the providers the registry is for (all of them unless set): [`build`] refuses
-    /// tools they would refuse.
+    /// tools they would refuse, and so do [`Registry::check`] and the methods that add tools
+    /// later. The one place to say it: a registry's providers are fixed when it is made, and
+    /// `registry![...]` makes one for every provider.
     ///
     /// [`build`]: RegistryBuilder::build
     pub fn providers(mut self, providers: impl IntoIterator<Item = Provider>) -> Self {
         self.providers = Some(providers.into_iter().collect());
-        self
-    }
-
-    /// Lets each caller have at most `limit` tasks running at once
-    /// ([`DEFAULT_TASK_LIMIT`](crate::DEFAULT_TASK_LIMIT) unless set); see
-    /// [`Registry::with_task_limit`].
-    pub fn task_limit(mut self, limit: usize) -> Self {
-        self.task_limit = Some(limit);
         self
     }
 
@@ -74,9 +68,6 @@ impl RegistryBuilder {
         let mut registry = Registry::from_catalog(catalog);
         let config = Arc::make_mut(&mut registry.config);
         config.providers = providers;
-        if let Some(limit) = self.task_limit {
-            config.task_limit = limit;
-        }
         Ok(registry)
     }
 }

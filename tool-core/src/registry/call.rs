@@ -1,6 +1,6 @@
-//! The way of one call through a registry: lookup, grant, size, approval, then the tool (and,
-//! for a lenient registry, the tool once more with its refused arguments adjusted); and the
-//! refusals met on the way.
+//! The way of one call through a registry, in the order [`Registry::call`] gives (that list is
+//! the one description of it; the code that follows it is `Registry::outcome`, below), and
+//! the refusals met on the way.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -8,17 +8,20 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::Registry;
-use crate::approval::{Approval, ApprovalRequest, Approver};
+use crate::args::leniency::Leniency;
 use crate::args::{self, Adjustment};
-use crate::arguments::Arguments;
-use crate::call::ToolCall;
-use crate::context::Context;
-use crate::execute::{self, Limits};
-use crate::leniency::Leniency;
-use crate::output::Output;
-use crate::refusal::{Line, Refusal, code};
-use crate::result::ToolResult;
-use crate::tool::{Tool, ToolDefinition};
+use crate::call::arguments::Arguments;
+use crate::call::context::Context;
+use crate::call::tool_call::ToolCall;
+use crate::outcome::output::Output;
+use crate::outcome::refusal::{Line, Refusal, code};
+use crate::outcome::result::ToolResult;
+use crate::outcome::shorten::shortened;
+use crate::policy::approval::{Approval, ApprovalRequest, Approver};
+use crate::run::deadline::{earliest, within};
+use crate::run::execute::{self, RunSettings};
+use crate::tool::Tool;
+use crate::tool::definition::ToolDefinition;
 
 /// How long an approver may take when no timeout is given.
 const DEFAULT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(60);
@@ -29,10 +32,32 @@ impl Registry {
     /// enabled to wake a waiting call; without one, a deadline is checked whenever the call
     /// wakes.
     ///
+    /// # The order of a call's checks
+    ///
+    /// This is where the order is written down; everything else that mentions it links here.
+    /// A call passes, in this order:
+    ///
+    /// 1. the **lookup** of its tool by name (`unknown-tool`, with the tools there are);
+    /// 2. the **grant** of a scoped view (`not-permitted`), before anything reads the arguments
+    ///    or any approver, budget or transport is touched;
+    /// 3. the caller's **budget** of calls ([`Registry::with_rate_limit`]: `rate-limited`), so
+    ///    unknown and ungranted tools use none;
+    /// 4. the **size** of its arguments ([`Registry::with_max_argument_bytes`]:
+    ///    `bad-arguments`), before anything reads them;
+    /// 5. the **approver**, for a tool marked `destructive` ([`Registry::with_approver`]:
+    ///    `declined`), shown the arguments as they came;
+    /// 6. the context's **cancellation** (`cancelled`) and **deadline** (`timed-out`), which the
+    ///    time limit starts from once the tool may run;
+    /// 7. the tool's **arguments**, parsed against its schema (`bad-arguments`, every fault at
+    ///    its path), and then its handler, ended by cancellation or its deadline, a panic
+    ///    caught (`internal`), an error's message kept for the log (`failed`). A lenient
+    ///    registry may adjust arguments the tool refused and call it once more
+    ///    ([`Registry::with_leniency`]).
+    ///
     /// Each call has a `tracing` span (see [`TraceParent`](crate::TraceParent) for its fields)
     /// and, with an observer, a [`CallRecord`](crate::CallRecord).
     pub async fn call(&self, call: ToolCall, ctx: &Context) -> ToolResult {
-        let span = crate::trace::span(&call, ctx);
+        let span = crate::policy::trace::span(&call, ctx);
         if span.is_disabled() && self.config.observer.is_none() {
             // Not kept across the call: the call's future stays the size it was without one.
             drop(span);
@@ -49,9 +74,10 @@ impl Registry {
     /// The draft of `call`'s record, when there is an observer: what the record needs of the
     /// call, copied before the call moves on.
     #[inline]
-    fn draft_of(&self, call: &ToolCall) -> Option<crate::observe::Draft> {
-        (self.config.observer.as_ref())
-            .map(|_| crate::observe::Draft::begin(call.arguments.as_str(), &call.id, &call.name))
+    fn draft_of(&self, call: &ToolCall) -> Option<crate::policy::observe::Draft> {
+        (self.config.observer.as_ref()).map(|_| {
+            crate::policy::observe::Draft::begin(call.arguments.as_str(), &call.id, &call.name)
+        })
     }
 
     /// Answers `call` with `answer` rather than with one of the registry's tools (as
@@ -63,7 +89,7 @@ impl Registry {
         ctx: &Context,
         answer: impl FnOnce(&ToolCall) -> Result<Output, Refusal> + Send,
     ) -> ToolResult {
-        let span = crate::trace::span(&call, ctx);
+        let span = crate::policy::trace::span(&call, ctx);
         let draft = self.draft_of(&call);
         let answering = async move {
             let outcome = answer(&call);
@@ -101,7 +127,7 @@ impl Registry {
         &self,
         mut answering: Pin<Box<F>>,
         span: tracing::Span,
-        draft: Option<crate::observe::Draft>,
+        draft: Option<crate::policy::observe::Draft>,
         ctx: &Context,
     ) -> ToolResult
     where
@@ -121,7 +147,7 @@ impl Registry {
             if let Some(toolkit) = &toolkit {
                 span.record("toolkit", &**toolkit);
             }
-            span.record("outcome", crate::observe::outcome_code(&result));
+            span.record("outcome", crate::policy::observe::outcome_code(&result));
             span.record("elapsed_ms", elapsed.as_secs_f64() * 1000.0);
         }
         if let (Some(observer), Some(draft)) = (&self.config.observer, draft) {
@@ -169,6 +195,7 @@ impl Registry {
         }
     }
 
+    /// The outcome of `call`, through the checks in the order [`Registry::call`] lists.
     async fn outcome(
         &self,
         call: &ToolCall,
@@ -199,8 +226,8 @@ impl Registry {
             // when the call is first polled.
             Box::pin(self.approve(approver.as_ref(), call, ctx)).await?;
         }
-        let limits = self.limits(definition, ctx);
-        let refused = match execute::run(tool, &call.name, &call.arguments, ctx, limits).await {
+        let settings = self.run_settings(definition, ctx);
+        let refused = match execute::run(tool, &call.name, &call.arguments, ctx, settings).await {
             Err(refused) if refused.is_by_parser() => refused,
             outcome => return outcome,
         };
@@ -216,11 +243,11 @@ impl Registry {
     /// How the tool may run, from now: its time starts once it may run, so waiting for
     /// approval is not its time.
     #[inline]
-    fn limits(&self, definition: &ToolDefinition, ctx: &Context) -> Limits {
+    fn run_settings(&self, definition: &ToolDefinition, ctx: &Context) -> RunSettings {
         let timeout = definition.timeout().or(self.config.default_timeout);
         let now = Instant::now();
-        Limits {
-            deadline: execute::earliest(ctx, timeout, now),
+        RunSettings {
+            deadline: earliest(ctx, timeout, now),
             now,
             show_panics: self.config.show_panics,
             show_errors: self.config.show_errors,
@@ -287,8 +314,8 @@ impl Registry {
             };
             self.approve(approver.as_ref(), &adjusted, ctx).await?;
         }
-        let limits = self.limits(definition, ctx);
-        execute::run(tool, &call.name, &arguments, ctx, limits).await
+        let settings = self.run_settings(definition, ctx);
+        execute::run(tool, &call.name, &arguments, ctx, settings).await
     }
 
     async fn approve(
@@ -308,8 +335,8 @@ impl Registry {
             .unwrap_or(DEFAULT_APPROVAL_TIMEOUT);
         let asked = approver.approve(request);
         let answer = tokio::select! {
-            answer = execute::within(timeout, asked) => answer,
-            () = ctx.cancellation().cancelled() => return Err(execute::cancelled()),
+            answer = within(timeout, asked) => answer,
+            () = ctx.cancellation().cancelled() => return Err(Refusal::cancelled()),
         };
         match answer {
             Some(Approval::Approve) => Ok(()),
@@ -349,7 +376,8 @@ impl Registry {
 
     fn unknown_tool(&self, name: &str) -> Refusal {
         let names = self.names();
-        let message = match crate::suggest::nearest(name, names.iter().map(String::as_str)) {
+        let message = match crate::outcome::suggest::nearest(name, names.iter().map(String::as_str))
+        {
             Some(meant) => format!(
                 "there is no tool named `{}`; did you mean `{meant}`? Call one of the tools listed",
                 shortened(name)
@@ -390,20 +418,5 @@ impl Registry {
             ),
         )
         .line("fields", fields)
-    }
-}
-
-/// A name as a refusal repeats it: cut after 128 characters (longer than any tool's name or
-/// artifact handle), so a huge name sent by a caller is not sent back whole.
-pub(crate) fn shortened(name: &str) -> std::borrow::Cow<'_, str> {
-    cut_after(name, 128)
-}
-
-/// `text` cut after `chars` characters and marked with `…` where it was cut; whole if it is
-/// no longer.
-pub(crate) fn cut_after(text: &str, chars: usize) -> std::borrow::Cow<'_, str> {
-    match text.char_indices().nth(chars) {
-        None => text.into(),
-        Some((cut, _)) => format!("{}…", &text[..cut]).into(),
     }
 }

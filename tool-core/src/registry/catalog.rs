@@ -8,9 +8,11 @@ use std::ops::Deref;
 use std::sync::{Arc, OnceLock};
 
 use super::RegistryError;
+use super::index::SearchIndex;
 use crate::providers::{self, ExportError, Provider};
-use crate::tool::{Tool, ToolDefinition};
-use crate::toolkit::Toolkit;
+use crate::tool::Tool;
+use crate::tool::definition::ToolDefinition;
+use crate::tool::toolkit::Toolkit;
 
 /// The tools of a registry at one moment. Never changed once made: a change makes a new one.
 #[derive(Default)]
@@ -22,7 +24,7 @@ pub(super) struct Catalog {
     /// first asked for.
     pub(super) exports: [OnceLock<Result<Exported, ExportError>>; Provider::ALL.len()],
     /// The tools' search index, made when first searched.
-    pub(super) search: OnceLock<super::search::SearchIndex>,
+    pub(super) search: OnceLock<SearchIndex>,
 }
 
 /// Tool names to positions in a catalog, hashed with foldhash's fixed-seed hasher: far cheaper
@@ -148,4 +150,12 @@ pub(super) fn export_all(
         .iter()
         .map(|definition| providers::export(definition, provider))
         .collect()
+}
+
+impl Catalog {
+    /// The search index of these tools, made on first use.
+    pub(super) fn search_index(&self) -> &SearchIndex {
+        self.search
+            .get_or_init(|| SearchIndex::new(&self.definitions))
+    }
 }

@@ -8,8 +8,9 @@ use tokio::sync::broadcast;
 use super::builder::refuse_unexportable;
 use super::catalog::{Catalog, Entry};
 use super::{Change, Collision, Registry, RegistryError};
-use crate::tool::{Tool, ToolDefinition};
-use crate::toolkit::Toolkit;
+use crate::tool::Tool;
+use crate::tool::definition::ToolDefinition;
+use crate::tool::toolkit::Toolkit;
 
 impl Registry {
     /// Hears of every change to the tools from now on. A subscriber that falls more than 64

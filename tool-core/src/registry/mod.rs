@@ -1,16 +1,9 @@
 //! The [`Registry`]: the tools an application offers, advertised and called by name.
 //!
 //! A registry keeps its tools in insertion order, reads each tool's definition once when the
-//! tool is added, and answers every call with exactly one [`ToolResult`]: never a panic, never
-//! an `Err`, never a hang. On the way to a tool a call passes, in this order: the lookup
-//! (`unknown-tool`), the grant of a scoped view (`not-permitted`), the caller's budget of calls
-//! (`rate-limited`, with [`Registry::with_rate_limit`]), the size of its arguments
-//! (`bad-arguments`), the approver for destructive tools (`declined`), the context's
-//! cancellation (`cancelled`) and deadline (`timed-out`), and only then the tool, which parses
-//! its arguments (`bad-arguments`) and runs, ended by cancellation or its deadline, with panics
-//! caught (`internal`) and the messages of errors it returns kept for the log (`failed`). A
-//! lenient registry may adjust arguments the tool refused and call it once more (see
-//! [`Registry::with_leniency`]). An output larger than a registry set up with
+//! tool is added, and answers every call with exactly one [`ToolResult`](crate::ToolResult): never a panic, never
+//! an `Err`, never a hang. On the way to its tool a call passes the checks
+//! [`Registry::call`] lists, in that order. An output larger than a registry set up with
 //! [`Registry::with_artifacts`] shows is kept as an artifact; each call has a `tracing` span
 //! and, with [`Registry::with_observer`], a record.
 //!
@@ -19,7 +12,7 @@
 //! to swap one pointer (a writer builds the new tools beside the old). Clones and scoped views
 //! share the tools; subscribers hear of changes.
 //!
-//! The parts: [`catalog`](self::catalog) (the tools at one moment, and what is derived from
+//! The parts: `catalog` (the tools at one moment, and what is derived from
 //! them), `builder` (making a registry), `call` (the way of one call), `batch` (calls run
 //! together), `live` (changes while serving), `search` (finding tools by what they do),
 //! `session` (deferred loading: tools listed once a caller's search finds them).
@@ -30,9 +23,11 @@ mod batch;
 mod builder;
 mod call;
 mod catalog;
+mod index;
 mod live;
 mod search;
 mod session;
+mod start;
 
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
@@ -41,21 +36,20 @@ use std::time::Duration;
 use tokio::sync::broadcast;
 
 pub use self::builder::RegistryBuilder;
-pub(crate) use self::call::{cut_after, shortened};
 use self::catalog::{Catalog, ScopedDefinitions, export_all};
 pub use self::catalog::{Definitions, Exported, Snapshot};
-pub use self::search::Found;
+pub use self::search::SearchHit;
 pub use self::session::{Session, TOOL_SEARCH};
-use crate::approval::Approver;
-use crate::grant::Grant;
-use crate::leniency::Leniency;
+use crate::args::leniency::Leniency;
+use crate::policy::approval::Approver;
+use crate::policy::grant::Grant;
 use crate::providers::{self, ExportError, Provider};
-use crate::tool::ToolDefinition;
+use crate::tool::definition::ToolDefinition;
 
 /// The tools an application offers.
 ///
 /// ```
-/// use tool_core::{tool, Context, Registry, ToolCall};
+/// use tool_core::{Context, Registry, ToolCall, tool};
 ///
 /// /// Adds two numbers.
 /// #[tool(readonly)]
@@ -88,7 +82,7 @@ struct Shared {
     writer: Mutex<()>,
     changes: broadcast::Sender<Change>,
     /// How many tasks each caller has running, for the bound on them.
-    tasks: crate::task::Running,
+    tasks: crate::run::task::TaskCounts,
 }
 
 #[derive(Clone)]
@@ -105,9 +99,9 @@ struct Config {
     task_limit: usize,
     /// With deferred loading, the tools listed before any search.
     deferred: Option<Arc<std::collections::HashSet<String>>>,
-    observer: Option<crate::observe::Sink>,
-    rate: Option<Arc<crate::rate::Limiter>>,
-    artifacts: Option<crate::Artifacts>,
+    observer: Option<crate::policy::observe::Sink>,
+    rate: Option<Arc<crate::policy::rate::Limiter>>,
+    artifacts: Option<crate::policy::artifact::Artifacts>,
 }
 
 /// The grants a view is scoped to (a tool must be permitted by each), and the definitions
@@ -161,6 +155,11 @@ pub const DEFAULT_MAX_ARGUMENT_BYTES: usize = 1 << 20;
 /// bound [`Registry::start`] refuses at once rather than queueing, so the caller learns to
 /// wait for (or cancel) a task it has.
 pub const DEFAULT_TASK_LIMIT: usize = 16;
+
+/// How many records wait for the observer before new ones are dropped, unless the registry is
+/// told otherwise: enough for a burst of calls while the observer writes, little enough that
+/// waiting records hold little memory.
+pub const DEFAULT_RECORD_BUFFER: usize = 1024;
 
 /// Why tools could not be put in a registry.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -219,7 +218,7 @@ impl Registry {
                 catalog: RwLock::new(Arc::new(catalog)),
                 writer: Mutex::new(()),
                 changes,
-                tasks: crate::task::Running::default(),
+                tasks: crate::run::task::TaskCounts::default(),
             }),
             config: Arc::default(),
             scope: None,
@@ -248,7 +247,7 @@ impl Registry {
     }
 
     /// The count of running tasks by caller, and how many one caller may have.
-    pub(crate) fn tasks(&self) -> (&crate::task::Running, usize) {
+    pub(crate) fn tasks(&self) -> (&crate::run::task::TaskCounts, usize) {
         (&self.shared.tasks, self.config.task_limit)
     }
 
@@ -344,13 +343,6 @@ impl Registry {
         }
     }
 
-    /// Sets the providers this registry is for, which [`Registry::check`] and the methods that
-    /// add tools check against.
-    pub fn with_providers(self, providers: impl IntoIterator<Item = Provider>) -> Registry {
-        let providers = providers.into_iter().collect();
-        self.configure(|config| config.providers = providers)
-    }
-
     /// Sets the timeout of calls to tools that set none of their own ([`DEFAULT_TIMEOUT`], a
     /// minute, unless set); `Duration::MAX` for none. A tool's own `timeout` outranks it.
     pub fn with_default_timeout(self, timeout: Duration) -> Registry {
@@ -426,17 +418,21 @@ impl Registry {
 
     /// Hands a [`CallRecord`](crate::CallRecord) of every call (id, tool, caller, SHA-256 of
     /// the arguments, start, elapsed time, outcome, output size) to `observer`, on a thread of
-    /// its own, through a buffer of [`DEFAULT_RECORD_BUFFER`](crate::DEFAULT_RECORD_BUFFER)
+    /// its own, through a buffer of [`DEFAULT_RECORD_BUFFER`](DEFAULT_RECORD_BUFFER)
     /// records: a call never waits for the observer, and a record that finds the buffer full
     /// is dropped and counted ([`Registry::records_dropped`]). Replaces any observer set
-    /// before; clones and scoped views made after share it. See [`Observer`](crate::Observer).
-    pub fn with_observer(self, observer: impl crate::Observer) -> Registry {
-        self.with_observer_buffer(observer, crate::observe::DEFAULT_RECORD_BUFFER)
+    /// before; clones and scoped views made after share it. See [`Observer`](crate::policy::observe::Observer).
+    pub fn with_observer(self, observer: impl crate::policy::observe::Observer) -> Registry {
+        self.with_observer_buffer(observer, DEFAULT_RECORD_BUFFER)
     }
 
     /// [`Registry::with_observer`] with a buffer of `records` records (at least one).
-    pub fn with_observer_buffer(self, observer: impl crate::Observer, records: usize) -> Registry {
-        let sink = crate::observe::Sink::start(observer, records);
+    pub fn with_observer_buffer(
+        self,
+        observer: impl crate::policy::observe::Observer,
+        records: usize,
+    ) -> Registry {
+        let sink = crate::policy::observe::Sink::start(observer, records);
         self.configure(|config| config.observer = Some(sink))
     }
 
@@ -447,7 +443,7 @@ impl Registry {
         self.config
             .observer
             .as_ref()
-            .map_or(0, crate::observe::Sink::dropped)
+            .map_or(0, crate::policy::observe::Sink::dropped)
     }
 
     /// Lets each caller make at most the calls `limit` budgets (per interval, on all tools or
@@ -456,8 +452,8 @@ impl Registry {
     /// (a call of an unknown or ungranted tool uses none of it) and before anything else.
     /// Clones and scoped views made after share the budgets; setting a limit again starts
     /// fresh ones. See [`RateLimit`](crate::RateLimit).
-    pub fn with_rate_limit(self, limit: crate::RateLimit) -> Registry {
-        let limiter = Arc::new(crate::rate::Limiter::new(limit));
+    pub fn with_rate_limit(self, limit: crate::policy::rate::RateLimit) -> Registry {
+        let limiter = Arc::new(crate::policy::rate::Limiter::new(limit));
         self.configure(|config| config.rate = Some(limiter))
     }
 
@@ -466,9 +462,9 @@ impl Registry {
     #[inline]
     pub(crate) fn take_from_budget(
         &self,
-        ctx: &crate::Context,
+        ctx: &crate::call::context::Context,
         name: &str,
-    ) -> Result<(), crate::Refusal> {
+    ) -> Result<(), crate::outcome::refusal::Refusal> {
         match &self.config.rate {
             Some(rate) => rate.check(ctx.caller_shared(), name),
             None => Ok(()),
@@ -489,14 +485,14 @@ impl Registry {
     /// notes gives the handle and the size); the model reads the rest in parts with the `artifact_read`
     /// tool, which the registry must have: add [`Artifacts::reader`](crate::Artifacts::reader).
     /// See [`Artifacts`](crate::Artifacts).
-    pub fn with_artifacts(self, artifacts: crate::Artifacts) -> Registry {
+    pub fn with_artifacts(self, artifacts: crate::policy::artifact::Artifacts) -> Registry {
         self.configure(|config| config.artifacts = Some(artifacts))
     }
 
     /// A plain-text list of the tools (of a scoped view: the granted ones) with their
     /// descriptions and parameters, for hosts that put tools in a prompt.
     pub fn describe(&self) -> String {
-        crate::describe::describe(&self.definitions())
+        crate::providers::describe::describe(&self.definitions())
     }
 }
 

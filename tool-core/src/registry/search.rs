@@ -2,117 +2,21 @@
 //! view's granted ones only) by how well their name, title, description, tags and fields match
 //! a query.
 //!
-//! The ranking is BM25, from the `bm25` crate: a small, maintained, dependency-light in-memory
-//! BM25 engine whose default tokenizer normalises Unicode, drops English stop words and stems
-//! (`writes`, `writing` and `write` meet), which is what matching a model's words to tool
-//! descriptions needs. `tantivy` ranks with BM25 too, but brings an on-disk index, segment
-//! merging and many more crates, for catalogues of thousands of short documents that fit in
-//! memory many times over.
-//!
-//! The index is made once for the tools a registry holds, when first searched, and again only
+//! The ranking is BM25 (see `index`). The index is made once for the tools a registry holds, when first searched, and again only
 //! after they change, as exports are; a scoped view searches the same index and keeps only
 //! what its grants let through.
 
-use std::fmt::Write as _;
-
-use bm25::{DefaultTokenizer, Embedder, EmbedderBuilder, Language, Scorer, Tokenizer};
-use serde_json::Value;
-
 use super::Registry;
-use super::catalog::Catalog;
-use crate::tool::ToolDefinition;
-
-/// The BM25 index of a catalog's tools, each document keyed by the tool's position.
-///
-/// The crate's embedder and scorer are used rather than its `SearchEngine`, which keeps a copy
-/// of every document's text and clones the text of each match: a search here needs positions.
-/// Texts are tokenized (normalised, stop words dropped, stemmed) once, by `words`, and handed
-/// to the embedder as words, since fitting the embedder to a corpus would tokenize it a second
-/// time to learn the average length.
-pub(super) struct SearchIndex {
-    words: DefaultTokenizer,
-    embedder: Embedder<u32, Tokenized>,
-    scorer: Scorer<u32>,
-}
-
-/// Text already tokenized, its words separated by spaces.
-#[derive(Default)]
-struct Tokenized;
-
-impl Tokenizer for Tokenized {
-    fn tokenize(&self, text: &str) -> Vec<String> {
-        text.split(' ')
-            .filter(|word| !word.is_empty())
-            .map(str::to_owned)
-            .collect()
-    }
-}
+use crate::tool::definition::ToolDefinition;
 
 /// One tool a search found, best first.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
-pub struct Found {
+pub struct SearchHit {
     /// What the tool advertises.
     pub definition: ToolDefinition,
     /// How well it matched, by BM25: higher is better; comparable only within one search.
     pub score: f32,
-}
-
-impl SearchIndex {
-    /// The index of these tools.
-    pub(super) fn new(definitions: &[ToolDefinition]) -> SearchIndex {
-        let words = DefaultTokenizer::new(Language::English);
-        let mut total = 0usize;
-        let texts: Vec<String> = definitions
-            .iter()
-            .map(|definition| {
-                let tokens = words.tokenize(&text_of(definition));
-                total += tokens.len();
-                tokens.join(" ")
-            })
-            .collect();
-        // BM25 divides by the average length; any positive value does when there are no
-        // words at all.
-        let average = if total == 0 {
-            1.0
-        } else {
-            total as f32 / texts.len() as f32
-        };
-        let embedder = EmbedderBuilder::<u32, Tokenized>::with_avgdl(average).build();
-        let mut scorer = Scorer::new();
-        for (position, text) in texts.iter().enumerate() {
-            if let Ok(id) = u32::try_from(position) {
-                scorer.upsert(&id, embedder.embed(text));
-            }
-        }
-        SearchIndex {
-            words,
-            embedder,
-            scorer,
-        }
-    }
-
-    /// The positions of the tools matching `query`, best first, ties in insertion order.
-    fn positions(&self, query: &str) -> Vec<(usize, f32)> {
-        let query = self.words.tokenize(&split_words(query)).join(" ");
-        let query = self.embedder.embed(&query);
-        let mut found: Vec<(usize, f32)> = self
-            .scorer
-            .matches(&query)
-            .into_iter()
-            .map(|hit| (hit.id as usize, hit.score))
-            .collect();
-        found.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        found
-    }
-}
-
-impl Catalog {
-    /// The search index of these tools, made on first use.
-    pub(super) fn search_index(&self) -> &SearchIndex {
-        self.search
-            .get_or_init(|| SearchIndex::new(&self.definitions))
-    }
 }
 
 impl Registry {
@@ -125,7 +29,7 @@ impl Registry {
     /// change; a search reads it without waiting on one another.
     ///
     /// ```
-    /// use tool_core::{tool, Registry};
+    /// use tool_core::{Registry, tool};
     ///
     /// /// Writes a note to the notebook.
     /// #[tool(tags("notes"))]
@@ -140,7 +44,7 @@ impl Registry {
     /// assert_eq!(found[0].definition.name, "note_write");
     /// assert!(found.iter().all(|each| each.definition.name != "weather"));
     /// ```
-    pub fn search(&self, query: &str, limit: usize) -> Vec<Found> {
+    pub fn search(&self, query: &str, limit: usize) -> Vec<SearchHit> {
         let catalog = self.catalog();
         catalog
             .search_index()
@@ -150,55 +54,10 @@ impl Registry {
                 position < catalog.definitions.len() && self.permits(&catalog, position)
             })
             .take(limit)
-            .map(|(position, score)| Found {
+            .map(|(position, score)| SearchHit {
                 definition: catalog.definitions[position].clone(),
                 score,
             })
             .collect()
     }
-}
-
-/// The words a tool is found by: its name (split at `_`), title, description,
-/// tags, and its fields' names (split too) and descriptions.
-fn text_of(definition: &ToolDefinition) -> String {
-    let mut text = String::new();
-    text.push_str(&split_words(&definition.name));
-    for part in [definition.title.as_deref(), Some(&definition.description)]
-        .into_iter()
-        .flatten()
-    {
-        text.push(' ');
-        text.push_str(part);
-    }
-    for tag in &definition.tags {
-        let _ = write!(text, " {}", split_words(tag));
-    }
-    if let Some(properties) = definition
-        .input_schema
-        .get("properties")
-        .and_then(Value::as_object)
-    {
-        for (field, property) in properties {
-            let _ = write!(text, " {}", split_words(field));
-            if let Some(description) = property.get("description").and_then(Value::as_str) {
-                text.push(' ');
-                text.push_str(description);
-            }
-        }
-    }
-    text
-}
-
-/// `text` with `_`, `-`, `.` and `/` as spaces, so that `note_write` is found by `note` and by
-/// `write`: a Unicode word boundary does not fall at `_`.
-fn split_words(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if matches!(c, '_' | '-' | '.' | '/') {
-                ' '
-            } else {
-                c
-            }
-        })
-        .collect()
 }

@@ -19,16 +19,16 @@ use serde_json::{Value, json};
 use tokio::sync::watch;
 
 use super::Registry;
-use super::call::shortened;
 use super::catalog::{Definitions, Exported, export_all};
 use crate::args::{self, Prepared};
-use crate::call::ToolCall;
-use crate::context::Context;
-use crate::output::Output;
+use crate::call::context::Context;
+use crate::call::tool_call::ToolCall;
+use crate::outcome::output::Output;
+use crate::outcome::refusal::{Refusal, code};
+use crate::outcome::result::ToolResult;
+use crate::outcome::shorten::shortened;
 use crate::providers::{ExportError, Provider};
-use crate::refusal::{Refusal, code};
-use crate::result::ToolResult;
-use crate::tool::ToolDefinition;
+use crate::tool::definition::ToolDefinition;
 
 /// The name of the search tool a registry with deferred loading lists first. It stands in
 /// front of a registry tool of the same name.

@@ -5,9 +5,9 @@
 //! object inside it that does not take other fields itself, because the argument parser
 //! refuses fields a tool does not have at any depth; nested structs stay in `$defs`.
 //!
-//! Reading a schema goes through [`walk`] (which keywords hold subschemas, where a `$ref`
-//! leads), [`keywords`] (the validation keywords of one schema object) and [`words`] (a
-//! schema said in words). Providers' own dialects are derived from these in `dialect`.
+//! Reading a schema goes through `walk` (which keywords hold subschemas, where a `$ref`
+//! leads), `keywords` (the validation keywords of one schema object) and `words` (a schema
+//! said in words). Providers' own dialects are derived from these in `providers::dialect`.
 
 pub(crate) mod formats;
 pub(crate) mod keywords;

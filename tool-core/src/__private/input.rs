@@ -1,0 +1,98 @@
+//! A tool's input type, as the generated code reaches it: its schema, prepared once, and its
+//! parsing, through one generic call whose bounds make a parameter type without `Deserialize`
+//! or `JsonSchema` one error at that parameter, in words about parameters.
+
+use std::sync::OnceLock;
+
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::args::prepared::Prepared;
+use crate::call::arguments::Arguments;
+use crate::outcome::refusal::Refusal;
+
+/// A tool's input schema, generated and prepared on first use and kept for the life of the
+/// program.
+pub type SchemaCell = OnceLock<Prepared>;
+
+/// Holds for a tool's input type: every parameter can be read from JSON and described.
+///
+/// Only an `#[input]` struct can fail this: the struct generated from the parameters has it
+/// whenever each of them is a [`Parameter`], which is checked (and reported) first.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool's `#[input]`: it must implement `serde::Deserialize` and `schemars::JsonSchema`",
+    label = "this input type cannot be read from JSON or described",
+    note = "derive both on it: `#[derive(serde::Deserialize, schemars::JsonSchema)]`",
+    note = "if it derives both already, one is another version's than tool-core reads (serde 1, schemars 1): `cargo tree -d` lists crates built in two versions"
+)]
+pub trait ToolInput: DeserializeOwned + schemars::JsonSchema {}
+
+// Not recommended, for one error per input type as with `Parameter` below.
+#[diagnostic::do_not_recommend]
+impl<T: DeserializeOwned + schemars::JsonSchema> ToolInput for T {}
+
+/// What the generated code does with its input type, reached through one generic call so that
+/// a bad parameter type is reported once here (and precisely at the parameter).
+pub struct InputOps<T> {
+    /// The input schema, from the tool's cell.
+    pub schema: fn(&'static SchemaCell) -> &'static Map<String, Value>,
+    /// Parses a call's arguments.
+    pub parse: fn(&Arguments, &'static SchemaCell, &str) -> Result<T, Refusal>,
+}
+
+/// The operations on input type `T`.
+pub const fn input_ops<T: ToolInput>() -> InputOps<T> {
+    InputOps {
+        schema: input_schema::<T>,
+        parse: parse_arguments::<T>,
+    }
+}
+
+/// The operations on the input struct `#[tool]` makes of a fn's parameters, which says
+/// `#[serde(deny_unknown_fields)]`.
+pub const fn generated_input_ops<T: ToolInput>() -> InputOps<T> {
+    InputOps {
+        schema: input_schema::<T>,
+        parse: parse_generated_arguments::<T>,
+    }
+}
+
+fn input_schema<T: ToolInput>(cell: &'static SchemaCell) -> &'static Map<String, Value> {
+    prepared::<T>(cell).schema()
+}
+
+fn prepared<T: ToolInput>(cell: &'static SchemaCell) -> &'static Prepared {
+    cell.get_or_init(|| Prepared::new(crate::schema::input_schema::<T>()))
+}
+
+fn parse_arguments<T: ToolInput>(
+    arguments: &Arguments,
+    cell: &'static SchemaCell,
+    tool: &str,
+) -> Result<T, Refusal> {
+    crate::args::parse(arguments.as_str(), prepared::<T>(cell), tool)
+}
+
+fn parse_generated_arguments<T: ToolInput>(
+    arguments: &Arguments,
+    cell: &'static SchemaCell,
+    tool: &str,
+) -> Result<T, Refusal> {
+    crate::args::parse_strict(arguments.as_str(), prepared::<T>(cell), tool)
+}
+
+/// Holds for every type a tool parameter can have: one that can be read from JSON and
+/// described by a JSON Schema.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool parameter: it must implement `serde::Deserialize` and `schemars::JsonSchema`",
+    label = "this parameter's type cannot be read from JSON or described",
+    note = "derive both on the type (for `Option<T>`, `Vec<T>` and the like, on `T`): `#[derive(serde::Deserialize, schemars::JsonSchema)]`",
+    note = "for a type of another crate, turn on schemars' feature for it (`url2` for `url::Url`, `uuid1` for `uuid::Uuid`, `chrono04` for chrono's types) and that crate's own `serde` feature",
+    note = "if it derives both already, one is another version's than tool-core reads (serde 1, schemars 1): `cargo tree -d` lists crates built in two versions"
+)]
+pub trait Parameter: DeserializeOwned + schemars::JsonSchema {}
+
+// Not recommended, so that a type lacking both traits gets one error (this trait's) instead of
+// one per missing trait, and without rustc's list of other types that implement each.
+#[diagnostic::do_not_recommend]
+impl<T: DeserializeOwned + schemars::JsonSchema> Parameter for T {}

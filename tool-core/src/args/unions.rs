@@ -1,0 +1,198 @@
+//! The checker's way with unions (`anyOf`, `oneOf`): which branch a value was meant for, by a
+//! tagged enum's tag or by the shape of the value, so that its faults are those of that branch
+//! rather than of every branch it failed.
+
+use serde_json::Value;
+
+use super::checker::{Checker, fixed_value, is_null_schema, received, type_matches};
+use super::path::{Path, quote};
+use crate::args::tree::Node;
+use crate::outcome::suggest::nearest;
+use crate::schema::walk::Lookup;
+
+impl<'s> Checker<'s> {
+    /// `anyOf`/`oneOf`: fine if any branch accepts the value. Otherwise report the faults of
+    /// the one branch whose shape the value has (an enum variant's object, say), or one fault
+    /// naming every branch.
+    pub(super) fn check_branches(
+        &mut self,
+        value: &mut Node<'_>,
+        branches: &'s [Value],
+        path: &mut Path,
+    ) {
+        if let Node::Object(_) = value
+            && let Some((tag, tags)) = self.tag_of(branches)
+            && self.tag_is_wrong(value, tag, &tags, path)
+        {
+            return;
+        }
+        let mut candidates = Vec::new();
+        // The faults of the one branch that is not `null`, for a value that is not null: an
+        // optional's type, whatever shape it has (a union of its own, say).
+        let mut solid = None;
+        let only_one_solid = !value.is_null()
+            && branches
+                .iter()
+                .filter(|branch| !is_null_schema(branch))
+                .count()
+                == 1;
+        // Each branch is tried with the faults so far set aside, sharing this checker's steps.
+        let outer = std::mem::take(&mut self.faults);
+        for branch in branches {
+            if self.tag_differs(branch, value) {
+                continue;
+            }
+            // A trial copies the value, which costs what checking it does.
+            let copied = value.count();
+            if copied > self.steps_left {
+                self.gave_up = true;
+                break;
+            }
+            self.steps_left -= copied;
+            let mut trial = value.clone();
+            self.check(&mut trial, branch, path);
+            let faults = std::mem::take(&mut self.faults);
+            if self.gave_up {
+                break;
+            }
+            if faults.is_empty() {
+                *value = trial;
+                self.faults = outer;
+                return;
+            }
+            if only_one_solid && !is_null_schema(branch) {
+                solid = Some(faults);
+            } else if self.shape_matches(branch, value) {
+                candidates.push(faults);
+            }
+        }
+        self.faults = outer;
+        if self.gave_up {
+            return;
+        }
+        if let Some(faults) = solid {
+            self.faults.extend(faults);
+        } else if candidates.len() == 1 {
+            self.faults.extend(candidates.remove(0));
+        } else {
+            let expected = branches
+                .iter()
+                .map(|branch| self.words.of(branch))
+                .collect::<Vec<_>>()
+                .join(" or ");
+            self.fault(
+                path,
+                format!("expected {expected}, received {}", received(value)),
+            );
+        }
+    }
+
+    /// Whether `value` is an object whose tag (a property that `schema` fixes to one value,
+    /// as for an internally or adjacently tagged enum's variant) holds another value: then the
+    /// branch cannot fit, and its faults would say nothing useful.
+    pub(super) fn tag_differs(&self, schema: &'s Value, value: &Node<'_>) -> bool {
+        let (Some(schema), Node::Object(_)) = (self.root.deref(schema), value) else {
+            return false;
+        };
+        let Some(properties) = schema.lookup("properties").and_then(Value::as_object) else {
+            return false;
+        };
+        properties.iter().any(|(key, property)| {
+            matches!(
+                (fixed_value(property), value.field(key)),
+                (Some(fixed), Some(actual)) if !actual.equals(fixed)
+            )
+        })
+    }
+
+    /// The tag of a tagged enum's variants, if `branches` are that: objects that each fix one
+    /// property (the same in all of them) to a value of their own. Gives the property and the
+    /// values, in the variants' order.
+    pub(super) fn tag_of(&self, branches: &'s [Value]) -> Option<(&'s str, Vec<&'s Value>)> {
+        let fixed = |branch: &'s Value| -> Option<Vec<(&'s str, &'s Value)>> {
+            let properties = self.root.deref(branch)?.lookup("properties")?.as_object()?;
+            Some(
+                properties
+                    .iter()
+                    .filter_map(|(key, property)| Some((key.as_str(), fixed_value(property)?)))
+                    .collect(),
+            )
+        };
+        let [first, rest @ ..] = branches else {
+            return None;
+        };
+        if rest.is_empty() {
+            return None;
+        }
+        let others: Vec<_> = rest.iter().map(fixed).collect::<Option<_>>()?;
+        fixed(first)?.into_iter().find_map(|(tag, value)| {
+            let mut tags = vec![value];
+            for other in &others {
+                tags.push(other.iter().find(|(key, _)| *key == tag)?.1);
+            }
+            Some((tag, tags))
+        })
+    }
+
+    /// A fault at the tag of a tagged enum's value, when the tag is missing or names no
+    /// variant; whether there was one.
+    pub(super) fn tag_is_wrong(
+        &mut self,
+        value: &Node<'_>,
+        tag: &str,
+        tags: &[&'s Value],
+        path: &mut Path,
+    ) -> bool {
+        let listed = tags
+            .iter()
+            .map(|tag| tag.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let problem = match value.field(tag) {
+            None => format!("missing; expected one of {listed}"),
+            Some(sent) if tags.iter().any(|tag| sent.equals(tag)) => return false,
+            Some(sent) => {
+                let meant = match sent {
+                    Node::String(sent) => nearest(sent, tags.iter().filter_map(|tag| tag.as_str())),
+                    _ => None,
+                };
+                match meant {
+                    Some(meant) => format!(
+                        "expected one of {listed}, received {}; did you mean {}?",
+                        received(sent),
+                        quote(meant)
+                    ),
+                    None => format!("expected one of {listed}, received {}", received(sent)),
+                }
+            }
+        };
+        path.with_field(tag, |path| self.fault(path, problem));
+        true
+    }
+
+    /// Whether `value` has the JSON type `schema` asks for and, for objects, carries a key the
+    /// schema names (how an externally tagged enum variant is told apart).
+    pub(super) fn shape_matches(&self, schema: &'s Value, value: &Node<'_>) -> bool {
+        let Some(schema) = self.root.deref(schema) else {
+            return false;
+        };
+        if schema.lookup("enum").is_some() || schema.lookup("const").is_some() {
+            return false;
+        }
+        let typed = schema
+            .lookup("type")
+            .is_some_and(|types| type_matches(types, value));
+        match (
+            value,
+            schema.lookup("properties").and_then(Value::as_object),
+        ) {
+            (Node::Object(object), Some(properties)) => {
+                typed
+                    && object
+                        .iter()
+                        .any(|(key, _)| properties.lookup(key).is_some())
+            }
+            _ => typed,
+        }
+    }
+}

@@ -1,0 +1,64 @@
+//! Who answers a tool's questions: the [`Asker`] a host puts on a call's [`Context`], the
+//! [`Question`] it is given and the [`Reply`] it gives. What a tool does with the reply (the
+//! form a type becomes, the answer read back as it) is `run::ask`'s.
+//!
+//! [`Context`]: crate::Context
+
+use std::future::Future;
+
+use serde_json::{Map, Value};
+
+use crate::call::future::BoxFuture;
+use crate::outcome::refusal::Refusal;
+
+/// One question for the person behind a call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Question {
+    /// What the person is asked, as the tool wrote it.
+    pub message: String,
+    /// The form: a JSON Schema object (`type`, `properties`, `required`) whose properties are
+    /// each a string (with `minLength`, `maxLength`, `format`, or `enum`/`oneOf` of strings),
+    /// a number or integer (`minimum`, `maximum`) or a boolean, as MCP's elicitation takes it.
+    pub form: Map<String, Value>,
+}
+
+/// What the person did with a question, as an [`Asker`] reports it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    /// They filled in the form; the values by property name.
+    Accept(Map<String, Value>),
+    /// They said no, and the call may go on without an answer.
+    Decline,
+    /// They dismissed the question; the call should stop.
+    Cancel,
+}
+
+/// Puts questions to the person behind a call; see [`Context::with_asker`](crate::Context::with_asker).
+///
+/// It answers `Err` with a [`Refusal`] (code [`cannot-ask`](crate::code::CANNOT_ASK)) when it cannot
+/// reach anyone: a client without forms, a closed connection. Any
+/// `Fn(Question) -> impl Future<Output = Result<Reply, Refusal>>` is an asker:
+///
+/// ```
+/// use tool_core::{Context, Refusal};
+/// use tool_core::call::{Question, Reply};
+///
+/// let ctx = Context::new().with_asker(|question: Question| async move {
+///     println!("{}", question.message);
+///     Ok::<_, Refusal>(Reply::Decline)
+/// });
+/// ```
+pub trait Asker: Send + Sync + 'static {
+    /// Asks one question and waits for the reply.
+    fn ask(&self, question: Question) -> BoxFuture<'_, Result<Reply, Refusal>>;
+}
+
+impl<F, Fut> Asker for F
+where
+    F: Fn(Question) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<Reply, Refusal>> + Send + 'static,
+{
+    fn ask(&self, question: Question) -> BoxFuture<'_, Result<Reply, Refusal>> {
+        Box::pin(self(question))
+    }
+}

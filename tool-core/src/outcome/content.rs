@@ -1,0 +1,165 @@
+//! Content blocks: one block of what a tool gives back ([`Content`]: text, an image or audio
+//! as bytes, a link to a resource, structured data with its text), and its JSON in MCP's shape
+//! (`{"type": "image", "data": "<base64>", ...}`), which is also how an `Output` of blocks
+//! serializes: written, and read back.
+
+use base64::Engine as _;
+use serde_json::{Value, json};
+
+/// One block of content a tool gives back: what MCP calls a content block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Content {
+    /// Text.
+    Text(String),
+    /// An image: its bytes (base64 on the wire) and MIME type, such as `image/png`.
+    Image {
+        /// The image's bytes.
+        data: Vec<u8>,
+        /// Its MIME type.
+        mime_type: String,
+    },
+    /// Audio: its bytes (base64 on the wire) and MIME type, such as `audio/wav`.
+    Audio {
+        /// The audio's bytes.
+        data: Vec<u8>,
+        /// Its MIME type.
+        mime_type: String,
+    },
+    /// Structured data and the text a model is shown for it, when that text is not the data's
+    /// JSON: MCP writes the text as a text block where this block stands and the value, when it
+    /// is an object, as the result's `structuredContent` (one object per result: the first
+    /// such block's), so a program reads the value whole while the model reads the text; hosts
+    /// that take only text show the text. A structured output larger than
+    /// [`Artifacts`](crate::Artifacts) shows at once becomes one of these, its text the
+    /// preview and the handle. Read back from MCP, a result with `structuredContent` is
+    /// [`Output::Json`](crate::outcome::Output::Json) of the value.
+    Structured {
+        /// The data, whole.
+        value: serde_json::Value,
+        /// What a model is shown in its place.
+        text: String,
+    },
+    /// A link to a resource the caller can fetch.
+    ResourceLink {
+        /// Where the resource is.
+        uri: String,
+        /// Its name.
+        name: String,
+        /// Its MIME type, when known.
+        mime_type: Option<String>,
+        /// What it is.
+        description: Option<String>,
+    },
+}
+
+impl Content {
+    /// A text block.
+    pub fn text(text: impl Into<String>) -> Content {
+        Content::Text(text.into())
+    }
+
+    /// An image block.
+    pub fn image(data: impl Into<Vec<u8>>, mime_type: impl Into<String>) -> Content {
+        Content::Image {
+            data: data.into(),
+            mime_type: mime_type.into(),
+        }
+    }
+
+    /// An audio block.
+    pub fn audio(data: impl Into<Vec<u8>>, mime_type: impl Into<String>) -> Content {
+        Content::Audio {
+            data: data.into(),
+            mime_type: mime_type.into(),
+        }
+    }
+
+    /// A structured block: `value` for programs, `text` for the model.
+    pub fn structured(value: serde_json::Value, text: impl Into<String>) -> Content {
+        Content::Structured {
+            value,
+            text: text.into(),
+        }
+    }
+
+    /// A resource link.
+    pub fn resource_link(uri: impl Into<String>, name: impl Into<String>) -> Content {
+        Content::ResourceLink {
+            uri: uri.into(),
+            name: name.into(),
+            mime_type: None,
+            description: None,
+        }
+    }
+
+    /// The block as text, for hosts that take only text: text itself; a structured block's
+    /// text; a one-line stand-in for media (`[image/png image, 1024 bytes]`); a link's URI.
+    pub fn as_text(&self) -> std::borrow::Cow<'_, str> {
+        match self {
+            Content::Text(text) | Content::Structured { text, .. } => text.into(),
+            Content::Image { data, mime_type } => {
+                format!("[{mime_type} image, {} bytes]", data.len()).into()
+            }
+            Content::Audio { data, mime_type } => {
+                format!("[{mime_type} audio, {} bytes]", data.len()).into()
+            }
+            Content::ResourceLink { uri, name, .. } => format!("[{name}]({uri})").into(),
+        }
+    }
+}
+
+/// A content block (`{"type": "image", "data": "<base64>", "mimeType": ...}`), as MCP has
+/// them, a structured block as its text; also the JSON of an [`Output`] of blocks.
+pub(crate) fn write_block(block: &Content) -> Value {
+    let base64 = |data: &[u8]| base64::engine::general_purpose::STANDARD.encode(data);
+    match block {
+        Content::Text(text) | Content::Structured { text, .. } => {
+            json!({"type": "text", "text": text})
+        }
+        Content::Image { data, mime_type } => {
+            json!({"type": "image", "data": base64(data), "mimeType": mime_type})
+        }
+        Content::Audio { data, mime_type } => {
+            json!({"type": "audio", "data": base64(data), "mimeType": mime_type})
+        }
+        Content::ResourceLink {
+            uri,
+            name,
+            mime_type,
+            description,
+        } => {
+            let mut link = json!({"type": "resource_link", "uri": uri, "name": name});
+            if let Some(mime_type) = mime_type {
+                link["mimeType"] = mime_type.as_str().into();
+            }
+            if let Some(description) = description {
+                link["description"] = description.as_str().into();
+            }
+            link
+        }
+    }
+}
+
+/// A content block read back; `None` for a type this framework does not have (an embedded
+/// resource, say) or a block missing what its type needs.
+pub(crate) fn read_block(block: &Value) -> Option<Content> {
+    let field = |key: &str| block.get(key).and_then(Value::as_str);
+    let bytes = || {
+        base64::engine::general_purpose::STANDARD
+            .decode(field("data")?)
+            .ok()
+    };
+    match field("type")? {
+        "text" => Some(Content::text(field("text")?)),
+        "image" => Some(Content::image(bytes()?, field("mimeType")?)),
+        "audio" => Some(Content::audio(bytes()?, field("mimeType")?)),
+        "resource_link" => Some(Content::ResourceLink {
+            uri: field("uri")?.to_owned(),
+            name: field("name")?.to_owned(),
+            mime_type: field("mimeType").map(str::to_owned),
+            description: field("description").map(str::to_owned),
+        }),
+        _ => None,
+    }
+}

@@ -1,0 +1,12 @@
+//! What a registry's settings add to every call, each off until set and each a module of its
+//! own: who may call which tool ([`grant`]), approval before destructive tools
+//! ([`approval`]), budgets of calls per caller ([`rate`]), large outputs kept and read by
+//! handle ([`artifact`]), a record of every call ([`observe`]) and its tracing span
+//! ([`trace`]). The registry applies them in the order its `call` module writes down.
+
+pub mod approval;
+pub mod artifact;
+pub mod grant;
+pub mod observe;
+pub mod rate;
+pub mod trace;

@@ -1,0 +1,314 @@
+//! Asking the person behind a call for a value, in the middle of the call.
+//!
+//! A handler calls [`Context::ask`] with a message and a flat type `T` (a struct of strings,
+//! numbers, integers, booleans and enums of strings, or one such value). The question goes to
+//! the [`Asker`] the host put on the context: a terminal prompt, a chat UI, or, over MCP, an
+//! elicitation request (2025-11-25) or an `input_required` round trip (2026-07-28). The tool
+//! is written once and never knows which.
+//!
+//! What a form can show is what MCP's elicitation forms take, so `T`'s JSON Schema is read
+//! into such a form when the tool first asks ([`Question::form`]); a type a form cannot show
+//! (a list, a nested struct, a map) is refused then, with a message naming the field, since
+//! the compiler cannot read a schema. A context without an asker, an asker that cannot reach
+//! a person, an answer that is not a `T`: each is a model-facing [`Refusal`], so `?` in a
+//! handler ends the call with an answer a model can act on. The question waits no longer than
+//! the call: cancelling the call or passing its deadline ends it.
+
+use std::marker::PhantomData;
+use std::time::Instant;
+
+use schemars::JsonSchema;
+use schemars::generate::SchemaSettings;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::call::asker::{Question, Reply};
+use crate::call::context::Context;
+use crate::outcome::refusal::{Refusal, code};
+
+/// The property a form holds a single value in, when `T` is not a struct (`ask::<bool>`).
+pub const SINGLE_VALUE_FIELD: &str = "value";
+
+/// What [`Context::ask`] returns: the person's answer, or that they gave none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer<T> {
+    /// The answer, read as a `T`.
+    Given(T),
+    /// The person declined to answer.
+    Declined,
+    /// The person dismissed the question.
+    Cancelled,
+}
+
+impl<T> Answer<T> {
+    /// The answer, if one was given.
+    pub fn given(self) -> Option<T> {
+        match self {
+            Answer::Given(value) => Some(value),
+            Answer::Declined | Answer::Cancelled => None,
+        }
+    }
+}
+
+/// The form for `T`, or why a form cannot show it.
+pub fn form_for<T: JsonSchema>() -> Result<Map<String, Value>, Refusal> {
+    Form::<T>::build().map(|(form, _)| form)
+}
+
+struct Form<T>(PhantomData<T>);
+
+impl<T: JsonSchema> Form<T> {
+    /// The form, and whether it holds `T` as its one `value` field (`T` is no struct).
+    fn build() -> Result<(Map<String, Value>, bool), Refusal> {
+        let generator = SchemaSettings::draft2020_12()
+            .with(|settings| {
+                settings.meta_schema = None;
+                settings.inline_subschemas = true;
+            })
+            .for_deserialize()
+            .into_generator();
+        let schema = match generator.into_root_schema_for::<T>().to_value() {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        };
+        let type_name = T::schema_name();
+        let unsupported = |field: &str, why: &str| {
+            Refusal::new(
+                code::CANNOT_ASK,
+                format!(
+                    "{type_name} cannot be asked for with a form: {field} {why}; a form takes \
+                     strings, numbers, integers, booleans and enums of strings"
+                ),
+            )
+        };
+        let mut form = Map::new();
+        form.insert("type".into(), "object".into());
+        let single = schema.get("type") != Some(&Value::from("object"));
+        if !single {
+            if schema.contains_key("additionalProperties")
+                && schema.get("additionalProperties") != Some(&Value::Bool(false))
+            {
+                return Err(unsupported("it", "takes fields of any name"));
+            }
+            let mut properties = Map::new();
+            let empty = Map::new();
+            let given = schema
+                .get("properties")
+                .and_then(Value::as_object)
+                .unwrap_or(&empty);
+            for (name, property) in given {
+                let field = format!("field `{name}`");
+                let flat = flat_property(property).map_err(|why| unsupported(&field, why))?;
+                properties.insert(name.clone(), Value::Object(flat));
+            }
+            form.insert("properties".into(), Value::Object(properties));
+            if let Some(required) = schema.get("required") {
+                form.insert("required".into(), required.clone());
+            }
+        } else {
+            let flat =
+                flat_property(&Value::Object(schema)).map_err(|why| unsupported("it", why))?;
+            let mut properties = Map::new();
+            properties.insert(SINGLE_VALUE_FIELD.into(), Value::Object(flat));
+            form.insert("properties".into(), Value::Object(properties));
+            form.insert("required".into(), Value::from(vec![SINGLE_VALUE_FIELD]));
+        }
+        Ok((form, single))
+    }
+}
+
+/// One property of a form: the schema of a string, number, integer, boolean or enum of
+/// strings, with the keywords a form keeps; `Option<_>` reads as its inner type (the
+/// property is then not required, which `required` already says).
+fn flat_property(schema: &Value) -> Result<Map<String, Value>, &'static str> {
+    let Value::Object(schema) = schema else {
+        return Err("has no type");
+    };
+    // `Option<T>`: `type: [T, "null"]` or `anyOf: [T, {type: null}]`.
+    if let Some(Value::Array(variants)) = schema.get("anyOf") {
+        let mut not_null = variants
+            .iter()
+            .filter(|variant| variant.get("type") != Some(&Value::from("null")));
+        return match (not_null.next(), not_null.next()) {
+            (Some(only), None) => {
+                let mut inner = flat_property(only)?;
+                for keyword in ["title", "description", "default"] {
+                    if let Some(value) = schema.get(keyword) {
+                        inner.insert(keyword.into(), value.clone());
+                    }
+                }
+                Ok(inner)
+            }
+            _ => Err("is one of several types"),
+        };
+    }
+    let kind = match schema.get("type") {
+        Some(Value::String(kind)) => kind.as_str(),
+        Some(Value::Array(kinds)) => {
+            let mut not_null = kinds.iter().filter(|kind| *kind != "null");
+            match (not_null.next(), not_null.next()) {
+                (Some(Value::String(kind)), None) => kind.as_str(),
+                _ => return Err("is one of several types"),
+            }
+        }
+        None if schema.get("oneOf").is_some() => "string",
+        _ => return Err("has no single type"),
+    };
+    let kept: &[&str] = match kind {
+        "string" => &["minLength", "maxLength", "format", "enum"],
+        "number" | "integer" => &["minimum", "maximum"],
+        "boolean" => &[],
+        "array" => return Err("is a list"),
+        "object" => return Err("is an object"),
+        _ => return Err("has no single type"),
+    };
+    let mut flat = Map::new();
+    flat.insert("type".into(), kind.into());
+    for keyword in ["title", "description", "default"].iter().chain(kept) {
+        if let Some(value) = schema.get(*keyword) {
+            flat.insert((*keyword).into(), value.clone());
+        }
+    }
+    if let Some(Value::Array(options)) = schema.get("oneOf") {
+        // An enum whose variants have doc comments: each a `const` with a description,
+        // which a form shows as a titled choice.
+        let mut choices = Vec::with_capacity(options.len());
+        for option in options {
+            let choice = match option.get("const").or_else(|| {
+                option
+                    .get("enum")
+                    .and_then(Value::as_array)
+                    .filter(|values| values.len() == 1)
+                    .and_then(|values| values.first())
+            }) {
+                Some(Value::String(value)) => value.clone(),
+                _ => return Err("is an enum whose variants are not plain strings"),
+            };
+            let title = option
+                .get("description")
+                .or_else(|| option.get("title"))
+                .cloned()
+                .unwrap_or_else(|| Value::from(choice.clone()));
+            choices.push(serde_json::json!({"const": choice, "title": title}));
+        }
+        flat.insert("oneOf".into(), Value::Array(choices));
+    }
+    if let Some(Value::Array(values)) = flat.get("enum")
+        && !values.iter().all(Value::is_string)
+    {
+        return Err("is an enum whose variants are not plain strings");
+    }
+    Ok(flat)
+}
+
+impl Context {
+    /// Asks the person behind the call for a `T`, and waits for their answer or their
+    /// refusal to give one.
+    ///
+    /// `T` is a flat type: a struct whose fields are strings, numbers, integers, booleans or
+    /// enums of strings (each may be an `Option`), or one such value (`bool`, say), which the
+    /// form shows as one field named `value`. It is an `Err` (a model-facing [`Refusal`], so
+    /// `?` ends the call) when nobody can be asked (no asker on the context: code
+    /// `cannot-ask`), when a form cannot show `T` (`cannot-ask`, naming the field), when the
+    /// answer is not a `T` (`bad-answer`, with each fault), or when the call is cancelled or
+    /// its deadline passes while waiting (`cancelled`, `timed-out`).
+    ///
+    /// ```
+    /// use tool_core::{Answer, Context, Refusal};
+    /// use tool_core::call::Reply;
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Title {
+    ///     /// The note's new title.
+    ///     title: String,
+    /// }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let ctx = Context::new().with_asker(|_question| async {
+    ///     Ok::<_, Refusal>(Reply::Accept(serde_json::json!({"title": "Groceries"}).as_object().unwrap().clone()))
+    /// });
+    /// match ctx.ask::<Title>("What should the note be called?").await? {
+    ///     Answer::Given(Title { title }) => assert_eq!(title, "Groceries"),
+    ///     Answer::Declined | Answer::Cancelled => unreachable!(),
+    /// }
+    /// let nobody = Context::new().ask::<bool>("Really?").await.unwrap_err();
+    /// assert_eq!(nobody.code, "cannot-ask");
+    /// # Ok::<_, Refusal>(()) }).unwrap();
+    /// ```
+    pub async fn ask<T>(&self, message: impl Into<String>) -> Result<Answer<T>, Refusal>
+    where
+        T: DeserializeOwned + JsonSchema,
+    {
+        let Some(asker) = self.asker() else {
+            return Err(Refusal::new(
+                code::CANNOT_ASK,
+                "this caller cannot be asked questions; go on without an answer or stop",
+            ));
+        };
+        let (form, single) = Form::<T>::build()?;
+        let question_form = form.clone();
+        let question = Question {
+            message: message.into(),
+            form,
+        };
+        let reply = tokio::select! {
+            biased;
+            () = self.cancellation().cancelled() => return Err(Refusal::cancelled()),
+            () = wait_until(self.deadline()) => return Err(Refusal::timed_out()),
+            reply = asker.ask(question) => reply?,
+        };
+        match reply {
+            Reply::Accept(values) => {
+                // The form's bounds and choices were shown to the person: held to them, as a
+                // tool's arguments are held to its schema, whatever the client checked.
+                let values = Value::Object(values);
+                let faults = crate::args::validate(&values, &question_form);
+                if !faults.is_empty() {
+                    return Err(bad_answer(
+                        faults
+                            .into_iter()
+                            .map(|fault| (crate::args::shown(fault.path), fault.problem)),
+                    ));
+                }
+                let value = match values {
+                    Value::Object(mut values) if single => {
+                        values.remove(SINGLE_VALUE_FIELD).unwrap_or(Value::Null)
+                    }
+                    values => values,
+                };
+                serde_path_to_error::deserialize::<_, T>(value)
+                    .map(Answer::Given)
+                    .map_err(|error| {
+                        let path = match error.path().to_string() {
+                            root if root == "." && single => SINGLE_VALUE_FIELD.to_owned(),
+                            root if root == "." => String::new(),
+                            path => path,
+                        };
+                        bad_answer([(crate::args::shown(path), error.into_inner().to_string())])
+                    })
+            }
+            Reply::Decline => Ok(Answer::Declined),
+            Reply::Cancel => Ok(Answer::Cancelled),
+        }
+    }
+}
+
+/// A `bad-answer` refusal with a `fault` line for each (path, problem).
+fn bad_answer(faults: impl IntoIterator<Item = (String, String)>) -> Refusal {
+    faults.into_iter().fold(
+        Refusal::new(
+            code::BAD_ANSWER,
+            "the answer does not fit the question's form",
+        ),
+        |refusal, (path, problem)| refusal.line("fault", [path, problem]),
+    )
+}
+
+/// Waits until `deadline`, or for ever without one or without a tokio timer to wake at it (the
+/// call's own deadline is then checked whenever it wakes).
+async fn wait_until(deadline: Option<Instant>) {
+    match deadline.and_then(crate::run::deadline::timer_until) {
+        Some(timer) => timer.await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,407 @@
+//! Every mistake `#[tool]` and `#[toolkit]` can see in an item, each an error at the token that
+//! is wrong, saying what to write instead. All are reported at once. The rules a field's
+//! `#[schemars(...)]` declares are held to its type in `rules`.
+
+mod rules;
+
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+use syn::{Pat, Type};
+
+use crate::case::type_text;
+use crate::model::{Role, ToolFn};
+
+/// The longest tool name: the strictest provider limit (OpenAI's and Anthropic's; MCP allows
+/// 128).
+pub const MAX_NAME_LEN: usize = 64;
+
+/// Checks a tool fn; every error found, or `Ok`.
+pub fn tool(tool: &ToolFn) -> darling::Result<()> {
+    let mut errors = darling::Error::accumulator();
+    let from = match tool.attr.name {
+        Some(_) => NameFrom::ToolOption,
+        None => NameFrom::ToolFn,
+    };
+    if let Err(error) = name(&tool.name, from) {
+        errors.push(error.with_span(&tool.name_span));
+    }
+    errors.handle(meta_keys(&tool.attr.meta));
+    errors.handle(crate::attr::check_tags(&tool.attr.tags));
+    if let (true, true) = (
+        tool.attr.readonly.is_present(),
+        tool.attr.destructive.is_present(),
+    ) {
+        errors.push(
+            darling::Error::custom(
+                "a tool cannot be both `readonly` and `destructive`; keep the one that is true",
+            )
+            .with_span(&tool.attr.destructive.span()),
+        );
+    }
+    let generics = &tool.func.sig.generics;
+    if !generics.params.is_empty() || generics.where_clause.is_some() {
+        errors.push(
+            darling::Error::custom(
+                "a tool cannot be generic: its input schema is built from concrete types; \
+                 replace the type parameters with concrete types",
+            )
+            .with_span(&generic_span(generics)),
+        );
+    }
+    for param in &tool.params {
+        if let Err(error) = parameter(param, tool.in_toolkit) {
+            errors.push(error);
+        }
+        if param.role == Role::Field {
+            errors.handle(rules::field_rules(param));
+        }
+    }
+    let inputs: Vec<_> = tool
+        .params
+        .iter()
+        .filter(|param| param.role == Role::Input)
+        .collect();
+    if let Some(second) = inputs.get(1) {
+        errors.push(
+            darling::Error::custom(
+                "a tool takes at most one `#[input]` struct; put these fields in one struct",
+            )
+            .with_span(&second.input_attr.span()),
+        );
+    }
+    if let Some(input) = inputs.first() {
+        for field in tool.fields() {
+            errors.push(
+                darling::Error::custom(
+                    "with an `#[input]` struct, that struct is the whole input; move this \
+                     parameter into it as a field",
+                )
+                .with_span(&field.arg.span()),
+            );
+        }
+        if let Some(attr) = &input.input_attr
+            && !matches!(attr.meta, syn::Meta::Path(_))
+        {
+            errors.push(
+                darling::Error::custom("write `#[input]` alone, with nothing after it")
+                    .with_span(&attr.meta.span()),
+            );
+        }
+    }
+    if let Some(impl_trait) = tool.output.ty.as_ref().and_then(find_impl_trait) {
+        errors.push(
+            darling::Error::custom(
+                "a tool cannot return `impl Trait`: its output schema is built from the \
+                 concrete type; name the type",
+            )
+            .with_span(&impl_trait.span()),
+        );
+    }
+    errors.finish()
+}
+
+/// Refuses a `_meta` key set twice across a tool's `meta(...)` options, at the second.
+fn meta_keys(meta: &[crate::attr::metadata::MetaAttr]) -> darling::Result<()> {
+    let mut errors = darling::Error::accumulator();
+    let mut seen: Vec<&str> = Vec::new();
+    for entry in meta.iter().flat_map(|attr| &attr.entries) {
+        if seen.contains(&entry.key.as_str()) {
+            errors.push(
+                darling::Error::custom(format!(
+                    "the `_meta` key {:?} is set twice; keep one",
+                    entry.key
+                ))
+                .with_span(&entry.key_span),
+            );
+        }
+        seen.push(&entry.key);
+    }
+    errors.finish()
+}
+
+/// Where a name was written, for what an error about it tells the user to write.
+#[derive(Clone, Copy)]
+pub enum NameFrom {
+    /// `#[tool(name = "...")]`.
+    ToolOption,
+    /// The tool fn's identifier.
+    ToolFn,
+    /// `#[toolkit(name = "...")]`.
+    ToolkitOption,
+    /// The name of the toolkit's type.
+    ToolkitType,
+}
+
+impl NameFrom {
+    /// `tool` or `toolkit`.
+    fn what(self) -> &'static str {
+        match self {
+            NameFrom::ToolOption | NameFrom::ToolFn => "tool",
+            NameFrom::ToolkitOption | NameFrom::ToolkitType => "toolkit",
+        }
+    }
+
+    /// What to write to name it `name`.
+    fn fix(self, name: &str) -> String {
+        match self {
+            NameFrom::ToolOption | NameFrom::ToolkitOption => format!("write `name = {name:?}`"),
+            NameFrom::ToolFn => format!("rename the fn, or write `name = {name:?}`"),
+            NameFrom::ToolkitType => format!("write `#[toolkit(name = {name:?})]`"),
+        }
+    }
+}
+
+/// Tool names, and toolkit names, are lower snake case, 1 to 64 characters, so every provider
+/// accepts them.
+pub fn name(name: &str, from: NameFrom) -> darling::Result<()> {
+    let what = from.what();
+    if name.is_empty() {
+        let example = match from {
+            NameFrom::ToolOption | NameFrom::ToolFn => "`name = \"note_write\"`",
+            NameFrom::ToolkitOption => "`name = \"note\"`",
+            NameFrom::ToolkitType => "`#[toolkit(name = \"note\")]`",
+        };
+        return Err(darling::Error::custom(format!(
+            "a {what} name cannot be empty; write a lower snake case name such as {example}"
+        )));
+    }
+    if name.chars().count() > MAX_NAME_LEN {
+        let how = match from {
+            NameFrom::ToolOption | NameFrom::ToolkitOption => "write a shorter one",
+            NameFrom::ToolFn => "rename the fn, or write a shorter one",
+            NameFrom::ToolkitType => "write a shorter one with `#[toolkit(name = \"...\")]`",
+        };
+        return Err(darling::Error::custom(format!(
+            "this {what} name is {} characters long; names are limited to {MAX_NAME_LEN}, the \
+             strictest provider limit: {how}",
+            name.chars().count()
+        )));
+    }
+    if !crate::case::is_lower_snake_case(name) {
+        return Err(darling::Error::custom(format!(
+            "{what} names are lower snake case (letters a-z, digits, single underscores, \
+             starting with a letter): {}",
+            from.fix(&crate::case::suggested_name(name))
+        )));
+    }
+    Ok(())
+}
+
+fn parameter(param: &crate::model::Param, in_toolkit: bool) -> darling::Result<()> {
+    use crate::attr::syntax::error;
+    if let syn::FnArg::Receiver(receiver) = &param.arg {
+        if in_toolkit {
+            let shared_ref = receiver.reference.is_some()
+                && receiver.mutability.is_none()
+                && receiver.colon_token.is_none();
+            if shared_ref {
+                return Ok(());
+            }
+            if let (Some(_), Some(mutability), None) = (
+                &receiver.reference,
+                &receiver.mutability,
+                &receiver.colon_token,
+            ) {
+                return error(
+                    "a tool method takes `&self`, not `&mut self`: calls run concurrently and \
+                     share the toolkit, so keep what changes behind a lock (a `Mutex` field, say)",
+                    mutability,
+                );
+            }
+            return error(
+                "a tool method takes `&self`: the toolkit's tools share one value, which none \
+                 of them can own; write `&self`",
+                &receiver.self_token,
+            );
+        }
+        return error(
+            "`#[tool]` on a method belongs in a `#[toolkit]` impl block; outside one, a tool is \
+             a free fn",
+            &receiver.self_token,
+        );
+    }
+    let syn::FnArg::Typed(typed) = &param.arg else {
+        return Ok(());
+    };
+    if param.ident.is_none() {
+        return match &*typed.pat {
+            Pat::Wild(wild) => error(
+                "name this parameter: its name is the field a caller sends, such as `count: u8`",
+                wild,
+            ),
+            pat => error(
+                "a tool parameter needs a plain name, which becomes its field: name it, as in \
+                 `point: (u8, u8)`, and take it apart inside the fn",
+                pat,
+            ),
+        };
+    }
+    if param.role == Role::Context {
+        if let Type::Reference(syn::TypeReference {
+            mutability: Some(mutability),
+            ..
+        }) = &param.ty
+        {
+            return error(
+                "the context is shared by the host: take it as `&Context`",
+                mutability,
+            );
+        }
+        return Ok(());
+    }
+    if let Some(impl_trait) = find_impl_trait(&param.ty) {
+        return error(
+            "`impl Trait` cannot be a tool parameter: a parameter is read from JSON, so it \
+             needs a concrete type that implements `Deserialize` and `JsonSchema`",
+            &impl_trait,
+        );
+    }
+    if let Type::Reference(reference) = &param.ty {
+        return error(
+            "a tool parameter is read from JSON, so it must be owned: write `String` for \
+             `&str`, `Vec<T>` for `&[T]`; only `&Context` is injected by reference",
+            reference,
+        );
+    }
+    Ok(())
+}
+
+fn find_impl_trait(ty: &Type) -> Option<syn::TypeImplTrait> {
+    struct Finder(Option<syn::TypeImplTrait>);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_type_impl_trait(&mut self, found: &'ast syn::TypeImplTrait) {
+            self.0.get_or_insert_with(|| found.clone());
+        }
+    }
+    let mut finder = Finder(None);
+    finder.visit_type(ty);
+    finder.0
+}
+
+/// Where a generic fn's error points: at its first generic parameter, else at its `where`.
+fn generic_span(generics: &syn::Generics) -> proc_macro2::Span {
+    match (generics.params.first(), &generics.where_clause) {
+        (Some(param), _) => param.span(),
+        (None, Some(where_clause)) => where_clause.where_token.span,
+        (None, None) => generics.span(),
+    }
+}
+
+/// Checks a toolkit: its name, its impl block, and every tool, including that no two tools
+/// share a name (the error is at the second).
+pub fn toolkit(toolkit: &crate::model::Toolkit) -> darling::Result<()> {
+    let mut errors = darling::Error::accumulator();
+    let from = if toolkit.explicit_name {
+        NameFrom::ToolkitOption
+    } else {
+        NameFrom::ToolkitType
+    };
+    if let Err(error) = name(&toolkit.name, from) {
+        errors.push(error.with_span(&toolkit.name_span));
+    }
+    let item = &toolkit.item;
+    if let Some((_, path, _)) = &item.trait_ {
+        let self_ty = &item.self_ty;
+        errors.push(
+            darling::Error::custom(format!(
+                "`#[toolkit]` goes on an inherent impl block, not on a trait impl: move the tool \
+                 methods into `impl {} {{ ... }}` and put `#[toolkit]` on that",
+                type_text(self_ty)
+            ))
+            .with_span(&path.span()),
+        );
+    }
+    if !item.generics.params.is_empty() || item.generics.where_clause.is_some() {
+        errors.push(
+            darling::Error::custom(
+                "a toolkit cannot be generic: its tools' schemas are built from concrete types; \
+                 put `#[toolkit]` on an impl for a concrete type",
+            )
+            .with_span(&generic_span(&item.generics)),
+        );
+    }
+    if toolkit.tools.is_empty() {
+        errors.push(
+            darling::Error::custom(
+                "this toolkit has no tools: mark its tool methods with `#[tool]`",
+            )
+            .with_span(&item.self_ty.span()),
+        );
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for tool in &toolkit.tools {
+        errors.handle(self::tool(tool));
+        if seen.contains(&tool.name.as_str()) {
+            errors.push(
+                darling::Error::custom(format!(
+                    "this toolkit already has a tool named `{}`; give this one another name \
+                     with `#[tool(name = \"...\")]`",
+                    tool.name
+                ))
+                .with_span(&tool.name_span),
+            );
+        }
+        seen.push(&tool.name);
+    }
+    errors.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(name_to_check: &str, from: NameFrom) -> String {
+        name(name_to_check, from).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_good_name_passes_from_anywhere() {
+        for from in [
+            NameFrom::ToolOption,
+            NameFrom::ToolFn,
+            NameFrom::ToolkitOption,
+            NameFrom::ToolkitType,
+        ] {
+            assert!(name("note_write2", from).is_ok());
+            assert!(name(&"n".repeat(MAX_NAME_LEN), from).is_ok());
+        }
+    }
+
+    #[test]
+    fn a_bad_name_is_told_how_to_fix_where_it_was_written() {
+        let rule = "names are lower snake case (letters a-z, digits, single underscores, starting \
+                    with a letter)";
+        assert_eq!(
+            message("NoteWrite", NameFrom::ToolOption),
+            format!("tool {rule}: write `name = \"note_write\"`")
+        );
+        assert_eq!(
+            message("noteWrite", NameFrom::ToolFn),
+            format!("tool {rule}: rename the fn, or write `name = \"note_write\"`")
+        );
+        assert_eq!(
+            message("HTTPNotes", NameFrom::ToolkitType),
+            format!("toolkit {rule}: write `#[toolkit(name = \"http_notes\")]`")
+        );
+    }
+
+    #[test]
+    fn an_empty_or_long_name_says_so() {
+        assert_eq!(
+            message("", NameFrom::ToolkitOption),
+            "a toolkit name cannot be empty; write a lower snake case name such as \
+             `name = \"note\"`"
+        );
+        assert_eq!(
+            message(&"n".repeat(MAX_NAME_LEN + 1), NameFrom::ToolFn),
+            "this tool name is 65 characters long; names are limited to 64, the strictest \
+             provider limit: rename the fn, or write a shorter one"
+        );
+    }
+
+    #[test]
+    fn type_text_is_written_as_a_user_would() {
+        let ty: Type = syn::parse_quote!(&'a crate::Store<Vec<u8>, String>);
+        assert_eq!(type_text(&ty), "&'a crate::Store<Vec<u8>, String>");
+    }
+}

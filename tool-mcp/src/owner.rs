@@ -1,0 +1,51 @@
+//! Who a request comes from, as the server sees it: the HTTP request's parts (for a host's
+//! [`McpServer::with_caller`](crate::McpServer::with_caller) hook to read) and the [`Owner`]
+//! of what a request leaves behind (a task, a call suspended for an answer): its HTTP session,
+//! the caller the host named and the stdio connection it came on. Only a request of the same
+//! owner may reach it again.
+
+use rmcp::service::{RequestContext, RoleServer};
+
+/// The request an HTTP caller made, for a host's [`McpServer::with_caller`] hook to read (its
+/// headers, say).
+///
+/// [`McpServer::with_caller`]: crate::McpServer::with_caller
+pub type HttpRequestParts = axum::http::request::Parts;
+
+/// Who a request comes from: the HTTP session (`mcp-session-id`), the caller the host named,
+/// and the stdio (line) connection, each absent where the request has none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Owner {
+    pub(crate) session: Option<String>,
+    pub(crate) caller: Option<String>,
+    pub(crate) connection: Option<u128>,
+}
+
+impl Owner {
+    /// Who makes this request: its HTTP session, the caller the host named, the connection.
+    pub(crate) fn of(
+        context: &RequestContext<RoleServer>,
+        caller: Option<String>,
+        connection: Option<u128>,
+    ) -> Owner {
+        let session = context
+            .extensions
+            .get::<HttpRequestParts>()
+            .and_then(|parts| parts.headers.get("mcp-session-id"))
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_owned);
+        Owner {
+            session,
+            caller,
+            connection,
+        }
+    }
+}
+
+/// Whether the request names MCP 2026-07-28 or later, which hears of list changes only on a
+/// `subscriptions/listen` stream and has no sessions.
+pub(crate) fn is_current(context: &RequestContext<RoleServer>) -> bool {
+    context.protocol_version().is_some_and(|version| {
+        version.as_str() >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str()
+    })
+}

@@ -1,0 +1,330 @@
+//! The server's answer to every MCP method, as rmcp's `ServerHandler`: `initialize`,
+//! `tools/list` and `tools/call` (through the registry), the `tasks/*` methods, the
+//! `subscriptions/listen` stream and the `list_changed` notice.
+
+use std::sync::Arc;
+
+use rmcp::ErrorData as McpError;
+use rmcp::handler::server::ServerHandler;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CustomRequest, CustomResult,
+    ErrorCode, GetTaskParams, GetTaskResult, Implementation, InitializeResult, JsonObject,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerResult, SubscriptionFilter,
+    Tool, UpdateTaskParams,
+};
+use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
+use serde::Deserialize;
+use serde_json::Value;
+use tool_core::call::Arguments;
+use tool_core::{Context, Provider, Registry, ToolCall};
+
+use super::McpServer;
+use super::progress::ProgressSink;
+use super::sessions::RequestSession;
+use crate::ask::SuspendableCall;
+use crate::owner::{Owner, is_current};
+
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> InitializeResult {
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .enable_tasks()
+            .build();
+        InitializeResult::new(capabilities)
+            .with_server_info(Implementation::new(&self.name, &self.version))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        let caller = self.caller_of(&context.extensions);
+        let found = self.session_for(&context, caller.as_deref());
+        self.load_shared(&found, caller.as_deref()).await;
+        let tools = self
+            .registry_for(&context, caller.as_deref())
+            .export_in(found.session(), Provider::Mcp)
+            .map_err(|error| McpError::internal_error(error.to_string(), None))?;
+        let tools = tools
+            .iter()
+            .map(Tool::deserialize)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|error| McpError::internal_error(error.to_string(), None))?;
+        // `resultType: "complete"`, which 2026-07-28 requires; rmcp strips it for older peers.
+        let listed = ListToolsResult::with_all_items(tools);
+        if !is_current(&context) {
+            return Ok(listed);
+        }
+        // The caching hints 2026-07-28 requires: a list may differ by caller (grants, what a
+        // caller found) and may change at any time (a search, a change of the registry), so
+        // it is private and not to be reused; a `list_changed` says when to ask again.
+        Ok(listed
+            .with_ttl_ms(0)
+            .with_cache_scope(rmcp::model::CacheScope::Private))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let caller = self.caller_of(&context.extensions);
+        let owner = Owner::of(&context, caller.clone(), self.connection);
+        if request.request_state.is_some() || request.input_responses.is_some() {
+            return self.suspended.resume(request, owner, context.ct).await;
+        }
+        let registry = self.registry_for(&context, caller.as_deref());
+        let found = self.session_for(&context, caller.as_deref());
+        let sharing = self.load_shared(&found, caller.as_deref()).await;
+        let session = found.session().clone();
+        let current = is_current(&context);
+        // SEP-414: a W3C `traceparent` in the request's `_meta` is the remote parent of the
+        // call's span; a malformed one is ignored, as the W3C recommendation says.
+        let trace_parent = (request.meta.as_ref())
+            .and_then(|meta| meta.get_traceparent())
+            .or_else(|| context.meta.get_traceparent())
+            .and_then(tool_core::TraceParent::parse);
+        // What every call's context carries: the caller the host named, and the trace parent.
+        let mut ctx = self.base.clone();
+        if let Some(caller) = &caller {
+            ctx = ctx.with_caller(caller.as_str());
+        }
+        if let Some(parent) = trace_parent {
+            ctx = ctx.with_extension(parent);
+        }
+        let arguments = arguments_of(request.arguments);
+        let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
+        if self.tasks.wanted(&registry, &request.name, &context)
+            && registry.is_listed_in(&session, &request.name)
+        {
+            // A task outlives its request: it has a token of its own, and no progress token.
+            let ctx = ctx.with_cancellation(Default::default());
+            return self.tasks.start(&registry, call, ctx, owner).await;
+        }
+        let asking = crate::ask::Asking::of(&context);
+        // A call that may be suspended for an answer outlives its request: it has a
+        // cancellation of its own, which the request's cancels while it waits on the call.
+        let cancel = match asking.suspends() {
+            true => tool_core::call::CancellationToken::new(),
+            false => context.ct.clone(),
+        };
+        let mut ctx = ctx
+            .with_cancellation(cancel.clone())
+            .with_asker_arc(asking.asker());
+        let peer = context.peer.clone();
+        let progress_token = request
+            .meta
+            .as_ref()
+            .and_then(|meta| meta.get_progress_token())
+            .or_else(|| context.meta.get_progress_token());
+        let mut progress = None;
+        if let Some(token) = progress_token {
+            let sink = Arc::new(ProgressSink::new(context.peer, token));
+            let reports = sink.clone();
+            ctx = ctx.with_progress(move |progress| reports.report(progress));
+            progress = Some(sink);
+        }
+        // Only a registry with deferred loading lists what a search finds: without one, the
+        // list cannot grow. A 2026-07-28 client hears of its growth on its listen streams,
+        // which wait on the session; an unbound session's growth is listed nowhere.
+        let mut grown = (registry.is_deferred() && !current && !session.is_unbound())
+            .then(|| session.changes());
+        let answer = match asking.into_rounds() {
+            Some(questions) => {
+                let registry = registry.into_owned();
+                let session = session.clone();
+                let running = async move { run(&registry, &session, call, ctx, progress).await };
+                let name = request.name.into_owned();
+                let running =
+                    SuspendableCall::start(name, owner, Box::pin(running), cancel, questions);
+                self.suspended.drive(running, context.ct).await
+            }
+            None => crate::convert::call_tool_result(
+                &run(&registry, &session, call, ctx, progress).await,
+            )
+            .map(CallToolResponse::from),
+        };
+        if let Some(sharing) = sharing {
+            sharing.share(&session).await;
+        }
+        // A search found tools: this session's list grew. (Without a session, the notice
+        // rides on the call's own answer stream, before its result.)
+        if grown
+            .as_mut()
+            .is_some_and(|grown| grown.has_changed().unwrap_or(false))
+        {
+            let _ = peer.notify_tool_list_changed().await;
+        }
+        answer
+    }
+
+    /// A request rmcp could not read as one of MCP's. A `tools/call` lands here when its params
+    /// are not a call's: arguments sent as JSON text holding an object are read as that object,
+    /// as the registry reads them in process, and the call made; other params get an
+    /// invalid-params error saying what is wrong, where rmcp would answer "method not found"
+    /// of a method it has.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, McpError> {
+        if let Some(error) = crate::tasks::unreadable(&request.method) {
+            return Err(error);
+        }
+        if request.method != "tools/call" {
+            return Err(McpError::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                request.method,
+                None,
+            ));
+        }
+        let params = call_params_of(request.params).map_err(|problem| {
+            McpError::invalid_params(
+                format!(
+                    "Invalid params: {problem}; send {{\"name\": ..., \"arguments\": {{...}}}}"
+                ),
+                None,
+            )
+        })?;
+        let response = self.call_tool(params, context).await?;
+        serde_json::to_value(ServerResult::from(response))
+            .map(CustomResult)
+            .map_err(|error| McpError::internal_error(error.to_string(), None))
+    }
+
+    /// MCP 2026-07-28's `subscriptions/listen`: the tool list's changes, as `on_initialized`
+    /// sends them to a 2025-11-25 session.
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(crate::subscriptions::accepted(requested))
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), McpError> {
+        let request = context.request_context();
+        let caller = self.caller_of(&request.extensions);
+        // A caller's session is held as in use while the stream is open, so that it is not
+        // forgotten (and replaced by one the stream does not hear) while idle.
+        let (session, _listening) = match self.session_for(request, caller.as_deref()) {
+            RequestSession::Own(session) => (Some(session), None),
+            RequestSession::Caller(_) => match caller.as_deref() {
+                Some(caller) => {
+                    let (session, listening) = self.caller_finds.listen(caller);
+                    (Some(session), Some(listening))
+                }
+                None => (None, None),
+            },
+            RequestSession::Unbound(_) => (None, None),
+        };
+        crate::subscriptions::listen(&self.registry, session, context).await
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, McpError> {
+        let owner = Owner::of(
+            &context,
+            self.caller_of(&context.extensions),
+            self.connection,
+        );
+        self.tasks.get(&request.task_id, &owner).await
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        let owner = Owner::of(
+            &context,
+            self.caller_of(&context.extensions),
+            self.connection,
+        );
+        self.tasks
+            .update(&request.task_id, request.input_responses, &owner)
+            .await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        let owner = Owner::of(
+            &context,
+            self.caller_of(&context.extensions),
+            self.connection,
+        );
+        self.tasks.cancel(&request.task_id, &owner).await
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let mut changes = self.registry.subscribe();
+        let peer = context.peer.clone();
+        tokio::spawn(async move {
+            use tokio::sync::broadcast::error::RecvError;
+            // A lagging listener missed some changes, but one notice covers them all.
+            while let Ok(_) | Err(RecvError::Lagged(_)) = changes.recv().await {
+                if peer.notify_tool_list_changed().await.is_err() {
+                    break;
+                }
+            }
+        });
+    }
+}
+
+/// Runs `call` and returns its result once its progress reports are sent, so that they reach
+/// the client before the result does.
+async fn run(
+    registry: &Registry,
+    session: &tool_core::Session,
+    call: ToolCall,
+    ctx: Context,
+    progress: Option<Arc<ProgressSink>>,
+) -> tool_core::ToolResult {
+    let result = registry.call_in(session, call, &ctx).await;
+    drop(ctx);
+    if let Some(progress) = progress {
+        progress.finish().await;
+    }
+    result
+}
+
+/// A `tools/call`'s params that rmcp could not read, read as a call's if their arguments are
+/// JSON text holding an object; else what is wrong with them.
+fn call_params_of(params: Option<Value>) -> Result<CallToolRequestParams, &'static str> {
+    let mut params = params.unwrap_or(Value::Null);
+    let problem = match params.get("arguments") {
+        _ if !params.is_object() => "the params must be an object holding `name` and `arguments`",
+        Some(Value::String(text)) => match serde_json::from_str::<Value>(text) {
+            Ok(object @ Value::Object(_)) => {
+                params["arguments"] = object;
+                return serde_json::from_value(params).map_err(
+                    |_| "the params are not those of a tool call (a `name` and `arguments`)",
+                );
+            }
+            _ => "`arguments` is text that is not a JSON object",
+        },
+        Some(Value::Object(_)) | None => {
+            "the params are not those of a tool call (a `name` and `arguments`)"
+        }
+        Some(_) => "`arguments` must be a JSON object (or text holding one)",
+    };
+    Err(problem)
+}
+
+/// A request's arguments as a call's: their JSON text. serde_json writes them back, which
+/// recurses once per level: rmcp read them from JSON text, which serde_json reads no deeper than
+/// 128 levels, so the recursion is as bounded here as it was there.
+fn arguments_of(arguments: Option<JsonObject>) -> Arguments {
+    match arguments.map(|arguments| serde_json::to_string(&arguments)) {
+        Some(Ok(text)) => Arguments::from_text(text),
+        // A map with string keys always serializes.
+        Some(Err(_)) | None => Arguments::empty(),
+    }
+}

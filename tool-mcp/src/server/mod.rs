@@ -1,0 +1,127 @@
+//! Serving a registry over MCP: `tools/list`, `tools/call`, progress, cancellation,
+//! `list_changed` and a tool's questions to the client's user (the `ask` module), over stdio
+//! or streamable HTTP.
+//!
+//! Every `tools/call` goes through [`Registry::call`], so a refusal of any kind (bad
+//! arguments, an unknown or ungranted tool, a panic, a timeout, a handler's error) is an
+//! `isError: true` result whose text is the refusal's text form, as MCP 2025-11-25 asks; the
+//! JSON-RPC layer is rmcp's.
+//!
+//! The parts: this module (the server and the settings it starts with), `config` (the
+//! `with_*` settings), `transport` (stdio, any pipe, streamable HTTP), `sessions` (which grant,
+//! and which deferred-loading session, a request is served by), `handler` (rmcp's
+//! `ServerHandler`: every MCP method), and `progress` (a call's progress as notifications).
+
+mod config;
+mod handler;
+mod progress;
+mod sessions;
+mod transport;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+use tool_core::{Context, Grant, Registry};
+
+use crate::owner::HttpRequestParts;
+use crate::tasks::Tasks;
+
+type CallerHook = Arc<dyn Fn(&HttpRequestParts) -> Option<String> + Send + Sync>;
+type GrantHook = Arc<dyn Fn(&str) -> Grant + Send + Sync>;
+
+/// A registry as an MCP server.
+///
+/// ```no_run
+/// # async fn run(registry: tool_core::Registry) -> std::io::Result<()> {
+/// use tool_mcp::McpServer;
+///
+/// McpServer::new(registry).serve_stdio().await
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct McpServer {
+    registry: Registry,
+    name: String,
+    version: String,
+    caller: Option<CallerHook>,
+    grant: Option<GrantHook>,
+    /// What an HTTP request without a caller may use ([`McpServer::with_anonymous`]).
+    anonymous: Option<Grant>,
+    base: Context,
+    max_line_bytes: usize,
+    /// Taken by [`McpServer::http_service`]; `None` means rmcp's default. Not in every clone
+    /// the HTTP service makes of the server (one per session, or per request when stateless):
+    /// a config holds a cancellation token and a list of hosts.
+    http_config: Option<StreamableHttpServerConfig>,
+    /// Calls suspended for their clients' answers (MCP 2026-07-28), shared by every clone.
+    suspended: crate::ask::Suspended,
+    /// Which line connection this clone serves ([`McpServer::serve_lines`]), so that a call
+    /// suspended on one is resumed on no other.
+    connection: Option<u128>,
+    /// The calls running as tasks, shared by the clones serving HTTP.
+    tasks: Tasks,
+    /// Whether HTTP is served without sessions ([`McpServer::stateless`]); kept apart from
+    /// `http_config` so that it holds whichever of the two is set first.
+    stateless: bool,
+    /// The tools this connection's (or HTTP session's) searches found, for a registry with
+    /// deferred loading.
+    finds: tool_core::Session,
+    /// The tools found by each caller whose requests have no session, shared by every clone.
+    caller_finds: crate::callers::Callers,
+    /// Whether HTTP serves 2025-11-25 requests in sessions (rmcp's `legacy_session_mode`),
+    /// set by [`McpServer::http_service`]: only then does a session id name a session.
+    http_sessions: bool,
+}
+
+impl McpServer {
+    /// The longest line [`McpServer::serve_lines`] (and so `serve_stdio`) reads by default: rmcp's
+    /// own bound for its line transport, so that a message rmcp would read over stdio is read here
+    /// too, and well above the registry's default bound on arguments
+    /// ([`DEFAULT_MAX_ARGUMENT_BYTES`](tool_core::registry::DEFAULT_MAX_ARGUMENT_BYTES)).
+    pub const DEFAULT_MAX_LINE_BYTES: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
+
+    /// How long a task's result is kept after it finishes (and how long it may run), unless the
+    /// server is told otherwise: rmcp's default, five minutes, long enough for a client that polls
+    /// every second or so to come back for it, short enough that abandoned results do not pile up.
+    pub const DEFAULT_TASK_TTL: Duration =
+        Duration::from_millis(rmcp::task_manager::DEFAULT_TASK_TTL_MS);
+
+    /// How many callers' found tools a server keeps at most by default
+    /// ([`McpServer::with_caller_sessions`](crate::McpServer::with_caller_sessions)): past it, the
+    /// one idle the longest is forgotten. Each holds only the names of the tools its caller
+    /// found, and this is well above the callers one server sees at a time.
+    pub const DEFAULT_MAX_CALLER_SESSIONS: usize = 10_000;
+
+    /// How long a caller's found tools are kept by default after its last request
+    /// ([`McpServer::with_caller_sessions`](crate::McpServer::with_caller_sessions)): long enough
+    /// for a model's pauses between turns, short enough that a caller coming back later starts
+    /// from the short list, as a new session would. A caller with a `subscriptions/listen`
+    /// stream open is not idle.
+    pub const DEFAULT_CALLER_SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
+
+    /// Serves `registry` (a scoped view serves only its grant).
+    pub fn new(registry: Registry) -> Self {
+        McpServer {
+            registry,
+            name: "tool-mcp".to_owned(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            caller: None,
+            grant: None,
+            anonymous: None,
+            base: Context::default(),
+            max_line_bytes: Self::DEFAULT_MAX_LINE_BYTES,
+            http_config: None,
+            suspended: crate::ask::Suspended::default(),
+            connection: None,
+            tasks: Tasks::new(Self::DEFAULT_TASK_TTL),
+            stateless: false,
+            finds: tool_core::Session::new(),
+            caller_finds: crate::callers::Callers::new(
+                Self::DEFAULT_MAX_CALLER_SESSIONS,
+                Self::DEFAULT_CALLER_SESSION_IDLE,
+            ),
+            http_sessions: false,
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! Which registry and which deferred-loading session serve a request: the grant of its caller
+//! (or of an anonymous HTTP request), and the session its searches keep what they find in (its
+//! connection's, its HTTP session's, its caller's, or none), shared with other replicas
+//! through the task store when there is one.
+
+use std::borrow::Cow;
+
+use rmcp::service::{RequestContext, RoleServer};
+use tool_core::{Grant, Registry};
+
+use super::McpServer;
+use crate::owner::{HttpRequestParts, is_current};
+
+impl McpServer {
+    /// The registry this request may use: scoped to the grant of its caller, or, over HTTP
+    /// without one, to what anonymous requests are granted.
+    pub(super) fn registry_for(
+        &self,
+        context: &RequestContext<RoleServer>,
+        caller: Option<&str>,
+    ) -> Cow<'_, Registry> {
+        let grant = match caller {
+            Some(caller) => self.grant.as_ref().map(|grant| grant(caller)),
+            None if context.extensions.get::<HttpRequestParts>().is_some() => {
+                match &self.anonymous {
+                    Some(grant) => Some(grant.clone()),
+                    None if self.caller.is_some() || self.grant.is_some() => Some(Grant::new()),
+                    None => None,
+                }
+            }
+            None => None,
+        };
+        match grant {
+            Some(grant) => Cow::Owned(self.registry.scoped(grant)),
+            None => Cow::Borrowed(&self.registry),
+        }
+    }
+
+    pub(super) fn caller_of(&self, context: &rmcp::model::Extensions) -> Option<String> {
+        let identify = self.caller.as_ref()?;
+        identify(context.get::<HttpRequestParts>()?)
+    }
+
+    /// Where this request's searches keep what they find, and what it is listed from: its
+    /// stdio connection's or HTTP session's session, else its caller's, else (nothing ties
+    /// the request to any other) an unbound one.
+    pub(super) fn session_for(
+        &self,
+        context: &RequestContext<RoleServer>,
+        caller: Option<&str>,
+    ) -> RequestSession {
+        if !self.registry.is_deferred() || self.in_own_session(context) {
+            return RequestSession::Own(self.finds.clone());
+        }
+        match caller {
+            Some(caller) => RequestSession::Caller(self.caller_finds.session(caller)),
+            None => RequestSession::Unbound(tool_core::Session::unbound()),
+        }
+    }
+
+    /// Whether the request is served by a clone that lives as long as its session: over stdio
+    /// (no HTTP request), or in a 2025-11-25 HTTP session. rmcp serves a request naming MCP
+    /// 2026-07-28 without a session whatever headers it carries, and a server without sessions
+    /// serves every request so, each by a clone of its own.
+    fn in_own_session(&self, context: &RequestContext<RoleServer>) -> bool {
+        let Some(parts) = context.extensions.get::<HttpRequestParts>() else {
+            return true;
+        };
+        self.http_sessions && parts.headers.contains_key("mcp-session-id") && !is_current(context)
+    }
+
+    /// For a caller's session (a request without one of its own) when the server shares a task
+    /// store: loads the tools the caller found on any replica into the session, and returns
+    /// where to write what this request finds. Nothing else asks the store, so a server
+    /// without deferred loading or without a shared store makes no round trip for it.
+    pub(super) async fn load_shared<'a>(
+        &'a self,
+        found: &RequestSession,
+        caller: Option<&'a str>,
+    ) -> Option<Sharing<'a>> {
+        let (RequestSession::Caller(session), Some(caller)) = (found, caller) else {
+            return None;
+        };
+        let store = self.tasks.shared_store()?;
+        let keep = self.caller_finds.idle();
+        match store.found(caller, keep).await {
+            Ok(names) => {
+                for name in names {
+                    session.load(name);
+                }
+            }
+            // Listing and calling go on with what this replica knows, as plain calls do when
+            // the store is down.
+            Err(error) => tracing::warn!(
+                caller = %caller,
+                %error,
+                "the tools this caller found on other replicas could not be read from the \
+                 task store; going on with those found here"
+            ),
+        }
+        Some(Sharing {
+            store,
+            caller,
+            keep,
+            known: session.loaded().len(),
+        })
+    }
+}
+
+/// Where a request of a caller's session writes the tools its call finds, for the other
+/// replicas sharing the task store.
+pub(super) struct Sharing<'a> {
+    store: &'a dyn crate::store::TaskStore,
+    caller: &'a str,
+    keep: std::time::Duration,
+    /// How many tools the session had found before the call (the store's among them): a
+    /// session only grows, so those past it are the ones the call found.
+    known: usize,
+}
+
+impl Sharing<'_> {
+    /// Writes the tools `session` gained since it was loaded, if any.
+    pub(super) async fn share(self, session: &tool_core::Session) {
+        let loaded = session.loaded();
+        let gained = loaded.get(self.known..).unwrap_or_default();
+        if gained.is_empty() {
+            return;
+        }
+        if let Err(error) = self.store.add_found(self.caller, gained, self.keep).await {
+            tracing::warn!(
+                caller = %self.caller,
+                %error,
+                "the tools this caller found could not be written to the task store; only \
+                 this replica lists them"
+            );
+        }
+    }
+}
+
+/// A request's session, and whose it is.
+pub(super) enum RequestSession {
+    /// The stdio connection's or the HTTP session's (a clone of the server lives as long).
+    Own(tool_core::Session),
+    /// The caller's, for a request with no session.
+    Caller(tool_core::Session),
+    /// Nobody's: the request has no session and no caller.
+    Unbound(tool_core::Session),
+}
+
+impl RequestSession {
+    pub(super) fn session(&self) -> &tool_core::Session {
+        match self {
+            RequestSession::Own(session)
+            | RequestSession::Caller(session)
+            | RequestSession::Unbound(session) => session,
+        }
+    }
+}
