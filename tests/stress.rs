@@ -350,6 +350,12 @@ fn quiet_deliberate_panics() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_call_is_answered_once_in_order_and_nothing_is_left_behind() {
     quiet_deliberate_panics();
+    // A host's log that keeps nothing (and makes no spans): without any subscriber, each
+    // failure's details would go to standard error, which the test harness keeps in memory.
+    let quiet = tracing_subscriber::fmt()
+        .with_max_level(tracing::level_filters::LevelFilter::OFF)
+        .finish();
+    let _ = tracing::subscriber::set_global_default(quiet);
     let probe = Arc::new(Probe::default());
     let registry = registry![Stress {
         probe: probe.clone()

@@ -301,6 +301,9 @@ async fn post(client: &reqwest::Client, url: &str, message: Value) -> reqwest::R
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream")
         .header("mcp-protocol-version", "2025-11-25")
+        // The example grants a request without a caller only its read-only tools; a proxy in
+        // front of it names its callers.
+        .header("x-caller", "alice")
         .body(message.to_string())
         .send()
         .await

@@ -55,7 +55,11 @@ async def connect(mode, transport, target, server_args, user):
         if transport == "stdio":
             server = stdio_client(StdioServerParameters(command=target, args=server_args))
         else:
-            http = await stack.enter_async_context(httpx2.AsyncClient())
+            # The example server grants a request without a caller only its read-only tools;
+            # a named caller, as the proxy in front of it would name one, may use them all.
+            http = await stack.enter_async_context(
+                httpx2.AsyncClient(headers={"x-caller": "alice"})
+            )
             server = streamable_http_client(target, http_client=http)
         client = await stack.enter_async_context(
             Client(server, mode=mode, elicitation_callback=user)

@@ -202,7 +202,14 @@ async function overStdio(command) {
 
 async function overHttp(url) {
     const seen = {};
-    const session = await connect(new StreamableHTTPClientTransport(new URL(url)), seen);
+    // A named caller, as the proxy in front of the server would name it: a request without
+    // one may use only the read-only tools.
+    const session = await connect(
+        new StreamableHTTPClientTransport(new URL(url), {
+            requestInit: { headers: { 'x-caller': 'alice' } }
+        }),
+        seen
+    );
     try {
         await exercise(session.client, seen);
     } finally {

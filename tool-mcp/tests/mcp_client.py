@@ -70,8 +70,12 @@ async def exercise(client, seen):
 
 
 @contextlib.asynccontextmanager
-async def connect(kind, transport, target, caller=None):
-    """A connected client of `kind` (`session`, or a `Client` mode) and its protocol version."""
+async def connect(kind, transport, target, caller="alice"):
+    """A connected client of `kind` (`session`, or a `Client` mode) and its protocol version.
+
+    Over HTTP it is the `caller` the `x-caller` header names, as the proxy in front of the
+    example server would name it: a request without one may use only the read-only tools.
+    """
     async with contextlib.AsyncExitStack() as stack:
         if transport == "stdio":
             server = stdio_client(StdioServerParameters(command=target, args=[]))

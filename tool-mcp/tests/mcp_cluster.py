@@ -53,8 +53,12 @@ async def session_run(url, revision, indices, calls, replicas, answered, signal,
 
     async with contextlib.AsyncExitStack() as stack:
         http = await stack.enter_async_context(
+            # A named caller, as the proxy in front of the replicas would name it: a request
+            # without one may use only the read-only tools.
             httpx2.AsyncClient(
-                event_hooks={"response": [count_replica]}, timeout=httpx2.Timeout(CALL_LIMIT)
+                headers={"x-caller": "alice"},
+                event_hooks={"response": [count_replica]},
+                timeout=httpx2.Timeout(CALL_LIMIT),
             )
         )
         transport = streamable_http_client(url, http_client=http)

@@ -182,6 +182,9 @@ impl Http {
             .post(&self.url)
             .header("content-type", "application/json")
             .header("accept", "application/json, text/event-stream")
+            // The example grants a request without a caller only its read-only tools; a proxy
+            // in front of it names its callers.
+            .header("x-caller", "alice")
             .body(message.to_string());
         for (name, value) in headers {
             request = request.header(*name, value);

@@ -115,7 +115,8 @@ impl Client {
     /// client declares the tasks extension in its capabilities, as a legacy client of the
     /// extension does.
     async fn http_session(url: &str) -> Client {
-        let mut client = Client::http(url, None);
+        // Named, as the example's proxy would name it: a request without a caller only reads.
+        let mut client = Client::http(url, Some("alice"));
         let initialize = json!({
             "jsonrpc": "2.0", "id": 0, "method": "initialize",
             "params": {
@@ -327,7 +328,8 @@ async fn a_task_is_polled_to_completion_over_stdio_and_gives_what_a_direct_call_
 #[tokio::test]
 async fn a_task_is_polled_to_completion_over_http_and_gives_what_a_direct_call_gives() {
     let (_server, url) = http_server(&[]);
-    polled_to_completion_gives_what_a_direct_call_gives(&mut Client::http(&url, None)).await;
+    polled_to_completion_gives_what_a_direct_call_gives(&mut Client::http(&url, Some("alice")))
+        .await;
 }
 
 /// Starts a slow export of three notes, watches its progress reach the client as the task's
