@@ -33,16 +33,7 @@ fn result_argument(ty: &syn::Type, index: usize) -> Option<&syn::Type> {
     let syn::Type::Path(path) = ty else {
         return None;
     };
-    let syn::PathArguments::AngleBracketed(args) = &path.path.segments.last()?.arguments else {
-        return None;
-    };
-    args.args
-        .iter()
-        .filter_map(|arg| match arg {
-            syn::GenericArgument::Type(ty) => Some(ty),
-            _ => None,
-        })
-        .nth(index)
+    crate::model::rules::type_argument(path.path.segments.last()?, index)
 }
 
 fn dispatch(tool: &ToolFn) -> TokenStream {

@@ -299,7 +299,8 @@ fn unwrapped(ty: &Type) -> &Type {
     }
 }
 
-fn type_argument(segment: &syn::PathSegment, index: usize) -> Option<&Type> {
+/// The `index`th type argument of a path segment as written (`u8` of `Vec<u8>`), if it has one.
+pub fn type_argument(segment: &syn::PathSegment, index: usize) -> Option<&Type> {
     let syn::PathArguments::AngleBracketed(args) = &segment.arguments else {
         return None;
     };

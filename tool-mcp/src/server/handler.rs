@@ -227,11 +227,7 @@ impl ServerHandler for McpServer {
         request: GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, McpError> {
-        let owner = Owner::of(
-            &context,
-            self.caller_of(&context.extensions),
-            self.connection,
-        );
+        let owner = self.owner_of(&context);
         self.tasks.get(&request.task_id, &owner).await
     }
 
@@ -240,11 +236,7 @@ impl ServerHandler for McpServer {
         request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
-        let owner = Owner::of(
-            &context,
-            self.caller_of(&context.extensions),
-            self.connection,
-        );
+        let owner = self.owner_of(&context);
         self.tasks
             .update(&request.task_id, request.input_responses, &owner)
             .await
@@ -255,11 +247,7 @@ impl ServerHandler for McpServer {
         request: CancelTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
-        let owner = Owner::of(
-            &context,
-            self.caller_of(&context.extensions),
-            self.connection,
-        );
+        let owner = self.owner_of(&context);
         self.tasks.cancel(&request.task_id, &owner).await
     }
 

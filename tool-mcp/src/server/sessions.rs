@@ -9,7 +9,7 @@ use rmcp::service::{RequestContext, RoleServer};
 use tool_core::{Grant, Registry};
 
 use super::McpServer;
-use crate::owner::{HttpRequestParts, is_current};
+use crate::owner::{HttpRequestParts, Owner, is_current};
 
 impl McpServer {
     /// The registry this request may use: scoped to the grant of its caller, or, over HTTP
@@ -34,6 +34,15 @@ impl McpServer {
             Some(grant) => Cow::Owned(self.registry.scoped(grant)),
             None => Cow::Borrowed(&self.registry),
         }
+    }
+
+    /// Who makes this request, for what it may reach again (its tasks, its suspended calls).
+    pub(super) fn owner_of(&self, context: &RequestContext<RoleServer>) -> Owner {
+        Owner::of(
+            context,
+            self.caller_of(&context.extensions),
+            self.connection,
+        )
     }
 
     pub(super) fn caller_of(&self, context: &rmcp::model::Extensions) -> Option<String> {
