@@ -20,14 +20,18 @@ pub(crate) fn accepted(_requested: &SubscriptionFilter) -> SubscriptionFilter {
 }
 
 /// Sends `notifications/tools/list_changed` on the stream for every change of `registry`'s
-/// tools, and every growth of `session` (what the stream's caller is listed), until the client
-/// cancels the stream or it can no longer be written to.
+/// tools since its `seen` generation, and every growth of `session` (what the stream's caller
+/// is listed), until the client cancels the stream or it can no longer be written to.
 pub(crate) async fn listen(
     registry: &Registry,
+    seen: Option<u64>,
     session: Option<Session>,
     context: SubscriptionContext,
 ) -> Result<(), McpError> {
     let mut changes = registry.subscribe();
+    // A change made after the stream was acknowledged and before the subscription above is
+    // told once at the start, as the registry was at `seen` when the stream was accepted.
+    let missed = seen.is_none_or(|seen| seen != registry.generation());
     // The session is held here, so that what it tells of is heard for as long as the stream
     // is open.
     let mut grown = session.as_ref().map(Session::changes);
@@ -42,6 +46,9 @@ pub(crate) async fn listen(
     // A client that asked for no tool-list changes gets none; the stream stays open until it
     // closes it, as the revision says.
     let wants_tools = context.accepted().tools_list_changed == Some(true);
+    if missed && wants_tools && context.sink().notify_tool_list_changed().await.is_err() {
+        return Ok(());
+    }
     loop {
         let changed = tokio::select! {
             () = context.cancelled() => return Ok(()),

@@ -39,7 +39,19 @@ impl Registry {
             .catalog
             .write()
             .unwrap_or_else(PoisonError::into_inner) = changed;
+        self.shared
+            .generation
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         Ok(result)
+    }
+
+    /// How many changes the tools have had, counted when each is made (before subscribers
+    /// hear of it): a listener that reads it, then subscribes, then reads it again knows
+    /// whether a change came between, which its subscription would not report.
+    pub fn generation(&self) -> u64 {
+        self.shared
+            .generation
+            .load(std::sync::atomic::Ordering::SeqCst)
     }
 
     fn announce(&self, change: Change) {

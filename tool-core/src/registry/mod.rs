@@ -81,6 +81,8 @@ struct Shared {
     /// time while readers go on reading the old one.
     writer: Mutex<()>,
     changes: broadcast::Sender<Change>,
+    /// How many changes the tools have had: see [`Registry::generation`].
+    generation: std::sync::atomic::AtomicU64,
     /// How many tasks each caller has running, for the bound on them.
     tasks: crate::run::task::TaskCounts,
 }
@@ -218,6 +220,7 @@ impl Registry {
                 catalog: RwLock::new(Arc::new(catalog)),
                 writer: Mutex::new(()),
                 changes,
+                generation: std::sync::atomic::AtomicU64::new(0),
                 tasks: crate::run::task::TaskCounts::default(),
             }),
             config: Arc::default(),

@@ -2,7 +2,7 @@
 //! `tools/list` and `tools/call` (through the registry), the `tasks/*` methods, the
 //! `subscriptions/listen` stream and the `list_changed` notice.
 
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError};
 
 use rmcp::ErrorData as McpError;
 use rmcp::handler::server::ServerHandler;
@@ -200,6 +200,12 @@ impl ServerHandler for McpServer {
         &self,
         requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
+        // rmcp acknowledges the stream after this and before `listen` subscribes to the
+        // registry: what the registry had then is kept, so that a change in between is told.
+        self.listen_marks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push_back(self.registry.generation());
         Some(crate::subscriptions::accepted(requested))
     }
 
@@ -219,7 +225,12 @@ impl ServerHandler for McpServer {
             },
             RequestSession::Unbound(_) => (None, None),
         };
-        crate::subscriptions::listen(&self.registry, session, context).await
+        let seen = self
+            .listen_marks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop_front();
+        crate::subscriptions::listen(&self.registry, seen, session, context).await
     }
 
     async fn get_task(

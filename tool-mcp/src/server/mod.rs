@@ -18,7 +18,8 @@ mod progress;
 mod sessions;
 mod transport;
 
-use std::sync::Arc;
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
@@ -72,6 +73,11 @@ pub struct McpServer {
     /// Whether HTTP serves 2025-11-25 requests in sessions (rmcp's `legacy_session_mode`),
     /// set by [`McpServer::http_service`]: only then does a session id name a session.
     http_sessions: bool,
+    /// The registry's generation when each `subscriptions/listen` of this clone was accepted,
+    /// for its stream to tell a change it could not have heard (rmcp acknowledges a stream
+    /// before the stream subscribes). A clone's own: each stdio connection and each HTTP
+    /// request or session has one.
+    listen_marks: Arc<Mutex<VecDeque<u64>>>,
 }
 
 impl McpServer {
@@ -122,6 +128,7 @@ impl McpServer {
                 Self::DEFAULT_CALLER_SESSION_IDLE,
             ),
             http_sessions: false,
+            listen_marks: Arc::default(),
         }
     }
 }

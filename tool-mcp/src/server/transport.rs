@@ -43,6 +43,7 @@ impl McpServer {
         // A connection's tasks are its own: no other connection can reach them.
         server.tasks = server.tasks.fresh();
         server.finds = tool_core::Session::new();
+        server.listen_marks = Arc::default();
         let served = match server.serve(transport).await {
             Ok(running) => running
                 .waiting()
@@ -69,6 +70,7 @@ impl McpServer {
                 // Each HTTP session finds tools for itself.
                 let mut server = self.clone();
                 server.finds = tool_core::Session::new();
+                server.listen_marks = Arc::default();
                 Ok(server)
             },
             Arc::new(LocalSessionManager::default()),
