@@ -141,18 +141,30 @@
 //! | how long an approver may take | given with the approver | [`Registry::with_approver`] |
 //! | tasks of one caller running at once | [`DEFAULT_TASK_LIMIT`](registry::DEFAULT_TASK_LIMIT) (16) | [`Registry::with_task_limit`] |
 //!
+//! # Features
+//!
+//! The default builds what defining tools, making a registry and calling them need; each
+//! capability beyond that is a feature, with the crates it takes: `search` (BM25 search and
+//! deferred loading), `rate-limits`, `call-records` (the observer), `artifacts`, `formats`
+//! (the standard formats a crate checks: dates and times, URIs, UUIDs), `patterns` (`pattern`,
+//! with the `regex` crate), `anyhow`; `full` turns on all of them. A schema's rule whose
+//! feature is off is refused when the registry is made, naming the feature; a setting whose
+//! feature is off is a compile error naming it.
+//!
 //! Nothing in this crate recurses over a call's arguments more deeply than the depth limit
 //! allows, and the search for every fault in bad arguments gives up (refusing with the first
 //! fault) after a number of steps proportional to their size. `SECURITY.md` at the root of the
 //! repository lists each guarantee with the test that proves it.
 
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 // Lets the code `#[tool]` generates, which names `::tool_core`, compile inside this crate too.
 extern crate self as tool_core;
 
 pub mod args;
 pub mod call;
+pub mod features;
 pub mod outcome;
 pub mod policy;
 pub mod providers;
@@ -170,6 +182,7 @@ pub use args::Leniency;
 pub use call::{Asker, Context, ToolCall};
 pub use outcome::{Refusal, ToolResult, code};
 pub use policy::approval::{Approval, ApprovalRequest, ApproveByAsking};
+#[cfg(feature = "artifacts")]
 pub use policy::artifact::{ArtifactStore, Artifacts, MemoryStore};
 pub use policy::grant::Grant;
 pub use policy::observe::CallRecord;

@@ -29,8 +29,9 @@ use std::time::Duration;
 
 use futures::future::BoxFuture;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ElicitRequestParams, ElicitationAction, InputRequest,
-    InputRequests, InputRequiredResult, InputResponses, ProtocolVersion,
+    CallToolRequestParams, CallToolResponse, ClientResult, ElicitRequest, ElicitRequestParams,
+    ElicitationAction, InputRequest, InputRequests, InputRequiredResult, InputResponses,
+    ProtocolVersion, ServerRequest,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, Peer};
@@ -181,12 +182,24 @@ impl Asker for ElicitAsker {
                 "requestedSchema": question.form,
             }))
             .map_err(unshowable)?;
-            let answered = self.0.create_elicitation(params).await.map_err(|error| {
+            // Sent as rmcp's `create_elicitation` sends it, without its `elicitation` feature
+            // (which builds the `url` crate for URL-mode elicitation, a mode not used here).
+            let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
+            let could_not = |error: &dyn std::fmt::Display| {
                 Refusal::new(
                     code::CANNOT_ASK,
                     format!("the client could not ask its user: {error}"),
                 )
-            })?;
+            };
+            let answered = match self.0.send_request(request).await {
+                Ok(ClientResult::ElicitResult(answered)) => answered,
+                Ok(_) => {
+                    return Err(could_not(
+                        &"it answered something else than a form's result",
+                    ));
+                }
+                Err(error) => return Err(could_not(&error)),
+            };
             Ok(match answered.action {
                 ElicitationAction::Accept => Reply::Accept(match answered.content {
                     Some(Value::Object(values)) => values,

@@ -10,9 +10,11 @@
 use rmcp::ErrorData as McpError;
 use rmcp::model::{CallToolResult, ContentBlock, ResultType};
 use serde_json::Value;
+#[cfg(feature = "remote")]
+use tool_core::Refusal;
+use tool_core::ToolResult;
 use tool_core::outcome::Output;
 use tool_core::providers::mcp;
-use tool_core::{Refusal, ToolResult};
 
 /// The `CallToolResult` that `mcp::write_result` writes for `result`, with `resultType:
 /// "complete"`, which 2026-07-28 requires on every result (rmcp strips it for older peers).
@@ -38,6 +40,7 @@ pub(crate) fn call_tool_result(result: &ToolResult) -> Result<CallToolResult, Mc
     Ok(built)
 }
 
+#[cfg(feature = "remote")]
 /// What a remote server's `CallToolResult` means here, as `mcp::read_result` reads it.
 pub(crate) fn outcome_of(result: &CallToolResult) -> Result<Output, Refusal> {
     let written = serde_json::to_value(result).map_err(|error| {

@@ -25,6 +25,14 @@
 //! `notifications/tools/list_changed` (for a 2026-07-28 client, on the `subscriptions/listen`
 //! stream it opens).
 //!
+//! # Features
+//!
+//! By default this crate serves over stdio (or any pipe): what a local MCP host starts. The
+//! rest is behind features, each building only what it needs: `http` (streamable HTTP on axum:
+//! [`McpServer::serve_http`], [`McpServer::stateless`]), `remote` (remote servers' tools:
+//! `RemoteToolkit`, on rmcp's client with reqwest and rustls) and `redis` (`RedisTaskStore`);
+//! `full` turns on all three.
+//!
 //! # Deferred loading
 //!
 //! A registry with [deferred loading](tool_core::Registry::with_deferred_loading) lists
@@ -154,12 +162,14 @@
 //! lives on one replica, and so do its tasks, as a task's owner includes its session.
 
 #![deny(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod ask;
 mod callers;
 mod convert;
 mod lines;
 mod owner;
+#[cfg(feature = "remote")]
 mod remote;
 mod server;
 mod store;
@@ -167,12 +177,14 @@ mod subscriptions;
 mod tasks;
 
 pub use ask::WaitingCalls;
+#[cfg(feature = "http")]
 pub use owner::HttpRequestParts;
+#[cfg(feature = "remote")]
 pub use remote::{RemoteError, RemoteToolkit, SERVERS_VARIABLE};
 pub use server::McpServer;
-pub use store::{
-    MemoryTaskStore, RedisTaskStore, StoreResult, TaskRecord, TaskStore, TaskStoreError,
-};
+#[cfg(feature = "redis")]
+pub use store::RedisTaskStore;
+pub use store::{MemoryTaskStore, StoreResult, TaskRecord, TaskStore, TaskStoreError};
 
 /// Re-exported so hosts can name rmcp's types without depending on a matching version.
 pub use rmcp;

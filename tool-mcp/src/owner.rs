@@ -10,7 +10,9 @@ use rmcp::service::{RequestContext, RoleServer};
 /// headers, say).
 ///
 /// [`McpServer::with_caller`]: crate::McpServer::with_caller
-pub type HttpRequestParts = axum::http::request::Parts;
+#[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+pub type HttpRequestParts = http::request::Parts;
 
 /// Who a request comes from: the HTTP session (`mcp-session-id`), the caller the host named,
 /// and the stdio (line) connection, each absent where the request has none.
@@ -28,12 +30,18 @@ impl Owner {
         caller: Option<String>,
         connection: Option<u128>,
     ) -> Owner {
+        #[cfg(feature = "http")]
         let session = context
             .extensions
             .get::<HttpRequestParts>()
             .and_then(|parts| parts.headers.get("mcp-session-id"))
             .and_then(|value| value.to_str().ok())
             .map(str::to_owned);
+        #[cfg(not(feature = "http"))]
+        let session = {
+            let _ = context;
+            None
+        };
         Owner {
             session,
             caller,

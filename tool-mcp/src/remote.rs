@@ -24,6 +24,7 @@ use tool_core::tool::{Annotations, Tool, ToolDefinition};
 use tool_core::{Context, Refusal};
 
 /// The variable that names remote servers to start: `cmd1 args :: cmd2 args`.
+#[cfg_attr(docsrs, doc(cfg(feature = "remote")))]
 pub const SERVERS_VARIABLE: &str = "TOOL_MCP_SERVERS";
 
 type Client = RunningService<RoleClient, ClientConfig>;
@@ -31,6 +32,7 @@ type Client = RunningService<RoleClient, ClientConfig>;
 /// Why a remote server could not be used.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
+#[cfg_attr(docsrs, doc(cfg(feature = "remote")))]
 pub enum RemoteError {
     /// The child process could not be started.
     #[error("could not start the MCP server `{command}`: {source}")]
@@ -65,6 +67,7 @@ pub enum RemoteError {
 }
 
 /// The tools of one remote MCP server, as a toolkit.
+#[cfg_attr(docsrs, doc(cfg(feature = "remote")))]
 pub struct RemoteToolkit {
     name: String,
     client: Arc<Client>,

@@ -7,12 +7,11 @@
 //! checker looks at the call, and finds every fault with its path, or none. So the plan only
 //! has to be right about what it lets through.
 
-use regex::Regex;
 use serde_json::{Map, Value};
 
 use crate::schema::formats;
 use crate::schema::keywords::Keywords;
-use crate::schema::patterns::Patterns;
+use crate::schema::patterns::{Patterns, Regex};
 use crate::schema::walk::{self, Lookup};
 
 /// A schema compiled for the check of accepted calls.

@@ -5,6 +5,8 @@
 //! ([`trace`]). The registry applies them in the order its `call` module writes down.
 
 pub mod approval;
+#[cfg(feature = "artifacts")]
+#[cfg_attr(docsrs, doc(cfg(feature = "artifacts")))]
 pub mod artifact;
 pub mod grant;
 pub mod observe;

@@ -16,14 +16,20 @@
 
 use std::num::NonZeroU32;
 use std::sync::Arc;
+#[cfg(feature = "rate-limits")]
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
+#[cfg(feature = "rate-limits")]
 use governor::clock::{Clock, DefaultClock};
+#[cfg(feature = "rate-limits")]
 use governor::state::keyed::DashMapStateStore;
+#[cfg(feature = "rate-limits")]
 use governor::{Quota, RateLimiter};
 
-use crate::outcome::refusal::{Refusal, code};
+use crate::outcome::refusal::Refusal;
+#[cfg(feature = "rate-limits")]
+use crate::outcome::refusal::code;
 
 /// A budget of calls: `calls` per `interval` for each caller, or for each caller on each tool.
 /// Callers are named by [`Context::caller`](crate::Context::caller); callers without a name
@@ -74,6 +80,7 @@ impl RateLimit {
         self.interval
     }
 
+    #[cfg(feature = "rate-limits")]
     fn quota(&self) -> Quota {
         // One call every `interval / calls`, at least a nanosecond apart.
         let period = (self.interval / self.calls.get()).max(Duration::from_nanos(1));
@@ -84,25 +91,30 @@ impl RateLimit {
 }
 
 /// How many checks pass between forgetting the callers whose budgets are full again.
+#[cfg(feature = "rate-limits")]
 const FORGET_EVERY: u32 = 4096;
 
 /// What one budget is kept under: the caller (callers without a name share one), and the
 /// tool when budgets are per tool.
+#[cfg(feature = "rate-limits")]
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Key {
     caller: Option<Arc<str>>,
     tool: Option<Box<str>>,
 }
 
+#[cfg(feature = "rate-limits")]
 type Keys = RateLimiter<Key, DashMapStateStore<Key, foldhash::fast::RandomState>, DefaultClock>;
 
 /// A registry's limiter: the budget and what each key has left.
+#[cfg(feature = "rate-limits")]
 pub(crate) struct Limiter {
     limit: RateLimit,
     keys: Keys,
     checks: AtomicU32,
 }
 
+#[cfg(feature = "rate-limits")]
 impl Limiter {
     pub(crate) fn new(limit: RateLimit) -> Limiter {
         Limiter {
@@ -155,5 +167,18 @@ impl Limiter {
             ),
         )
         .line("retry-after", [seconds])
+    }
+}
+
+/// Without the `rate-limits` feature no registry has a limiter (setting one is a compile error
+/// naming the feature), so this type has no value.
+#[cfg(not(feature = "rate-limits"))]
+pub(crate) enum Limiter {}
+
+#[cfg(not(feature = "rate-limits"))]
+impl Limiter {
+    /// Unreachable: no limiter exists without the feature.
+    pub(crate) fn check(&self, _caller: Option<&Arc<str>>, _tool: &str) -> Result<(), Refusal> {
+        match *self {}
     }
 }

@@ -287,29 +287,23 @@ pub(crate) fn unenforceable(schema: &Map<String, Value>) -> Vec<(String, String)
             && STANDARD_FORMATS.contains(&format.as_str())
             && formats::expected(format).is_none()
         {
-            found.push((
-                path.clone(),
-                format!(
+            let problem = match formats::feature_for(format) {
+                Some(feature) => format!(
+                    "the format `{format}` is checked with tool-core's `{feature}` feature, \
+                     which is off: {}",
+                    crate::features::enable(feature)
+                ),
+                None => format!(
                     "the format `{format}` is not one the registry can check; take it out, or \
                      use a type the registry checks"
                 ),
-            ));
+            };
+            found.push((path.clone(), problem));
         }
         if let Some(Value::String(pattern)) = map.get("pattern")
-            && let Err(error) = regex::Regex::new(pattern)
+            && let Err(problem) = crate::schema::patterns::readable(pattern)
         {
-            let error = error
-                .to_string()
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ");
-            found.push((
-                path.clone(),
-                format!(
-                    "the pattern {pattern:?} cannot be read by the regex crate ({error}); write \
-                     it without look-around or backreferences"
-                ),
-            ));
+            found.push((path.clone(), problem));
         }
     });
     found

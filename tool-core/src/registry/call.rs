@@ -181,11 +181,14 @@ impl Registry {
         let mut outcome = self.outcome(&call, ctx, &mut notes, toolkit).await;
         match &mut outcome {
             Err(refusal) => refusal.forget_maker(),
+            #[cfg(feature = "artifacts")]
             Ok(output) => {
                 if let Some(artifacts) = &self.config.artifacts {
                     notes.extend(artifacts.keep(output, &call.name, ctx));
                 }
             }
+            #[cfg(not(feature = "artifacts"))]
+            Ok(_) => {}
         }
         ToolResult {
             id: call.id,

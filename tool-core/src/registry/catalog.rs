@@ -8,6 +8,7 @@ use std::ops::Deref;
 use std::sync::{Arc, OnceLock};
 
 use super::RegistryError;
+#[cfg(feature = "search")]
 use super::index::SearchIndex;
 use crate::providers::{self, ExportError, Provider};
 use crate::tool::Tool;
@@ -24,6 +25,7 @@ pub(super) struct Catalog {
     /// first asked for.
     pub(super) exports: [OnceLock<Result<Exported, ExportError>>; Provider::ALL.len()],
     /// The tools' search index, made when first searched.
+    #[cfg(feature = "search")]
     pub(super) search: OnceLock<SearchIndex>,
 }
 
@@ -85,6 +87,7 @@ impl Catalog {
             definitions: definitions.into(),
             index,
             exports: Default::default(),
+            #[cfg(feature = "search")]
             search: OnceLock::new(),
         })
     }
@@ -152,6 +155,7 @@ pub(super) fn export_all(
         .collect()
 }
 
+#[cfg(feature = "search")]
 impl Catalog {
     /// The search index of these tools, made on first use.
     pub(super) fn search_index(&self) -> &SearchIndex {

@@ -23,6 +23,7 @@ mod batch;
 mod builder;
 mod call;
 mod catalog;
+#[cfg(feature = "search")]
 mod index;
 mod live;
 mod search;
@@ -103,6 +104,7 @@ struct Config {
     deferred: Option<Arc<std::collections::HashSet<String>>>,
     observer: Option<crate::policy::observe::Sink>,
     rate: Option<Arc<crate::policy::rate::Limiter>>,
+    #[cfg(feature = "artifacts")]
     artifacts: Option<crate::policy::artifact::Artifacts>,
 }
 
@@ -129,6 +131,7 @@ impl Default for Config {
             deferred: None,
             observer: None,
             rate: None,
+            #[cfg(feature = "artifacts")]
             artifacts: None,
         }
     }
@@ -421,20 +424,27 @@ impl Registry {
 
     /// Hands a [`CallRecord`](crate::CallRecord) of every call (id, tool, caller, SHA-256 of
     /// the arguments, start, elapsed time, outcome, output size) to `observer`, on a thread of
-    /// its own, through a buffer of [`DEFAULT_RECORD_BUFFER`](DEFAULT_RECORD_BUFFER)
+    /// its own, through a buffer of [`DEFAULT_RECORD_BUFFER`]
     /// records: a call never waits for the observer, and a record that finds the buffer full
     /// is dropped and counted ([`Registry::records_dropped`]). Replaces any observer set
     /// before; clones and scoped views made after share it. See [`Observer`](crate::policy::observe::Observer).
-    pub fn with_observer(self, observer: impl crate::policy::observe::Observer) -> Registry {
+    ///
+    /// Needs the `call-records` feature; without it, a call of this is a compile error naming
+    /// the feature.
+    #[cfg_attr(docsrs, doc(cfg(feature = "call-records")))]
+    pub fn with_observer<O>(self, observer: O) -> Registry
+    where
+        O: crate::policy::observe::Observer + crate::features::CallRecordsFeature,
+    {
         self.with_observer_buffer(observer, DEFAULT_RECORD_BUFFER)
     }
 
     /// [`Registry::with_observer`] with a buffer of `records` records (at least one).
-    pub fn with_observer_buffer(
-        self,
-        observer: impl crate::policy::observe::Observer,
-        records: usize,
-    ) -> Registry {
+    #[cfg_attr(docsrs, doc(cfg(feature = "call-records")))]
+    pub fn with_observer_buffer<O>(self, observer: O, records: usize) -> Registry
+    where
+        O: crate::policy::observe::Observer + crate::features::CallRecordsFeature,
+    {
         let sink = crate::policy::observe::Sink::start(observer, records);
         self.configure(|config| config.observer = Some(sink))
     }
@@ -455,9 +465,25 @@ impl Registry {
     /// (a call of an unknown or ungranted tool uses none of it) and before anything else.
     /// Clones and scoped views made after share the budgets; setting a limit again starts
     /// fresh ones. See [`RateLimit`](crate::RateLimit).
-    pub fn with_rate_limit(self, limit: crate::policy::rate::RateLimit) -> Registry {
-        let limiter = Arc::new(crate::policy::rate::Limiter::new(limit));
-        self.configure(|config| config.rate = Some(limiter))
+    ///
+    /// Needs the `rate-limits` feature; without it, a call of this is a compile error naming
+    /// the feature.
+    #[cfg_attr(docsrs, doc(cfg(feature = "rate-limits")))]
+    pub fn with_rate_limit<L>(self, limit: L) -> Registry
+    where
+        L: Into<crate::policy::rate::RateLimit> + crate::features::RateLimitsFeature,
+    {
+        #[cfg(feature = "rate-limits")]
+        {
+            let limiter = Arc::new(crate::policy::rate::Limiter::new(limit.into()));
+            self.configure(|config| config.rate = Some(limiter))
+        }
+        // Unreachable: no type meets the bound without the feature.
+        #[cfg(not(feature = "rate-limits"))]
+        {
+            let _ = limit;
+            self
+        }
     }
 
     /// Takes one call of `name` by `ctx`'s caller from the rate limit's budget, if there is
@@ -488,6 +514,8 @@ impl Registry {
     /// notes gives the handle and the size); the model reads the rest in parts with the `artifact_read`
     /// tool, which the registry must have: add [`Artifacts::reader`](crate::Artifacts::reader).
     /// See [`Artifacts`](crate::Artifacts).
+    #[cfg(feature = "artifacts")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "artifacts")))]
     pub fn with_artifacts(self, artifacts: crate::policy::artifact::Artifacts) -> Registry {
         self.configure(|config| config.artifacts = Some(artifacts))
     }

@@ -44,7 +44,20 @@ impl Registry {
     /// assert_eq!(found[0].definition.name, "note_write");
     /// assert!(found.iter().all(|each| each.definition.name != "weather"));
     /// ```
-    pub fn search(&self, query: &str, limit: usize) -> Vec<SearchHit> {
+    ///
+    /// Needs the `search` feature; without it, a call of this is a compile error naming the
+    /// feature.
+    #[cfg_attr(docsrs, doc(cfg(feature = "search")))]
+    pub fn search<Q>(&self, query: &Q, limit: usize) -> Vec<SearchHit>
+    where
+        Q: AsRef<str> + crate::features::SearchFeature + ?Sized,
+    {
+        self.hits(query.as_ref(), limit)
+    }
+
+    /// What [`Registry::search`] answers (and a `tool_search` call lists).
+    #[cfg(feature = "search")]
+    pub(super) fn hits(&self, query: &str, limit: usize) -> Vec<SearchHit> {
         let catalog = self.catalog();
         catalog
             .search_index()
@@ -59,5 +72,12 @@ impl Registry {
                 score,
             })
             .collect()
+    }
+
+    /// Without the `search` feature there is no index, and nothing asks for hits: searching
+    /// and deferred loading are compile errors naming the feature.
+    #[cfg(not(feature = "search"))]
+    pub(super) fn hits(&self, _query: &str, _limit: usize) -> Vec<SearchHit> {
+        Vec::new()
     }
 }

@@ -160,9 +160,13 @@ impl Registry {
     /// schema, and a call of any granted tool goes through unlisted. Grants decide
     /// everywhere: a search never finds, and a call never reaches, a tool the registry (a
     /// scoped view) does not grant.
+    ///
+    /// Needs the `search` feature; without it, a call of this is a compile error naming the
+    /// feature.
+    #[cfg_attr(docsrs, doc(cfg(feature = "search")))]
     pub fn with_deferred_loading<I, S>(self, always: I) -> Registry
     where
-        I: IntoIterator<Item = S>,
+        I: IntoIterator<Item = S> + crate::features::SearchFeature,
         S: Into<String>,
     {
         let always: HashSet<String> = always.into_iter().map(Into::into).collect();
@@ -291,7 +295,7 @@ impl Registry {
                 },
             )?;
         let limit = limit.unwrap_or(DEFAULT_FOUND);
-        let found = self.search(&query, limit);
+        let found = self.hits(&query, limit);
         let mut tools = Vec::with_capacity(found.len());
         for each in &found {
             session.load(each.definition.name.clone());

@@ -11,9 +11,23 @@
 
 use std::net::{Ipv4Addr, Ipv6Addr};
 
+/// The feature a standard format's check needs, for a format that needs one.
+pub(crate) fn feature_for(format: &str) -> Option<&'static str> {
+    match format {
+        "date-time" | "date" | "time" | "uuid" | "uri" => Some("formats"),
+        "regex" => Some("patterns"),
+        _ => None,
+    }
+}
+
 /// What a fault says was expected for a value of this standard format, if the checker checks
-/// it.
+/// it (with the features it is built with).
 pub(crate) fn expected(format: &str) -> Option<&'static str> {
+    if let Some(feature) = feature_for(format)
+        && !enabled(feature)
+    {
+        return None;
+    }
     Some(match format {
         "date-time" => "a date-time (RFC 3339, such as 2026-01-31T09:30:00Z)",
         "date" => "a date (YYYY-MM-DD)",
@@ -29,8 +43,30 @@ pub(crate) fn expected(format: &str) -> Option<&'static str> {
     })
 }
 
-/// Whether `text` is of `format`; `true` for a format the checker does not check.
+/// Whether this crate is built with `feature` (one [`feature_for`] names).
+fn enabled(feature: &str) -> bool {
+    (feature == "formats" && cfg!(feature = "formats"))
+        || (feature == "patterns" && cfg!(feature = "patterns"))
+}
+
+/// Whether `text` is of `format`; `true` for a format the checker does not check. A format
+/// whose feature is off holds for nothing: a registry refuses to advertise it, and a value
+/// checked against it any other way is refused.
 pub(crate) fn holds(format: &str, text: &str) -> bool {
+    match format {
+        "date-time" | "date" | "time" | "uuid" | "uri" => holds_with_crate(format, text),
+        "email" => is_email(text),
+        "hostname" => is_hostname(text),
+        "ipv4" => text.parse::<Ipv4Addr>().is_ok(),
+        "ipv6" => text.parse::<Ipv6Addr>().is_ok(),
+        "regex" => super::patterns::Regex::new(text).is_ok(),
+        _ => true,
+    }
+}
+
+/// The formats a crate checks, with the `formats` feature.
+#[cfg(feature = "formats")]
+fn holds_with_crate(format: &str, text: &str) -> bool {
     match format {
         "date-time" => chrono::DateTime::parse_from_rfc3339(text).is_ok(),
         "date" => text.len() == 10 && chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").is_ok(),
@@ -39,13 +75,14 @@ pub(crate) fn holds(format: &str, text: &str) -> bool {
         // other forms too.
         "uuid" => text.len() == 36 && uuid::Uuid::try_parse(text).is_ok(),
         "uri" => url::Url::parse(text).is_ok(),
-        "email" => is_email(text),
-        "hostname" => is_hostname(text),
-        "ipv4" => text.parse::<Ipv4Addr>().is_ok(),
-        "ipv6" => text.parse::<Ipv6Addr>().is_ok(),
-        "regex" => regex::Regex::new(text).is_ok(),
-        _ => true,
+        _ => false,
     }
+}
+
+/// Without the `formats` feature nothing checks these formats, so nothing holds.
+#[cfg(not(feature = "formats"))]
+fn holds_with_crate(_format: &str, _text: &str) -> bool {
+    false
 }
 
 /// A local part and a host name around one `@`, with nothing blank in either.
@@ -77,7 +114,7 @@ fn is_hostname(text: &str) -> bool {
         })
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "formats", feature = "patterns"))]
 mod tests {
     use super::holds;
 

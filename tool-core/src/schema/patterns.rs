@@ -3,11 +3,57 @@
 //! is ECMA 262's for what schemas use (classes, anchors, repetition, alternation, Unicode
 //! classes) but has no look-around and no backreferences; a pattern it cannot read makes the
 //! registry refuse the tool when it is built.
+//!
+//! Without the `patterns` feature there is no `regex` crate to read them with: [`Regex`] is
+//! then a type no value has, [`readable`] says to turn the feature on, and every pattern
+//! matches nothing, so a schema with a pattern is refused when the registry is made and a value
+//! checked against one any other way (an answer to a question) is refused too.
 
-use regex::Regex;
+#[cfg(feature = "patterns")]
+pub(crate) use regex::Regex;
 use serde_json::{Map, Value};
 
 use super::walk;
+
+/// A regular expression; without the `patterns` feature, one that no pattern ever becomes.
+#[cfg(not(feature = "patterns"))]
+#[derive(Clone, Debug)]
+pub(crate) enum Regex {}
+
+#[cfg(not(feature = "patterns"))]
+impl Regex {
+    /// Never a regular expression: there is nothing to read one with.
+    pub(crate) fn new(_pattern: &str) -> Result<Regex, String> {
+        Err(crate::features::enable("patterns"))
+    }
+
+    /// Unreachable: no value of this type exists.
+    pub(crate) fn is_match(&self, _text: &str) -> bool {
+        match *self {}
+    }
+}
+
+/// Whether the registry can read `pattern`; else what to do, in words for a refusal.
+pub(crate) fn readable(pattern: &str) -> Result<(), String> {
+    match Regex::new(pattern) {
+        Ok(_) => Ok(()),
+        #[cfg(feature = "patterns")]
+        Err(error) => Err(format!(
+            "the pattern {pattern:?} cannot be read by the regex crate ({}); write it without \
+             look-around or backreferences",
+            error
+                .to_string()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        )),
+        #[cfg(not(feature = "patterns"))]
+        Err(advice) => Err(format!(
+            "the pattern {pattern:?} is checked with tool-core's `patterns` feature, which is \
+             off: {advice}"
+        )),
+    }
+}
 
 /// The compiled patterns of one schema.
 #[derive(Debug, Default)]

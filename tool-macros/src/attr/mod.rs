@@ -119,6 +119,17 @@ fn check_form(item: &NestedMeta, seen: &mut Vec<String>, options: &Options) -> d
                 lit,
             );
         }
+        NestedMeta::NameValueInvalidExpr(invalid) => {
+            let key = invalid.path.get_ident().map(ToString::to_string);
+            return error(
+                format!(
+                    "the value of `{}` is not one an option takes: write a string, a number \
+                     or a list in parentheses",
+                    key.as_deref().unwrap_or("this option")
+                ),
+                &invalid.path,
+            );
+        }
     };
     let key = known_option(meta.path(), options)?;
     if seen.contains(&key) && !REPEATABLE.contains(&key.as_str()) {

@@ -191,22 +191,19 @@ fn parameter(param: &crate::model::Param, in_toolkit: bool) -> darling::Result<(
     use crate::attr::syntax::error;
     if let syn::FnArg::Receiver(receiver) = &param.arg {
         if in_toolkit {
-            let shared_ref = receiver.reference.is_some()
-                && receiver.mutability.is_none()
-                && receiver.colon_token.is_none();
-            if shared_ref {
-                return Ok(());
-            }
-            if let (Some(_), Some(mutability), None) = (
-                &receiver.reference,
-                &receiver.mutability,
-                &receiver.colon_token,
-            ) {
-                return error(
-                    "a tool method takes `&self`, not `&mut self`: calls run concurrently and \
-                     share the toolkit, so keep what changes behind a lock (a `Mutex` field, say)",
-                    mutability,
-                );
+            match &receiver.kind {
+                syn::ReceiverKind::Reference(_, _, None) if receiver.mutability.is_none() => {
+                    return Ok(());
+                }
+                syn::ReceiverKind::Reference(_, _, Some(mutability)) => {
+                    return error(
+                        "a tool method takes `&self`, not `&mut self`: calls run concurrently \
+                         and share the toolkit, so keep what changes behind a lock (a `Mutex` \
+                         field, say)",
+                        mutability,
+                    );
+                }
+                _ => {}
             }
             return error(
                 "a tool method takes `&self`: the toolkit's tools share one value, which none \
@@ -300,7 +297,7 @@ pub fn toolkit(toolkit: &crate::model::Toolkit) -> darling::Result<()> {
         errors.push(error.with_span(&toolkit.name_span));
     }
     let item = &toolkit.item;
-    if let Some((_, path, _)) = &item.trait_ {
+    if let Some((path, _)) = &item.trait_ {
         let self_ty = &item.self_ty;
         errors.push(
             darling::Error::custom(format!(

@@ -22,6 +22,17 @@ pub(super) fn field_rules(param: &crate::model::Param) -> darling::Result<()> {
     let mut errors = darling::Error::accumulator();
     for rule in &field.rules {
         match &rule.kind {
+            RuleKind::Pattern(_) | RuleKind::Contains if !cfg!(feature = "patterns") => {
+                errors.push(
+                    darling::Error::custom(format!(
+                        "`{}` is checked with tool-core's `patterns` feature, which is off: turn \
+                         it on, `tool-core = {{ version = \"0.1\", features = [\"patterns\"] }}`",
+                        rule.kind.written()
+                    ))
+                    .with_span(&rule.span),
+                );
+                continue;
+            }
             RuleKind::Pattern(Some(pattern)) => {
                 if let Err(problem) = readable_pattern(&pattern.value()) {
                     errors.push(
@@ -132,6 +143,7 @@ fn misfit(
 
 /// Whether the registry's checker reads `pattern` (it reads patterns with the `regex` crate,
 /// whose syntax `regex-syntax` is): `Err` with what it cannot read.
+#[cfg(feature = "patterns")]
 fn readable_pattern(pattern: &str) -> Result<(), String> {
     match regex_syntax::Parser::new().parse(pattern) {
         Ok(_) => Ok(()),
@@ -139,6 +151,12 @@ fn readable_pattern(pattern: &str) -> Result<(), String> {
         Err(regex_syntax::Error::Translate(error)) => Err(error.kind().to_string()),
         Err(error) => Err(error.to_string()),
     }
+}
+
+/// Without tool-core's `patterns` feature no pattern gets this far (see `field_rules`).
+#[cfg(not(feature = "patterns"))]
+fn readable_pattern(_pattern: &str) -> Result<(), String> {
+    Ok(())
 }
 
 /// The keywords the registry enforces, and those that constrain nothing, as `tool-core`'s

@@ -104,7 +104,7 @@ fn named_type(expr: &syn::Expr) -> Option<syn::Path> {
                 return None;
             };
             let mut path = func.path.clone();
-            let constructor = path.segments.pop()?.into_value();
+            let constructor = path.segments.pop()?;
             if func.qself.is_some()
                 || path.segments.is_empty()
                 || !(constructor.ident == "new" || constructor.ident == "default")

@@ -135,7 +135,11 @@ impl Param {
             FnArg::Receiver(receiver) => Param {
                 arg: original,
                 ident: None,
-                ty: (*receiver.ty).clone(),
+                ty: match &receiver.kind {
+                    syn::ReceiverKind::Typed(_, ty) => (**ty).clone(),
+                    syn::ReceiverKind::Reference(..) => syn::parse_quote!(&Self),
+                    _ => syn::parse_quote!(Self),
+                },
                 role: Role::Receiver,
                 field_attrs: Vec::new(),
                 input_attr: None,
@@ -295,6 +299,7 @@ impl Toolkit {
             let func = ItemFn {
                 attrs: method.attrs.clone(),
                 vis: method.vis.clone(),
+                modifiers: method.modifiers.clone(),
                 sig: method.sig.clone(),
                 block: Box::new(method.block.clone()),
             };

@@ -1,12 +1,17 @@
 //! The settings of a server, each a `with_*` method that returns it changed: names, contexts,
 //! callers and grants, tasks and their store, questions, HTTP and line limits.
 
+#[cfg(feature = "http")]
 use std::sync::Arc;
 
+#[cfg(feature = "http")]
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
-use tool_core::{Context, Grant};
+use tool_core::Context;
+#[cfg(feature = "http")]
+use tool_core::Grant;
 
 use super::McpServer;
+#[cfg(feature = "http")]
 use crate::owner::HttpRequestParts;
 
 impl McpServer {
@@ -73,6 +78,8 @@ impl McpServer {
         self
     }
 
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     /// Serves HTTP with this rmcp configuration instead of rmcp's default: its limit on a
     /// request's body (answered with 413 past it), keep-alive,
     /// allowed hosts and origins, sessions.
@@ -92,6 +99,8 @@ impl McpServer {
         self
     }
 
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     /// Serves HTTP without sessions, so that any replica behind a load balancer can answer
     /// any request: each POST is served on its own, answered on its own response (an SSE
     /// stream carrying the call's progress, then its result), and no `Mcp-Session-Id` is
@@ -136,6 +145,8 @@ impl McpServer {
         self
     }
 
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     /// Tells who an HTTP caller is, from its request (a header the host's proxy set, say).
     /// The answer becomes the context's caller, which the host asserts: the framework never
     /// reads it from a call's arguments. Over stdio there is no request, and no caller.
@@ -152,6 +163,8 @@ impl McpServer {
         self
     }
 
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     /// Scopes each request of a caller [`McpServer::with_caller`] names to the grant this hook
     /// gives that caller: it sees and runs only what the grant lets through
     /// ([`Grant::all`] for every tool, [`Grant::new`] for none), so a caller the hook does not
@@ -183,6 +196,8 @@ impl McpServer {
         self
     }
 
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     /// What an HTTP request without a caller (one [`McpServer::with_caller`] names no caller
     /// for) may see and run. Unless set, a server that names callers or grants lets such a
     /// request use nothing: it is listed no tools, and a call is refused `not-permitted`; a

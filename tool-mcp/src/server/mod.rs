@@ -8,12 +8,14 @@
 //! JSON-RPC layer is rmcp's.
 //!
 //! The parts: this module (the server and the settings it starts with), `config` (the
-//! `with_*` settings), `transport` (stdio, any pipe, streamable HTTP), `sessions` (which grant,
+//! `with_*` settings), `transport` (stdio, any pipe), `http` (streamable HTTP), `sessions` (which grant,
 //! and which deferred-loading session, a request is served by), `handler` (rmcp's
 //! `ServerHandler`: every MCP method), and `progress` (a call's progress as notifications).
 
 mod config;
 mod handler;
+#[cfg(feature = "http")]
+mod http;
 mod progress;
 mod sessions;
 mod transport;
@@ -22,13 +24,19 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+#[cfg(feature = "http")]
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
-use tool_core::{Context, Grant, Registry};
+#[cfg(feature = "http")]
+use tool_core::Grant;
+use tool_core::{Context, Registry};
 
+#[cfg(feature = "http")]
 use crate::owner::HttpRequestParts;
 use crate::tasks::Tasks;
 
+#[cfg(feature = "http")]
 type CallerHook = Arc<dyn Fn(&HttpRequestParts) -> Option<String> + Send + Sync>;
+#[cfg(feature = "http")]
 type GrantHook = Arc<dyn Fn(&str) -> Grant + Send + Sync>;
 
 /// A registry as an MCP server.
@@ -45,12 +53,16 @@ pub struct McpServer {
     registry: Registry,
     name: String,
     version: String,
+    #[cfg(feature = "http")]
     caller: Option<CallerHook>,
+    #[cfg(feature = "http")]
     grant: Option<GrantHook>,
     /// What an HTTP request without a caller may use ([`McpServer::with_anonymous`]).
+    #[cfg(feature = "http")]
     anonymous: Option<Grant>,
     base: Context,
     max_line_bytes: usize,
+    #[cfg(feature = "http")]
     /// Taken by [`McpServer::http_service`]; `None` means rmcp's default. Not in every clone
     /// the HTTP service makes of the server (one per session, or per request when stateless):
     /// a config holds a cancellation token and a list of hosts.
@@ -62,6 +74,7 @@ pub struct McpServer {
     connection: Option<u128>,
     /// The calls running as tasks, shared by the clones serving HTTP.
     tasks: Tasks,
+    #[cfg(feature = "http")]
     /// Whether HTTP is served without sessions ([`McpServer::stateless`]); kept apart from
     /// `http_config` so that it holds whichever of the two is set first.
     stateless: bool,
@@ -70,6 +83,7 @@ pub struct McpServer {
     finds: tool_core::Session,
     /// The tools found by each caller whose requests have no session, shared by every clone.
     caller_finds: crate::callers::Callers,
+    #[cfg(feature = "http")]
     /// Whether HTTP serves 2025-11-25 requests in sessions (rmcp's `legacy_session_mode`),
     /// set by [`McpServer::http_service`]: only then does a session id name a session.
     http_sessions: bool,
@@ -112,21 +126,27 @@ impl McpServer {
             registry,
             name: "tool-mcp".to_owned(),
             version: env!("CARGO_PKG_VERSION").to_owned(),
+            #[cfg(feature = "http")]
             caller: None,
+            #[cfg(feature = "http")]
             grant: None,
+            #[cfg(feature = "http")]
             anonymous: None,
             base: Context::default(),
             max_line_bytes: Self::DEFAULT_MAX_LINE_BYTES,
+            #[cfg(feature = "http")]
             http_config: None,
             suspended: crate::ask::Suspended::default(),
             connection: None,
             tasks: Tasks::new(Self::DEFAULT_TASK_TTL),
+            #[cfg(feature = "http")]
             stateless: false,
             finds: tool_core::Session::new(),
             caller_finds: crate::callers::Callers::new(
                 Self::DEFAULT_MAX_CALLER_SESSIONS,
                 Self::DEFAULT_CALLER_SESSION_IDLE,
             ),
+            #[cfg(feature = "http")]
             http_sessions: false,
             listen_marks: Arc::default(),
         }

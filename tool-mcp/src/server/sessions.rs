@@ -9,7 +9,9 @@ use rmcp::service::{RequestContext, RoleServer};
 use tool_core::{Grant, Registry};
 
 use super::McpServer;
-use crate::owner::{HttpRequestParts, Owner, is_current};
+use crate::owner::Owner;
+#[cfg(feature = "http")]
+use crate::owner::{HttpRequestParts, is_current};
 
 impl McpServer {
     /// The registry this request may use: scoped to the grant of its caller, or, over HTTP
@@ -19,6 +21,13 @@ impl McpServer {
         context: &RequestContext<RoleServer>,
         caller: Option<&str>,
     ) -> Cow<'_, Registry> {
+        #[cfg(not(feature = "http"))]
+        let grant: Option<Grant> = {
+            // Over stdio there is no request and no caller: the registry as given.
+            let _ = (context, caller);
+            None
+        };
+        #[cfg(feature = "http")]
         let grant = match caller {
             Some(caller) => self.grant.as_ref().map(|grant| grant(caller)),
             None if context.extensions.get::<HttpRequestParts>().is_some() => {
@@ -46,8 +55,16 @@ impl McpServer {
     }
 
     pub(super) fn caller_of(&self, context: &rmcp::model::Extensions) -> Option<String> {
-        let identify = self.caller.as_ref()?;
-        identify(context.get::<HttpRequestParts>()?)
+        #[cfg(feature = "http")]
+        {
+            let identify = self.caller.as_ref()?;
+            identify(context.get::<HttpRequestParts>()?)
+        }
+        #[cfg(not(feature = "http"))]
+        {
+            let _ = context;
+            None
+        }
     }
 
     /// Where this request's searches keep what they find, and what it is listed from: its
@@ -72,10 +89,20 @@ impl McpServer {
     /// 2026-07-28 without a session whatever headers it carries, and a server without sessions
     /// serves every request so, each by a clone of its own.
     fn in_own_session(&self, context: &RequestContext<RoleServer>) -> bool {
-        let Some(parts) = context.extensions.get::<HttpRequestParts>() else {
-            return true;
-        };
-        self.http_sessions && parts.headers.contains_key("mcp-session-id") && !is_current(context)
+        #[cfg(feature = "http")]
+        {
+            let Some(parts) = context.extensions.get::<HttpRequestParts>() else {
+                return true;
+            };
+            self.http_sessions
+                && parts.headers.contains_key("mcp-session-id")
+                && !is_current(context)
+        }
+        #[cfg(not(feature = "http"))]
+        {
+            let _ = context;
+            true
+        }
     }
 
     /// For a caller's session (a request without one of its own) when the server shares a task

@@ -1,0 +1,346 @@
+//! The cargo features, as a user meets them, in crates outside this workspace that depend on
+//! tool-core and tool-mcp with exactly the features they name (the crates patched in from
+//! this checkout, at the versions this workspace locks):
+//!
+//! - the README's table lists every feature of both crates, and the crates each pulls in;
+//! - with no features, a rule a feature checks (a pattern, a date-time format) is refused when
+//!   the registry is made, naming the feature, and a setting whose feature is off is a compile
+//!   error naming it;
+//! - each documented feature alone builds a crate that uses what it adds.
+//!
+//! The crates share one target directory, so what they have in common is built once.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The workspace's root.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ is in the workspace")
+        .to_path_buf()
+}
+
+/// The features of a library crate's manifest, each with the optional crates it adds.
+fn features_of(manifest: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let text = std::fs::read_to_string(root().join(manifest)).expect("the manifest reads");
+    let table: toml::Table = text.parse().expect("the manifest is TOML");
+    let features = table["features"].as_table().expect("a [features] table");
+    features
+        .iter()
+        .filter(|(name, _)| name.as_str() != "default")
+        .map(|(name, enables)| {
+            let pulls: BTreeSet<String> = enables
+                .as_array()
+                .expect("a list")
+                .iter()
+                .filter_map(|entry| entry.as_str()?.strip_prefix("dep:").map(str::to_owned))
+                .collect();
+            (name.clone(), pulls)
+        })
+        .collect()
+}
+
+/// The README's "Features" table: (crate, feature) → the crates its last column names.
+fn readme_features() -> BTreeMap<(String, String), BTreeSet<String>> {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("the README reads");
+    let section = readme
+        .split_once("\n## Features\n")
+        .expect("the README has a Features section")
+        .1;
+    let section = section.split("\n## ").next().unwrap_or(section);
+    let ticked = |cell: &str| -> Vec<String> {
+        cell.split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_owned)
+            .collect()
+    };
+    section
+        .lines()
+        .filter(|line| line.starts_with("| `"))
+        .map(|line| {
+            let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+            assert_eq!(
+                cells.len(),
+                4,
+                "a row of crate, feature, adds, pulls in: {line}"
+            );
+            let krate = ticked(cells[0]).concat();
+            let feature = ticked(cells[1]).concat();
+            ((krate, feature), ticked(cells[3]).into_iter().collect())
+        })
+        .collect()
+}
+
+#[test]
+fn the_readme_lists_every_feature_and_the_crates_it_pulls_in() {
+    let readme = readme_features();
+    let mut manifests = BTreeMap::new();
+    for (krate, manifest) in [
+        ("tool-core", "tool-core/Cargo.toml"),
+        ("tool-mcp", "tool-mcp/Cargo.toml"),
+    ] {
+        for (feature, pulls) in features_of(manifest) {
+            manifests.insert((krate.to_owned(), feature), pulls);
+        }
+    }
+    assert_eq!(
+        readme.keys().collect::<Vec<_>>(),
+        manifests.keys().collect::<Vec<_>>(),
+        "the README's table and the manifests name other features"
+    );
+    for (key, pulls) in &manifests {
+        assert_eq!(
+            &readme[key], pulls,
+            "{key:?}: the README says it pulls in other crates than its manifest's `dep:`s"
+        );
+    }
+}
+
+/// A crate outside the workspace, named `name`, depending on tool-core (and tool-mcp) with
+/// exactly `features`, whose `src/main.rs` is `main`.
+fn user_crate(name: &str, core: &[&str], mcp: Option<&[&str]>, main: &str) -> PathBuf {
+    let root = root();
+    let dir = root.join("target").join("feature-crates").join(name);
+    std::fs::create_dir_all(dir.join("src")).expect("target/ is writable");
+    let list = |features: &[&str]| {
+        features
+            .iter()
+            .map(|feature| format!("{feature:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut manifest = format!(
+        "[package]\nname = {name:?}\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+         [workspace]\n\n[dependencies]\n\
+         tool-core = {{ version = \"0.1\", default-features = false, features = [{}] }}\n\
+         serde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n\
+         schemars = \"1\"\ntokio = {{ version = \"1\", features = [\"macros\", \"rt-multi-thread\"] }}\n\
+         anyhow = \"1\"\n",
+        list(core)
+    );
+    if let Some(mcp) = mcp {
+        manifest.push_str(&format!(
+            "tool-mcp = {{ version = \"0.1\", default-features = false, features = [{}] }}\n",
+            list(mcp)
+        ));
+    }
+    for (krate, folder) in [
+        ("tool-core", "tool-core"),
+        ("tool-core-macros", "tool-macros"),
+        ("tool-mcp", "tool-mcp"),
+    ] {
+        if krate == "tool-core" {
+            manifest.push_str("\n[patch.crates-io]\n");
+        }
+        manifest.push_str(&format!(
+            "{krate} = {{ path = {:?} }}\n",
+            root.join(folder).display()
+        ));
+    }
+    std::fs::write(dir.join("Cargo.toml"), manifest).expect("writes");
+    std::fs::write(dir.join("src").join("main.rs"), main).expect("writes");
+    std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).expect("copies");
+    dir
+}
+
+/// Runs `cargo <verb>` in `dir`, in the target directory the feature crates share.
+fn cargo(dir: &Path, verb: &str) -> Output {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let target = root().join("target").join("feature-crates").join("target");
+    Command::new(cargo)
+        .args([verb, "--quiet"])
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target)
+        .output()
+        .expect("cargo runs")
+}
+
+/// A tool written by hand with the input schema `field` for its one field `value`.
+const RAW_TOOL: &str = r#"
+struct Raw(&'static str, serde_json::Value);
+
+impl tool_core::tool::Tool for Raw {
+    fn definition(&self) -> tool_core::tool::ToolDefinition {
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {"value": self.1},
+            "additionalProperties": false
+        });
+        tool_core::tool::ToolDefinition::new(self.0, "A tool.", schema.as_object().unwrap().clone())
+    }
+
+    fn call<'a>(
+        &'a self,
+        _: &'a tool_core::call::Arguments,
+        _: &'a tool_core::Context,
+    ) -> tool_core::call::BoxFuture<'a, Result<tool_core::outcome::Output, tool_core::Refusal>> {
+        Box::pin(async { Ok(tool_core::outcome::Output::Empty) })
+    }
+}
+"#;
+
+#[test]
+fn without_a_feature_its_rules_are_refused_and_its_settings_do_not_compile() {
+    // A rule a feature checks, on a registry built without it: refused, naming the feature.
+    let main = format!(
+        "{RAW_TOOL}\nfn main() {{\n    let error = tool_core::Registry::builder()\n        \
+         .tool(Raw(\"tag_read\", serde_json::json!({{\"type\": \"string\", \"pattern\": \"^a\"}})))\n        \
+         .tool(Raw(\"day_read\", serde_json::json!({{\"type\": \"string\", \"format\": \"date-time\"}})))\n        \
+         .build()\n        .err()\n        .expect(\"refused\");\n    println!(\"{{error}}\");\n}}\n"
+    );
+    let dir = user_crate("no-features", &[], None, &main);
+    let ran = cargo(&dir, "run");
+    let stdout = String::from_utf8_lossy(&ran.stdout);
+    assert!(ran.status.success(), "{ran:?}");
+    assert!(
+        stdout.contains("`tag_read`: value: the pattern \"^a\" is checked with tool-core's `patterns` feature, which is off"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("`day_read`: value: the format `date-time` is checked with tool-core's `formats` feature, which is off"),
+        "{stdout}"
+    );
+
+    // A setting whose feature is off: a compile error naming it.
+    let settings = [
+        (
+            "off-rate-limits",
+            "let limit = tool_core::RateLimit::per_caller(std::num::NonZeroU32::MIN, std::time::Duration::from_secs(1));\n    let _ = registry.with_rate_limit(limit);",
+            "rate limits need tool-core's `rate-limits` feature",
+        ),
+        (
+            "off-search",
+            "let _ = registry.search(\"a note\", 5);",
+            "search and deferred loading need tool-core's `search` feature",
+        ),
+        (
+            "off-deferred",
+            "let _ = registry.with_deferred_loading([\"note_read\"]);",
+            "search and deferred loading need tool-core's `search` feature",
+        ),
+        (
+            "off-call-records",
+            "let _ = registry.with_observer(|record: tool_core::CallRecord| drop(record));",
+            "call records need tool-core's `call-records` feature",
+        ),
+        (
+            "off-artifacts",
+            "let _ = tool_core::Artifacts::over(16 * 1024);",
+            "the item is gated behind the `artifacts` feature",
+        ),
+    ];
+    for (name, code, said) in settings {
+        let main = format!(
+            "fn main() {{\n    let registry = tool_core::Registry::builder().build().unwrap();\n    {code}\n}}\n"
+        );
+        let checked = cargo(&user_crate(name, &[], None, &main), "check");
+        let stderr = String::from_utf8_lossy(&checked.stderr);
+        assert!(!checked.status.success(), "{name} compiled");
+        assert!(stderr.contains(said), "{name}: {stderr}");
+    }
+    let pattern = "/// Reads a note.\n#[tool_core::tool]\nasync fn note_read(\n    /// Its tag.\n    \
+                   #[schemars(regex(pattern = \"^a\"))]\n    tag: String,\n) -> String {\n    tag\n}\n\nfn main() {}\n";
+    let checked = cargo(&user_crate("off-patterns", &[], None, pattern), "check");
+    let stderr = String::from_utf8_lossy(&checked.stderr);
+    assert!(
+        !checked.status.success(),
+        "a pattern compiled without the feature"
+    );
+    assert!(
+        stderr.contains("`regex(..)` is checked with tool-core's `patterns` feature, which is off"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn each_documented_feature_alone_builds_a_crate_that_uses_it() {
+    let registry = "let registry = tool_core::Registry::builder().build().unwrap();";
+    let core: [(&str, String); 7] = [
+        (
+            "search",
+            format!(
+                "{registry}\n    let _ = registry.search(\"a note\", 5);\n    let _ = registry.with_deferred_loading([\"note_read\"]);"
+            ),
+        ),
+        (
+            "rate-limits",
+            format!(
+                "{registry}\n    let _ = registry.with_rate_limit(tool_core::RateLimit::per_caller(std::num::NonZeroU32::MIN, std::time::Duration::from_secs(1)));"
+            ),
+        ),
+        (
+            "call-records",
+            format!(
+                "{registry}\n    let _ = registry.with_observer(|record: tool_core::CallRecord| drop(record));"
+            ),
+        ),
+        (
+            "artifacts",
+            format!(
+                "{registry}\n    let _ = registry.with_artifacts(tool_core::Artifacts::over(16 * 1024));"
+            ),
+        ),
+        (
+            "formats",
+            "let _ = tool_core::Registry::builder().tool(Raw(\"day_read\", serde_json::json!({\"type\": \"string\", \"format\": \"date-time\"}))).build().unwrap();".to_owned(),
+        ),
+        (
+            "patterns",
+            "let _ = tool_core::Registry::builder().tool(Raw(\"tag_read\", serde_json::json!({\"type\": \"string\", \"pattern\": \"^a\"}))).build().unwrap();".to_owned(),
+        ),
+        (
+            "anyhow",
+            "let _ = tool_core::Registry::builder().tool(NoteRead).build().unwrap();".to_owned(),
+        ),
+    ];
+    let anyhow_tool = "/// Reads a note.\n#[tool_core::tool]\nasync fn note_read(id: u64) -> anyhow::Result<String> {\n    Ok(id.to_string())\n}\n";
+    let documented: BTreeSet<String> = readme_features()
+        .into_keys()
+        .filter(|(_, feature)| feature != "full")
+        .map(|(krate, feature)| format!("{krate}/{feature}"))
+        .collect();
+    let mut built = BTreeSet::new();
+    for (feature, body) in &core {
+        let main = format!("{RAW_TOOL}\n{anyhow_tool}\nfn main() {{\n    {body}\n}}\n");
+        let main = if *feature == "anyhow" {
+            main
+        } else {
+            main.replace(anyhow_tool, "")
+        };
+        let checked = cargo(
+            &user_crate(&format!("alone-{feature}"), &[feature], None, &main),
+            "build",
+        );
+        assert!(checked.status.success(), "{feature}: {checked:?}");
+        built.insert(format!("tool-core/{feature}"));
+    }
+    let mcp = [
+        (
+            "http",
+            "let server = tool_mcp::McpServer::new(tool_core::Registry::builder().build().unwrap());\n    let _ = server.stateless().http_service();",
+        ),
+        ("remote", "let _ = tool_mcp::RemoteToolkit::from_env();"),
+        (
+            "redis",
+            "let _ = tool_mcp::RedisTaskStore::open(\"redis://127.0.0.1:6379\");",
+        ),
+    ];
+    for (feature, body) in mcp {
+        let main = format!("#[tokio::main]\nasync fn main() {{\n    {body}\n}}\n");
+        let checked = cargo(
+            &user_crate(
+                &format!("alone-mcp-{feature}"),
+                &[],
+                Some(&[feature]),
+                &main,
+            ),
+            "build",
+        );
+        assert!(checked.status.success(), "tool-mcp {feature}: {checked:?}");
+        built.insert(format!("tool-mcp/{feature}"));
+    }
+    assert_eq!(built, documented, "every documented feature is built alone");
+}
