@@ -241,6 +241,40 @@ fn without_a_feature_its_rules_are_refused_and_its_settings_do_not_compile() {
         assert!(!checked.status.success(), "{name} compiled");
         assert!(stderr.contains(said), "{name}: {stderr}");
     }
+    // tool-mcp's HTTP settings over a stdio-only build.
+    let server = "let server = tool_mcp::McpServer::new(registry);";
+    let http = [
+        (
+            "off-http-serve",
+            "let _ = server.serve_http(\"127.0.0.1:0\".parse().unwrap(), async {});",
+        ),
+        ("off-http-stateless", "let _ = server.stateless();"),
+        (
+            "off-http-caller",
+            "let _ = server.with_caller(|_| Some(\"alice\".to_owned()));",
+        ),
+        (
+            "off-http-grant",
+            "let _ = server.with_grant(|_| tool_core::Grant::all());",
+        ),
+        (
+            "off-http-anonymous",
+            "let _ = server.with_anonymous(tool_core::Grant::read_only());",
+        ),
+    ];
+    for (name, code) in http {
+        let main = format!(
+            "fn main() {{\n    let registry = tool_core::Registry::builder().build().unwrap();\n    {server}\n    {code}\n}}\n"
+        );
+        let checked = cargo(&user_crate(name, &[], Some(&[]), &main), "check");
+        let stderr = String::from_utf8_lossy(&checked.stderr);
+        assert!(!checked.status.success(), "{name} compiled");
+        assert!(
+            stderr.contains("need tool-mcp's `http` feature, which is off")
+                && stderr.contains("features = [\"http\"]"),
+            "{name}: {stderr}"
+        );
+    }
     let pattern = "/// Reads a note.\n#[tool_core::tool]\nasync fn note_read(\n    /// Its tag.\n    \
                    #[schemars(regex(pattern = \"^a\"))]\n    tag: String,\n) -> String {\n    tag\n}\n\nfn main() {}\n";
     let checked = cargo(&user_crate("off-patterns", &[], None, pattern), "check");

@@ -29,7 +29,8 @@
 //!
 //! By default this crate serves over stdio (or any pipe): what a local MCP host starts. The
 //! rest is behind features, each building only what it needs: `http` (streamable HTTP on axum:
-//! [`McpServer::serve_http`], [`McpServer::stateless`]), `remote` (remote servers' tools:
+//! [`McpServer::serve_http`], [`McpServer::stateless`], and naming each request's caller and
+//! what it may call: [`McpServer::with_caller`], [`McpServer::with_grant`]), `remote` (remote servers' tools:
 //! `RemoteToolkit`, on rmcp's client with reqwest and rustls) and `redis` (`RedisTaskStore`);
 //! `full` turns on all three.
 //!
@@ -129,7 +130,7 @@
 //!
 //! These sessions live in the memory of the process. With several replicas behind a load
 //! balancer, give them one shared [`TaskStore`] ([`McpServer::with_task_store`], a
-//! [`RedisTaskStore`]): a replica then reads what a caller found on any replica before it
+//! `RedisTaskStore`, the `redis` feature): a replica then reads what a caller found on any replica before it
 //! lists tools for that caller or calls one, and writes what a call's search finds, so a
 //! search on one replica is listed and callable on all of them (kept in the store for the
 //! caller's idle time after its last request). A store that cannot be reached breaks neither
@@ -152,7 +153,7 @@
 //! # Tasks across replicas
 //!
 //! Several replicas of a server behind one load balancer share their tasks through a
-//! [`TaskStore`] ([`McpServer::with_task_store`]), such as a [`RedisTaskStore`]: the replica
+//! [`TaskStore`] ([`McpServer::with_task_store`]), such as a `RedisTaskStore` (the `redis` feature): the replica
 //! running a task writes its state there as it changes, and reads the answers and the cancel
 //! other replicas leave for it; any replica answers `tasks/*` for it from the store, with the
 //! same owner checks. While the store cannot be reached, task calls fail with an error saying
@@ -167,6 +168,7 @@
 mod ask;
 mod callers;
 mod convert;
+pub mod features;
 mod lines;
 mod owner;
 #[cfg(feature = "remote")]
@@ -177,7 +179,6 @@ mod subscriptions;
 mod tasks;
 
 pub use ask::WaitingCalls;
-#[cfg(feature = "http")]
 pub use owner::HttpRequestParts;
 #[cfg(feature = "remote")]
 pub use remote::{RemoteError, RemoteToolkit, SERVERS_VARIABLE};

@@ -14,6 +14,12 @@ use rmcp::service::{RequestContext, RoleServer};
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub type HttpRequestParts = http::request::Parts;
 
+/// Without the `http` feature there are no HTTP requests: this stand-in only keeps the
+/// closure given to `McpServer::with_caller` typed, so that the call's error is the one
+/// naming the feature.
+#[cfg(not(feature = "http"))]
+pub struct HttpRequestParts(());
+
 /// Who a request comes from: the HTTP session (`mcp-session-id`), the caller the host named,
 /// and the stdio (line) connection, each absent where the request has none.
 #[derive(Clone, Debug, PartialEq, Eq)]

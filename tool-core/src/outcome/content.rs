@@ -31,7 +31,7 @@ pub enum Content {
     /// is an object, as the result's `structuredContent` (one object per result: the first
     /// such block's), so a program reads the value whole while the model reads the text; hosts
     /// that take only text show the text. A structured output larger than
-    /// [`Artifacts`](crate::Artifacts) shows at once becomes one of these, its text the
+    /// `Artifacts` (the `artifacts` feature) shows at once becomes one of these, its text the
     /// preview and the handle. Read back from MCP, a result with `structuredContent` is
     /// [`Output::Json`](crate::outcome::Output::Json) of the value.
     Structured {

@@ -44,7 +44,7 @@ pub mod code {
     /// to wait. See [`Registry::with_rate_limit`](crate::Registry::with_rate_limit).
     pub const RATE_LIMITED: &str = "rate-limited";
     /// No artifact of that handle is readable by this caller (it may have expired); see
-    /// [`Registry::with_artifacts`](crate::Registry::with_artifacts).
+    /// `Registry::with_artifacts` (the `artifacts` feature).
     pub const UNKNOWN_ARTIFACT: &str = "unknown-artifact";
     /// The tool ran and reported an error of its own.
     pub const FAILED: &str = "failed";

@@ -4,7 +4,7 @@
 //! tool is added, and answers every call with exactly one [`ToolResult`](crate::ToolResult): never a panic, never
 //! an `Err`, never a hang. On the way to its tool a call passes the checks
 //! [`Registry::call`] lists, in that order. An output larger than a registry set up with
-//! [`Registry::with_artifacts`] shows is kept as an artifact; each call has a `tracing` span
+//! `Registry::with_artifacts` (the `artifacts` feature) shows is kept as an artifact; each call has a `tracing` span
 //! and, with [`Registry::with_observer`], a record.
 //!
 //! A registry can change while it serves: tools are added, replaced, removed; readers see

@@ -41,7 +41,7 @@ impl McpServer {
     /// Keeps the state of tasks over HTTP (status, progress, questions and their answers,
     /// results until their time to live has passed) in `store`, so that every replica sharing
     /// it answers `tasks/get`, `tasks/update` and `tasks/cancel` for a task any of them
-    /// started, such as a [`RedisTaskStore`](crate::RedisTaskStore). Without it, tasks are
+    /// started, such as a `RedisTaskStore` (the `redis` feature). Without it, tasks are
     /// kept in this process's memory. A stdio connection's tasks stay in memory either way, as
     /// no one else may reach them. See [tasks](crate#tasks).
     ///

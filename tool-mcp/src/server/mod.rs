@@ -10,7 +10,8 @@
 //! The parts: this module (the server and the settings it starts with), `config` (the
 //! `with_*` settings), `transport` (stdio, any pipe), `http` (streamable HTTP), `sessions` (which grant,
 //! and which deferred-loading session, a request is served by), `handler` (rmcp's
-//! `ServerHandler`: every MCP method), and `progress` (a call's progress as notifications).
+//! `ServerHandler`: every MCP method), and `progress` (a call's progress as notifications); without the `http` feature,
+//! `without_http` (its methods, each a compile error naming the feature).
 
 mod config;
 mod handler;
@@ -19,6 +20,8 @@ mod http;
 mod progress;
 mod sessions;
 mod transport;
+#[cfg(not(feature = "http"))]
+mod without_http;
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
