@@ -74,14 +74,8 @@ pub fn parse<T: DeserializeOwned>(
     schema: &Prepared,
     tool: &str,
 ) -> Result<T, Refusal> {
-    let view = schema.view();
-    if view.plan.is_none() {
-        // Apart, so that a tool whose schema says no more than its type reads as it always did.
-        return parse_with(arguments, view, tool, |text, _| {
-            read_all(text, |deserializer| T::deserialize(TopLevel(deserializer)))
-        });
-    }
-    parse_with(arguments, view, tool, |text, guard| {
+    // One `parse_with` for both kinds of schema: each is compiled once for every input type.
+    parse_with(arguments, schema.view(), tool, |text, guard| {
         read_all(text, |deserializer| match guard {
             Some((plan, findings)) => T::deserialize(Guard::root(deserializer, plan, findings)),
             None => T::deserialize(TopLevel(deserializer)),
@@ -104,14 +98,7 @@ pub fn parse_strict<T: DeserializeOwned>(
             Err(de::Error::custom("expected an object"))
         }
     };
-    let view = schema.view();
-    if view.plan.is_none() {
-        return parse_with(arguments, view, tool, |text, _| {
-            object_only(text)?;
-            read_all(text, |deserializer| T::deserialize(deserializer))
-        });
-    }
-    parse_with(arguments, view, tool, |text, guard| {
+    parse_with(arguments, schema.view(), tool, |text, guard| {
         object_only(text)?;
         read_all(text, |deserializer| match guard {
             Some((plan, findings)) => T::deserialize(Guard::root(deserializer, plan, findings)),

@@ -1,5 +1,6 @@
 //! How a server is reached over streamable HTTP (the `http` feature): as an axum service, or
-//! served at an address.
+//! served at an address. Serving returns a boxed future made here, for the reason `transport`
+//! gives: the server is compiled once, in this crate, not again in each user's.
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -8,6 +9,8 @@ use std::sync::Arc;
 use axum::serve::ListenerExt;
 use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+
+use tool_core::call::BoxFuture;
 
 use super::McpServer;
 
@@ -36,35 +39,53 @@ impl McpServer {
     /// Serves streamable HTTP at `http://{addr}/mcp` until `shutdown` completes. To learn the
     /// port bound for port 0, or to connect before serving starts, use
     /// [`McpServer::bind_http`].
-    pub async fn serve_http(
+    pub fn serve_http(
         self,
         addr: SocketAddr,
         shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> std::io::Result<()> {
-        let (_, serving) = self.bind_http(addr, shutdown).await?;
-        serving.await
+    ) -> BoxFuture<'static, std::io::Result<()>> {
+        let bind = self.bind_boxed(addr, Box::pin(shutdown));
+        Box::pin(async move {
+            let (_, serving) = bind.await?;
+            serving.await
+        })
     }
 
     /// Binds `addr` and returns the address bound (useful with port 0) and the future that
     /// serves until `shutdown` completes.
-    pub async fn bind_http(
+    #[allow(clippy::type_complexity)]
+    pub fn bind_http(
         self,
         addr: SocketAddr,
         shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> std::io::Result<(SocketAddr, impl Future<Output = std::io::Result<()>> + Send)> {
-        let router = axum::Router::new().nest_service("/mcp", self.http_service());
-        let listener = tokio::net::TcpListener::bind(addr).await?;
-        let bound = listener.local_addr()?;
-        // An answer is written in pieces (headers, events, the end of the stream); without
-        // TCP_NODELAY the last small piece waits for the client's delayed ACK.
-        let listener = listener.tap_io(|connection| {
-            let _ = connection.set_nodelay(true);
-        });
-        let serving = async move {
-            axum::serve(listener, router)
-                .with_graceful_shutdown(shutdown)
-                .await
-        };
-        Ok((bound, serving))
+    ) -> BoxFuture<'static, std::io::Result<(SocketAddr, BoxFuture<'static, std::io::Result<()>>)>>
+    {
+        self.bind_boxed(addr, Box::pin(shutdown))
+    }
+
+    /// [`McpServer::bind_http`] with its shutdown boxed: the one copy of the HTTP server.
+    #[allow(clippy::type_complexity)]
+    fn bind_boxed(
+        self,
+        addr: SocketAddr,
+        shutdown: BoxFuture<'static, ()>,
+    ) -> BoxFuture<'static, std::io::Result<(SocketAddr, BoxFuture<'static, std::io::Result<()>>)>>
+    {
+        Box::pin(async move {
+            let router = axum::Router::new().nest_service("/mcp", self.http_service());
+            let listener = tokio::net::TcpListener::bind(addr).await?;
+            let bound = listener.local_addr()?;
+            // An answer is written in pieces (headers, events, the end of the stream); without
+            // TCP_NODELAY the last small piece waits for the client's delayed ACK.
+            let listener = listener.tap_io(|connection| {
+                let _ = connection.set_nodelay(true);
+            });
+            let serving: BoxFuture<'static, std::io::Result<()>> = Box::pin(async move {
+                axum::serve(listener, router)
+                    .with_graceful_shutdown(shutdown)
+                    .await
+            });
+            Ok((bound, serving))
+        })
     }
 }

@@ -1,19 +1,29 @@
 //! How a server is reached over stdio or any pipe of JSON lines ([`McpServer::serve_lines`]);
 //! over streamable HTTP, see `http`.
+//!
+//! Each way of serving returns a boxed future made here, over a reader and a writer boxed
+//! here, rather than being an `async fn`: the body of an `async fn` is compiled in the crate
+//! that polls it, so a user's one-line `main` would compile the whole server (rmcp's service
+//! loop and every message type) again. Boxed, it is compiled once, in this crate.
 
 use std::sync::Arc;
 
 use rmcp::service::ServiceExt;
 use tokio::io::{AsyncRead, AsyncWrite};
+use tool_core::call::BoxFuture;
 
 use super::McpServer;
+
+/// A line reader of any kind, boxed.
+type Reader = Box<dyn AsyncRead + Send + Unpin>;
+/// A line writer of any kind, boxed.
+type Writer = Box<dyn AsyncWrite + Send + Unpin>;
 
 impl McpServer {
     /// Serves over stdin and stdout until the client leaves: [`McpServer::serve_lines`] on the
     /// process's own pipes.
-    pub async fn serve_stdio(self) -> std::io::Result<()> {
-        self.serve_lines(tokio::io::stdin(), tokio::io::stdout())
-            .await
+    pub fn serve_stdio(self) -> BoxFuture<'static, std::io::Result<()>> {
+        self.serve_boxed(Box::new(tokio::io::stdin()), Box::new(tokio::io::stdout()))
     }
 
     /// Serves JSON-RPC messages, one a line, read from `reader` and answered on `writer`
@@ -25,11 +35,24 @@ impl McpServer {
     /// line is read as usual; one longer than [`McpServer::with_max_line_bytes`] gets an
     /// invalid-request error (-32600) and is not kept in memory. Blank lines are skipped. It
     /// returns once rmcp has stopped and every answer has been written.
-    pub async fn serve_lines(
+    pub fn serve_lines(
         self,
         reader: impl AsyncRead + Send + Unpin + 'static,
         writer: impl AsyncWrite + Send + Unpin + 'static,
-    ) -> std::io::Result<()> {
+    ) -> BoxFuture<'static, std::io::Result<()>> {
+        self.serve_boxed(Box::new(reader), Box::new(writer))
+    }
+
+    /// [`McpServer::serve_lines`] over boxed pipes: the one copy of the server's loop.
+    fn serve_boxed(
+        self,
+        reader: Reader,
+        writer: Writer,
+    ) -> BoxFuture<'static, std::io::Result<()>> {
+        Box::pin(self.serve_lines_of(reader, writer))
+    }
+
+    async fn serve_lines_of(self, reader: Reader, writer: Writer) -> std::io::Result<()> {
         let (transport, writing) = crate::lines::transport(reader, writer, self.max_line_bytes);
         let mut server = McpServer {
             connection: Some(uuid::Uuid::new_v4().as_u128()),
