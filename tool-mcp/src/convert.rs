@@ -53,6 +53,7 @@ pub(crate) fn outcome_of(result: &CallToolResult) -> Result<Output, Refusal> {
 mod tests {
     use super::*;
     use serde_json::json;
+    use tool_core::Refusal;
     use tool_core::outcome::Content;
 
     fn outcomes() -> Vec<Result<Output, Refusal>> {
@@ -124,6 +125,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "remote")]
     fn a_result_read_back_is_what_the_mcp_provider_reads() {
         for result in results() {
             let built = call_tool_result(&result).unwrap();
