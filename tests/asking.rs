@@ -103,6 +103,45 @@ fn a_flat_struct_becomes_a_form_and_keeps_its_bounds_and_choices() {
     );
 }
 
+/// What a note is filed under, several at once.
+#[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+struct Filing {
+    /// Who sees it, any of them.
+    audiences: Vec<Sharing>,
+    /// Its colours.
+    #[schemars(length(max = 2))]
+    colours: Vec<Colour>,
+}
+
+/// A colour, untitled.
+#[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Colour {
+    Red,
+    Blue,
+}
+
+#[test]
+fn a_list_of_choices_is_a_multi_select() {
+    let form = Value::Object(form_for::<Filing>().unwrap());
+    let audiences = &form["properties"]["audiences"];
+    assert_eq!(audiences["type"], "array");
+    assert_eq!(
+        audiences["items"],
+        json!({"type": "string", "anyOf": [
+            {"const": "private", "title": "Only its author sees it."},
+            {"const": "public", "title": "Everyone sees it."}
+        ]}),
+        "titled choices: {audiences}"
+    );
+    let colours = &form["properties"]["colours"];
+    assert_eq!(
+        colours["items"],
+        json!({"type": "string", "enum": ["red", "blue"]})
+    );
+    assert_eq!(colours["maxItems"], 2, "a list keeps its bounds: {colours}");
+}
+
 #[test]
 fn a_single_value_is_one_field_named_value() {
     let form = Value::Object(form_for::<bool>().unwrap());

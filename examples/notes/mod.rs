@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
+use tool_core::call::LogLevel;
 use tool_core::{
     Answer, Context, DryRun, ExpectedRevision, NonEmptyString, Refusal, Registry, tool,
 };
@@ -147,7 +148,8 @@ pub struct Reindexed {
     pub notes: usize,
 }
 
-/// Rebuilds the search index, one note at a time, reporting progress; slow on purpose (each
+/// Rebuilds the search index, one note at a time, reporting progress and logging as it starts
+/// and ends; slow on purpose (each
 /// note takes `pace_ms`), so it can be watched and cancelled.
 #[tool(name = "note_reindex", idempotent, timeout = "60s")]
 pub async fn note_reindex(
@@ -168,10 +170,19 @@ pub async fn note_reindex(
         .max(1);
     let _running = Running::start(&store.reindexing);
     let steps = count * passes as usize;
+    // Over MCP the client hears these as `notifications/message`, at the level it asks for.
+    ctx.log(
+        LogLevel::Info,
+        format!("reindexing {count} notes in {passes} passes"),
+    );
     for step in 1..=steps {
         tokio::time::sleep(std::time::Duration::from_millis(pace_ms)).await;
         ctx.progress(step as f64, Some(steps as f64), Some("reindexing"));
     }
+    ctx.log(
+        LogLevel::Notice,
+        serde_json::json!({"reindexed": count, "passes": passes}),
+    );
     Ok(Reindexed { notes: count })
 }
 

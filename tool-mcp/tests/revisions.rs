@@ -120,7 +120,14 @@ impl StdioServer {
 
     /// Sends a request and returns the answer with its id, passing over notifications.
     fn request(&mut self, request: &Value) -> Value {
+        self.request_hearing(request).1
+    }
+
+    /// Sends a request and returns the notifications that came before its answer, and the
+    /// answer.
+    fn request_hearing(&mut self, request: &Value) -> (Vec<Value>, Value) {
         self.send(request);
+        let mut notices = Vec::new();
         loop {
             let line = self
                 .lines
@@ -130,7 +137,10 @@ impl StdioServer {
                 panic!("the server wrote a line that is not JSON ({error}): {line}")
             });
             if message.get("id") == request.get("id") {
-                return message;
+                return (notices, message);
+            }
+            if message.get("id").is_none() {
+                notices.push(message);
             }
         }
     }
@@ -436,6 +446,94 @@ async fn http_answers_both_revisions_alike_from_one_server() {
     assert_eq!(content_of(&stdio.list)["tools"], http_tools);
     assert_eq!(content_of(&stdio.good), content_of(&current.good));
     assert_eq!(content_of(&stdio.bad), content_of(&current.bad));
+}
+
+/// The `(level, data)` of each `notifications/message` among `notices`, each from `logger`.
+fn log_messages(notices: &[Value], logger: &str) -> Vec<(String, Value)> {
+    notices
+        .iter()
+        .filter(|notice| notice["method"] == "notifications/message")
+        .map(|notice| {
+            assert_eq!(notice["params"]["logger"], logger, "{notice}");
+            (
+                notice["params"]["level"].as_str().unwrap_or("").to_owned(),
+                notice["params"]["data"].clone(),
+            )
+        })
+        .collect()
+}
+
+fn reindex(id: u64, meta: Option<Value>) -> Value {
+    let mut request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+        "name": "note_reindex", "arguments": {"pace_ms": 1, "passes": 1}}});
+    if let Some(meta) = meta {
+        request["params"]["_meta"] = meta;
+    }
+    request
+}
+
+#[test]
+fn a_2025_11_25_session_hears_a_tools_log_at_the_level_it_set() {
+    let mut server = StdioServer::start();
+    let opening = result_of(server.request(&initialize()));
+    assert_eq!(opening["capabilities"]["logging"], json!({}), "{opening}");
+    server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let started = json!("reindexing 1 notes in 1 passes");
+    let ended = json!({"reindexed": 1, "passes": 1});
+
+    // Before any `logging/setLevel`, everything is sent, before the result.
+    let (notices, answer) = server.request_hearing(&reindex(2, None));
+    assert_eq!(result_of(answer)["isError"], false);
+    assert_eq!(
+        log_messages(&notices, "note_reindex"),
+        [
+            ("info".to_owned(), started.clone()),
+            ("notice".to_owned(), ended.clone())
+        ]
+    );
+
+    let set = json!({"jsonrpc": "2.0", "id": 3, "method": "logging/setLevel",
+                     "params": {"level": "notice"}});
+    assert_eq!(result_of(server.request(&set)), json!({}));
+    let (notices, _) = server.request_hearing(&reindex(4, None));
+    assert_eq!(
+        log_messages(&notices, "note_reindex"),
+        [("notice".to_owned(), ended)],
+        "below the level set, nothing is sent"
+    );
+
+    let unknown = json!({"jsonrpc": "2.0", "id": 5, "method": "logging/setLevel",
+                         "params": {"level": "verbose"}});
+    let refused = server.request(&unknown);
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains("`verbose` is no log level: write one of debug, info"),
+        "{refused}"
+    );
+}
+
+#[test]
+fn a_2026_07_28_request_hears_a_tools_log_only_at_the_level_its_meta_names() {
+    let mut server = StdioServer::start();
+    result_of(server.request(&discover()));
+    let (notices, answer) = server.request_hearing(&reindex(2, Some(current_meta())));
+    assert_eq!(result_of(answer)["isError"], false);
+    assert_eq!(
+        log_messages(&notices, "note_reindex"),
+        [],
+        "without a level in its `_meta`, a request hears no log"
+    );
+    let mut meta = current_meta();
+    meta["io.modelcontextprotocol/logLevel"] = json!("info");
+    let (notices, _) = server.request_hearing(&reindex(3, Some(meta)));
+    assert_eq!(
+        log_messages(&notices, "note_reindex")
+            .into_iter()
+            .map(|(level, _)| level)
+            .collect::<Vec<_>>(),
+        ["info", "notice"]
+    );
 }
 
 #[test]

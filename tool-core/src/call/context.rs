@@ -1,9 +1,9 @@
 //! The per-call context a host hands to every tool.
 //!
 //! A [`Context`] carries what a handler may need but a model must never supply: a cancellation
-//! token, the caller's identity as the host asserts it, a deadline, a progress reporter, an
-//! [`Asker`] for questions to the person behind the call, and typed extensions holding
-//! application state. A handler asks for it by taking a `&Context`
+//! token, the caller's identity as the host asserts it, a deadline, a progress reporter, a log
+//! listener, an [`Asker`] for questions to the person behind the call, and typed extensions
+//! holding application state. A handler asks for it by taking a `&Context`
 //! parameter, which is injected rather than advertised.
 //!
 //! The context does not enforce anything by itself: the registry reads the token and the
@@ -17,7 +17,10 @@ use std::time::{Duration, Instant};
 
 pub use tokio_util::sync::CancellationToken;
 
+use serde_json::Value;
+
 use crate::call::asker::Asker;
+use crate::call::log::{LogLevel, LogMessage, LogSink};
 
 /// Receives progress reports from a running tool; see [`Context::with_progress`].
 pub type ProgressReporter = Arc<dyn Fn(Progress) + Send + Sync>;
@@ -33,7 +36,7 @@ pub struct Progress {
     pub message: Option<String>,
 }
 
-/// What a tool call runs within: cancellation, caller, deadline, progress and app state.
+/// What a tool call runs within: cancellation, caller, deadline, progress, logs and app state.
 ///
 /// `Context::default()` is a context nobody cancels, with no caller, no deadline, no progress
 /// listener and no extensions. Cloning is cheap and clones share the cancellation token.
@@ -57,6 +60,7 @@ pub struct Context {
     caller: Option<Arc<str>>,
     deadline: Option<Instant>,
     progress: Option<ProgressReporter>,
+    log: Option<LogSink>,
     asker: Option<Arc<dyn Asker>>,
     extensions: Extensions,
 }
@@ -99,6 +103,35 @@ impl Context {
     /// Listens to the progress that tools report with [`Context::progress`].
     pub fn with_progress(mut self, reporter: impl Fn(Progress) + Send + Sync + 'static) -> Self {
         self.progress = Some(Arc::new(reporter));
+        self
+    }
+
+    /// Hears the messages that tools log with [`Context::log`] at `least` or above; those
+    /// below it are dropped before they are made into a message.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use tool_core::Context;
+    /// use tool_core::call::{LogLevel, LogMessage};
+    ///
+    /// let heard: Arc<Mutex<Vec<LogMessage>>> = Arc::default();
+    /// let sink = heard.clone();
+    /// let ctx = Context::new().with_log(LogLevel::Info, move |message| sink.lock().unwrap().push(message));
+    /// ctx.log(LogLevel::Debug, "not heard");
+    /// ctx.log(LogLevel::Warning, "disk almost full");
+    /// let heard = heard.lock().unwrap();
+    /// assert_eq!(heard.len(), 1);
+    /// assert_eq!((heard[0].level, heard[0].data.as_str()), (LogLevel::Warning, Some("disk almost full")));
+    /// ```
+    pub fn with_log(
+        mut self,
+        least: LogLevel,
+        listener: impl Fn(LogMessage) + Send + Sync + 'static,
+    ) -> Self {
+        self.log = Some(LogSink {
+            listener: Arc::new(listener),
+            least,
+        });
         self
     }
 
@@ -173,7 +206,26 @@ impl Context {
         }
     }
 
-    /// A context for one call within this one: it shares caller, progress and extensions, its
+    /// Logs `data` (a text, or any JSON) at `level` to the host; does nothing unless the host
+    /// listens at `level` or below ([`Context::with_log`]). Over MCP the client hears it as
+    /// `notifications/message`, at the level it asked for.
+    pub fn log(&self, level: LogLevel, data: impl Into<Value>) {
+        if let Some(sink) = &self.log
+            && level >= sink.least
+        {
+            (sink.listener)(LogMessage {
+                level,
+                data: data.into(),
+            });
+        }
+    }
+
+    /// Whether a message logged at `level` is heard: for a tool to skip making a costly one.
+    pub fn logs(&self, level: LogLevel) -> bool {
+        self.log.as_ref().is_some_and(|sink| level >= sink.least)
+    }
+
+    /// A context for one call within this one: it shares caller, progress, logs and extensions, its
     /// token is a child of this one's (cancelling this cancels it, not the other way round),
     /// and its deadline is the earlier of this one's and `deadline`.
     pub fn child(&self, deadline: Option<Instant>) -> Context {
@@ -182,6 +234,7 @@ impl Context {
             caller: self.caller.clone(),
             deadline: earlier(self.deadline, deadline),
             progress: self.progress.clone(),
+            log: self.log.clone(),
             asker: self.asker.clone(),
             extensions: self.extensions.clone(),
         }
@@ -204,6 +257,7 @@ impl fmt::Debug for Context {
             .field("caller", &self.caller)
             .field("deadline", &self.deadline)
             .field("progress", &self.progress.is_some())
+            .field("log", &self.log.as_ref().map(|sink| sink.least))
             .field("asker", &self.asker.is_some())
             .field(
                 "extensions",
@@ -228,6 +282,37 @@ mod tests {
         let seen = seen.lock().unwrap();
         assert_eq!(seen.len(), 1);
         assert_eq!(seen[0].message.as_deref(), Some("half"));
+    }
+
+    #[test]
+    fn a_log_below_the_least_level_is_dropped_and_a_child_logs_to_the_same_listener() {
+        Context::default().log(LogLevel::Emergency, "nobody listens");
+        assert!(!Context::default().logs(LogLevel::Emergency));
+        let heard = Arc::new(Mutex::new(Vec::new()));
+        let sink = heard.clone();
+        let ctx = Context::new().with_log(LogLevel::Notice, move |m| sink.lock().unwrap().push(m));
+        assert!(!ctx.logs(LogLevel::Info) && ctx.logs(LogLevel::Notice));
+        ctx.log(LogLevel::Info, "below");
+        ctx.child(None)
+            .log(LogLevel::Error, serde_json::json!({"disk": "full"}));
+        let heard = heard.lock().unwrap();
+        assert_eq!(heard.len(), 1, "{heard:?}");
+        assert_eq!(heard[0].level, LogLevel::Error);
+        assert_eq!(heard[0].data["disk"], "full");
+    }
+
+    #[test]
+    fn a_level_reads_back_from_its_name() {
+        for level in LogLevel::ALL {
+            assert_eq!(level.as_str().parse::<LogLevel>(), Ok(level));
+            assert_eq!(serde_json::to_value(level).unwrap(), level.as_str());
+        }
+        let unknown = "verbose".parse::<LogLevel>().unwrap_err();
+        assert!(
+            unknown.to_string().contains("one of debug, info"),
+            "{unknown}"
+        );
+        assert!(LogLevel::Debug < LogLevel::Info && LogLevel::Alert < LogLevel::Emergency);
     }
 
     #[test]

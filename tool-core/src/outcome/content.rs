@@ -1,5 +1,5 @@
 //! Content blocks: one block of what a tool gives back ([`Content`]: text, an image or audio
-//! as bytes, a link to a resource, structured data with its text), and its JSON in MCP's shape
+//! as bytes, a link to a resource, a resource embedded whole, structured data with its text), and its JSON in MCP's shape
 //! (`{"type": "image", "data": "<base64>", ...}`), which is also how an `Output` of blocks
 //! serializes: written, and read back.
 
@@ -51,6 +51,24 @@ pub enum Content {
         /// What it is.
         description: Option<String>,
     },
+    /// A resource embedded whole: what MCP calls an embedded resource.
+    Resource {
+        /// Which resource it is.
+        uri: String,
+        /// Its MIME type, when known.
+        mime_type: Option<String>,
+        /// What it holds.
+        contents: ResourceContents,
+    },
+}
+
+/// What an embedded [`Content::Resource`] holds: text, or bytes (base64 on the wire).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResourceContents {
+    /// Text.
+    Text(String),
+    /// Bytes.
+    Blob(Vec<u8>),
 }
 
 impl Content {
@@ -93,8 +111,42 @@ impl Content {
         }
     }
 
+    /// A text resource embedded whole.
+    ///
+    /// ```
+    /// use tool_core::outcome::Content;
+    ///
+    /// let readme = Content::resource_text("file:///notes/README.md", "text/markdown", "# Notes");
+    /// assert_eq!(readme.as_text(), "[file:///notes/README.md]\n# Notes");
+    /// ```
+    pub fn resource_text(
+        uri: impl Into<String>,
+        mime_type: impl Into<String>,
+        text: impl Into<String>,
+    ) -> Content {
+        Content::Resource {
+            uri: uri.into(),
+            mime_type: Some(mime_type.into()),
+            contents: ResourceContents::Text(text.into()),
+        }
+    }
+
+    /// A resource of bytes embedded whole.
+    pub fn resource_blob(
+        uri: impl Into<String>,
+        mime_type: impl Into<String>,
+        data: impl Into<Vec<u8>>,
+    ) -> Content {
+        Content::Resource {
+            uri: uri.into(),
+            mime_type: Some(mime_type.into()),
+            contents: ResourceContents::Blob(data.into()),
+        }
+    }
+
     /// The block as text, for hosts that take only text: text itself; a structured block's
-    /// text; a one-line stand-in for media (`[image/png image, 1024 bytes]`); a link's URI.
+    /// text; a one-line stand-in for media (`[image/png image, 1024 bytes]`); a link's URI; an
+    /// embedded resource's URI, then its text (or a stand-in for its bytes).
     pub fn as_text(&self) -> std::borrow::Cow<'_, str> {
         match self {
             Content::Text(text) | Content::Structured { text, .. } => text.into(),
@@ -105,6 +157,19 @@ impl Content {
                 format!("[{mime_type} audio, {} bytes]", data.len()).into()
             }
             Content::ResourceLink { uri, name, .. } => format!("[{name}]({uri})").into(),
+            Content::Resource {
+                uri,
+                mime_type,
+                contents,
+            } => match contents {
+                ResourceContents::Text(text) => format!("[{uri}]\n{text}").into(),
+                ResourceContents::Blob(data) => format!(
+                    "[{uri}: {} resource, {} bytes]",
+                    mime_type.as_deref().unwrap_or("binary"),
+                    data.len()
+                )
+                .into(),
+            },
         }
     }
 }
@@ -138,18 +203,30 @@ pub(crate) fn write_block(block: &Content) -> Value {
             }
             link
         }
+        Content::Resource {
+            uri,
+            mime_type,
+            contents,
+        } => {
+            let mut resource = json!({"uri": uri});
+            if let Some(mime_type) = mime_type {
+                resource["mimeType"] = mime_type.as_str().into();
+            }
+            match contents {
+                ResourceContents::Text(text) => resource["text"] = text.as_str().into(),
+                ResourceContents::Blob(data) => resource["blob"] = base64(data).into(),
+            }
+            json!({"type": "resource", "resource": resource})
+        }
     }
 }
 
-/// A content block read back; `None` for a type this framework does not have (an embedded
-/// resource, say) or a block missing what its type needs.
+/// A content block read back; `None` for a type this framework does not have or a block
+/// missing what its type needs.
 pub(crate) fn read_block(block: &Value) -> Option<Content> {
     let field = |key: &str| block.get(key).and_then(Value::as_str);
-    let bytes = || {
-        base64::engine::general_purpose::STANDARD
-            .decode(field("data")?)
-            .ok()
-    };
+    let decode = |text: &str| base64::engine::general_purpose::STANDARD.decode(text).ok();
+    let bytes = || decode(field("data")?);
     match field("type")? {
         "text" => Some(Content::text(field("text")?)),
         "image" => Some(Content::image(bytes()?, field("mimeType")?)),
@@ -160,6 +237,51 @@ pub(crate) fn read_block(block: &Value) -> Option<Content> {
             mime_type: field("mimeType").map(str::to_owned),
             description: field("description").map(str::to_owned),
         }),
+        "resource" => {
+            let resource = block.get("resource")?;
+            let field = |key: &str| resource.get(key).and_then(Value::as_str);
+            let contents = match (field("text"), field("blob")) {
+                (Some(text), None) => ResourceContents::Text(text.to_owned()),
+                (None, Some(blob)) => ResourceContents::Blob(decode(blob)?),
+                _ => return None,
+            };
+            Some(Content::Resource {
+                uri: field("uri")?.to_owned(),
+                mime_type: field("mimeType").map(str::to_owned),
+                contents,
+            })
+        }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_embedded_resource_is_written_in_mcps_shape_and_read_back() {
+        let text = Content::resource_text("test://text", "text/plain", "hello");
+        assert_eq!(
+            write_block(&text),
+            json!({"type": "resource", "resource":
+                {"uri": "test://text", "mimeType": "text/plain", "text": "hello"}})
+        );
+        let blob = Content::resource_blob("test://png", "image/png", [1u8, 2, 3]);
+        assert_eq!(
+            write_block(&blob)["resource"]["blob"],
+            "AQID",
+            "bytes go as base64"
+        );
+        for block in [text, blob] {
+            assert_eq!(read_block(&write_block(&block)), Some(block));
+        }
+        let both =
+            json!({"type": "resource", "resource": {"uri": "x", "text": "a", "blob": "AQID"}});
+        assert_eq!(
+            read_block(&both),
+            None,
+            "a resource is text or bytes, not both"
+        );
     }
 }

@@ -14,7 +14,7 @@ pub(crate) mod result;
 pub(crate) mod shorten;
 pub(crate) mod suggest;
 
-pub use self::content::Content;
+pub use self::content::{Content, ResourceContents};
 pub use self::output::{IntoOutput, IntoRefusal, Output};
 pub use self::refusal::{Line, Refusal, code};
 pub use self::result::ToolResult;

@@ -241,6 +241,10 @@ fn size_of_output(output: &Output) -> usize {
             .map(|block| match block {
                 Content::Text(text) => text.len(),
                 Content::Image { data, .. } | Content::Audio { data, .. } => data.len(),
+                Content::Resource {
+                    contents: crate::outcome::ResourceContents::Blob(data),
+                    ..
+                } => data.len(),
                 other => other.as_text().len(),
             })
             .sum(),

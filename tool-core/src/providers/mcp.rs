@@ -230,6 +230,8 @@ mod tests {
                 Content::image(vec![1, 2], "image/png"),
                 Content::audio(vec![3], "audio/wav"),
                 Content::resource_link("file:///n.md", "n"),
+                Content::resource_text("file:///n.md", "text/markdown", "# n"),
+                Content::resource_blob("file:///n.bin", "application/octet-stream", [0u8, 255]),
             ])),
             Err(Refusal::new("conflict", "the note moved on").line("fault", ["id", "stale"])),
         ];
@@ -286,11 +288,26 @@ mod tests {
     fn a_foreign_result_reads_as_far_as_it_can() {
         let error = json!({"content": [{"type": "text", "text": "disk full"}], "isError": true});
         assert_eq!(read_result(&error), Err(Refusal::failed("disk full")));
+        let unknown = json!({"content": [
+            {"type": "hologram", "uri": "file:///a"},
+            {"type": "text", "text": "kept"},
+        ]});
+        assert_eq!(read_result(&unknown), Ok(Output::text("kept")));
         let embedded = json!({"content": [
             {"type": "resource", "resource": {"uri": "file:///a", "text": "a"}},
             {"type": "text", "text": "kept"},
         ]});
-        assert_eq!(read_result(&embedded), Ok(Output::text("kept")));
+        assert_eq!(
+            read_result(&embedded),
+            Ok(Output::Content(vec![
+                Content::Resource {
+                    uri: "file:///a".to_owned(),
+                    mime_type: None,
+                    contents: crate::outcome::ResourceContents::Text("a".to_owned()),
+                },
+                Content::text("kept"),
+            ]))
+        );
         assert_eq!(read_result(&json!({})), Ok(Output::Empty));
         assert_eq!(read_result(&json!([])).unwrap_err().code, "failed");
     }

@@ -77,7 +77,8 @@ impl<T: JsonSchema> Form<T> {
                 code::CANNOT_ASK,
                 format!(
                     "{type_name} cannot be asked for with a form: {field} {why}; a form takes \
-                     strings, numbers, integers, booleans and enums of strings"
+                     strings, numbers, integers, booleans, enums of strings and lists of \
+                     such enums"
                 ),
             )
         };
@@ -158,7 +159,7 @@ fn flat_property(schema: &Value) -> Result<Map<String, Value>, &'static str> {
         "string" => &["minLength", "maxLength", "format", "enum"],
         "number" | "integer" => &["minimum", "maximum"],
         "boolean" => &[],
-        "array" => return Err("is a list"),
+        "array" => return multi_select(schema),
         "object" => return Err("is an object"),
         _ => return Err("has no single type"),
     };
@@ -169,28 +170,7 @@ fn flat_property(schema: &Value) -> Result<Map<String, Value>, &'static str> {
             flat.insert((*keyword).into(), value.clone());
         }
     }
-    if let Some(Value::Array(options)) = schema.get("oneOf") {
-        // An enum whose variants have doc comments: each a `const` with a description,
-        // which a form shows as a titled choice.
-        let mut choices = Vec::with_capacity(options.len());
-        for option in options {
-            let choice = match option.get("const").or_else(|| {
-                option
-                    .get("enum")
-                    .and_then(Value::as_array)
-                    .filter(|values| values.len() == 1)
-                    .and_then(|values| values.first())
-            }) {
-                Some(Value::String(value)) => value.clone(),
-                _ => return Err("is an enum whose variants are not plain strings"),
-            };
-            let title = option
-                .get("description")
-                .or_else(|| option.get("title"))
-                .cloned()
-                .unwrap_or_else(|| Value::from(choice.clone()));
-            choices.push(serde_json::json!({"const": choice, "title": title}));
-        }
+    if let Some(choices) = titled_choices(schema)? {
         flat.insert("oneOf".into(), Value::Array(choices));
     }
     if let Some(Value::Array(values)) = flat.get("enum")
@@ -201,12 +181,72 @@ fn flat_property(schema: &Value) -> Result<Map<String, Value>, &'static str> {
     Ok(flat)
 }
 
+/// The choices of an enum whose variants have doc comments or titles (`oneOf` of `const`s):
+/// each a `const` with a title, which a form shows as a titled choice; `None` for any other
+/// schema.
+fn titled_choices(schema: &Map<String, Value>) -> Result<Option<Vec<Value>>, &'static str> {
+    let Some(Value::Array(options)) = schema.get("oneOf") else {
+        return Ok(None);
+    };
+    let mut choices = Vec::with_capacity(options.len());
+    for option in options {
+        let choice = match option.get("const").or_else(|| {
+            option
+                .get("enum")
+                .and_then(Value::as_array)
+                .filter(|values| values.len() == 1)
+                .and_then(|values| values.first())
+        }) {
+            Some(Value::String(value)) => value.clone(),
+            _ => return Err("is an enum whose variants are not plain strings"),
+        };
+        let title = option
+            .get("description")
+            .or_else(|| option.get("title"))
+            .cloned()
+            .unwrap_or_else(|| Value::from(choice.clone()));
+        choices.push(serde_json::json!({"const": choice, "title": title}));
+    }
+    Ok(Some(choices))
+}
+
+/// A list of choices (`Vec` of an enum of strings), which a form shows as a multi-select:
+/// `items` an `enum`, or for titled choices an `anyOf` of `const`s with titles.
+fn multi_select(schema: &Map<String, Value>) -> Result<Map<String, Value>, &'static str> {
+    let not_choices = "is a list of something other than an enum's variants";
+    let Some(Value::Object(item)) = schema.get("items") else {
+        return Err(not_choices);
+    };
+    let mut items = Map::new();
+    items.insert("type".into(), "string".into());
+    if let Some(choices) = titled_choices(item)? {
+        items.insert("anyOf".into(), Value::Array(choices));
+    } else {
+        match item.get("enum") {
+            Some(Value::Array(values)) if values.iter().all(Value::is_string) => {
+                items.insert("enum".into(), Value::Array(values.clone()));
+            }
+            _ => return Err(not_choices),
+        }
+    }
+    let mut flat = Map::new();
+    flat.insert("type".into(), "array".into());
+    for keyword in ["title", "description", "default", "minItems", "maxItems"] {
+        if let Some(value) = schema.get(keyword) {
+            flat.insert(keyword.into(), value.clone());
+        }
+    }
+    flat.insert("items".into(), Value::Object(items));
+    Ok(flat)
+}
+
 impl Context {
     /// Asks the person behind the call for a `T`, and waits for their answer or their
     /// refusal to give one.
     ///
-    /// `T` is a flat type: a struct whose fields are strings, numbers, integers, booleans or
-    /// enums of strings (each may be an `Option`), or one such value (`bool`, say), which the
+    /// `T` is a flat type: a struct whose fields are strings, numbers, integers, booleans,
+    /// enums of strings or lists of such enums (a multi-select; each may be an `Option`), or
+    /// one such value (`bool`, say), which the
     /// form shows as one field named `value`. It is an `Err` (a model-facing [`Refusal`], so
     /// `?` ends the call) when nobody can be asked (no asker on the context: code
     /// `cannot-ask`), when a form cannot show `T` (`cannot-ask`, naming the field), when the

@@ -1,6 +1,6 @@
 //! The server's answer to every MCP method, as rmcp's `ServerHandler`: `initialize`,
-//! `tools/list` and `tools/call` (through the registry), the `tasks/*` methods, the
-//! `subscriptions/listen` stream and the `list_changed` notice.
+//! `tools/list` and `tools/call` (through the registry), `logging/setLevel`, the `tasks/*`
+//! methods, the `subscriptions/listen` stream and the `list_changed` notice.
 
 use std::sync::{Arc, PoisonError};
 
@@ -19,17 +19,19 @@ use tool_core::call::Arguments;
 use tool_core::{Context, Provider, Registry, ToolCall};
 
 use super::McpServer;
-use super::progress::ProgressSink;
+use super::notices::Notices;
 use super::sessions::RequestSession;
 use crate::ask::SuspendableCall;
 use crate::owner::{Owner, is_current};
 
 impl ServerHandler for McpServer {
     fn get_info(&self) -> InitializeResult {
+        #[allow(deprecated)] // SEP-2577 deprecates logging; 2025-11-25 clients use it.
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_tool_list_changed()
             .enable_tasks()
+            .enable_logging()
             .build();
         InitializeResult::new(capabilities)
             .with_server_info(Implementation::new(&self.name, &self.version))
@@ -96,11 +98,16 @@ impl ServerHandler for McpServer {
         }
         let arguments = arguments_of(request.arguments);
         let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
+        let least_log = self.least_log_level(request.meta.as_ref(), &context);
         if self.tasks.wanted(&registry, &request.name, &context)
             && registry.is_listed_in(&session, &request.name)
         {
             // A task outlives its request: it has a token of its own, and no progress token.
-            let ctx = ctx.with_cancellation(Default::default());
+            let mut ctx = ctx.with_cancellation(Default::default());
+            if let Some(least) = least_log {
+                let notices = Notices::new(context.peer.clone(), None, &request.name);
+                ctx = ctx.with_log(least, move |message| notices.log(message));
+            }
             return self.tasks.start(&registry, call, ctx, owner).await;
         }
         let asking = crate::ask::Asking::of(&context);
@@ -119,12 +126,16 @@ impl ServerHandler for McpServer {
             .as_ref()
             .and_then(|meta| meta.get_progress_token())
             .or_else(|| context.meta.get_progress_token());
-        let mut progress = None;
-        if let Some(token) = progress_token {
-            let sink = Arc::new(ProgressSink::new(context.peer, token));
+        let mut notices = None;
+        if progress_token.is_some() || least_log.is_some() {
+            let sink = Arc::new(Notices::new(context.peer, progress_token, &request.name));
+            if let Some(least) = least_log {
+                let logs = sink.clone();
+                ctx = ctx.with_log(least, move |message| logs.log(message));
+            }
             let reports = sink.clone();
-            ctx = ctx.with_progress(move |progress| reports.report(progress));
-            progress = Some(sink);
+            ctx = ctx.with_progress(move |progress| reports.progress(progress));
+            notices = Some(sink);
         }
         // Only a registry with deferred loading lists what a search finds: without one, the
         // list cannot grow. A 2026-07-28 client hears of its growth on its listen streams,
@@ -135,14 +146,14 @@ impl ServerHandler for McpServer {
             Some(questions) => {
                 let registry = registry.into_owned();
                 let session = session.clone();
-                let running = async move { run(&registry, &session, call, ctx, progress).await };
+                let running = async move { run(&registry, &session, call, ctx, notices).await };
                 let name = request.name.into_owned();
                 let running =
                     SuspendableCall::start(name, owner, Box::pin(running), cancel, questions);
                 self.suspended.drive(running, context.ct).await
             }
             None => crate::convert::call_tool_result(
-                &run(&registry, &session, call, ctx, progress).await,
+                &run(&registry, &session, call, ctx, notices).await,
             )
             .map(CallToolResponse::from),
         };
@@ -160,8 +171,29 @@ impl ServerHandler for McpServer {
         answer
     }
 
-    /// A request rmcp could not read as one of MCP's. A `tools/call` lands here when its params
-    /// are not a call's: arguments sent as JSON text holding an object are read as that object,
+    /// `logging/setLevel` (2025-11-25): the least level this session's calls log at from now
+    /// on. Without a session (a stateless request) there is nothing for it to hold beyond
+    /// itself, and 2026-07-28 sets the level on each request instead.
+    #[allow(deprecated)] // SEP-2577 deprecates logging; 2025-11-25 clients use it.
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        let level = serde_json::to_value(request.level)
+            .ok()
+            .and_then(|name| name.as_str()?.parse().ok())
+            .ok_or_else(|| McpError::invalid_params("Invalid params: an unknown level", None))?;
+        *self
+            .log_level
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(level);
+        Ok(())
+    }
+
+    /// A request rmcp could not read as one of MCP's. A `logging/setLevel` lands here when its
+    /// level is none of MCP's, and is told which there are. A `tools/call` lands here when its
+    /// params are not a call's: arguments sent as JSON text holding an object are read as that object,
     /// as the registry reads them in process, and the call made; other params get an
     /// invalid-params error saying what is wrong, where rmcp would answer "method not found"
     /// of a method it has.
@@ -172,6 +204,9 @@ impl ServerHandler for McpServer {
     ) -> Result<CustomResult, McpError> {
         if let Some(error) = crate::tasks::unreadable(&request.method) {
             return Err(error);
+        }
+        if request.method == "logging/setLevel" && !is_current(&context) {
+            return Err(unreadable_set_level(request.params));
         }
         if request.method != "tools/call" {
             return Err(McpError::new(
@@ -277,21 +312,36 @@ impl ServerHandler for McpServer {
     }
 }
 
-/// Runs `call` and returns its result once its progress reports are sent, so that they reach
-/// the client before the result does.
+/// Runs `call` and returns its result once its notices are sent, so that they reach the
+/// client before the result does.
 async fn run(
     registry: &Registry,
     session: &tool_core::Session,
     call: ToolCall,
     ctx: Context,
-    progress: Option<Arc<ProgressSink>>,
+    notices: Option<Arc<Notices>>,
 ) -> tool_core::ToolResult {
     let result = registry.call_in(session, call, &ctx).await;
     drop(ctx);
-    if let Some(progress) = progress {
-        progress.finish().await;
+    if let Some(notices) = notices {
+        notices.finish().await;
     }
     result
+}
+
+/// Why a `logging/setLevel` rmcp could not read is refused: what its level should be.
+fn unreadable_set_level(params: Option<Value>) -> McpError {
+    let problem = match params.as_ref().and_then(|params| params.get("level")) {
+        Some(Value::String(name)) => match name.parse::<tool_core::call::LogLevel>() {
+            Err(unknown) => unknown.to_string(),
+            Ok(_) => "the params are not those of `logging/setLevel` (a `level`)".to_owned(),
+        },
+        Some(_) => "`level` must be text, one of debug, info, notice, warning, error, \
+                    critical, alert, emergency"
+            .to_owned(),
+        None => "the params must be an object holding `level`".to_owned(),
+    };
+    McpError::invalid_params(format!("Invalid params: {problem}"), None)
 }
 
 /// A `tools/call`'s params that rmcp could not read, read as a call's if their arguments are

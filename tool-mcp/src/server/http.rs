@@ -25,11 +25,8 @@ impl McpServer {
         self.http_sessions = config.legacy_session_mode;
         StreamableHttpService::new(
             move || {
-                // Each HTTP session finds tools for itself.
-                let mut server = self.clone();
-                server.finds = tool_core::Session::new();
-                server.listen_marks = Arc::default();
-                Ok(server)
+                // Each HTTP session finds tools, and sets its log level, for itself.
+                Ok(self.clone().for_connection())
             },
             Arc::new(LocalSessionManager::default()),
             config,

@@ -1,5 +1,5 @@
-//! Serving a registry over MCP: `tools/list`, `tools/call`, progress, cancellation,
-//! `list_changed` and a tool's questions to the client's user (the `ask` module), over stdio
+//! Serving a registry over MCP: `tools/list`, `tools/call`, progress, log messages,
+//! cancellation, `list_changed` and a tool's questions to the client's user (the `ask` module), over stdio
 //! or streamable HTTP.
 //!
 //! Every `tools/call` goes through [`Registry::call`], so a refusal of any kind (bad
@@ -10,14 +10,15 @@
 //! The parts: this module (the server and the settings it starts with), `config` (the
 //! `with_*` settings), `transport` (stdio, any pipe), `http` (streamable HTTP), `sessions` (which grant,
 //! and which deferred-loading session, a request is served by), `handler` (rmcp's
-//! `ServerHandler`: every MCP method), and `progress` (a call's progress as notifications); without the `http` feature,
+//! `ServerHandler`: every MCP method), and `notices` (a call's progress and log messages as
+//! notifications); without the `http` feature,
 //! `without_http` (its methods, each a compile error naming the feature).
 
 mod config;
 mod handler;
 #[cfg(feature = "http")]
 mod http;
-mod progress;
+mod notices;
 mod sessions;
 mod transport;
 #[cfg(not(feature = "http"))]
@@ -31,6 +32,7 @@ use std::time::Duration;
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 #[cfg(feature = "http")]
 use tool_core::Grant;
+use tool_core::call::LogLevel;
 use tool_core::{Context, Registry};
 
 #[cfg(feature = "http")]
@@ -95,6 +97,9 @@ pub struct McpServer {
     /// before the stream subscribes). A clone's own: each stdio connection and each HTTP
     /// request or session has one.
     listen_marks: Arc<Mutex<VecDeque<u64>>>,
+    /// The least level this connection's (or HTTP session's) calls log at, once its client
+    /// has sent `logging/setLevel` (2025-11-25).
+    log_level: Arc<Mutex<Option<LogLevel>>>,
 }
 
 impl McpServer {
@@ -152,6 +157,16 @@ impl McpServer {
             #[cfg(feature = "http")]
             http_sessions: false,
             listen_marks: Arc::default(),
+            log_level: Arc::default(),
         }
+    }
+
+    /// This server for one connection or HTTP session: what its searches find, its listen
+    /// streams' marks and its log level are its own.
+    fn for_connection(mut self) -> Self {
+        self.finds = tool_core::Session::new();
+        self.listen_marks = Arc::default();
+        self.log_level = Arc::default();
+        self
     }
 }

@@ -1,11 +1,14 @@
 //! Which registry and which deferred-loading session serve a request: the grant of its caller
-//! (or of an anonymous HTTP request), and the session its searches keep what they find in (its
+//! (or of an anonymous HTTP request), the session its searches keep what they find in (its
 //! connection's, its HTTP session's, its caller's, or none), shared with other replicas
-//! through the task store when there is one.
+//! through the task store when there is one, and the level its calls log at.
 
 use std::borrow::Cow;
 
+use std::sync::PoisonError;
+
 use rmcp::service::{RequestContext, RoleServer};
+use tool_core::call::LogLevel;
 use tool_core::{Grant, Registry};
 
 use super::McpServer;
@@ -43,6 +46,31 @@ impl McpServer {
             Some(grant) => Cow::Owned(self.registry.scoped(grant)),
             None => Cow::Borrowed(&self.registry),
         }
+    }
+
+    /// The least level this request's call logs at, or `None` for no log messages at all: a
+    /// 2026-07-28 request's `_meta` names it (and without it nothing is logged, as that revision
+    /// requires); a 2025-11-25 request logs at what its session last set with
+    /// `logging/setLevel`, everything until then.
+    pub(super) fn least_log_level(
+        &self,
+        meta: Option<&rmcp::model::RequestMetaObject>,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<LogLevel> {
+        if crate::owner::is_current(context) {
+            #[allow(deprecated)] // SEP-2577 deprecates logging; its level is still MCP's.
+            let level = meta
+                .and_then(|meta| meta.log_level())
+                .or_else(|| context.meta.log_level())?;
+            return serde_json::to_value(level)
+                .ok()
+                .and_then(|name| name.as_str()?.parse().ok());
+        }
+        let set = *self
+            .log_level
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        Some(set.unwrap_or(LogLevel::Debug))
     }
 
     /// Who makes this request, for what it may reach again (its tasks, its suspended calls).

@@ -6,8 +6,6 @@
 //! that polls it, so a user's one-line `main` would compile the whole server (rmcp's service
 //! loop and every message type) again. Boxed, it is compiled once, in this crate.
 
-use std::sync::Arc;
-
 use rmcp::service::ServiceExt;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tool_core::call::BoxFuture;
@@ -60,8 +58,7 @@ impl McpServer {
         };
         // A connection's tasks are its own: no other connection can reach them.
         server.tasks = server.tasks.fresh();
-        server.finds = tool_core::Session::new();
-        server.listen_marks = Arc::default();
+        let server = server.for_connection();
         let served = match server.serve(transport).await {
             Ok(running) => running
                 .waiting()

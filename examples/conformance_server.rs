@@ -1,0 +1,394 @@
+//! The server MCP's conformance suite (`@modelcontextprotocol/conformance`) is run against:
+//! the tools its server scenarios call, by the names and with the answers they expect, written
+//! with this framework as any user would. `tool-mcp/tests/conformance.rs` runs both pinned
+//! versions of the suite against it, with sessions and without; the README's "Conformance"
+//! section says how to run the suite by hand.
+//!
+//! ```sh
+//! cargo run --example conformance_server -- --http 127.0.0.1:3001              # with sessions
+//! cargo run --example conformance_server -- --http 127.0.0.1:3001 --stateless  # without
+//! ```
+//!
+//! What the suite asks for and the framework cannot yet do (sampling, roots, resources and
+//! prompts beside the tools, ...) is not faked here: the suite's
+//! checks of it fail, and `tool-mcp/tests/conformance/expected-failures.txt` says why.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use tool_core::call::LogLevel;
+use tool_core::outcome::Content;
+use tool_core::{Context, Refusal, Registry, tool};
+use tool_mcp::McpServer;
+
+/// A 1×1 PNG, the image the suite expects.
+const PNG: [u8; 70] = [
+    137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0,
+    0, 0, 31, 21, 196, 137, 0, 0, 0, 13, 73, 68, 65, 84, 120, 218, 99, 252, 207, 192, 240, 31, 0,
+    5, 5, 2, 0, 95, 200, 241, 210, 0, 0, 0, 0, 73, 69, 78, 68, 174, 66, 96, 130,
+];
+
+/// A WAV of one silent sample, the audio the suite expects.
+const WAV: [u8; 44] = [
+    82, 73, 70, 70, 38, 0, 0, 0, 87, 65, 86, 69, 102, 109, 116, 32, 16, 0, 0, 0, 1, 0, 1, 0, 64,
+    31, 0, 0, 0, 125, 0, 0, 2, 0, 16, 0, 100, 97, 116, 97, 2, 0, 0, 0,
+];
+
+/// Answers with one text block.
+#[tool(readonly)]
+async fn test_simple_text() -> &'static str {
+    "This is a simple text response for testing."
+}
+
+/// Answers with one image block.
+#[tool(readonly)]
+async fn test_image_content() -> Content {
+    Content::Image {
+        data: PNG.to_vec(),
+        mime_type: "image/png".to_owned(),
+    }
+}
+
+/// Answers with a text resource, embedded whole.
+#[tool(readonly)]
+async fn test_embedded_resource() -> Content {
+    Content::resource_text(
+        "test://embedded-resource",
+        "text/plain",
+        "This is an embedded resource content.",
+    )
+}
+
+/// Answers with text, an image and an embedded resource.
+#[tool(readonly)]
+async fn test_multiple_content_types() -> Vec<Content> {
+    vec![
+        Content::text("Multiple content types test:"),
+        Content::image(PNG, "image/png"),
+        Content::resource_text(
+            "test://mixed-content-resource",
+            "application/json",
+            r#"{"test":"data","value":123}"#,
+        ),
+    ]
+}
+
+/// Answers with one audio block.
+#[tool(readonly)]
+async fn test_audio_content() -> Content {
+    Content::Audio {
+        data: WAV.to_vec(),
+        mime_type: "audio/wav".to_owned(),
+    }
+}
+
+/// Always fails, as a tool error the model reads.
+#[tool(readonly)]
+async fn test_error_handling() -> Result<String, Refusal> {
+    Err(Refusal::new(
+        "failed",
+        "This tool intentionally returns an error for testing",
+    ))
+}
+
+/// Reports progress three times, then answers.
+#[tool(readonly)]
+async fn test_tool_with_progress(ctx: &Context) -> &'static str {
+    for done in [0.0, 50.0, 100.0] {
+        ctx.progress(done, Some(100.0), None);
+        if done < 100.0 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    "Progress complete"
+}
+
+/// Who the client's user says they are.
+#[derive(serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+struct UserInfo {
+    /// User's response
+    username: String,
+    /// User's email address
+    email: String,
+}
+
+/// Asks the client's user who they are.
+#[tool(readonly)]
+async fn test_elicitation(
+    /// What to ask.
+    message: String,
+    ctx: &Context,
+) -> Result<String, Refusal> {
+    let answer = ctx.ask::<UserInfo>(message).await?;
+    Ok(match answer.given() {
+        Some(info) => format!(
+            "User response: action=accept, content={}",
+            serde_json::json!({"username": info.username, "email": info.email})
+        ),
+        None => "User response: action=decline".to_owned(),
+    })
+}
+
+/// A form whose every field has a default (SEP-1034).
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Defaults {
+    /// A name.
+    #[schemars(default = "default_name")]
+    name: String,
+    /// An age.
+    #[schemars(default = "default_age")]
+    age: i64,
+    /// A score.
+    #[schemars(default = "default_score")]
+    score: f64,
+    /// A status.
+    #[schemars(default = "default_status")]
+    status: Status,
+    /// Whether it is verified.
+    #[schemars(default = "default_verified")]
+    verified: bool,
+}
+
+/// A status, one of three.
+#[derive(serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Status {
+    Active,
+    Inactive,
+    Pending,
+}
+
+fn default_name() -> String {
+    "John Doe".to_owned()
+}
+fn default_age() -> i64 {
+    30
+}
+fn default_score() -> f64 {
+    95.5
+}
+fn default_status() -> Status {
+    Status::Active
+}
+fn default_verified() -> bool {
+    true
+}
+
+/// Asks with a form of defaults.
+#[tool(readonly)]
+async fn test_elicitation_sep1034_defaults(ctx: &Context) -> Result<String, Refusal> {
+    let answer = ctx.ask::<Defaults>("Please review your details").await?;
+    Ok(match answer.given() {
+        Some(given) => format!(
+            "Elicitation completed: action=accept, content={}",
+            serde_json::json!({
+                "name": given.name,
+                "age": given.age,
+                "score": given.score,
+                "status": given.status,
+                "verified": given.verified,
+            })
+        ),
+        None => "Elicitation completed: action=decline".to_owned(),
+    })
+}
+
+/// One of three, untitled.
+#[derive(serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Untitled {
+    Option1,
+    Option2,
+    Option3,
+}
+
+/// One of three, each with a title.
+#[derive(serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+enum Titled {
+    /// First Option
+    #[serde(rename = "value1")]
+    #[schemars(title = "First Option")]
+    Value1,
+    /// Second Option
+    #[serde(rename = "value2")]
+    #[schemars(title = "Second Option")]
+    Value2,
+    /// Third Option
+    #[serde(rename = "value3")]
+    #[schemars(title = "Third Option")]
+    Value3,
+}
+
+/// A form of SEP-1330's enum shapes.
+#[derive(serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[allow(non_snake_case)]
+struct Enums {
+    /// One, untitled.
+    untitledSingle: Untitled,
+    /// One, titled.
+    titledSingle: Titled,
+    /// Many, untitled.
+    untitledMulti: Vec<Untitled>,
+    /// Many, titled.
+    titledMulti: Vec<Titled>,
+}
+
+/// Asks with a form of every kind of choice.
+#[tool(readonly)]
+async fn test_elicitation_sep1330_enums(ctx: &Context) -> Result<String, Refusal> {
+    let answer = ctx.ask::<Enums>("Choose").await?;
+    Ok(match answer.given() {
+        Some(given) => format!(
+            "Elicitation completed: action=accept, content={}",
+            serde_json::to_string(&given).unwrap_or_default()
+        ),
+        None => "Elicitation completed: action=decline".to_owned(),
+    })
+}
+
+/// Logs three messages at `info`, 50 ms apart, as it starts, works and ends.
+#[tool(readonly)]
+async fn test_tool_with_logging(ctx: &Context) -> &'static str {
+    ctx.log(LogLevel::Info, "Tool execution started");
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    ctx.log(LogLevel::Info, "Tool processing data");
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    ctx.log(LogLevel::Info, "Tool execution completed");
+    "Tool with logging executed successfully"
+}
+
+/// Logs one message, which reaches a 2026-07-28 client only when its request names a level.
+#[tool(readonly)]
+async fn test_logging_tool(ctx: &Context) -> &'static str {
+    ctx.log(LogLevel::Info, "test_logging_tool ran");
+    "Logged once"
+}
+
+/// Adds a tool, then takes it away again on the next call, so the tool list changes.
+#[tool]
+async fn test_trigger_tool_change(ctx: &Context) -> Result<String, Refusal> {
+    let Some(registry) = ctx.get::<Registry>() else {
+        return Err(Refusal::new(
+            "internal",
+            "the server's registry is not in the context",
+        ));
+    };
+    if registry.remove("test_added_tool") {
+        return Ok("Removed test_added_tool".to_owned());
+    }
+    registry
+        .add(TestAddedTool)
+        .map_err(|error| Refusal::new("internal", error.to_string()))?;
+    Ok("Added test_added_tool".to_owned())
+}
+
+/// A tool that comes and goes with `test_trigger_tool_change`.
+#[tool(readonly)]
+async fn test_added_tool() -> &'static str {
+    "Here for now"
+}
+
+/// A name, as a form.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Name {
+    /// Your name.
+    name: String,
+}
+
+/// Asks the caller's name, then greets them.
+#[tool(readonly)]
+async fn test_input_required_result_elicitation(ctx: &Context) -> Result<String, Refusal> {
+    let answer = ctx.ask::<Name>("What is your name?").await?;
+    Ok(match answer.given() {
+        Some(Name { name }) => format!("Hello, {name}!"),
+        None => "Hello, whoever you are!".to_owned(),
+    })
+}
+
+/// A favourite colour, as a form.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Colour {
+    /// Your favourite colour.
+    color: String,
+}
+
+/// Asks two questions, one round each.
+#[tool(readonly)]
+async fn test_input_required_result_multi_round(ctx: &Context) -> Result<String, Refusal> {
+    let name = ctx.ask::<Name>("Step 1: What is your name?").await?;
+    let colour = ctx
+        .ask::<Colour>("Step 2: What is your favorite color?")
+        .await?;
+    Ok(match (name.given(), colour.given()) {
+        (Some(Name { name }), Some(Colour { color })) => {
+            format!("Hello, {name}! Your favorite color is {color}.")
+        }
+        _ => "Not everything was answered".to_owned(),
+    })
+}
+
+/// Greets someone by name.
+#[tool(readonly)]
+async fn greet(
+    /// Whom to greet.
+    name: String,
+) -> String {
+    format!("Hello, {name}!")
+}
+
+/// The registry, in the order the suite reads it: `test_simple_text` first.
+fn registry() -> Result<Registry, tool_core::registry::RegistryError> {
+    Registry::builder()
+        .tool(TestSimpleText)
+        .tool(TestImageContent)
+        .tool(TestAudioContent)
+        .tool(TestEmbeddedResource)
+        .tool(TestMultipleContentTypes)
+        .tool(TestErrorHandling)
+        .tool(TestToolWithProgress)
+        .tool(TestElicitation)
+        .tool(TestElicitationSep1034Defaults)
+        .tool(TestElicitationSep1330Enums)
+        .tool(TestToolWithLogging)
+        .tool(TestLoggingTool)
+        .tool(TestTriggerToolChange)
+        .tool(TestInputRequiredResultElicitation)
+        .tool(TestInputRequiredResultMultiRound)
+        .tool(Greet)
+        .build()
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .init();
+    let mut args = std::env::args().skip(1);
+    let usage = "use --http ADDR [--stateless]";
+    if args.next().as_deref() != Some("--http") {
+        return Err(usage.into());
+    }
+    let addr: SocketAddr = args.next().ok_or(usage)?.parse()?;
+    let stateless = match args.next().as_deref() {
+        None => false,
+        Some("--stateless") => true,
+        Some(other) => return Err(format!("unknown argument `{other}`; {usage}").into()),
+    };
+    let registry = registry()?;
+    let server = McpServer::new(registry.clone())
+        .with_name("tool-core-conformance", env!("CARGO_PKG_VERSION"))
+        .with_context(Context::new().with_extension(registry));
+    let server = if stateless {
+        server.stateless()
+    } else {
+        server
+    };
+    let shutdown = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    let (bound, serving) = server.bind_http(addr, shutdown).await?;
+    // The tests read this line to learn the port when asked for port 0.
+    println!("listening on http://{bound}/mcp");
+    serving.await?;
+    Ok(())
+}

@@ -1,0 +1,127 @@
+//! A call's notices to its client, in the order the tool made them and all before the call's
+//! result: its progress as `notifications/progress` and its log messages as
+//! `notifications/message`.
+
+use std::sync::{Mutex, PoisonError};
+
+use rmcp::Peer;
+use rmcp::model::{ProgressNotificationParam, ProgressToken};
+use rmcp::service::RoleServer;
+use serde_json::json;
+use tokio::sync::mpsc::UnboundedSender;
+use tokio::task::JoinHandle;
+use tool_core::call::{LogMessage, Progress};
+
+/// One notice of a call.
+enum Notice {
+    Progress(Progress),
+    Log(LogMessage),
+}
+
+/// A call's notices on their way to the client. Every request an rmcp client sends carries a
+/// progress token, and few tools report progress or log, so the channel and the task that
+/// sends the notifications start with the first notice.
+pub(super) struct Notices {
+    peer: Peer<RoleServer>,
+    /// The request's progress token: without one, progress is not sent.
+    token: Option<ProgressToken>,
+    /// The logger the client reads in each message: the tool's name.
+    logger: String,
+    /// The runtime the call came in on, for a notice made on a thread outside it.
+    runtime: tokio::runtime::Handle,
+    started: Mutex<Option<(UnboundedSender<Notice>, JoinHandle<()>)>>,
+}
+
+impl Notices {
+    pub(super) fn new(peer: Peer<RoleServer>, token: Option<ProgressToken>, tool: &str) -> Self {
+        Notices {
+            peer,
+            token,
+            logger: tool.to_owned(),
+            runtime: tokio::runtime::Handle::current(),
+            started: Mutex::new(None),
+        }
+    }
+
+    pub(super) fn progress(&self, progress: Progress) {
+        if self.token.is_some() {
+            self.send(Notice::Progress(progress));
+        }
+    }
+
+    pub(super) fn log(&self, message: LogMessage) {
+        self.send(Notice::Log(message));
+    }
+
+    fn send(&self, notice: Notice) {
+        let mut started = self.started.lock().unwrap_or_else(PoisonError::into_inner);
+        let (sender, _) = started.get_or_insert_with(|| {
+            let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
+            let forwarding = forward(
+                self.peer.clone(),
+                self.token.clone(),
+                self.logger.clone(),
+                receiver,
+            );
+            (sender, self.runtime.spawn(forwarding))
+        });
+        // The call may outlive its listener; a closed channel is not the tool's concern.
+        let _ = sender.send(notice);
+    }
+
+    /// Returns once the notices made so far are sent, so that they reach the client before
+    /// the result does.
+    pub(super) async fn finish(&self) {
+        let started = self
+            .started
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some((sender, forwarding)) = started {
+            drop(sender);
+            let _ = forwarding.await;
+        }
+    }
+}
+
+async fn forward(
+    peer: Peer<RoleServer>,
+    token: Option<ProgressToken>,
+    logger: String,
+    mut receiver: tokio::sync::mpsc::UnboundedReceiver<Notice>,
+) {
+    while let Some(notice) = receiver.recv().await {
+        let sent = match notice {
+            Notice::Progress(progress) => {
+                let params = json!({
+                    "progressToken": token,
+                    "progress": progress.done,
+                    "total": progress.total,
+                    "message": progress.message,
+                });
+                let Ok(params) = serde_json::from_value::<ProgressNotificationParam>(params) else {
+                    continue;
+                };
+                peer.notify_progress(params).await
+            }
+            Notice::Log(message) => {
+                let params = json!({
+                    "level": message.level,
+                    "logger": logger,
+                    "data": message.data,
+                });
+                #[allow(deprecated)] // SEP-2577 deprecates logging; 2025-11-25 clients use it.
+                let Ok(params) =
+                    serde_json::from_value::<rmcp::model::LoggingMessageNotificationParam>(params)
+                else {
+                    continue;
+                };
+                #[allow(deprecated)]
+                peer.notify_logging_message(params).await
+            }
+        };
+        if sent.is_err() {
+            break;
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! MCP's own conformance suite (`@modelcontextprotocol/conformance`), both pinned versions with
+//! `--suite all`, against `examples/conformance_server.rs` served with sessions and without
+//! (`--stateless`). Every check the suite reports as failed or warned of must be listed in
+//! `tests/conformance/expected-failures.txt`, under a heading that says why; a listed check
+//! that now passes fails the test too, so the list stays the truth.
+//!
+//! The suite needs Node.js 22 or later and is installed, with a Node.js where the machine's is
+//! older, into `target/test-clients/` on first use (`support::clients`).
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use support::clients::{CONFORMANCE_SUITES, conformance_suite, node22};
+use support::process::{ChildGuard, run_within};
+
+/// One run of the suite at a time: they share the machine's two cores, and the suite's own
+/// checks of progress and streams wait on the server.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// How long one whole run of a suite may take (each scenario has its own limit inside it).
+const RUN_LIMIT: Duration = Duration::from_secs(1200);
+
+/// The conformance server on a free local port, with sessions or without.
+fn conformance_server(stateless: bool) -> (ChildGuard, String) {
+    let mut command = Command::new(support::example("conformance_server"));
+    command.args(["--http", "127.0.0.1:0"]);
+    if stateless {
+        command.arg("--stateless");
+    }
+    let mut server = ChildGuard::spawn(
+        command
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null()),
+        "the conformance server",
+    );
+    let line = server.first_line(Duration::from_secs(60));
+    let url = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("expected `listening on URL`, the server said {line:?}"))
+        .to_owned();
+    (server, url)
+}
+
+/// The scenario a result folder of the suite is for: `server-<scenario>-<timestamp>`.
+fn scenario_of(folder: &str) -> Option<&str> {
+    let rest = folder.strip_prefix("server-")?;
+    // The timestamp is ISO 8601 with `:` and `.` made `-`: `2026-12-01T16-20-00-000Z`.
+    let at = rest.char_indices().rev().find_map(|(at, _)| {
+        let tail = &rest[at..];
+        (tail.len() > 12
+            && tail.starts_with('-')
+            && tail[1..5].bytes().all(|b| b.is_ascii_digit())
+            && tail.as_bytes().get(11) == Some(&b'T'))
+        .then_some(at)
+    })?;
+    Some(&rest[..at])
+}
+
+/// Runs suite `package` against `url`, and returns each check it failed or warned of, as
+/// `version mode scenario check`, with the number of scenarios it ran.
+fn failed_checks(package: &'static str, mode: &str, url: &str) -> (BTreeSet<String>, usize) {
+    let version = package.rsplit('@').next().unwrap_or(package);
+    let out = std::env::temp_dir().join(format!(
+        "tool-mcp-conformance-{version}-{mode}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&out);
+    let suite = conformance_suite(package);
+    let finished = run_within(
+        Command::new(node22())
+            .arg(&suite)
+            .args(["server", "--url", url, "--suite", "all", "-o"])
+            .arg(&out),
+        RUN_LIMIT,
+        "the conformance suite",
+    );
+    let mut failed = BTreeSet::new();
+    let mut scenarios = 0;
+    for entry in std::fs::read_dir(&out).unwrap_or_else(|error| {
+        panic!(
+            "the conformance suite wrote no results to {} ({error}); it said:\n{}\n{}",
+            out.display(),
+            String::from_utf8_lossy(&finished.stdout),
+            finished.stderr
+        )
+    }) {
+        let folder = entry.expect("a result folder").path();
+        let name = folder
+            .file_name()
+            .and_then(|name| name.to_str())
+            .unwrap_or("");
+        let Some(scenario) = scenario_of(name) else {
+            continue;
+        };
+        scenarios += 1;
+        for check in checks_in(&folder.join("checks.json")) {
+            let status = check["status"].as_str().unwrap_or("");
+            if status == "FAILURE" || status == "WARNING" {
+                let id = check["id"].as_str().unwrap_or("(no id)");
+                failed.insert(format!("{version} {mode} {scenario} {id}"));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out);
+    (failed, scenarios)
+}
+
+fn checks_in(file: &Path) -> Vec<serde_json::Value> {
+    let text =
+        std::fs::read_to_string(file).unwrap_or_else(|error| panic!("{}: {error}", file.display()));
+    serde_json::from_str(&text).unwrap_or_else(|error| panic!("{}: {error}", file.display()))
+}
+
+/// The expected failures: every line `version mode scenario check` below a `## why` heading.
+fn expected_failures() -> (BTreeSet<String>, PathBuf) {
+    let file =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/expected-failures.txt");
+    let text = std::fs::read_to_string(&file)
+        .unwrap_or_else(|error| panic!("{}: {error}", file.display()));
+    let mut why = None;
+    let mut expected = BTreeSet::new();
+    for line in text.lines().map(str::trim) {
+        if let Some(heading) = line.strip_prefix("## ") {
+            why = Some(heading);
+        } else if !line.is_empty() && !line.starts_with('#') {
+            assert!(
+                why.is_some(),
+                "{}: `{line}` is under no `## why` heading",
+                file.display()
+            );
+            assert_eq!(
+                line.split(' ').count(),
+                4,
+                "{}: `{line}` is not `version mode scenario check`",
+                file.display()
+            );
+            expected.insert(line.to_owned());
+        }
+    }
+    (expected, file)
+}
+
+/// Runs `package` against the server in `mode` and holds what failed to the expected list.
+fn holds(package: &'static str, stateless: bool) {
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|poison| poison.into_inner());
+    let mode = if stateless { "stateless" } else { "sessions" };
+    let version = package.rsplit('@').next().unwrap_or(package);
+    let (_server, url) = conformance_server(stateless);
+    let (failed, scenarios) = failed_checks(package, mode, &url);
+    assert!(
+        scenarios >= 30,
+        "the conformance suite {version} ran {scenarios} scenarios; expected every server scenario"
+    );
+    let (expected, file) = expected_failures();
+    let prefix = format!("{version} {mode} ");
+    let expected: BTreeSet<String> = expected
+        .into_iter()
+        .filter(|line| line.starts_with(&prefix))
+        .collect();
+    let unexpected: Vec<&String> = failed.difference(&expected).collect();
+    let stale: Vec<&String> = expected.difference(&failed).collect();
+    assert!(
+        unexpected.is_empty() && stale.is_empty(),
+        "conformance {version} ({mode}), against {}:\nfailed, and not expected ({}):\n{}\n\
+         expected to fail, and passed (take them out) ({}):\n{}",
+        file.display(),
+        unexpected.len(),
+        lines(&unexpected),
+        stale.len(),
+        lines(&stale),
+    );
+}
+
+fn lines(items: &[&String]) -> String {
+    items
+        .iter()
+        .map(|item| format!("  {item}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn suite_0_1_16_with_sessions() {
+    holds(CONFORMANCE_SUITES[0], false);
+}
+
+#[test]
+fn suite_0_1_16_without_sessions() {
+    holds(CONFORMANCE_SUITES[0], true);
+}
+
+#[test]
+fn suite_0_2_0_alpha_12_with_sessions() {
+    holds(CONFORMANCE_SUITES[1], false);
+}
+
+#[test]
+fn suite_0_2_0_alpha_12_without_sessions() {
+    holds(CONFORMANCE_SUITES[1], true);
+}
+
+#[test]
+fn result_folders_name_their_scenario() {
+    assert_eq!(
+        scenario_of("server-tools-call-simple-text-2026-12-01T16-20-00-000Z"),
+        Some("tools-call-simple-text")
+    );
+    assert_eq!(
+        scenario_of("server-ping-2026-12-01T16-20-00-000Z"),
+        Some("ping")
+    );
+    assert_eq!(scenario_of("client-ping-2026"), None);
+}
