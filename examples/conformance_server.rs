@@ -9,9 +9,12 @@
 //! cargo run --example conformance_server -- --http 127.0.0.1:3001 --stateless  # without
 //! ```
 //!
-//! What the suite asks for and the framework cannot yet do (sampling, roots, resources and
-//! prompts beside the tools, ...) is not faked here: the suite's
+//! The suite's resources, prompts and completions are an rmcp handler of the example's
+//! (`conformance/mod.rs`), served beside the tools. What the suite asks for and the framework
+//! cannot yet do (sampling, roots, ...) is not faked here: the suite's
 //! checks of it fail, and `tool-mcp/tests/conformance/expected-failures.txt` says why.
+
+mod conformance;
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -377,7 +380,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let registry = registry()?;
     let server = McpServer::new(registry.clone())
         .with_name("tool-core-conformance", env!("CARGO_PKG_VERSION"))
-        .with_context(Context::new().with_extension(registry));
+        .with_context(Context::new().with_extension(registry))
+        .with_handler(conformance::SuiteContent::default());
     let server = if stateless {
         server.stateless()
     } else {

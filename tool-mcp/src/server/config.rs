@@ -138,6 +138,50 @@ impl McpServer {
         self
     }
 
+    /// Serves `handler`, an rmcp `ServerHandler` of the host's, beside the registry's tools:
+    /// every MCP method that is not a tool's goes to it (`resources/*`, `prompts/*`,
+    /// `completion/complete`, and requests of methods MCP does not have), and the server
+    /// announces its capabilities for prompts, resources and completions (and its
+    /// instructions, when the server has none). `tools/*`, `tasks/*` and `logging/setLevel`
+    /// stay the registry's, whatever the handler implements.
+    ///
+    /// Grants scope tools only: the handler sees each request's context (its extensions
+    /// hold the HTTP request's [`HttpRequestParts`](crate::HttpRequestParts) with the `http`
+    /// feature) and decides for itself. A 2026-07-28 list or read it answers without caching
+    /// hints gets the safe ones (`ttlMs: 0`, `cacheScope: private`), which that revision
+    /// requires.
+    ///
+    /// ```
+    /// use rmcp::model::{ListPromptsResult, PaginatedRequestParams, Prompt, ServerCapabilities, ServerConfig};
+    /// use rmcp::service::{RequestContext, RoleServer};
+    /// use tool_mcp::McpServer;
+    ///
+    /// #[derive(Clone)]
+    /// struct Prompts;
+    ///
+    /// impl rmcp::ServerHandler for Prompts {
+    ///     fn get_info(&self) -> ServerConfig {
+    ///         ServerConfig::new(ServerCapabilities::builder().enable_prompts().build())
+    ///     }
+    ///
+    ///     async fn list_prompts(
+    ///         &self,
+    ///         _request: Option<PaginatedRequestParams>,
+    ///         _context: RequestContext<RoleServer>,
+    ///     ) -> Result<ListPromptsResult, rmcp::ErrorData> {
+    ///         let review = Prompt::new("review", Some("Review a note"), None);
+    ///         Ok(ListPromptsResult::with_all_items(vec![review]))
+    ///     }
+    /// }
+    ///
+    /// let server = McpServer::new(tool_core::Registry::builder().build()?).with_handler(Prompts);
+    /// # Ok::<_, tool_core::registry::RegistryError>(())
+    /// ```
+    pub fn with_handler(mut self, handler: impl rmcp::ServerHandler) -> Self {
+        self.beside = Some(std::sync::Arc::new(handler));
+        self
+    }
+
     /// Names the server in its `initialize` answer.
     pub fn with_name(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
         self.name = name.into();

@@ -1,16 +1,26 @@
 //! The server's answer to every MCP method, as rmcp's `ServerHandler`: `initialize`,
 //! `tools/list` and `tools/call` (through the registry), `logging/setLevel`, the `tasks/*`
-//! methods, the `subscriptions/listen` stream and the `list_changed` notice.
+//! methods, the `subscriptions/listen` stream and the `list_changed` notice; every other
+//! method goes to the host's own handler when it gave one (`beside`).
 
 use std::sync::{Arc, PoisonError};
 
 use rmcp::ErrorData as McpError;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CancelTaskParams, CustomRequest, CustomResult,
-    ErrorCode, GetTaskParams, GetTaskResult, Implementation, InitializeResult, JsonObject,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerResult, SubscriptionFilter,
-    Tool, UpdateTaskParams,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CompleteRequestMethod,
+    CompleteRequestParams, CompleteResult, CustomRequest, CustomResult, ErrorCode,
+    GetPromptRequestMethod, GetPromptRequestParams, GetPromptResponse, GetTaskParams,
+    GetTaskResult, Implementation, InitializeResult, JsonObject, ListPromptsRequestMethod,
+    ListPromptsResult, ListResourceTemplatesRequestMethod, ListResourceTemplatesResult,
+    ListResourcesRequestMethod, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestMethod, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerResult, SubscriptionFilter, Tool, UpdateTaskParams,
+};
+#[allow(deprecated)] // resources/subscribe is 2025-11-25's; its clients use it.
+use rmcp::model::{
+    SubscribeRequestMethod, SubscribeRequestParams, UnsubscribeRequestMethod,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 use serde::Deserialize;
@@ -33,8 +43,124 @@ impl ServerHandler for McpServer {
             .enable_tasks()
             .enable_logging()
             .build();
-        InitializeResult::new(capabilities)
-            .with_server_info(Implementation::new(&self.name, &self.version))
+        let ours = InitializeResult::new(capabilities)
+            .with_server_info(Implementation::new(&self.name, &self.version));
+        match &self.beside {
+            Some(beside) => super::beside::merged(ours, &beside.info()),
+            None => ours,
+        }
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, McpError> {
+        match &self.beside {
+            Some(beside) => beside.complete(request, context).await,
+            None => Err(McpError::method_not_found::<CompleteRequestMethod>()),
+        }
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        match &self.beside {
+            Some(beside) => beside.get_prompt(request, context).await,
+            None => Err(McpError::method_not_found::<GetPromptRequestMethod>()),
+        }
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, McpError> {
+        let current = is_current(&context);
+        let Some(beside) = &self.beside else {
+            return Err(McpError::method_not_found::<ListPromptsRequestMethod>());
+        };
+        let mut listed = beside.list_prompts(request, context).await?;
+        if current {
+            safe_hints(&mut listed.ttl_ms, &mut listed.cache_scope);
+        }
+        Ok(listed)
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        let current = is_current(&context);
+        let Some(beside) = &self.beside else {
+            return Err(McpError::method_not_found::<ListResourcesRequestMethod>());
+        };
+        let mut listed = beside.list_resources(request, context).await?;
+        if current {
+            safe_hints(&mut listed.ttl_ms, &mut listed.cache_scope);
+        }
+        Ok(listed)
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, McpError> {
+        let current = is_current(&context);
+        let Some(beside) = &self.beside else {
+            return Err(McpError::method_not_found::<
+                ListResourceTemplatesRequestMethod,
+            >());
+        };
+        let mut listed = beside.list_resource_templates(request, context).await?;
+        if current {
+            safe_hints(&mut listed.ttl_ms, &mut listed.cache_scope);
+        }
+        Ok(listed)
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let current = is_current(&context);
+        let Some(beside) = &self.beside else {
+            return Err(McpError::method_not_found::<ReadResourceRequestMethod>());
+        };
+        let mut read = beside.read_resource(request, context).await?;
+        if let (true, ReadResourceResponse::Complete(result)) = (current, &mut read) {
+            safe_hints(&mut result.ttl_ms, &mut result.cache_scope);
+        }
+        Ok(read)
+    }
+
+    #[allow(deprecated)] // resources/subscribe is 2025-11-25's; its clients use it.
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        match &self.beside {
+            Some(beside) => beside.subscribe(request, context).await,
+            None => Err(McpError::method_not_found::<SubscribeRequestMethod>()),
+        }
+    }
+
+    #[allow(deprecated)] // as `subscribe`.
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        match &self.beside {
+            Some(beside) => beside.unsubscribe(request, context).await,
+            None => Err(McpError::method_not_found::<UnsubscribeRequestMethod>()),
+        }
     }
 
     async fn list_tools(
@@ -192,7 +318,8 @@ impl ServerHandler for McpServer {
     }
 
     /// A request rmcp could not read as one of MCP's. A `logging/setLevel` lands here when its
-    /// level is none of MCP's, and is told which there are. A `tools/call` lands here when its
+    /// level is none of MCP's, and is told which there are; a method MCP does not have goes to
+    /// the host's handler, if it gave one. A `tools/call` lands here when its
     /// params are not a call's: arguments sent as JSON text holding an object are read as that object,
     /// as the registry reads them in process, and the call made; other params get an
     /// invalid-params error saying what is wrong, where rmcp would answer "method not found"
@@ -209,11 +336,14 @@ impl ServerHandler for McpServer {
             return Err(unreadable_set_level(request.params));
         }
         if request.method != "tools/call" {
-            return Err(McpError::new(
-                ErrorCode::METHOD_NOT_FOUND,
-                request.method,
-                None,
-            ));
+            return match &self.beside {
+                Some(beside) => beside.custom(request, context).await,
+                None => Err(McpError::new(
+                    ErrorCode::METHOD_NOT_FOUND,
+                    request.method,
+                    None,
+                )),
+            };
         }
         let params = call_params_of(request.params).map_err(|problem| {
             McpError::invalid_params(
@@ -327,6 +457,13 @@ async fn run(
         notices.finish().await;
     }
     result
+}
+
+/// The caching hints 2026-07-28 requires of a list or a read, where the host's handler left
+/// them out: not to be reused, and for this caller alone, which is true of any answer.
+fn safe_hints(ttl_ms: &mut Option<u64>, scope: &mut Option<rmcp::model::CacheScope>) {
+    ttl_ms.get_or_insert(0);
+    scope.get_or_insert(rmcp::model::CacheScope::Private);
 }
 
 /// Why a `logging/setLevel` rmcp could not read is refused: what its level should be.

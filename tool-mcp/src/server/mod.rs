@@ -8,12 +8,14 @@
 //! JSON-RPC layer is rmcp's.
 //!
 //! The parts: this module (the server and the settings it starts with), `config` (the
-//! `with_*` settings), `transport` (stdio, any pipe), `http` (streamable HTTP), `sessions` (which grant,
-//! and which deferred-loading session, a request is served by), `handler` (rmcp's
-//! `ServerHandler`: every MCP method), and `notices` (a call's progress and log messages as
-//! notifications); without the `http` feature,
-//! `without_http` (its methods, each a compile error naming the feature).
+//! `with_*` settings), `transport` (stdio, any pipe), `http` (streamable HTTP), `sessions`
+//! (which grant, which deferred-loading session and which log level a request is served by),
+//! `handler` (rmcp's `ServerHandler`: every MCP method), `beside` (the host's own rmcp handler,
+//! for the methods that are not a tool's), and `notices` (a call's progress and log messages
+//! as notifications); without the `http` feature, `without_http` (its methods, each a compile
+//! error naming the feature).
 
+mod beside;
 mod config;
 mod handler;
 #[cfg(feature = "http")]
@@ -100,6 +102,9 @@ pub struct McpServer {
     /// The least level this connection's (or HTTP session's) calls log at, once its client
     /// has sent `logging/setLevel` (2025-11-25).
     log_level: Arc<Mutex<Option<LogLevel>>>,
+    /// The host's own handler for every method that is not a tool's
+    /// ([`McpServer::with_handler`]).
+    beside: Option<Arc<dyn beside::Beside>>,
 }
 
 impl McpServer {
@@ -158,6 +163,7 @@ impl McpServer {
             http_sessions: false,
             listen_marks: Arc::default(),
             log_level: Arc::default(),
+            beside: None,
         }
     }
 

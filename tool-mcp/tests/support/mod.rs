@@ -6,6 +6,7 @@
 
 pub mod clients;
 pub mod debian;
+pub mod lines;
 pub mod nginx;
 pub mod process;
 

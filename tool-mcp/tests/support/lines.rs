@@ -1,0 +1,109 @@
+//! A client writing JSON-RPC lines to an in-process [`McpServer::serve_lines`] over an
+//! in-memory pipe: the wire as a client writes it, without a process or an SDK.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+use tool_mcp::McpServer;
+
+/// A client writing JSON-RPC lines to [`McpServer::serve_lines`] over an in-memory pipe, already
+/// initialized.
+pub struct LineClient {
+    writer: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    lines: tokio::io::Lines<tokio::io::BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>>,
+    next_id: i64,
+    /// Notifications read while waiting for an answer.
+    pub notifications: Vec<Value>,
+    /// Whether requests carry MCP 2026-07-28's `_meta` (no `initialize`).
+    current: bool,
+}
+
+/// MCP's newest revision, which every request of a `current` client names.
+const CURRENT: &str = "2026-07-28";
+
+/// How long one answer may take before the test fails.
+pub const ANSWER_LIMIT: Duration = Duration::from_secs(10);
+
+impl LineClient {
+    pub async fn connect(server: McpServer) -> LineClient {
+        let mut client = LineClient::open(server, false);
+        client
+            .request(
+                "initialize",
+                json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "deferred", "version": "0"}}),
+            )
+            .await;
+        client
+            .send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await;
+        client
+    }
+
+    /// A client of MCP 2026-07-28: no handshake, a protocol version on every request.
+    pub fn connect_current(server: McpServer) -> LineClient {
+        LineClient::open(server, true)
+    }
+
+    pub fn open(server: McpServer, current: bool) -> LineClient {
+        let (server_end, client_end) = tokio::io::duplex(1 << 20);
+        tokio::spawn(async move {
+            let (reader, writer) = tokio::io::split(server_end);
+            let _ = server.serve_lines(reader, writer).await;
+        });
+        let (reader, writer) = tokio::io::split(client_end);
+        LineClient {
+            writer,
+            lines: tokio::io::BufReader::new(reader).lines(),
+            next_id: 1,
+            notifications: Vec::new(),
+            current,
+        }
+    }
+
+    pub async fn send(&mut self, message: Value) {
+        self.writer
+            .write_all(message.to_string().as_bytes())
+            .await
+            .unwrap();
+        self.writer.write_all(b"\n").await.unwrap();
+    }
+
+    /// Sends a request and returns its result, keeping notifications that come before it.
+    pub async fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.start(method, params).await;
+        loop {
+            let message = self.next(ANSWER_LIMIT).await.expect("the server answers");
+            if message["id"] == json!(id) {
+                return message["result"].clone();
+            }
+            self.notifications.push(message);
+        }
+    }
+
+    /// Sends a request without waiting for its answer; its id.
+    pub async fn start(&mut self, method: &str, mut params: Value) -> i64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        if self.current {
+            params["_meta"] = json!({
+                "io.modelcontextprotocol/protocolVersion": CURRENT,
+                "io.modelcontextprotocol/clientCapabilities": {},
+            });
+        }
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        id
+    }
+
+    /// The next message the server writes, or `None` if none comes within `limit`.
+    pub async fn next(&mut self, limit: Duration) -> Option<Value> {
+        let line = tokio::time::timeout(limit, self.lines.next_line())
+            .await
+            .ok()?
+            .unwrap()
+            .expect("the pipe stays open");
+        Some(serde_json::from_str(&line).unwrap())
+    }
+}
