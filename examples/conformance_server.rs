@@ -11,7 +11,7 @@
 //!
 //! The suite's resources, prompts and completions are an rmcp handler of the example's
 //! (`conformance/mod.rs`), served beside the tools. What the suite asks for and the framework
-//! cannot yet do (sampling, roots, ...) is not faked here: the suite's
+//! cannot yet do (SEP-2663 tasks, SEP-2243 headers, ...) is not faked here: the suite's
 //! checks of it fail, and `tool-mcp/tests/conformance/expected-failures.txt` says why.
 
 mod conformance;
@@ -19,7 +19,7 @@ mod conformance;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use tool_core::call::LogLevel;
+use tool_core::call::{LogLevel, SamplingRequest};
 use tool_core::outcome::Content;
 use tool_core::{Context, Refusal, Registry, tool};
 use tool_mcp::McpServer;
@@ -291,6 +291,60 @@ async fn test_added_tool() -> &'static str {
     "Here for now"
 }
 
+/// Asks the client's model to answer `prompt`.
+#[tool(readonly)]
+async fn test_sampling(
+    /// What to ask the model.
+    prompt: String,
+    ctx: &Context,
+) -> Result<String, Refusal> {
+    let sampled = ctx
+        .sample(SamplingRequest::new(prompt).with_max_tokens(100))
+        .await?;
+    Ok(format!("LLM response: {}", sampled.text))
+}
+
+/// Asks the client's model a question, in an `input_required` round (2026-07-28).
+#[tool(readonly)]
+async fn test_input_required_result_sampling(ctx: &Context) -> Result<String, Refusal> {
+    let sampled = ctx
+        .sample(SamplingRequest::new("What is the capital of France?").with_max_tokens(100))
+        .await?;
+    Ok(format!("The model answered: {}", sampled.text))
+}
+
+/// Reads the client's roots.
+#[tool(readonly)]
+async fn test_input_required_result_list_roots(ctx: &Context) -> Result<String, Refusal> {
+    let roots = ctx.roots().await?;
+    let uris: Vec<&str> = roots.iter().map(|root| root.uri.as_str()).collect();
+    Ok(format!("The client's roots: {}", uris.join(", ")))
+}
+
+/// Needs the client's model, whether or not the client declared one.
+#[tool(readonly)]
+async fn test_missing_capability(ctx: &Context) -> Result<String, Refusal> {
+    let sampled = ctx.sample(SamplingRequest::new("Say hello.")).await?;
+    Ok(sampled.text)
+}
+
+/// Asks whatever its client can answer: its user, else its model.
+#[tool(readonly)]
+async fn test_input_required_result_capabilities(ctx: &Context) -> Result<String, Refusal> {
+    if ctx.can_ask() {
+        let answer = ctx.ask::<Name>("What is your name?").await?;
+        return Ok(match answer.given() {
+            Some(Name { name }) => format!("Hello, {name}!"),
+            None => "Hello!".to_owned(),
+        });
+    }
+    if ctx.can_sample() {
+        let sampled = ctx.sample(SamplingRequest::new("Say hello.")).await?;
+        return Ok(sampled.text);
+    }
+    Ok("Nothing to ask".to_owned())
+}
+
 /// A name, as a form.
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Name {
@@ -356,6 +410,11 @@ fn registry() -> Result<Registry, tool_core::registry::RegistryError> {
         .tool(TestLoggingTool)
         .tool(TestTriggerToolChange)
         .tool(TestInputRequiredResultElicitation)
+        .tool(TestSampling)
+        .tool(TestInputRequiredResultSampling)
+        .tool(TestInputRequiredResultListRoots)
+        .tool(TestMissingCapability)
+        .tool(TestInputRequiredResultCapabilities)
         .tool(TestInputRequiredResultMultiRound)
         .tool(Greet)
         .build()

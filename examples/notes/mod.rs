@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use tool_core::call::LogLevel;
+use tool_core::call::{LogLevel, SamplingRequest};
 use tool_core::{
     Answer, Context, DryRun, ExpectedRevision, NonEmptyString, Refusal, Registry, tool,
 };
@@ -306,6 +306,49 @@ pub async fn note_publish(
     }
 }
 
+/// Summarizes a note in one line, written by the client's model (MCP's sampling).
+#[tool(name = "note_summarize", readonly)]
+pub async fn note_summarize(
+    /// Which note.
+    id: u64,
+    ctx: &Context,
+) -> Result<String, Refusal> {
+    let text = store(ctx)?
+        .notes
+        .lock()
+        .expect("note store poisoned")
+        .get(&id)
+        .map(|note| note.text.clone())
+        .ok_or_else(|| {
+            Refusal::new(
+                "not-found",
+                format!("there is no note {id}; write it first"),
+            )
+        })?;
+    let request = SamplingRequest::new(format!("Summarize this note in one line:\n{text}"))
+        .with_system_prompt("You summarize notes in one short line.")
+        .with_max_tokens(60);
+    let sampled = ctx.sample(request).await?;
+    Ok(format!("note {id}: {}", sampled.text))
+}
+
+/// The places the client works in (its roots), where notes could be imported from.
+#[tool(name = "note_sources", readonly)]
+pub async fn note_sources(ctx: &Context) -> Result<String, Refusal> {
+    let roots = ctx.roots().await?;
+    if roots.is_empty() {
+        return Ok("the client works in no folders".to_owned());
+    }
+    let shown: Vec<String> = roots
+        .iter()
+        .map(|root| match &root.name {
+            Some(name) => format!("{name} ({})", root.uri),
+            None => root.uri.clone(),
+        })
+        .collect();
+    Ok(format!("notes could come from: {}", shown.join(", ")))
+}
+
 fn default_pace() -> u64 {
     20
 }
@@ -323,6 +366,8 @@ pub fn registry() -> Registry {
         .tool(NoteReindex)
         .tool(NotePublish)
         .tool(NoteExport)
+        .tool(NoteSummarize)
+        .tool(NoteSources)
         .build()
         .expect("the note tools have unique names and portable schemas")
 }

@@ -1,5 +1,6 @@
-//! A tool's questions over MCP: the example server's `note_publish` asks, and `--confirm` asks
-//! before every destructive call, answered by the official Python SDK's `elicitation_callback`
+//! A tool's questions over MCP: the example server's `note_publish` asks, `--confirm` asks
+//! before every destructive call, `note_summarize` samples the client's model and
+//! `note_sources` reads its roots, answered by the official Python SDK's callbacks
 //! in both protocol revisions (an `elicitation/create` request in 2025-11-25, an
 //! `input_required` round trip in 2026-07-28) on both transports, with the same texts as in
 //! process. Then what no SDK sends: retries with forged, stale, borrowed and ill-shaped
@@ -152,14 +153,33 @@ fn check_asked(seen: &Value, revision: &str) {
         form["properties"]["audience"]["oneOf"][1]["const"],
         "everyone"
     );
-    assert_eq!(seen["unasked"]["isError"], true);
-    assert!(
-        text(&seen["unasked"]).starts_with(
-            "refused\tcannot-ask\tthis client did not declare the `elicitation` capability"
-        ),
-        "{}",
-        text(&seen["unasked"])
+    check_unasked(
+        &seen["unasked"],
+        revision,
+        "refused\tcannot-ask\tthis client did not declare the `elicitation` capability",
     );
+}
+
+/// What a client that did not declare `elicitation` got when the tool asked anyway: over
+/// 2025-11-25 the tool's refusal (`refusal` begins it), over 2026-07-28, which forbids relying
+/// on an undeclared capability, a `-32021` error naming it.
+fn check_unasked(unasked: &Value, revision: &str, refusal: &str) {
+    if revision == "2026-07-28" {
+        assert_eq!(unasked["error"]["code"], -32021, "{unasked}");
+        assert_eq!(
+            unasked["error"]["data"]["requiredCapabilities"]["elicitation"],
+            json!({}),
+            "{unasked}"
+        );
+        let message = unasked["error"]["message"].as_str().unwrap_or("");
+        assert!(
+            message.contains("needs the client's `elicitation`"),
+            "{unasked}"
+        );
+        return;
+    }
+    assert_eq!(unasked["isError"], true, "{unasked}");
+    assert!(text(unasked).starts_with(refusal), "{}", text(unasked));
 }
 
 fn check_confirmed(seen: &Value, revision: &str, transport: Transport) {
@@ -192,14 +212,11 @@ fn check_confirmed(seen: &Value, revision: &str, transport: Transport) {
         question["requestedSchema"]["properties"]["approve"]["type"],
         "boolean"
     );
-    assert_eq!(seen["unasked"]["isError"], true);
-    assert!(
-        text(&seen["unasked"]).starts_with(
-            "refused\tdeclined\tthe call was declined: nobody could be asked to approve it: this \
-             client did not declare the `elicitation` capability"
-        ),
-        "{}",
-        text(&seen["unasked"])
+    check_unasked(
+        &seen["unasked"],
+        revision,
+        "refused\tdeclined\tthe call was declined: nobody could be asked to approve it: this \
+         client did not declare the `elicitation` capability",
     );
     // Over stdio the second client started a server of its own; over HTTP it shares the store.
     let notes_before = match transport {
@@ -210,6 +227,51 @@ fn check_confirmed(seen: &Value, revision: &str, transport: Transport) {
         seen["after_unasked"], notes_before,
         "a client that cannot be asked never runs a destructive call"
     );
+}
+
+/// What the client-side scenario saw: the model's answer in `note_summarize`'s result, the
+/// sampling request it was sent, the roots in `note_sources`'s; and, from a client that declared
+/// neither capability, the refusal (2025-11-25) or the `-32021` error naming it (2026-07-28).
+fn check_client_side(seen: &Value, revision: &str) {
+    assert_eq!(
+        text(&seen["summarized"]),
+        "note 1: a list of groceries",
+        "{}",
+        seen["summarized"]
+    );
+    assert_eq!(
+        seen["sampled"],
+        json!([{
+            "messages": ["Summarize this note in one line:\nbuy milk, eggs and bread"],
+            "systemPrompt": "You summarize notes in one short line.",
+            "maxTokens": 60,
+        }]),
+        "the sampling request the client's model was sent"
+    );
+    assert_eq!(
+        text(&seen["sources"]),
+        "notes could come from: notes (file:///home/alice/notes), file:///srv/shared"
+    );
+    for (name, capability) in [("unsampled", "sampling"), ("unrooted", "roots")] {
+        let unasked = &seen[name];
+        if revision == "2026-07-28" {
+            assert_eq!(unasked["error"]["code"], -32021, "{name}: {unasked}");
+            assert_eq!(
+                unasked["error"]["data"]["requiredCapabilities"][capability],
+                json!({}),
+                "{name}: {unasked}"
+            );
+        } else {
+            assert_eq!(unasked["isError"], true, "{name}: {unasked}");
+            assert!(
+                text(unasked).starts_with(&format!(
+                    "refused\tcannot-ask\tthis client did not declare the `{capability}` capability"
+                )),
+                "{name}: {}",
+                text(unasked)
+            );
+        }
+    }
 }
 
 macro_rules! python_tests {
@@ -225,6 +287,9 @@ macro_rules! python_tests {
     };
     (@check confirm, $seen:ident, $revision:literal, $transport:expr) => {
         check_confirmed(&$seen, $revision, $transport)
+    };
+    (@check client, $seen:ident, $revision:literal, $transport:expr) => {
+        check_client_side(&$seen, $revision)
     };
 }
 
@@ -247,6 +312,14 @@ python_tests! {
         "2026-07-28", confirm, Stdio => "2026-07-28";
     confirm_asks_a_2026_07_28_python_client_before_a_destructive_call_over_http:
         "2026-07-28", confirm, Http => "2026-07-28";
+    a_tool_samples_and_reads_the_roots_of_a_legacy_python_client_over_stdio:
+        "legacy", client, Stdio => "2025-11-25";
+    a_tool_samples_and_reads_the_roots_of_a_legacy_python_client_over_http:
+        "legacy", client, Http => "2025-11-25";
+    a_tool_samples_and_reads_the_roots_of_a_2026_07_28_python_client_over_stdio:
+        "2026-07-28", client, Stdio => "2026-07-28";
+    a_tool_samples_and_reads_the_roots_of_a_2026_07_28_python_client_over_http:
+        "2026-07-28", client, Http => "2026-07-28";
 }
 
 // ---------------------------------------------------------------------------------------------

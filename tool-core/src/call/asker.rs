@@ -1,6 +1,7 @@
 //! Who answers a tool's questions: the [`Asker`] a host puts on a call's [`Context`], the
-//! [`Question`] it is given and the [`Reply`] it gives. What a tool does with the reply (the
-//! form a type becomes, the answer read back as it) is `run::ask`'s.
+//! [`Question`] it is given and the [`Reply`] it gives; and, when the host can, the client's
+//! model ([`SamplingRequest`]) and roots. What a tool does with the reply (the form a type
+//! becomes, the answer read back as it) is `run::ask`'s.
 //!
 //! [`Context`]: crate::Context
 
@@ -8,8 +9,9 @@ use std::future::Future;
 
 use serde_json::{Map, Value};
 
+use crate::call::client::{Root, Sampled, SamplingRequest};
 use crate::call::future::BoxFuture;
-use crate::outcome::refusal::Refusal;
+use crate::outcome::refusal::{Refusal, code};
 
 /// One question for the person behind a call.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,6 +35,17 @@ pub enum Reply {
     Cancel,
 }
 
+/// What an [`Asker`] can reach: see [`Context::can_ask`](crate::Context::can_ask).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Offers {
+    /// A person who answers forms ([`Asker::ask`]).
+    pub forms: bool,
+    /// A model that writes messages ([`Asker::sample`]).
+    pub sampling: bool,
+    /// Roots to tell ([`Asker::roots`]).
+    pub roots: bool,
+}
+
 /// Puts questions to the person behind a call; see [`Context::with_asker`](crate::Context::with_asker).
 ///
 /// It answers `Err` with a [`Refusal`] (code [`cannot-ask`](crate::code::CANNOT_ASK)) when it cannot
@@ -48,9 +61,44 @@ pub enum Reply {
 ///     Ok::<_, Refusal>(Reply::Decline)
 /// });
 /// ```
+///
+/// An asker that can also reach the client's model or roots implements [`Asker::sample`] and
+/// [`Asker::roots`]; by default each is a `cannot-ask` refusal saying so.
 pub trait Asker: Send + Sync + 'static {
     /// Asks one question and waits for the reply.
     fn ask(&self, question: Question) -> BoxFuture<'_, Result<Reply, Refusal>>;
+
+    /// What this asker can reach, for a tool to ask only what will be answered (over MCP, what
+    /// the client declared). By default, a person's answers to forms, and nothing else.
+    fn offers(&self) -> Offers {
+        Offers {
+            forms: true,
+            sampling: false,
+            roots: false,
+        }
+    }
+
+    /// Asks the client's model for a message and waits for it. A client that declines says
+    /// so with a [`declined`](crate::code::DECLINED) refusal.
+    fn sample(&self, request: SamplingRequest) -> BoxFuture<'_, Result<Sampled, Refusal>> {
+        let _ = request;
+        Box::pin(async {
+            Err(Refusal::new(
+                code::CANNOT_ASK,
+                "this caller's client has no model to ask",
+            ))
+        })
+    }
+
+    /// The client's roots.
+    fn roots(&self) -> BoxFuture<'_, Result<Vec<Root>, Refusal>> {
+        Box::pin(async {
+            Err(Refusal::new(
+                code::CANNOT_ASK,
+                "this caller's client has no roots to tell",
+            ))
+        })
+    }
 }
 
 impl<F, Fut> Asker for F

@@ -13,6 +13,9 @@
 //! a person, an answer that is not a `T`: each is a model-facing [`Refusal`], so `?` in a
 //! handler ends the call with an answer a model can act on. The question waits no longer than
 //! the call: cancelling the call or passing its deadline ends it.
+//!
+//! The same asker reaches the client's model ([`Context::sample`], MCP's sampling) and the
+//! client's roots ([`Context::roots`]), with the same refusals and the same bounds in time.
 
 use std::marker::PhantomData;
 use std::time::Instant;
@@ -23,6 +26,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::call::asker::{Question, Reply};
+use crate::call::client::{Root, Sampled, SamplingRequest};
 use crate::call::context::Context;
 use crate::outcome::refusal::{Refusal, code};
 
@@ -291,12 +295,7 @@ impl Context {
             message: message.into(),
             form,
         };
-        let reply = tokio::select! {
-            biased;
-            () = self.cancellation().cancelled() => return Err(Refusal::cancelled()),
-            () = wait_until(self.deadline()) => return Err(Refusal::timed_out()),
-            reply = asker.ask(question) => reply?,
-        };
+        let reply = self.within_call(asker.ask(question)).await?;
         match reply {
             Reply::Accept(values) => {
                 // The form's bounds and choices were shown to the person: held to them, as a
@@ -329,6 +328,93 @@ impl Context {
             }
             Reply::Decline => Ok(Answer::Declined),
             Reply::Cancel => Ok(Answer::Cancelled),
+        }
+    }
+}
+
+impl Context {
+    /// Asks the caller's client's model for a message (MCP's sampling) and waits for it.
+    ///
+    /// It is an `Err` (a model-facing [`Refusal`]) when nobody can be asked (no asker, or one
+    /// that cannot reach a model: `cannot-ask`), when the client declines (`declined`), or
+    /// when the call is cancelled or its deadline passes while waiting.
+    ///
+    /// ```
+    /// use tool_core::{Asker, Context, Refusal};
+    /// use tool_core::call::{BoxFuture, Question, Reply, Sampled, SamplingRequest};
+    ///
+    /// struct Echo;
+    ///
+    /// impl Asker for Echo {
+    ///     fn ask(&self, _question: Question) -> BoxFuture<'_, Result<Reply, Refusal>> {
+    ///         Box::pin(async { Ok(Reply::Decline) })
+    ///     }
+    ///     fn sample(&self, request: SamplingRequest) -> BoxFuture<'_, Result<Sampled, Refusal>> {
+    ///         let text = format!("you said: {}", request.messages[0].text);
+    ///         Box::pin(async move { Ok(Sampled { text, model: "echo".into(), stop_reason: None }) })
+    ///     }
+    /// }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let ctx = Context::new().with_asker(Echo);
+    /// let sampled = ctx.sample(SamplingRequest::new("hello")).await?;
+    /// assert_eq!(sampled.text, "you said: hello");
+    /// let nobody = Context::new().sample(SamplingRequest::new("hello")).await.unwrap_err();
+    /// assert_eq!(nobody.code, "cannot-ask");
+    /// # Ok::<_, Refusal>(()) }).unwrap();
+    /// ```
+    pub async fn sample(&self, request: SamplingRequest) -> Result<Sampled, Refusal> {
+        let Some(asker) = self.asker() else {
+            return Err(Refusal::new(
+                code::CANNOT_ASK,
+                "this caller has no model to ask; go on without its answer or stop",
+            ));
+        };
+        self.within_call(asker.sample(request)).await
+    }
+
+    /// The caller's client's roots: the places it works in (MCP's roots), with the same
+    /// refusals as [`Context::sample`].
+    pub async fn roots(&self) -> Result<Vec<Root>, Refusal> {
+        let Some(asker) = self.asker() else {
+            return Err(Refusal::new(
+                code::CANNOT_ASK,
+                "this caller has no roots to tell; go on without them or stop",
+            ));
+        };
+        self.within_call(asker.roots()).await
+    }
+
+    /// Whether [`Context::ask`] can reach a person: the host put an asker on the context
+    /// that offers forms (over MCP, a client that declared `elicitation`).
+    pub fn can_ask(&self) -> bool {
+        self.asker().is_some_and(|asker| asker.offers().forms)
+    }
+
+    /// Whether [`Context::sample`] can reach a model (over MCP, a client that declared
+    /// `sampling`). A tool that can do without asks only when this is true: a 2026-07-28
+    /// request whose tool asks anyway answers `-32021`, which names what was missing.
+    pub fn can_sample(&self) -> bool {
+        self.asker().is_some_and(|asker| asker.offers().sampling)
+    }
+
+    /// Whether [`Context::roots`] can tell the client's roots (over MCP, a client that
+    /// declared `roots`).
+    pub fn can_list_roots(&self) -> bool {
+        self.asker().is_some_and(|asker| asker.offers().roots)
+    }
+
+    /// Waits for `asked` no longer than the call: `cancelled` or `timed-out` when the call is
+    /// cancelled or its deadline passes first.
+    async fn within_call<T>(
+        &self,
+        asked: impl std::future::Future<Output = Result<T, Refusal>>,
+    ) -> Result<T, Refusal> {
+        tokio::select! {
+            biased;
+            () = self.cancellation().cancelled() => Err(Refusal::cancelled()),
+            () = wait_until(self.deadline()) => Err(Refusal::timed_out()),
+            answer = asked => answer,
         }
     }
 }

@@ -18,6 +18,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::watch;
 
 use crate::call::asker::{Asker, Question, Reply};
+use crate::call::client::{Root, Sampled, SamplingRequest};
 use crate::call::context::{CancellationToken, Context, Progress};
 use crate::call::future::BoxFuture;
 use crate::outcome::refusal::{Refusal, code};
@@ -290,13 +291,35 @@ struct Watched {
     questions: Arc<AtomicUsize>,
 }
 
-impl Asker for Watched {
-    fn ask(&self, question: Question) -> BoxFuture<'_, Result<Reply, Refusal>> {
+impl Watched {
+    /// Waits for `asked`, counted as a question the whole time.
+    fn counted<'a, T: 'a>(
+        &'a self,
+        asked: BoxFuture<'a, Result<T, Refusal>>,
+    ) -> BoxFuture<'a, Result<T, Refusal>> {
         Box::pin(async move {
             self.questions.fetch_add(1, Ordering::SeqCst);
             let _waiting = Waiting(&self.questions);
-            self.asker.ask(question).await
+            asked.await
         })
+    }
+}
+
+impl Asker for Watched {
+    fn ask(&self, question: Question) -> BoxFuture<'_, Result<Reply, Refusal>> {
+        self.counted(self.asker.ask(question))
+    }
+
+    fn sample(&self, request: SamplingRequest) -> BoxFuture<'_, Result<Sampled, Refusal>> {
+        self.counted(self.asker.sample(request))
+    }
+
+    fn roots(&self) -> BoxFuture<'_, Result<Vec<Root>, Refusal>> {
+        self.counted(self.asker.roots())
+    }
+
+    fn offers(&self) -> crate::call::asker::Offers {
+        self.asker.offers()
     }
 }
 

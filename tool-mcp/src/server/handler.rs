@@ -268,20 +268,23 @@ impl ServerHandler for McpServer {
         // which wait on the session; an unbound session's growth is listed nowhere.
         let mut grown = (registry.is_deferred() && !current && !session.is_unbound())
             .then(|| session.changes());
-        let answer = match asking.into_rounds() {
-            Some(questions) => {
+        let answer = match asking.suspends() {
+            true => {
                 let registry = registry.into_owned();
                 let session = session.clone();
                 let running = async move { run(&registry, &session, call, ctx, notices).await };
                 let name = request.name.into_owned();
                 let running =
-                    SuspendableCall::start(name, owner, Box::pin(running), cancel, questions);
+                    SuspendableCall::start(name, owner, Box::pin(running), cancel, asking);
                 self.suspended.drive(running, context.ct).await
             }
-            None => crate::convert::call_tool_result(
-                &run(&registry, &session, call, ctx, notices).await,
-            )
-            .map(CallToolResponse::from),
+            false => {
+                let result = run(&registry, &session, call, ctx, notices).await;
+                match asking.missing().error() {
+                    Some(missing) => Err(missing),
+                    None => crate::convert::call_tool_result(&result).map(CallToolResponse::from),
+                }
+            }
         };
         if let Some(sharing) = sharing {
             sharing.share(&session).await;

@@ -17,13 +17,15 @@ use std::time::Duration;
 use process::ChildGuard;
 
 /// The example server's tools, in the order it lists them (its registry's).
-pub const EXAMPLE_TOOLS: [&str; 6] = [
+pub const EXAMPLE_TOOLS: [&str; 8] = [
     "note_write",
     "note_search",
     "note_count",
     "note_reindex",
     "note_publish",
     "note_export",
+    "note_summarize",
+    "note_sources",
 ];
 
 /// The example server's binary (`examples/mcp_server.rs`), built if `cargo test` has not built

@@ -1,0 +1,451 @@
+//! What a tool asks of the MCP client behind its call: its user's answer to a form
+//! ([`Context::ask`](tool_core::Context::ask)), a message from its model
+//! ([`Context::sample`](tool_core::Context::sample)), its roots
+//! ([`Context::roots`](tool_core::Context::roots)).
+//!
+//! Which way a request goes depends on what the client said it is:
+//!
+//! - a client of MCP 2025-11-25 (or older, with the `initialize` handshake) gets an
+//!   `elicitation/create`, `sampling/createMessage` or `roots/list` request in the middle of
+//!   the call, and its answer goes back to the tool;
+//! - a client of MCP 2026-07-28, which forbids requests from server to client, gets the call's
+//!   answer as `resultType: "input_required"`, with the request in `inputRequests` and an
+//!   opaque `requestState`; the tool's future is kept here, suspended at its `.await`, until the
+//!   client calls the tool again with `inputResponses` and that `requestState`, and then resumes
+//!   where it stopped (a multi-round-trip request, `rounds`);
+//! - a request the client did not declare the capability for (`elicitation` in form mode,
+//!   `sampling`, `roots`) is a `cannot-ask` refusal to the tool, which it handles as it would
+//!   in process; a 2026-07-28 request, whose revision forbids relying on an undeclared
+//!   capability, then answers `-32021` naming the capability, once the call has ended.
+//!
+//! A suspended call is kept server-side, in a table keyed by its `requestState`: 122 random
+//! bits (a UUID v4), used once (each round gets a fresh one), and bound to the caller the host
+//! asserted, the stdio connection and the HTTP session, so that a forged, stale or borrowed
+//! state finds nothing. A retry that finds nothing, or answers in the wrong shape, is a
+//! JSON-RPC invalid-params error that says what to do, and the suspended call (if any) stays as
+//! it was. Entries are bounded in number (overall and per caller: past either bound the tool's
+//! request is a `cannot-ask` refusal) and in time: an entry nobody resumes within its time to
+//! live is dropped and its call cancelled. The call's own deadline holds throughout, as in
+//! process: a tool waiting past it ends `timed-out`. The shapes on the wire are `wire`'s.
+
+mod rounds;
+mod wire;
+
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use rmcp::model::{
+    ClientCapabilities, ClientResult, ElicitRequest, ElicitRequestParams, ElicitationAction,
+    ProtocolVersion, ServerRequest,
+};
+use rmcp::service::{RequestContext, RoleServer, ServiceError};
+use rmcp::{ErrorData as McpError, Peer};
+use serde_json::{Map, Value};
+use tokio::sync::{mpsc, oneshot};
+use tool_core::call::{BoxFuture, Offers, Question, Reply, Root, Sampled, SamplingRequest};
+use tool_core::{Asker, Refusal, code};
+
+pub(crate) use self::rounds::{SuspendableCall, Suspended};
+use self::wire::{Incoming, Outgoing, unshowable};
+
+/// The bounds on calls suspended for their clients' answers (MCP 2026-07-28's
+/// `input_required` round trips); see [`McpServer::with_waiting_calls`](crate::McpServer::with_waiting_calls).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WaitingCalls {
+    /// How long a suspended call waits for the retry that answers it before it is cancelled
+    /// and its `requestState` forgotten.
+    pub ttl: Duration,
+    /// How many calls may wait at once, all callers together.
+    pub max: usize,
+    /// How many calls one caller may have waiting at once.
+    pub max_per_caller: usize,
+}
+
+impl WaitingCalls {
+    /// How long a call suspended for its client's answer (MCP 2026-07-28) waits for the retry
+    /// that carries it, unless [`McpServer::with_waiting_calls`](crate::McpServer::with_waiting_calls)
+    /// says otherwise: long enough for a person to read and fill in a form, short enough that an
+    /// abandoned call does not hold its memory (and its tool's resources) for long.
+    pub const DEFAULT_QUESTION_TTL: Duration = Duration::from_secs(600);
+
+    /// How many calls may wait for their clients' answers at once, all callers together.
+    pub const DEFAULT_MAX_CALLS: usize = 1024;
+
+    /// How many calls one caller (one asserted caller on one connection or session) may have
+    /// waiting for answers at once, so that one client cannot take every place.
+    pub const DEFAULT_MAX_PER_CALLER: usize = 32;
+}
+
+impl Default for WaitingCalls {
+    fn default() -> Self {
+        WaitingCalls {
+            ttl: Self::DEFAULT_QUESTION_TTL,
+            max: Self::DEFAULT_MAX_CALLS,
+            max_per_caller: Self::DEFAULT_MAX_PER_CALLER,
+        }
+    }
+}
+
+/// A capability of the client's that a request needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Capability {
+    Elicitation,
+    Sampling,
+    Roots,
+}
+
+impl Capability {
+    /// Why a request of this kind cannot be made of a client that did not declare it.
+    fn undeclared(self) -> &'static str {
+        match self {
+            Capability::Elicitation => {
+                "this client did not declare the `elicitation` capability (form mode), so its \
+                 user cannot be asked"
+            }
+            Capability::Sampling => {
+                "this client did not declare the `sampling` capability, so its model cannot be \
+                 asked"
+            }
+            Capability::Roots => {
+                "this client did not declare the `roots` capability, so it cannot be asked for \
+                 its roots"
+            }
+        }
+    }
+
+    /// The capability's name among a client's capabilities.
+    fn name(self) -> &'static str {
+        match self {
+            Capability::Elicitation => "elicitation",
+            Capability::Sampling => "sampling",
+            Capability::Roots => "roots",
+        }
+    }
+
+    /// The capability, as `-32021` names it in `requiredCapabilities`.
+    #[allow(deprecated)] // SEP-2577 deprecates sampling and roots; this revision still has them.
+    fn required(self) -> ClientCapabilities {
+        let builder = ClientCapabilities::builder();
+        match self {
+            Capability::Elicitation => builder.enable_elicitation().build(),
+            Capability::Sampling => builder.enable_sampling().build(),
+            Capability::Roots => builder.enable_roots().build(),
+        }
+    }
+}
+
+/// What a client declared it can do for a call.
+#[derive(Clone, Copy, Debug)]
+struct Declared {
+    forms: bool,
+    sampling: bool,
+    roots: bool,
+}
+
+impl Declared {
+    fn has(self, capability: Capability) -> bool {
+        match capability {
+            Capability::Elicitation => self.forms,
+            Capability::Sampling => self.sampling,
+            Capability::Roots => self.roots,
+        }
+    }
+}
+
+/// The first capability a 2026-07-28 call asked for that its client did not declare, for its
+/// request to answer `-32021` (that revision forbids relying on one).
+#[derive(Clone, Default)]
+pub(crate) struct Missing(Arc<Mutex<Option<Capability>>>);
+
+impl Missing {
+    fn note(&self, capability: Capability) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get_or_insert(capability);
+    }
+
+    /// The `-32021` error for what was missing, if anything was: rmcp's, with a message
+    /// that says what to declare.
+    pub(crate) fn error(&self) -> Option<McpError> {
+        let missing = (*self.0.lock().unwrap_or_else(PoisonError::into_inner))?;
+        let mut error = McpError::missing_required_client_capability(missing.required());
+        error.message = format!(
+            "Missing required client capability: the tool needs the client's `{}`, which this \
+             request's `io.modelcontextprotocol/clientCapabilities` did not declare; declare it \
+             and call again",
+            missing.name()
+        )
+        .into();
+        Some(error)
+    }
+}
+
+/// How one request's questions are put to its client.
+pub(crate) struct Asking {
+    way: Way,
+    declared: Declared,
+    /// Whether the request is of MCP 2026-07-28, where an undeclared capability is `-32021`.
+    current: bool,
+    missing: Missing,
+}
+
+enum Way {
+    /// As `input_required` rounds (MCP 2026-07-28): the requests come out of the call here.
+    Rounds {
+        sender: mpsc::UnboundedSender<Asked>,
+        receiver: mpsc::UnboundedReceiver<Asked>,
+    },
+    /// As requests to this peer (MCP 2025-11-25).
+    Peer(Peer<RoleServer>),
+    /// Not at all: a 2026-07-28 client that declared nothing it could be asked.
+    Nowhere,
+}
+
+impl Asking {
+    /// The way the client of `context` can be asked, from its protocol version and capabilities.
+    pub(crate) fn of(context: &RequestContext<RoleServer>) -> Asking {
+        let capabilities = context.client_capabilities();
+        let declared = Declared {
+            forms: capabilities
+                .as_ref()
+                .and_then(|capabilities| capabilities.elicitation.as_ref())
+                .is_some_and(|elicitation| elicitation.form.is_some() || elicitation.url.is_none()),
+            sampling: capabilities
+                .as_ref()
+                .is_some_and(|capabilities| capabilities.sampling.is_some()),
+            roots: capabilities
+                .as_ref()
+                .is_some_and(|capabilities| capabilities.roots.is_some()),
+        };
+        let current = context
+            .protocol_version()
+            .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
+        let way = match current {
+            false => Way::Peer(context.peer.clone()),
+            true if declared.forms || declared.sampling || declared.roots => {
+                let (sender, receiver) = mpsc::unbounded_channel();
+                Way::Rounds { sender, receiver }
+            }
+            true => Way::Nowhere,
+        };
+        Asking {
+            way,
+            declared,
+            current,
+            missing: Missing::default(),
+        }
+    }
+
+    /// Whether the call may outlive the request (be suspended for an answer), and so needs a
+    /// cancellation of its own rather than the request's.
+    pub(crate) fn suspends(&self) -> bool {
+        matches!(self.way, Way::Rounds { .. })
+    }
+
+    /// The asker to put on the call's context.
+    pub(crate) fn asker(&self) -> Arc<dyn Asker> {
+        let way = match &self.way {
+            Way::Rounds { sender, .. } => AskerWay::Rounds(sender.clone()),
+            Way::Peer(peer) => AskerWay::Peer(peer.clone()),
+            Way::Nowhere => AskerWay::Nowhere,
+        };
+        Arc::new(ClientAsker {
+            way,
+            declared: self.declared,
+            current: self.current,
+            missing: self.missing.clone(),
+        })
+    }
+
+    /// What the call asked that its client did not declare, once it has ended.
+    pub(crate) fn missing(&self) -> Missing {
+        self.missing.clone()
+    }
+
+    /// Where the requests of a call asked in rounds come out (none come out of another).
+    fn into_rounds(self) -> mpsc::UnboundedReceiver<Asked> {
+        match self.way {
+            Way::Rounds { receiver, .. } => receiver,
+            Way::Peer(_) | Way::Nowhere => mpsc::unbounded_channel().1,
+        }
+    }
+}
+
+/// A request on its way out of a call, with where its answer goes.
+pub(crate) struct Asked {
+    request: Outgoing,
+    reply: oneshot::Sender<Result<Incoming, Refusal>>,
+}
+
+enum AskerWay {
+    Rounds(mpsc::UnboundedSender<Asked>),
+    Peer(Peer<RoleServer>),
+    Nowhere,
+}
+
+/// A call's asker over MCP: each request to its client, the way the client can take it.
+struct ClientAsker {
+    way: AskerWay,
+    declared: Declared,
+    current: bool,
+    missing: Missing,
+}
+
+impl ClientAsker {
+    /// A refusal if the client did not declare `capability` (noted, for a 2026-07-28 request).
+    fn check(&self, capability: Capability) -> Result<(), Refusal> {
+        if self.declared.has(capability) {
+            return Ok(());
+        }
+        if self.current {
+            self.missing.note(capability);
+        }
+        Err(Refusal::new(code::CANNOT_ASK, capability.undeclared()))
+    }
+
+    /// Sends `request` out of the call to the round the client answers, and waits for it.
+    async fn in_round(&self, request: Outgoing) -> Result<Incoming, Refusal> {
+        let gone = || {
+            Refusal::new(
+                code::CANNOT_ASK,
+                "the client's request is no longer waiting for this call's questions",
+            )
+        };
+        let AskerWay::Rounds(sender) = &self.way else {
+            return Err(gone());
+        };
+        let (reply, replied) = oneshot::channel();
+        sender.send(Asked { request, reply }).map_err(|_| gone())?;
+        replied.await.map_err(|_| gone())?
+    }
+}
+
+/// A client's error answering a request it was sent: a JSON-RPC error is its refusal
+/// (`declined`, with its reason); anything else means it could not be reached.
+fn client_failed(what: &str, error: ServiceError) -> Refusal {
+    match error {
+        ServiceError::McpError(error) => Refusal::new(
+            code::DECLINED,
+            format!("the client declined {what}: {}", error.message),
+        ),
+        other => Refusal::new(
+            code::CANNOT_ASK,
+            format!("the client could not be asked {what}: {other}"),
+        ),
+    }
+}
+
+fn wrong_answer(what: &str) -> Refusal {
+    Refusal::new(
+        code::CANNOT_ASK,
+        format!("the client answered something else than {what}"),
+    )
+}
+
+impl Asker for ClientAsker {
+    fn offers(&self) -> Offers {
+        let reachable = !matches!(self.way, AskerWay::Nowhere);
+        Offers {
+            forms: reachable && self.declared.forms,
+            sampling: reachable && self.declared.sampling,
+            roots: reachable && self.declared.roots,
+        }
+    }
+
+    fn ask(&self, question: Question) -> BoxFuture<'_, Result<Reply, Refusal>> {
+        Box::pin(async move {
+            self.check(Capability::Elicitation)?;
+            let peer = match &self.way {
+                AskerWay::Peer(peer) => peer,
+                _ => {
+                    return match self.in_round(Outgoing::Form(question)).await? {
+                        Incoming::Form(reply) => Ok(reply),
+                        _ => Err(wrong_answer("a form's result")),
+                    };
+                }
+            };
+            let params =
+                serde_json::from_value::<ElicitRequestParams>(wire::form_params(&question))
+                    .map_err(unshowable)?;
+            // Sent as rmcp's `create_elicitation` sends it, without its `elicitation` feature
+            // (which builds the `url` crate for URL-mode elicitation, a mode not used here).
+            let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
+            let answered = match peer.send_request(request).await {
+                Ok(ClientResult::ElicitResult(answered)) => answered,
+                Ok(_) => return Err(wrong_answer("a form's result")),
+                Err(error) => {
+                    return Err(Refusal::new(
+                        code::CANNOT_ASK,
+                        format!("the client could not ask its user: {error}"),
+                    ));
+                }
+            };
+            Ok(match answered.action {
+                ElicitationAction::Accept => Reply::Accept(match answered.content {
+                    Some(Value::Object(values)) => values,
+                    _ => Map::new(),
+                }),
+                ElicitationAction::Decline => Reply::Decline,
+                // Cancel, and any action a later revision adds: no answer, and stop.
+                _ => Reply::Cancel,
+            })
+        })
+    }
+
+    fn sample(&self, request: SamplingRequest) -> BoxFuture<'_, Result<Sampled, Refusal>> {
+        Box::pin(async move {
+            self.check(Capability::Sampling)?;
+            let peer = match &self.way {
+                AskerWay::Peer(peer) => peer,
+                _ => {
+                    return match self.in_round(Outgoing::Sample(request)).await? {
+                        Incoming::Sample(sampled) => Ok(sampled),
+                        _ => Err(wrong_answer("a sampling result")),
+                    };
+                }
+            };
+            let params =
+                serde_json::from_value(wire::sampling_params(&request)).map_err(unshowable)?;
+            #[allow(deprecated)] // SEP-2577 deprecates sampling; 2025-11-25 clients take it.
+            let result = peer
+                .create_message(params)
+                .await
+                .map_err(|error| client_failed("to sample its model", error))?;
+            let result = serde_json::to_value(result).unwrap_or_default();
+            wire::read_sampled(&result).map_err(|why| {
+                Refusal::new(
+                    code::CANNOT_ASK,
+                    format!("the client's sampling result cannot be read: {why}"),
+                )
+            })
+        })
+    }
+
+    fn roots(&self) -> BoxFuture<'_, Result<Vec<Root>, Refusal>> {
+        Box::pin(async move {
+            self.check(Capability::Roots)?;
+            let peer = match &self.way {
+                AskerWay::Peer(peer) => peer,
+                _ => {
+                    return match self.in_round(Outgoing::Roots).await? {
+                        Incoming::Roots(roots) => Ok(roots),
+                        _ => Err(wrong_answer("a list of roots")),
+                    };
+                }
+            };
+            #[allow(deprecated)] // SEP-2577 deprecates roots; 2025-11-25 clients take it.
+            let listed = peer
+                .list_roots()
+                .await
+                .map_err(|error| client_failed("its roots", error))?;
+            let listed = serde_json::to_value(listed).unwrap_or_default();
+            wire::read_roots(&listed).map_err(|why| {
+                Refusal::new(
+                    code::CANNOT_ASK,
+                    format!("the client's roots cannot be read: {why}"),
+                )
+            })
+        })
+    }
+}
