@@ -332,9 +332,9 @@ async fn test_missing_capability(ctx: &Context) -> Result<String, Refusal> {
 #[tool(readonly)]
 async fn test_input_required_result_capabilities(ctx: &Context) -> Result<String, Refusal> {
     if ctx.can_ask() {
-        let answer = ctx.ask::<Name>("What is your name?").await?;
+        let answer = ctx.ask::<UserName>("What is your name?").await?;
         return Ok(match answer.given() {
-            Some(Name { name }) => format!("Hello, {name}!"),
+            Some(UserName { name }) => format!("Hello, {name}!"),
             None => "Hello!".to_owned(),
         });
     }
@@ -345,9 +345,9 @@ async fn test_input_required_result_capabilities(ctx: &Context) -> Result<String
     Ok("Nothing to ask".to_owned())
 }
 
-/// A name, as a form.
+/// A name, as a form (asked for as `user_name`, its type's name).
 #[derive(serde::Deserialize, schemars::JsonSchema)]
-struct Name {
+struct UserName {
     /// Your name.
     name: String,
 }
@@ -355,11 +355,58 @@ struct Name {
 /// Asks the caller's name, then greets them.
 #[tool(readonly)]
 async fn test_input_required_result_elicitation(ctx: &Context) -> Result<String, Refusal> {
-    let answer = ctx.ask::<Name>("What is your name?").await?;
+    let answer = ctx.ask::<UserName>("What is your name?").await?;
     Ok(match answer.given() {
-        Some(Name { name }) => format!("Hello, {name}!"),
+        Some(UserName { name }) => format!("Hello, {name}!"),
         None => "Hello, whoever you are!".to_owned(),
     })
+}
+
+/// Asks its user's name, the client's model for a greeting and the client's roots, all in
+/// one round.
+#[tool(readonly)]
+async fn test_input_required_result_multiple_inputs(ctx: &Context) -> Result<String, Refusal> {
+    let (name, greeting, roots) = tokio::join!(
+        ctx.ask::<UserName>("What is your name?"),
+        ctx.sample(SamplingRequest::new("Generate a greeting").with_max_tokens(50)),
+        ctx.roots(),
+    );
+    let name = name?
+        .given()
+        .map_or_else(|| "someone".to_owned(), |user| user.name);
+    Ok(format!(
+        "{} {name} ({} roots)",
+        greeting?.text,
+        roots?.len()
+    ))
+}
+
+/// A yes, as a form.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Confirm {
+    /// Whether to go on.
+    ok: bool,
+}
+
+/// Asks for a confirmation; the answer comes back under the round's `requestState`, which
+/// names the suspended call (a forged or altered one names nothing and is refused).
+#[tool(readonly)]
+async fn test_input_required_result_request_state(ctx: &Context) -> Result<String, Refusal> {
+    let confirmed = ctx.ask::<Confirm>("Please confirm").await?;
+    Ok(match confirmed.given() {
+        Some(Confirm { ok: true }) => "state-ok: confirmed".to_owned(),
+        _ => "state-ok: not confirmed".to_owned(),
+    })
+}
+
+/// The same as `test_input_required_result_request_state`, for the suite to tamper with.
+#[tool(readonly)]
+async fn test_input_required_result_tampered_state(ctx: &Context) -> Result<String, Refusal> {
+    let confirmed = ctx.ask::<Confirm>("Please confirm").await?;
+    Ok(format!(
+        "confirmed: {}",
+        confirmed.given().is_some_and(|c| c.ok)
+    ))
 }
 
 /// A favourite colour, as a form.
@@ -372,12 +419,12 @@ struct Colour {
 /// Asks two questions, one round each.
 #[tool(readonly)]
 async fn test_input_required_result_multi_round(ctx: &Context) -> Result<String, Refusal> {
-    let name = ctx.ask::<Name>("Step 1: What is your name?").await?;
+    let name = ctx.ask::<UserName>("Step 1: What is your name?").await?;
     let colour = ctx
         .ask::<Colour>("Step 2: What is your favorite color?")
         .await?;
     Ok(match (name.given(), colour.given()) {
-        (Some(Name { name }), Some(Colour { color })) => {
+        (Some(UserName { name }), Some(Colour { color })) => {
             format!("Hello, {name}! Your favorite color is {color}.")
         }
         _ => "Not everything was answered".to_owned(),
@@ -415,6 +462,9 @@ fn registry() -> Result<Registry, tool_core::registry::RegistryError> {
         .tool(TestInputRequiredResultListRoots)
         .tool(TestMissingCapability)
         .tool(TestInputRequiredResultCapabilities)
+        .tool(TestInputRequiredResultMultipleInputs)
+        .tool(TestInputRequiredResultRequestState)
+        .tool(TestInputRequiredResultTamperedState)
         .tool(TestInputRequiredResultMultiRound)
         .tool(Greet)
         .build()

@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use support::clients;
 use support::{example_http_server, example_server};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, Lines};
-use tool_core::call::Reply;
+use tool_core::call::{Reply, SamplingRequest};
 use tool_core::{Answer, Context, Refusal, Registry, ToolCall, tool};
 use tool_mcp::{McpServer, WaitingCalls};
 
@@ -440,17 +440,31 @@ impl Raw {
 
     /// A retry of `name` answering its question with `answer`, under `state`.
     async fn answer(&mut self, name: &str, arguments: Value, state: &str, answer: Value) -> Value {
-        let extra = json!({"requestState": state, "inputResponses": {"question": answer}});
+        let extra = json!({"requestState": state, "inputResponses": {key_of(name): answer}});
         self.call(name, arguments, extra).await
     }
 }
 
-/// The `requestState` of an `input_required` answer, checking that it is one.
+/// The key of the question each tool here asks: its form type's name in snake case
+/// (`Publishing`), or `value` for one value (a `bool`).
+fn key_of(tool: &str) -> &'static str {
+    match tool {
+        "note_publish" => "publishing",
+        _ => "value",
+    }
+}
+
+/// The `requestState` of an `input_required` answer, checking that it is one, asking one
+/// question.
 fn state_of(answer: &Value) -> String {
     let result = &answer["result"];
     assert_eq!(result["resultType"], "input_required", "{answer}");
-    assert_eq!(
-        result["inputRequests"]["question"]["method"], "elicitation/create",
+    let requests = result["inputRequests"].as_object().expect("inputRequests");
+    assert_eq!(requests.len(), 1, "{answer}");
+    assert!(
+        requests
+            .values()
+            .all(|request| request["method"] == "elicitation/create"),
         "{answer}"
     );
     result["requestState"]
@@ -508,7 +522,7 @@ async fn forged_stale_and_ill_shaped_retries_are_clear_errors_that_disturb_nothi
     }
     // Answers in the wrong shape, and a retry of another tool, leave the waiting call as it is.
     for (wrong, says) in [
-        (json!("yes"), "`question` is not an elicitation result"),
+        (json!("yes"), "`publishing` is not an elicitation result"),
         (json!({"action": "maybe"}), "`maybe` is no action"),
         (
             json!({"action": "accept", "content": "T"}),
@@ -520,7 +534,7 @@ async fn forged_stale_and_ill_shaped_retries_are_clear_errors_that_disturb_nothi
             .answer("note_publish", publish.clone(), &state, wrong)
             .await;
         assert_refused(&answer, says);
-        assert_refused(&answer, "send inputResponses {\"question\"");
+        assert_refused(&answer, "send inputResponses {\"publishing\"");
     }
     let elsewhere = raw
         .call(
@@ -529,15 +543,27 @@ async fn forged_stale_and_ill_shaped_retries_are_clear_errors_that_disturb_nothi
             json!({"requestState": state, "inputResponses": {"other": good}}),
         )
         .await;
-    assert_refused(&elsewhere, "no answer to `question`");
-    let no_answers = raw
-        .call(
+    // Answers to what was not asked are ignored: the question is asked again, under the same
+    // state, as it is of a retry that answers nothing.
+    for retry in [
+        elsewhere,
+        raw.call(
             "note_publish",
             publish.clone(),
             json!({"requestState": state}),
         )
-        .await;
-    assert_refused(&no_answers, "no answer to `question`");
+        .await,
+    ] {
+        assert_eq!(
+            state_of(&retry),
+            state,
+            "asked again under the same state: {retry}"
+        );
+        assert!(
+            retry["result"]["inputRequests"]["publishing"].is_object(),
+            "{retry}"
+        );
+    }
     let other_tool = raw
         .answer("note_count", json!({}), &state, good.clone())
         .await;
@@ -545,14 +571,31 @@ async fn forged_stale_and_ill_shaped_retries_are_clear_errors_that_disturb_nothi
         &other_tool,
         "this requestState belongs to a call of `note_publish`, not `note_count`",
     );
-    let stateless = raw
+    // A call that brings its answer before it is asked (no requestState) runs afresh and
+    // takes it; one whose answer holds no key of its question is asked it.
+    let answered_first = raw
+        .call(
+            "note_publish",
+            json!({"id": 1}),
+            json!({"inputResponses": {"publishing": accept(json!({"title": "U", "audience": "everyone"}))}}),
+        )
+        .await;
+    assert_eq!(
+        answered_first["result"]["content"][0]["text"], "published note 1 as \"U\" to everyone",
+        "{answered_first}"
+    );
+    let unkeyed = raw
         .call(
             "note_publish",
             publish.clone(),
-            json!({"inputResponses": {"question": good}}),
+            json!({"inputResponses": {"question": good.clone()}}),
         )
         .await;
-    assert_refused(&stateless, "inputResponses came without a requestState");
+    assert_ne!(
+        state_of(&unkeyed),
+        state,
+        "a fresh call is a round of its own"
+    );
 
     // Other calls go on meanwhile.
     let count = raw.call("note_count", json!({}), json!({})).await;
@@ -661,13 +704,126 @@ impl Drop for Counted {
     }
 }
 
+/// Asks whether to go on, the client's model for a word and the client's roots, all at once.
+#[tool]
+async fn gather(ctx: &Context) -> Result<String, Refusal> {
+    let (told, sampled, roots) = tokio::join!(
+        ctx.ask::<bool>("Go on?"),
+        ctx.sample(SamplingRequest::new("A word, please.").with_max_tokens(5)),
+        ctx.roots(),
+    );
+    let roots: Vec<String> = roots?.into_iter().map(|root| root.uri).collect();
+    Ok(format!(
+        "told {:?}; sampled {}; roots {}",
+        told?.given(),
+        sampled?.text,
+        roots.join(" ")
+    ))
+}
+
 fn asking_server(running: &Arc<AtomicUsize>) -> McpServer {
     let registry = Registry::builder()
         .tool(GoOn)
         .tool(GoOnQuickly)
+        .tool(Gather)
         .build()
         .unwrap();
     McpServer::new(registry).with_context(Context::new().with_extension(running.clone()))
+}
+
+/// A sampling result, as a client sends one.
+fn sampled(text: &str) -> Value {
+    json!({"role": "assistant", "model": "m", "content": {"type": "text", "text": text}})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_holds_every_request_made_before_the_tool_waits_and_asks_again_for_the_rest() {
+    let running = Arc::new(AtomicUsize::new(0));
+    let mut raw = Raw::serve(asking_server(&running));
+    raw.meta["io.modelcontextprotocol/clientCapabilities"] =
+        json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {}});
+    let first = raw.call("gather", json!({}), json!({})).await;
+    let requests = first["result"]["inputRequests"]
+        .as_object()
+        .unwrap_or_else(|| panic!("one round of requests: {first}"));
+    let methods: Vec<(&str, &str)> = requests
+        .iter()
+        .map(|(key, request)| (key.as_str(), request["method"].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(
+        methods,
+        [
+            ("roots", "roots/list"),
+            ("sampling", "sampling/createMessage"),
+            ("value", "elicitation/create")
+        ],
+        "{first}"
+    );
+    let state = first["result"]["requestState"].as_str().unwrap().to_owned();
+
+    // Two of three answered, and one never asked: asked again for the third alone.
+    let partial = raw
+        .call(
+            "gather",
+            json!({}),
+            json!({"requestState": state, "inputResponses": {
+                "value": accept(json!({"value": true})),
+                "sampling": sampled("hello"),
+                "weather": {"sunny": true},
+            }}),
+        )
+        .await;
+    let again = &partial["result"];
+    assert_eq!(again["resultType"], "input_required", "{partial}");
+    assert_eq!(
+        again["inputRequests"]
+            .as_object()
+            .map(|requests| requests.len()),
+        Some(1),
+        "{partial}"
+    );
+    assert_eq!(again["inputRequests"]["roots"]["method"], "roots/list");
+    let next = again["requestState"].as_str().unwrap().to_owned();
+    assert_ne!(next, state, "a round that changed has a fresh state");
+    let stale = raw
+        .call(
+            "gather",
+            json!({}),
+            json!({"requestState": state, "inputResponses": {"roots": {"roots": []}}}),
+        )
+        .await;
+    assert_refused(&stale, "requestState names no call waiting");
+
+    let done = raw
+        .call(
+            "gather",
+            json!({}),
+            json!({"requestState": next, "inputResponses": {
+                "roots": {"roots": [{"uri": "file:///work"}]},
+            }}),
+        )
+        .await;
+    assert_eq!(
+        done["result"]["content"][0]["text"], "told Some(true); sampled hello; roots file:///work",
+        "{done}"
+    );
+
+    // Answers sent before anything is asked: the call needs no round at all.
+    let ahead = raw
+        .call(
+            "gather",
+            json!({}),
+            json!({"inputResponses": {
+                "value": accept(json!({"value": false})),
+                "sampling": sampled("hi"),
+                "roots": {"roots": []},
+            }}),
+        )
+        .await;
+    assert_eq!(
+        ahead["result"]["content"][0]["text"], "told Some(false); sampled hi; roots ",
+        "{ahead}"
+    );
 }
 
 async fn eventually(what: &str, holds: impl Fn() -> bool) {
@@ -750,7 +906,7 @@ async fn another_caller_s_request_state_finds_nothing_over_http() {
     let http = support::HttpServer::serve(server).await;
     let url = http.url();
     let state = state_of(&post_as(&url, "alice", json!({})).await);
-    let answer = json!({"requestState": state, "inputResponses": {"question": accept(json!({"value": false}))}});
+    let answer = json!({"requestState": state, "inputResponses": {"value": accept(json!({"value": false}))}});
     let borrowed = post_as(&url, "bob", answer.clone()).await;
     assert_refused(
         &borrowed,

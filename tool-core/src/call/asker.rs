@@ -16,6 +16,10 @@ use crate::outcome::refusal::{Refusal, code};
 /// One question for the person behind a call.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Question {
+    /// What is asked for, as a name: the asked type's in snake case (`user_name` for a
+    /// `UserName`), `value` for one value. Over MCP 2026-07-28 it keys the question in
+    /// `inputRequests`, and so its answer in `inputResponses`.
+    pub name: String,
     /// What the person is asked, as the tool wrote it.
     pub message: String,
     /// The form: a JSON Schema object (`type`, `properties`, `required`) whose properties are

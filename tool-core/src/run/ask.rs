@@ -291,7 +291,12 @@ impl Context {
         };
         let (form, single) = Form::<T>::build()?;
         let question_form = form.clone();
+        let name = match single {
+            true => SINGLE_VALUE_FIELD.to_owned(),
+            false => heck::ToSnakeCase::to_snake_case(T::schema_name().as_ref()),
+        };
         let question = Question {
+            name,
             message: message.into(),
             form,
         };

@@ -45,6 +45,7 @@ use tokio::sync::{mpsc, oneshot};
 use tool_core::call::{BoxFuture, Offers, Question, Reply, Root, Sampled, SamplingRequest};
 use tool_core::{Asker, Refusal, code};
 
+use self::rounds::Round;
 pub(crate) use self::rounds::{SuspendableCall, Suspended};
 use self::wire::{Incoming, Outgoing, unshowable};
 
@@ -193,8 +194,8 @@ pub(crate) struct Asking {
 enum Way {
     /// As `input_required` rounds (MCP 2026-07-28): the requests come out of the call here.
     Rounds {
-        sender: mpsc::UnboundedSender<Asked>,
-        receiver: mpsc::UnboundedReceiver<Asked>,
+        round: Round,
+        receiver: mpsc::UnboundedReceiver<Vec<Asked>>,
     },
     /// As requests to this peer (MCP 2025-11-25).
     Peer(Peer<RoleServer>),
@@ -224,8 +225,12 @@ impl Asking {
         let way = match current {
             false => Way::Peer(context.peer.clone()),
             true if declared.forms || declared.sampling || declared.roots => {
-                let (sender, receiver) = mpsc::unbounded_channel();
-                Way::Rounds { sender, receiver }
+                let (rounds, receiver) = mpsc::unbounded_channel();
+                let gathered = Arc::default();
+                Way::Rounds {
+                    round: Round { gathered, rounds },
+                    receiver,
+                }
             }
             true => Way::Nowhere,
         };
@@ -246,7 +251,7 @@ impl Asking {
     /// The asker to put on the call's context.
     pub(crate) fn asker(&self) -> Arc<dyn Asker> {
         let way = match &self.way {
-            Way::Rounds { sender, .. } => AskerWay::Rounds(sender.clone()),
+            Way::Rounds { round, .. } => AskerWay::Rounds(round.gathered.clone()),
             Way::Peer(peer) => AskerWay::Peer(peer.clone()),
             Way::Nowhere => AskerWay::Nowhere,
         };
@@ -263,11 +268,12 @@ impl Asking {
         self.missing.clone()
     }
 
-    /// Where the requests of a call asked in rounds come out (none come out of another).
-    fn into_rounds(self) -> mpsc::UnboundedReceiver<Asked> {
+    /// Where the requests of a call asked in rounds gather, and where each round comes out
+    /// (none come out of another).
+    fn into_rounds(self) -> (Option<Round>, mpsc::UnboundedReceiver<Vec<Asked>>) {
         match self.way {
-            Way::Rounds { receiver, .. } => receiver,
-            Way::Peer(_) | Way::Nowhere => mpsc::unbounded_channel().1,
+            Way::Rounds { round, receiver } => (Some(round), receiver),
+            Way::Peer(_) | Way::Nowhere => (None, mpsc::unbounded_channel().1),
         }
     }
 }
@@ -279,7 +285,8 @@ pub(crate) struct Asked {
 }
 
 enum AskerWay {
-    Rounds(mpsc::UnboundedSender<Asked>),
+    /// Where the call's requests gather until its future next waits (`rounds::Batched`).
+    Rounds(Arc<Mutex<Vec<Asked>>>),
     Peer(Peer<RoleServer>),
     Nowhere,
 }
@@ -304,7 +311,7 @@ impl ClientAsker {
         Err(Refusal::new(code::CANNOT_ASK, capability.undeclared()))
     }
 
-    /// Sends `request` out of the call to the round the client answers, and waits for it.
+    /// Puts `request` in the call's next round, which the client answers, and waits for it.
     async fn in_round(&self, request: Outgoing) -> Result<Incoming, Refusal> {
         let gone = || {
             Refusal::new(
@@ -312,11 +319,14 @@ impl ClientAsker {
                 "the client's request is no longer waiting for this call's questions",
             )
         };
-        let AskerWay::Rounds(sender) = &self.way else {
+        let AskerWay::Rounds(gathered) = &self.way else {
             return Err(gone());
         };
         let (reply, replied) = oneshot::channel();
-        sender.send(Asked { request, reply }).map_err(|_| gone())?;
+        gathered
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(Asked { request, reply });
         replied.await.map_err(|_| gone())?
     }
 }

@@ -1,52 +1,114 @@
 //! Calls suspended for their clients' answers (MCP 2026-07-28's `input_required` rounds): the
 //! table keyed by `requestState`, bounded in number and time, and the driving of a call from
 //! one round to the next.
+//!
+//! A round holds every request the tool made before it next waited: the call runs wrapped in
+//! [`Batched`], which, each time the tool's future returns pending, sends what it asked during
+//! that poll as one batch (a tool that `join!`s a form, a sampling request and its roots asks
+//! all three in one round). A retry that answers part of a round is asked again for the rest
+//! under a fresh `requestState`; one that answers none of it is asked again under the same;
+//! answers to requests never made are ignored, as SEP-2322 asks.
+//! A call made with `inputResponses` and no `requestState` (a client answering before it is
+//! asked) runs afresh, and each of its requests whose key those responses hold is answered
+//! from them.
 
 use std::collections::{HashMap, hash_map::Entry};
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::task::Poll;
 
 use futures::future::BoxFuture;
 use rmcp::ErrorData as McpError;
-use rmcp::model::{CallToolRequestParams, CallToolResponse, InputRequests, InputRequiredResult};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, InputRequest, InputRequests, InputRequiredResult,
+    InputResponses,
+};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 use tool_core::call::CancellationToken;
 use tool_core::{Refusal, ToolResult, code};
 
-use super::wire::{Incoming, Kind, read_answer};
+use super::wire::{Incoming, Kind, read_one};
 use super::{Asked, Asking, Missing, WaitingCalls};
 use crate::owner::Owner;
 
-/// A call that may be suspended for its client's answers: its task, its questions, and what
-/// it belongs to. Dropping it (its request cancelled, its entry expired) cancels the call.
+/// Where a call's requests gather during one poll of its future, and where each poll's
+/// gathered requests go as one round.
+#[derive(Clone)]
+pub(super) struct Round {
+    pub(super) gathered: Arc<Mutex<Vec<Asked>>>,
+    pub(super) rounds: mpsc::UnboundedSender<Vec<Asked>>,
+}
+
+/// A call's future that, after each poll that leaves it pending, sends what it asked during
+/// that poll as one round.
+struct Batched {
+    call: BoxFuture<'static, ToolResult>,
+    round: Round,
+}
+
+impl Future for Batched {
+    type Output = ToolResult;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> Poll<ToolResult> {
+        let polled = self.call.as_mut().poll(cx);
+        let asked = std::mem::take(
+            &mut *self
+                .round
+                .gathered
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
+        // A closed channel (the request gone) drops the requests, and their askers hear so.
+        if !asked.is_empty() {
+            let _ = self.round.rounds.send(asked);
+        }
+        polled
+    }
+}
+
+/// A call that may be suspended for its client's answers: its task, its rounds of requests,
+/// and what it belongs to. Dropping it (its request cancelled, its entry expired) cancels the
+/// call.
 pub(crate) struct SuspendableCall {
     name: String,
     owner: Owner,
     task: JoinHandle<ToolResult>,
     cancel: CancellationToken,
-    questions: mpsc::UnboundedReceiver<Asked>,
+    rounds: mpsc::UnboundedReceiver<Vec<Asked>>,
     /// What the call asked that its client did not declare it can answer.
     missing: Missing,
+    /// Answers the client sent before it was asked, for the call's first round.
+    offered: Option<InputResponses>,
 }
 
 impl SuspendableCall {
     /// Starts `call` (a registry call whose context is cancelled by `cancel` and asks through
-    /// `asking`'s asker) on a task of its own, so that it can outlive the request.
+    /// `asking`'s asker) on a task of its own, so that it can outlive the request; `offered`
+    /// are answers its client sent before it was asked.
     pub(crate) fn start(
         name: String,
         owner: Owner,
         call: BoxFuture<'static, ToolResult>,
         cancel: CancellationToken,
         asking: Asking,
+        offered: Option<InputResponses>,
     ) -> SuspendableCall {
         let missing = asking.missing();
+        let (round, rounds) = asking.into_rounds();
+        let task = match round {
+            Some(round) => tokio::spawn(Batched { call, round }),
+            None => tokio::spawn(call),
+        };
         SuspendableCall {
             name,
             owner,
-            task: tokio::spawn(call),
+            task,
             cancel,
-            questions: asking.into_rounds(),
+            rounds,
             missing,
+            offered,
         }
     }
 }
@@ -59,15 +121,38 @@ impl Drop for SuspendableCall {
     }
 }
 
-/// A call suspended at a question, waiting for the retry that answers it.
+/// One request of a round: its key, what its answer must be, the request (to ask again), and
+/// where its answer goes once the whole round is answered.
+struct Pending {
+    key: String,
+    kind: Kind,
+    request: InputRequest,
+    reply: oneshot::Sender<Result<Incoming, Refusal>>,
+    answer: Option<Incoming>,
+}
+
+/// A call suspended at a round, waiting for the retries that answer it.
 struct Waiting {
     running: SuspendableCall,
-    /// What was asked, which the answer must be.
-    kind: Kind,
-    reply: oneshot::Sender<Result<Incoming, Refusal>>,
+    pending: Vec<Pending>,
     /// The timer that drops the entry past its time to live; stopped when the entry is taken,
     /// so that quick rounds do not leave timers behind.
     expiry: tokio::task::AbortHandle,
+}
+
+impl Waiting {
+    /// The requests of the round not answered yet, as the client is asked them.
+    fn unanswered(&self) -> InputRequests {
+        let mut requests = InputRequests::new();
+        for pending in self
+            .pending
+            .iter()
+            .filter(|pending| pending.answer.is_none())
+        {
+            requests.insert(pending.key.clone(), pending.request.clone());
+        }
+        requests
+    }
 }
 
 /// The calls suspended for their clients' answers, shared by every clone of a server (an HTTP
@@ -104,8 +189,8 @@ impl Suspended {
                         )),
                     };
                 }
-                Some(asked) = running.questions.recv() => {
-                    match self.suspend(running, asked) {
+                Some(round) = running.rounds.recv() => {
+                    match self.suspend(running, round) {
                         Ok(result) => return Ok(result.into()),
                         Err(back) => running = *back,
                     }
@@ -117,95 +202,125 @@ impl Suspended {
         }
     }
 
-    /// Keeps `running` until the retry answering `asked` comes, and says so to the client; or,
-    /// past the bounds, refuses the question to the tool and hands the call back.
+    /// Keeps `running` until the retries answering `round` come, and says so to the client;
+    /// or, when nothing is left to ask (each request answered from what the client offered, or
+    /// refused) or past the bounds, answers or refuses the requests and hands the call back.
     fn suspend(
         &self,
-        running: SuspendableCall,
-        asked: Asked,
+        mut running: SuspendableCall,
+        round: Vec<Asked>,
     ) -> Result<InputRequiredResult, Box<SuspendableCall>> {
-        let Asked { request, reply } = asked;
-        let kind = request.kind();
-        let input = match request.input_request() {
-            Ok(input) => input,
-            Err(refusal) => {
-                let _ = reply.send(Err(refusal));
-                return Err(Box::new(running));
-            }
-        };
-        let state = uuid::Uuid::new_v4().simple().to_string();
-        {
-            let mut table = self.table.lock().unwrap_or_else(PoisonError::into_inner);
-            let mine = table
-                .values()
-                .filter(|waiting| waiting.running.owner == running.owner)
-                .count();
-            let full = if table.len() >= self.limits.max {
-                Some(format!(
-                    "the server has as many calls waiting for answers as it keeps ({}); try \
-                     again later",
-                    self.limits.max
-                ))
-            } else if mine >= self.limits.max_per_caller {
-                Some(format!(
-                    "this caller has as many calls waiting for answers as it may ({}); answer \
-                     or abandon one first",
-                    self.limits.max_per_caller
-                ))
-            } else {
-                None
-            };
-            if let Some(full) = full {
-                let _ = reply.send(Err(Refusal::new(code::CANNOT_ASK, full)));
-                return Err(Box::new(running));
-            }
-            // Started while the table is locked, so that even a time to live of zero finds the
-            // entry in it.
-            let expiry = tokio::spawn({
-                let table = self.table.clone();
-                let ttl = self.limits.ttl;
-                let state = state.clone();
-                async move {
-                    tokio::time::sleep(ttl).await;
-                    let expired = table
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .remove(&state);
-                    // Dropping it cancels the call.
-                    drop(expired);
+        let offered = running.offered.take().unwrap_or_default();
+        let mut pending: Vec<Pending> = Vec::with_capacity(round.len());
+        for Asked { request, reply } in round {
+            let input = match request.input_request() {
+                Ok(input) => input,
+                Err(refusal) => {
+                    let _ = reply.send(Err(refusal));
+                    continue;
                 }
-            })
-            .abort_handle();
-            let waiting = Waiting {
-                running,
-                kind,
-                reply,
-                expiry,
             };
-            table.insert(state.clone(), waiting);
+            let kind = request.kind();
+            let key = unique_key(request.key(), &pending);
+            let answer = offered
+                .get(&key)
+                .and_then(|value| read_one(kind, &key, value).ok());
+            pending.push(Pending {
+                key,
+                kind,
+                request: input,
+                reply,
+                answer,
+            });
         }
-        let mut requests = InputRequests::new();
-        requests.insert(kind.key().to_owned(), input);
-        Ok(InputRequiredResult::new(Some(requests), Some(state)))
+        if pending.iter().all(|pending| pending.answer.is_some()) {
+            answer_all(pending);
+            return Err(Box::new(running));
+        }
+        let mut table = self.table.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(full) = self.full(&table, &running.owner) {
+            for pending in pending {
+                let _ = pending
+                    .reply
+                    .send(Err(Refusal::new(code::CANNOT_ASK, full.clone())));
+            }
+            return Err(Box::new(running));
+        }
+        Ok(self.keep(&mut table, running, pending))
     }
 
-    /// Resumes the call `request`'s `requestState` names with the answer in its
-    /// `inputResponses`, and drives it on; an error (and the suspended call untouched) if the
-    /// state is not one `owner` may resume or the answer is not in the shape asked for.
+    /// Why `owner` may not have another call waiting, if it may not.
+    fn full(&self, table: &HashMap<String, Waiting>, owner: &Owner) -> Option<String> {
+        let mine = table
+            .values()
+            .filter(|waiting| waiting.running.owner == *owner)
+            .count();
+        if table.len() >= self.limits.max {
+            Some(format!(
+                "the server has as many calls waiting for answers as it keeps ({}); try again \
+                 later",
+                self.limits.max
+            ))
+        } else if mine >= self.limits.max_per_caller {
+            Some(format!(
+                "this caller has as many calls waiting for answers as it may ({}); answer or \
+                 abandon one first",
+                self.limits.max_per_caller
+            ))
+        } else {
+            None
+        }
+    }
+
+    /// Keeps the call waiting for `pending` under a fresh `requestState`, and asks the client
+    /// for what is not answered yet.
+    fn keep(
+        &self,
+        table: &mut HashMap<String, Waiting>,
+        running: SuspendableCall,
+        pending: Vec<Pending>,
+    ) -> InputRequiredResult {
+        let state = uuid::Uuid::new_v4().simple().to_string();
+        // Started while the table is locked, so that even a time to live of zero finds the
+        // entry in it.
+        let expiry = tokio::spawn({
+            let table = self.table.clone();
+            let ttl = self.limits.ttl;
+            let state = state.clone();
+            async move {
+                tokio::time::sleep(ttl).await;
+                let expired = table
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .remove(&state);
+                // Dropping it cancels the call.
+                drop(expired);
+            }
+        })
+        .abort_handle();
+        let waiting = Waiting {
+            running,
+            pending,
+            expiry,
+        };
+        let requests = waiting.unanswered();
+        table.insert(state.clone(), waiting);
+        InputRequiredResult::new(Some(requests), Some(state))
+    }
+
+    /// Resumes the call `request`'s `requestState` names with the answers in its
+    /// `inputResponses`: once its round is answered whole, drives it on; else asks again for
+    /// the rest. An error (and the suspended call untouched) if the state is not one `owner`
+    /// may resume or an answer is not in the shape asked for.
     pub(crate) async fn resume(
         &self,
         request: CallToolRequestParams,
+        state: String,
         owner: Owner,
         cancelled: CancellationToken,
     ) -> Result<CallToolResponse, McpError> {
-        let Some(state) = request.request_state else {
-            return Err(McpError::invalid_params(
-                "inputResponses came without a requestState: send them with the requestState of \
-                 the input_required result they answer",
-                None,
-            ));
-        };
-        let waiting = {
+        let responses = request.input_responses.unwrap_or_default();
+        let running = {
             let mut table = self.table.lock().unwrap_or_else(PoisonError::into_inner);
             let Entry::Occupied(waiting) = table.entry(state) else {
                 return Err(no_such_waiting());
@@ -224,23 +339,61 @@ impl Suspended {
                     None,
                 ));
             }
-            let reply = read_answer(waiting.get().kind, request.input_responses)?;
-            (waiting.remove(), reply)
-        };
-        let (
-            Waiting {
+            // Every answer is read before any is taken, so that a bad one leaves all as it was.
+            let mut answers = Vec::new();
+            for (at, pending) in waiting.get().pending.iter().enumerate() {
+                if let (None, Some(value)) = (&pending.answer, responses.get(&pending.key)) {
+                    let answer = read_one(pending.kind, &pending.key, value)
+                        .map_err(|problem| McpError::invalid_params(problem, None))?;
+                    answers.push((at, answer));
+                }
+            }
+            if answers.is_empty() {
+                // Nothing new: asked again for the same, under the same state.
+                let asked = waiting.get().unanswered();
+                return Ok(
+                    InputRequiredResult::new(Some(asked), Some(waiting.key().clone())).into(),
+                );
+            }
+            let Waiting {
                 running,
-                reply,
+                mut pending,
                 expiry,
-                ..
-            },
-            answer,
-        ) = waiting;
-        expiry.abort();
-        // The tool may have stopped waiting (its deadline passed): its result says so.
-        let _ = reply.send(Ok(answer));
+            } = waiting.remove();
+            expiry.abort();
+            for (at, answer) in answers {
+                pending[at].answer = Some(answer);
+            }
+            if pending.iter().any(|pending| pending.answer.is_none()) {
+                return Ok(self.keep(&mut table, running, pending).into());
+            }
+            answer_all(pending);
+            running
+        };
         self.drive(running, cancelled).await
     }
+}
+
+/// Sends each request of a round its answer. The tool may have stopped waiting (its deadline
+/// passed): its result says so.
+fn answer_all(pending: Vec<Pending>) {
+    for pending in pending {
+        if let Some(answer) = pending.answer {
+            let _ = pending.reply.send(Ok(answer));
+        }
+    }
+}
+
+/// `key`, or, if a request of the round has it already, `key_2`, `key_3`, ...
+fn unique_key(key: &str, round: &[Pending]) -> String {
+    let taken = |candidate: &str| round.iter().any(|pending| pending.key == candidate);
+    if !taken(key) {
+        return key.to_owned();
+    }
+    (2..)
+        .map(|n| format!("{key}_{n}"))
+        .find(|candidate| !taken(candidate))
+        .unwrap_or_else(|| key.to_owned())
 }
 
 /// The error for a `requestState` that names no call the caller may resume.

@@ -4,8 +4,7 @@
 //! `inputRequests`; and the answers read back from a retry's `inputResponses` (or from a
 //! 2025-11-25 client's answer to the same request), each checked for the shape asked for.
 
-use rmcp::ErrorData as McpError;
-use rmcp::model::{InputRequest, InputResponses};
+use rmcp::model::InputRequest;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use tool_core::call::{Question, Reply, Root, Sampled, SamplingRequest};
@@ -37,19 +36,8 @@ pub(crate) enum Kind {
 }
 
 impl Kind {
-    /// The key the request has in `inputRequests` and its answer in `inputResponses`. One
-    /// request is made a round, so one key a kind serves.
-    pub(crate) fn key(self) -> &'static str {
-        match self {
-            Kind::Form => "question",
-            Kind::Sample => "sampling",
-            Kind::Roots => "roots",
-        }
-    }
-
-    /// What the answer is, for an error that says what to send.
-    fn shape(self) -> String {
-        let key = self.key();
+    /// What the answer to the request keyed `key` is, for an error that says what to send.
+    fn shape(self, key: &str) -> String {
         match self {
             Kind::Form => format!(
                 "send inputResponses {{\"{key}\": {{\"action\": \"accept\", \"content\": \
@@ -67,6 +55,18 @@ impl Kind {
 }
 
 impl Outgoing {
+    /// The key the request has in `inputRequests`, and its answer in `inputResponses`: a
+    /// question's name (its type's), `sampling`, `roots`. A round that holds two of a key
+    /// numbers the others (`sampling_2`).
+    pub(crate) fn key(&self) -> &str {
+        match self {
+            Outgoing::Form(question) if !question.name.is_empty() => &question.name,
+            Outgoing::Form(_) => "question",
+            Outgoing::Sample(_) => "sampling",
+            Outgoing::Roots => "roots",
+        }
+    }
+
     pub(crate) fn kind(&self) -> Kind {
         match self {
             Outgoing::Form(_) => Kind::Form,
@@ -189,38 +189,19 @@ struct Answered {
     meta: Option<Value>,
 }
 
-/// The answer in a retry's `inputResponses` to the one request of kind `kind` asked.
-pub(crate) fn read_answer(
-    kind: Kind,
-    responses: Option<InputResponses>,
-) -> Result<Incoming, McpError> {
-    let key = kind.key();
-    let bad =
-        |problem: String| McpError::invalid_params(format!("{problem}; {}", kind.shape()), None);
-    let mut responses = responses.unwrap_or_default();
-    let Some(answer) = responses.remove(key) else {
-        return Err(bad(format!(
-            "inputResponses has no answer to `{key}`, the request made"
-        )));
-    };
-    if !responses.is_empty() {
-        let others: Vec<&str> = responses.keys().map(String::as_str).collect();
-        return Err(bad(format!(
-            "inputResponses answers requests this server did not make: {}",
-            others.join(", ")
-        )));
-    }
-    match kind {
-        Kind::Form => read_form_answer(key, answer)
-            .map(Incoming::Form)
-            .map_err(bad),
-        Kind::Sample => read_sampled(&answer)
+/// The answer to the request keyed `key` (of kind `kind`) in a retry's `inputResponses`, or
+/// what is wrong with it and what to send instead.
+pub(crate) fn read_one(kind: Kind, key: &str, answer: &Value) -> Result<Incoming, String> {
+    let read = match kind {
+        Kind::Form => read_form_answer(key, answer.clone()).map(Incoming::Form),
+        Kind::Sample => read_sampled(answer)
             .map(Incoming::Sample)
-            .map_err(|why| bad(format!("`{key}` is not a sampling result: {why}"))),
-        Kind::Roots => read_roots(&answer)
+            .map_err(|why| format!("`{key}` is not a sampling result: {why}")),
+        Kind::Roots => read_roots(answer)
             .map(Incoming::Roots)
-            .map_err(|why| bad(format!("`{key}` is not a roots result: {why}"))),
-    }
+            .map_err(|why| format!("`{key}` is not a roots result: {why}")),
+    };
+    read.map_err(|problem| format!("{problem}; {}", kind.shape(key)))
 }
 
 fn read_form_answer(key: &str, answer: Value) -> Result<Reply, String> {
@@ -249,60 +230,46 @@ fn read_form_answer(key: &str, answer: Value) -> Result<Reply, String> {
 mod tests {
     use super::*;
 
-    fn responses(value: Value) -> Option<InputResponses> {
-        serde_json::from_value(value).ok()
-    }
-
     #[test]
-    fn an_answer_must_be_an_elicitation_result_for_the_one_question() {
-        let accepted = read_answer(
+    fn an_answer_must_be_an_elicitation_result() {
+        let accepted = read_one(
             Kind::Form,
-            responses(json!({"question": {"action": "accept", "content": {"title": "x"}}})),
+            "question",
+            &json!({"action": "accept", "content": {"title": "x"}}),
         );
         assert!(
             matches!(accepted, Ok(Incoming::Form(Reply::Accept(values))) if values["title"] == "x")
         );
         assert!(matches!(
-            read_answer(
-                Kind::Form,
-                responses(json!({"question": {"action": "decline"}}))
-            ),
+            read_one(Kind::Form, "question", &json!({"action": "decline"})),
             Ok(Incoming::Form(Reply::Decline))
         ));
         for (wrong, says) in [
-            (json!({}), "no answer to `question`"),
-            (json!({"question": "yes"}), "not an elicitation result"),
+            (json!("yes"), "not an elicitation result"),
+            (json!({"action": "maybe"}), "`maybe` is no action"),
             (
-                json!({"question": {"action": "maybe"}}),
-                "`maybe` is no action",
-            ),
-            (
-                json!({"question": {"action": "accept", "content": [1]}}),
+                json!({"action": "accept", "content": [1]}),
                 "must be an object",
             ),
-            (
-                json!({"question": {"action": "decline"}, "other": {}}),
-                "did not make: other",
-            ),
         ] {
-            let Err(error) = read_answer(Kind::Form, responses(wrong.clone())) else {
+            let Err(problem) = read_one(Kind::Form, "question", &wrong) else {
                 panic!("{wrong} was read as an answer");
             };
-            assert!(error.message.contains(says), "{wrong}: {}", error.message);
+            assert!(problem.contains(says), "{wrong}: {problem}");
             assert!(
-                error.message.contains("send inputResponses"),
-                "{}",
-                error.message
+                problem.contains("send inputResponses {\"question\""),
+                "{problem}"
             );
         }
     }
 
     #[test]
     fn a_sampling_result_and_a_roots_result_are_read_and_checked() {
-        let sampled = read_answer(
+        let sampled = read_one(
             Kind::Sample,
-            responses(json!({"sampling": {"role": "assistant", "model": "m",
-                "content": {"type": "text", "text": "Paris"}, "stopReason": "endTurn"}})),
+            "sampling",
+            &json!({"role": "assistant", "model": "m",
+                "content": {"type": "text", "text": "Paris"}, "stopReason": "endTurn"}),
         );
         assert!(
             matches!(sampled, Ok(Incoming::Sample(Sampled { ref text, .. })) if text == "Paris")
@@ -326,43 +293,38 @@ mod tests {
         for (kind, wrong, says) in [
             (
                 Kind::Sample,
-                json!({"sampling": {"role": "assistant", "content": {"type": "text", "text": "x"}}}),
+                json!({"role": "assistant", "content": {"type": "text", "text": "x"}}),
                 "no `model`",
             ),
             (
                 Kind::Sample,
-                json!({"sampling": {"role": "assistant", "model": "m", "content": {"type": "image"}}}),
+                json!({"role": "assistant", "model": "m", "content": {"type": "image"}}),
                 "no text block",
             ),
             (
                 Kind::Roots,
-                json!({"roots": {"roots": [{"name": "a"}]}}),
+                json!({"roots": [{"name": "a"}]}),
                 "`roots[0]` has no `uri`",
             ),
-            (Kind::Roots, json!({"question": {}}), "no answer to `roots`"),
         ] {
-            let Err(error) = read_answer(kind, responses(wrong.clone())) else {
+            let Err(problem) = read_one(kind, "k", &wrong) else {
                 panic!("{wrong} was read as an answer");
             };
-            assert!(error.message.contains(says), "{wrong}: {}", error.message);
-            assert!(
-                error.message.contains("send inputResponses"),
-                "{}",
-                error.message
-            );
+            assert!(problem.contains(says), "{wrong}: {problem}");
+            assert!(problem.contains("send inputResponses {\"k\""), "{problem}");
         }
     }
 
     #[test]
-    fn each_request_becomes_its_input_request() {
+    fn each_request_becomes_its_input_request_under_its_key() {
         let form = tool_core::run::form_for::<bool>().unwrap();
-        let request = Outgoing::Form(Question {
+        let question = Outgoing::Form(Question {
+            name: "confirm".into(),
             message: "Sure?".into(),
             form,
-        })
-        .input_request()
-        .unwrap();
-        let wire = serde_json::to_value(&request).unwrap();
+        });
+        assert_eq!(question.key(), "confirm");
+        let wire = serde_json::to_value(question.input_request().unwrap()).unwrap();
         assert_eq!(wire["method"], "elicitation/create");
         assert_eq!(wire["params"]["message"], "Sure?");
         assert_eq!(
@@ -371,6 +333,7 @@ mod tests {
         );
         let sampling =
             Outgoing::Sample(SamplingRequest::new("Capital of France?").with_max_tokens(100));
+        assert_eq!(sampling.key(), "sampling");
         let wire = serde_json::to_value(sampling.input_request().unwrap()).unwrap();
         assert_eq!(wire["method"], "sampling/createMessage");
         assert_eq!(

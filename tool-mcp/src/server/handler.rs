@@ -200,9 +200,16 @@ impl ServerHandler for McpServer {
     ) -> Result<CallToolResponse, McpError> {
         let caller = self.caller_of(&context.extensions);
         let owner = Owner::of(&context, caller.clone(), self.connection);
-        if request.request_state.is_some() || request.input_responses.is_some() {
-            return self.suspended.resume(request, owner, context.ct).await;
+        let mut request = request;
+        if let Some(state) = request.request_state.take() {
+            return self
+                .suspended
+                .resume(request, state, owner, context.ct)
+                .await;
         }
+        // Answers sent before anything was asked: the call runs afresh, and takes each of its
+        // requests' answers from them where they hold its key.
+        let offered = request.input_responses.take();
         let registry = self.registry_for(&context, caller.as_deref());
         let found = self.session_for(&context, caller.as_deref());
         let sharing = self.load_shared(&found, caller.as_deref()).await;
@@ -275,7 +282,7 @@ impl ServerHandler for McpServer {
                 let running = async move { run(&registry, &session, call, ctx, notices).await };
                 let name = request.name.into_owned();
                 let running =
-                    SuspendableCall::start(name, owner, Box::pin(running), cancel, asking);
+                    SuspendableCall::start(name, owner, Box::pin(running), cancel, asking, offered);
                 self.suspended.drive(running, context.ct).await
             }
             false => {
