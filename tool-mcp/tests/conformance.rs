@@ -27,25 +27,12 @@ const RUN_LIMIT: Duration = Duration::from_secs(1200);
 
 /// The conformance server on a free local port, with sessions or without.
 fn conformance_server(stateless: bool) -> (ChildGuard, String) {
-    let mut command = Command::new(support::example("conformance_server"));
-    command.args(["--http", "127.0.0.1:0"]);
-    if stateless {
-        command.arg("--stateless");
-    }
-    let mut server = ChildGuard::spawn(
-        command
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null()),
+    let args: &[&str] = if stateless { &["--stateless"] } else { &[] };
+    support::http_server(
+        support::example("conformance_server"),
+        args,
         "the conformance server",
-    );
-    let line = server.first_line(Duration::from_secs(60));
-    let url = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("expected `listening on URL`, the server said {line:?}"))
-        .to_owned();
-    (server, url)
+    )
 }
 
 /// The scenario a result folder of the suite is for: `server-<scenario>-<timestamp>`.

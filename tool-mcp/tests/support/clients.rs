@@ -184,7 +184,10 @@ fn install_once(
     let parent = folder.parent().expect("the folder is under test-clients");
     fs::create_dir_all(parent)
         .map_err(|error| format!("creating {}: {error}", parent.display()))?;
-    let lock_path = folder.with_extension("lock");
+    // Beside the folder, named for all of it: `with_extension` would cut a version's dots.
+    let mut lock_name = folder.file_name().unwrap_or_default().to_owned();
+    lock_name.push(".lock");
+    let lock_path = parent.join(lock_name);
     let lock = File::create(&lock_path)
         .map_err(|error| format!("creating {}: {error}", lock_path.display()))?;
     lock.lock()
@@ -241,60 +244,55 @@ fn install_python(venv: &Path) -> Result<(), String> {
 /// Installs the npm package `pinned` into `folder`, a package of its own; `what` names it in
 /// an error.
 fn install_npm(folder: &Path, pinned: &str, what: &str) -> Result<(), String> {
-    fs::create_dir_all(folder)
-        .map_err(|error| format!("creating {}: {error}", folder.display()))?;
-    let manifest = folder.join("package.json");
-    fs::write(&manifest, r#"{"private": true}"#)
-        .map_err(|error| format!("writing {}: {error}", manifest.display()))?;
-    let npm = run(
-        Command::new("npm")
-            .arg("install")
-            .arg("--prefix")
-            .arg(folder)
-            .args(["--no-save", "--no-package-lock", "--no-audit", "--no-fund"])
-            .args([
-                "--loglevel=error",
-                "--fetch-retries=1",
-                "--engine-strict=false",
-                pinned,
-            ]),
-        "npm",
-    )
-    .map_err(|_| {
-        "npm was not found: install Node.js with npm to run the MCP conformance tests".to_owned()
-    })?;
-    installed(
-        npm,
+    install_npm_package(
         folder,
-        &format!("{what} ({pinned})"),
-        "the npm registry (or the npm_config_registry mirror)",
-        "npm",
+        r#"{"private": true}"#,
+        pinned,
+        what,
+        &["--engine-strict=false"],
     )
 }
 
 fn install_typescript(folder: &Path) -> Result<(), String> {
+    install_npm_package(
+        folder,
+        r#"{"private": true, "type": "module"}"#,
+        TYPESCRIPT_SDK,
+        "TypeScript MCP SDK",
+        &[],
+    )
+}
+
+/// Installs `pinned` with npm into `folder`, made a package of its own (`manifest`) so that npm
+/// installs there and not into a package further up; `flags` go to `npm install`.
+fn install_npm_package(
+    folder: &Path,
+    manifest: &str,
+    pinned: &str,
+    what: &str,
+    flags: &[&str],
+) -> Result<(), String> {
     fs::create_dir_all(folder)
         .map_err(|error| format!("creating {}: {error}", folder.display()))?;
-    // A package of its own, so that npm installs here and not into a package further up.
-    let manifest = folder.join("package.json");
-    fs::write(&manifest, r#"{"private": true, "type": "module"}"#)
-        .map_err(|error| format!("writing {}: {error}", manifest.display()))?;
+    let manifest_file = folder.join("package.json");
+    fs::write(&manifest_file, manifest)
+        .map_err(|error| format!("writing {}: {error}", manifest_file.display()))?;
     let npm = run(
         Command::new("npm")
             .arg("install")
             .arg("--prefix")
             .arg(folder)
             .args(["--no-save", "--no-package-lock", "--no-audit", "--no-fund"])
-            .args(["--loglevel=error", "--fetch-retries=1", TYPESCRIPT_SDK]),
+            .args(["--loglevel=error", "--fetch-retries=1"])
+            .args(flags)
+            .arg(pinned),
         "npm",
     )
-    .map_err(|_| {
-        "npm was not found: install Node.js with npm to run the MCP client tests".to_owned()
-    })?;
+    .map_err(|_| format!("npm was not found: install Node.js with npm to install the {what}"))?;
     installed(
         npm,
         folder,
-        &format!("TypeScript MCP SDK ({TYPESCRIPT_SDK})"),
+        &format!("{what} ({pinned})"),
         "the npm registry (or the npm_config_registry mirror)",
         "npm",
     )

@@ -57,16 +57,22 @@ pub fn example(name: &str) -> PathBuf {
 /// The example server over streamable HTTP on a free local port, with `args` after
 /// `--http 127.0.0.1:0`: the running server (stopped when dropped) and its URL.
 pub fn example_http_server(args: &[&str]) -> (ChildGuard, String) {
+    http_server(example_server(), args, "the example server")
+}
+
+/// The server `binary` (which takes `--http ADDR` and says `listening on URL`) on a free local
+/// port, with `args` after `--http 127.0.0.1:0`; `what` names it in an error.
+pub fn http_server(binary: PathBuf, args: &[&str], what: &str) -> (ChildGuard, String) {
     let mut server = ChildGuard::spawn(
-        Command::new(example_server())
+        Command::new(binary)
             .args(["--http", "127.0.0.1:0"])
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::null()),
-        "the example server",
+        what,
     );
-    let line = server.first_line(Duration::from_secs(30));
+    let line = server.first_line(Duration::from_secs(60));
     let url = line
         .trim()
         .strip_prefix("listening on ")
