@@ -36,7 +36,7 @@ use std::time::Duration;
 
 use rmcp::model::{
     ClientCapabilities, ClientResult, ElicitRequest, ElicitRequestParams, ElicitationAction,
-    ProtocolVersion, ServerRequest,
+    ServerRequest,
 };
 use rmcp::service::{RequestContext, RoleServer, ServiceError};
 use rmcp::{ErrorData as McpError, Peer};
@@ -153,23 +153,21 @@ impl Declared {
     }
 }
 
-/// The first capability a 2026-07-28 call asked for that its client did not declare, for its
-/// request to answer `-32021` (that revision forbids relying on one).
-#[derive(Clone, Default)]
-pub(crate) struct Missing(Arc<Mutex<Option<Capability>>>);
+/// What a call asked that its client did not declare, read once the call has ended: the
+/// call's asker, which notes it.
+#[derive(Clone)]
+pub(crate) struct Missing(Arc<ClientAsker>);
 
 impl Missing {
-    fn note(&self, capability: Capability) {
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get_or_insert(capability);
-    }
-
-    /// The `-32021` error for what was missing, if anything was: rmcp's, with a message
-    /// that says what to declare.
+    /// The `-32021` error for the first capability a 2026-07-28 call asked for that its client
+    /// did not declare (that revision forbids relying on one), if it asked for one: rmcp's,
+    /// with a message that says what to declare.
     pub(crate) fn error(&self) -> Option<McpError> {
-        let missing = (*self.0.lock().unwrap_or_else(PoisonError::into_inner))?;
+        let missing = (*self
+            .0
+            .missing
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner))?;
         let mut error = McpError::missing_required_client_capability(missing.required());
         error.message = format!(
             "Missing required client capability: the tool needs the client's `{}`, which this \
@@ -184,28 +182,16 @@ impl Missing {
 
 /// How one request's questions are put to its client.
 pub(crate) struct Asking {
-    way: Way,
-    declared: Declared,
-    /// Whether the request is of MCP 2026-07-28, where an undeclared capability is `-32021`.
-    current: bool,
-    missing: Missing,
-}
-
-enum Way {
-    /// As `input_required` rounds (MCP 2026-07-28): the requests come out of the call here.
-    Rounds {
-        round: Round,
-        receiver: mpsc::UnboundedReceiver<Vec<Asked>>,
-    },
-    /// As requests to this peer (MCP 2025-11-25).
-    Peer(Peer<RoleServer>),
-    /// Not at all: a 2026-07-28 client that declared nothing it could be asked.
-    Nowhere,
+    asker: Arc<ClientAsker>,
+    /// For `input_required` rounds (MCP 2026-07-28): where the requests gather, and where
+    /// each round comes out of the call.
+    rounds: Option<(Round, mpsc::UnboundedReceiver<Vec<Asked>>)>,
 }
 
 impl Asking {
-    /// The way the client of `context` can be asked, from its protocol version and capabilities.
-    pub(crate) fn of(context: &RequestContext<RoleServer>) -> Asking {
+    /// The way the client of `context` can be asked, from its protocol version (`current`:
+    /// 2026-07-28) and capabilities.
+    pub(crate) fn of(context: &RequestContext<RoleServer>, current: bool) -> Asking {
         let capabilities = context.client_capabilities();
         let declared = Declared {
             forms: capabilities
@@ -219,61 +205,50 @@ impl Asking {
                 .as_ref()
                 .is_some_and(|capabilities| capabilities.roots.is_some()),
         };
-        let current = context
-            .protocol_version()
-            .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
-        let way = match current {
-            false => Way::Peer(context.peer.clone()),
+        let (way, rounds) = match current {
+            false => (AskerWay::Peer(context.peer.clone()), None),
             true if declared.forms || declared.sampling || declared.roots => {
-                let (rounds, receiver) = mpsc::unbounded_channel();
-                let gathered = Arc::default();
-                Way::Rounds {
-                    round: Round { gathered, rounds },
-                    receiver,
-                }
+                let (sender, receiver) = mpsc::unbounded_channel();
+                let gathered: Arc<Mutex<Vec<Asked>>> = Arc::default();
+                let round = Round {
+                    gathered: gathered.clone(),
+                    rounds: sender,
+                };
+                (AskerWay::Rounds(gathered), Some((round, receiver)))
             }
-            true => Way::Nowhere,
+            true => (AskerWay::Nowhere, None),
         };
-        Asking {
+        let asker = Arc::new(ClientAsker {
             way,
             declared,
             current,
-            missing: Missing::default(),
-        }
+            missing: Mutex::new(None),
+        });
+        Asking { asker, rounds }
     }
 
     /// Whether the call may outlive the request (be suspended for an answer), and so needs a
     /// cancellation of its own rather than the request's.
     pub(crate) fn suspends(&self) -> bool {
-        matches!(self.way, Way::Rounds { .. })
+        self.rounds.is_some()
     }
 
     /// The asker to put on the call's context.
     pub(crate) fn asker(&self) -> Arc<dyn Asker> {
-        let way = match &self.way {
-            Way::Rounds { round, .. } => AskerWay::Rounds(round.gathered.clone()),
-            Way::Peer(peer) => AskerWay::Peer(peer.clone()),
-            Way::Nowhere => AskerWay::Nowhere,
-        };
-        Arc::new(ClientAsker {
-            way,
-            declared: self.declared,
-            current: self.current,
-            missing: self.missing.clone(),
-        })
+        self.asker.clone()
     }
 
     /// What the call asked that its client did not declare, once it has ended.
     pub(crate) fn missing(&self) -> Missing {
-        self.missing.clone()
+        Missing(self.asker.clone())
     }
 
     /// Where the requests of a call asked in rounds gather, and where each round comes out
     /// (none come out of another).
     fn into_rounds(self) -> (Option<Round>, mpsc::UnboundedReceiver<Vec<Asked>>) {
-        match self.way {
-            Way::Rounds { round, receiver } => (Some(round), receiver),
-            Way::Peer(_) | Way::Nowhere => (None, mpsc::unbounded_channel().1),
+        match self.rounds {
+            Some((round, receiver)) => (Some(round), receiver),
+            None => (None, mpsc::unbounded_channel().1),
         }
     }
 }
@@ -292,11 +267,12 @@ enum AskerWay {
 }
 
 /// A call's asker over MCP: each request to its client, the way the client can take it.
-struct ClientAsker {
+pub(crate) struct ClientAsker {
     way: AskerWay,
     declared: Declared,
     current: bool,
-    missing: Missing,
+    /// The first capability a 2026-07-28 call asked for that its client did not declare.
+    missing: Mutex<Option<Capability>>,
 }
 
 impl ClientAsker {
@@ -306,7 +282,10 @@ impl ClientAsker {
             return Ok(());
         }
         if self.current {
-            self.missing.note(capability);
+            self.missing
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get_or_insert(capability);
         }
         Err(Refusal::new(code::CANNOT_ASK, capability.undeclared()))
     }

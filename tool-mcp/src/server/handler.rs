@@ -231,7 +231,7 @@ impl ServerHandler for McpServer {
         }
         let arguments = arguments_of(request.arguments);
         let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
-        let least_log = self.least_log_level(request.meta.as_ref(), &context);
+        let least_log = self.least_log_level(request.meta.as_ref(), &context, current);
         if self.tasks.wanted(&registry, &request.name, &context)
             && registry.is_listed_in(&session, &request.name)
         {
@@ -243,7 +243,7 @@ impl ServerHandler for McpServer {
             }
             return self.tasks.start(&registry, call, ctx, owner).await;
         }
-        let asking = crate::ask::Asking::of(&context);
+        let asking = crate::ask::Asking::of(&context, current);
         // A call that may be suspended for an answer outlives its request: it has a
         // cancellation of its own, which the request's cancels while it waits on the call.
         let cancel = match asking.suspends() {
@@ -266,8 +266,10 @@ impl ServerHandler for McpServer {
                 let logs = sink.clone();
                 ctx = ctx.with_log(least, move |message| logs.log(message));
             }
-            let reports = sink.clone();
-            ctx = ctx.with_progress(move |progress| reports.progress(progress));
+            if sink.reports_progress() {
+                let reports = sink.clone();
+                ctx = ctx.with_progress(move |progress| reports.progress(progress));
+            }
             notices = Some(sink);
         }
         // Only a registry with deferred loading lists what a search finds: without one, the

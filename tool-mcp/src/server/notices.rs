@@ -43,6 +43,11 @@ impl Notices {
         }
     }
 
+    /// Whether the request asked for progress (it carries a progress token).
+    pub(super) fn reports_progress(&self) -> bool {
+        self.token.is_some()
+    }
+
     pub(super) fn progress(&self, progress: Progress) {
         if self.token.is_some() {
             self.send(Notice::Progress(progress));

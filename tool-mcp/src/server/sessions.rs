@@ -52,12 +52,14 @@ impl McpServer {
     /// 2026-07-28 request's `_meta` names it (and without it nothing is logged, as that revision
     /// requires); a 2025-11-25 request logs at what its session last set with
     /// `logging/setLevel`, everything until then.
+    /// (`current`: whether the request is of 2026-07-28.)
     pub(super) fn least_log_level(
         &self,
         meta: Option<&rmcp::model::RequestMetaObject>,
         context: &RequestContext<RoleServer>,
+        current: bool,
     ) -> Option<LogLevel> {
-        if crate::owner::is_current(context) {
+        if current {
             #[allow(deprecated)] // SEP-2577 deprecates logging; its level is still MCP's.
             let level = meta
                 .and_then(|meta| meta.log_level())
