@@ -1,6 +1,6 @@
 //! Between rmcp's typed `CallToolResult` and this framework's results, both ways: a served
 //! call's [`ToolResult`] becomes rmcp's result, and a remote server's result becomes a call's
-//! outcome.
+//! outcome; and rmcp's log level as this framework's.
 //!
 //! The shape itself is [`tool_core::providers::mcp`]'s, which writes and reads it as JSON; this
 //! module only moves between that JSON and rmcp's types. Every served call passes through here,
@@ -15,6 +15,23 @@ use tool_core::Refusal;
 use tool_core::ToolResult;
 use tool_core::outcome::Output;
 use tool_core::providers::mcp;
+
+/// rmcp's log level (a client's `logging/setLevel`, or a request's `_meta`) as the context's.
+#[allow(deprecated)] // SEP-2577 deprecates logging; its levels are still MCP's.
+pub(crate) fn log_level(level: rmcp::model::LoggingLevel) -> tool_core::call::LogLevel {
+    use rmcp::model::LoggingLevel as Rmcp;
+    use tool_core::call::LogLevel;
+    match level {
+        Rmcp::Debug => LogLevel::Debug,
+        Rmcp::Info => LogLevel::Info,
+        Rmcp::Notice => LogLevel::Notice,
+        Rmcp::Warning => LogLevel::Warning,
+        Rmcp::Error => LogLevel::Error,
+        Rmcp::Critical => LogLevel::Critical,
+        Rmcp::Alert => LogLevel::Alert,
+        Rmcp::Emergency => LogLevel::Emergency,
+    }
+}
 
 /// The `CallToolResult` that `mcp::write_result` writes for `result`, with `resultType:
 /// "complete"`, which 2026-07-28 requires on every result (rmcp strips it for older peers).

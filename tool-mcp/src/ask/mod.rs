@@ -18,8 +18,8 @@
 //!   in process; a 2026-07-28 request, whose revision forbids relying on an undeclared
 //!   capability, then answers `-32021` naming the capability, once the call has ended.
 //!
-//! A suspended call is kept server-side, in a table keyed by its `requestState`: 122 random
-//! bits (a UUID v4), used once (each round gets a fresh one), and bound to the caller the host
+//! A suspended call is kept server-side, in a table keyed by its `requestState`: a random
+//! UUID v4 (`SECURITY.md`, 9), used once (each round gets a fresh one), and bound to the caller the host
 //! asserted, the stdio connection and the HTTP session, so that a forged, stale or borrowed
 //! state finds nothing. A retry that finds nothing, or answers in the wrong shape, is a
 //! JSON-RPC invalid-params error that says what to do, and the suspended call (if any) stays as
@@ -46,7 +46,7 @@ use tool_core::call::{BoxFuture, Offers, Question, Reply, Root, Sampled, Samplin
 use tool_core::{Asker, Refusal, code};
 
 use self::rounds::Round;
-pub(crate) use self::rounds::{SuspendableCall, Suspended};
+pub(crate) use self::rounds::{Call, SuspendableCall, Suspended};
 use self::wire::{Incoming, Outgoing, unshowable};
 
 /// The bounds on calls suspended for their clients' answers (MCP 2026-07-28's
@@ -135,20 +135,13 @@ impl Capability {
     }
 }
 
-/// What a client declared it can do for a call.
-#[derive(Clone, Copy, Debug)]
-struct Declared {
-    forms: bool,
-    sampling: bool,
-    roots: bool,
-}
-
-impl Declared {
-    fn has(self, capability: Capability) -> bool {
-        match capability {
-            Capability::Elicitation => self.forms,
-            Capability::Sampling => self.sampling,
-            Capability::Roots => self.roots,
+impl Capability {
+    /// Whether `declared` holds this capability.
+    fn declared_in(self, declared: Offers) -> bool {
+        match self {
+            Capability::Elicitation => declared.forms,
+            Capability::Sampling => declared.sampling,
+            Capability::Roots => declared.roots,
         }
     }
 }
@@ -193,7 +186,7 @@ impl Asking {
     /// 2026-07-28) and capabilities.
     pub(crate) fn of(context: &RequestContext<RoleServer>, current: bool) -> Asking {
         let capabilities = context.client_capabilities();
-        let declared = Declared {
+        let declared = Offers {
             forms: capabilities
                 .as_ref()
                 .and_then(|capabilities| capabilities.elicitation.as_ref())
@@ -243,13 +236,9 @@ impl Asking {
         Missing(self.asker.clone())
     }
 
-    /// Where the requests of a call asked in rounds gather, and where each round comes out
-    /// (none come out of another).
-    fn into_rounds(self) -> (Option<Round>, mpsc::UnboundedReceiver<Vec<Asked>>) {
-        match self.rounds {
-            Some((round, receiver)) => (Some(round), receiver),
-            None => (None, mpsc::unbounded_channel().1),
-        }
+    /// For a call asked in rounds: where its requests gather, and where each round comes out.
+    pub(crate) fn into_rounds(self) -> Option<(Round, mpsc::UnboundedReceiver<Vec<Asked>>)> {
+        self.rounds
     }
 }
 
@@ -269,7 +258,8 @@ enum AskerWay {
 /// A call's asker over MCP: each request to its client, the way the client can take it.
 pub(crate) struct ClientAsker {
     way: AskerWay,
-    declared: Declared,
+    /// What the client declared it can answer.
+    declared: Offers,
     current: bool,
     /// The first capability a 2026-07-28 call asked for that its client did not declare.
     missing: Mutex<Option<Capability>>,
@@ -278,7 +268,7 @@ pub(crate) struct ClientAsker {
 impl ClientAsker {
     /// A refusal if the client did not declare `capability` (noted, for a 2026-07-28 request).
     fn check(&self, capability: Capability) -> Result<(), Refusal> {
-        if self.declared.has(capability) {
+        if capability.declared_in(self.declared) {
             return Ok(());
         }
         if self.current {
@@ -328,18 +318,14 @@ fn client_failed(what: &str, error: ServiceError) -> Refusal {
 fn wrong_answer(what: &str) -> Refusal {
     Refusal::new(
         code::CANNOT_ASK,
-        format!("the client answered something else than {what}"),
+        format!("the client answered something other than {what}"),
     )
 }
 
 impl Asker for ClientAsker {
     fn offers(&self) -> Offers {
-        let reachable = !matches!(self.way, AskerWay::Nowhere);
-        Offers {
-            forms: reachable && self.declared.forms,
-            sampling: reachable && self.declared.sampling,
-            roots: reachable && self.declared.roots,
-        }
+        // A client is asked nowhere only when it declared none of them.
+        self.declared
     }
 
     fn ask(&self, question: Question) -> BoxFuture<'_, Result<Reply, Refusal>> {

@@ -30,13 +30,13 @@ use tool_core::call::CancellationToken;
 use tool_core::{Refusal, ToolResult, code};
 
 use super::wire::{Incoming, Kind, read_one};
-use super::{Asked, Asking, Missing, WaitingCalls};
+use super::{Asked, Missing, WaitingCalls};
 use crate::owner::Owner;
 
 /// Where a call's requests gather during one poll of its future, and where each poll's
 /// gathered requests go as one round.
 #[derive(Clone)]
-pub(super) struct Round {
+pub(crate) struct Round {
     pub(super) gathered: Arc<Mutex<Vec<Asked>>>,
     pub(super) rounds: mpsc::UnboundedSender<Vec<Asked>>,
 }
@@ -68,6 +68,13 @@ impl Future for Batched {
     }
 }
 
+/// A call to run as a [`SuspendableCall`]: the tool's name, whose call it is, and the call.
+pub(crate) struct Call {
+    pub(crate) name: String,
+    pub(crate) owner: Owner,
+    pub(crate) run: BoxFuture<'static, ToolResult>,
+}
+
 /// A call that may be suspended for its client's answers: its task, its rounds of requests,
 /// and what it belongs to. Dropping it (its request cancelled, its entry expired) cancels the
 /// call.
@@ -84,27 +91,22 @@ pub(crate) struct SuspendableCall {
 }
 
 impl SuspendableCall {
-    /// Starts `call` (a registry call whose context is cancelled by `cancel` and asks through
-    /// `asking`'s asker) on a task of its own, so that it can outlive the request; `offered`
-    /// are answers its client sent before it was asked.
+    /// Starts `call` (a registry call whose context is cancelled by `cancel` and asks in
+    /// `round`s, which come out of `rounds`) on a task of its own, so that it can outlive the
+    /// request; `missing` is what its asker notes, and `offered` are answers its client sent
+    /// before it was asked.
     pub(crate) fn start(
-        name: String,
-        owner: Owner,
-        call: BoxFuture<'static, ToolResult>,
+        call: Call,
         cancel: CancellationToken,
-        asking: Asking,
+        (round, rounds): (Round, mpsc::UnboundedReceiver<Vec<Asked>>),
+        missing: Missing,
         offered: Option<InputResponses>,
     ) -> SuspendableCall {
-        let missing = asking.missing();
-        let (round, rounds) = asking.into_rounds();
-        let task = match round {
-            Some(round) => tokio::spawn(Batched { call, round }),
-            None => tokio::spawn(call),
-        };
+        let Call { name, owner, run } = call;
         SuspendableCall {
             name,
             owner,
-            task,
+            task: tokio::spawn(Batched { call: run, round }),
             cancel,
             rounds,
             missing,

@@ -193,7 +193,7 @@ struct Answered {
 /// what is wrong with it and what to send instead.
 pub(crate) fn read_one(kind: Kind, key: &str, answer: &Value) -> Result<Incoming, String> {
     let read = match kind {
-        Kind::Form => read_form_answer(key, answer.clone()).map(Incoming::Form),
+        Kind::Form => read_form_answer(key, answer).map(Incoming::Form),
         Kind::Sample => read_sampled(answer)
             .map(Incoming::Sample)
             .map_err(|why| format!("`{key}` is not a sampling result: {why}")),
@@ -204,7 +204,7 @@ pub(crate) fn read_one(kind: Kind, key: &str, answer: &Value) -> Result<Incoming
     read.map_err(|problem| format!("{problem}; {}", kind.shape(key)))
 }
 
-fn read_form_answer(key: &str, answer: Value) -> Result<Reply, String> {
+fn read_form_answer(key: &str, answer: &Value) -> Result<Reply, String> {
     if !answer.is_object() {
         return Err(format!(
             "`{key}` is not an elicitation result (an object holding `action`)"

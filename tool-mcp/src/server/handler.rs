@@ -56,10 +56,9 @@ impl ServerHandler for McpServer {
         request: CompleteRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, McpError> {
-        match &self.beside {
-            Some(beside) => beside.complete(request, context).await,
-            None => Err(McpError::method_not_found::<CompleteRequestMethod>()),
-        }
+        self.beside::<CompleteRequestMethod>()?
+            .complete(request, context)
+            .await
     }
 
     async fn get_prompt(
@@ -67,10 +66,9 @@ impl ServerHandler for McpServer {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
-        match &self.beside {
-            Some(beside) => beside.get_prompt(request, context).await,
-            None => Err(McpError::method_not_found::<GetPromptRequestMethod>()),
-        }
+        self.beside::<GetPromptRequestMethod>()?
+            .get_prompt(request, context)
+            .await
     }
 
     async fn list_prompts(
@@ -79,10 +77,10 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
         let current = is_current(&context);
-        let Some(beside) = &self.beside else {
-            return Err(McpError::method_not_found::<ListPromptsRequestMethod>());
-        };
-        let mut listed = beside.list_prompts(request, context).await?;
+        let mut listed = self
+            .beside::<ListPromptsRequestMethod>()?
+            .list_prompts(request, context)
+            .await?;
         if current {
             safe_hints(&mut listed.ttl_ms, &mut listed.cache_scope);
         }
@@ -95,10 +93,10 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
         let current = is_current(&context);
-        let Some(beside) = &self.beside else {
-            return Err(McpError::method_not_found::<ListResourcesRequestMethod>());
-        };
-        let mut listed = beside.list_resources(request, context).await?;
+        let mut listed = self
+            .beside::<ListResourcesRequestMethod>()?
+            .list_resources(request, context)
+            .await?;
         if current {
             safe_hints(&mut listed.ttl_ms, &mut listed.cache_scope);
         }
@@ -111,12 +109,10 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
         let current = is_current(&context);
-        let Some(beside) = &self.beside else {
-            return Err(McpError::method_not_found::<
-                ListResourceTemplatesRequestMethod,
-            >());
-        };
-        let mut listed = beside.list_resource_templates(request, context).await?;
+        let mut listed = self
+            .beside::<ListResourceTemplatesRequestMethod>()?
+            .list_resource_templates(request, context)
+            .await?;
         if current {
             safe_hints(&mut listed.ttl_ms, &mut listed.cache_scope);
         }
@@ -129,10 +125,10 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         let current = is_current(&context);
-        let Some(beside) = &self.beside else {
-            return Err(McpError::method_not_found::<ReadResourceRequestMethod>());
-        };
-        let mut read = beside.read_resource(request, context).await?;
+        let mut read = self
+            .beside::<ReadResourceRequestMethod>()?
+            .read_resource(request, context)
+            .await?;
         if let (true, ReadResourceResponse::Complete(result)) = (current, &mut read) {
             safe_hints(&mut result.ttl_ms, &mut result.cache_scope);
         }
@@ -145,10 +141,9 @@ impl ServerHandler for McpServer {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
-        match &self.beside {
-            Some(beside) => beside.subscribe(request, context).await,
-            None => Err(McpError::method_not_found::<SubscribeRequestMethod>()),
-        }
+        self.beside::<SubscribeRequestMethod>()?
+            .subscribe(request, context)
+            .await
     }
 
     #[allow(deprecated)] // as `subscribe`.
@@ -157,10 +152,9 @@ impl ServerHandler for McpServer {
         request: UnsubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
-        match &self.beside {
-            Some(beside) => beside.unsubscribe(request, context).await,
-            None => Err(McpError::method_not_found::<UnsubscribeRequestMethod>()),
-        }
+        self.beside::<UnsubscribeRequestMethod>()?
+            .unsubscribe(request, context)
+            .await
     }
 
     async fn list_tools(
@@ -195,12 +189,11 @@ impl ServerHandler for McpServer {
 
     async fn call_tool(
         &self,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let caller = self.caller_of(&context.extensions);
         let owner = Owner::of(&context, caller.clone(), self.connection);
-        let mut request = request;
         if let Some(state) = request.request_state.take() {
             return self
                 .suspended
@@ -277,19 +270,23 @@ impl ServerHandler for McpServer {
         // which wait on the session; an unbound session's growth is listed nowhere.
         let mut grown = (registry.is_deferred() && !current && !session.is_unbound())
             .then(|| session.changes());
-        let answer = match asking.suspends() {
-            true => {
+        let missing = asking.missing();
+        let answer = match asking.into_rounds() {
+            Some(rounds) => {
                 let registry = registry.into_owned();
                 let session = session.clone();
                 let running = async move { run(&registry, &session, call, ctx, notices).await };
-                let name = request.name.into_owned();
-                let running =
-                    SuspendableCall::start(name, owner, Box::pin(running), cancel, asking, offered);
+                let call = crate::ask::Call {
+                    name: request.name.into_owned(),
+                    owner,
+                    run: Box::pin(running),
+                };
+                let running = SuspendableCall::start(call, cancel, rounds, missing, offered);
                 self.suspended.drive(running, context.ct).await
             }
-            false => {
+            None => {
                 let result = run(&registry, &session, call, ctx, notices).await;
-                match asking.missing().error() {
+                match missing.error() {
                     Some(missing) => Err(missing),
                     None => crate::convert::call_tool_result(&result).map(CallToolResponse::from),
                 }
@@ -318,10 +315,7 @@ impl ServerHandler for McpServer {
         request: rmcp::model::SetLevelRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
-        let level = serde_json::to_value(request.level)
-            .ok()
-            .and_then(|name| name.as_str()?.parse().ok())
-            .ok_or_else(|| McpError::invalid_params("Invalid params: an unknown level", None))?;
+        let level = crate::convert::log_level(request.level);
         *self
             .log_level
             .lock()
@@ -469,6 +463,15 @@ async fn run(
         notices.finish().await;
     }
     result
+}
+
+impl McpServer {
+    /// The host's handler for method `M`, or `M`'s method-not-found without one.
+    fn beside<M: rmcp::model::ConstString>(&self) -> Result<&dyn super::beside::Beside, McpError> {
+        self.beside
+            .as_deref()
+            .ok_or_else(McpError::method_not_found::<M>)
+    }
 }
 
 /// The caching hints 2026-07-28 requires of a list or a read, where the host's handler left

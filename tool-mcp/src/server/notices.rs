@@ -48,10 +48,10 @@ impl Notices {
         self.token.is_some()
     }
 
+    /// Sends a progress report; only a request that asked for progress (`reports_progress`)
+    /// is given a progress listener.
     pub(super) fn progress(&self, progress: Progress) {
-        if self.token.is_some() {
-            self.send(Notice::Progress(progress));
-        }
+        self.send(Notice::Progress(progress));
     }
 
     pub(super) fn log(&self, message: LogMessage) {

@@ -64,9 +64,7 @@ impl McpServer {
             let level = meta
                 .and_then(|meta| meta.log_level())
                 .or_else(|| context.meta.log_level())?;
-            return serde_json::to_value(level)
-                .ok()
-                .and_then(|name| name.as_str()?.parse().ok());
+            return Some(crate::convert::log_level(level));
         }
         let set = *self
             .log_level
