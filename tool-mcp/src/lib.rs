@@ -181,7 +181,7 @@ mod tasks;
 pub use ask::WaitingCalls;
 pub use owner::HttpRequestParts;
 #[cfg(feature = "remote")]
-pub use remote::{RemoteError, RemoteToolkit, SERVERS_VARIABLE};
+pub use remote::{Following, RemoteError, RemoteToolkit, Revision, SERVERS_VARIABLE};
 pub use server::McpServer;
 #[cfg(feature = "redis")]
 pub use store::RedisTaskStore;

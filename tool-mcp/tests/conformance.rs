@@ -4,6 +4,12 @@
 //! `tests/conformance/expected-failures.txt`, under a heading that says why; a listed check
 //! that now passes fails the test too, so the list stays the truth.
 //!
+//! The client scenarios run `examples/conformance_client.rs` (a remote toolkit in a registry)
+//! against the suite's own servers: every one of each version but the `auth/*` scenarios
+//! (OAuth, which the remote toolkit does not speak yet) and the suite's extensions. Each must
+//! pass whole, and the list is held to the suite's own listing, so a scenario a new version
+//! adds is not passed over.
+//!
 //! The suite needs Node.js 22 or later and is installed, with a Node.js where the machine's is
 //! older, into `target/test-clients/` on first use (`support::clients`).
 
@@ -193,6 +199,130 @@ fn suite_0_2_0_alpha_12_with_sessions() {
 #[test]
 fn suite_0_2_0_alpha_12_without_sessions() {
     holds(CONFORMANCE_SUITES[1], true);
+}
+
+/// The client scenarios of each suite version the client is held to.
+const CLIENT_SCENARIOS: [&[&str]; 2] = [
+    &[
+        "initialize",
+        "tools_call",
+        "elicitation-sep1034-client-defaults",
+        "sse-retry",
+    ],
+    &[
+        "initialize",
+        "tools_call",
+        "elicitation-sep1034-client-defaults",
+        "sse-retry",
+        "request-metadata",
+        "sep-2322-client-request-state",
+        "http-standard-headers",
+        "http-custom-headers",
+        "http-invalid-tool-headers",
+        "json-schema-ref-no-deref",
+        "json-schema-2020-12-preservation",
+    ],
+];
+
+/// The client scenarios `package` lists, but OAuth's and the extensions': `  - name [revisions]`.
+fn listed_client_scenarios(package: &'static str) -> Vec<String> {
+    let listed = run_within(
+        Command::new(node22())
+            .arg(conformance_suite(package))
+            .args(["list", "--client"]),
+        Duration::from_secs(120),
+        "the conformance suite's listing",
+    );
+    String::from_utf8_lossy(&listed.stdout)
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("- "))
+        .filter(|entry| !entry.ends_with("[extension]"))
+        .filter_map(|entry| entry.split(' ').next())
+        .filter(|name| !name.starts_with("auth/"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Runs each client scenario of `package` with the conformance client, and asks that every
+/// one passes whole: the suite's verdict, at least one check, and none failed or warned of.
+fn client_holds(package: &'static str, scenarios: &[&str]) {
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|poison| poison.into_inner());
+    let version = package.rsplit('@').next().unwrap_or(package);
+    assert_eq!(
+        listed_client_scenarios(package),
+        scenarios,
+        "the client scenarios of conformance {version} (but auth/* and extensions) are not \
+         the ones this test runs"
+    );
+    let client = support::example("conformance_client");
+    let suite = conformance_suite(package);
+    let mut failures = Vec::new();
+    for scenario in scenarios {
+        let out = std::env::temp_dir().join(format!(
+            "tool-mcp-conformance-client-{version}-{}-{}",
+            scenario.replace('/', "-"),
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&out);
+        let finished = run_within(
+            Command::new(node22())
+                .arg(&suite)
+                .arg("client")
+                .arg("--command")
+                .arg(&client)
+                .args(["--scenario", scenario, "-o"])
+                .arg(&out),
+            RUN_LIMIT,
+            "the conformance suite",
+        );
+        let checks: Vec<serde_json::Value> = std::fs::read_dir(&out)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| entry.path().join("checks.json"))
+            .filter(|file| file.exists())
+            .flat_map(|file| checks_in(&file))
+            .collect();
+        let bad: Vec<String> = checks
+            .iter()
+            .filter(|check| matches!(check["status"].as_str(), Some("FAILURE" | "WARNING")))
+            .map(|check| {
+                format!(
+                    "{} ({})",
+                    check["id"].as_str().unwrap_or("(no id)"),
+                    check["errorMessage"].as_str().unwrap_or("")
+                )
+            })
+            .collect();
+        let passed = checks
+            .iter()
+            .filter(|check| check["status"] == "SUCCESS")
+            .count();
+        if !finished.status.success() || passed == 0 || !bad.is_empty() {
+            failures.push(format!(
+                "{scenario}: exit {}, {passed} checks passed, failed: {bad:?}\n{}",
+                finished.status, finished.stderr
+            ));
+        }
+        let _ = std::fs::remove_dir_all(&out);
+    }
+    assert!(
+        failures.is_empty(),
+        "conformance {version}, client scenarios:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn client_scenarios_0_1_16() {
+    client_holds(CONFORMANCE_SUITES[0], CLIENT_SCENARIOS[0]);
+}
+
+#[test]
+fn client_scenarios_0_2_0_alpha_12() {
+    client_holds(CONFORMANCE_SUITES[1], CLIENT_SCENARIOS[1]);
 }
 
 #[test]

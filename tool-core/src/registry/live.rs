@@ -64,6 +64,18 @@ impl Registry {
         self.add_entries(vec![Entry::single(Arc::new(tool))])
     }
 
+    /// Adds a tool that is already shared at the end, in the toolkit of this name (as
+    /// [`RegistryBuilder::shared_tool`](crate::registry::RegistryBuilder::shared_tool) does);
+    /// an error, changing nothing, if its name is taken.
+    pub fn add_shared(&self, tool: Arc<dyn Tool>, toolkit: &str) -> Result<(), RegistryError> {
+        let definition = tool.definition();
+        let entry = Entry {
+            tool,
+            toolkit: toolkit.into(),
+        };
+        self.add_entries(vec![(entry, definition)])
+    }
+
     /// Adds every tool of a toolkit at the end; an error, changing nothing, if a name is
     /// taken.
     pub fn add_toolkit<T: Toolkit>(&self, toolkit: T) -> Result<(), RegistryError> {

@@ -283,12 +283,6 @@ impl Context {
     where
         T: DeserializeOwned + JsonSchema,
     {
-        let Some(asker) = self.asker() else {
-            return Err(Refusal::new(
-                code::CANNOT_ASK,
-                "this caller cannot be asked questions; go on without an answer or stop",
-            ));
-        };
         let (form, single) = Form::<T>::build()?;
         let question_form = form.clone();
         let name = match single {
@@ -300,8 +294,7 @@ impl Context {
             message: message.into(),
             form,
         };
-        let reply = self.within_call(asker.ask(question)).await?;
-        match reply {
+        match self.ask_form(question).await? {
             Reply::Accept(values) => {
                 // The form's bounds and choices were shown to the person: held to them, as a
                 // tool's arguments are held to its schema, whatever the client checked.
@@ -401,6 +394,20 @@ impl Context {
     /// request whose tool asks anyway answers `-32021`, which names what was missing.
     pub fn can_sample(&self) -> bool {
         self.asker().is_some_and(|asker| asker.offers().sampling)
+    }
+
+    /// Puts a question whose form is already written (another MCP server's, passed on by a
+    /// remote toolkit) to the caller, and gives the reply as it came: not read into a type,
+    /// nor held to the form, which is the asking server's to check. Refused as
+    /// [`Context::ask`] is when nobody can be asked or the call ends first.
+    pub async fn ask_form(&self, question: Question) -> Result<Reply, Refusal> {
+        let Some(asker) = self.asker() else {
+            return Err(Refusal::new(
+                code::CANNOT_ASK,
+                "this caller cannot be asked questions; go on without an answer or stop",
+            ));
+        };
+        self.within_call(asker.ask(question)).await
     }
 
     /// Whether [`Context::roots`] can tell the client's roots (over MCP, a client that

@@ -29,7 +29,7 @@
 //! process: a tool waiting past it ends `timed-out`. The shapes on the wire are `wire`'s.
 
 mod rounds;
-mod wire;
+pub(crate) mod wire;
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;

@@ -1,0 +1,453 @@
+//! What a remote MCP server asks of, and tells, the caller whose call it is answering: its
+//! questions (forms), sampling requests and requests for roots are put to the calling tool's
+//! [`Context`] — whether they come as 2026-07-28 `input_required` rounds, answered on the
+//! call's retry, or as 2025-11-25 requests to the client — and its progress reaches that
+//! context's listener.
+//!
+//! A 2026-07-28 round comes back inside the call's own result, so it is always its caller's.
+//! Progress names its call by the token sent with it; rmcp hands each notification to its
+//! own task, so a report can be heard just after its call returned, and the last calls'
+//! contexts are kept for it. A 2025-11-25 request names no call, but its call waits for the
+//! answer, so it is passed on while exactly one call is in flight on the connection; with
+//! several it is refused, never put to a caller it may not belong to. A log message names no
+//! call and waits for nothing, so it could reach the wrong caller: it goes to the host's
+//! `tracing` log instead, with the server's name.
+
+// SEP-2577 deprecates sampling, roots and logging; both revisions served still have them.
+#![allow(deprecated)]
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use rmcp::ErrorData as McpError;
+use rmcp::handler::client::ClientHandler;
+use rmcp::model::{
+    ClientConfig, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams,
+    ElicitResult, InputRequests, InputResponses, ListRootsResult, LoggingMessageNotificationParam,
+    NumberOrString, ProgressNotificationParam, ProgressToken,
+};
+use rmcp::service::{NotificationContext, RequestContext, RoleClient};
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+use tokio::sync::watch;
+use tool_core::call::{LogLevel, Question, Reply, Role, SamplingMessage, SamplingRequest};
+use tool_core::{Context, Refusal, code};
+
+use crate::ask::wire::read_sampled;
+
+/// The calls in flight on one connection, each with the context its caller gave it, and the
+/// last ones finished, for their late progress.
+#[derive(Default)]
+pub(crate) struct InFlight {
+    calls: Mutex<Calls>,
+}
+
+#[derive(Default)]
+struct Calls {
+    flying: HashMap<String, Context>,
+    finished: VecDeque<(String, Context)>,
+}
+
+/// How many finished calls' contexts are kept for progress heard after their answer.
+const FINISHED_KEPT: usize = 32;
+
+/// One call's place in [`InFlight`], left when it is dropped.
+pub(crate) struct Flying {
+    flights: Arc<InFlight>,
+    token: String,
+}
+
+impl Drop for Flying {
+    fn drop(&mut self) {
+        let mut calls = self.flights.lock();
+        if let Some(ctx) = calls.flying.remove(&self.token) {
+            if calls.finished.len() == FINISHED_KEPT {
+                calls.finished.pop_front();
+            }
+            calls
+                .finished
+                .push_back((std::mem::take(&mut self.token), ctx));
+        }
+    }
+}
+
+impl InFlight {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Calls> {
+        self.calls.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Enters a call made with `ctx`, whose progress comes with `token`.
+    pub(crate) fn enter(self: &Arc<Self>, ctx: &Context, token: ProgressToken) -> Flying {
+        let token = token_text(&token);
+        self.lock().flying.insert(token.clone(), ctx.clone());
+        Flying {
+            flights: self.clone(),
+            token,
+        }
+    }
+
+    /// The context of the one call in flight, if there is exactly one.
+    fn only(&self) -> Option<Context> {
+        let calls = self.lock();
+        match calls.flying.len() {
+            1 => calls.flying.values().next().cloned(),
+            _ => None,
+        }
+    }
+
+    fn by_token(&self, token: &ProgressToken) -> Option<Context> {
+        let token = token_text(token);
+        let calls = self.lock();
+        calls.flying.get(&token).cloned().or_else(|| {
+            calls
+                .finished
+                .iter()
+                .find(|(finished, _)| *finished == token)
+                .map(|(_, ctx)| ctx.clone())
+        })
+    }
+}
+
+/// A progress token as text, `7` and `"7"` apart.
+fn token_text(token: &ProgressToken) -> String {
+    match &token.0 {
+        NumberOrString::Number(number) => number.to_string(),
+        NumberOrString::String(text) => format!("\"{text}\""),
+    }
+}
+
+/// The client side of a remote toolkit's connection: it declares forms, sampling and roots
+/// (each answered by whoever the calling context reaches), and passes on what the server
+/// sends while a call is in flight.
+#[derive(Clone)]
+pub(crate) struct Forwarder {
+    /// The toolkit's name, for the host's log.
+    pub(crate) server: String,
+    pub(crate) calls: Arc<InFlight>,
+    pub(crate) info: ClientConfig,
+    /// Counts the server's `notifications/tools/list_changed`.
+    pub(crate) tools_changed: Arc<watch::Sender<u64>>,
+}
+
+impl Forwarder {
+    /// The one call a 2025-11-25 request can belong to, or the error the server is sent.
+    fn only_caller(&self, what: &str) -> Result<Context, McpError> {
+        self.calls.only().ok_or_else(|| {
+            McpError::invalid_request(
+                format!(
+                    "{what} can be passed on only while exactly one call is in flight on this \
+                     connection, since a 2025-11-25 request does not say which call it belongs \
+                     to; speak 2026-07-28, where it comes with its call"
+                ),
+                None,
+            )
+        })
+    }
+}
+
+/// A refusal as the error a 2025-11-25 server is answered with.
+fn refused(refusal: Refusal) -> McpError {
+    McpError::internal_error(refusal.to_string(), None)
+}
+
+/// rmcp's params read as JSON, and an answer written as JSON read as rmcp's result.
+fn retyped<T: DeserializeOwned>(value: Value) -> Result<T, McpError> {
+    serde_json::from_value(value).map_err(|error| McpError::internal_error(error.to_string(), None))
+}
+
+fn params_of(params: impl serde::Serialize) -> Result<Value, McpError> {
+    serde_json::to_value(params).map_err(|error| McpError::internal_error(error.to_string(), None))
+}
+
+impl ClientHandler for Forwarder {
+    fn get_info(&self) -> ClientConfig {
+        self.info.clone()
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, McpError> {
+        let ctx = self.only_caller("a question")?;
+        let params = params_of(request)?;
+        let answer = answer(&ctx, "question", "elicitation/create", &params)
+            .await
+            .map_err(refused)?;
+        retyped(answer)
+    }
+
+    async fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, McpError> {
+        let ctx = self.only_caller("a sampling request")?;
+        let params = params_of(params)?;
+        let answer = answer(&ctx, "sampling", "sampling/createMessage", &params)
+            .await
+            .map_err(refused)?;
+        retyped(answer)
+    }
+
+    async fn list_roots(
+        &self,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ListRootsResult, McpError> {
+        let ctx = self.only_caller("a request for roots")?;
+        let answer = answer(&ctx, "roots", "roots/list", &json!({}))
+            .await
+            .map_err(refused)?;
+        retyped(answer)
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        if let Some(ctx) = self.calls.by_token(&params.progress_token) {
+            ctx.progress(params.progress, params.total, params.message.as_deref());
+        }
+    }
+
+    async fn on_logging_message(
+        &self,
+        params: LoggingMessageNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let level = crate::convert::log_level(params.level);
+        let (logger, data) = (params.logger.unwrap_or_default(), params.data);
+        match level {
+            LogLevel::Debug => tracing::debug!(server = %self.server, %logger, %data),
+            LogLevel::Info | LogLevel::Notice => {
+                tracing::info!(server = %self.server, %logger, %data)
+            }
+            LogLevel::Warning => tracing::warn!(server = %self.server, %logger, %data),
+            _ => tracing::error!(server = %self.server, %logger, level = %level, %data),
+        }
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.tools_changed.send_modify(|changes| *changes += 1);
+    }
+}
+
+/// The answers to one 2026-07-28 round, each asked of `ctx` at once, keyed as they were asked.
+pub(crate) async fn answer_round(
+    ctx: &Context,
+    requests: InputRequests,
+) -> Result<InputResponses, Refusal> {
+    let asked = requests.into_iter().map(|(key, request)| async move {
+        let written = serde_json::to_value(&request).map_err(|error| {
+            Refusal::failed(format!(
+                "the server's request `{key}` is unreadable: {error}"
+            ))
+        })?;
+        let method = written["method"].as_str().unwrap_or_default();
+        let answer = answer(ctx, &key, method, &written["params"]).await?;
+        Ok::<_, Refusal>((key, answer))
+    });
+    futures::future::try_join_all(asked)
+        .await
+        .map(|answers| answers.into_iter().collect())
+}
+
+/// Asks `ctx` what the server asked for (`method` with `params`, keyed `key`), and writes the
+/// answer as MCP's result for that method.
+async fn answer(ctx: &Context, key: &str, method: &str, params: &Value) -> Result<Value, Refusal> {
+    match method {
+        "elicitation/create" => {
+            let question = question_of(key, params)?;
+            Ok(match ctx.ask_form(question).await? {
+                Reply::Accept(values) => json!({"action": "accept", "content": values}),
+                Reply::Decline => json!({"action": "decline"}),
+                Reply::Cancel => json!({"action": "cancel"}),
+            })
+        }
+        "sampling/createMessage" => {
+            let sampled = ctx.sample(sampling_of(params)?).await?;
+            let mut answer = json!({
+                "role": "assistant",
+                "content": {"type": "text", "text": sampled.text},
+                "model": sampled.model,
+            });
+            if let Some(reason) = sampled.stop_reason {
+                answer["stopReason"] = reason.into();
+            }
+            Ok(answer)
+        }
+        "roots/list" => {
+            let roots: Vec<Value> = ctx
+                .roots()
+                .await?
+                .into_iter()
+                .map(|root| match root.name {
+                    Some(name) => json!({"uri": root.uri, "name": name}),
+                    None => json!({"uri": root.uri}),
+                })
+                .collect();
+            Ok(json!({"roots": roots}))
+        }
+        other => Err(cannot_pass_on(format!(
+            "the server asks for `{other}`, which a remote toolkit cannot pass on"
+        ))),
+    }
+}
+
+fn cannot_pass_on(why: String) -> Refusal {
+    Refusal::new(code::CANNOT_ASK, why)
+}
+
+/// An `elicitation/create`'s params as a question named `key`; a URL-mode one cannot be put.
+fn question_of(key: &str, params: &Value) -> Result<Question, Refusal> {
+    if params["mode"] == "url" {
+        return Err(cannot_pass_on(format!(
+            "the server asks the caller to open {}, and a remote toolkit passes on forms only",
+            params["url"]
+        )));
+    }
+    let form = match &params["requestedSchema"] {
+        Value::Object(form) => form.clone(),
+        _ => Map::new(),
+    };
+    Ok(Question {
+        name: key.to_owned(),
+        message: params["message"].as_str().unwrap_or_default().to_owned(),
+        form,
+    })
+}
+
+/// A `sampling/createMessage`'s params as a sampling request: text messages only.
+fn sampling_of(params: &Value) -> Result<SamplingRequest, Refusal> {
+    let Some(messages) = params["messages"].as_array() else {
+        return Err(cannot_pass_on(
+            "the server's sampling request has no `messages`".to_owned(),
+        ));
+    };
+    let messages = messages
+        .iter()
+        .enumerate()
+        .map(|(at, message)| {
+            let role = match message["role"].as_str() {
+                Some("assistant") => Role::Assistant,
+                _ => Role::User,
+            };
+            // One block or, since 2025-11-25, a list of them; only text can be passed on.
+            let text = read_sampled(&json!({
+                "role": "assistant",
+                "model": "",
+                "content": message["content"],
+            }))
+            .map_err(|_| {
+                cannot_pass_on(format!(
+                    "message {at} of the server's sampling request is not text, and a remote \
+                     toolkit passes on text only"
+                ))
+            })?
+            .text;
+            Ok(SamplingMessage { role, text })
+        })
+        .collect::<Result<Vec<_>, Refusal>>()?;
+    let max_tokens = params["maxTokens"]
+        .as_u64()
+        .and_then(|max| u32::try_from(max).ok())
+        .unwrap_or(SamplingRequest::DEFAULT_MAX_TOKENS);
+    Ok(SamplingRequest {
+        messages,
+        system_prompt: params["systemPrompt"].as_str().map(str::to_owned),
+        max_tokens,
+        temperature: params["temperature"].as_f64(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ask::wire::read_roots;
+    use tool_core::call::{Root, Sampled};
+
+    struct Answers;
+
+    impl tool_core::call::Asker for Answers {
+        fn ask(
+            &self,
+            question: Question,
+        ) -> tool_core::call::BoxFuture<'_, Result<Reply, Refusal>> {
+            Box::pin(async move {
+                let mut values = Map::new();
+                values.insert("asked".to_owned(), question.name.into());
+                Ok(Reply::Accept(values))
+            })
+        }
+
+        fn sample(
+            &self,
+            request: SamplingRequest,
+        ) -> tool_core::call::BoxFuture<'_, Result<Sampled, Refusal>> {
+            Box::pin(async move {
+                Ok(Sampled {
+                    text: format!("{} messages", request.messages.len()),
+                    model: "m".to_owned(),
+                    stop_reason: None,
+                })
+            })
+        }
+
+        fn roots(&self) -> tool_core::call::BoxFuture<'_, Result<Vec<Root>, Refusal>> {
+            Box::pin(async {
+                Ok(vec![Root {
+                    uri: "file:///work".to_owned(),
+                    name: None,
+                }])
+            })
+        }
+    }
+
+    #[tokio::test]
+    async fn each_request_is_put_to_the_calling_context_and_answered_as_mcp_writes_it() {
+        let ctx = Context::new().with_asker(Answers);
+        let form = answer(
+            &ctx,
+            "title",
+            "elicitation/create",
+            &json!({"mode": "form", "message": "Title?", "requestedSchema": {"type": "object"}}),
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            form,
+            json!({"action": "accept", "content": {"asked": "title"}})
+        );
+        let sampled = answer(
+            &ctx,
+            "sampling",
+            "sampling/createMessage",
+            &json!({"messages": [
+                {"role": "user", "content": {"type": "text", "text": "a"}},
+                {"role": "assistant", "content": [{"type": "text", "text": "b"}]},
+            ], "maxTokens": 10}),
+        )
+        .await
+        .unwrap();
+        assert_eq!(read_sampled(&sampled).unwrap().text, "2 messages");
+        let roots = answer(&ctx, "roots", "roots/list", &json!({}))
+            .await
+            .unwrap();
+        assert_eq!(read_roots(&roots).unwrap()[0].uri, "file:///work");
+
+        let url = answer(
+            &ctx,
+            "question",
+            "elicitation/create",
+            &json!({"mode": "url", "url": "https://x", "message": "go"}),
+        )
+        .await
+        .unwrap_err();
+        assert!(url.to_string().contains("passes on forms only"), "{url}");
+        let nobody = answer(&Context::new(), "roots", "roots/list", &json!({}))
+            .await
+            .unwrap_err();
+        assert_eq!(nobody.code, code::CANNOT_ASK);
+    }
+}

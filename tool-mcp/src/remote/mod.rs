@@ -1,0 +1,547 @@
+//! Using a remote MCP server's tools as tools of a registry.
+//!
+//! [`RemoteToolkit::connect_stdio`] starts a server as a child process,
+//! [`RemoteToolkit::connect_http`] reaches one over streamable HTTP; either lists its tools
+//! once and gives a toolkit of them to add to a registry. A call to a remote tool passes the
+//! registry's checks first (grant, cancellation, deadline, approval), so nothing is sent for a
+//! call the caller may not make; then it is forwarded. A remote refusal in this framework's
+//! text form comes back as that same refusal, so a tool answers alike in process and over MCP;
+//! any other `isError` result becomes `failed`. A dead server gives `failed`; a hung one is
+//! ended by the tool's timeout ([`RemoteToolkit::DEFAULT_TIMEOUT`] unless set) with `timed-out`. A
+//! call that is cancelled or times out here is cancelled on the server too: dropping it sends
+//! `notifications/cancelled`.
+//!
+//! What the server asks while it answers a call — a form, its client's model, its roots — is
+//! put to the calling tool's context, as the tool's own questions are (`forward`); its
+//! progress reaches that context's listener, and its log messages the host's `tracing` log. The toolkit speaks the
+//! [`Revision`] it is connected with; its tools follow the server's `tools/list_changed` in a
+//! registry given to [`RemoteToolkit::follow`].
+
+mod forward;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientCapabilities,
+    ClientConfig, ClientRequest, ProtocolVersion, ServerResult,
+};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, PeerRequestOptions, RoleClient, RunningService,
+};
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use tool_core::call::{Arguments, BoxFuture};
+use tool_core::outcome::Output;
+use tool_core::registry::RegistryBuilder;
+use tool_core::tool::{Annotations, Tool, ToolDefinition};
+use tool_core::{Context, Refusal};
+
+/// The variable that names remote servers to start: `cmd1 args :: cmd2 args`.
+#[cfg_attr(docsrs, doc(cfg(feature = "remote")))]
+pub const SERVERS_VARIABLE: &str = "TOOL_MCP_SERVERS";
+
+type Client = RunningService<RoleClient, Forwarder>;
+
+use self::forward::{Forwarder, InFlight};
+
+/// The revision of MCP a remote toolkit speaks to its server.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+#[cfg_attr(docsrs, doc(cfg(feature = "remote")))]
+pub enum Revision {
+    /// 2025-11-25: `initialize` opens a session; the server's questions come as requests to
+    /// the client while a call runs.
+    #[default]
+    V2025_11_25,
+    /// 2026-07-28: `server/discover`, then each request stands alone (no session); the
+    /// server's questions come back as `input_required` results, answered on the call's retry.
+    V2026_07_28,
+}
+
+impl Revision {
+    fn version(self) -> ProtocolVersion {
+        match self {
+            Revision::V2025_11_25 => ProtocolVersion::V_2025_11_25,
+            Revision::V2026_07_28 => ProtocolVersion::V_2026_07_28,
+        }
+    }
+
+    fn lifecycle(self) -> ClientLifecycleMode {
+        match self {
+            Revision::V2025_11_25 => ClientLifecycleMode::Initialize,
+            Revision::V2026_07_28 => ClientLifecycleMode::Discover {
+                preferred_versions: vec![self.version()],
+            },
+        }
+    }
+}
+
+/// Why a remote server could not be used.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+#[cfg_attr(docsrs, doc(cfg(feature = "remote")))]
+pub enum RemoteError {
+    /// The child process could not be started.
+    #[error("could not start the MCP server `{command}`: {source}")]
+    Spawn {
+        /// The command.
+        command: String,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// The server did not complete the MCP handshake.
+    #[error("the MCP server `{server}` did not initialize: {reason}")]
+    Initialize {
+        /// The server.
+        server: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// The server would not list its tools.
+    #[error("the MCP server `{server}` did not list its tools: {reason}")]
+    List {
+        /// The server.
+        server: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// The environment variable could not be read as servers.
+    #[error("{SERVERS_VARIABLE} is not `command args :: command args`: {reason}")]
+    Environment {
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+/// The tools of one remote MCP server, as a toolkit.
+#[cfg_attr(docsrs, doc(cfg(feature = "remote")))]
+pub struct RemoteToolkit {
+    name: String,
+    link: Link,
+    tools_changed: tokio::sync::watch::Receiver<u64>,
+    definitions: Vec<ToolDefinition>,
+    timeout: Duration,
+}
+
+/// What each of a toolkit's tools shares: the connection, and the calls in flight on it.
+#[derive(Clone)]
+struct Link {
+    server: String,
+    client: Arc<Client>,
+    calls: Arc<InFlight>,
+}
+
+impl Link {
+    fn tool(&self, definition: ToolDefinition, timeout: Duration) -> RemoteTool {
+        RemoteTool {
+            definition: definition.with_timeout(timeout),
+            link: self.clone(),
+        }
+    }
+}
+
+impl RemoteToolkit {
+    /// How long a remote call may take unless [`RemoteToolkit::with_timeout`] says otherwise.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+    /// Starts `command` as an MCP server over stdio and lists its tools; the toolkit is named
+    /// `name`.
+    pub async fn connect_stdio(
+        name: impl Into<String>,
+        command: tokio::process::Command,
+    ) -> Result<Self, RemoteError> {
+        let shown = format!("{:?}", command.as_std());
+        let transport = TokioChildProcess::new(command).map_err(|source| RemoteError::Spawn {
+            command: shown,
+            source,
+        })?;
+        Self::connect(name, transport).await
+    }
+
+    /// Reaches an MCP server over streamable HTTP at `url` (`http://127.0.0.1:8000/mcp`),
+    /// speaking 2025-11-25, and lists its tools.
+    pub async fn connect_http(name: impl Into<String>, url: &str) -> Result<Self, RemoteError> {
+        Self::connect_http_with(name, url, Revision::default()).await
+    }
+
+    /// [`RemoteToolkit::connect_http`], speaking `revision`.
+    pub async fn connect_http_with(
+        name: impl Into<String>,
+        url: &str,
+        revision: Revision,
+    ) -> Result<Self, RemoteError> {
+        // The HTTP client refuses to start without a process-wide TLS provider; install ring's
+        // unless the host installed one already (then this does nothing).
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        Self::connect_with(name, StreamableHttpClientTransport::from_uri(url), revision).await
+    }
+
+    /// Speaks MCP 2025-11-25 over any rmcp transport (an in-memory `tokio::io::duplex` pipe,
+    /// say) and lists the server's tools.
+    pub async fn connect<T, E, A>(
+        name: impl Into<String>,
+        transport: T,
+    ) -> Result<Self, RemoteError>
+    where
+        T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        Self::connect_with(name, transport, Revision::default()).await
+    }
+
+    /// [`RemoteToolkit::connect`], speaking `revision`.
+    pub async fn connect_with<T, E, A>(
+        name: impl Into<String>,
+        transport: T,
+        revision: Revision,
+    ) -> Result<Self, RemoteError>
+    where
+        T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let name = name.into();
+        let calls = Arc::new(InFlight::default());
+        let (changed, tools_changed) = tokio::sync::watch::channel(0);
+        let forwarder = Forwarder {
+            server: name.clone(),
+            calls: calls.clone(),
+            info: client_config(revision),
+            tools_changed: Arc::new(changed),
+        };
+        let client = forwarder
+            .serve_with_lifecycle(transport, revision.lifecycle())
+            .await
+            .map_err(|error| RemoteError::Initialize {
+                server: name.clone(),
+                reason: error.to_string(),
+            })?;
+        let definitions = list(&name, &client).await?;
+        Ok(RemoteToolkit {
+            link: Link {
+                server: name.clone(),
+                client: Arc::new(client),
+                calls,
+            },
+            name,
+            tools_changed,
+            definitions,
+            timeout: Self::DEFAULT_TIMEOUT,
+        })
+    }
+
+    /// Sets how long one remote call may take.
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The toolkit's name, which grants may use.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The definitions of the remote tools, as the server listed them.
+    pub fn definitions(&self) -> &[ToolDefinition] {
+        &self.definitions
+    }
+
+    /// The remote tools, each forwarding its calls to the server.
+    pub fn tools(&self) -> Vec<Arc<dyn Tool>> {
+        self.definitions
+            .iter()
+            .map(|definition| {
+                Arc::new(self.link.tool(definition.clone(), self.timeout)) as Arc<dyn Tool>
+            })
+            .collect()
+    }
+
+    /// Adds the remote tools to a registry being built, in the toolkit of this name.
+    pub fn add_to(&self, builder: RegistryBuilder) -> RegistryBuilder {
+        self.tools().into_iter().fold(builder, |builder, tool| {
+            builder.shared_tool(tool, &self.name)
+        })
+    }
+
+    /// Keeps this toolkit's tools in `registry` as the server lists them, until the handle
+    /// is dropped: on each `notifications/tools/list_changed` the server's tools are listed
+    /// again, and those it added, changed or took away are added (in this toolkit), replaced
+    /// or removed in the registry, which tells its own subscribers (an `McpServer` serving it
+    /// tells its clients). A listing that fails, or a new tool whose name the registry has
+    /// already, changes nothing and is logged; the next change is followed as usual.
+    pub fn follow(&self, registry: &tool_core::Registry) -> Following {
+        let registry = registry.clone();
+        let mut changed = self.tools_changed.clone();
+        let (name, link, timeout) = (self.name.clone(), self.link.clone(), self.timeout);
+        let mut known = self.definitions.clone();
+        let task = tokio::spawn(async move {
+            while changed.changed().await.is_ok() {
+                let definitions = match list(&name, &link.client).await {
+                    Ok(definitions) => definitions,
+                    Err(error) => {
+                        tracing::warn!(toolkit = %name, %error, "the changed tools were not listed");
+                        continue;
+                    }
+                };
+                for gone in known
+                    .iter()
+                    .filter(|old| !definitions.iter().any(|d| d.name == old.name))
+                {
+                    registry.remove(&gone.name);
+                }
+                let mut now = Vec::new();
+                for definition in definitions {
+                    let before = known.iter().find(|old| old.name == definition.name);
+                    let applied = match before {
+                        Some(before) if *before == definition => Ok(()),
+                        Some(_) => registry.replace(link.tool(definition.clone(), timeout)),
+                        None => registry
+                            .add_shared(Arc::new(link.tool(definition.clone(), timeout)), &name),
+                    };
+                    match applied {
+                        Ok(()) => now.push(definition),
+                        Err(error) => {
+                            tracing::warn!(toolkit = %name, tool = %definition.name, %error, "a changed tool was not taken");
+                        }
+                    }
+                }
+                known = now;
+            }
+        });
+        Following { task }
+    }
+
+    /// Starts every server named in `TOOL_MCP_SERVERS` (`cmd1 args :: cmd2 args`, arguments
+    /// split on whitespace, no quoting); none when it is unset or empty. Each toolkit is named
+    /// after its program's file name.
+    pub async fn from_env() -> Result<Vec<RemoteToolkit>, RemoteError> {
+        match std::env::var(SERVERS_VARIABLE) {
+            Ok(spec) => Self::from_spec(&spec).await,
+            Err(_) => Ok(Vec::new()),
+        }
+    }
+
+    /// Starts every server of a spec in the form `TOOL_MCP_SERVERS` takes.
+    pub async fn from_spec(spec: &str) -> Result<Vec<RemoteToolkit>, RemoteError> {
+        let value = spec;
+        let mut toolkits = Vec::new();
+        for spec in value
+            .split("::")
+            .map(str::trim)
+            .filter(|spec| !spec.is_empty())
+        {
+            let mut words = spec.split_whitespace();
+            let Some(program) = words.next() else {
+                continue;
+            };
+            let name = std::path::Path::new(program)
+                .file_stem()
+                .and_then(|stem| stem.to_str())
+                .map(|stem| stem.replace(|c: char| !c.is_ascii_alphanumeric(), "_"))
+                .ok_or_else(|| RemoteError::Environment {
+                    reason: format!("`{program}` has no file name"),
+                })?;
+            let mut command = tokio::process::Command::new(program);
+            command.args(words);
+            toolkits.push(RemoteToolkit::connect_stdio(name, command).await?);
+        }
+        Ok(toolkits)
+    }
+}
+
+/// A remote toolkit following its server's tools in a registry
+/// ([`RemoteToolkit::follow`]); dropping it stops following.
+#[cfg_attr(docsrs, doc(cfg(feature = "remote")))]
+#[must_use = "following stops when this is dropped"]
+pub struct Following {
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Following {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// The server's tools, as definitions.
+async fn list(name: &str, client: &Client) -> Result<Vec<ToolDefinition>, RemoteError> {
+    let failed = |reason: String| RemoteError::List {
+        server: name.to_owned(),
+        reason,
+    };
+    let tools = client
+        .list_all_tools()
+        .await
+        .map_err(|error| failed(error.to_string()))?;
+    tools
+        .iter()
+        .map(definition_of)
+        .collect::<Result<_, _>>()
+        .map_err(failed)
+}
+
+/// What the toolkit's client declares: forms, sampling and roots, each answered by whoever
+/// the calling tool's context reaches (a call whose context reaches nobody is refused).
+fn client_config(revision: Revision) -> ClientConfig {
+    let capabilities: ClientCapabilities = serde_json::from_value(serde_json::json!({
+        "elicitation": {"form": {}},
+        "sampling": {},
+        "roots": {},
+    }))
+    .unwrap_or_default();
+    let mut config = ClientConfig::new(
+        capabilities,
+        rmcp::model::Implementation::new("tool-mcp", env!("CARGO_PKG_VERSION")),
+    );
+    config.protocol_version = revision.version();
+    config
+}
+
+/// A remote tool's definition, read from its `tools/list` entry.
+fn definition_of(tool: &rmcp::model::Tool) -> Result<ToolDefinition, String> {
+    let hints = tool.annotations.as_ref();
+    let hint = |read: fn(&rmcp::model::ToolAnnotations) -> Option<bool>| {
+        hints.and_then(read).unwrap_or(false)
+    };
+    // The remote server owns its schemas and checks calls against them; this registry cannot
+    // retype them, nor refuse a keyword it could not check itself.
+    let mut definition = ToolDefinition::new(
+        tool.name.to_string(),
+        tool.description.as_deref().unwrap_or_default(),
+        (*tool.input_schema).clone(),
+    )
+    .allowing_any()
+    .checked_elsewhere();
+    definition.title = tool
+        .title
+        .clone()
+        .or_else(|| hints.and_then(|hints| hints.title.clone()));
+    definition.output_schema = tool.output_schema.as_deref().cloned();
+    definition.annotations = Annotations {
+        read_only: hint(|hints| hints.read_only_hint),
+        destructive: hint(|hints| hints.destructive_hint),
+        idempotent: hint(|hints| hints.idempotent_hint),
+        open_world: hint(|hints| hints.open_world_hint),
+    };
+    Ok(definition)
+}
+
+/// One tool of a remote server.
+struct RemoteTool {
+    definition: ToolDefinition,
+    link: Link,
+}
+
+/// How many `input_required` rounds one call may take before it is given up.
+const MAX_ROUNDS: usize = 16;
+
+impl RemoteTool {
+    /// Sends one `tools/call` and waits for its answer, the call's context entered as the one
+    /// the server's progress (by the token rmcp gave the request) and requests belong to.
+    /// Dropped before the answer (the call cancelled or out of time), it tells the server
+    /// with `notifications/cancelled`.
+    async fn call_once(
+        &self,
+        params: CallToolRequestParams,
+        ctx: &Context,
+    ) -> Result<ServerResult, Refusal> {
+        let unanswered = |error: rmcp::ServiceError| {
+            Refusal::failed(format!(
+                "the MCP server `{}` did not answer: {error}",
+                self.link.server
+            ))
+        };
+        let peer = self.link.client.peer();
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let handle = peer
+            .send_request_with_option(request, PeerRequestOptions::no_options())
+            .await
+            .map_err(unanswered)?;
+        let _flying = self.link.calls.enter(ctx, handle.progress_token.clone());
+        let mut abandoned = Abandoned {
+            peer,
+            id: Some(handle.id.clone()),
+        };
+        let answer = handle.await_response().await;
+        abandoned.id = None;
+        answer.map_err(unanswered)
+    }
+}
+
+/// A request whose answer nobody waits for any more, cancelled on the server when dropped.
+struct Abandoned<'a> {
+    peer: &'a rmcp::service::Peer<RoleClient>,
+    id: Option<rmcp::model::RequestId>,
+}
+
+impl Drop for Abandoned<'_> {
+    fn drop(&mut self) {
+        let Some(id) = self.id.take() else {
+            return;
+        };
+        let peer = self.peer.clone();
+        let cancelled =
+            CancelledNotificationParam::new(Some(id), Some("the caller stopped waiting".into()));
+        // Drop cannot wait for the notification to be sent; the connection's own task sends it.
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                let _ = peer.notify_cancelled(cancelled).await;
+            });
+        }
+    }
+}
+
+impl Tool for RemoteTool {
+    fn definition(&self) -> ToolDefinition {
+        self.definition.clone()
+    }
+
+    fn call<'a>(
+        &'a self,
+        arguments: &'a Arguments,
+        ctx: &'a Context,
+    ) -> BoxFuture<'a, Result<Output, Refusal>> {
+        Box::pin(async move {
+            let arguments = self.definition.arguments_object(arguments)?;
+            let mut params =
+                CallToolRequestParams::new(self.definition.name.clone()).with_arguments(arguments);
+            for _ in 0..MAX_ROUNDS {
+                match self.call_once(params.clone(), ctx).await? {
+                    ServerResult::CallToolResult(result) => {
+                        return crate::convert::outcome_of(&result);
+                    }
+                    ServerResult::InputRequiredResult(round) => {
+                        let requests = round.input_requests.unwrap_or_default();
+                        if requests.is_empty() && round.request_state.is_none() {
+                            return Err(Refusal::failed(format!(
+                                "the MCP server `{}` answered `input_required` with nothing \
+                                 to answer and no state to send back",
+                                self.link.server
+                            )));
+                        }
+                        let answers = forward::answer_round(ctx, requests).await?;
+                        params.input_responses = (!answers.is_empty()).then_some(answers);
+                        params.request_state = round.request_state;
+                    }
+                    ServerResult::CreateTaskResult(_) => {
+                        return Err(Refusal::failed(format!(
+                            "the MCP server `{}` made the call a task, which a remote toolkit \
+                             does not follow",
+                            self.link.server
+                        )));
+                    }
+                    _ => {
+                        return Err(Refusal::failed(format!(
+                            "the MCP server `{}` answered `tools/call` with something else \
+                             than a tool's result",
+                            self.link.server
+                        )));
+                    }
+                }
+            }
+            Err(Refusal::failed(format!(
+                "the MCP server `{}` asked for input {MAX_ROUNDS} times without answering",
+                self.link.server
+            )))
+        })
+    }
+}
