@@ -11,7 +11,7 @@
 //!
 //! The suite's resources, prompts and completions are an rmcp handler of the example's
 //! (`conformance/mod.rs`), served beside the tools. What the suite asks for and the framework
-//! cannot yet do (SEP-2663 tasks, SEP-2243 headers, ...) is not faked here: the suite's
+//! cannot yet do (SEP-2663 tasks, ...) is not faked here: the suite's
 //! checks of it fail, and `tool-mcp/tests/conformance/expected-failures.txt` says why.
 
 mod conformance;
@@ -441,6 +441,17 @@ async fn greet(
 }
 
 /// The registry, in the order the suite reads it: `test_simple_text` first.
+/// Answers with its value, which a 2026-07-28 client also sends as the `Mcp-Param-Value`
+/// header (SEP-2243); the server refuses a request whose header and argument differ.
+#[tool(readonly)]
+async fn test_custom_header(
+    /// Any text.
+    #[schemars(extend("x-mcp-header" = "Value"))]
+    value: String,
+) -> String {
+    value
+}
+
 fn registry() -> Result<Registry, tool_core::registry::RegistryError> {
     Registry::builder()
         .tool(TestSimpleText)
@@ -467,6 +478,7 @@ fn registry() -> Result<Registry, tool_core::registry::RegistryError> {
         .tool(TestInputRequiredResultTamperedState)
         .tool(TestInputRequiredResultMultiRound)
         .tool(Greet)
+        .tool(TestCustomHeader)
         .build()
 }
 

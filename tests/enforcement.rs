@@ -554,3 +554,37 @@ fn a_bound_the_fields_type_cannot_take_is_refused_when_the_registry_is_made() {
     let message = panic_of(|| tool_core::registry![BookmarkRename]);
     assert!(message.contains(&error.to_string()), "{message}");
 }
+
+/// Routes a request by region: a field a 2026-07-28 client also sends as a header.
+#[tool]
+async fn route_request(
+    /// The region.
+    #[schemars(extend("x-mcp-header" = "Region"))]
+    region: String,
+    /// The shard, as a header whose name no client can send.
+    #[schemars(extend("x-mcp-header" = "Shard Id"))]
+    shard: String,
+    /// The tenant, optional, so no one plain value for a header.
+    #[schemars(extend("x-mcp-header" = "Tenant"))]
+    tenant: Option<String>,
+) -> String {
+    format!("{region} {shard} {tenant:?}")
+}
+
+#[test]
+fn a_header_no_client_can_send_is_refused_when_the_registry_is_made() {
+    let error = Registry::builder()
+        .tool(RouteRequest)
+        .build()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("shard: `x-mcp-header` \"Shard Id\" is not an HTTP header name"),
+        "{error}"
+    );
+    assert!(
+        error.contains("tenant: `x-mcp-header` is on a field that is not one plain value"),
+        "{error}"
+    );
+    assert!(!error.contains("region"), "a good header is not refused: {error}");
+}

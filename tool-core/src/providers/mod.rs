@@ -172,7 +172,11 @@ pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<Expo
             });
         }
         if !definition.is_checked_elsewhere() {
-            for (path, problem) in dialect::unenforceable(&definition.input_schema) {
+            let unsendable = crate::schema::headers::unsendable(&definition.input_schema);
+            for (path, problem) in unsendable
+                .into_iter()
+                .chain(dialect::unenforceable(&definition.input_schema))
+            {
                 errors.push(ExportError {
                     tool: definition.name.clone(),
                     provider: None,

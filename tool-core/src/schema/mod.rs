@@ -10,6 +10,7 @@
 //! said in words). Providers' own dialects are derived from these in `providers::dialect`.
 
 pub(crate) mod formats;
+pub(crate) mod headers;
 pub(crate) mod keywords;
 pub(crate) mod patterns;
 pub(crate) mod walk;

@@ -187,6 +187,19 @@ impl ServerHandler for McpServer {
             .with_cache_scope(rmcp::model::CacheScope::Private))
     }
 
+    /// The tool's input schema, for rmcp's HTTP transport to hold a 2026-07-28 request's
+    /// SEP-2243 `Mcp-Param-*` headers to the arguments of the fields marked `x-mcp-header`
+    /// before the call is read. Whether the caller may call it is decided by the call.
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        let definitions = self.registry.definitions();
+        let definition = definitions.iter().find(|definition| definition.name == name)?;
+        Some(Tool::new(
+            definition.name.clone(),
+            definition.description.clone(),
+            Arc::new(definition.input_schema.clone()),
+        ))
+    }
+
     async fn call_tool(
         &self,
         mut request: CallToolRequestParams,
