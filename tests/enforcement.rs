@@ -586,5 +586,8 @@ fn a_header_no_client_can_send_is_refused_when_the_registry_is_made() {
         error.contains("tenant: `x-mcp-header` is on a field that is not one plain value"),
         "{error}"
     );
-    assert!(!error.contains("region"), "a good header is not refused: {error}");
+    assert!(
+        !error.contains("region"),
+        "a good header is not refused: {error}"
+    );
 }

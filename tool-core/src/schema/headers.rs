@@ -41,10 +41,10 @@ fn on_chain(
             continue;
         };
         path.push(field.clone());
-        if let Some(header) = property.get(KEYWORD) {
-            if let Some(problem) = problem_of(header, property, named) {
-                found.push((shown(path), problem));
-            }
+        if let Some(header) = property.get(KEYWORD)
+            && let Some(problem) = problem_of(header, property, named)
+        {
+            found.push((shown(path), problem));
         }
         on_chain(property, path, named, found);
         // What is off the chain below this field is found by `off_chain` from the root.

@@ -192,7 +192,9 @@ impl ServerHandler for McpServer {
     /// before the call is read. Whether the caller may call it is decided by the call.
     fn get_tool(&self, name: &str) -> Option<Tool> {
         let definitions = self.registry.definitions();
-        let definition = definitions.iter().find(|definition| definition.name == name)?;
+        let definition = definitions
+            .iter()
+            .find(|definition| definition.name == name)?;
         Some(Tool::new(
             definition.name.clone(),
             definition.description.clone(),
