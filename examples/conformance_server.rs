@@ -19,9 +19,10 @@ mod conformance;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use tool_core::call::{LogLevel, SamplingRequest};
-use tool_core::outcome::Content;
-use tool_core::{Context, Refusal, Registry, tool};
+use tool_core::call::{Arguments, BoxFuture, LogLevel, SamplingRequest};
+use tool_core::outcome::{Content, Output};
+use tool_core::tool::{InputSchema, Tool, ToolDefinition};
+use tool_core::{Context, Provider, Refusal, Registry, tool};
 use tool_mcp::McpServer;
 
 /// A 1×1 PNG, the image the suite expects.
@@ -452,8 +453,70 @@ async fn test_custom_header(
     value
 }
 
+/// A tool whose input schema is JSON Schema 2020-12 written by hand, as the suite writes it:
+/// published as written, and every call held to all of it (`if`/`then`/`else` and the `anyOf`
+/// of required fields included) before it runs.
+struct JsonSchema2020Tool(InputSchema);
+
+impl JsonSchema2020Tool {
+    const NAME: &str = "json_schema_2020_12_tool";
+
+    fn new() -> Self {
+        let schema = serde_json::json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "$defs": {
+                "address": {
+                    "$anchor": "addressDef",
+                    "type": "object",
+                    "properties": {"street": {"type": "string"}, "city": {"type": "string"}}
+                }
+            },
+            "properties": {
+                "name": {"type": "string"},
+                "address": {"$ref": "#/$defs/address"},
+                "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+                "phone": {"type": "string"},
+                "email": {"type": "string"}
+            },
+            "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+            "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+            "then": {"required": ["phone"]},
+            "else": {"required": ["email"]},
+            "additionalProperties": false
+        });
+        JsonSchema2020Tool(InputSchema::new(
+            schema.as_object().cloned().unwrap_or_default(),
+        ))
+    }
+}
+
+impl Tool for JsonSchema2020Tool {
+    fn definition(&self) -> ToolDefinition {
+        ToolDefinition::new(
+            Self::NAME,
+            "Tool with JSON Schema 2020-12 features",
+            self.0.schema().clone(),
+        )
+        .as_written()
+    }
+
+    fn call<'a>(
+        &'a self,
+        arguments: &'a Arguments,
+        _ctx: &'a Context,
+    ) -> BoxFuture<'a, Result<Output, Refusal>> {
+        Box::pin(async move {
+            let contact: serde_json::Value = self.0.read(arguments, Self::NAME)?;
+            Ok(Output::text(format!("contact: {contact}")))
+        })
+    }
+}
+
 fn registry() -> Result<Registry, tool_core::registry::RegistryError> {
+    // Served over MCP only: Gemini has no form for the 2020-12 tool's `if`.
     Registry::builder()
+        .providers([Provider::Mcp])
         .tool(TestSimpleText)
         .tool(TestImageContent)
         .tool(TestAudioContent)
@@ -479,6 +542,7 @@ fn registry() -> Result<Registry, tool_core::registry::RegistryError> {
         .tool(TestInputRequiredResultMultiRound)
         .tool(Greet)
         .tool(TestCustomHeader)
+        .tool(JsonSchema2020Tool::new())
         .build()
 }
 

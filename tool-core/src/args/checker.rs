@@ -52,8 +52,8 @@ pub(super) fn values_for_steps(text_len: usize, node: &Node<'_>) -> usize {
 ///
 /// It understands what schemars emits for Rust types: `type` (and arrays of types), integer
 /// `format`s, `minimum`/`maximum`, string lengths, `enum`, `const`, `properties`, `required`,
-/// `additionalProperties`, `items`, `prefixItems`, array lengths, `anyOf`/`oneOf`/`allOf` and
-/// local `$ref`s. A fault it cannot see is still caught by serde, with serde's message.
+/// `additionalProperties`, `items`, `prefixItems`, array lengths, `anyOf`/`oneOf`/`allOf`,
+/// `if`/`then`/`else` and local `$ref`s. A fault it cannot see is still caught by serde, with serde's message.
 pub(super) struct Checker<'s> {
     pub(super) root: Root<'s>,
     pub(super) words: Words<'s>,
@@ -162,6 +162,9 @@ impl<'s> Checker<'s> {
             if let Some(Value::Array(branches)) = branches {
                 self.check_branches(value, branches, path);
             }
+        }
+        if let Some(condition) = keywords.condition {
+            self.check_condition(value, condition, (keywords.then, keywords.otherwise), path);
         }
         let allowed = match (keywords.enumeration, keywords.constant, keywords.types) {
             (Some(Value::Array(allowed)), _, _) => allowed.iter().any(|a| value.equals(a)),
@@ -472,6 +475,13 @@ impl<'s> Checker<'s> {
         let bounds = (keywords.min_properties, keywords.max_properties);
         self.check_count(object.len(), bounds, "fields", path);
         let required = keywords.required.and_then(Value::as_array);
+        // A field required here and described elsewhere (`anyOf: [{"required": ["phone"]}]`
+        // beside the object's `properties`), or nowhere.
+        for key in required.into_iter().flatten().filter_map(Value::as_str) {
+            if !known(key) && !object.iter().any(|(name, _)| name == key) {
+                path.with_field(key, |path| self.fault(path, "missing".to_owned()));
+            }
+        }
         let Some(properties) = properties else {
             return;
         };

@@ -19,6 +19,7 @@
 
 mod adjust;
 mod checker;
+mod conditions;
 mod guard;
 pub(crate) mod leniency;
 mod path;

@@ -378,6 +378,17 @@ pub(crate) fn openai_strict(schema: &Map<String, Value>) -> Result<Map<String, V
     let mut root = Value::Object(schema.clone());
     let mut refusal = None;
     walk::every_subschema_mut(&mut root, &mut String::new(), &mut |map, path| {
+        // Strict mode closes every object and asks for every field, which would change what
+        // a condition or a conjunction means (an `if` closed fits nothing with other fields).
+        if let Some(keyword) = ["if", "allOf"].into_iter().find(|k| map.contains_key(*k)) {
+            refusal.get_or_insert_with(|| {
+                format!(
+                    "`{}` has an `{keyword}`, which strict mode does not take",
+                    shown(path.to_owned())
+                )
+            });
+            return;
+        }
         if let Some(one_of) = map.remove("oneOf") {
             map.insert("anyOf".into(), one_of);
         }
@@ -482,7 +493,18 @@ pub(crate) fn gemini(schema: &Map<String, Value>) -> Result<Map<String, Value>, 
     let mut root = Value::Object(schema.clone());
     let mut refusal = None;
     walk::every_subschema_mut(&mut root, &mut String::new(), &mut |map, path| {
+        if map.contains_key("if") {
+            refusal.get_or_insert_with(|| {
+                error(
+                    path,
+                    "a condition (`if`/`then`/`else`) has no Gemini form; leave Gemini out of \
+                     the registry's providers, or write the rule in the handler"
+                        .to_owned(),
+                )
+            });
+        }
         map.remove("$schema");
+        map.remove("$anchor");
         map.remove("title");
         map.remove("additionalProperties");
         if let Some(Value::Array(mut all)) = map.remove("allOf") {

@@ -26,7 +26,10 @@ use crate::tool::definition::ToolDefinition;
 /// defaults (may destroy, reaches the outside world), which is right for a tool that said
 /// nothing.
 pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
-    let input_schema = inlined(definition, Provider::Mcp, Recursion::KeepRef)?;
+    let input_schema = match definition.is_as_written() {
+        true => definition.input_schema.clone(),
+        false => inlined(definition, Provider::Mcp, Recursion::KeepRef)?,
+    };
     let mut entry = Map::new();
     entry.insert("name".into(), definition.name.clone().into());
     if let Some(title) = &definition.title {

@@ -32,6 +32,9 @@ pub(crate) struct Keywords<'s> {
     pub(crate) required: Option<&'s Value>,
     pub(crate) min_properties: Option<&'s Value>,
     pub(crate) max_properties: Option<&'s Value>,
+    pub(crate) condition: Option<&'s Value>,
+    pub(crate) then: Option<&'s Value>,
+    pub(crate) otherwise: Option<&'s Value>,
 }
 
 impl<'s> Keywords<'s> {
@@ -90,6 +93,9 @@ impl<'s> Keywords<'s> {
             "required" => &mut self.required,
             "minProperties" => &mut self.min_properties,
             "maxProperties" => &mut self.max_properties,
+            "if" => &mut self.condition,
+            "then" => &mut self.then,
+            "else" => &mut self.otherwise,
             _ => return None,
         })
     }
@@ -97,9 +103,12 @@ impl<'s> Keywords<'s> {
 
 /// Keywords that say something of a value without constraining it: what a schema may hold
 /// besides the ones the checker reads.
-const ANNOTATIONS: [&str; 12] = [
+const ANNOTATIONS: [&str; 13] = [
     "$schema",
     "$id",
+    // A name for the schema it sits in; a `$ref` to it (`#name`) is refused where it is met, as
+    // every `$ref` that does not point into `$defs` is.
+    "$anchor",
     "$comment",
     "$defs",
     "title",

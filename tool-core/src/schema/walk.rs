@@ -24,7 +24,8 @@ pub(crate) enum Slot<'k> {
     PrefixItem,
     /// `additionalProperties`: the values of a map, or of the fields `properties` leaves out.
     AdditionalProperties,
-    /// A branch of `anyOf`, `oneOf` or `allOf`: another schema for the same value.
+    /// A branch of `anyOf`, `oneOf` or `allOf`, or `if`, `then` or `else`: another schema for
+    /// the same value.
     Branch,
 }
 
@@ -51,6 +52,7 @@ macro_rules! visit_children {
                         $visit(Slot::Branch, branch)?;
                     }
                 }
+                ("if" | "then" | "else", branch) => $visit(Slot::Branch, branch)?,
                 _ => {}
             }
         }

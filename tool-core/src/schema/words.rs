@@ -184,6 +184,19 @@ impl<'s> Words<'s> {
                     write_type(name, out);
                 }
             }
+            // A branch that only asks for fields (`{"required": ["phone"]}`), as an `anyOf`
+            // of which fields to send has.
+            None if keywords.required.is_some() => {
+                out.push_str("an object with ");
+                let required = keywords.required.and_then(Value::as_array);
+                let names = required.into_iter().flatten().filter_map(Value::as_str);
+                for (index, name) in names.enumerate() {
+                    if index > 0 {
+                        out.push_str(" and ");
+                    }
+                    out.push_str(name);
+                }
+            }
             _ => out.push_str("any value"),
         }
     }

@@ -64,6 +64,8 @@ pub struct ToolDefinition {
     #[serde(skip)]
     checked_elsewhere: bool,
     #[serde(skip)]
+    as_written: bool,
+    #[serde(skip)]
     leniency: Option<Leniency>,
     #[serde(skip)]
     task: bool,
@@ -94,6 +96,7 @@ impl ToolDefinition {
             timeout: None,
             allow_any: false,
             checked_elsewhere: false,
+            as_written: false,
             leniency: None,
             task: false,
             unapplied: Vec::new(),
@@ -190,6 +193,20 @@ impl ToolDefinition {
     pub fn checked_elsewhere(mut self) -> Self {
         self.checked_elsewhere = true;
         self
+    }
+
+    /// Says that MCP's `tools/list` publishes the input schema exactly as written: its `$defs`
+    /// and `$ref`s kept, nothing inlined or rewritten, as a hand-written JSON Schema 2020-12
+    /// (read with an [`InputSchema`](crate::tool::InputSchema)) asks. The other providers
+    /// still get their own dialect of it, or refuse it when the registry is made.
+    pub fn as_written(mut self) -> Self {
+        self.as_written = true;
+        self
+    }
+
+    /// Whether MCP publishes the input schema as written ([`ToolDefinition::as_written`]).
+    pub fn is_as_written(&self) -> bool {
+        self.as_written
     }
 
     /// Whether the tool's arguments are checked by whoever runs it, not by this registry.

@@ -3,17 +3,20 @@
 //! [`ExpectedRevision`], [`NonEmptyString`]).
 //!
 //! `#[tool]` implements `Tool` for you; implement it by hand only for tools whose shape is
-//! known at run time (a remote server's tools, say). The registry holds tools as
+//! known at run time (a remote server's tools, say), reading their arguments with an
+//! [`InputSchema`] when the schema is this tool's own. The registry holds tools as
 //! `Arc<dyn Tool>`, reads each definition once when the tool is added, and calls
 //! [`Tool::call`] with the call's raw arguments.
 
 pub(crate) mod conventions;
 pub(crate) mod definition;
 pub(crate) mod toolkit;
+pub(crate) mod written;
 
 pub use self::conventions::{DryRun, ExpectedRevision, NonEmptyString};
 pub use self::definition::{Annotations, Icon, IconTheme, ToolDefinition};
 pub use self::toolkit::Toolkit;
+pub use self::written::InputSchema;
 
 use crate::call::arguments::Arguments;
 use crate::call::context::Context;

@@ -1,0 +1,207 @@
+//! JSON Schema 2020-12 written by hand, as MCP's conformance suite writes it: `$defs` with an
+//! `$anchor`, `allOf` of an `anyOf`, `if`/`then`/`else`, `const`, `additionalProperties:
+//! false`. Published as written, and every rule held, each fault with its path.
+
+use serde_json::{Value, json};
+use tool_core::call::{Arguments, BoxFuture};
+use tool_core::outcome::Output;
+use tool_core::tool::{InputSchema, Tool, ToolDefinition};
+use tool_core::{Context, Provider, Refusal, Registry, ToolCall};
+
+fn contact() -> InputSchema {
+    InputSchema::new(
+        json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "$defs": {
+                "address": {
+                    "$anchor": "addressDef",
+                    "type": "object",
+                    "properties": {"street": {"type": "string"}, "city": {"type": "string"}}
+                }
+            },
+            "properties": {
+                "name": {"type": "string"},
+                "address": {"$ref": "#/$defs/address"},
+                "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+                "phone": {"type": "string"},
+                "email": {"type": "string"}
+            },
+            "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+            "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+            "then": {"required": ["phone"]},
+            "else": {"required": ["email"]},
+            "additionalProperties": false
+        })
+        .as_object()
+        .cloned()
+        .unwrap(),
+    )
+}
+
+fn faults(arguments: Value) -> Vec<String> {
+    match contact().read::<Value>(&Arguments::from(arguments), "contact") {
+        Ok(_) => Vec::new(),
+        Err(refusal) => refusal
+            .to_string()
+            .lines()
+            .filter(|line| line.starts_with("fault"))
+            .map(str::to_owned)
+            .collect(),
+    }
+}
+
+#[test]
+fn what_fits_every_rule_is_read() {
+    for fits in [
+        json!({"contactMethod": "phone", "phone": "555"}),
+        json!({"contactMethod": "email", "email": "a@b.c"}),
+        json!({"email": "a@b.c", "address": {"city": "Oslo"}}),
+    ] {
+        assert_eq!(faults(fits.clone()), Vec::<String>::new(), "{fits}");
+    }
+}
+
+#[test]
+fn each_rule_is_held_with_its_path() {
+    let cases = [
+        // Neither field of the `anyOf`; the `else` asks for `email` too.
+        (
+            json!({}),
+            vec![
+                "fault\t(arguments)\texpected an object with phone or an object with email, \
+                 received an object",
+                "fault\temail\tmissing (the schema's `else` asks for it, as the value does not \
+                 fit its `if`)",
+            ],
+        ),
+        // The `if` holds, so `then` asks for `phone`.
+        (
+            json!({"contactMethod": "phone", "email": "a@b.c"}),
+            vec![
+                "fault\tphone\tmissing (the schema's `then` asks for it, as the value fits its \
+                 `if`)",
+            ],
+        ),
+        // No `contactMethod`, so the `if` fails, and `else` asks for `email`.
+        (
+            json!({"phone": "555"}),
+            vec![
+                "fault\temail\tmissing (the schema's `else` asks for it, as the value does not \
+                 fit its `if`)",
+            ],
+        ),
+        (
+            json!({"email": "a@b.c", "fax": "1"}),
+            vec!["fault\tfax\tunknown field"],
+        ),
+        // Through the `$ref` into `$defs`.
+        (
+            json!({"email": "a@b.c", "address": {"city": 3}}),
+            vec!["fault\taddress.city\texpected string, received 3"],
+        ),
+        (
+            json!({"email": "a@b.c", "contactMethod": "fax"}),
+            vec!["fault\tcontactMethod\texpected one of \"phone\", \"email\", received \"fax\""],
+        ),
+    ];
+    for (arguments, expected) in cases {
+        assert_eq!(faults(arguments.clone()), expected, "{arguments}");
+    }
+}
+
+/// A tool that advertises the schema as written, and reads its arguments with it.
+struct Contact(InputSchema);
+
+impl Tool for Contact {
+    fn definition(&self) -> ToolDefinition {
+        ToolDefinition::new("contact", "Saves a contact.", self.0.schema().clone()).as_written()
+    }
+
+    fn call<'a>(
+        &'a self,
+        arguments: &'a Arguments,
+        _ctx: &'a Context,
+    ) -> BoxFuture<'a, Result<Output, Refusal>> {
+        Box::pin(async move {
+            let contact: Value = self.0.read(arguments, "contact")?;
+            Ok(Output::text(format!("saved {}", contact["email"])))
+        })
+    }
+}
+
+#[tokio::test]
+async fn a_registry_publishes_the_schema_as_written_and_holds_calls_to_it() {
+    let registry = Registry::builder()
+        .providers([Provider::Mcp])
+        .tool(Contact(contact()))
+        .build()
+        .expect("every keyword of the schema is one the registry checks");
+    let exported = registry.export(Provider::Mcp).unwrap();
+    let listed = serde_json::to_value(&exported).unwrap();
+    let schema = &listed[0]["inputSchema"];
+    for keyword in [
+        "$schema",
+        "$defs",
+        "allOf",
+        "if",
+        "then",
+        "else",
+        "additionalProperties",
+    ] {
+        assert!(
+            schema.get(keyword).is_some(),
+            "{keyword} was not published: {schema}"
+        );
+    }
+    assert_eq!(schema["$defs"]["address"]["$anchor"], "addressDef");
+
+    let good = registry
+        .call(
+            ToolCall::new("1", "contact", json!({"email": "a@b.c"})),
+            &Context::new(),
+        )
+        .await;
+    assert!(good.outcome.is_ok(), "{good:?}");
+    let bad = registry
+        .call(
+            ToolCall::new("2", "contact", json!({"contactMethod": "phone"})),
+            &Context::new(),
+        )
+        .await;
+    let refusal = bad.outcome.unwrap_err().to_string();
+    assert!(
+        refusal.contains("fault\tphone\tmissing (the schema's `then`"),
+        "{refusal}"
+    );
+}
+
+#[test]
+fn each_provider_gets_the_schema_in_a_form_that_keeps_its_meaning_or_refuses_it() {
+    let error = Registry::builder()
+        .tool(Contact(contact()))
+        .build()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("`contact` cannot be offered to Gemini: (arguments): a condition"),
+        "{error}"
+    );
+    let registry = Registry::builder()
+        .providers([Provider::Mcp, Provider::OpenAi, Provider::Anthropic])
+        .tool(Contact(contact()))
+        .build()
+        .unwrap();
+    // Strict mode would close the `if` and ask for every field, which changes its meaning.
+    let openai = serde_json::to_value(registry.export(Provider::OpenAi).unwrap()).unwrap();
+    assert_eq!(openai[0]["function"]["strict"], false, "{openai}");
+    assert!(
+        openai[0]["function"]["parameters"]["if"].is_object(),
+        "{openai}"
+    );
+    let anthropic = serde_json::to_value(registry.export(Provider::Anthropic).unwrap()).unwrap();
+    assert!(
+        anthropic[0]["input_schema"]["then"].is_object(),
+        "{anthropic}"
+    );
+}

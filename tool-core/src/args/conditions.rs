@@ -1,0 +1,63 @@
+//! The checker's way with a condition (`if`, `then`, `else`): the value is tried against `if`
+//! on a copy, with nothing reported, and then held to `then` when it fits or to `else` when
+//! it does not. A fault the branch finds says which branch asked for it and why, since the
+//! value alone does not show it.
+
+use serde_json::Value;
+
+use super::checker::Checker;
+use super::path::Path;
+use crate::args::tree::Node;
+
+impl<'s> Checker<'s> {
+    pub(super) fn check_condition(
+        &mut self,
+        value: &mut Node<'_>,
+        condition: &'s Value,
+        (then, otherwise): (Option<&'s Value>, Option<&'s Value>),
+        path: &mut Path,
+    ) {
+        if then.is_none() && otherwise.is_none() {
+            return;
+        }
+        let Some(fits) = self.fits(value, condition, path) else {
+            return;
+        };
+        let (branch, why) = match fits {
+            true => (
+                then,
+                " (the schema's `then` asks for it, as the value fits its `if`)",
+            ),
+            false => (
+                otherwise,
+                " (the schema's `else` asks for it, as the value does not fit its `if`)",
+            ),
+        };
+        let Some(branch) = branch else {
+            return;
+        };
+        let before = self.faults.len();
+        self.check(value, branch, path);
+        for fault in &mut self.faults[before..] {
+            fault.problem.push_str(why);
+        }
+    }
+
+    /// Whether `value` fits `schema`, tried on a copy with the faults found so far set aside;
+    /// `None` when the checker ran out of steps on the way.
+    fn fits(&mut self, value: &Node<'_>, schema: &'s Value, path: &mut Path) -> Option<bool> {
+        // A trial copies the value, which costs what checking it does.
+        let copied = value.count();
+        if copied > self.steps_left {
+            self.gave_up = true;
+            return None;
+        }
+        self.steps_left -= copied;
+        let outer = std::mem::take(&mut self.faults);
+        let mut trial = value.clone();
+        self.check(&mut trial, schema, path);
+        let fits = self.faults.is_empty();
+        self.faults = outer;
+        (!self.gave_up).then_some(fits)
+    }
+}
