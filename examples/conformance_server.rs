@@ -22,7 +22,7 @@ use std::time::Duration;
 use tool_core::call::{Arguments, BoxFuture, LogLevel, SamplingRequest};
 use tool_core::outcome::{Content, Output};
 use tool_core::tool::{InputSchema, Tool, ToolDefinition};
-use tool_core::{Context, Provider, Refusal, Registry, tool};
+use tool_core::{Answer, Context, Provider, Refusal, Registry, tool};
 use tool_mcp::McpServer;
 
 /// A 1×1 PNG, the image the suite expects.
@@ -453,6 +453,95 @@ async fn test_custom_header(
     value
 }
 
+/// Works for `seconds` (one unless said), then answers; a task when the client can follow one,
+/// which `tasks/cancel` stops.
+#[tool(readonly, task)]
+async fn slow_compute(
+    ctx: &Context,
+    /// How long to work.
+    seconds: Option<f64>,
+    /// What to call the work in the answer.
+    label: Option<String>,
+) -> Result<String, Refusal> {
+    let seconds = seconds.unwrap_or(1.0).clamp(0.0, 3600.0);
+    let label = label.unwrap_or_else(|| "compute".to_owned());
+    tokio::select! {
+        () = tokio::time::sleep(Duration::from_secs_f64(seconds)) => {
+            Ok(format!("slow_compute({label}) done after {seconds}s"))
+        }
+        () = ctx.cancellation().cancelled() => Err(Refusal::cancelled()),
+    }
+}
+
+/// Runs only as a task, and ends in a refusal of its own: the task completes, its result an
+/// error (`isError`).
+#[tool(readonly, task = "required")]
+async fn failing_job() -> Result<String, Refusal> {
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    Err(Refusal::failed(
+        "failing_job: intentional tool execution error",
+    ))
+}
+
+/// A task that goes wrong inside (as a panic would): the task fails, with no result.
+#[tool(readonly, task)]
+async fn protocol_error_job() -> Result<String, Refusal> {
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    Err(Refusal::new(
+        tool_core::code::INTERNAL,
+        "protocol_error_job: intentional protocol-level failure",
+    ))
+}
+
+/// Whether to delete, as a form.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct DeleteConfirm {
+    /// Whether to go ahead.
+    confirm: bool,
+}
+
+/// Runs only as a task, and asks before it deletes: the task waits, `input_required`, for the
+/// answer a `tasks/update` brings.
+#[tool(destructive, task = "required")]
+async fn confirm_delete(
+    ctx: &Context,
+    /// The file.
+    filename: Option<String>,
+) -> Result<String, Refusal> {
+    let filename = filename.unwrap_or_else(|| "file.txt".to_owned());
+    let confirmed = match ctx
+        .ask::<DeleteConfirm>(format!("Delete {filename}?"))
+        .await?
+    {
+        Answer::Given(DeleteConfirm { confirm }) => confirm,
+        Answer::Declined | Answer::Cancelled => false,
+    };
+    Ok(format!(
+        "confirm_delete({filename}): confirmed = {confirmed}"
+    ))
+}
+
+/// One value, as a form.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Given {
+    /// The value.
+    value: String,
+}
+
+/// Runs only as a task, and asks two questions at once: both wait in the task together.
+#[tool(readonly, task = "required")]
+async fn multi_input(ctx: &Context) -> Result<String, Refusal> {
+    let (a, b) = tokio::join!(
+        ctx.ask::<Given>("Provide value A"),
+        ctx.ask::<Given>("Provide value B"),
+    );
+    let given = |answer: Answer<Given>| match answer {
+        Answer::Given(Given { value }) => value,
+        Answer::Declined | Answer::Cancelled => "(none)".to_owned(),
+    };
+    Ok(format!("multi_input: a = {}, b = {}", given(a?), given(b?)))
+}
+
 /// A tool whose input schema is JSON Schema 2020-12 written by hand, as the suite writes it:
 /// published as written, and every call held to all of it (`if`/`then`/`else` and the `anyOf`
 /// of required fields included) before it runs.
@@ -543,6 +632,11 @@ fn registry() -> Result<Registry, tool_core::registry::RegistryError> {
         .tool(Greet)
         .tool(TestCustomHeader)
         .tool(JsonSchema2020Tool::new())
+        .tool(SlowCompute)
+        .tool(FailingJob)
+        .tool(ProtocolErrorJob)
+        .tool(ConfirmDelete)
+        .tool(MultiInput)
         .build()
 }
 

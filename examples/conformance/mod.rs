@@ -7,12 +7,13 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::json;
 use tool_mcp::rmcp::model::{
-    ArgumentInfo, CompleteRequestParams, CompleteResult, CompletionInfo, GetPromptRequestParams,
-    GetPromptResponse, GetPromptResult, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, PaginatedRequestParams, Prompt, PromptArgument, PromptMessage,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Reference, Resource,
-    ResourceContents, ResourceTemplate, Role, ServerCapabilities, ServerConfig,
-    SubscribeRequestParams, UnsubscribeRequestParams,
+    ArgumentInfo, CompleteRequestParams, CompleteResult, CompletionInfo, ElicitRequest,
+    ElicitRequestParams, ElicitationSchema, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, InputRequest, InputRequests, InputRequiredResult, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams, Prompt,
+    PromptArgument, PromptMessage, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Reference, Resource, ResourceContents, ResourceTemplate, Role,
+    ServerCapabilities, ServerConfig, SubscribeRequestParams, UnsubscribeRequestParams,
 };
 use tool_mcp::rmcp::service::{RequestContext, RoleServer};
 use tool_mcp::rmcp::{ErrorData, ServerHandler};
@@ -33,6 +34,36 @@ impl SuiteContent {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
+}
+
+/// A prompt that asks first, as a 2026-07-28 server asks within any request: without the
+/// answer, an `input_required` result holding the question; with it, the prompt built from it.
+fn context_prompt(request: &GetPromptRequestParams) -> GetPromptResponse {
+    let answered = request
+        .input_responses
+        .as_ref()
+        .and_then(|responses| responses.get("user_context"))
+        .and_then(|answer| answer.pointer("/content/context"))
+        .and_then(|context| context.as_str());
+    if let Some(context) = answered {
+        return GetPromptResult::new(vec![text_message(&format!(
+            "Prompt with elicited context: {context}"
+        ))])
+        .into();
+    }
+    let mut requests = InputRequests::new();
+    if let Ok(form) = ElicitationSchema::builder()
+        .required_string("context")
+        .build()
+    {
+        let question = ElicitRequest::new(ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message: "What context should the prompt use?".into(),
+            requested_schema: form,
+        });
+        requests.insert("user_context".into(), InputRequest::Elicitation(question));
+    }
+    InputRequiredResult::from_input_requests(requests).into()
 }
 
 fn text_message(text: &str) -> PromptMessage {
@@ -176,6 +207,11 @@ impl ServerHandler for SuiteContent {
                 Some("A prompt with an image"),
                 None,
             ),
+            Prompt::new(
+                "test_input_required_result_prompt",
+                Some("A prompt that asks its client for context first (SEP-2322)"),
+                None,
+            ),
         ]))
     }
 
@@ -195,6 +231,9 @@ impl ServerHandler for SuiteContent {
                     ErrorData::invalid_params(format!("missing argument `{name}`"), None)
                 })
         };
+        if request.name == "test_input_required_result_prompt" {
+            return Ok(context_prompt(&request));
+        }
         let messages = match request.name.as_str() {
             "test_simple_prompt" => vec![text_message("This is a simple prompt for testing.")],
             "test_prompt_with_arguments" => {

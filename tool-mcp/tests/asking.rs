@@ -647,7 +647,7 @@ async fn a_client_that_can_be_asked_still_cancels_its_call() {
     let slow = json!({"pace_ms": 1000, "passes": 30});
     let id = raw.send_call("note_reindex", slow, json!({})).await;
     let mut count = Value::Null;
-    for _ in 0..50 {
+    for () in support::patiently() {
         count = raw.call("note_count", json!({}), json!({})).await;
         if count["result"]["content"][0]["text"] == "0 notes, 1 reindexing" {
             break;
@@ -663,7 +663,7 @@ async fn a_client_that_can_be_asked_still_cancels_its_call() {
                     "params": {"requestId": id, "_meta": modern_meta()}}),
     )
     .await;
-    for _ in 0..50 {
+    for () in support::patiently() {
         count = raw.call("note_count", json!({}), json!({})).await;
         if count["result"]["content"][0]["text"] == "0 notes, 0 reindexing" {
             return;
@@ -827,13 +827,13 @@ async fn a_round_holds_every_request_made_before_the_tool_waits_and_asks_again_f
 }
 
 async fn eventually(what: &str, holds: impl Fn() -> bool) {
-    for _ in 0..100 {
+    for () in support::patiently() {
         if holds() {
             return;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    panic!("{what} did not happen within 2 s");
+    panic!("{what} did not happen within two minutes");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

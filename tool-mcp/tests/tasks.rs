@@ -21,7 +21,7 @@ use tool_mcp::McpServer;
 mod support;
 
 /// How long any one answer may take before the test fails.
-const ANSWER_LIMIT: Duration = Duration::from_secs(15);
+const ANSWER_LIMIT: Duration = Duration::from_secs(60);
 
 /// The `_meta` of a 2026-07-28 request: the protocol version, the client, and its capabilities,
 /// with the tasks extension or without.
@@ -257,7 +257,7 @@ impl Client {
     /// Polls `tasks/get` until the task has finished (as a client honouring a short poll
     /// interval does) and returns its last state.
     async fn poll(&mut self, id: &str) -> Value {
-        for _ in 0..1000 {
+        for () in support::patiently() {
             let answer = self.task("tasks/get", id, json!({})).await;
             let status = answer["result"]["status"].as_str().unwrap_or_default();
             if ["completed", "failed", "cancelled"].contains(&status) {
@@ -338,7 +338,7 @@ async fn cancelled_mid_way_the_handler_stops(client: &mut Client) {
     client.write_notes(3).await;
     let id = client.start("note_export", json!({"pace_ms": 400})).await;
     let mut seen = None;
-    for _ in 0..500 {
+    for () in support::patiently() {
         let answer = client.task("tasks/get", &id, json!({})).await;
         if let Some(message) = answer["result"]["statusMessage"].as_str() {
             seen = Some((message.to_owned(), answer["result"]["status"].clone()));
@@ -415,7 +415,7 @@ async fn a_task_still_running_at_its_ttl_fails_and_its_handler_stops() {
         "rmcp's words"
     );
     let mut count = String::new();
-    for _ in 0..100 {
+    for () in support::patiently() {
         count = client.count().await;
         if count == "3 notes, 0 reindexing" {
             break;
@@ -667,7 +667,7 @@ async fn a_question_inside_a_task_is_input_required_and_tasks_update_answers_it(
     let mut client = Client::in_process(McpServer::new(registry));
     let id = client.start("report_export", json!({})).await;
     let mut asked = None;
-    for _ in 0..500 {
+    for () in support::patiently() {
         let answer = client.task("tasks/get", &id, json!({})).await;
         if answer["result"]["status"] == "input_required" {
             asked = Some(answer["result"]["inputRequests"].clone());
@@ -713,7 +713,7 @@ async fn a_question_inside_a_task_is_input_required_and_tasks_update_answers_it(
 }
 
 async fn wait_for_input(client: &mut Client, id: &str) {
-    for _ in 0..500 {
+    for () in support::patiently() {
         let answer = client.task("tasks/get", id, json!({})).await;
         if answer["result"]["status"] == "input_required" {
             return;
@@ -755,4 +755,72 @@ async fn a_task_over_the_callers_budget_is_refused_at_once_not_in_its_result() {
     let text = refused["result"]["content"][0]["text"].as_str().unwrap();
     assert!(text.starts_with("refused\trate-limited\t"), "{text}");
     assert!(text.contains("\nretry-after\t"), "{text}");
+}
+
+/// Purges everything, and only as a task.
+#[tool(destructive, task = "required")]
+async fn purge_all() -> &'static str {
+    "purged"
+}
+
+/// Goes wrong inside, as a panic would.
+#[tool(task)]
+async fn break_inside() -> Result<String, Refusal> {
+    Err(Refusal::new(
+        tool_core::code::INTERNAL,
+        "the index is corrupt",
+    ))
+}
+
+#[tokio::test]
+async fn a_tool_that_runs_only_as_a_task_refuses_a_client_without_the_extension() {
+    let registry = Registry::builder()
+        .tool(PurgeAll)
+        .tool(BreakInside)
+        .build()
+        .unwrap();
+    let listed = registry.export(tool_core::Provider::Mcp).unwrap();
+    let listed = serde_json::to_value(&listed).unwrap();
+    assert_eq!(
+        listed[0]["execution"]["taskSupport"], "required",
+        "{listed}"
+    );
+    assert_eq!(
+        listed[1]["execution"]["taskSupport"], "optional",
+        "{listed}"
+    );
+
+    let mut client = Client::in_process(McpServer::new(registry));
+    let refused = client.call("purge_all", json!({}), false).await;
+    assert_eq!(refused["error"]["code"], -32021, "{refused}");
+    assert_eq!(
+        refused["error"]["data"]["requiredCapabilities"]["extensions"]["io.modelcontextprotocol/tasks"],
+        json!({}),
+        "{refused}"
+    );
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("`purge_all` runs only as a task"),
+        "{message}"
+    );
+
+    let id = client.start("purge_all", json!({})).await;
+    let finished = client.poll(&id).await;
+    assert_eq!(finished["status"], "completed", "{finished}");
+    assert_eq!(finished["result"]["content"][0]["text"], "purged");
+
+    // A tool that goes wrong inside fails its task, with no result; the refusal's text is the
+    // error's message.
+    let id = client.start("break_inside", json!({})).await;
+    let failed = client.poll(&id).await;
+    assert_eq!(failed["status"], "failed", "{failed}");
+    assert!(failed.get("result").is_none(), "{failed}");
+    let message = failed["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("refused\tinternal\tthe index is corrupt"),
+        "{message}"
+    );
+    // Called directly, the same refusal is the tool's answer.
+    let direct = client.call("break_inside", json!({}), false).await;
+    assert_eq!(direct["result"]["isError"], true, "{direct}");
 }

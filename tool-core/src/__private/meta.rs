@@ -29,6 +29,8 @@ pub struct Meta {
     pub lenient: bool,
     /// Whether a call may run as a task.
     pub task: bool,
+    /// Whether, over MCP, a call runs only as a task.
+    pub task_required: bool,
     /// The rules its fields' `#[schemars(...)]` declare.
     pub rules: &'static [Declared],
 }
@@ -114,7 +116,9 @@ pub fn definition(
     if meta.lenient {
         definition = definition.with_leniency(Leniency::all());
     }
-    if meta.task {
+    if meta.task_required {
+        definition = definition.requiring_task();
+    } else if meta.task {
         definition = definition.as_task();
     }
     for rule in meta.rules {

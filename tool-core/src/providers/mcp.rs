@@ -63,7 +63,11 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
         // The field of 2025-11-25; the tasks extension of 2026-07-28 has none, as its server
         // decides per call, but clients of both read it as "may run as a task".
         let mut execution = Map::new();
-        execution.insert("taskSupport".into(), "optional".into());
+        let support = match definition.requires_task() {
+            true => "required",
+            false => "optional",
+        };
+        execution.insert("taskSupport".into(), support.into());
         entry.insert("execution".into(), Value::Object(execution));
     }
     super::mcp_meta::insert(definition, &mut entry)?;

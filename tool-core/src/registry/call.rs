@@ -21,6 +21,7 @@ use crate::policy::approval::{Approval, ApprovalRequest, Approver};
 use crate::run::deadline::{earliest, within};
 use crate::run::execute::{self, RunSettings};
 use crate::tool::Tool;
+use crate::tool::definition::TaskSupport;
 use crate::tool::definition::ToolDefinition;
 
 /// How long an approver may take when no timeout is given.
@@ -362,6 +363,24 @@ impl Registry {
             .index
             .get(name)
             .is_some_and(|&position| self.permits(&catalog, position))
+    }
+
+    /// Whether the tool `name` runs as a task (`#[tool(task)]`), and whether only as one
+    /// (`task = "required"`): what a server serving the registry decides a call by. A tool
+    /// this registry (or view) does not let its caller reach runs as no task, so the answer
+    /// says nothing of tools out of reach.
+    pub fn task_support(&self, name: &str) -> TaskSupport {
+        let catalog = self.catalog();
+        let Some(&position) = catalog.index.get(name) else {
+            return TaskSupport::None;
+        };
+        let definition = &catalog.definitions[position];
+        match (definition.runs_as_task(), definition.requires_task()) {
+            (false, _) => TaskSupport::None,
+            _ if !self.permits(&catalog, position) => TaskSupport::None,
+            (true, false) => TaskSupport::Optional,
+            (true, true) => TaskSupport::Required,
+        }
     }
 
     /// The definition of the tool `name`, if this registry (or view) lets its caller reach

@@ -69,6 +69,8 @@ pub struct ToolDefinition {
     leniency: Option<Leniency>,
     #[serde(skip)]
     task: bool,
+    #[serde(skip)]
+    task_required: bool,
     /// Rules the tool's code declares that its schema does not carry (see
     /// `__private::Declared`), each a field and why; building a registry refuses them.
     #[serde(skip)]
@@ -99,6 +101,7 @@ impl ToolDefinition {
             as_written: false,
             leniency: None,
             task: false,
+            task_required: false,
             unapplied: Vec::new(),
         }
     }
@@ -182,6 +185,21 @@ impl ToolDefinition {
         self
     }
 
+    /// Says that, over MCP, a call of the tool runs only as a task (`#[tool(task =
+    /// "required")]`): MCP lists it with `taskSupport: "required"`, and a client that did not
+    /// declare the tasks extension is refused with `-32021` before it runs. In process it runs
+    /// as any task tool does.
+    pub fn requiring_task(mut self) -> Self {
+        self.task = true;
+        self.task_required = true;
+        self
+    }
+
+    /// Whether, over MCP, a call of the tool runs only as a task.
+    pub fn requires_task(&self) -> bool {
+        self.task_required
+    }
+
     /// Whether a call of the tool may run as a task.
     pub fn runs_as_task(&self) -> bool {
         self.task
@@ -236,6 +254,18 @@ impl ToolDefinition {
     pub fn arguments_object(&self, arguments: &Arguments) -> Result<Map<String, Value>, Refusal> {
         crate::args::parse_object(arguments.as_str(), &self.input_schema, &self.name)
     }
+}
+
+/// Whether a tool's calls run as tasks ([`Registry::task_support`](crate::Registry::task_support)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TaskSupport {
+    /// Never: each call runs while its caller waits.
+    None,
+    /// When the caller can follow a task (over MCP, a client that declared the tasks
+    /// extension); otherwise while it waits.
+    Optional,
+    /// Over MCP, only as a task: a client that cannot follow one is refused.
+    Required,
 }
 
 /// An icon a client may show for a tool, as MCP's `Icon` has it.

@@ -14,7 +14,7 @@ pub(crate) mod toolkit;
 pub(crate) mod written;
 
 pub use self::conventions::{DryRun, ExpectedRevision, NonEmptyString};
-pub use self::definition::{Annotations, Icon, IconTheme, ToolDefinition};
+pub use self::definition::{Annotations, Icon, IconTheme, TaskSupport, ToolDefinition};
 pub use self::toolkit::Toolkit;
 pub use self::written::InputSchema;
 

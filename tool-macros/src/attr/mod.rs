@@ -17,14 +17,13 @@ use syn::{Expr, Lit, LitStr, Meta};
 use self::syntax::{error, known_names, list_option, literal};
 
 /// The options that are flags, written alone.
-const FLAGS: [&str; 7] = [
+const FLAGS: [&str; 6] = [
     "readonly",
     "destructive",
     "idempotent",
     "open_world",
     "allow_any",
     "lenient",
-    "task",
 ];
 
 /// The options that may be written more than once, each adding to the others.
@@ -66,7 +65,7 @@ const TOOL_OPTIONS: Options = Options {
     strings: &STRINGS,
     what: "tool",
     example: "note_write",
-    others: &["timeout", "icon", "meta", "tags"],
+    others: &["task", "timeout", "icon", "meta", "tags"],
 };
 
 const TOOLKIT_OPTIONS: Options = Options {
@@ -217,8 +216,9 @@ pub struct ToolAttr {
     pub allow_any: Flag,
     /// `lenient`: the tool forgives the slips models make most, whatever the registry says.
     pub lenient: Flag,
-    /// `task`: a call may run as a task (started, watched, cancelled, its result read later).
-    pub task: Flag,
+    /// `task`: a call may run as a task (started, watched, cancelled, its result read later);
+    /// `task = "required"`: over MCP it runs only as one.
+    pub task: Option<TaskAttr>,
     /// `timeout = "5s"` or `timeout = 5000`.
     pub timeout: Option<Timeout>,
     /// `icon = "https://..."` or `icon(src = "...", ...)`, any number of times.
@@ -299,6 +299,40 @@ fn tag_problem(tag: &str) -> Option<String> {
         "a tag is one word of letters, digits, `-`, `_`, `.` and `/`, and {bad:?} is none of \
          these; write `tags(\"a\", \"b\")` for two tags"
     ))
+}
+
+/// The `task` option: alone, a call may run as a task; `task = "required"`, over MCP a call
+/// runs only as one (a client without the tasks extension is refused).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskAttr {
+    /// `task`, or `task = "optional"`.
+    Optional,
+    /// `task = "required"`.
+    Required,
+}
+
+const TASK_HELP: &str = "`task` is written alone (a call may run as a task) or `task = \"required\"` \
+                         (over MCP a call runs only as a task)";
+
+impl FromMeta for TaskAttr {
+    fn from_word() -> darling::Result<Self> {
+        Ok(TaskAttr::Optional)
+    }
+
+    fn from_meta(item: &Meta) -> darling::Result<Self> {
+        let value = match item {
+            Meta::Path(_) => return Ok(TaskAttr::Optional),
+            Meta::NameValue(name_value) => &name_value.value,
+            Meta::List(_) => {
+                return Err(darling::Error::custom(TASK_HELP).with_span(item));
+            }
+        };
+        match literal(value) {
+            Some(Lit::Str(text)) if text.value() == "required" => Ok(TaskAttr::Required),
+            Some(Lit::Str(text)) if text.value() == "optional" => Ok(TaskAttr::Optional),
+            _ => Err(darling::Error::custom(TASK_HELP).with_span(value)),
+        }
+    }
 }
 
 /// A timeout option: a string with a unit or an integer of milliseconds.

@@ -256,7 +256,8 @@ fn meta(tool: &ToolFn) -> TokenStream {
     let open_world = tool.attr.open_world.is_present();
     let allow_any = tool.attr.allow_any.is_present();
     let lenient = tool.attr.lenient.is_present();
-    let task = tool.attr.task.is_present();
+    let task = tool.attr.task.is_some();
+    let task_required = tool.attr.task == Some(crate::attr::TaskAttr::Required);
     let rules = declared_rules(tool);
     let timeout = match &tool.attr.timeout {
         Some(timeout) => {
@@ -281,6 +282,7 @@ fn meta(tool: &ToolFn) -> TokenStream {
             allow_any: #allow_any,
             lenient: #lenient,
             task: #task,
+            task_required: #task_required,
             rules: &[#(#rules),*],
         }
     }

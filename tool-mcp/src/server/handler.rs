@@ -240,7 +240,7 @@ impl ServerHandler for McpServer {
         let arguments = arguments_of(request.arguments);
         let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
         let least_log = self.least_log_level(request.meta.as_ref(), &context, current);
-        if self.tasks.wanted(&registry, &request.name, &context)
+        if self.tasks.wanted(&registry, &request.name, &context)?
             && registry.is_listed_in(&session, &request.name)
         {
             // A task outlives its request: it has a token of its own, and no progress token.

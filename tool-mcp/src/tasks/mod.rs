@@ -29,7 +29,8 @@ use std::time::{Duration, Instant};
 
 use rmcp::ErrorData as McpError;
 use rmcp::model::{
-    CallToolResponse, CreateTaskResult, DetailedTask, GetTaskResult, InputResponses,
+    CallToolResponse, ClientCapabilities, CreateTaskResult, DetailedTask, GetTaskResult,
+    InputResponses,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
@@ -37,6 +38,7 @@ use serde_json::Value;
 use tokio::sync::watch;
 use tool_core::call::Progress;
 use tool_core::run::TaskStatus;
+use tool_core::tool::TaskSupport;
 use tool_core::{Context, Registry, TaskHandle, ToolCall, ToolResult};
 
 use self::asker::InTask;
@@ -104,20 +106,34 @@ impl Tasks {
     }
 
     /// Whether this call is to run as a task: its tool is marked `#[tool(task)]` and the
-    /// request declares the tasks extension (a client that does not cannot read a task).
+    /// request declares the tasks extension (a client that does not cannot read a task). A
+    /// tool that runs only as a task (`task = "required"`) refuses a client that does not,
+    /// with the `-32021` that names the extension.
     pub(crate) fn wanted(
         &self,
         registry: &Registry,
         name: &str,
         context: &RequestContext<RoleServer>,
-    ) -> bool {
-        context
+    ) -> Result<bool, McpError> {
+        let declared = context
             .client_capabilities()
-            .is_some_and(|capabilities| capabilities.supports_tasks())
-            && registry
-                .definitions()
-                .iter()
-                .any(|definition| definition.name == name && definition.runs_as_task())
+            .is_some_and(|capabilities| capabilities.supports_tasks());
+        match (registry.task_support(name), declared) {
+            (TaskSupport::None, _) => Ok(false),
+            (_, true) => Ok(true),
+            (TaskSupport::Optional, false) => Ok(false),
+            (TaskSupport::Required, false) => {
+                let mut error = McpError::missing_required_client_capability(
+                    ClientCapabilities::builder().enable_tasks().build(),
+                );
+                error.message = format!(
+                    "`{name}` runs only as a task, and this client did not declare the tasks \
+                     extension (`io.modelcontextprotocol/tasks`); declare it and call again"
+                )
+                .into();
+                Err(error)
+            }
+        }
     }
 
     /// Starts `call` as a task of `owner` and answers with its `CreateTaskResult`; a call the
@@ -414,6 +430,16 @@ async fn run(call: TaskHandle, task: TaskContext) -> Result<rmcp::model::CallToo
     };
     if call.status() == TaskStatus::Cancelled {
         return Err(TaskExit::Cancelled);
+    }
+    // Something went wrong inside the tool or the framework (a panic): the task failed, and
+    // has no result. Any other refusal is the tool's answer, and the task completes with it.
+    if let Err(refusal) = &result.outcome
+        && refusal.code == tool_core::code::INTERNAL
+    {
+        return Err(TaskExit::Error(McpError::internal_error(
+            refusal.to_string(),
+            None,
+        )));
     }
     crate::convert::call_tool_result(&result).map_err(TaskExit::Error)
 }

@@ -202,3 +202,12 @@ impl HttpServer {
         let _ = tokio::time::timeout(Duration::from_secs(5), self.serving).await;
     }
 }
+
+/// The rounds of a wait for something that happens in its own time (a task's state, a count
+/// that settles): as many as fit in two minutes, so that a loaded machine is waited for and a
+/// fast one is not. The caller sleeps between rounds.
+#[allow(dead_code)] // Not every test binary waits.
+pub fn patiently() -> impl Iterator<Item = ()> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    std::iter::from_fn(move || (std::time::Instant::now() < deadline).then_some(()))
+}
