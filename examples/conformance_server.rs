@@ -442,6 +442,13 @@ async fn greet(
 }
 
 /// The registry, in the order the suite reads it: `test_simple_text` first.
+/// Answers after a moment, for the suite to watch its answer's stream (SEP-1699).
+#[tool(readonly)]
+async fn test_reconnection() -> &'static str {
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    "Reconnection test completed"
+}
+
 /// Answers with its value, which a 2026-07-28 client also sends as the `Mcp-Param-Value`
 /// header (SEP-2243); the server refuses a request whose header and argument differ.
 #[tool(readonly)]
@@ -631,6 +638,7 @@ fn registry() -> Result<Registry, tool_core::registry::RegistryError> {
         .tool(TestInputRequiredResultMultiRound)
         .tool(Greet)
         .tool(TestCustomHeader)
+        .tool(TestReconnection)
         .tool(JsonSchema2020Tool::new())
         .tool(SlowCompute)
         .tool(FailingJob)

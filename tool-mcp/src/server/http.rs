@@ -13,14 +13,18 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use tool_core::call::BoxFuture;
 
 use super::McpServer;
+use super::events::MemoryEvents;
 
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 impl McpServer {
     /// The streamable-HTTP service, to mount in an axum router (at `/mcp`, say).
     pub fn http_service(mut self) -> StreamableHttpService<McpServer, LocalSessionManager> {
         let mut config = self.http_config.take().unwrap_or_default();
+        let mut sessions = LocalSessionManager::default();
         if self.stateless {
             config.legacy_session_mode = false;
+            // Without sessions rmcp keeps no stream to resume; these events are kept instead.
+            sessions = sessions.with_event_store(Arc::new(MemoryEvents::default()));
         }
         self.http_sessions = config.legacy_session_mode;
         StreamableHttpService::new(
@@ -28,7 +32,7 @@ impl McpServer {
                 // Each HTTP session finds tools, and sets its log level, for itself.
                 Ok(self.clone().for_connection())
             },
-            Arc::new(LocalSessionManager::default()),
+            Arc::new(sessions),
             config,
         )
     }

@@ -17,6 +17,8 @@
 
 mod beside;
 mod config;
+#[cfg(feature = "http")]
+mod events;
 mod handler;
 #[cfg(feature = "http")]
 mod http;
