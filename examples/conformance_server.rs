@@ -223,6 +223,15 @@ enum Titled {
     Value3,
 }
 
+/// One of three, titled in SEP-1330's legacy way (`enumNames`), which clients of 2025-06-18 show.
+#[derive(serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Legacy {
+    Opt1,
+    Opt2,
+    Opt3,
+}
+
 /// A form of SEP-1330's enum shapes.
 #[derive(serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
 #[allow(non_snake_case)]
@@ -235,6 +244,9 @@ struct Enums {
     untitledMulti: Vec<Untitled>,
     /// Many, titled.
     titledMulti: Vec<Titled>,
+    /// One, titled the legacy way.
+    #[schemars(extend("enumNames" = ["Option One", "Option Two", "Option Three"]))]
+    legacyEnum: Legacy,
 }
 
 /// Asks with a form of every kind of choice.

@@ -142,6 +142,41 @@ fn a_list_of_choices_is_a_multi_select() {
     assert_eq!(colours["maxItems"], 2, "a list keeps its bounds: {colours}");
 }
 
+/// A colour, titled the legacy way (SEP-1330's `enumNames`), and one titled wrong.
+#[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+struct Painting {
+    /// The colour.
+    #[schemars(extend("enumNames" = ["Deep red", "Sky blue"]))]
+    colour: Colour,
+}
+
+#[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+struct Misnamed {
+    /// The colour, with one name for two choices.
+    #[schemars(extend("enumNames" = ["Deep red"]))]
+    colour: Colour,
+}
+
+#[test]
+fn legacy_enum_names_are_kept_when_they_name_each_choice() {
+    let form = Value::Object(form_for::<Painting>().unwrap());
+    let colour = &form["properties"]["colour"];
+    assert_eq!(colour["enum"], json!(["red", "blue"]), "{colour}");
+    assert_eq!(
+        colour["enumNames"],
+        json!(["Deep red", "Sky blue"]),
+        "{colour}"
+    );
+    let refusal = form_for::<Misnamed>().unwrap_err();
+    assert!(
+        refusal
+            .message
+            .contains("field `colour` has `enumNames` that are not one text for each"),
+        "{}",
+        refusal.message
+    );
+}
+
 #[test]
 fn a_single_value_is_one_field_named_value() {
     let form = Value::Object(form_for::<bool>().unwrap());

@@ -160,7 +160,9 @@ fn flat_property(schema: &Value) -> Result<Map<String, Value>, &'static str> {
         _ => return Err("has no single type"),
     };
     let kept: &[&str] = match kind {
-        "string" => &["minLength", "maxLength", "format", "enum"],
+        // `enumNames` titles an `enum`'s choices in SEP-1330's legacy form, which a client of
+        // 2025-06-18 shows; a titled enum (`oneOf` of `const`s) is the current one.
+        "string" => &["minLength", "maxLength", "format", "enum", "enumNames"],
         "number" | "integer" => &["minimum", "maximum"],
         "boolean" => &[],
         "array" => return multi_select(schema),
@@ -181,6 +183,18 @@ fn flat_property(schema: &Value) -> Result<Map<String, Value>, &'static str> {
         && !values.iter().all(Value::is_string)
     {
         return Err("is an enum whose variants are not plain strings");
+    }
+    if let Some(names) = flat.get("enumNames") {
+        let choices = flat.get("enum").and_then(Value::as_array).map(Vec::len);
+        match names {
+            Value::Array(names)
+                if names.iter().all(Value::is_string) && Some(names.len()) == choices => {}
+            _ => {
+                return Err(
+                    "has `enumNames` that are not one text for each of its `enum`'s choices",
+                );
+            }
+        }
     }
     Ok(flat)
 }

@@ -106,7 +106,9 @@ impl McpServer {
     /// stream carrying the call's progress, then its result), and no `Mcp-Session-Id` is
     /// issued. It keeps the rest of a configuration given to [`McpServer::with_http_config`],
     /// before or after. See [serving without sessions](crate#serving-without-sessions) for
-    /// what a session gave that this mode does not.
+    /// what a session gave that this mode does not. Each answer stream's events are kept in
+    /// this process's memory (the last few thousand, for five minutes), so a client whose
+    /// stream broke resumes it with `Last-Event-ID` on the replica that answered it.
     ///
     /// ```
     /// use tool_mcp::McpServer;
