@@ -376,24 +376,16 @@ impl Context {
     /// # Ok::<_, Refusal>(()) }).unwrap();
     /// ```
     pub async fn sample(&self, request: SamplingRequest) -> Result<Sampled, Refusal> {
-        let Some(asker) = self.asker() else {
-            return Err(Refusal::new(
-                code::CANNOT_ASK,
-                "this caller has no model to ask; go on without its answer or stop",
-            ));
-        };
+        let asker =
+            self.asker_or("this caller has no model to ask; go on without its answer or stop")?;
         self.within_call(asker.sample(request)).await
     }
 
     /// The caller's client's roots: the places it works in (MCP's roots), with the same
     /// refusals as [`Context::sample`].
     pub async fn roots(&self) -> Result<Vec<Root>, Refusal> {
-        let Some(asker) = self.asker() else {
-            return Err(Refusal::new(
-                code::CANNOT_ASK,
-                "this caller has no roots to tell; go on without them or stop",
-            ));
-        };
+        let asker =
+            self.asker_or("this caller has no roots to tell; go on without them or stop")?;
         self.within_call(asker.roots()).await
     }
 
@@ -415,12 +407,8 @@ impl Context {
     /// nor held to the form, which is the asking server's to check. Refused as
     /// [`Context::ask`] is when nobody can be asked or the call ends first.
     pub async fn ask_form(&self, question: Question) -> Result<Reply, Refusal> {
-        let Some(asker) = self.asker() else {
-            return Err(Refusal::new(
-                code::CANNOT_ASK,
-                "this caller cannot be asked questions; go on without an answer or stop",
-            ));
-        };
+        let asker = self
+            .asker_or("this caller cannot be asked questions; go on without an answer or stop")?;
         self.within_call(asker.ask(question)).await
     }
 
@@ -428,6 +416,15 @@ impl Context {
     /// declared `roots`).
     pub fn can_list_roots(&self) -> bool {
         self.asker().is_some_and(|asker| asker.offers().roots)
+    }
+
+    /// The context's asker, or a `cannot-ask` refusal saying `why` there is none.
+    fn asker_or(
+        &self,
+        why: &str,
+    ) -> Result<&std::sync::Arc<dyn crate::call::asker::Asker>, Refusal> {
+        self.asker()
+            .ok_or_else(|| Refusal::new(code::CANNOT_ASK, why.to_owned()))
     }
 
     /// Waits for `asked` no longer than the call: `cancelled` or `timed-out` when the call is

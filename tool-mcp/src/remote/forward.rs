@@ -145,6 +145,22 @@ impl Forwarder {
     }
 }
 
+impl Forwarder {
+    /// A 2025-11-25 request (`what`, `method` with `params`) put to the one call in flight, and
+    /// its answer as rmcp's result for the method.
+    async fn forwarded<T: DeserializeOwned>(
+        &self,
+        what: &str,
+        key: &str,
+        method: &str,
+        params: Value,
+    ) -> Result<T, McpError> {
+        let ctx = self.only_caller(what)?;
+        let answer = answer(&ctx, key, method, &params).await.map_err(refused)?;
+        retyped(answer)
+    }
+}
+
 /// A refusal as the error a 2025-11-25 server is answered with.
 fn refused(refusal: Refusal) -> McpError {
     McpError::internal_error(refusal.to_string(), None)
@@ -169,12 +185,9 @@ impl ClientHandler for Forwarder {
         request: ElicitRequestParams,
         _context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, McpError> {
-        let ctx = self.only_caller("a question")?;
         let params = params_of(request)?;
-        let answer = answer(&ctx, "question", "elicitation/create", &params)
+        self.forwarded("a question", "question", "elicitation/create", params)
             .await
-            .map_err(refused)?;
-        retyped(answer)
     }
 
     async fn create_message(
@@ -182,23 +195,22 @@ impl ClientHandler for Forwarder {
         params: CreateMessageRequestParams,
         _context: RequestContext<RoleClient>,
     ) -> Result<CreateMessageResult, McpError> {
-        let ctx = self.only_caller("a sampling request")?;
         let params = params_of(params)?;
-        let answer = answer(&ctx, "sampling", "sampling/createMessage", &params)
-            .await
-            .map_err(refused)?;
-        retyped(answer)
+        self.forwarded(
+            "a sampling request",
+            "sampling",
+            "sampling/createMessage",
+            params,
+        )
+        .await
     }
 
     async fn list_roots(
         &self,
         _context: RequestContext<RoleClient>,
     ) -> Result<ListRootsResult, McpError> {
-        let ctx = self.only_caller("a request for roots")?;
-        let answer = answer(&ctx, "roots", "roots/list", &json!({}))
+        self.forwarded("a request for roots", "roots", "roots/list", json!({}))
             .await
-            .map_err(refused)?;
-        retyped(answer)
     }
 
     async fn on_progress(
