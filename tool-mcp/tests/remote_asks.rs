@@ -234,3 +234,58 @@ async fn a_change_to_the_servers_tools_is_followed_in_the_registry() {
     let gone = text_of(&local, "report", &Context::new()).await;
     assert!(gone.is_err(), "{gone:?}");
 }
+
+/// Holds its call until the test lets it go, saying when it started.
+struct Gate {
+    entered: Arc<tokio::sync::Notify>,
+    let_go: Arc<tokio::sync::Notify>,
+}
+
+#[tool_core::toolkit(name = "gate")]
+impl Gate {
+    /// Waits to be let go.
+    #[tool(readonly)]
+    async fn hold(&self) -> &'static str {
+        self.entered.notify_one();
+        self.let_go.notified().await;
+        "let go"
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2025_11_25_question_while_two_calls_are_in_flight_is_refused_not_misdirected() {
+    let (entered, let_go) = (Arc::default(), Arc::new(tokio::sync::Notify::new()));
+    let gate = Gate {
+        entered: Arc::clone(&entered),
+        let_go: let_go.clone(),
+    };
+    let served = Registry::builder()
+        .toolkit(gate)
+        .tool(AskTitle)
+        .build()
+        .unwrap();
+    let (_remote, local) = connected(served, Revision::V2025_11_25).await;
+    let held = {
+        let local = local.clone();
+        tokio::spawn(async move { text_of(&local, "hold", &Context::new()).await })
+    };
+    // The held call runs on the server, so it is in flight here.
+    let entered: Arc<tokio::sync::Notify> = entered;
+    tokio::time::timeout(Duration::from_secs(60), entered.notified())
+        .await
+        .expect("the held call reached the server");
+    let heard = Arc::new(Heard::default());
+    let answered = text_of(&local, "ask_title", &listening(&heard)).await;
+    let refused = answered.expect_err("the question was refused");
+    assert!(refused.contains("speak 2026-07-28"), "{refused}");
+    assert!(
+        heard.questions.lock().unwrap().is_empty(),
+        "no question reached a caller it may not belong to"
+    );
+    assert!(
+        refused.contains("exactly one call is in flight"),
+        "{refused}"
+    );
+    let_go.notify_one();
+    assert_eq!(held.await.unwrap().as_deref(), Ok("let go"));
+}

@@ -5,11 +5,12 @@
 //! context's listener.
 //!
 //! A 2026-07-28 round comes back inside the call's own result, so it is always its caller's.
-//! Progress names its call by the token sent with it; rmcp hands each notification to its
+//! Progress names its call by the token rmcp sent it with; rmcp hands each notification to its
 //! own task, so a report can be heard just after its call returned, and the last calls'
 //! contexts are kept for it. A 2025-11-25 request names no call, but its call waits for the
-//! answer, so it is passed on while exactly one call is in flight on the connection; with
-//! several it is refused, never put to a caller it may not belong to. A log message names no
+//! answer, so it is passed on while exactly one call is in flight on the connection (a call
+//! is in flight from before its request is sent); with several it is refused, never put to a
+//! caller it may not belong to. A log message names no
 //! call and waits for nothing, so it could reach the wrong caller: it goes to the host's
 //! `tracing` log instead, with the server's name.
 
@@ -36,37 +37,54 @@ use tool_core::{Context, Refusal, code};
 use crate::ask::wire::read_sampled;
 
 /// The calls in flight on one connection, each with the context its caller gave it, and the
-/// last ones finished, for their late progress.
+/// last ones finished, for their late progress. A call is entered before its request is sent,
+/// so that whatever the server sends for it finds it; its progress token, which rmcp gives the
+/// request as it is sent, is known just after.
 #[derive(Default)]
 pub(crate) struct InFlight {
     calls: Mutex<Calls>,
+    /// Told each time a call learns its token.
+    tokens: tokio::sync::Notify,
 }
 
 #[derive(Default)]
 struct Calls {
-    flying: HashMap<String, Context>,
+    next: u64,
+    flying: HashMap<u64, (Option<String>, Context)>,
     finished: VecDeque<(String, Context)>,
 }
 
 /// How many finished calls' contexts are kept for progress heard after their answer.
 const FINISHED_KEPT: usize = 32;
 
+/// How long a progress report whose token no call has yet waits for its call to learn it: the
+/// moment between rmcp sending the request and giving back its token.
+const TOKEN_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// One call's place in [`InFlight`], left when it is dropped.
 pub(crate) struct Flying {
     flights: Arc<InFlight>,
-    token: String,
+    id: u64,
+}
+
+impl Flying {
+    /// The progress token rmcp sent the call's request with.
+    pub(crate) fn sent_with(&self, token: &ProgressToken) {
+        if let Some((known, _)) = self.flights.lock().flying.get_mut(&self.id) {
+            *known = Some(token_text(token));
+        }
+        self.flights.tokens.notify_waiters();
+    }
 }
 
 impl Drop for Flying {
     fn drop(&mut self) {
         let mut calls = self.flights.lock();
-        if let Some(ctx) = calls.flying.remove(&self.token) {
+        if let Some((Some(token), ctx)) = calls.flying.remove(&self.id) {
             if calls.finished.len() == FINISHED_KEPT {
                 calls.finished.pop_front();
             }
-            calls
-                .finished
-                .push_back((std::mem::take(&mut self.token), ctx));
+            calls.finished.push_back((token, ctx));
         }
     }
 }
@@ -76,13 +94,15 @@ impl InFlight {
         self.calls.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Enters a call made with `ctx`, whose progress comes with `token`.
-    pub(crate) fn enter(self: &Arc<Self>, ctx: &Context, token: ProgressToken) -> Flying {
-        let token = token_text(&token);
-        self.lock().flying.insert(token.clone(), ctx.clone());
+    /// Enters a call made with `ctx`, before its request is sent.
+    pub(crate) fn enter(self: &Arc<Self>, ctx: &Context) -> Flying {
+        let mut calls = self.lock();
+        calls.next += 1;
+        let id = calls.next;
+        calls.flying.insert(id, (None, ctx.clone()));
         Flying {
             flights: self.clone(),
-            token,
+            id,
         }
     }
 
@@ -90,21 +110,40 @@ impl InFlight {
     fn only(&self) -> Option<Context> {
         let calls = self.lock();
         match calls.flying.len() {
-            1 => calls.flying.values().next().cloned(),
+            1 => calls.flying.values().next().map(|(_, ctx)| ctx.clone()),
             _ => None,
         }
     }
 
-    fn by_token(&self, token: &ProgressToken) -> Option<Context> {
-        let token = token_text(token);
+    fn by_token(&self, token: &str) -> Option<Context> {
         let calls = self.lock();
-        calls.flying.get(&token).cloned().or_else(|| {
+        let flying = calls
+            .flying
+            .values()
+            .find(|(known, _)| known.as_deref() == Some(token));
+        flying.map(|(_, ctx)| ctx.clone()).or_else(|| {
             calls
                 .finished
                 .iter()
                 .find(|(finished, _)| *finished == token)
                 .map(|(_, ctx)| ctx.clone())
         })
+    }
+
+    /// The context of the call `token` names, waiting a moment for a call just sent to learn
+    /// its token.
+    async fn by_token_soon(&self, token: &ProgressToken) -> Option<Context> {
+        let token = token_text(token);
+        let found = async {
+            loop {
+                let told = self.tokens.notified();
+                if let Some(ctx) = self.by_token(&token) {
+                    return ctx;
+                }
+                told.await;
+            }
+        };
+        tokio::time::timeout(TOKEN_WAIT, found).await.ok()
     }
 }
 
@@ -218,7 +257,7 @@ impl ClientHandler for Forwarder {
         params: ProgressNotificationParam,
         _context: NotificationContext<RoleClient>,
     ) {
-        if let Some(ctx) = self.calls.by_token(&params.progress_token) {
+        if let Some(ctx) = self.calls.by_token_soon(&params.progress_token).await {
             ctx.progress(params.progress, params.total, params.message.as_deref());
         }
     }

@@ -452,11 +452,12 @@ impl RemoteTool {
         };
         let peer = self.link.client.peer();
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let flying = self.link.calls.enter(ctx);
         let handle = peer
             .send_request_with_option(request, PeerRequestOptions::no_options())
             .await
             .map_err(unanswered)?;
-        let _flying = self.link.calls.enter(ctx, handle.progress_token.clone());
+        flying.sent_with(&handle.progress_token);
         let mut abandoned = Abandoned {
             peer,
             id: Some(handle.id.clone()),
