@@ -42,7 +42,7 @@ impl InputSchema {
         }
     }
 
-    /// The schema, as written: what the tool's [`ToolDefinition`](crate::ToolDefinition)
+    /// The schema, as written: what the tool's [`ToolDefinition`](crate::tool::ToolDefinition)
     /// advertises.
     pub fn schema(&self) -> &Map<String, Value> {
         self.prepared.schema()
