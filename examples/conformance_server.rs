@@ -682,7 +682,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .with_context(Context::new().with_extension(registry))
         .with_handler(conformance::SuiteContent::default());
     let server = if stateless {
-        server.stateless()
+        // The suite's stream scenarios resume a broken answer stream.
+        server.stateless().with_resumable_streams()
     } else {
         server
     };

@@ -106,9 +106,8 @@ impl McpServer {
     /// stream carrying the call's progress, then its result), and no `Mcp-Session-Id` is
     /// issued. It keeps the rest of a configuration given to [`McpServer::with_http_config`],
     /// before or after. See [serving without sessions](crate#serving-without-sessions) for
-    /// what a session gave that this mode does not. Each answer stream's events are kept in
-    /// this process's memory (the last few thousand, for five minutes), so a client whose
-    /// stream broke resumes it with `Last-Event-ID` on the replica that answered it.
+    /// what a session gave that this mode does not. Closing a request cancels its call (see
+    /// [`McpServer::with_resumable_streams`] for the other choice).
     ///
     /// ```
     /// use tool_mcp::McpServer;
@@ -119,6 +118,28 @@ impl McpServer {
     /// ```
     pub fn stateless(mut self) -> Self {
         self.stateless = true;
+        self
+    }
+
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    /// Without sessions ([`McpServer::stateless`]), keeps each answer stream's events in this
+    /// process's memory (the last few thousand, for five minutes), so that a client whose
+    /// stream broke takes it up again with `Last-Event-ID` (SEP-1699): each stream opens with
+    /// an event id and a `retry` interval. The price: a call outlives a closed request (the
+    /// client may come back for its answer) until it ends or its timeout passes, and without a
+    /// session nothing else can cancel it. With sessions, rmcp keeps each session's streams
+    /// itself and this changes nothing.
+    ///
+    /// ```
+    /// use tool_mcp::McpServer;
+    ///
+    /// # fn make(registry: tool_core::Registry) -> McpServer {
+    /// McpServer::new(registry).stateless().with_resumable_streams()
+    /// # }
+    /// ```
+    pub fn with_resumable_streams(mut self) -> Self {
+        self.resumable = true;
         self
     }
 

@@ -1,5 +1,6 @@
-//! The answer-stream events a server without sessions keeps, so that a client whose stream
-//! broke mid-answer can take it up again (SEP-1699): rmcp's HTTP transport opens each stream
+//! The answer-stream events a server without sessions keeps when asked to
+//! (`McpServer::with_resumable_streams`), so that a client whose stream broke mid-answer can
+//! take it up again (SEP-1699): rmcp's HTTP transport opens each stream
 //! with a priming event (an id and the `retry` interval) when it has an [`EventStore`], and a
 //! `GET` with `Last-Event-ID` replays what followed. With sessions, rmcp keeps each session's
 //! streams itself; without them it keeps nothing, and rmcp ships no store, hence this one.

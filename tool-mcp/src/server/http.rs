@@ -23,6 +23,8 @@ impl McpServer {
         let mut sessions = LocalSessionManager::default();
         if self.stateless {
             config.legacy_session_mode = false;
+        }
+        if self.stateless && self.resumable {
             // Without sessions rmcp keeps no stream to resume; these events are kept instead.
             sessions = sessions.with_event_store(Arc::new(MemoryEvents::default()));
         }

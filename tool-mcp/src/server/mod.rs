@@ -87,6 +87,10 @@ pub struct McpServer {
     /// Whether HTTP is served without sessions ([`McpServer::stateless`]); kept apart from
     /// `http_config` so that it holds whichever of the two is set first.
     stateless: bool,
+    #[cfg(feature = "http")]
+    /// Whether, without sessions, answer streams are kept for resumption
+    /// ([`McpServer::with_resumable_streams`]).
+    resumable: bool,
     /// The tools this connection's (or HTTP session's) searches found, for a registry with
     /// deferred loading.
     finds: tool_core::Session,
@@ -156,6 +160,8 @@ impl McpServer {
             tasks: Tasks::new(Self::DEFAULT_TASK_TTL),
             #[cfg(feature = "http")]
             stateless: false,
+            #[cfg(feature = "http")]
+            resumable: false,
             finds: tool_core::Session::new(),
             caller_finds: crate::callers::Callers::new(
                 Self::DEFAULT_MAX_CALLER_SESSIONS,

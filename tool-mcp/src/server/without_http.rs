@@ -30,6 +30,15 @@ impl McpServer {
         self
     }
 
+    /// Keeps answer streams for resumption without sessions. Needs the `http` feature;
+    /// without it, a call of this is a compile error naming the feature.
+    pub fn with_resumable_streams<'a>(self) -> Self
+    where
+        &'a Self: HttpFeature,
+    {
+        self
+    }
+
     /// Tells who an HTTP caller is. Needs the `http` feature; without it, a call of this is a
     /// compile error naming the feature.
     pub fn with_caller<'a>(
