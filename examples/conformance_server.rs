@@ -561,6 +561,18 @@ async fn multi_input(ctx: &Context) -> Result<String, Refusal> {
     Ok(format!("multi_input: a = {}, b = {}", given(a?), given(b?)))
 }
 
+/// Asks for a name while its client waits (an `input_required` round), then greets as a task
+/// once the name comes (SEP-2663's composition of a round and a task).
+#[tool(readonly, task = "after_input")]
+async fn test_tool_with_task(ctx: &Context) -> Result<String, Refusal> {
+    let name = match ctx.ask::<UserName>("What is your name?").await? {
+        Answer::Given(UserName { name }) => name,
+        Answer::Declined | Answer::Cancelled => "friend".to_owned(),
+    };
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    Ok(format!("Hello, {name}! (async)"))
+}
+
 /// A tool whose input schema is JSON Schema 2020-12 written by hand, as the suite writes it:
 /// published as written, and every call held to all of it (`if`/`then`/`else` and the `anyOf`
 /// of required fields included) before it runs.
@@ -657,6 +669,7 @@ fn registry() -> Result<Registry, tool_core::registry::RegistryError> {
         .tool(ProtocolErrorJob)
         .tool(ConfirmDelete)
         .tool(MultiInput)
+        .tool(TestToolWithTask)
         .build()
 }
 

@@ -824,3 +824,69 @@ async fn a_tool_that_runs_only_as_a_task_refuses_a_client_without_the_extension(
     let direct = client.call("break_inside", json!({}), false).await;
     assert_eq!(direct["result"]["isError"], true, "{direct}");
 }
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Folder {
+    /// Where to export.
+    path: String,
+}
+
+/// Asks where to export while its client waits, then exports as a task.
+#[tool(task = "after_input")]
+async fn export_to(ctx: &Context) -> Result<String, Refusal> {
+    match ctx.ask::<Folder>("Where to?").await? {
+        Answer::Given(Folder { path }) => Ok(format!("exported to {path}")),
+        Answer::Declined | Answer::Cancelled => Ok("not exported".to_owned()),
+    }
+}
+
+#[tokio::test]
+async fn a_tool_that_asks_first_asks_in_a_round_and_runs_as_a_task_once_answered() {
+    let registry = Registry::builder().tool(ExportTo).build().unwrap();
+    let mut client = Client::in_process(McpServer::new(registry));
+    // A client that answers forms, with the tasks extension or without.
+    let asking = |tasks: bool| {
+        let mut meta = meta(tasks);
+        meta["io.modelcontextprotocol/clientCapabilities"]["elicitation"] = json!({});
+        meta
+    };
+    let call = |tasks: bool| json!({"name": "export_to", "arguments": {}, "_meta": asking(tasks)});
+
+    let round = client.request("tools/call", call(true)).await;
+    assert_eq!(round["result"]["resultType"], "input_required", "{round}");
+    assert!(round["result"].get("taskId").is_none(), "{round}");
+    let asked = &round["result"]["inputRequests"]["folder"];
+    assert_eq!(asked["params"]["message"], "Where to?", "{round}");
+    let state = round["result"]["requestState"].clone();
+
+    let answers = json!({"folder": {"action": "accept", "content": {"path": "/tmp/out"}}});
+    let mut retry = call(true);
+    retry["requestState"] = state;
+    retry["inputResponses"] = answers;
+    let started = client.request("tools/call", retry.clone()).await;
+    assert_eq!(started["result"]["resultType"], "task", "{started}");
+    assert!(started["result"].get("requestState").is_none(), "{started}");
+    let id = started["result"]["taskId"].as_str().unwrap().to_owned();
+    let finished = client.poll(&id).await;
+    assert_eq!(finished["status"], "completed", "{finished}");
+    assert_eq!(
+        finished["result"]["content"][0]["text"],
+        "exported to /tmp/out"
+    );
+
+    // The round's state is spent: the same retry again names nothing.
+    let again = client.request("tools/call", retry).await;
+    assert!(again["error"]["message"].is_string(), "{again}");
+
+    // Answers sent ahead start the task at once.
+    let mut ahead = call(true);
+    ahead["inputResponses"] = json!({"folder": {"action": "accept", "content": {"path": "/srv"}}});
+    let started = client.request("tools/call", ahead).await;
+    let id = started["result"]["taskId"].as_str().unwrap().to_owned();
+    let finished = client.poll(&id).await;
+    assert_eq!(finished["result"]["content"][0]["text"], "exported to /srv");
+
+    // A client without the extension gets the rounds, and the answer on the retry.
+    let plain = client.request("tools/call", call(false)).await;
+    assert_eq!(plain["result"]["resultType"], "input_required", "{plain}");
+}

@@ -31,6 +31,8 @@ pub struct Meta {
     pub task: bool,
     /// Whether, over MCP, a call runs only as a task.
     pub task_required: bool,
+    /// Whether, over MCP, a call asks for its input before it runs as a task.
+    pub task_after_input: bool,
     /// The rules its fields' `#[schemars(...)]` declare.
     pub rules: &'static [Declared],
 }
@@ -118,6 +120,8 @@ pub fn definition(
     }
     if meta.task_required {
         definition = definition.requiring_task();
+    } else if meta.task_after_input {
+        definition = definition.as_task_after_input();
     } else if meta.task {
         definition = definition.as_task();
     }

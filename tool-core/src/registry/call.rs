@@ -378,8 +378,9 @@ impl Registry {
         match (definition.runs_as_task(), definition.requires_task()) {
             (false, _) => TaskSupport::None,
             _ if !self.permits(&catalog, position) => TaskSupport::None,
-            (true, false) => TaskSupport::Optional,
             (true, true) => TaskSupport::Required,
+            (true, false) if definition.asks_before_task() => TaskSupport::AfterInput,
+            (true, false) => TaskSupport::Optional,
         }
     }
 

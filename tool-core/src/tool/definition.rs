@@ -71,6 +71,8 @@ pub struct ToolDefinition {
     task: bool,
     #[serde(skip)]
     task_required: bool,
+    #[serde(skip)]
+    task_after_input: bool,
     /// Rules the tool's code declares that its schema does not carry (see
     /// `__private::Declared`), each a field and why; building a registry refuses them.
     #[serde(skip)]
@@ -102,6 +104,7 @@ impl ToolDefinition {
             leniency: None,
             task: false,
             task_required: false,
+            task_after_input: false,
             unapplied: Vec::new(),
         }
     }
@@ -200,6 +203,23 @@ impl ToolDefinition {
         self.task_required
     }
 
+    /// Says that, over MCP, a call of the tool asks for its input before it runs as a task
+    /// (`#[tool(task = "after_input")]`, SEP-2663's composition with SEP-2322): from a client
+    /// with the tasks extension, a call's questions come back as `input_required` rounds, and
+    /// the retry that brings the answers starts the call again as a task, its questions
+    /// answered from them. The tool runs from the start each time, as MCP's rounds have it, so
+    /// it asks before it does anything it must not do twice. In process it is a task tool.
+    pub fn as_task_after_input(mut self) -> Self {
+        self.task = true;
+        self.task_after_input = true;
+        self
+    }
+
+    /// Whether, over MCP, a call of the tool asks for its input before it runs as a task.
+    pub fn asks_before_task(&self) -> bool {
+        self.task_after_input
+    }
+
     /// Whether a call of the tool may run as a task.
     pub fn runs_as_task(&self) -> bool {
         self.task
@@ -266,6 +286,9 @@ pub enum TaskSupport {
     Optional,
     /// Over MCP, only as a task: a client that cannot follow one is refused.
     Required,
+    /// When the caller can follow a task, once the call has the input it asks for: its
+    /// questions come back as `input_required` rounds first.
+    AfterInput,
 }
 
 /// An icon a client may show for a tool, as MCP's `Icon` has it.

@@ -217,7 +217,8 @@ pub struct ToolAttr {
     /// `lenient`: the tool forgives the slips models make most, whatever the registry says.
     pub lenient: Flag,
     /// `task`: a call may run as a task (started, watched, cancelled, its result read later);
-    /// `task = "required"`: over MCP it runs only as one.
+    /// `task = "required"`: over MCP it runs only as one; `task = "after_input"`: over MCP it
+    /// asks for its input first.
     pub task: Option<TaskAttr>,
     /// `timeout = "5s"` or `timeout = 5000`.
     pub timeout: Option<Timeout>,
@@ -302,17 +303,21 @@ fn tag_problem(tag: &str) -> Option<String> {
 }
 
 /// The `task` option: alone, a call may run as a task; `task = "required"`, over MCP a call
-/// runs only as one (a client without the tasks extension is refused).
+/// runs only as one (a client without the tasks extension is refused); `task = "after_input"`,
+/// over MCP a call asks for its input in `input_required` rounds first, then runs as a task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TaskAttr {
     /// `task`, or `task = "optional"`.
     Optional,
     /// `task = "required"`.
     Required,
+    /// `task = "after_input"`.
+    AfterInput,
 }
 
-const TASK_HELP: &str = "`task` is written alone (a call may run as a task) or `task = \"required\"` \
-                         (over MCP a call runs only as a task)";
+const TASK_HELP: &str = "`task` is written alone (a call may run as a task), `task = \"required\"` \
+                         (over MCP a call runs only as a task) or `task = \"after_input\"` (over \
+                         MCP a call asks for its input first, then runs as a task)";
 
 impl FromMeta for TaskAttr {
     fn from_word() -> darling::Result<Self> {
@@ -330,6 +335,7 @@ impl FromMeta for TaskAttr {
         match literal(value) {
             Some(Lit::Str(text)) if text.value() == "required" => Ok(TaskAttr::Required),
             Some(Lit::Str(text)) if text.value() == "optional" => Ok(TaskAttr::Optional),
+            Some(Lit::Str(text)) if text.value() == "after_input" => Ok(TaskAttr::AfterInput),
             _ => Err(darling::Error::custom(TASK_HELP).with_span(value)),
         }
     }

@@ -258,6 +258,7 @@ fn meta(tool: &ToolFn) -> TokenStream {
     let lenient = tool.attr.lenient.is_present();
     let task = tool.attr.task.is_some();
     let task_required = tool.attr.task == Some(crate::attr::TaskAttr::Required);
+    let task_after_input = tool.attr.task == Some(crate::attr::TaskAttr::AfterInput);
     let rules = declared_rules(tool);
     let timeout = match &tool.attr.timeout {
         Some(timeout) => {
@@ -283,6 +284,7 @@ fn meta(tool: &ToolFn) -> TokenStream {
             lenient: #lenient,
             task: #task,
             task_required: #task_required,
+            task_after_input: #task_after_input,
             rules: &[#(#rules),*],
         }
     }

@@ -310,6 +310,24 @@ impl Suspended {
         InputRequiredResult::new(Some(requests), Some(state))
     }
 
+    /// Stops the call `state` names, for a tool that runs again as a task with the answers
+    /// its retry brings; the error `resume` gives if `owner` may not, or the state names a
+    /// call of another tool.
+    pub(crate) fn forget(&self, name: &str, state: String, owner: &Owner) -> Result<(), McpError> {
+        let mut table = self.table.lock().unwrap_or_else(PoisonError::into_inner);
+        let Entry::Occupied(waiting) = table.entry(state) else {
+            return Err(no_such_waiting());
+        };
+        if waiting.get().running.owner != *owner || waiting.get().running.name != name {
+            return Err(no_such_waiting());
+        }
+        let waiting = waiting.remove();
+        waiting.expiry.abort();
+        // Dropping it cancels the call.
+        drop(waiting);
+        Ok(())
+    }
+
     /// Resumes the call `request`'s `requestState` names with the answers in its
     /// `inputResponses`: once its round is answered whole, drives it on; else asks again for
     /// the rest. An error (and the suspended call untouched) if the state is not one `owner`

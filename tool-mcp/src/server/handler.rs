@@ -33,6 +33,7 @@ use super::notices::Notices;
 use super::sessions::RequestSession;
 use crate::ask::SuspendableCall;
 use crate::owner::{Owner, is_current};
+use crate::tasks::Run;
 
 impl ServerHandler for McpServer {
     fn get_info(&self) -> InitializeResult {
@@ -209,16 +210,22 @@ impl ServerHandler for McpServer {
     ) -> Result<CallToolResponse, McpError> {
         let caller = self.caller_of(&context.extensions);
         let owner = Owner::of(&context, caller.clone(), self.connection);
+        let registry = self.registry_for(&context, caller.as_deref());
+        let way = self.tasks.wanted(&registry, &request.name, &context)?;
         if let Some(state) = request.request_state.take() {
-            return self
-                .suspended
-                .resume(request, state, owner, context.ct)
-                .await;
+            if way != Run::TaskOnceAnswered {
+                return self
+                    .suspended
+                    .resume(request, state, owner, context.ct)
+                    .await;
+            }
+            // The round's call stops; the tool runs again, as a task, its questions answered
+            // from this retry's answers.
+            self.suspended.forget(&request.name, state, &owner)?;
         }
         // Answers sent before anything was asked: the call runs afresh, and takes each of its
         // requests' answers from them where they hold its key.
         let offered = request.input_responses.take();
-        let registry = self.registry_for(&context, caller.as_deref());
         let found = self.session_for(&context, caller.as_deref());
         let sharing = self.load_shared(&found, caller.as_deref()).await;
         let session = found.session().clone();
@@ -240,16 +247,20 @@ impl ServerHandler for McpServer {
         let arguments = arguments_of(request.arguments);
         let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
         let least_log = self.least_log_level(request.meta.as_ref(), &context, current);
-        if self.tasks.wanted(&registry, &request.name, &context)?
-            && registry.is_listed_in(&session, &request.name)
-        {
+        let as_task = match way {
+            Run::Direct => false,
+            Run::Task => true,
+            // Its first request asks in rounds; the one that brings answers is a task.
+            Run::TaskOnceAnswered => offered.is_some(),
+        };
+        if as_task && registry.is_listed_in(&session, &request.name) {
             // A task outlives its request: it has a token of its own, and no progress token.
             let mut ctx = ctx.with_cancellation(Default::default());
             if let Some(least) = least_log {
                 let notices = Notices::new(context.peer.clone(), None, &request.name);
                 ctx = ctx.with_log(least, move |message| notices.log(message));
             }
-            return self.tasks.start(&registry, call, ctx, owner).await;
+            return self.tasks.start(&registry, call, ctx, owner, offered).await;
         }
         let asking = crate::ask::Asking::of(&context, current);
         // A call that may be suspended for an answer outlives its request: it has a

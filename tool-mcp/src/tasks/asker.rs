@@ -3,7 +3,9 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use rmcp::model::InputRequest;
+use std::sync::{Mutex, PoisonError};
+
+use rmcp::model::{InputRequest, InputResponses};
 use rmcp::task_manager::{TaskContext, TaskExit};
 use serde_json::{Value, json};
 use tokio::sync::watch;
@@ -18,11 +20,22 @@ pub(super) struct InTask {
     pub(super) task: watch::Receiver<Option<TaskContext>>,
     /// Numbers the questions, as each key names one question for the task's whole life.
     pub(super) keys: AtomicU64,
+    /// Answers the request that started the task brought (a round answered before the call
+    /// became a task), by question name: a question whose answer is here is not put again.
+    pub(super) offered: Mutex<InputResponses>,
 }
 
 impl Asker for InTask {
     fn ask(&self, question: Question) -> BoxFuture<'_, Result<Reply, Refusal>> {
         Box::pin(async move {
+            let offered = self
+                .offered
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .remove(&question.name);
+            if let Some(answer) = offered {
+                return reply_of(answer);
+            }
             let mut task = self.task.clone();
             let task = match task.wait_for(Option::is_some).await {
                 Ok(task) => task.clone(),

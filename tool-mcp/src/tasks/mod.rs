@@ -46,6 +46,17 @@ use self::mirror::{STOPPED_AFTER, millis, mirror, now_ms, record_of, stopped};
 use crate::owner::Owner;
 use crate::store::{MemoryTaskStore, TaskStore, TaskStoreError};
 
+/// How a `tools/call` runs ([`Tasks::wanted`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Run {
+    /// While its client waits (asking, if it asks, in `input_required` rounds).
+    Direct,
+    /// As a task, at once.
+    Task,
+    /// In rounds until a request brings answers, which starts it as a task.
+    TaskOnceAnswered,
+}
+
 /// The tasks of one server: shared by the clones that serve HTTP sessions and requests, fresh
 /// for each stdio connection.
 #[derive(Clone)]
@@ -105,23 +116,27 @@ impl Tasks {
         self
     }
 
-    /// Whether this call is to run as a task: its tool is marked `#[tool(task)]` and the
-    /// request declares the tasks extension (a client that does not cannot read a task). A
-    /// tool that runs only as a task (`task = "required"`) refuses a client that does not,
-    /// with the `-32021` that names the extension.
+    /// How this call is to run: as a task when its tool is marked `#[tool(task)]` and the
+    /// request declares the tasks extension (a client that does not cannot read a task), once
+    /// it has its input for a tool marked `task = "after_input"`, else directly. A tool that
+    /// runs only as a task (`task = "required"`) refuses a client that does not declare the
+    /// extension, with the `-32021` that names it.
     pub(crate) fn wanted(
         &self,
         registry: &Registry,
         name: &str,
         context: &RequestContext<RoleServer>,
-    ) -> Result<bool, McpError> {
+    ) -> Result<Run, McpError> {
+        let support = registry.task_support(name);
+        if support == TaskSupport::None {
+            return Ok(Run::Direct);
+        }
         let declared = context
             .client_capabilities()
             .is_some_and(|capabilities| capabilities.supports_tasks());
-        match (registry.task_support(name), declared) {
-            (TaskSupport::None, _) => Ok(false),
-            (_, true) => Ok(true),
-            (TaskSupport::Optional, false) => Ok(false),
+        match (support, declared) {
+            (TaskSupport::AfterInput, true) => Ok(Run::TaskOnceAnswered),
+            (_, true) => Ok(Run::Task),
             (TaskSupport::Required, false) => {
                 let mut error = McpError::missing_required_client_capability(
                     ClientCapabilities::builder().enable_tasks().build(),
@@ -133,6 +148,7 @@ impl Tasks {
                 .into();
                 Err(error)
             }
+            (_, false) => Ok(Run::Direct),
         }
     }
 
@@ -145,6 +161,7 @@ impl Tasks {
         call: ToolCall,
         ctx: Context,
         owner: Owner,
+        offered: Option<InputResponses>,
     ) -> Result<CallToolResponse, McpError> {
         self.forget_dropped();
         if self.shared {
@@ -156,6 +173,7 @@ impl Tasks {
         let ctx = ctx.with_asker(InTask {
             task: asked,
             keys: AtomicU64::new(0),
+            offered: Mutex::new(offered.unwrap_or_default()),
         });
         let handle = match registry.start(call.clone(), &ctx) {
             Ok(handle) => handle,
