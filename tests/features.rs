@@ -250,6 +250,10 @@ fn without_a_feature_its_rules_are_refused_and_its_settings_do_not_compile() {
         ),
         ("off-http-stateless", "let _ = server.stateless();"),
         (
+            "off-http-resumable",
+            "let _ = server.with_resumable_streams();",
+        ),
+        (
             "off-http-caller",
             "let _ = server.with_caller(|_| Some(\"alice\".to_owned()));",
         ),
