@@ -4,6 +4,7 @@
 
 pub mod metadata;
 pub mod syntax;
+mod task;
 
 use std::time::Duration;
 
@@ -15,6 +16,7 @@ use syn::spanned::Spanned;
 use syn::{Expr, Lit, LitStr, Meta};
 
 use self::syntax::{error, known_names, list_option, literal};
+pub use self::task::TaskAttr;
 
 /// The options that are flags, written alone.
 const FLAGS: [&str; 6] = [
@@ -300,45 +302,6 @@ fn tag_problem(tag: &str) -> Option<String> {
         "a tag is one word of letters, digits, `-`, `_`, `.` and `/`, and {bad:?} is none of \
          these; write `tags(\"a\", \"b\")` for two tags"
     ))
-}
-
-/// The `task` option: alone, a call may run as a task; `task = "required"`, over MCP a call
-/// runs only as one (a client without the tasks extension is refused); `task = "after_input"`,
-/// over MCP a call asks for its input in `input_required` rounds first, then runs as a task.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TaskAttr {
-    /// `task`, or `task = "optional"`.
-    Optional,
-    /// `task = "required"`.
-    Required,
-    /// `task = "after_input"`.
-    AfterInput,
-}
-
-const TASK_HELP: &str = "`task` is written alone (a call may run as a task), `task = \"required\"` \
-                         (over MCP a call runs only as a task) or `task = \"after_input\"` (over \
-                         MCP a call asks for its input first, then runs as a task)";
-
-impl FromMeta for TaskAttr {
-    fn from_word() -> darling::Result<Self> {
-        Ok(TaskAttr::Optional)
-    }
-
-    fn from_meta(item: &Meta) -> darling::Result<Self> {
-        let value = match item {
-            Meta::Path(_) => return Ok(TaskAttr::Optional),
-            Meta::NameValue(name_value) => &name_value.value,
-            Meta::List(_) => {
-                return Err(darling::Error::custom(TASK_HELP).with_span(item));
-            }
-        };
-        match literal(value) {
-            Some(Lit::Str(text)) if text.value() == "required" => Ok(TaskAttr::Required),
-            Some(Lit::Str(text)) if text.value() == "optional" => Ok(TaskAttr::Optional),
-            Some(Lit::Str(text)) if text.value() == "after_input" => Ok(TaskAttr::AfterInput),
-            _ => Err(darling::Error::custom(TASK_HELP).with_span(value)),
-        }
-    }
 }
 
 /// A timeout option: a string with a unit or an integer of milliseconds.
