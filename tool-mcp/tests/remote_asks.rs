@@ -277,7 +277,10 @@ async fn a_2025_11_25_question_while_two_calls_are_in_flight_is_refused_not_misd
     let heard = Arc::new(Heard::default());
     let answered = text_of(&local, "ask_title", &listening(&heard)).await;
     let refused = answered.expect_err("the question was refused");
-    assert!(refused.contains("speak 2026-07-28"), "{refused}");
+    assert!(
+        refused.contains("connect the toolkit with `Revision::V2026_07_28`"),
+        "{refused}"
+    );
     assert!(
         heard.questions.lock().unwrap().is_empty(),
         "no question reached a caller it may not belong to"

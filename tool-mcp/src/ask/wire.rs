@@ -137,8 +137,17 @@ pub(crate) fn read_sampled(result: &Value) -> Result<Sampled, String> {
     if result["role"] != "assistant" {
         return Err("its `role` is not \"assistant\"".to_owned());
     }
-    // `content` is one block, or (since 2025-11-25) a list of them.
-    let blocks = match &result["content"] {
+    Ok(Sampled {
+        text: text_of(&result["content"])?,
+        model,
+        stop_reason: result["stopReason"].as_str().map(str::to_owned),
+    })
+}
+
+/// A sampling message's `content`, one block or (since 2025-11-25) a list of them: its text
+/// blocks' text, one after the other.
+pub(crate) fn text_of(content: &Value) -> Result<String, String> {
+    let blocks = match content {
         Value::Array(blocks) => blocks.iter().collect::<Vec<_>>(),
         block @ Value::Object(_) => vec![block],
         _ => return Err("its `content` is neither a content block nor a list of them".to_owned()),
@@ -151,11 +160,7 @@ pub(crate) fn read_sampled(result: &Value) -> Result<Sampled, String> {
     if texts.is_empty() {
         return Err("its `content` holds no text block".to_owned());
     }
-    Ok(Sampled {
-        text: texts.concat(),
-        model,
-        stop_reason: result["stopReason"].as_str().map(str::to_owned),
-    })
+    Ok(texts.concat())
 }
 
 /// A `roots/list` result: each root's URI and name.

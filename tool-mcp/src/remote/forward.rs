@@ -34,7 +34,7 @@ use tokio::sync::watch;
 use tool_core::call::{LogLevel, Question, Reply, Role, SamplingMessage, SamplingRequest};
 use tool_core::{Context, Refusal, code};
 
-use crate::ask::wire::read_sampled;
+use crate::ask::wire::text_of;
 
 /// The calls in flight on one connection, each with the context its caller gave it, and the
 /// last ones finished, for their late progress. A call is entered before its request is sent,
@@ -176,7 +176,8 @@ impl Forwarder {
                 format!(
                     "{what} can be passed on only while exactly one call is in flight on this \
                      connection, since a 2025-11-25 request does not say which call it belongs \
-                     to; speak 2026-07-28, where it comes with its call"
+                     to; connect the toolkit with `Revision::V2026_07_28`, where it comes with \
+                     its call, or make one call at a time"
                 ),
                 None,
             )
@@ -384,19 +385,13 @@ fn sampling_of(params: &Value) -> Result<SamplingRequest, Refusal> {
                 Some("assistant") => Role::Assistant,
                 _ => Role::User,
             };
-            // One block or, since 2025-11-25, a list of them; only text can be passed on.
-            let text = read_sampled(&json!({
-                "role": "assistant",
-                "model": "",
-                "content": message["content"],
-            }))
-            .map_err(|_| {
+            // Only text can be passed on.
+            let text = text_of(&message["content"]).map_err(|_| {
                 cannot_pass_on(format!(
                     "message {at} of the server's sampling request is not text, and a remote \
                      toolkit passes on text only"
                 ))
-            })?
-            .text;
+            })?;
             Ok(SamplingMessage { role, text })
         })
         .collect::<Result<Vec<_>, Refusal>>()?;
@@ -415,7 +410,7 @@ fn sampling_of(params: &Value) -> Result<SamplingRequest, Refusal> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ask::wire::read_roots;
+    use crate::ask::wire::{read_roots, read_sampled};
     use tool_core::call::{Root, Sampled};
 
     struct Answers;
