@@ -407,3 +407,73 @@ async fn an_unbound_session_calls_granted_tools_unlisted_and_tells_no_ungranted_
         missing.to_string().replace("note_burn", "NAME")
     );
 }
+
+// 4. Scopes.
+
+/// Deletes a note.
+#[tool(destructive, scopes("notes:write", "notes:admin"))]
+async fn note_delete(id: u64) -> String {
+    id.to_string()
+}
+
+#[tokio::test]
+async fn a_grant_of_scopes_lets_through_the_tools_whose_scopes_it_holds() {
+    let registry = Registry::builder()
+        .tool(NoteWrite)
+        .tool(NoteDelete)
+        .build()
+        .unwrap();
+    assert_eq!(
+        registry.definitions()[1].scopes,
+        ["notes:write", "notes:admin"]
+    );
+    // Scopes decide who sees a tool; no provider's shape carries them.
+    assert!(
+        !registry.export(Provider::Mcp).unwrap()[1]
+            .to_string()
+            .contains("notes:admin")
+    );
+    let writer = registry.scoped(Grant::scopes(["notes:write"]));
+    assert_eq!(writer.names(), ["note_write"]);
+    let refused = writer
+        .call(call("note_delete", json!({"id": 1})), &Context::default())
+        .await;
+    assert_eq!(refused.refusal().unwrap().code, code::NOT_PERMITTED);
+    let definitions = registry.definitions();
+    let missing = Grant::scopes(["notes:write"]).missing_scopes(&definitions[1]);
+    assert_eq!(missing, ["notes:admin"]);
+    let admin = registry.scoped(Grant::scopes(["notes:write", "notes:admin", "other"]));
+    assert_eq!(admin.names(), ["note_write", "note_delete"]);
+    // With a host's grant, a caller gets what both let through.
+    let both = registry
+        .scoped(Grant::names(["note_delete"]))
+        .scoped(Grant::scopes(["notes:admin", "notes:write"]));
+    assert_eq!(both.names(), ["note_delete"]);
+}
+
+#[test]
+fn a_hand_made_scope_of_bad_form_or_given_twice_is_refused_when_the_registry_is_built() {
+    let schema = json!({"type": "object", "properties": {}, "additionalProperties": false});
+    let mut bad = ToolDefinition::new("remote_ping", "Pings.", schema.as_object().unwrap().clone())
+        .with_scopes(["notes read"]);
+    bad.scopes.push("notes read".into());
+    let refused = Registry::builder().tool(Raw(bad)).build();
+    let message = refused.err().unwrap().to_string();
+    assert!(
+        message.contains("(scopes)[0]: a scope is printable ASCII without spaces"),
+        "{message}"
+    );
+    assert!(
+        message.contains("(scopes)[1]: a scope is printable ASCII"),
+        "{message}"
+    );
+    let twice = ToolDefinition::new("remote_ping", "Pings.", schema.as_object().unwrap().clone())
+        .with_scopes(["a", "b"]);
+    let mut twice = twice;
+    twice.scopes.push("a".into());
+    let refused = Registry::builder().tool(Raw(twice)).build();
+    assert_eq!(
+        refused.err().unwrap().to_string(),
+        "`remote_ping`: (scopes)[2]: the scope \"a\" is given twice; keep one"
+    );
+}

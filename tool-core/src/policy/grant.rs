@@ -10,6 +10,11 @@
 //! every tool), nothing more: who gets which grant is the host's decision. A grant names what
 //! it lets through, so the empty grant, [`Grant::new`], lets nothing through: what a host
 //! forgets to grant stays closed.
+//!
+//! [`Grant::scopes`] is the one grant of another kind: it lets through the tools whose OAuth
+//! scopes (`#[tool(scopes(...))]`) an access token holds, and is meant to narrow a host's grant
+//! (scoping a registry twice lets through what both grants do), as an MCP server checking
+//! tokens does.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -37,6 +42,8 @@ pub struct Grant {
     tags: HashSet<Arc<str>>,
     all: bool,
     read_only: bool,
+    /// For [`Grant::scopes`]: the scopes held.
+    held: Option<HashSet<Arc<str>>>,
 }
 
 impl Grant {
@@ -66,6 +73,45 @@ impl Grant {
         Grant {
             read_only: true,
             ..Self::default()
+        }
+    }
+
+    /// A grant of every tool whose OAuth scopes (`#[tool(scopes("notes:write"))]`) are all
+    /// among `held` (the scopes of a caller's access token), and of every tool that needs none;
+    /// nothing else it is given widens it. Scope a registry that a host's grant already scoped
+    /// with it, and a caller sees and runs what both let through.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_core::Grant;
+    /// use tool_core::tool::ToolDefinition;
+    ///
+    /// let schema = json!({"type": "object"});
+    /// let write = ToolDefinition::new("note_write", "Writes a note.", schema.as_object().unwrap().clone())
+    ///     .with_scopes(["notes:write"]);
+    /// assert!(Grant::scopes(["notes:read", "notes:write"]).permits_tool(&write, "note"));
+    /// assert!(!Grant::scopes(["notes:read"]).permits_tool(&write, "note"));
+    /// ```
+    pub fn scopes<I, S>(held: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<Arc<str>>,
+    {
+        Grant {
+            held: Some(held.into_iter().map(Into::into).collect()),
+            ..Self::default()
+        }
+    }
+
+    /// The scopes of `definition` this grant does not hold, if it is a [`Grant::scopes`]
+    /// (empty for any other grant): what a caller's token lacks to reach the tool.
+    pub fn missing_scopes<'a>(&self, definition: &'a ToolDefinition) -> Vec<&'a str> {
+        match &self.held {
+            Some(held) => (definition.scopes.iter())
+                .filter(|scope| !held.contains(scope.as_str()))
+                .map(String::as_str)
+                .collect(),
+            None => Vec::new(),
         }
     }
 
@@ -104,8 +150,12 @@ impl Grant {
 
     /// Whether the tool `tool` of the toolkit `toolkit` is granted by name, or by
     /// [`Grant::all`] (a grant by tag needs the tool's tags: see [`Grant::permits_tagged`]; one
-    /// of read-only tools, its definition: see [`Grant::permits_tool`]).
+    /// of read-only tools or of scopes, its definition: see [`Grant::permits_tool`]).
     pub fn permits(&self, tool: &str, toolkit: &str) -> bool {
+        // A grant of scopes decides by a tool's definition alone.
+        if self.held.is_some() {
+            return false;
+        }
         self.all || self.tools.contains(tool) || self.toolkits.contains(toolkit)
     }
 
@@ -116,8 +166,12 @@ impl Grant {
     }
 
     /// Whether the tool of this definition, in the toolkit `toolkit`, is granted: by its name,
-    /// its toolkit's, one of its tags, or its being read-only.
+    /// its toolkit's, one of its tags, or its being read-only; for a [`Grant::scopes`], by its
+    /// scopes being held.
     pub fn permits_tool(&self, definition: &ToolDefinition, toolkit: &str) -> bool {
+        if self.held.is_some() {
+            return self.missing_scopes(definition).is_empty();
+        }
         (self.read_only && definition.annotations.read_only)
             || self.permits_tagged(&definition.name, toolkit, &definition.tags)
     }

@@ -128,13 +128,30 @@ impl ExportError {
     }
 }
 
+/// What is wrong with an OAuth scope, if anything: RFC 6749's scope token (section 3.3) is one
+/// or more printable ASCII characters other than space, `"` and `\`. `#[tool(scopes(..))]`
+/// checks the same when the crate is built; this catches definitions written by hand.
+fn scope_problem(scope: &str) -> Option<String> {
+    if scope.is_empty() {
+        return Some("a scope cannot be empty".to_owned());
+    }
+    let bad = scope
+        .chars()
+        .find(|&c| !(c.is_ascii_graphic() && c != '"' && c != '\\'))?;
+    Some(format!(
+        "a scope is printable ASCII without spaces, `\"` or `\\` (RFC 6749, section 3.3), \
+         and {bad:?} is not; give two scopes as two strings"
+    ))
+}
+
 /// Everything in `definitions` that `providers` would refuse, every field of no single type
 /// (such as a `serde_json::Value`) in a tool that has not opted in with `#[tool(allow_any)]`,
 /// every type defined as itself (`struct A(Box<A>)`), which no call could ever fill, and every
 /// schema keyword, format or pattern the registry could not enforce, which would tell a model
 /// a rule that nobody checks, every rule a `#[tool]`'s fields declare that their schema could
-/// not take (`range(..)` on a type of the user's that schemars writes as text), and every tag
-/// a definition holds twice.
+/// not take (`range(..)` on a type of the user's that schemars writes as text), every tag
+/// a definition holds twice, and every scope that is not an RFC 6749 scope token or is held
+/// twice.
 pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<ExportError> {
     let mut errors = Vec::new();
     for definition in definitions {
@@ -149,6 +166,21 @@ pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<Expo
                     problem: format!("the tag {tag:?} is given twice; keep one"),
                 });
             }
+        }
+        for (index, scope) in definition.scopes.iter().enumerate() {
+            let problem = match scope_problem(scope) {
+                Some(problem) => problem,
+                None if definition.scopes[..index].contains(scope) => {
+                    format!("the scope {scope:?} is given twice; keep one")
+                }
+                None => continue,
+            };
+            errors.push(ExportError {
+                tool: definition.name.clone(),
+                provider: None,
+                path: format!("(scopes)[{index}]"),
+                problem,
+            });
         }
         if !definition.allows_any() {
             for path in dialect::untyped_fields(&definition.input_schema) {

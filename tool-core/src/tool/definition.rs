@@ -57,6 +57,12 @@ pub struct ToolDefinition {
     /// as `_meta.tags`; the other providers' shapes have no place for them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
+    /// The OAuth scopes a caller's access token must hold, every one of them, for the tool to
+    /// be listed to it or called (`#[tool(scopes("notes:write"))]`), in the order written,
+    /// each once: a [`Grant::scopes`](crate::Grant::scopes) lets through only the tools whose
+    /// scopes it holds. No provider's export carries them; they decide who sees the tool.
+    #[serde(skip)]
+    pub scopes: Vec<String>,
     #[serde(skip)]
     timeout: Option<Duration>,
     #[serde(skip)]
@@ -97,6 +103,7 @@ impl ToolDefinition {
             icons: Vec::new(),
             meta: Map::new(),
             tags: Vec::new(),
+            scopes: Vec::new(),
             timeout: None,
             allow_any: false,
             checked_elsewhere: false,
@@ -169,6 +176,20 @@ impl ToolDefinition {
             let tag = tag.into();
             if !self.tags.contains(&tag) {
                 self.tags.push(tag);
+            }
+        }
+        self
+    }
+
+    /// Adds OAuth scopes a caller's token must hold to see and call the tool
+    /// (`#[tool(scopes("notes:write"))]`), each kept once, in the order first written. Each is
+    /// a scope token as RFC 6749 (section 3.3) defines one: printable ASCII without spaces,
+    /// `"` or `\`; building a registry refuses any other.
+    pub fn with_scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        for scope in scopes {
+            let scope = scope.into();
+            if !self.scopes.contains(&scope) {
+                self.scopes.push(scope);
             }
         }
         self

@@ -5,6 +5,7 @@
 pub mod metadata;
 pub mod syntax;
 mod task;
+mod words;
 
 use std::time::Duration;
 
@@ -13,10 +14,11 @@ use darling::ast::NestedMeta;
 use darling::util::Flag;
 use proc_macro2::TokenStream;
 use syn::spanned::Spanned;
-use syn::{Expr, Lit, LitStr, Meta};
+use syn::{Lit, LitStr, Meta};
 
-use self::syntax::{error, known_names, list_option, literal};
+use self::syntax::{error, known_names, literal};
 pub use self::task::TaskAttr;
+pub use self::words::{Scopes, Tags, check_scopes, check_tags};
 
 /// The options that are flags, written alone.
 const FLAGS: [&str; 6] = [
@@ -29,7 +31,7 @@ const FLAGS: [&str; 6] = [
 ];
 
 /// The options that may be written more than once, each adding to the others.
-const REPEATABLE: [&str; 3] = ["icon", "meta", "tags"];
+const REPEATABLE: [&str; 4] = ["icon", "meta", "tags", "scopes"];
 
 /// The options whose value is a string.
 const STRINGS: [&str; 4] = ["name", "title", "summary", "description"];
@@ -67,7 +69,7 @@ const TOOL_OPTIONS: Options = Options {
     strings: &STRINGS,
     what: "tool",
     example: "note_write",
-    others: &["task", "timeout", "icon", "meta", "tags"],
+    others: &["task", "timeout", "icon", "meta", "tags", "scopes"],
 };
 
 const TOOLKIT_OPTIONS: Options = Options {
@@ -233,75 +235,9 @@ pub struct ToolAttr {
     /// `tags("notes", "write")`, any number of times.
     #[darling(multiple)]
     pub tags: Vec<Tags>,
-}
-
-/// One `tags(...)`: its tags, each with where it was written.
-#[derive(Debug)]
-pub struct Tags(pub Vec<LitStr>);
-
-const TAGS_HELP: &str = "write the tags as strings in parentheses, such as \
-                         `tags(\"notes\", \"write\")`";
-
-impl FromMeta for Tags {
-    fn from_meta(item: &Meta) -> darling::Result<Self> {
-        let items = list_option::<Expr>(item, "its tags", TAGS_HELP)?;
-        let mut errors = darling::Error::accumulator();
-        let mut tags = Vec::new();
-        for item in &items {
-            match literal(item) {
-                Some(Lit::Str(tag)) => match tag_problem(&tag.value()) {
-                    Some(problem) => errors.push(darling::Error::custom(problem).with_span(tag)),
-                    None => tags.push(tag.clone()),
-                },
-                _ => errors.push(
-                    darling::Error::custom(format!("a tag is a string literal; {TAGS_HELP}"))
-                        .with_span(item),
-                ),
-            }
-        }
-        errors.finish_with(Tags(tags))
-    }
-}
-
-/// Refuses a tag written twice, within one `tags(...)` or across several, at the repeat: the
-/// definition keeps each tag once, so a repeat adds nothing and is most likely a slip for
-/// another tag. Tags are compared as written, case and all, as a grant compares them:
-/// `Grant::tag("notes")` does not grant a tool tagged `"Notes"`, so those are two tags.
-pub fn check_tags(tags: &[Tags]) -> darling::Result<()> {
-    let mut errors = darling::Error::accumulator();
-    let mut seen: Vec<String> = Vec::new();
-    for tag in tags.iter().flat_map(|tags| &tags.0) {
-        let value = tag.value();
-        if seen.contains(&value) {
-            errors.push(
-                darling::Error::custom(format!(
-                    "the tag {value:?} is already given; drop this repeat"
-                ))
-                .with_span(tag),
-            );
-        } else {
-            seen.push(value);
-        }
-    }
-    errors.finish()
-}
-
-/// What is wrong with a tag, if anything: a tag is one word a grant or a search can name, of
-/// letters, digits, `-`, `_`, `.` and `/`, at most 64 characters.
-fn tag_problem(tag: &str) -> Option<String> {
-    if tag.is_empty() {
-        return Some(format!("a tag cannot be empty; {TAGS_HELP}"));
-    }
-    if tag.chars().count() > 64 {
-        return Some("a tag is at most 64 characters; shorten it".to_owned());
-    }
-    let bad = tag
-        .chars()
-        .find(|c| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/')))?;
-    Some(format!(
-        "a tag is one word of letters, digits, `-`, `_`, `.` and `/`, and {bad:?} is none of \
-         these; write `tags(\"a\", \"b\")` for two tags"
-    ))
+    /// `scopes("notes:write")`, any number of times: the OAuth scopes a caller's token needs.
+    #[darling(multiple)]
+    pub scopes: Vec<Scopes>,
 }
 
 /// A timeout option: a string with a unit or an integer of milliseconds.
@@ -385,13 +321,15 @@ pub fn read_toolkit(args: TokenStream) -> (ToolkitAttr, Option<darling::Error>) 
 mod tests {
     use quote::quote;
 
+    use syn::Expr;
+
     use super::*;
 
     /// How an unknown-option error of `#[tool]` ends.
     const TOOL_OPTION_LIST: &str = "its options are `name`, `title`, `summary`, `description`, \
                                     `readonly`, `destructive`, `idempotent`, `open_world`, \
                                     `allow_any`, `lenient`, `task`, `timeout`, `icon`, `meta`, \
-                                    `tags`";
+                                    `tags`, `scopes`";
 
     /// The messages of an attribute's errors, in order.
     fn messages(error: Option<darling::Error>) -> Vec<String> {

@@ -27,6 +27,7 @@ pub fn tool(tool: &ToolFn) -> darling::Result<()> {
     }
     errors.handle(meta_keys(&tool.attr.meta));
     errors.handle(crate::attr::check_tags(&tool.attr.tags));
+    errors.handle(crate::attr::check_scopes(&tool.attr.scopes));
     if let (true, true) = (
         tool.attr.readonly.is_present(),
         tool.attr.destructive.is_present(),

@@ -191,6 +191,17 @@ pub fn tool_items(tool: &ToolFn, tool_type: &syn::Ident, target: TokenStream) ->
     } else {
         quote!(#metadata .with_tags([#(#tags),*]))
     };
+    let scopes: Vec<_> = tool
+        .attr
+        .scopes
+        .iter()
+        .flat_map(|scopes| &scopes.0)
+        .collect();
+    let metadata = if scopes.is_empty() {
+        metadata
+    } else {
+        quote!(#metadata .with_scopes([#(#scopes),*]))
+    };
 
     quote! {
         const _: () = {
