@@ -31,8 +31,9 @@
 //! rest is behind features, each building only what it needs: `http` (streamable HTTP on axum:
 //! [`McpServer::serve_http`], [`McpServer::stateless`], and naming each request's caller and
 //! what it may call: [`McpServer::with_caller`], [`McpServer::with_grant`]), `remote` (remote servers' tools:
-//! `RemoteToolkit`, on rmcp's client with reqwest and rustls) and `redis` (`RedisTaskStore`);
-//! `full` turns on all three.
+//! `RemoteToolkit`, on rmcp's client with reqwest and rustls), `redis` (`RedisTaskStore`) and
+//! `oauth` (OAuth 2.1 bearer tokens on the HTTP server: the `auth` module,
+//! `McpServer::with_bearer_auth`); `full` turns on all four.
 //!
 //! # Deferred loading
 //!
@@ -166,6 +167,9 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod ask;
+#[cfg(feature = "oauth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
+pub mod auth;
 mod callers;
 mod convert;
 pub mod features;

@@ -244,6 +244,12 @@ impl ServerHandler for McpServer {
         if let Some(parent) = trace_parent {
             ctx = ctx.with_extension(parent);
         }
+        #[cfg(feature = "oauth")]
+        if let Some(token) =
+            (context.extensions.get::<crate::HttpRequestParts>()).and_then(crate::auth::token_in)
+        {
+            ctx = ctx.with_extension(token.clone());
+        }
         let arguments = arguments_of(request.arguments);
         let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
         let least_log = self.least_log_level(request.meta.as_ref(), &context, current);

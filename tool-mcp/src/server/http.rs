@@ -7,6 +7,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::serve::ListenerExt;
+#[cfg(feature = "oauth")]
+use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
@@ -17,7 +19,9 @@ use super::events::MemoryEvents;
 
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 impl McpServer {
-    /// The streamable-HTTP service, to mount in an axum router (at `/mcp`, say).
+    /// The streamable-HTTP service, to mount in an axum router (at `/mcp`, say). It checks no
+    /// bearer token: a server with [`McpServer::with_bearer_auth`] mounted this way lists and
+    /// runs no tool for anyone; mount [`McpServer::http_router`] instead, which checks them.
     pub fn http_service(mut self) -> StreamableHttpService<McpServer, LocalSessionManager> {
         let mut config = self.http_config.take().unwrap_or_default();
         let mut sessions = LocalSessionManager::default();
@@ -66,6 +70,37 @@ impl McpServer {
         self.bind_boxed(addr, Box::pin(shutdown))
     }
 
+    /// The whole HTTP server as an axum router: the MCP endpoint at `/mcp`, and, with bearer
+    /// tokens ([`McpServer::with_bearer_auth`], the `oauth` feature), the token check before it
+    /// and the protected-resource metadata beside it. What [`McpServer::serve_http`] serves;
+    /// merge it into a router of the host's to serve more beside it.
+    ///
+    /// Fails, saying why, when the bearer setting names no usable resource URL.
+    pub fn http_router(self) -> std::io::Result<axum::Router> {
+        #[cfg(feature = "oauth")]
+        if let Some(auth) = self.bearer.clone() {
+            let max_body = (self.http_config.as_ref()).map_or_else(
+                || StreamableHttpServerConfig::default().max_request_body_bytes,
+                |config| config.max_request_body_bytes,
+            );
+            let gate = self.clone();
+            let mcp = axum::Router::new().nest_service("/mcp", self.http_service());
+            return crate::auth::router(gate, auth, max_body, mcp)
+                .map_err(|problem| std::io::Error::new(std::io::ErrorKind::InvalidInput, problem));
+        }
+        Ok(axum::Router::new().nest_service("/mcp", self.http_service()))
+    }
+
+    /// Whether anything tells one HTTP caller from another: a host's caller or grant hook,
+    /// or bearer tokens.
+    fn checks_callers(&self) -> bool {
+        #[cfg(feature = "oauth")]
+        if self.bearer.is_some() {
+            return true;
+        }
+        self.caller.is_some() || self.grant.is_some()
+    }
+
     /// [`McpServer::bind_http`] with its shutdown boxed: the one copy of the HTTP server.
     #[allow(clippy::type_complexity)]
     fn bind_boxed(
@@ -75,7 +110,15 @@ impl McpServer {
     ) -> BoxFuture<'static, std::io::Result<(SocketAddr, BoxFuture<'static, std::io::Result<()>>)>>
     {
         Box::pin(async move {
-            let router = axum::Router::new().nest_service("/mcp", self.http_service());
+            if !addr.ip().is_loopback() && !self.checks_callers() {
+                tracing::warn!(
+                    %addr,
+                    "serving HTTP beyond this machine with no caller check: anyone who reaches \
+                     the address may call every tool; check tokens (with_bearer_auth) or name \
+                     callers (with_caller, with_grant)"
+                );
+            }
+            let router = self.http_router()?;
             let listener = tokio::net::TcpListener::bind(addr).await?;
             let bound = listener.local_addr()?;
             // An answer is written in pieces (headers, events, the end of the stream); without

@@ -12,7 +12,8 @@
 //! (which grant, which deferred-loading session and which log level a request is served by),
 //! `handler` (rmcp's `ServerHandler`: every MCP method), `beside` (the host's own rmcp handler,
 //! for the methods that are not a tool's), and `notices` (a call's progress and log messages
-//! as notifications); without the `http` feature, `without_http` (its methods, each a compile
+//! as notifications), `tokens` (what a bearer token decides, with the `oauth` feature); without
+//! the `http` feature, `without_http` (its methods, each a compile
 //! error naming the feature).
 
 mod beside;
@@ -24,6 +25,8 @@ mod handler;
 mod http;
 mod notices;
 mod sessions;
+#[cfg(feature = "oauth")]
+mod tokens;
 mod transport;
 #[cfg(not(feature = "http"))]
 mod without_http;
@@ -111,6 +114,9 @@ pub struct McpServer {
     /// The host's own handler for every method that is not a tool's
     /// ([`McpServer::with_handler`]).
     beside: Option<Arc<dyn beside::Beside>>,
+    /// How HTTP requests' bearer tokens are checked ([`McpServer::with_bearer_auth`]).
+    #[cfg(feature = "oauth")]
+    bearer: Option<crate::auth::BearerAuth>,
 }
 
 impl McpServer {
@@ -172,6 +178,8 @@ impl McpServer {
             listen_marks: Arc::default(),
             log_level: Arc::default(),
             beside: None,
+            #[cfg(feature = "oauth")]
+            bearer: None,
         }
     }
 

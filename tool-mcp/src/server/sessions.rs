@@ -8,8 +8,10 @@ use std::borrow::Cow;
 use std::sync::PoisonError;
 
 use rmcp::service::{RequestContext, RoleServer};
+#[cfg(feature = "http")]
+use tool_core::Grant;
+use tool_core::Registry;
 use tool_core::call::LogLevel;
-use tool_core::{Grant, Registry};
 
 use super::McpServer;
 use crate::owner::Owner;
@@ -18,28 +20,42 @@ use crate::owner::{HttpRequestParts, is_current};
 
 impl McpServer {
     /// The registry this request may use: scoped to the grant of its caller, or, over HTTP
-    /// without one, to what anonymous requests are granted.
+    /// without one, to what anonymous requests are granted; with bearer tokens, narrowed to
+    /// the tools whose scopes the request's token holds.
     pub(super) fn registry_for(
         &self,
         context: &RequestContext<RoleServer>,
         caller: Option<&str>,
     ) -> Cow<'_, Registry> {
         #[cfg(not(feature = "http"))]
-        let grant: Option<Grant> = {
+        let registry = {
             // Over stdio there is no request and no caller: the registry as given.
             let _ = (context, caller);
-            None
+            Cow::Borrowed(&self.registry)
         };
         #[cfg(feature = "http")]
+        let registry = {
+            let over_http = context.extensions.get::<HttpRequestParts>().is_some();
+            self.host_registry(caller, over_http)
+        };
+        #[cfg(feature = "oauth")]
+        if let Some(scopes) = self.token_grant(context) {
+            return Cow::Owned(registry.scoped(scopes));
+        }
+        registry
+    }
+
+    /// The registry scoped to the host's grant for `caller` (or, over HTTP without one, to
+    /// what anonymous requests are granted), before any token's scopes narrow it.
+    #[cfg(feature = "http")]
+    pub(super) fn host_registry(&self, caller: Option<&str>, over_http: bool) -> Cow<'_, Registry> {
         let grant = match caller {
             Some(caller) => self.grant.as_ref().map(|grant| grant(caller)),
-            None if context.extensions.get::<HttpRequestParts>().is_some() => {
-                match &self.anonymous {
-                    Some(grant) => Some(grant.clone()),
-                    None if self.caller.is_some() || self.grant.is_some() => Some(Grant::new()),
-                    None => None,
-                }
-            }
+            None if over_http => match &self.anonymous {
+                Some(grant) => Some(grant.clone()),
+                None if self.caller.is_some() || self.grant.is_some() => Some(Grant::new()),
+                None => None,
+            },
             None => None,
         };
         match grant {
@@ -85,13 +101,25 @@ impl McpServer {
     pub(super) fn caller_of(&self, context: &rmcp::model::Extensions) -> Option<String> {
         #[cfg(feature = "http")]
         {
-            let identify = self.caller.as_ref()?;
-            identify(context.get::<HttpRequestParts>()?)
+            self.caller_from(context.get::<HttpRequestParts>()?)
         }
         #[cfg(not(feature = "http"))]
         {
             let _ = context;
             None
+        }
+    }
+
+    /// The caller of an HTTP request: whom the host's hook names, else (with bearer tokens)
+    /// the subject of the request's token.
+    #[cfg(feature = "http")]
+    pub(crate) fn caller_from(&self, parts: &HttpRequestParts) -> Option<String> {
+        match &self.caller {
+            Some(identify) => identify(parts),
+            #[cfg(feature = "oauth")]
+            None => crate::auth::token_in(parts).map(|token| token.subject().to_owned()),
+            #[cfg(not(feature = "oauth"))]
+            None => None,
         }
     }
 

@@ -114,7 +114,7 @@ pub fn messages_in(body: &str) -> Vec<serde_json::Value> {
 }
 
 /// The headers MCP 2026-07-28 asks of a request that carries its protocol version in its
-/// `_meta` (the version, the method and, for a call, the tool's name), as its client sends
+/// `_meta` (the version, the method and what it names: a tool, a resource, a task), as its client sends
 /// them; none for any other message.
 pub fn current_headers(message: &serde_json::Value) -> Vec<(&'static str, String)> {
     let version = &message["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"];
@@ -125,7 +125,12 @@ pub fn current_headers(message: &serde_json::Value) -> Vec<(&'static str, String
     if let Some(method) = message["method"].as_str() {
         headers.push(("mcp-method", method.to_owned()));
     }
-    if let Some(name) = message["params"]["name"].as_str() {
+    // What the method names: a tool or prompt, a resource, a task.
+    let params = &message["params"];
+    let name = (params["name"].as_str())
+        .or_else(|| params["uri"].as_str())
+        .or_else(|| params["taskId"].as_str());
+    if let Some(name) = name {
         headers.push(("mcp-name", name.to_owned()));
     }
     headers

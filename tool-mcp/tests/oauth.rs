@@ -1,0 +1,655 @@
+//! Who may call over HTTP with bearer tokens: the server as an OAuth 2.1 resource server, its
+//! tokens JWTs signed by a test issuer's keys (served here, with its metadata and its JWKS, on
+//! a port of its own), checked on the wire with the messages written by hand. Every bad token
+//! is refused before anything runs; a good one's subject is the caller, its scopes the tools it
+//! sees and calls, and the token itself what a tool reads of its caller.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use ring::signature::KeyPair;
+use serde_json::{Value, json};
+use tool_core::{Answer, Context, Grant, Refusal, Registry, tool};
+use tool_mcp::McpServer;
+use tool_mcp::auth::{AccessToken, BearerAuth, JwtVerifier};
+
+mod support;
+
+use support::HttpServer;
+
+/// The name clients reach the server by, which tokens are issued for.
+const RESOURCE: &str = "https://notes.test/mcp";
+
+/// How long one answer may take before the test fails.
+const ANSWER_LIMIT: Duration = Duration::from_secs(30);
+
+/// Reads a note.
+#[tool(readonly, scopes("notes:read"))]
+async fn note_read(id: u64) -> String {
+    format!("note {id}")
+}
+
+/// Writes a note.
+#[tool(scopes("notes:write"))]
+async fn note_write(text: String) -> String {
+    format!("wrote {text}")
+}
+
+/// Says who is calling, as the token says.
+#[tool(readonly)]
+async fn whoami(ctx: &Context) -> String {
+    let token = ctx.get::<AccessToken>();
+    format!(
+        "caller {:?}, subject {:?}, client {:?}",
+        ctx.caller(),
+        token.map(AccessToken::subject),
+        token.and_then(AccessToken::client_id)
+    )
+}
+
+/// Exports the notes, as a task.
+#[tool(readonly, task)]
+async fn note_export() -> String {
+    "exported".to_owned()
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Choice {
+    /// The note to pick.
+    id: u64,
+}
+
+/// Asks which note to pick.
+#[tool(readonly)]
+async fn note_pick(ctx: &Context) -> Result<String, Refusal> {
+    match ctx.ask::<Choice>("Which note?").await? {
+        Answer::Given(Choice { id }) => Ok(format!("picked {id}")),
+        Answer::Declined | Answer::Cancelled => Ok("none picked".to_owned()),
+    }
+}
+
+fn registry() -> Registry {
+    Registry::builder()
+        .tool(NoteRead)
+        .tool(NoteWrite)
+        .tool(Whoami)
+        .tool(NoteExport)
+        .tool(NotePick)
+        .build()
+        .unwrap()
+}
+
+/// One signing key of the test issuer: an Ed25519 pair and its key id.
+struct SigningKey {
+    kid: String,
+    pkcs8: Vec<u8>,
+    public: Vec<u8>,
+}
+
+impl SigningKey {
+    fn new(kid: &str) -> SigningKey {
+        let random = ring::rand::SystemRandom::new();
+        let pkcs8 = ring::signature::Ed25519KeyPair::generate_pkcs8(&random).unwrap();
+        let pair = ring::signature::Ed25519KeyPair::from_pkcs8(pkcs8.as_ref()).unwrap();
+        SigningKey {
+            kid: kid.to_owned(),
+            pkcs8: pkcs8.as_ref().to_vec(),
+            public: pair.public_key().as_ref().to_vec(),
+        }
+    }
+
+    fn jwk(&self) -> Value {
+        json!({"kty": "OKP", "crv": "Ed25519", "use": "sig", "alg": "EdDSA",
+               "kid": self.kid, "x": URL_SAFE_NO_PAD.encode(&self.public)})
+    }
+
+    /// `claims` signed with this key.
+    fn sign(&self, claims: &Value) -> String {
+        let mut header = Header::new(Algorithm::EdDSA);
+        header.kid = Some(self.kid.clone());
+        header.typ = Some("at+jwt".into());
+        jsonwebtoken::encode(&header, claims, &EncodingKey::from_ed_der(&self.pkcs8)).unwrap()
+    }
+}
+
+/// The test issuer: its metadata and its JWKS, which a test may change or take down.
+struct Issuer {
+    url: String,
+    jwks: Arc<Mutex<Value>>,
+    up: Arc<AtomicBool>,
+    fetches: Arc<AtomicUsize>,
+}
+
+impl Issuer {
+    async fn start(keys: &[&SigningKey]) -> Issuer {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let jwks = Arc::new(Mutex::new(json!({"keys": []})));
+        let up = Arc::new(AtomicBool::new(true));
+        let fetches = Arc::new(AtomicUsize::new(0));
+        let metadata = json!({"issuer": url, "jwks_uri": format!("{url}/jwks"),
+                              "token_endpoint": format!("{url}/token")});
+        let (served, serving_up, counted) = (jwks.clone(), up.clone(), fetches.clone());
+        let router = axum::Router::new()
+            .route(
+                "/.well-known/oauth-authorization-server",
+                axum::routing::get(move || async move { metadata.to_string() }),
+            )
+            .route(
+                "/jwks",
+                axum::routing::get(move || {
+                    let (served, up, counted) =
+                        (served.clone(), serving_up.clone(), counted.clone());
+                    async move {
+                        counted.fetch_add(1, Ordering::SeqCst);
+                        if !up.load(Ordering::SeqCst) {
+                            return (axum::http::StatusCode::SERVICE_UNAVAILABLE, String::new());
+                        }
+                        let body = served.lock().unwrap().to_string();
+                        (axum::http::StatusCode::OK, body)
+                    }
+                }),
+            );
+        tokio::spawn(async move { axum::serve(listener, router).await });
+        let issuer = Issuer {
+            url,
+            jwks,
+            up,
+            fetches,
+        };
+        issuer.publish(keys);
+        issuer
+    }
+
+    fn publish(&self, keys: &[&SigningKey]) {
+        let keys: Vec<Value> = keys.iter().map(|key| key.jwk()).collect();
+        *self.jwks.lock().unwrap() = json!({ "keys": keys });
+    }
+
+    /// The claims of a good token of `subject` with `scope`, for the resource, valid now.
+    fn claims(&self, subject: &str, scope: &str) -> Value {
+        let now = now();
+        json!({"iss": self.url, "aud": RESOURCE, "sub": subject, "client_id": "notes-app",
+               "scope": scope, "iat": now, "exp": now + 300})
+    }
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+/// A server checking the issuer's tokens, bound on a port of its own.
+async fn serve(issuer: &Issuer, server: impl FnOnce(McpServer) -> McpServer) -> HttpServer {
+    let verifier = JwtVerifier::new(issuer.url.clone(), RESOURCE)
+        .with_key_refresh(Duration::ZERO, Duration::from_secs(3600));
+    let auth = BearerAuth::new(RESOURCE, verifier).with_authorization_server(issuer.url.clone());
+    HttpServer::serve(server(
+        McpServer::new(registry())
+            .stateless()
+            .with_bearer_auth(auth),
+    ))
+    .await
+}
+
+/// What the server answered: its status, its `WWW-Authenticate`, its body.
+struct Reply {
+    status: u16,
+    challenge: String,
+    body: String,
+}
+
+impl Reply {
+    /// The JSON-RPC result of a 200.
+    fn result(&self) -> Value {
+        assert_eq!(self.status, 200, "{}", self.body);
+        let messages = support::messages_in(&self.body);
+        let answer = messages
+            .last()
+            .unwrap_or_else(|| panic!("no answer in {}", self.body));
+        answer
+            .get("result")
+            .cloned()
+            .unwrap_or_else(|| panic!("expected a result, the server answered {answer}"))
+    }
+}
+
+/// Posts a 2026-07-28 request of `method` with `params` and `authorization`, if any.
+async fn post(
+    server: &HttpServer,
+    authorization: Option<&str>,
+    method: &str,
+    params: Value,
+) -> Reply {
+    post_with(server, authorization, method, params, &json!({})).await
+}
+
+/// [`post`] from a client of these `capabilities`.
+async fn post_with(
+    server: &HttpServer,
+    authorization: Option<&str>,
+    method: &str,
+    params: Value,
+    capabilities: &Value,
+) -> Reply {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let mut params = params;
+    params["_meta"] = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                             "io.modelcontextprotocol/clientCapabilities": capabilities});
+    let message = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    let mut request = reqwest::Client::new()
+        .post(server.url())
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(message.to_string());
+    for (name, value) in support::current_headers(&message) {
+        request = request.header(name, value);
+    }
+    if let Some(authorization) = authorization {
+        request = request.header("authorization", authorization);
+    }
+    let response = tokio::time::timeout(ANSWER_LIMIT, request.send())
+        .await
+        .expect("an answer in time")
+        .expect("the server answers HTTP");
+    let status = response.status().as_u16();
+    let challenge = (response.headers().get("www-authenticate"))
+        .map(|value| value.to_str().unwrap().to_owned())
+        .unwrap_or_default();
+    let body = tokio::time::timeout(ANSWER_LIMIT, response.text())
+        .await
+        .expect("the body in time")
+        .unwrap();
+    Reply {
+        status,
+        challenge,
+        body,
+    }
+}
+
+fn bearer(token: &str) -> String {
+    format!("Bearer {token}")
+}
+
+fn names(result: &Value) -> Vec<String> {
+    (result["tools"].as_array().expect("a list of tools").iter())
+        .map(|tool| tool["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn text(result: &Value) -> String {
+    result["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[tokio::test]
+async fn without_a_token_nothing_is_served_and_the_challenge_names_the_metadata() {
+    let key = SigningKey::new("k1");
+    let issuer = Issuer::start(&[&key]).await;
+    let server = serve(&issuer, |server| server).await;
+    let metadata_url = "https://notes.test/.well-known/oauth-protected-resource/mcp";
+
+    for method in ["tools/list", "server/discover", "tasks/get"] {
+        let answer = post(&server, None, method, json!({})).await;
+        assert_eq!(answer.status, 401, "{method}: {}", answer.body);
+        assert_eq!(
+            answer.challenge,
+            format!("Bearer resource_metadata=\"{metadata_url}\"")
+        );
+    }
+    // The metadata itself is open, at both of RFC 9728's places.
+    for path in [
+        "/.well-known/oauth-protected-resource/mcp",
+        "/.well-known/oauth-protected-resource",
+    ] {
+        let url = format!("http://{}{path}", server.bound);
+        let metadata: Value = reqwest::get(&url).await.unwrap().json().await.unwrap();
+        assert_eq!(metadata["resource"], RESOURCE);
+        assert_eq!(metadata["authorization_servers"], json!([issuer.url]));
+        assert_eq!(
+            metadata["scopes_supported"],
+            json!(["notes:read", "notes:write"])
+        );
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_token_s_scopes_decide_what_its_caller_sees_and_calls() {
+    let key = SigningKey::new("k1");
+    let issuer = Issuer::start(&[&key]).await;
+    let server = serve(&issuer, |server| server).await;
+
+    let reader = bearer(&key.sign(&issuer.claims("ann", "notes:read")));
+    let listed = post(&server, Some(&reader), "tools/list", json!({}))
+        .await
+        .result();
+    assert_eq!(
+        names(&listed),
+        ["note_read", "whoami", "note_export", "note_pick"]
+    );
+    let read = post(
+        &server,
+        Some(&reader),
+        "tools/call",
+        json!({"name": "note_read", "arguments": {"id": 7}}),
+    )
+    .await
+    .result();
+    assert_eq!(text(&read), "note 7");
+
+    // A call of a tool whose scope the token lacks: 403, naming what to ask for.
+    let write = post(
+        &server,
+        Some(&reader),
+        "tools/call",
+        json!({"name": "note_write", "arguments": {"text": "x"}}),
+    )
+    .await;
+    assert_eq!(write.status, 403, "{}", write.body);
+    assert!(
+        write
+            .challenge
+            .starts_with("Bearer error=\"insufficient_scope\", scope=\"notes:read notes:write\""),
+        "{}",
+        write.challenge
+    );
+
+    // A token without either scope still sees what needs none.
+    let none = bearer(&key.sign(&issuer.claims("bob", "")));
+    let listed = post(&server, Some(&none), "tools/list", json!({}))
+        .await
+        .result();
+    assert_eq!(names(&listed), ["whoami", "note_export", "note_pick"]);
+
+    let writer = bearer(&key.sign(&issuer.claims("cy", "notes:read notes:write")));
+    let wrote = post(
+        &server,
+        Some(&writer),
+        "tools/call",
+        json!({"name": "note_write", "arguments": {"text": "x"}}),
+    )
+    .await
+    .result();
+    assert_eq!(text(&wrote), "wrote x");
+
+    // The subject is the caller, and the tool reads the token.
+    let who = post(
+        &server,
+        Some(&writer),
+        "tools/call",
+        json!({"name": "whoami", "arguments": {}}),
+    )
+    .await
+    .result();
+    assert_eq!(
+        text(&who),
+        "caller Some(\"cy\"), subject Some(\"cy\"), client Some(\"notes-app\")"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_list_the_scopes_would_leave_empty_is_a_403_not_an_empty_list() {
+    let key = SigningKey::new("k1");
+    let issuer = Issuer::start(&[&key]).await;
+    // The host grants only the note tools; a token with neither scope would see nothing.
+    let server = serve(&issuer, |server| {
+        server.with_grant(|_| Grant::names(["note_read", "note_write"]))
+    })
+    .await;
+    let none = bearer(&key.sign(&issuer.claims("bob", "")));
+    let listed = post(&server, Some(&none), "tools/list", json!({})).await;
+    assert_eq!(listed.status, 403, "{}", listed.body);
+    assert!(
+        listed
+            .challenge
+            .contains("scope=\"notes:read notes:write\""),
+        "{}",
+        listed.challenge
+    );
+    let reader = bearer(&key.sign(&issuer.claims("ann", "notes:read")));
+    let listed = post(&server, Some(&reader), "tools/list", json!({}))
+        .await
+        .result();
+    assert_eq!(names(&listed), ["note_read"]);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn every_bad_token_is_refused_before_anything_runs() {
+    let key = SigningKey::new("k1");
+    let stranger = SigningKey::new("k1");
+    let issuer = Issuer::start(&[&key]).await;
+    let server = serve(&issuer, |server| server).await;
+    let good = issuer.claims("ann", "notes:read");
+    let changed = |change: &dyn Fn(&mut Value)| {
+        let mut claims = good.clone();
+        change(&mut claims);
+        key.sign(&claims)
+    };
+    let encode = |value: &Value| URL_SAFE_NO_PAD.encode(value.to_string());
+    let unsigned = format!(
+        "{}.{}.",
+        encode(&json!({"alg": "none", "typ": "JWT"})),
+        encode(&good)
+    );
+    // HS256 keyed with the issuer's public key: a server that took the algorithm from the
+    // token would check it with that key, and pass it.
+    let mut hmac_header = Header::new(Algorithm::HS256);
+    hmac_header.kid = Some("k1".into());
+    let hmac = jsonwebtoken::encode(
+        &hmac_header,
+        &good,
+        &EncodingKey::from_secret(&key.public).unwrap(),
+    )
+    .unwrap();
+    let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "expired",
+            changed(&|claims| claims["exp"] = json!(now() - 120)),
+            "the token has expired",
+        ),
+        (
+            "not yet valid",
+            changed(&|claims| claims["nbf"] = json!(now() + 120)),
+            "not valid yet",
+        ),
+        (
+            "another issuer",
+            changed(&|claims| claims["iss"] = json!("https://other.test")),
+            "another issuer",
+        ),
+        (
+            "another audience",
+            changed(&|claims| claims["aud"] = json!("https://other.test/mcp")),
+            "another resource",
+        ),
+        (
+            "no expiry",
+            changed(&|claims| {
+                claims.as_object_mut().unwrap().remove("exp");
+            }),
+            "no `exp` claim",
+        ),
+        ("alg none", unsigned, "not a JWT"),
+        (
+            "HS256 with the public key",
+            hmac,
+            "HS256, which this server does not take",
+        ),
+        (
+            "a stranger's key of the same id",
+            stranger.sign(&good),
+            "signature does not hold",
+        ),
+        (
+            "unknown kid",
+            SigningKey::new("k9").sign(&good),
+            "the key `k9`, which the issuer does not publish",
+        ),
+        (
+            "past the bound",
+            "a".repeat(20_000),
+            "longer than the 16384 bytes",
+        ),
+        ("garbage", "not.a.token".to_owned(), "not a JWT"),
+    ];
+    for (what, token, said) in cases {
+        let answer = post(
+            &server,
+            Some(&bearer(&token)),
+            "tools/call",
+            json!({"name": "whoami", "arguments": {}}),
+        )
+        .await;
+        assert_eq!(answer.status, 401, "{what}: {}", answer.body);
+        assert!(
+            answer.challenge.contains("error=\"invalid_token\""),
+            "{what}: {}",
+            answer.challenge
+        );
+        assert!(answer.body.contains(said), "{what}: {}", answer.body);
+    }
+    // A token of a megabyte does not even reach the check: the HTTP server refuses its header.
+    let huge = bearer(&"a".repeat(1 << 20));
+    let answer = post(&server, Some(&huge), "tools/list", json!({})).await;
+    assert_eq!(answer.status, 431, "{}", answer.body);
+    for (what, header) in [
+        ("another scheme", "Basic YTpi"),
+        ("no token", "Bearer"),
+        ("two tokens", "Bearer a b"),
+    ] {
+        let answer = post(&server, Some(header), "tools/list", json!({})).await;
+        assert_eq!(answer.status, 400, "{what}: {}", answer.body);
+        assert!(
+            answer.challenge.contains("error=\"invalid_request\""),
+            "{what}"
+        );
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn rotated_keys_are_fetched_once_and_held_keys_outlive_the_issuer_going_down() {
+    let old = SigningKey::new("k1");
+    let issuer = Issuer::start(&[&old]).await;
+    let server = serve(&issuer, |server| server).await;
+    let call = json!({"name": "whoami", "arguments": {}});
+    let first = bearer(&old.sign(&issuer.claims("ann", "")));
+    post(&server, Some(&first), "tools/call", call.clone())
+        .await
+        .result();
+    let fetched = issuer.fetches.load(Ordering::SeqCst);
+    assert_eq!(fetched, 1);
+
+    // The issuer rotates: a token of the new key fetches the keys once more.
+    let new = SigningKey::new("k2");
+    issuer.publish(&[&old, &new]);
+    let rotated = bearer(&new.sign(&issuer.claims("bob", "")));
+    post(&server, Some(&rotated), "tools/call", call.clone())
+        .await
+        .result();
+    assert_eq!(issuer.fetches.load(Ordering::SeqCst), 2);
+
+    // The issuer goes down: keys held keep working, and a key never seen cannot be checked.
+    issuer.up.store(false, Ordering::SeqCst);
+    let again = bearer(&old.sign(&issuer.claims("cy", "")));
+    post(&server, Some(&again), "tools/call", call.clone())
+        .await
+        .result();
+    let unseen = bearer(&SigningKey::new("k3").sign(&issuer.claims("dee", "")));
+    let answer = post(&server, Some(&unseen), "tools/call", call.clone()).await;
+    assert_eq!(answer.status, 401, "{}", answer.body);
+    server.stop().await;
+
+    // A server that never held a key answers 503 while the issuer is down, and serves nothing.
+    let fresh = serve(&issuer, |server| server).await;
+    let answer = post(&fresh, Some(&again), "tools/call", call).await;
+    assert_eq!(answer.status, 503, "{}", answer.body);
+    assert!(
+        answer.body.contains("cannot be checked now"),
+        "{}",
+        answer.body
+    );
+    fresh.stop().await;
+}
+
+#[tokio::test]
+async fn a_caller_cannot_reach_another_caller_s_task_or_suspended_call() {
+    let key = SigningKey::new("k1");
+    let issuer = Issuer::start(&[&key]).await;
+    let server = serve(&issuer, |server| server).await;
+    let ann = bearer(&key.sign(&issuer.claims("ann", "notes:read")));
+    let bob = bearer(&key.sign(&issuer.claims("bob", "notes:read")));
+    let tasks = json!({"extensions": {"io.modelcontextprotocol/tasks": {}}, "elicitation": {}});
+
+    let started = post_with(
+        &server,
+        Some(&ann),
+        "tools/call",
+        json!({"name": "note_export", "arguments": {}}),
+        &tasks,
+    )
+    .await
+    .result();
+    let id = started["taskId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a task: {started}"))
+        .to_owned();
+    let theirs = post_with(
+        &server,
+        Some(&bob),
+        "tasks/get",
+        json!({"taskId": id}),
+        &tasks,
+    )
+    .await;
+    assert!(
+        theirs
+            .body
+            .contains(&format!("no task `{id}` is known to this caller")),
+        "{}",
+        theirs.body
+    );
+    let own = post_with(
+        &server,
+        Some(&ann),
+        "tasks/get",
+        json!({"taskId": id}),
+        &tasks,
+    )
+    .await
+    .result();
+    assert_eq!(own["taskId"], id.as_str(), "{own}");
+
+    // Ann's call asks; Bob retrying with her request state resumes nothing of hers.
+    let round = post_with(
+        &server,
+        Some(&ann),
+        "tools/call",
+        json!({"name": "note_pick", "arguments": {}}),
+        &tasks,
+    )
+    .await
+    .result();
+    assert_eq!(round["resultType"], "input_required", "{round}");
+    let answers = json!({"choice": {"action": "accept", "content": {"id": 3}}});
+    let retry = json!({"name": "note_pick", "arguments": {},
+                       "requestState": round["requestState"], "inputResponses": answers});
+    let stolen = post_with(&server, Some(&bob), "tools/call", retry.clone(), &tasks).await;
+    assert!(!stolen.body.contains("picked 3"), "{}", stolen.body);
+    let resumed = post_with(&server, Some(&ann), "tools/call", retry, &tasks)
+        .await
+        .result();
+    assert_eq!(text(&resumed), "picked 3", "{resumed}");
+    server.stop().await;
+}
