@@ -8,6 +8,8 @@
 //! cargo run --example mcp_server -- --task-ttl-ms 2000   # drop a task's result 2 s after it ends
 //! cargo run --example mcp_server -- --http 127.0.0.1:8001 --stateless   # one of several replicas
 //! cargo run --example mcp_server -- --http 127.0.0.1:8001 --stateless --redis redis://127.0.0.1:6379
+//! cargo run --example mcp_server -- --http 127.0.0.1:8000 \
+//!     --oauth-issuer https://auth.example.com --resource https://notes.example.com/mcp
 //! ```
 //!
 //! With `--stateless` (HTTP only), it serves without sessions, so that replicas behind a load
@@ -26,6 +28,12 @@
 //! `note_search` and `note_count`), any other named caller may use every tool, and a request
 //! without the header only the read-only tools. Over stdio the peer is the process that
 //! started the server, and it may use every tool.
+//!
+//! With `--oauth-issuer ISSUER_URL --resource RESOURCE_URI` (HTTP only), every request needs a
+//! bearer token of that issuer for that resource instead: the token's subject is the caller
+//! (the `x-caller` header is not read), the read-only tools need the scope `notes:read`, the
+//! others `notes:write`, and the protected-resource metadata is served at
+//! `/.well-known/oauth-protected-resource/mcp`.
 
 mod notes;
 
@@ -33,6 +41,7 @@ use std::net::SocketAddr;
 
 use notes::NoteStore;
 use tool_core::{Collision, Context, Grant, Registry};
+use tool_mcp::auth::BearerAuth;
 use tool_mcp::{McpServer, RedisTaskStore, RemoteToolkit};
 
 #[tokio::main]
@@ -49,26 +58,37 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         registry.merge(&remote_tools, Collision::Error)?;
         eprintln!("serving the tools of `{}` too", remote.name());
     }
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let issuer = take_value(&mut args, "--oauth-issuer", "https://auth.example.com")?;
+    let resource = take_value(&mut args, "--resource", "https://notes.example.com/mcp")?;
     let server = McpServer::new(registry)
         .with_name("notes", env!("CARGO_PKG_VERSION"))
-        .with_context(Context::new().with_extension(NoteStore::default()))
-        .with_caller(|request| {
-            request
-                .headers
-                .get("x-caller")
-                .and_then(|value| value.to_str().ok())
-                .map(str::to_owned)
-        })
-        // Every named caller gets every tool but `guest`, who may only search and count; a
-        // request naming no caller only reads. What a caller is not granted it neither sees nor
-        // runs, so a forgotten caller stays closed.
-        .with_grant(|caller| match caller {
-            "guest" => Grant::names(["note_search", "note_count"]),
-            _ => Grant::all(),
-        })
-        .with_anonymous(Grant::read_only());
+        .with_context(Context::new().with_extension(NoteStore::default()));
+    let oauth = issuer.is_some();
+    let server = match (issuer, resource) {
+        // The token says who calls and, by its scopes, what it may call.
+        (Some(issuer), Some(resource)) => {
+            server.with_bearer_auth(BearerAuth::jwt(issuer, resource))
+        }
+        (None, None) => server
+            .with_caller(|request| {
+                request
+                    .headers
+                    .get("x-caller")
+                    .and_then(|value| value.to_str().ok())
+                    .map(str::to_owned)
+            })
+            // Every named caller gets every tool but `guest`, who may only search and count; a
+            // request naming no caller only reads. What a caller is not granted it neither sees
+            // nor runs, so a forgotten caller stays closed.
+            .with_grant(|caller| match caller {
+                "guest" => Grant::names(["note_search", "note_count"]),
+                _ => Grant::all(),
+            })
+            .with_anonymous(Grant::read_only()),
+        _ => return Err("--oauth-issuer and --resource go together: give both".into()),
+    };
 
-    let mut args: Vec<String> = std::env::args().skip(1).collect();
     let server = match take_flag(&mut args, "--confirm") {
         true => server.with_confirmation(std::time::Duration::from_secs(300)),
         false => server,
@@ -96,6 +116,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         None if stateless => {
             return Err("--stateless is for HTTP: add --http [ADDR]".into());
         }
+        None if oauth => {
+            return Err("--oauth-issuer is for HTTP (over stdio the peer started the server): add --http [ADDR]".into());
+        }
         None => server.serve_stdio().await?,
         Some("--http") => {
             let addr: SocketAddr = args.next().as_deref().unwrap_or("127.0.0.1:8000").parse()?;
@@ -110,7 +133,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some(other) => {
             return Err(format!(
                 "unknown argument `{other}`; use [--confirm] [--task-ttl-ms MS] [--redis URL] \
-                 [--http [ADDR] [--stateless]]"
+                 [--http [ADDR] [--stateless] [--oauth-issuer URL --resource URI]]"
             )
             .into());
         }

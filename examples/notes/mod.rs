@@ -63,7 +63,12 @@ fn store(ctx: &Context) -> Result<&NoteStore, Refusal> {
 }
 
 /// Writes a note, creating it or replacing its text.
-#[tool(name = "note_write", destructive, timeout = "5s")]
+#[tool(
+    name = "note_write",
+    destructive,
+    timeout = "5s",
+    scopes("notes:write")
+)]
 pub async fn note_write(
     /// Which note; a new one when absent.
     id: Option<u64>,
@@ -108,7 +113,8 @@ pub async fn note_write(
         src = "https://example.com/icons/note-search.svg",
         mime_type = "image/svg+xml",
         sizes = "any"
-    )
+    ),
+    scopes("notes:read")
 )]
 pub async fn note_search(
     /// What to match.
@@ -129,7 +135,7 @@ pub async fn note_search(
 }
 
 /// Says how many notes there are.
-#[tool(readonly)]
+#[tool(readonly, scopes("notes:read"))]
 pub async fn note_count(ctx: &Context) -> Result<String, Refusal> {
     let store = store(ctx)?;
     let count = store.notes.lock().expect("note store poisoned").len();
@@ -151,7 +157,12 @@ pub struct Reindexed {
 /// Rebuilds the search index, one note at a time, reporting progress and logging as it starts
 /// and ends; slow on purpose (each
 /// note takes `pace_ms`), so it can be watched and cancelled.
-#[tool(name = "note_reindex", idempotent, timeout = "60s")]
+#[tool(
+    name = "note_reindex",
+    idempotent,
+    timeout = "60s",
+    scopes("notes:write")
+)]
 pub async fn note_reindex(
     /// How long each note takes, in milliseconds.
     #[serde(default = "default_pace")]
@@ -195,7 +206,13 @@ pub struct Exported {
 /// Exports every note, one at a time, reporting progress; slow on purpose (each note takes
 /// `pace_ms`), so it runs as a task a client polls, and can be cancelled. With `confirm`, it
 /// first asks its user whether to go on, and exports nothing unless told yes.
-#[tool(name = "note_export", readonly, task, timeout = "10m")]
+#[tool(
+    name = "note_export",
+    readonly,
+    task,
+    timeout = "10m",
+    scopes("notes:read")
+)]
 pub async fn note_export(
     /// How long each note takes, in milliseconds.
     #[serde(default = "default_pace")]
@@ -262,7 +279,7 @@ pub struct Publishing {
 }
 
 /// Publishes a note, asking the user for its title and audience first.
-#[tool(name = "note_publish", idempotent)]
+#[tool(name = "note_publish", idempotent, scopes("notes:write"))]
 pub async fn note_publish(
     /// Which note.
     id: u64,
@@ -307,7 +324,7 @@ pub async fn note_publish(
 }
 
 /// Summarizes a note in one line, written by the client's model (MCP's sampling).
-#[tool(name = "note_summarize", readonly)]
+#[tool(name = "note_summarize", readonly, scopes("notes:read"))]
 pub async fn note_summarize(
     /// Which note.
     id: u64,
@@ -333,7 +350,7 @@ pub async fn note_summarize(
 }
 
 /// The places the client works in (its roots), where notes could be imported from.
-#[tool(name = "note_sources", readonly)]
+#[tool(name = "note_sources", readonly, scopes("notes:read"))]
 pub async fn note_sources(ctx: &Context) -> Result<String, Refusal> {
     let roots = ctx.roots().await?;
     if roots.is_empty() {

@@ -227,12 +227,17 @@ async fn post(
     method: &str,
     params: Value,
 ) -> Reply {
-    post_with(server, authorization, method, params, &json!({})).await
+    post_with(&server.url(), authorization, method, params, &json!({})).await
 }
 
-/// [`post`] from a client of these `capabilities`.
+/// [`post`] to the server at `url`.
+async fn post_at(url: &str, authorization: Option<&str>, method: &str, params: Value) -> Reply {
+    post_with(url, authorization, method, params, &json!({})).await
+}
+
+/// [`post`] to `url` from a client of these `capabilities`.
 async fn post_with(
-    server: &HttpServer,
+    url: &str,
     authorization: Option<&str>,
     method: &str,
     params: Value,
@@ -244,7 +249,7 @@ async fn post_with(
                              "io.modelcontextprotocol/clientCapabilities": capabilities});
     let message = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
     let mut request = reqwest::Client::new()
-        .post(server.url())
+        .post(url)
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream")
         .body(message.to_string());
@@ -593,7 +598,7 @@ async fn a_caller_cannot_reach_another_caller_s_task_or_suspended_call() {
     let tasks = json!({"extensions": {"io.modelcontextprotocol/tasks": {}}, "elicitation": {}});
 
     let started = post_with(
-        &server,
+        &server.url(),
         Some(&ann),
         "tools/call",
         json!({"name": "note_export", "arguments": {}}),
@@ -606,7 +611,7 @@ async fn a_caller_cannot_reach_another_caller_s_task_or_suspended_call() {
         .unwrap_or_else(|| panic!("a task: {started}"))
         .to_owned();
     let theirs = post_with(
-        &server,
+        &server.url(),
         Some(&bob),
         "tasks/get",
         json!({"taskId": id}),
@@ -621,7 +626,7 @@ async fn a_caller_cannot_reach_another_caller_s_task_or_suspended_call() {
         theirs.body
     );
     let own = post_with(
-        &server,
+        &server.url(),
         Some(&ann),
         "tasks/get",
         json!({"taskId": id}),
@@ -633,7 +638,7 @@ async fn a_caller_cannot_reach_another_caller_s_task_or_suspended_call() {
 
     // Ann's call asks; Bob retrying with her request state resumes nothing of hers.
     let round = post_with(
-        &server,
+        &server.url(),
         Some(&ann),
         "tools/call",
         json!({"name": "note_pick", "arguments": {}}),
@@ -645,11 +650,145 @@ async fn a_caller_cannot_reach_another_caller_s_task_or_suspended_call() {
     let answers = json!({"choice": {"action": "accept", "content": {"id": 3}}});
     let retry = json!({"name": "note_pick", "arguments": {},
                        "requestState": round["requestState"], "inputResponses": answers});
-    let stolen = post_with(&server, Some(&bob), "tools/call", retry.clone(), &tasks).await;
+    let stolen = post_with(
+        &server.url(),
+        Some(&bob),
+        "tools/call",
+        retry.clone(),
+        &tasks,
+    )
+    .await;
     assert!(!stolen.body.contains("picked 3"), "{}", stolen.body);
-    let resumed = post_with(&server, Some(&ann), "tools/call", retry, &tasks)
+    let resumed = post_with(&server.url(), Some(&ann), "tools/call", retry, &tasks)
         .await
         .result();
     assert_eq!(text(&resumed), "picked 3", "{resumed}");
     server.stop().await;
+}
+
+/// A port free on this machine now, for a server that must know its own address before it
+/// binds (an issuer names itself; a resource's tokens name it).
+fn free_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().port()
+}
+
+/// oidc-provider, issuing JWTs for `resource`: its issuer URL, and its process.
+fn start_oidc_provider(resource: &str) -> (String, support::process::ChildGuard) {
+    let script = support::clients::oidc_provider("oidc_issuer.mjs");
+    let port = free_port().to_string();
+    let mut issuer = support::process::ChildGuard::spawn(
+        std::process::Command::new(support::clients::node22())
+            .arg(&script)
+            .args([port.as_str(), resource])
+            .current_dir(script.parent().unwrap())
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null()),
+        "oidc-provider",
+    );
+    let line = issuer.first_line(Duration::from_secs(60));
+    let url = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("expected `listening on URL`, oidc-provider said {line:?}"))
+        .to_owned();
+    (url, issuer)
+}
+
+/// A token of `client` from the issuer's token endpoint, by the client-credentials grant.
+async fn client_token(issuer: &str, client: &str, scope: &str, resource: &str) -> String {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let body = format!(
+        "grant_type=client_credentials&scope={}&resource={}",
+        scope.replace(' ', "%20"),
+        resource.replace(':', "%3A").replace('/', "%2F")
+    );
+    let answer: Value = reqwest::Client::new()
+        .post(format!("{issuer}/token"))
+        .basic_auth(client, Some(format!("{client}-secret")))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(body)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    answer["access_token"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no token: {answer}"))
+        .to_owned()
+}
+
+#[tokio::test]
+async fn tokens_of_a_real_authorization_server_are_taken_and_the_python_sdk_finds_its_way() {
+    let port = free_port();
+    let resource = format!("http://127.0.0.1:{port}/mcp");
+    let (issuer, _issuer_process) = start_oidc_provider(&resource);
+
+    // The example server, as the README starts it.
+    let mut server = support::process::ChildGuard::spawn(
+        std::process::Command::new(support::example_server())
+            .args(["--http", &format!("127.0.0.1:{port}")])
+            .args(["--oauth-issuer", &issuer, "--resource", &resource])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null()),
+        "the example server",
+    );
+    let line = server.first_line(Duration::from_secs(60));
+    assert!(line.contains(&resource), "{line}");
+
+    // A reader's token (RS256, from oidc-provider's own keys) lists the read-only tools only.
+    let reader = bearer(&client_token(&issuer, "notes-reader", "notes:read", &resource).await);
+    let listed = post_at(&resource, Some(&reader), "tools/list", json!({}))
+        .await
+        .result();
+    let names = names(&listed);
+    assert!(names.contains(&"note_search".to_owned()), "{names:?}");
+    assert!(!names.contains(&"note_write".to_owned()), "{names:?}");
+    let write = post_at(
+        &resource,
+        Some(&reader),
+        "tools/call",
+        json!({"name": "note_write", "arguments": {"text": "x"}}),
+    )
+    .await;
+    assert_eq!(write.status, 403, "{}", write.body);
+    let writer =
+        bearer(&client_token(&issuer, "notes-app", "notes:read notes:write", &resource).await);
+    let wrote = post_at(
+        &resource,
+        Some(&writer),
+        "tools/call",
+        json!({"name": "note_write", "arguments": {"text": "x"}}),
+    )
+    .await
+    .result();
+    assert_eq!(wrote["isError"], json!(false), "{wrote}");
+
+    // The Python SDK starts from a 401 and finds the token endpoint by itself. It asks for
+    // what the metadata lists as supported (every scope a tool needs), as MCP's scope
+    // selection says, so the client is one allowed both.
+    let seen = support::clients::client_session(
+        std::process::Command::new(support::clients::python())
+            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_oauth.py"))
+            .args([
+                resource.as_str(),
+                issuer.as_str(),
+                "notes-app",
+                "notes-app-secret",
+                "notes:read",
+            ]),
+        "the Python SDK's client-credentials client",
+    );
+    let tools: Vec<&str> = (seen["tools"].as_array().unwrap().iter())
+        .map(|name| name.as_str().unwrap())
+        .collect();
+    assert!(
+        tools.contains(&"note_count") && tools.contains(&"note_write"),
+        "{seen}"
+    );
+    assert_eq!(seen["count"]["isError"], json!(false), "{seen}");
 }

@@ -21,6 +21,10 @@ pub const PYTHON_SDK: &str = "mcp==2.3.0";
 /// The TypeScript SDK, as npm names it.
 pub const TYPESCRIPT_SDK: &str = "@modelcontextprotocol/sdk@1.32.2";
 
+/// The authorization server the OAuth tests get tokens from: oidc-provider, the
+/// OpenID-certified server for Node.js, as npm names it.
+pub const OIDC_PROVIDER: &str = "oidc-provider@9.13.3";
+
 /// MCP's conformance suite, as npm names it, at each version the tests run.
 pub const CONFORMANCE_SUITES: [&str; 2] = [
     "@modelcontextprotocol/conformance@0.1.16",
@@ -78,6 +82,28 @@ pub fn typescript_client(script: &str) -> PathBuf {
     }));
     static COPIED: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     // Once a process: tests running at once would otherwise write the same file together.
+    ready(COPIED.get_or_init(|| copy_script(&folder, script)))
+}
+
+/// A copy of `script` (a file in this crate's `tests/`) in a folder whose `node_modules` has
+/// [`OIDC_PROVIDER`]. One script a process: the first one asked for.
+#[allow(dead_code)] // Only the OAuth tests start an authorization server.
+pub fn oidc_provider(script: &str) -> PathBuf {
+    static FOLDER: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    let folder = ready(FOLDER.get_or_init(|| {
+        let folder = clients_dir().join("oidc-provider");
+        install_once(&folder, OIDC_PROVIDER, |folder| {
+            install_npm_package(
+                folder,
+                r#"{"private": true, "type": "module"}"#,
+                OIDC_PROVIDER,
+                "OpenID authorization server for the OAuth tests",
+                &[],
+            )
+        })?;
+        Ok(folder)
+    }));
+    static COPIED: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     ready(COPIED.get_or_init(|| copy_script(&folder, script)))
 }
 
