@@ -279,6 +279,23 @@ fn without_a_feature_its_rules_are_refused_and_its_settings_do_not_compile() {
             "{name}: {stderr}"
         );
     }
+    // Bearer tokens over a build with HTTP and without `oauth`.
+    let main = format!(
+        "fn main() {{\n    let registry = tool_core::Registry::builder().build().unwrap();\n    {server}\n    let _ = server.with_bearer_auth(tool_mcp::auth::BearerAuth::jwt(\"a\", \"b\"));\n}}\n"
+    );
+    let checked = cargo(
+        &user_crate("off-oauth", &[], Some(&["http"]), &main),
+        "check",
+    );
+    let stderr = String::from_utf8_lossy(&checked.stderr);
+    assert!(
+        !checked.status.success(),
+        "bearer tokens compiled without `oauth`"
+    );
+    assert!(
+        stderr.contains("the item is gated behind the `oauth` feature"),
+        "{stderr}"
+    );
     let pattern = "/// Reads a note.\n#[tool_core::tool]\nasync fn note_read(\n    /// Its tag.\n    \
                    #[schemars(regex(pattern = \"^a\"))]\n    tag: String,\n) -> String {\n    tag\n}\n\nfn main() {}\n";
     let checked = cargo(&user_crate("off-patterns", &[], None, pattern), "check");
@@ -364,6 +381,10 @@ fn each_documented_feature_alone_builds_a_crate_that_uses_it() {
         (
             "redis",
             "let _ = tool_mcp::RedisTaskStore::open(\"redis://127.0.0.1:6379\");",
+        ),
+        (
+            "oauth",
+            "let server = tool_mcp::McpServer::new(tool_core::Registry::builder().build().unwrap());\n    let auth = tool_mcp::auth::BearerAuth::jwt(\"https://auth.example.com\", \"https://notes.example.com/mcp\");\n    let _ = server.with_bearer_auth(auth).http_router();",
         ),
     ];
     for (feature, body) in mcp {

@@ -13,7 +13,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use ring::signature::KeyPair;
 use serde_json::{Value, json};
-use tool_core::{Answer, Context, Grant, Refusal, Registry, tool};
+use tool_core::{Answer, CallRecord, Context, Grant, Refusal, Registry, tool};
 use tool_mcp::McpServer;
 use tool_mcp::auth::{AccessToken, BearerAuth, JwtVerifier};
 
@@ -187,15 +187,20 @@ fn now() -> u64 {
 
 /// A server checking the issuer's tokens, bound on a port of its own.
 async fn serve(issuer: &Issuer, server: impl FnOnce(McpServer) -> McpServer) -> HttpServer {
+    serve_registry(issuer, registry(), server).await
+}
+
+/// [`serve`] with `registry`'s tools.
+async fn serve_registry(
+    issuer: &Issuer,
+    registry: Registry,
+    server: impl FnOnce(McpServer) -> McpServer,
+) -> HttpServer {
     let verifier = JwtVerifier::new(issuer.url.clone(), RESOURCE)
         .with_key_refresh(Duration::ZERO, Duration::from_secs(3600));
     let auth = BearerAuth::new(RESOURCE, verifier).with_authorization_server(issuer.url.clone());
-    HttpServer::serve(server(
-        McpServer::new(registry())
-            .stateless()
-            .with_bearer_auth(auth),
-    ))
-    .await
+    let checked = McpServer::new(registry).stateless().with_bearer_auth(auth);
+    HttpServer::serve(server(checked)).await
 }
 
 /// What the server answered: its status, its `WWW-Authenticate`, its body.
@@ -663,6 +668,27 @@ async fn a_caller_cannot_reach_another_caller_s_task_or_suspended_call() {
         .await
         .result();
     assert_eq!(text(&resumed), "picked 3", "{resumed}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_call_record_names_the_token_s_subject_and_client() {
+    let key = SigningKey::new("k1");
+    let issuer = Issuer::start(&[&key]).await;
+    let (sender, records) = std::sync::mpsc::channel();
+    let sender = Mutex::new(sender);
+    let registry = registry().with_observer(move |record: CallRecord| {
+        let _ = sender.lock().unwrap().send(record);
+    });
+    let server = serve_registry(&issuer, registry, |server| server).await;
+    let ann = bearer(&key.sign(&issuer.claims("ann", "")));
+    let call = json!({"name": "whoami", "arguments": {}});
+    post(&server, Some(&ann), "tools/call", call).await.result();
+    let record = records
+        .recv_timeout(ANSWER_LIMIT)
+        .expect("the call's record");
+    assert_eq!(record.caller.as_deref(), Some("ann"));
+    assert_eq!(record.client.as_deref(), Some("notes-app"));
     server.stop().await;
 }
 

@@ -58,6 +58,7 @@ pub struct Progress {
 pub struct Context {
     cancel: CancellationToken,
     caller: Option<Arc<str>>,
+    client: Option<Arc<str>>,
     deadline: Option<Instant>,
     progress: Option<ProgressReporter>,
     log: Option<LogSink>,
@@ -86,6 +87,13 @@ impl Context {
     /// arguments.
     pub fn with_caller(mut self, caller: impl Into<Arc<str>>) -> Self {
         self.caller = Some(caller.into());
+        self
+    }
+
+    /// Records which application the caller calls through (an OAuth client's id, say), as the
+    /// host asserts it: call records carry it beside the caller.
+    pub fn with_client(mut self, client: impl Into<Arc<str>>) -> Self {
+        self.client = Some(client.into());
         self
     }
 
@@ -159,6 +167,11 @@ impl Context {
         self.caller.as_deref()
     }
 
+    /// The application the caller calls through, as the host asserted it.
+    pub fn client(&self) -> Option<&str> {
+        self.client.as_deref()
+    }
+
     /// The caller's identity as the context shares it, for what keeps it beyond the call (a
     /// budget's key, a call record) without copying the text.
     pub(crate) fn caller_shared(&self) -> Option<&Arc<str>> {
@@ -225,13 +238,14 @@ impl Context {
         self.log.as_ref().is_some_and(|sink| level >= sink.least)
     }
 
-    /// A context for one call within this one: it shares caller, progress, logs and extensions, its
+    /// A context for one call within this one: it shares caller, client, progress, logs and extensions, its
     /// token is a child of this one's (cancelling this cancels it, not the other way round),
     /// and its deadline is the earlier of this one's and `deadline`.
     pub fn child(&self, deadline: Option<Instant>) -> Context {
         Context {
             cancel: self.cancel.child_token(),
             caller: self.caller.clone(),
+            client: self.client.clone(),
             deadline: earlier(self.deadline, deadline),
             progress: self.progress.clone(),
             log: self.log.clone(),
@@ -255,6 +269,7 @@ impl fmt::Debug for Context {
         f.debug_struct("Context")
             .field("cancelled", &self.is_cancelled())
             .field("caller", &self.caller)
+            .field("client", &self.client)
             .field("deadline", &self.deadline)
             .field("progress", &self.progress.is_some())
             .field("log", &self.log.as_ref().map(|sink| sink.least))

@@ -35,6 +35,9 @@ pub struct CallRecord {
     pub tool: String,
     /// The caller, as [`Context::caller`](crate::Context::caller) names it.
     pub caller: Option<String>,
+    /// The application the caller called through (an OAuth client's id), as
+    /// [`Context::client`](crate::Context::client) names it.
+    pub client: Option<String>,
     /// The SHA-256 of the arguments' JSON text as received, before any adjustment, in
     /// lowercase hex: what an auditor compares with the caller's own log.
     pub arguments_sha256: String,
@@ -90,7 +93,7 @@ impl Draft {
     pub(crate) fn finish(
         mut self,
         result: &ToolResult,
-        caller: Option<&Arc<str>>,
+        (caller, client): (Option<&Arc<str>>, Option<&str>),
         started: SystemTime,
         elapsed: Duration,
     ) -> Pending {
@@ -105,6 +108,7 @@ impl Draft {
             id_end,
             tool_end,
             caller: caller.cloned(),
+            client: client.map(str::to_owned),
             started,
             elapsed,
             output_bytes: output_bytes(result),
@@ -122,6 +126,7 @@ pub(crate) struct Pending {
     id_end: usize,
     tool_end: usize,
     caller: Option<Arc<str>>,
+    client: Option<String>,
     started: SystemTime,
     elapsed: Duration,
     output_bytes: usize,
@@ -135,6 +140,7 @@ impl Pending {
             id: text[self.arguments_end..self.id_end].to_owned(),
             tool: text[self.id_end..self.tool_end].to_owned(),
             caller: self.caller.as_deref().map(str::to_owned),
+            client: self.client,
             arguments_sha256: sha256_hex(&text[..self.arguments_end]),
             started: self.started,
             elapsed: self.elapsed,

@@ -152,7 +152,12 @@ impl Registry {
             span.record("elapsed_ms", elapsed.as_secs_f64() * 1000.0);
         }
         if let (Some(observer), Some(draft)) = (&self.config.observer, draft) {
-            observer.send(draft.finish(&result, ctx.caller_shared(), started, elapsed));
+            observer.send(draft.finish(
+                &result,
+                (ctx.caller_shared(), ctx.client()),
+                started,
+                elapsed,
+            ));
         }
         result
     }

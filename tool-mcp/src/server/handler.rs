@@ -248,6 +248,9 @@ impl ServerHandler for McpServer {
         if let Some(token) =
             (context.extensions.get::<crate::HttpRequestParts>()).and_then(crate::auth::token_in)
         {
+            if let Some(client) = token.client_id() {
+                ctx = ctx.with_client(client);
+            }
             ctx = ctx.with_extension(token.clone());
         }
         let arguments = arguments_of(request.arguments);
