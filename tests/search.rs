@@ -477,3 +477,37 @@ fn a_hand_made_scope_of_bad_form_or_given_twice_is_refused_when_the_registry_is_
         "`remote_ping`: (scopes)[2]: the scope \"a\" is given twice; keep one"
     );
 }
+
+/// A notebook whose every tool needs `notes:access`.
+struct Locked;
+
+#[tool_core::toolkit(name = "locked", scopes("notes:access"))]
+impl Locked {
+    /// Opens the notebook.
+    #[tool(readonly)]
+    async fn locked_open(&self) -> String {
+        "open".to_owned()
+    }
+
+    /// Burns the notebook.
+    #[tool(destructive, scopes("notes:burn"))]
+    async fn locked_burn(&self) -> String {
+        "burnt".to_owned()
+    }
+}
+
+#[test]
+fn a_toolkit_s_scopes_come_before_each_tool_s_own() {
+    let registry = Registry::builder().toolkit(Locked).build().unwrap();
+    let definitions = registry.definitions();
+    assert_eq!(definitions[0].scopes, ["notes:access"]);
+    assert_eq!(definitions[1].scopes, ["notes:access", "notes:burn"]);
+    let opener = registry.scoped(Grant::scopes(["notes:access"]));
+    assert_eq!(opener.names(), ["locked_open"]);
+    assert!(
+        registry
+            .scoped(Grant::scopes(["notes:burn"]))
+            .names()
+            .is_empty()
+    );
+}

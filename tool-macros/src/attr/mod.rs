@@ -77,7 +77,7 @@ const TOOLKIT_OPTIONS: Options = Options {
     strings: &["name"],
     what: "toolkit",
     example: "note",
-    others: &[],
+    others: &["scopes"],
 };
 
 /// Checks the form of each option, then reads those of good form with darling.
@@ -309,6 +309,10 @@ fn parse_duration(text: &str) -> Option<Duration> {
 pub struct ToolkitAttr {
     /// `name = "note"`.
     pub name: Option<LitStr>,
+    /// `scopes("notes:read")`, any number of times: scopes every tool of the toolkit needs,
+    /// before its own.
+    #[darling(multiple)]
+    pub scopes: Vec<Scopes>,
 }
 
 /// Reads `#[toolkit(...)]`, its mistakes of form reported like those of `#[tool(...)]`; the
@@ -366,7 +370,9 @@ mod tests {
     fn toolkit_unknown_option_suggests_name() {
         assert_eq!(
             messages(read_toolkit(quote!(nmae = "note")).1),
-            ["`#[toolkit]` has no option `nmae`; did you mean `name`? its options are `name`"]
+            [
+                "`#[toolkit]` has no option `nmae`; did you mean `name`? its options are `name`, `scopes`"
+            ]
         );
     }
 

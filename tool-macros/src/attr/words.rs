@@ -103,7 +103,7 @@ pub fn check_tags(tags: &[Tags]) -> darling::Result<()> {
 
 /// One `scopes(...)`: the OAuth scopes a caller's access token must hold, each with where it
 /// was written.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Scopes(pub Vec<LitStr>);
 
 impl Words for Scopes {

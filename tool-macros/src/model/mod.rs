@@ -270,6 +270,7 @@ impl Toolkit {
                 (name, syn::spanned::Spanned::span(&item.self_ty))
             }
         };
+        let toolkit_scopes = attr.scopes.clone();
         let mut tools = Vec::new();
         for impl_item in &mut item.items {
             let syn::ImplItem::Fn(method) = impl_item else {
@@ -294,7 +295,9 @@ impl Toolkit {
                     continue;
                 }
             };
-            let (attr, error) = read_tool(args);
+            let (mut attr, error) = read_tool(args);
+            // The toolkit's scopes come first: every tool of it needs them.
+            attr.scopes.splice(0..0, toolkit_scopes.iter().cloned());
             errors.extend(error);
             let func = ItemFn {
                 attrs: method.attrs.clone(),
