@@ -20,7 +20,7 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 use tool_core::call::{Asker, BoxFuture, Offers, Question, Reply, Root, Sampled, SamplingRequest};
 use tool_core::{Context, Refusal, Registry, ToolCall};
-use tool_mcp::{RemoteToolkit, Revision};
+use tool_mcp::{AuthorizationCode, RemoteAuth, RemoteToolkit, Revision};
 
 /// How long one scenario may take; the suite gives a client thirty seconds.
 const SCENARIO_LIMIT: Duration = Duration::from_secs(25);
@@ -85,6 +85,74 @@ struct Named {
 struct SuiteContext {
     #[serde(default)]
     tool_calls: Vec<Named>,
+    /// A client registered beforehand (the auth scenarios' pre-registration and client
+    /// credentials).
+    #[serde(default, alias = "client_id")]
+    client_id: Option<String>,
+    #[serde(default, alias = "client_secret")]
+    client_secret: Option<String>,
+}
+
+/// Where the suite's authorization server sends the user back to.
+const REDIRECT_URI: &str = "http://localhost:3000/callback";
+
+/// The client's metadata document, by the URL the suite's authorization server takes (SEP-991).
+const CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadata.json";
+
+/// The user's part of the authorization-code grant, done without a browser: the suite's
+/// authorization server answers the authorization URL with its redirect at once.
+async fn authorize_headless(url: String) -> Result<String, String> {
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .map_err(|error| error.to_string())?;
+    let answer = http
+        .get(&url)
+        .send()
+        .await
+        .map_err(|error| error.to_string())?;
+    let location = answer
+        .headers()
+        .get("location")
+        .and_then(|value| value.to_str().ok());
+    location.map(str::to_owned).ok_or_else(|| {
+        format!(
+            "the authorization URL answered {} without a redirect",
+            answer.status()
+        )
+    })
+}
+
+/// How the toolkit gets its token in an auth scenario, or `None` for a scenario without.
+fn auth_for(scenario: &str, suite: &SuiteContext) -> Option<RemoteAuth> {
+    if !scenario.starts_with("auth/") {
+        return None;
+    }
+    let registered = |default: &str| {
+        suite
+            .client_id
+            .clone()
+            .unwrap_or_else(|| default.to_owned())
+    };
+    Some(match scenario {
+        "auth/client-credentials-basic" => RemoteAuth::ClientCredentials {
+            client_id: registered("conformance-test-client"),
+            client_secret: (suite.client_secret.clone())
+                .unwrap_or_else(|| "conformance-test-secret".to_owned()),
+            scopes: Vec::new(),
+        },
+        "auth/pre-registration" => RemoteAuth::AuthorizationCode(
+            AuthorizationCode::new(REDIRECT_URI, authorize_headless).with_client(
+                registered("conformance-test-client"),
+                suite.client_secret.clone(),
+            ),
+        ),
+        _ => RemoteAuth::AuthorizationCode(
+            AuthorizationCode::new(REDIRECT_URI, authorize_headless)
+                .with_client_name("tool-mcp conformance client")
+                .with_client_metadata_url(CLIENT_METADATA_URL),
+        ),
+    })
 }
 
 /// Arguments for a tool the suite did not say how to call: each required field given a
@@ -125,7 +193,10 @@ async fn run(scenario: &str, url: &str) -> Result<(), Box<dyn std::error::Error>
         .ok()
         .and_then(|context| serde_json::from_str(&context).ok())
         .unwrap_or_default();
-    let remote = RemoteToolkit::connect_http_with("suite", url, revision).await?;
+    let remote = match auth_for(scenario, &suite) {
+        Some(auth) => RemoteToolkit::connect_http_authorized("suite", url, revision, auth).await?,
+        None => RemoteToolkit::connect_http_with("suite", url, revision).await?,
+    };
     // The tools are called here and offered to no model, so no provider's limits apply (the
     // suite lists a tool whose schema refers outside itself, which none would take).
     let registry = remote.add_to(Registry::builder().providers([])).build()?;

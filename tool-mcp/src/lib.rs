@@ -184,8 +184,10 @@ mod tasks;
 
 pub use ask::WaitingCalls;
 pub use owner::HttpRequestParts;
+#[cfg(feature = "remote-oauth")]
+pub use remote::{AuthorizationCode, Authorize};
 #[cfg(feature = "remote")]
-pub use remote::{Following, RemoteError, RemoteToolkit, Revision, SERVERS_VARIABLE};
+pub use remote::{Following, RemoteAuth, RemoteError, RemoteToolkit, Revision, SERVERS_VARIABLE};
 pub use server::McpServer;
 #[cfg(feature = "redis")]
 pub use store::RedisTaskStore;

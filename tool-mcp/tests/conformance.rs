@@ -5,10 +5,11 @@
 //! that now passes fails the test too, so the list stays the truth.
 //!
 //! The client scenarios run `examples/conformance_client.rs` (a remote toolkit in a registry)
-//! against the suite's own servers: every one of each version but the `auth/*` scenarios
-//! (OAuth, which the remote toolkit does not speak yet) and the suite's extensions. Each must
-//! pass whole, and the list is held to the suite's own listing, so a scenario a new version
-//! adds is not passed over.
+//! against the suite's own servers: every one of each version but the suite's extensions (the
+//! OAuth ones among them, with the authorization-code and client-credentials grants), and the
+//! extension of the client-credentials grant. Each must pass whole, but those listed in
+//! `CLIENT_EXPECTED_FAILURES` with why, and the list is held to the suite's own listing, so a
+//! scenario a new version adds is not passed over.
 //!
 //! The suite needs Node.js 22 or later and is installed, with a Node.js where the machine's is
 //! older, into `target/test-clients/` on first use (`support::clients`).
@@ -201,13 +202,33 @@ fn suite_0_2_0_alpha_12_without_sessions() {
     holds(CONFORMANCE_SUITES[1], true);
 }
 
-/// The client scenarios of each suite version the client is held to.
+/// The client scenarios of each suite version the client is held to: every one the suite lists
+/// but its extensions, in the suite's order.
 const CLIENT_SCENARIOS: [&[&str]; 2] = [
     &[
         "initialize",
         "tools_call",
         "elicitation-sep1034-client-defaults",
         "sse-retry",
+        "auth/metadata-default",
+        "auth/metadata-var1",
+        "auth/metadata-var2",
+        "auth/metadata-var3",
+        "auth/basic-cimd",
+        "auth/scope-from-www-authenticate",
+        "auth/scope-from-scopes-supported",
+        "auth/scope-omitted-when-undefined",
+        "auth/scope-step-up",
+        "auth/scope-retry-limit",
+        "auth/token-endpoint-auth-basic",
+        "auth/token-endpoint-auth-post",
+        "auth/token-endpoint-auth-none",
+        "auth/pre-registration",
+        "auth/2025-03-26-oauth-metadata-backcompat",
+        "auth/2025-03-26-oauth-endpoint-fallback",
+        "auth/resource-mismatch",
+        "auth/offline-access-scope",
+        "auth/offline-access-not-supported",
     ],
     &[
         "initialize",
@@ -215,6 +236,33 @@ const CLIENT_SCENARIOS: [&[&str]; 2] = [
         "elicitation-sep1034-client-defaults",
         "sse-retry",
         "request-metadata",
+        "auth/metadata-default",
+        "auth/metadata-var1",
+        "auth/metadata-var2",
+        "auth/metadata-var3",
+        "auth/basic-cimd",
+        "auth/scope-from-www-authenticate",
+        "auth/scope-from-scopes-supported",
+        "auth/scope-omitted-when-undefined",
+        "auth/scope-step-up",
+        "auth/scope-retry-limit",
+        "auth/token-endpoint-auth-basic",
+        "auth/token-endpoint-auth-post",
+        "auth/token-endpoint-auth-none",
+        "auth/pre-registration",
+        "auth/2025-03-26-oauth-metadata-backcompat",
+        "auth/2025-03-26-oauth-endpoint-fallback",
+        "auth/resource-mismatch",
+        "auth/offline-access-scope",
+        "auth/offline-access-not-supported",
+        "auth/authorization-server-migration",
+        "auth/iss-supported",
+        "auth/iss-not-advertised",
+        "auth/iss-supported-missing",
+        "auth/iss-wrong-issuer",
+        "auth/iss-unexpected",
+        "auth/iss-normalized",
+        "auth/metadata-issuer-mismatch",
         "sep-2322-client-request-state",
         "http-standard-headers",
         "http-custom-headers",
@@ -224,7 +272,22 @@ const CLIENT_SCENARIOS: [&[&str]; 2] = [
     ],
 ];
 
-/// The client scenarios `package` lists, but OAuth's and the extensions': `  - name [revisions]`.
+/// The extensions' client scenarios the client is held to as well: those of the grants the
+/// remote toolkit takes (the others need a client signing its own JWTs, DPoP proofs, or an
+/// identity provider's assertions, none of which it makes).
+const CLIENT_EXTENSIONS: [&str; 1] = ["auth/client-credentials-basic"];
+
+/// The client scenarios expected to fail, by suite version, each with why: the test fails when
+/// one passes, so that the list shrinks as the suite is mended.
+const CLIENT_EXPECTED_FAILURES: [(&str, &str, &str); 1] = [(
+    "0.1.16",
+    "auth/2025-03-26-oauth-metadata-backcompat",
+    "the suite's authorization server answers its well-known metadata with another issuer \
+     (`…/oauth`) than the one the address is made from, which RFC 8414 (section 3.3) has a \
+     client refuse; 0.2.0-alpha.12's version of the scenario passes",
+)];
+
+/// The client scenarios `package` lists, but its extensions': `  - name [revisions]`.
 fn listed_client_scenarios(package: &'static str) -> Vec<String> {
     let listed = run_within(
         Command::new(node22())
@@ -238,9 +301,32 @@ fn listed_client_scenarios(package: &'static str) -> Vec<String> {
         .filter_map(|line| line.trim().strip_prefix("- "))
         .filter(|entry| !entry.ends_with("[extension]"))
         .filter_map(|entry| entry.split(' ').next())
-        .filter(|name| !name.starts_with("auth/"))
         .map(str::to_owned)
         .collect()
+}
+
+/// The `checks.json` of each result folder under `out`: `out/<scenario>-<time>/`, or, for a
+/// scenario named with a slash (`auth/metadata-default`), `out/auth/metadata-default-<time>/`.
+fn checks_files(out: &Path) -> Vec<PathBuf> {
+    let folders = |at: &Path| -> Vec<PathBuf> {
+        (std::fs::read_dir(at).into_iter().flatten().flatten())
+            .map(|entry| entry.path())
+            .filter(|path| path.is_dir())
+            .collect()
+    };
+    let mut files = Vec::new();
+    for folder in folders(out) {
+        let file = folder.join("checks.json");
+        if file.exists() {
+            files.push(file);
+        } else {
+            let nested = folders(&folder)
+                .into_iter()
+                .map(|inner| inner.join("checks.json"));
+            files.extend(nested.filter(|file| file.exists()));
+        }
+    }
+    files
 }
 
 /// Runs each client scenario of `package` with the conformance client, and asks that every
@@ -253,13 +339,17 @@ fn client_holds(package: &'static str, scenarios: &[&str]) {
     assert_eq!(
         listed_client_scenarios(package),
         scenarios,
-        "the client scenarios of conformance {version} (but auth/* and extensions) are not \
-         the ones this test runs"
+        "the client scenarios of conformance {version} (but its extensions) are not the ones \
+         this test runs"
     );
     let client = support::example("conformance_client");
     let suite = conformance_suite(package);
     let mut failures = Vec::new();
-    for scenario in scenarios {
+    let expected: Vec<&str> = (CLIENT_EXPECTED_FAILURES.iter())
+        .filter(|(at, _, _)| *at == version)
+        .map(|(_, scenario, _)| *scenario)
+        .collect();
+    for scenario in scenarios.iter().chain(&CLIENT_EXTENSIONS) {
         let out = std::env::temp_dir().join(format!(
             "tool-mcp-conformance-client-{version}-{}-{}",
             scenario.replace('/', "-"),
@@ -277,13 +367,9 @@ fn client_holds(package: &'static str, scenarios: &[&str]) {
             RUN_LIMIT,
             "the conformance suite",
         );
-        let checks: Vec<serde_json::Value> = std::fs::read_dir(&out)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|entry| entry.path().join("checks.json"))
-            .filter(|file| file.exists())
-            .flat_map(|file| checks_in(&file))
+        let checks: Vec<serde_json::Value> = checks_files(&out)
+            .iter()
+            .flat_map(|file| checks_in(file))
             .collect();
         let bad: Vec<String> = checks
             .iter()
@@ -300,7 +386,15 @@ fn client_holds(package: &'static str, scenarios: &[&str]) {
             .iter()
             .filter(|check| check["status"] == "SUCCESS")
             .count();
-        if !finished.status.success() || passed == 0 || !bad.is_empty() {
+        let whole = finished.status.success() && passed > 0 && bad.is_empty();
+        if expected.contains(scenario) {
+            if whole {
+                failures.push(format!(
+                    "{scenario} is expected to fail (CLIENT_EXPECTED_FAILURES) and passed: \
+                     take it off the list"
+                ));
+            }
+        } else if !whole {
             failures.push(format!(
                 "{scenario}: exit {}, {passed} checks passed, failed: {bad:?}\n{}",
                 finished.status, finished.stderr

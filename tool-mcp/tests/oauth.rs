@@ -817,4 +817,57 @@ async fn tokens_of_a_real_authorization_server_are_taken_and_the_python_sdk_find
         "{seen}"
     );
     assert_eq!(seen["count"]["isError"], json!(false), "{seen}");
+
+    // A remote toolkit finds its way too, by the client-credentials grant, and so does a
+    // static token.
+    let remote = tool_mcp::RemoteToolkit::connect_http_authorized(
+        "notes",
+        &resource,
+        tool_mcp::Revision::V2026_07_28,
+        tool_mcp::RemoteAuth::ClientCredentials {
+            client_id: "notes-agent".into(),
+            client_secret: "notes-agent-secret".into(),
+            scopes: vec!["notes:read".into()],
+        },
+    )
+    .await
+    .unwrap_or_else(|error| panic!("the remote toolkit could not connect: {error}"));
+    let remote_names: Vec<&str> = (remote.definitions().iter())
+        .map(|definition| definition.name.as_str())
+        .collect();
+    assert!(
+        remote_names.contains(&"note_count") && !remote_names.contains(&"note_write"),
+        "{remote_names:?}"
+    );
+    let registry = remote.add_to(Registry::builder()).build().unwrap();
+    let counted = registry
+        .call(
+            tool_core::ToolCall::new("1", "note_count", json!({})),
+            &Context::new(),
+        )
+        .await;
+    assert!(counted.outcome.is_ok(), "{}", counted.text());
+    let token = client_token(&issuer, "notes-app", "notes:read notes:write", &resource).await;
+    let with_token = tool_mcp::RemoteToolkit::connect_http_authorized(
+        "notes",
+        &resource,
+        tool_mcp::Revision::V2025_11_25,
+        tool_mcp::RemoteAuth::Bearer(token),
+    )
+    .await
+    .unwrap();
+    assert!(
+        with_token
+            .definitions()
+            .iter()
+            .any(|definition| definition.name == "note_write")
+    );
+    let refused = tool_mcp::RemoteToolkit::connect_http_authorized(
+        "notes",
+        &resource,
+        tool_mcp::Revision::V2025_11_25,
+        tool_mcp::RemoteAuth::Bearer("not-a-token".into()),
+    )
+    .await;
+    assert!(refused.is_err(), "a bad token connected");
 }

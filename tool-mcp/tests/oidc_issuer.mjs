@@ -28,6 +28,16 @@ const provider = new Provider(issuer, {
       token_endpoint_auth_method: "client_secret_basic",
       scope: "notes:read",
     },
+    {
+      // A remote toolkit's client-credentials grant sends its secret in the request's body.
+      client_id: "notes-agent",
+      client_secret: "notes-agent-secret",
+      grant_types: ["client_credentials"],
+      redirect_uris: [],
+      response_types: [],
+      token_endpoint_auth_method: "client_secret_post",
+      scope,
+    },
   ],
   scopes: scope.split(" "),
   features: {

@@ -1,0 +1,188 @@
+//! The authorization-code grant for a remote toolkit, run when the server asks for it, as MCP's
+//! authorization spec has a client do: requests go without a token until the server answers
+//! 401, then the user is sent to authorize the scopes that challenge names; a later 403
+//! `insufficient_scope` (the spec's step-up) authorizes again for the scopes already granted
+//! and the ones the new challenge names. Either way the request is sent once more with the new
+//! token. A bounded number of authorizations per connection, so that a server that keeps
+//! asking is not asked again and again.
+//!
+//! rmcp's `AuthClient` refreshes a token the server rejects but leaves a first 401 and a 403
+//! to its caller; this holds the client of the latest authorization and answers both.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use futures::stream::BoxStream;
+use http::{HeaderName, HeaderValue};
+use rmcp::model::ClientJsonRpcMessage;
+use rmcp::transport::AuthClient;
+use rmcp::transport::auth::{AuthError, WWWAuthenticateParams};
+use rmcp::transport::streamable_http_client::{
+    StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
+    StreamableHttpResponseLimits,
+};
+use sse_stream::{Error as SseError, Sse};
+
+use super::auth::AuthorizationCode;
+
+/// How many times one connection sends its user to authorize.
+const MAX_AUTHORIZATIONS: u32 = 3;
+
+/// The client of a connection: plain until the server asks for a token, then authorized.
+#[derive(Clone)]
+pub(super) struct SteppingUp {
+    plain: reqwest::Client,
+    current: Arc<tokio::sync::RwLock<Option<AuthClient<reqwest::Client>>>>,
+    /// The scopes asked for so far, which a step-up asks for again.
+    granted: Arc<std::sync::Mutex<Vec<String>>>,
+    url: Arc<str>,
+    code: AuthorizationCode,
+    authorizations: Arc<AtomicU32>,
+}
+
+impl SteppingUp {
+    pub(super) fn new(url: &str, code: AuthorizationCode) -> Self {
+        SteppingUp {
+            plain: reqwest::Client::default(),
+            current: Arc::default(),
+            granted: Arc::new(std::sync::Mutex::new(code.scopes.clone())),
+            url: url.into(),
+            code,
+            authorizations: Arc::default(),
+        }
+    }
+
+    /// Authorizes for what `challenge` asks, and the scopes granted before it, if the bound
+    /// allows, keeping the new client.
+    async fn authorize(&self, challenge: &str) -> Result<(), AuthError> {
+        if self.authorizations.fetch_add(1, Ordering::SeqCst) >= MAX_AUTHORIZATIONS {
+            return Err(AuthError::InternalError(format!(
+                "the server asked for authorization {MAX_AUTHORIZATIONS} times; not asking \
+                 the user again"
+            )));
+        }
+        let asked = reqwest::Url::parse(&self.url)
+            .ok()
+            .and_then(|base| WWWAuthenticateParams::parse(challenge, &base).scope);
+        let mut code = self.code.clone();
+        if let Some(asked) = asked {
+            let mut granted = self
+                .granted
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            for scope in asked.split_whitespace() {
+                if !granted.iter().any(|held| held == scope) {
+                    granted.push(scope.to_owned());
+                }
+            }
+            code.scopes = granted.clone();
+        }
+        let client = super::auth::authorize(&self.url, &code, Some(challenge.to_owned()))
+            .await
+            .map_err(AuthError::InternalError)?;
+        *self.current.write().await = Some(client);
+        Ok(())
+    }
+}
+
+/// Sends one request with the connection's current client, authorized or not.
+macro_rules! with_current {
+    ($self:expr, |$client:ident| $call:expr) => {{
+        match $self.current.read().await.clone() {
+            Some($client) => $call.await,
+            None => {
+                let $client = $self.plain.clone();
+                $call.await
+            }
+        }
+    }};
+}
+
+impl StreamableHttpClient for SteppingUp {
+    type Error = reqwest::Error;
+
+    async fn post_message(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
+        let limits = StreamableHttpResponseLimits::default();
+        self.post_message_with_response_limits(
+            uri,
+            message,
+            session_id,
+            auth_header,
+            custom_headers,
+            limits,
+        )
+        .await
+    }
+
+    async fn post_message_with_response_limits(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+        limits: StreamableHttpResponseLimits,
+    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
+        let send = || async {
+            with_current!(self, |client| client.post_message_with_response_limits(
+                uri.clone(),
+                message.clone(),
+                session_id.clone(),
+                auth_header.clone(),
+                custom_headers.clone(),
+                limits,
+            ))
+        };
+        match send().await {
+            Err(StreamableHttpError::AuthRequired(asked)) => {
+                self.authorize(&asked.www_authenticate_header).await?;
+                send().await
+            }
+            Err(StreamableHttpError::InsufficientScope(asked)) => {
+                self.authorize(&asked.www_authenticate_header).await?;
+                send().await
+            }
+            answered => answered,
+        }
+    }
+
+    async fn delete_session(
+        &self,
+        uri: Arc<str>,
+        session_id: Arc<str>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<(), StreamableHttpError<Self::Error>> {
+        with_current!(self, |client| client.delete_session(
+            uri,
+            session_id,
+            auth_header,
+            custom_headers
+        ))
+    }
+
+    async fn get_stream(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<BoxStream<'static, Result<Sse, SseError>>, StreamableHttpError<Self::Error>> {
+        with_current!(self, |client| client.get_stream(
+            uri,
+            session_id,
+            last_event_id,
+            auth_header,
+            custom_headers
+        ))
+    }
+}
