@@ -383,6 +383,10 @@ fn each_documented_feature_alone_builds_a_crate_that_uses_it() {
             "let _ = tool_mcp::RedisTaskStore::open(\"redis://127.0.0.1:6379\");",
         ),
         (
+            "remote-oauth",
+            "let code = tool_mcp::AuthorizationCode::new(\"http://127.0.0.1:9/callback\", |url: String| async move { Ok::<_, String>(url) });\n    let _ = tool_mcp::RemoteToolkit::connect_http_authorized(\"a\", \"http://127.0.0.1:9/mcp\", tool_mcp::Revision::default(), tool_mcp::RemoteAuth::AuthorizationCode(code));",
+        ),
+        (
             "oauth",
             "let server = tool_mcp::McpServer::new(tool_core::Registry::builder().build().unwrap());\n    let auth = tool_mcp::auth::BearerAuth::jwt(\"https://auth.example.com\", \"https://notes.example.com/mcp\");\n    let _ = server.with_bearer_auth(auth).http_router();",
         ),
