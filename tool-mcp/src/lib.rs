@@ -189,6 +189,8 @@ pub use remote::{AuthorizationCode, Authorize};
 #[cfg(feature = "remote")]
 pub use remote::{Following, RemoteAuth, RemoteError, RemoteToolkit, Revision, SERVERS_VARIABLE};
 pub use server::McpServer;
+#[cfg(feature = "http")]
+pub use server::SessionLimits;
 #[cfg(feature = "redis")]
 pub use store::RedisTaskStore;
 pub use store::{MemoryTaskStore, StoreResult, TaskRecord, TaskStore, TaskStoreError};

@@ -9,12 +9,14 @@ use std::sync::Arc;
 use axum::serve::ListenerExt;
 #[cfg(feature = "oauth")]
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+
 use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
 use tool_core::call::BoxFuture;
 
 use super::McpServer;
+use super::bounds::{SessionLimits, Sessions, bound};
 use super::events::MemoryEvents;
 
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
@@ -22,15 +24,29 @@ impl McpServer {
     /// The streamable-HTTP service, to mount in an axum router (at `/mcp`, say). It checks no
     /// bearer token: a server with [`McpServer::with_bearer_auth`] mounted this way lists and
     /// runs no tool for anyone; mount [`McpServer::http_router`] instead, which checks them.
-    pub fn http_service(mut self) -> StreamableHttpService<McpServer, LocalSessionManager> {
-        let mut config = self.http_config.take().unwrap_or_default();
-        let mut sessions = LocalSessionManager::default();
-        if self.stateless {
-            config.legacy_session_mode = false;
-        }
+    pub fn http_service(self) -> StreamableHttpService<McpServer, LocalSessionManager> {
+        let sessions = Arc::new(self.session_manager());
+        self.service_with(sessions)
+    }
+
+    /// The session manager of this server's HTTP service.
+    fn session_manager(&self) -> LocalSessionManager {
+        let sessions = LocalSessionManager::default();
         if self.stateless && self.resumable {
             // Without sessions rmcp keeps no stream to resume; these events are kept instead.
-            sessions = sessions.with_event_store(Arc::new(MemoryEvents::default()));
+            return sessions.with_event_store(Arc::new(MemoryEvents::default()));
+        }
+        sessions
+    }
+
+    /// The streamable-HTTP service, its sessions kept by `sessions`.
+    fn service_with(
+        mut self,
+        sessions: Arc<LocalSessionManager>,
+    ) -> StreamableHttpService<McpServer, LocalSessionManager> {
+        let mut config = self.http_config.take().unwrap_or_default();
+        if self.stateless {
+            config.legacy_session_mode = false;
         }
         self.http_sessions = config.legacy_session_mode;
         StreamableHttpService::new(
@@ -38,9 +54,20 @@ impl McpServer {
                 // Each HTTP session finds tools, and sets its log level, for itself.
                 Ok(self.clone().for_connection())
             },
-            Arc::new(sessions),
+            sessions,
             config,
         )
+    }
+
+    /// Bounds the HTTP sessions (MCP 2025-11-25's) the server holds, in all and per owner:
+    /// a request that would open one past a bound is answered 503 with `Retry-After`, and the
+    /// sessions already open go on ([`SessionLimits::default`] unless set). An owner is the
+    /// caller [`McpServer::with_caller`] (or a bearer token) names, else the peer's address.
+    /// Served by [`McpServer::serve_http`], [`McpServer::bind_http`] and
+    /// [`McpServer::http_router`]; [`McpServer::http_service`] alone bounds nothing.
+    pub fn with_session_limits(mut self, limits: SessionLimits) -> Self {
+        self.session_limits = limits;
+        self
     }
 
     /// Serves streamable HTTP at `http://{addr}/mcp` until `shutdown` completes. To learn the
@@ -77,18 +104,30 @@ impl McpServer {
     ///
     /// Fails, saying why, when the bearer setting names no usable resource URL.
     pub fn http_router(self) -> std::io::Result<axum::Router> {
+        let manager = Arc::new(self.session_manager());
+        let sessioned = !self.stateless
+            && (self.http_config.as_ref()).is_none_or(|config| config.legacy_session_mode);
+        let bounds = Sessions::new(manager.clone(), self.session_limits, self.clone());
         #[cfg(feature = "oauth")]
-        if let Some(auth) = self.bearer.clone() {
-            let max_body = (self.http_config.as_ref()).map_or_else(
+        let bearer = self.bearer.clone();
+        #[cfg(feature = "oauth")]
+        let (gate, max_body) = (
+            self.clone(),
+            (self.http_config.as_ref()).map_or_else(
                 || StreamableHttpServerConfig::default().max_request_body_bytes,
                 |config| config.max_request_body_bytes,
-            );
-            let gate = self.clone();
-            let mcp = axum::Router::new().nest_service("/mcp", self.http_service());
+            ),
+        );
+        let mut mcp = axum::Router::new().nest_service("/mcp", self.service_with(manager));
+        if sessioned {
+            mcp = mcp.layer(axum::middleware::from_fn_with_state(bounds, bound));
+        }
+        #[cfg(feature = "oauth")]
+        if let Some(auth) = bearer {
             return crate::auth::router(gate, auth, max_body, mcp)
                 .map_err(|problem| std::io::Error::new(std::io::ErrorKind::InvalidInput, problem));
         }
-        Ok(axum::Router::new().nest_service("/mcp", self.http_service()))
+        Ok(mcp)
     }
 
     /// Whether anything tells one HTTP caller from another: a host's caller or grant hook,
@@ -126,6 +165,8 @@ impl McpServer {
             let listener = listener.tap_io(|connection| {
                 let _ = connection.set_nodelay(true);
             });
+            // The peer's address names the owner of a session no caller is named for.
+            let router = router.into_make_service_with_connect_info::<SocketAddr>();
             let serving: BoxFuture<'static, std::io::Result<()>> = Box::pin(async move {
                 axum::serve(listener, router)
                     .with_graceful_shutdown(shutdown)

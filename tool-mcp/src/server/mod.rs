@@ -17,6 +17,8 @@
 //! error naming the feature).
 
 mod beside;
+#[cfg(feature = "http")]
+mod bounds;
 mod config;
 #[cfg(feature = "http")]
 mod events;
@@ -42,6 +44,8 @@ use tool_core::Grant;
 use tool_core::call::LogLevel;
 use tool_core::{Context, Registry};
 
+#[cfg(feature = "http")]
+pub use self::bounds::SessionLimits;
 #[cfg(feature = "http")]
 use crate::owner::HttpRequestParts;
 use crate::tasks::Tasks;
@@ -114,6 +118,9 @@ pub struct McpServer {
     /// The host's own handler for every method that is not a tool's
     /// ([`McpServer::with_handler`]).
     beside: Option<Arc<dyn beside::Beside>>,
+    /// How many HTTP sessions are held ([`McpServer::with_session_limits`]).
+    #[cfg(feature = "http")]
+    session_limits: bounds::SessionLimits,
     /// How HTTP requests' bearer tokens are checked ([`McpServer::with_bearer_auth`]).
     #[cfg(feature = "oauth")]
     bearer: Option<crate::auth::BearerAuth>,
@@ -178,6 +185,8 @@ impl McpServer {
             listen_marks: Arc::default(),
             log_level: Arc::default(),
             beside: None,
+            #[cfg(feature = "http")]
+            session_limits: bounds::SessionLimits::default(),
             #[cfg(feature = "oauth")]
             bearer: None,
         }
