@@ -122,7 +122,10 @@ async fn a_stranger_opening_sessions_in_a_loop_is_bounded_and_others_go_on() {
         refused += more_refused;
     }
     let grown = resident().saturating_sub(before);
-    eprintln!("{ATTEMPTS} attempts grew the process by {} KiB", grown >> 10);
+    eprintln!(
+        "{ATTEMPTS} attempts grew the process by {} KiB",
+        grown >> 10
+    );
     assert_eq!(
         opened, limits.per_owner,
         "the stranger opened other than its bound"

@@ -42,8 +42,9 @@ pub struct Grant {
     tags: HashSet<Arc<str>>,
     all: bool,
     read_only: bool,
-    /// For [`Grant::scopes`]: the scopes held.
-    held: Option<HashSet<Arc<str>>>,
+    /// For [`Grant::scopes`]: the scopes held, shared by its clones (a server scopes each of
+    /// a caller's requests by the same grant).
+    held: Option<Arc<HashSet<Arc<str>>>>,
 }
 
 impl Grant {
@@ -98,7 +99,7 @@ impl Grant {
         S: Into<Arc<str>>,
     {
         Grant {
-            held: Some(held.into_iter().map(Into::into).collect()),
+            held: Some(Arc::new(held.into_iter().map(Into::into).collect())),
             ..Self::default()
         }
     }

@@ -119,20 +119,42 @@ async fn check(State(gate): State<Arc<Gate>>, mut request: Request, next: Next) 
     };
     request.extensions_mut().insert(access.clone());
     if gate.scoped_tools && request.method() == Method::POST {
+        // A 2026-07-28 request names its method and tool in headers, which rmcp holds to its
+        // body: its body need not be read here.
         let (parts, body) = request.into_parts();
+        if let Some(named) = named_in_headers(&parts.headers) {
+            if let Some(needed) = gate.server.scopes_needed_by(&parts, &access, named) {
+                return gate.refuse_scope(&access, &needed);
+            }
+            return next.run(Request::from_parts(parts, body)).await;
+        }
         let Ok(bytes) = axum::body::to_bytes(body, gate.max_body).await else {
             return StatusCode::PAYLOAD_TOO_LARGE.into_response();
         };
-        if let Some(needed) = gate.server.scopes_needed(&parts, &access, &bytes) {
-            let problem = format!("this request needs the scope {needed:?}");
-            let mut scope = access.scopes().to_vec();
-            scope.extend(needed.split(' ').map(str::to_owned));
-            scope.dedup();
-            return gate.challenge_scope(&scope.join(" "), problem);
+        let peeked: Option<Peek<'_>> = serde_json::from_slice(&bytes).ok();
+        let named = peeked.as_ref().and_then(|peek| {
+            let method = peek.method.as_deref()?;
+            let name = peek
+                .params
+                .as_ref()
+                .and_then(|params| params.name.as_deref());
+            Some((method, name))
+        });
+        if let Some(named) = named
+            && let Some(needed) = gate.server.scopes_needed_by(&parts, &access, named)
+        {
+            return gate.refuse_scope(&access, &needed);
         }
         request = Request::from_parts(parts, Body::from(bytes));
     }
     next.run(request).await
+}
+
+/// The method and the tool a 2026-07-28 request names in its `Mcp-Method` and `Mcp-Name`
+/// headers, if it names its method so.
+fn named_in_headers(headers: &axum::http::HeaderMap) -> Option<(&str, Option<&str>)> {
+    let text = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
+    Some((text("mcp-method")?, text("mcp-name")))
 }
 
 /// The request's bearer token, `None` without an `Authorization` header, or what is wrong
@@ -158,6 +180,19 @@ fn bearer_token(request: &Request) -> Result<Option<&str>, String> {
 }
 
 impl Gate {
+    /// 403 for a request that needs `needed` (space-separated), asking for those and what the
+    /// token holds already.
+    fn refuse_scope(&self, access: &super::AccessToken, needed: &str) -> Response {
+        let problem = format!("this request needs the scope {needed:?}");
+        let mut scope = access.scopes().to_vec();
+        for each in needed.split(' ') {
+            if !scope.iter().any(|held| held == each) {
+                scope.push(each.to_owned());
+            }
+        }
+        self.challenge_scope(&scope.join(" "), problem)
+    }
+
     /// A refusal with the challenge: where the metadata is, and what went wrong if anything.
     fn challenge(
         &self,
@@ -238,18 +273,18 @@ fn quoted(text: &str) -> String {
 
 /// Of a request's JSON-RPC body, what the scope check reads.
 #[derive(Deserialize)]
-pub(crate) struct Peek<'a> {
+struct Peek<'a> {
     #[serde(borrow)]
-    pub(crate) method: Option<std::borrow::Cow<'a, str>>,
+    method: Option<std::borrow::Cow<'a, str>>,
     #[serde(borrow)]
-    pub(crate) params: Option<PeekParams<'a>>,
+    params: Option<PeekParams<'a>>,
 }
 
 /// Of a request's params, the tool it calls.
 #[derive(Deserialize)]
-pub(crate) struct PeekParams<'a> {
+struct PeekParams<'a> {
     #[serde(borrow)]
-    pub(crate) name: Option<std::borrow::Cow<'a, str>>,
+    name: Option<std::borrow::Cow<'a, str>>,
 }
 
 #[cfg(test)]

@@ -31,7 +31,7 @@ use serde_json::{Map, Value};
 use tool_core::call::BoxFuture;
 
 pub use self::bearer::BearerAuth;
-pub(crate) use self::gate::{Peek, router};
+pub(crate) use self::gate::router;
 pub use self::introspect::IntrospectionVerifier;
 pub use self::jwt::JwtVerifier;
 
@@ -53,79 +53,98 @@ pub use self::jwt::JwtVerifier;
 /// # }
 /// ```
 #[derive(Clone, Debug, PartialEq)]
-pub struct AccessToken {
+pub struct AccessToken(std::sync::Arc<Token>);
+
+/// What an [`AccessToken`] holds, shared by its clones: every request of a caller carries its
+/// token, and a clone is not a copy of its claims.
+#[derive(Clone, Debug, PartialEq)]
+struct Token {
     subject: String,
     client_id: Option<String>,
     scopes: Vec<String>,
     expires_at: Option<SystemTime>,
     claims: Map<String, Value>,
+    /// The grant of its scopes, made once.
+    grant: std::sync::OnceLock<tool_core::Grant>,
 }
 
 impl AccessToken {
     /// A token of `subject` (the caller it names), with no client, no scopes, no expiry and no
     /// other claims: what a [`TokenVerifier`] of the host's builds on.
     pub fn new(subject: impl Into<String>) -> Self {
-        AccessToken {
+        AccessToken(std::sync::Arc::new(Token {
             subject: subject.into(),
             client_id: None,
             scopes: Vec::new(),
             expires_at: None,
             claims: Map::new(),
-        }
+            grant: std::sync::OnceLock::new(),
+        }))
+    }
+
+    fn edit(mut self, change: impl FnOnce(&mut Token)) -> Self {
+        let token = std::sync::Arc::make_mut(&mut self.0);
+        change(token);
+        token.grant = std::sync::OnceLock::new();
+        self
+    }
+
+    /// The grant of the tools whose scopes the token holds ([`Grant::scopes`](tool_core::Grant::scopes)).
+    pub fn grant(&self) -> tool_core::Grant {
+        let held = || tool_core::Grant::scopes(self.0.scopes.iter().map(String::as_str));
+        self.0.grant.get_or_init(held).clone()
     }
 
     /// Names the OAuth client the token was issued to.
-    pub fn with_client_id(mut self, client_id: impl Into<String>) -> Self {
-        self.client_id = Some(client_id.into());
-        self
+    pub fn with_client_id(self, client_id: impl Into<String>) -> Self {
+        let client_id = client_id.into();
+        self.edit(|token| token.client_id = Some(client_id))
     }
 
     /// Sets the scopes the token grants.
-    pub fn with_scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
-        self.scopes = scopes.into_iter().map(Into::into).collect();
-        self
+    pub fn with_scopes(self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        let scopes = scopes.into_iter().map(Into::into).collect();
+        self.edit(|token| token.scopes = scopes)
     }
 
     /// Sets when the token expires: a checked token is not trusted past it.
-    pub fn with_expiry(mut self, expires_at: SystemTime) -> Self {
-        self.expires_at = Some(expires_at);
-        self
+    pub fn with_expiry(self, expires_at: SystemTime) -> Self {
+        self.edit(|token| token.expires_at = Some(expires_at))
     }
 
     /// Sets every claim the token carries, as the issuer wrote them.
-    pub fn with_claims(mut self, claims: Map<String, Value>) -> Self {
-        self.claims = claims;
-        self
+    pub fn with_claims(self, claims: Map<String, Value>) -> Self {
+        self.edit(|token| token.claims = claims)
     }
 
     /// The subject (`sub`): the caller, as every call's context names it.
     pub fn subject(&self) -> &str {
-        &self.subject
+        &self.0.subject
     }
 
     /// The OAuth client the token was issued to (`client_id`, or `azp`), if it says.
     pub fn client_id(&self) -> Option<&str> {
-        self.client_id.as_deref()
+        self.0.client_id.as_deref()
     }
 
     /// The scopes the token grants.
     pub fn scopes(&self) -> &[String] {
-        &self.scopes
+        &self.0.scopes
     }
 
     /// Whether the token grants `scope`.
     pub fn has_scope(&self, scope: &str) -> bool {
-        self.scopes.iter().any(|held| held == scope)
+        self.0.scopes.iter().any(|held| held == scope)
     }
 
     /// When the token expires, if it says.
     pub fn expires_at(&self) -> Option<SystemTime> {
-        self.expires_at
+        self.0.expires_at
     }
 
     /// Every claim, as the issuer wrote them.
     pub fn claims(&self) -> &Map<String, Value> {
-        &self.claims
+        &self.0.claims
     }
 
     /// The claim `name` read as a `T`: `Ok(None)` when the token has no such claim, an error
@@ -142,7 +161,8 @@ impl AccessToken {
     /// assert!(token.claim::<u32>("tenant").is_err());
     /// ```
     pub fn claim<T: DeserializeOwned>(&self, name: &str) -> Result<Option<T>, serde_json::Error> {
-        self.claims
+        self.0
+            .claims
             .get(name)
             .map(|value| T::deserialize(value))
             .transpose()

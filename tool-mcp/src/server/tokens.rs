@@ -8,7 +8,7 @@ use tool_core::Grant;
 
 use super::McpServer;
 use crate::HttpRequestParts;
-use crate::auth::{AccessToken, BearerAuth, Peek, token_in};
+use crate::auth::{AccessToken, BearerAuth, token_in};
 
 impl McpServer {
     /// Checks every HTTP request's OAuth 2.1 bearer token before anything else runs (see
@@ -32,7 +32,7 @@ impl McpServer {
         self.bearer.as_ref()?;
         let parts = context.extensions.get::<HttpRequestParts>()?;
         Some(match token_in(parts) {
-            Some(token) => Grant::scopes(token.scopes().iter().map(String::as_str)),
+            Some(token) => token.grant(),
             None => Grant::new(),
         })
     }
@@ -50,30 +50,37 @@ impl McpServer {
         scopes
     }
 
-    /// The scopes (space-separated) this request needs and its token lacks, if any: a
-    /// `tools/call` of a tool the host grants whose scopes the token does not all hold, or a
-    /// `tools/list` that the host's grant would fill and the token's scopes would leave empty.
-    pub(crate) fn scopes_needed(
+    /// The scopes (space-separated) a request of `method` (naming the tool `name`) needs and
+    /// its token lacks, if any: a `tools/call` of a tool the host grants whose scopes the
+    /// token does not all hold, or a `tools/list` that the host's grant would fill and the
+    /// token's scopes would leave empty. `parts` are the request's, for the host's caller hook.
+    pub(crate) fn scopes_needed_by(
         &self,
         parts: &HttpRequestParts,
         token: &AccessToken,
-        body: &[u8],
+        (method, name): (&str, Option<&str>),
     ) -> Option<String> {
-        let peek: Peek<'_> = serde_json::from_slice(body).ok()?;
-        let method = peek.method?;
-        let caller = self.caller_from(parts);
-        let host = self.host_registry(caller.as_deref(), true);
-        let held = Grant::scopes(token.scopes().iter().map(String::as_str));
-        match method.as_ref() {
+        let held = || token.grant();
+        match method {
             "tools/call" => {
-                let name = peek.params?.name?;
-                let definitions = host.definitions();
+                let name = name?;
+                // Most calls need no scope the token lacks: that is seen without the host's
+                // grant, on the registry as it is.
+                let definitions = self.registry.definitions();
                 let definition = definitions.iter().find(|each| each.name == name)?;
-                let missing = held.missing_scopes(definition);
+                if definition.scopes.iter().all(|scope| token.has_scope(scope)) {
+                    return None;
+                }
+                let host = self.host_registry(self.caller_in(parts, token).as_deref(), true);
+                let granted = host.definitions();
+                let definition = granted.iter().find(|each| each.name == name)?;
+                let missing = held().missing_scopes(definition);
                 (!missing.is_empty()).then(|| definition.scopes.join(" "))
             }
             "tools/list" => {
+                let host = self.host_registry(self.caller_in(parts, token).as_deref(), true);
                 let definitions = host.definitions();
+                let held = held();
                 if definitions.is_empty()
                     || definitions.iter().any(|each| held.permits_tool(each, ""))
                 {
@@ -88,6 +95,15 @@ impl McpServer {
                 Some(needed.join(" "))
             }
             _ => None,
+        }
+    }
+
+    /// The caller of a request of `parts` whose token is `token`: whom the host's hook names,
+    /// else the token's subject.
+    fn caller_in(&self, parts: &HttpRequestParts, token: &AccessToken) -> Option<String> {
+        match &self.caller {
+            Some(_) => self.caller_from(parts),
+            None => Some(token.subject().to_owned()),
         }
     }
 }
