@@ -124,13 +124,12 @@ impl Sessions {
 /// Whether the request may open a session: a POST that names none and no 2026-07-28 version
 /// (a 2026-07-28 request has no session).
 fn may_open(request: &Request) -> bool {
+    let current = (request.headers().get("mcp-protocol-version"))
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|version| version >= "2026-07-28");
     request.method() == Method::POST
         && !request.headers().contains_key("mcp-session-id")
-        && !request
-            .headers()
-            .get("mcp-protocol-version")
-            .and_then(|value| value.to_str().ok())
-            .is_some_and(|version| version >= "2026-07-28")
+        && !current
 }
 
 /// Refuses a request that would open a session past a bound, and notes whose a new one is.
