@@ -3,6 +3,7 @@
 //! 2025-11-25, half of 2026-07-28): every call is
 //! answered as one process answers it, and a replica killed mid-run costs at most the calls it
 //! was running, each failed with an error the client sees, while the rest keep succeeding.
+//! Replicas checking bearer tokens take the same tokens, sharing nothing but the issuer.
 //!
 //! nginx is Debian's, installed by the tests' support when missing (see `support/nginx.rs`).
 
@@ -50,17 +51,26 @@ impl Drop for Folder {
 struct Cluster {
     nginx: ChildGuard,
     replicas: Vec<ChildGuard>,
+    /// Each replica's `HOST:PORT`.
+    upstreams: Vec<String>,
     url: String,
     _folder: Folder,
 }
 
 impl Cluster {
     fn start(name: &str) -> Cluster {
+        Cluster::start_with(name, free_port(), &["--stateless"])
+    }
+
+    /// Three replicas started with `args`, behind nginx on `port` (chosen by the caller, for
+    /// replicas that must know the cluster's URL before they start).
+    fn start_with(name: &str, port: u16, args: &[&str]) -> Cluster {
         let folder = Folder::new(name);
+        let url = format!("http://127.0.0.1:{port}/mcp");
         let mut replicas = Vec::new();
         let mut upstreams = Vec::new();
         for _ in 0..3 {
-            let (replica, url) = example_http_server(&["--stateless"]);
+            let (replica, url) = example_http_server(args);
             let authority = url
                 .strip_prefix("http://")
                 .and_then(|rest| rest.strip_suffix("/mcp"))
@@ -69,13 +79,13 @@ impl Cluster {
             replicas.push(replica);
             upstreams.push(authority);
         }
-        let port = free_port();
         let config = nginx::config(&folder.0, &format!("127.0.0.1:{port}"), &upstreams);
         let nginx = nginx::start(&folder.0, &config, port);
         Cluster {
             nginx,
             replicas,
-            url: format!("http://127.0.0.1:{port}/mcp"),
+            upstreams,
+            url,
             _folder: folder,
         }
     }
@@ -402,7 +412,16 @@ async fn a_stateless_replica_keeps_nothing_between_requests() {
         serde_json::json!({"pace_ms": 1000, "passes": 30}),
     );
     let running = post(&client, &url, slow).await;
-    assert!(count(5).await.contains("1 reindexing"), "the call runs");
+    // The answer's headers may come before the call has begun: wait until it runs.
+    let mut runs = false;
+    for () in support::patiently() {
+        if count(5).await.contains("1 reindexing") {
+            runs = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(runs, "the call runs");
     drop(running);
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
@@ -416,4 +435,67 @@ async fn a_stateless_replica_keeps_nothing_between_requests() {
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_replicas_check_the_same_tokens_sharing_nothing_but_the_issuer() {
+    // The resource is the cluster's URL, which nginx serves; each replica checks tokens for it
+    // with keys it fetches from the issuer itself.
+    let port = free_port();
+    let resource = format!("http://127.0.0.1:{port}/mcp");
+    let (issuer, _issuer) = support::oidc::start(&resource);
+    let args = [
+        "--stateless",
+        "--oauth-issuer",
+        issuer.as_str(),
+        "--resource",
+        resource.as_str(),
+    ];
+    let cluster = Cluster::start_with("cluster-oauth", port, &args);
+    assert_eq!(cluster.url, resource);
+
+    let token = support::oidc::client_token(&issuer, "notes-reader", "notes:read", &resource).await;
+    let client = reqwest::Client::new();
+    let list = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                  "io.modelcontextprotocol/clientCapabilities": {}}}});
+    let listed = |url: String, token: Option<String>| {
+        let (client, list) = (client.clone(), list.clone());
+        async move {
+            let mut request = client
+                .post(&url)
+                .header("content-type", "application/json")
+                .header("accept", "application/json, text/event-stream")
+                .header("mcp-protocol-version", "2026-07-28")
+                .header("mcp-method", "tools/list")
+                .body(list.to_string());
+            if let Some(token) = token {
+                request = request.header("authorization", format!("Bearer {token}"));
+            }
+            let answer = request.send().await.expect("an answer");
+            let status = answer.status().as_u16();
+            (status, answer.text().await.unwrap_or_default())
+        }
+    };
+    // Each replica alone takes the token, and refuses a request without one.
+    for upstream in &cluster.upstreams {
+        let url = format!("http://{upstream}/mcp");
+        let (status, body) = listed(url.clone(), Some(token.clone())).await;
+        assert_eq!(status, 200, "{upstream}: {body}");
+        assert!(
+            body.contains("note_search") && !body.contains("note_write"),
+            "{body}"
+        );
+        assert_eq!(listed(url, None).await.0, 401, "{upstream}");
+    }
+    // Through nginx, calls spread over the replicas are all taken.
+    for _ in 0..30 {
+        let (status, body) = listed(resource.clone(), Some(token.clone())).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    assert_eq!(
+        listed(resource.clone(), Some("not-a-token".into())).await.0,
+        401
+    );
+    drop(cluster);
 }

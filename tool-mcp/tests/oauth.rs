@@ -692,66 +692,11 @@ async fn a_call_record_names_the_token_s_subject_and_client() {
     server.stop().await;
 }
 
-/// A port free on this machine now, for a server that must know its own address before it
-/// binds (an issuer names itself; a resource's tokens name it).
-fn free_port() -> u16 {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.local_addr().unwrap().port()
-}
-
-/// oidc-provider, issuing JWTs for `resource`: its issuer URL, and its process.
-fn start_oidc_provider(resource: &str) -> (String, support::process::ChildGuard) {
-    let script = support::clients::oidc_provider("oidc_issuer.mjs");
-    let port = free_port().to_string();
-    let mut issuer = support::process::ChildGuard::spawn(
-        std::process::Command::new(support::clients::node22())
-            .arg(&script)
-            .args([port.as_str(), resource])
-            .current_dir(script.parent().unwrap())
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null()),
-        "oidc-provider",
-    );
-    let line = issuer.first_line(Duration::from_secs(60));
-    let url = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("expected `listening on URL`, oidc-provider said {line:?}"))
-        .to_owned();
-    (url, issuer)
-}
-
-/// A token of `client` from the issuer's token endpoint, by the client-credentials grant.
-async fn client_token(issuer: &str, client: &str, scope: &str, resource: &str) -> String {
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let body = format!(
-        "grant_type=client_credentials&scope={}&resource={}",
-        scope.replace(' ', "%20"),
-        resource.replace(':', "%3A").replace('/', "%2F")
-    );
-    let answer: Value = reqwest::Client::new()
-        .post(format!("{issuer}/token"))
-        .basic_auth(client, Some(format!("{client}-secret")))
-        .header("content-type", "application/x-www-form-urlencoded")
-        .body(body)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    answer["access_token"]
-        .as_str()
-        .unwrap_or_else(|| panic!("no token: {answer}"))
-        .to_owned()
-}
-
 #[tokio::test]
 async fn tokens_of_a_real_authorization_server_are_taken_and_the_python_sdk_finds_its_way() {
-    let port = free_port();
+    let port = support::oidc::free_port();
     let resource = format!("http://127.0.0.1:{port}/mcp");
-    let (issuer, _issuer_process) = start_oidc_provider(&resource);
+    let (issuer, _issuer_process) = support::oidc::start(&resource);
 
     // The example server, as the README starts it.
     let mut server = support::process::ChildGuard::spawn(
@@ -767,7 +712,9 @@ async fn tokens_of_a_real_authorization_server_are_taken_and_the_python_sdk_find
     assert!(line.contains(&resource), "{line}");
 
     // A reader's token (RS256, from oidc-provider's own keys) lists the read-only tools only.
-    let reader = bearer(&client_token(&issuer, "notes-reader", "notes:read", &resource).await);
+    let reader = bearer(
+        &support::oidc::client_token(&issuer, "notes-reader", "notes:read", &resource).await,
+    );
     let listed = post_at(&resource, Some(&reader), "tools/list", json!({}))
         .await
         .result();
@@ -782,8 +729,10 @@ async fn tokens_of_a_real_authorization_server_are_taken_and_the_python_sdk_find
     )
     .await;
     assert_eq!(write.status, 403, "{}", write.body);
-    let writer =
-        bearer(&client_token(&issuer, "notes-app", "notes:read notes:write", &resource).await);
+    let writer = bearer(
+        &support::oidc::client_token(&issuer, "notes-app", "notes:read notes:write", &resource)
+            .await,
+    );
     let wrote = post_at(
         &resource,
         Some(&writer),
@@ -847,7 +796,9 @@ async fn tokens_of_a_real_authorization_server_are_taken_and_the_python_sdk_find
         )
         .await;
     assert!(counted.outcome.is_ok(), "{}", counted.text());
-    let token = client_token(&issuer, "notes-app", "notes:read notes:write", &resource).await;
+    let token =
+        support::oidc::client_token(&issuer, "notes-app", "notes:read notes:write", &resource)
+            .await;
     let with_token = tool_mcp::RemoteToolkit::connect_http_authorized(
         "notes",
         &resource,

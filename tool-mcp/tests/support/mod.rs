@@ -8,6 +8,7 @@ pub mod clients;
 pub mod debian;
 pub mod lines;
 pub mod nginx;
+pub mod oidc;
 pub mod process;
 
 use std::path::PathBuf;
