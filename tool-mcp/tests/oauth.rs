@@ -153,7 +153,8 @@ impl Issuer {
                         (axum::http::StatusCode::OK, body)
                     }
                 }),
-            );
+            )
+            .route("/introspect", axum::routing::post(introspect));
         tokio::spawn(async move { axum::serve(listener, router).await });
         let issuer = Issuer {
             url,
@@ -176,6 +177,40 @@ impl Issuer {
         json!({"iss": self.url, "aud": RESOURCE, "sub": subject, "client_id": "notes-app",
                "scope": scope, "iat": now, "exp": now + 300})
     }
+}
+
+/// The test issuer's introspection endpoint (RFC 7662): the resource server authenticates as
+/// `notes-server`; `opaque-ann` is Ann's active token, `opaque-elsewhere` one for another
+/// resource, anything else is not active.
+async fn introspect(
+    headers: axum::http::HeaderMap,
+    body: String,
+) -> (axum::http::StatusCode, String) {
+    let basic = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode("notes-server:rs-secret")
+    );
+    if headers
+        .get("authorization")
+        .and_then(|value| value.to_str().ok())
+        != Some(basic.as_str())
+    {
+        return (axum::http::StatusCode::UNAUTHORIZED, String::new());
+    }
+    let token = body
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("token="))
+        .unwrap_or_default();
+    let exp = now() + 300;
+    let answer = match token {
+        "opaque-ann" => json!({"active": true, "sub": "ann", "client_id": "notes-app",
+                               "scope": "notes:read", "aud": RESOURCE, "exp": exp}),
+        "opaque-elsewhere" => {
+            json!({"active": true, "sub": "ann", "aud": "https://other.test/mcp"})
+        }
+        _ => json!({"active": false}),
+    };
+    (axum::http::StatusCode::OK, answer.to_string())
 }
 
 fn now() -> u64 {
@@ -669,6 +704,135 @@ async fn a_caller_cannot_reach_another_caller_s_task_or_suspended_call() {
         .result();
     assert_eq!(text(&resumed), "picked 3", "{resumed}");
     server.stop().await;
+}
+
+#[tokio::test]
+async fn opaque_tokens_are_checked_at_the_introspection_endpoint() {
+    let issuer = Issuer::start(&[]).await;
+    let verifier = tool_mcp::auth::IntrospectionVerifier::new(
+        format!("{}/introspect", issuer.url),
+        "notes-server",
+        "rs-secret",
+    )
+    .for_resource(RESOURCE);
+    let auth = BearerAuth::new(RESOURCE, verifier).with_authorization_server(issuer.url.clone());
+    let server = HttpServer::serve(
+        McpServer::new(registry())
+            .stateless()
+            .with_bearer_auth(auth),
+    )
+    .await;
+    let who = json!({"name": "whoami", "arguments": {}});
+    let answered = post(
+        &server,
+        Some("Bearer opaque-ann"),
+        "tools/call",
+        who.clone(),
+    )
+    .await
+    .result();
+    assert_eq!(
+        text(&answered),
+        "caller Some(\"ann\"), subject Some(\"ann\"), client Some(\"notes-app\")"
+    );
+    let listed = post(&server, Some("Bearer opaque-ann"), "tools/list", json!({}))
+        .await
+        .result();
+    assert!(names(&listed).contains(&"note_read".to_owned()), "{listed}");
+    for (token, said) in [
+        ("opaque-elsewhere", "another resource"),
+        ("revoked", "not active"),
+    ] {
+        let refused = post(&server, Some(&bearer(token)), "tools/call", who.clone()).await;
+        assert_eq!(refused.status, 401, "{token}: {}", refused.body);
+        assert!(refused.body.contains(said), "{token}: {}", refused.body);
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn unknown_key_ids_fetch_the_keys_at_most_once_per_interval() {
+    let key = SigningKey::new("k1");
+    let issuer = Issuer::start(&[&key]).await;
+    // The verifier's defaults: at most one fetch for unknown keys per 30 s.
+    let verifier = JwtVerifier::new(issuer.url.clone(), RESOURCE);
+    let auth = BearerAuth::new(RESOURCE, verifier);
+    let server = HttpServer::serve(
+        McpServer::new(registry())
+            .stateless()
+            .with_bearer_auth(auth),
+    )
+    .await;
+    let who = json!({"name": "whoami", "arguments": {}});
+    let good = bearer(&key.sign(&issuer.claims("ann", "")));
+    post(&server, Some(&good), "tools/call", who.clone())
+        .await
+        .result();
+    assert_eq!(issuer.fetches.load(Ordering::SeqCst), 1);
+    // A stranger's tokens of ever new key ids, within the interval after that fetch: refused
+    // without asking the issuer again.
+    for kid in ["s1", "s2", "s3", "s4", "s5"] {
+        let forged = bearer(&SigningKey::new(kid).sign(&issuer.claims("mallory", "")));
+        let refused = post(&server, Some(&forged), "tools/call", who.clone()).await;
+        assert_eq!(refused.status, 401, "{}", refused.body);
+    }
+    assert_eq!(
+        issuer.fetches.load(Ordering::SeqCst),
+        1,
+        "the issuer was asked again within the interval"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn serving_beyond_this_machine_with_no_caller_check_is_warned_of() {
+    use std::io::Write;
+
+    #[derive(Clone, Default)]
+    struct Lines(Arc<Mutex<Vec<u8>>>);
+    impl Write for Lines {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let lines = Lines::default();
+    let writer = lines.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(move || writer.clone())
+        .with_ansi(false)
+        .finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let warned = || String::from_utf8_lossy(&lines.0.lock().unwrap()).contains("no caller check");
+
+    let (_, serving) = McpServer::new(registry())
+        .bind_http("0.0.0.0:0".parse().unwrap(), async {})
+        .await
+        .unwrap();
+    drop(serving);
+    assert!(warned(), "no warning for an open server beyond loopback");
+    lines.0.lock().unwrap().clear();
+    let key = SigningKey::new("k1");
+    let issuer = Issuer::start(&[&key]).await;
+    let checked =
+        McpServer::new(registry()).with_bearer_auth(BearerAuth::jwt(issuer.url.clone(), RESOURCE));
+    let (_, serving) = checked
+        .bind_http("0.0.0.0:0".parse().unwrap(), async {})
+        .await
+        .unwrap();
+    drop(serving);
+    let (_, serving) = McpServer::new(registry())
+        .bind_http("127.0.0.1:0".parse().unwrap(), async {})
+        .await
+        .unwrap();
+    drop(serving);
+    assert!(
+        !warned(),
+        "a warning for a server that checks tokens, or serves this machine alone"
+    );
 }
 
 #[tokio::test]

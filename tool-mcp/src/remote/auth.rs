@@ -250,6 +250,42 @@ mod flows {
     }
 }
 
+impl crate::RemoteToolkit {
+    /// [`RemoteToolkit::connect_http_with`] to a server that checks bearer tokens, sending
+    /// the tokens `auth` gets: one the host holds, or (the `remote-oauth` feature) one got
+    /// by the client-credentials or the authorization-code grant through the server's
+    /// metadata, refreshed as it expires.
+    ///
+    /// ```no_run
+    /// use tool_mcp::{RemoteAuth, RemoteToolkit, Revision};
+    ///
+    /// # async fn connect(token: String) -> Result<(), tool_mcp::RemoteError> {
+    /// let remote = RemoteToolkit::connect_http_authorized(
+    ///     "notes",
+    ///     "https://notes.example.com/mcp",
+    ///     Revision::V2026_07_28,
+    ///     RemoteAuth::Bearer(token),
+    /// )
+    /// .await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn connect_http_authorized(
+        name: impl Into<String>,
+        url: &str,
+        revision: crate::Revision,
+        auth: RemoteAuth,
+    ) -> Result<Self, crate::RemoteError> {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        match transport(url, &auth).await? {
+            Transport::Plain(transport) => Self::connect_with(name, transport, revision).await,
+            #[cfg(feature = "remote-oauth")]
+            Transport::Authorized(transport) => Self::connect_with(name, transport, revision).await,
+            #[cfg(feature = "remote-oauth")]
+            Transport::SteppingUp(transport) => Self::connect_with(name, transport, revision).await,
+        }
+    }
+}
+
 /// The HTTP transport to `url` that sends the tokens `auth` gets.
 pub(super) async fn transport(
     url: &str,

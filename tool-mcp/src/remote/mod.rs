@@ -191,46 +191,6 @@ impl RemoteToolkit {
         Self::connect_with(name, StreamableHttpClientTransport::from_uri(url), revision).await
     }
 
-    /// [`RemoteToolkit::connect_http_with`] to a server that checks bearer tokens, sending
-    /// the tokens `auth` gets: one the host holds, or (the `remote-oauth` feature) one got
-    /// by the client-credentials or the authorization-code grant through the server's
-    /// metadata, refreshed as it expires.
-    ///
-    /// ```no_run
-    /// use tool_mcp::{RemoteAuth, RemoteToolkit, Revision};
-    ///
-    /// # async fn connect(token: String) -> Result<(), tool_mcp::RemoteError> {
-    /// let remote = RemoteToolkit::connect_http_authorized(
-    ///     "notes",
-    ///     "https://notes.example.com/mcp",
-    ///     Revision::V2026_07_28,
-    ///     RemoteAuth::Bearer(token),
-    /// )
-    /// .await?;
-    /// # Ok(()) }
-    /// ```
-    pub async fn connect_http_authorized(
-        name: impl Into<String>,
-        url: &str,
-        revision: Revision,
-        auth: RemoteAuth,
-    ) -> Result<Self, RemoteError> {
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        match auth::transport(url, &auth).await? {
-            auth::Transport::Plain(transport) => {
-                Self::connect_with(name, transport, revision).await
-            }
-            #[cfg(feature = "remote-oauth")]
-            auth::Transport::Authorized(transport) => {
-                Self::connect_with(name, transport, revision).await
-            }
-            #[cfg(feature = "remote-oauth")]
-            auth::Transport::SteppingUp(transport) => {
-                Self::connect_with(name, transport, revision).await
-            }
-        }
-    }
-
     /// Speaks MCP 2025-11-25 over any rmcp transport (an in-memory `tokio::io::duplex` pipe,
     /// say) and lists the server's tools.
     pub async fn connect<T, E, A>(
