@@ -17,7 +17,22 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{BearerAuth, TokenError};
-use crate::McpServer;
+
+/// What the server's tools need of a token, for the check to answer 403 before the server
+/// reads the request: the server implements it.
+pub(crate) trait Scopes: Send + Sync + 'static {
+    /// Every scope a tool needs, each once.
+    fn all(&self) -> Vec<String>;
+
+    /// The scopes (space-separated) a request of `parts` and `token`, of the method and tool
+    /// `named`, needs and its token lacks, if any.
+    fn needed(
+        &self,
+        parts: &axum::http::request::Parts,
+        token: &super::AccessToken,
+        named: (&str, Option<&str>),
+    ) -> Option<String>;
+}
 
 /// What the check needs, shared by every request.
 struct Gate {
@@ -25,7 +40,7 @@ struct Gate {
     /// Where the metadata is, as the challenge names it.
     metadata_url: String,
     /// The server, for the scopes its tools need.
-    server: McpServer,
+    server: Box<dyn Scopes>,
     /// Whether any tool needs a scope: only then is a request's body read here.
     scoped_tools: bool,
     /// The longest body read, as rmcp bounds it.
@@ -34,20 +49,20 @@ struct Gate {
 
 /// `mcp` (the MCP endpoint's service) behind the token check, with the metadata routes.
 pub(crate) fn router(
-    server: McpServer,
+    server: impl Scopes,
     auth: BearerAuth,
     max_body: usize,
     mcp: axum::Router,
 ) -> Result<axum::Router, String> {
     let metadata_url = auth.metadata_url()?;
     let path = auth.resource_url()?.path().trim_end_matches('/').to_owned();
-    let needed = server.registry_scopes();
+    let needed = server.all();
     let scopes = auth.scopes_supported.clone().unwrap_or(needed.clone());
     let metadata = auth.metadata(&scopes);
     let gate = Arc::new(Gate {
         auth,
         metadata_url,
-        server,
+        server: Box::new(server),
         scoped_tools: !needed.is_empty(),
         max_body,
     });
@@ -123,7 +138,7 @@ async fn check(State(gate): State<Arc<Gate>>, mut request: Request, next: Next) 
         // body: its body need not be read here.
         let (parts, body) = request.into_parts();
         if let Some(named) = named_in_headers(&parts.headers) {
-            if let Some(needed) = gate.server.scopes_needed_by(&parts, &access, named) {
+            if let Some(needed) = gate.server.needed(&parts, &access, named) {
                 return gate.refuse_scope(&access, &needed);
             }
             return next.run(Request::from_parts(parts, body)).await;
@@ -141,7 +156,7 @@ async fn check(State(gate): State<Arc<Gate>>, mut request: Request, next: Next) 
             Some((method, name))
         });
         if let Some(named) = named
-            && let Some(needed) = gate.server.scopes_needed_by(&parts, &access, named)
+            && let Some(needed) = gate.server.needed(&parts, &access, named)
         {
             return gate.refuse_scope(&access, &needed);
         }

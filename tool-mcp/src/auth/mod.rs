@@ -31,7 +31,7 @@ use serde_json::{Map, Value};
 use tool_core::call::BoxFuture;
 
 pub use self::bearer::BearerAuth;
-pub(crate) use self::gate::router;
+pub(crate) use self::gate::{Scopes, router};
 pub use self::introspect::IntrospectionVerifier;
 pub use self::jwt::JwtVerifier;
 
@@ -211,7 +211,7 @@ pub trait TokenVerifier: Send + Sync + 'static {
 }
 
 /// The token a request's check let through, if it was checked.
-pub(crate) fn token_in(parts: &crate::HttpRequestParts) -> Option<&AccessToken> {
+pub(crate) fn token_in(parts: &crate::owner::HttpRequestParts) -> Option<&AccessToken> {
     parts.extensions.get::<AccessToken>()
 }
 

@@ -163,7 +163,7 @@ mod flows {
     use rmcp::transport::{AuthClient, ClientCredentialsConfig};
 
     use super::AuthorizationCode;
-    use crate::RemoteError;
+    use crate::remote::error::RemoteError;
 
     fn failed(url: &str, error: impl std::fmt::Display) -> RemoteError {
         RemoteError::Authorize {
@@ -173,7 +173,7 @@ mod flows {
     }
 
     /// A client that holds a token of the client-credentials grant.
-    pub(super) async fn client_credentials(
+    pub(crate) async fn client_credentials(
         url: &str,
         client_id: &str,
         client_secret: &str,
@@ -201,7 +201,7 @@ mod flows {
 
     /// The authorization-code grant for `url`, for what `challenge` (a `WWW-Authenticate`
     /// header of the server's) asks, if given.
-    pub(in crate::remote) async fn authorize(
+    pub(crate) async fn authorize(
         url: &str,
         code: &AuthorizationCode,
         challenge: Option<String>,
@@ -250,89 +250,5 @@ mod flows {
     }
 }
 
-impl crate::RemoteToolkit {
-    /// [`RemoteToolkit::connect_http_with`] to a server that checks bearer tokens, sending
-    /// the tokens `auth` gets: one the host holds, or (the `remote-oauth` feature) one got
-    /// by the client-credentials or the authorization-code grant through the server's
-    /// metadata, refreshed as it expires.
-    ///
-    /// ```no_run
-    /// use tool_mcp::{RemoteAuth, RemoteToolkit, Revision};
-    ///
-    /// # async fn connect(token: String) -> Result<(), tool_mcp::RemoteError> {
-    /// let remote = RemoteToolkit::connect_http_authorized(
-    ///     "notes",
-    ///     "https://notes.example.com/mcp",
-    ///     Revision::V2026_07_28,
-    ///     RemoteAuth::Bearer(token),
-    /// )
-    /// .await?;
-    /// # Ok(()) }
-    /// ```
-    pub async fn connect_http_authorized(
-        name: impl Into<String>,
-        url: &str,
-        revision: crate::Revision,
-        auth: RemoteAuth,
-    ) -> Result<Self, crate::RemoteError> {
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        match transport(url, &auth).await? {
-            Transport::Plain(transport) => Self::connect_with(name, transport, revision).await,
-            #[cfg(feature = "remote-oauth")]
-            Transport::Authorized(transport) => Self::connect_with(name, transport, revision).await,
-            #[cfg(feature = "remote-oauth")]
-            Transport::SteppingUp(transport) => Self::connect_with(name, transport, revision).await,
-        }
-    }
-}
-
-/// The HTTP transport to `url` that sends the tokens `auth` gets.
-pub(super) async fn transport(
-    url: &str,
-    auth: &RemoteAuth,
-) -> Result<Transport, crate::RemoteError> {
-    use rmcp::transport::StreamableHttpClientTransport;
-    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-
-    let config = StreamableHttpClientTransportConfig::with_uri(url.to_owned());
-    match auth {
-        RemoteAuth::Bearer(token) => Ok(Transport::Plain(
-            StreamableHttpClientTransport::from_config(config.auth_header(token.clone())),
-        )),
-        #[cfg(feature = "remote-oauth")]
-        RemoteAuth::ClientCredentials {
-            client_id,
-            client_secret,
-            scopes,
-        } => {
-            let client = flows::client_credentials(url, client_id, client_secret, scopes).await?;
-            Ok(Transport::Authorized(
-                StreamableHttpClientTransport::with_client(client, config),
-            ))
-        }
-        #[cfg(feature = "remote-oauth")]
-        RemoteAuth::AuthorizationCode(code) => {
-            // Authorized when the server first asks, for what it asks.
-            let client = super::step_up::SteppingUp::new(url, code.clone());
-            Ok(Transport::SteppingUp(
-                StreamableHttpClientTransport::with_client(client, config),
-            ))
-        }
-    }
-}
-
 #[cfg(feature = "remote-oauth")]
-pub(super) use flows::authorize;
-
-/// A transport carrying a token: one the host gave, or one an OAuth flow got (and refreshes).
-pub(super) enum Transport {
-    Plain(rmcp::transport::StreamableHttpClientTransport<reqwest::Client>),
-    #[cfg(feature = "remote-oauth")]
-    Authorized(
-        rmcp::transport::StreamableHttpClientTransport<
-            rmcp::transport::AuthClient<reqwest::Client>,
-        >,
-    ),
-    #[cfg(feature = "remote-oauth")]
-    SteppingUp(rmcp::transport::StreamableHttpClientTransport<super::step_up::SteppingUp>),
-}
+pub(super) use flows::{authorize, client_credentials};

@@ -18,24 +18,27 @@
 //! registry given to [`RemoteToolkit::follow`].
 
 mod auth;
+mod authorized;
+mod error;
 mod forward;
+mod revision;
 #[cfg(feature = "remote-oauth")]
 mod step_up;
 
 pub use self::auth::RemoteAuth;
 #[cfg(feature = "remote-oauth")]
 pub use self::auth::{AuthorizationCode, Authorize};
+pub use self::error::{RemoteError, SERVERS_VARIABLE};
+pub use self::revision::Revision;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientCapabilities,
-    ClientConfig, ClientRequest, ProtocolVersion, ServerResult,
+    ClientConfig, ClientRequest, ServerResult,
 };
-use rmcp::service::{
-    ClientLifecycleMode, ClientServiceExt, PeerRequestOptions, RoleClient, RunningService,
-};
+use rmcp::service::{ClientServiceExt, PeerRequestOptions, RoleClient, RunningService};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use tool_core::call::{Arguments, BoxFuture};
 use tool_core::outcome::Output;
@@ -43,90 +46,9 @@ use tool_core::registry::RegistryBuilder;
 use tool_core::tool::{Annotations, Tool, ToolDefinition};
 use tool_core::{Context, Refusal};
 
-/// The variable that names remote servers to start: `cmd1 args :: cmd2 args`.
-#[cfg_attr(docsrs, doc(cfg(feature = "remote")))]
-pub const SERVERS_VARIABLE: &str = "TOOL_MCP_SERVERS";
-
 type Client = RunningService<RoleClient, Forwarder>;
 
 use self::forward::{Forwarder, InFlight};
-
-/// The revision of MCP a remote toolkit speaks to its server.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-#[cfg_attr(docsrs, doc(cfg(feature = "remote")))]
-pub enum Revision {
-    /// 2025-11-25: `initialize` opens a session; the server's questions come as requests to
-    /// the client while a call runs.
-    #[default]
-    V2025_11_25,
-    /// 2026-07-28: `server/discover`, then each request stands alone (no session); the
-    /// server's questions come back as `input_required` results, answered on the call's retry.
-    V2026_07_28,
-}
-
-impl Revision {
-    fn version(self) -> ProtocolVersion {
-        match self {
-            Revision::V2025_11_25 => ProtocolVersion::V_2025_11_25,
-            Revision::V2026_07_28 => ProtocolVersion::V_2026_07_28,
-        }
-    }
-
-    fn lifecycle(self) -> ClientLifecycleMode {
-        match self {
-            Revision::V2025_11_25 => ClientLifecycleMode::Initialize,
-            Revision::V2026_07_28 => ClientLifecycleMode::Discover {
-                preferred_versions: vec![self.version()],
-            },
-        }
-    }
-}
-
-/// Why a remote server could not be used.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-#[cfg_attr(docsrs, doc(cfg(feature = "remote")))]
-pub enum RemoteError {
-    /// The child process could not be started.
-    #[error("could not start the MCP server `{command}`: {source}")]
-    Spawn {
-        /// The command.
-        command: String,
-        /// What went wrong.
-        source: std::io::Error,
-    },
-    /// The server did not complete the MCP handshake.
-    #[error("the MCP server `{server}` did not initialize: {reason}")]
-    Initialize {
-        /// The server.
-        server: String,
-        /// What went wrong.
-        reason: String,
-    },
-    /// No access token could be had for the server (its OAuth flow failed).
-    #[error("no access token for the MCP server `{server}`: {reason}")]
-    Authorize {
-        /// The server.
-        server: String,
-        /// What went wrong.
-        reason: String,
-    },
-    /// The server would not list its tools.
-    #[error("the MCP server `{server}` did not list its tools: {reason}")]
-    List {
-        /// The server.
-        server: String,
-        /// What went wrong.
-        reason: String,
-    },
-    /// The environment variable could not be read as servers.
-    #[error("{SERVERS_VARIABLE} is not `command args :: command args`: {reason}")]
-    Environment {
-        /// What went wrong.
-        reason: String,
-    },
-}
 
 /// The tools of one remote MCP server, as a toolkit.
 #[cfg_attr(docsrs, doc(cfg(feature = "remote")))]
@@ -189,6 +111,46 @@ impl RemoteToolkit {
         // unless the host installed one already (then this does nothing).
         let _ = rustls::crypto::ring::default_provider().install_default();
         Self::connect_with(name, StreamableHttpClientTransport::from_uri(url), revision).await
+    }
+
+    /// [`RemoteToolkit::connect_http_with`] to a server that checks bearer tokens, sending
+    /// the tokens `auth` gets: one the host holds, or (the `remote-oauth` feature) one got
+    /// by the client-credentials or the authorization-code grant through the server's
+    /// metadata, refreshed as it expires.
+    ///
+    /// ```no_run
+    /// use tool_mcp::{RemoteAuth, RemoteToolkit, Revision};
+    ///
+    /// # async fn connect(token: String) -> Result<(), tool_mcp::RemoteError> {
+    /// let remote = RemoteToolkit::connect_http_authorized(
+    ///     "notes",
+    ///     "https://notes.example.com/mcp",
+    ///     Revision::V2026_07_28,
+    ///     RemoteAuth::Bearer(token),
+    /// )
+    /// .await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn connect_http_authorized(
+        name: impl Into<String>,
+        url: &str,
+        revision: Revision,
+        auth: RemoteAuth,
+    ) -> Result<Self, RemoteError> {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        match authorized::transport(url, &auth).await? {
+            authorized::Transport::Plain(transport) => {
+                Self::connect_with(name, transport, revision).await
+            }
+            #[cfg(feature = "remote-oauth")]
+            authorized::Transport::Authorized(transport) => {
+                Self::connect_with(name, transport, revision).await
+            }
+            #[cfg(feature = "remote-oauth")]
+            authorized::Transport::SteppingUp(transport) => {
+                Self::connect_with(name, transport, revision).await
+            }
+        }
     }
 
     /// Speaks MCP 2025-11-25 over any rmcp transport (an in-memory `tokio::io::duplex` pipe,

@@ -245,8 +245,8 @@ impl ServerHandler for McpServer {
             ctx = ctx.with_extension(parent);
         }
         #[cfg(feature = "oauth")]
-        if let Some(token) =
-            (context.extensions.get::<crate::HttpRequestParts>()).and_then(crate::auth::token_in)
+        if let Some(token) = (context.extensions.get::<crate::owner::HttpRequestParts>())
+            .and_then(crate::auth::token_in)
         {
             if let Some(client) = token.client_id() {
                 ctx = ctx.with_client(client);

@@ -7,8 +7,8 @@ use rmcp::service::{RequestContext, RoleServer};
 use tool_core::Grant;
 
 use super::McpServer;
-use crate::HttpRequestParts;
-use crate::auth::{AccessToken, BearerAuth, token_in};
+use crate::auth::{AccessToken, BearerAuth, Scopes, token_in};
+use crate::owner::HttpRequestParts;
 
 impl McpServer {
     /// Checks every HTTP request's OAuth 2.1 bearer token before anything else runs (see
@@ -105,5 +105,20 @@ impl McpServer {
             Some(_) => self.caller_from(parts),
             None => Some(token.subject().to_owned()),
         }
+    }
+}
+
+impl Scopes for McpServer {
+    fn all(&self) -> Vec<String> {
+        self.registry_scopes()
+    }
+
+    fn needed(
+        &self,
+        parts: &HttpRequestParts,
+        token: &AccessToken,
+        named: (&str, Option<&str>),
+    ) -> Option<String> {
+        self.scopes_needed_by(parts, token, named)
     }
 }
