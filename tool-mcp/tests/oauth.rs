@@ -84,6 +84,7 @@ fn registry() -> Registry {
 }
 
 /// One signing key of the test issuer: an Ed25519 pair and its key id.
+#[derive(Clone)]
 struct SigningKey {
     kid: String,
     pkcs8: Vec<u8>,
@@ -122,6 +123,8 @@ struct Issuer {
     jwks: Arc<Mutex<Value>>,
     up: Arc<AtomicBool>,
     fetches: Arc<AtomicUsize>,
+    /// The tokens its token endpoint issued (the client-credentials grant).
+    issued: Arc<AtomicUsize>,
 }
 
 impl Issuer {
@@ -132,8 +135,19 @@ impl Issuer {
         let up = Arc::new(AtomicBool::new(true));
         let fetches = Arc::new(AtomicUsize::new(0));
         let metadata = json!({"issuer": url, "jwks_uri": format!("{url}/jwks"),
-                              "token_endpoint": format!("{url}/token")});
+                              "token_endpoint": format!("{url}/token"),
+                              "authorization_endpoint": format!("{url}/authorize"),
+                              "response_types_supported": ["code"],
+                              "grant_types_supported": ["client_credentials"],
+                              "token_endpoint_auth_methods_supported":
+                                  ["client_secret_post", "client_secret_basic"]});
         let (served, serving_up, counted) = (jwks.clone(), up.clone(), fetches.clone());
+        let issued = Arc::new(AtomicUsize::new(0));
+        let token_endpoint = TokenEndpoint {
+            issuer: url.clone(),
+            key: keys.first().map(|key| (*key).clone()),
+            issued: issued.clone(),
+        };
         let router = axum::Router::new()
             .route(
                 "/.well-known/oauth-authorization-server",
@@ -154,13 +168,21 @@ impl Issuer {
                     }
                 }),
             )
-            .route("/introspect", axum::routing::post(introspect));
+            .route("/introspect", axum::routing::post(introspect))
+            .route(
+                "/token",
+                axum::routing::post(move |body: String| {
+                    let endpoint = token_endpoint.clone();
+                    async move { endpoint.issue(&body) }
+                }),
+            );
         tokio::spawn(async move { axum::serve(listener, router).await });
         let issuer = Issuer {
             url,
             jwks,
             up,
             fetches,
+            issued,
         };
         issuer.publish(keys);
         issuer
@@ -176,6 +198,50 @@ impl Issuer {
         let now = now();
         json!({"iss": self.url, "aud": RESOURCE, "sub": subject, "client_id": "notes-app",
                "scope": scope, "iat": now, "exp": now + 300})
+    }
+}
+
+/// The test issuer's token endpoint: the client-credentials grant of `notes-agent`, its
+/// tokens for the resource the request names, valid for two seconds.
+#[derive(Clone)]
+struct TokenEndpoint {
+    issuer: String,
+    key: Option<SigningKey>,
+    issued: Arc<AtomicUsize>,
+}
+
+impl TokenEndpoint {
+    fn issue(&self, body: &str) -> axum::response::Response {
+        use axum::response::IntoResponse;
+        let (status, answer) = self.answer(body);
+        let json = [(axum::http::header::CONTENT_TYPE, "application/json")];
+        (status, json, answer).into_response()
+    }
+
+    fn answer(&self, body: &str) -> (axum::http::StatusCode, String) {
+        let field = |name: &str| {
+            body.split('&')
+                .find_map(|pair| pair.strip_prefix(&format!("{name}=")))
+                .map(|value| value.replace("%3A", ":").replace("%2F", "/"))
+        };
+        let (Some(key), Some("client_credentials"), Some("notes-agent-secret")) = (
+            &self.key,
+            field("grant_type").as_deref(),
+            field("client_secret").as_deref(),
+        ) else {
+            return (
+                axum::http::StatusCode::BAD_REQUEST,
+                json!({"error": "invalid_client"}).to_string(),
+            );
+        };
+        let now = now();
+        let claims = json!({"iss": self.issuer, "aud": field("resource"), "sub": "notes-agent",
+                            "client_id": "notes-agent", "scope": "notes:read",
+                            "iat": now, "exp": now + 2});
+        self.issued.fetch_add(1, Ordering::SeqCst);
+        let answer = json!({"access_token": key.sign(&claims), "token_type": "Bearer",
+                            "expires_in": 2, "scope": "notes:read"});
+        (axum::http::StatusCode::OK, answer.to_string())
     }
 }
 
@@ -832,6 +898,56 @@ async fn serving_beyond_this_machine_with_no_caller_check_is_warned_of() {
     assert!(
         !warned(),
         "a warning for a server that checks tokens, or serves this machine alone"
+    );
+}
+
+#[tokio::test]
+async fn a_remote_toolkit_gets_a_new_client_credentials_token_once_its_token_has_expired() {
+    let key = SigningKey::new("k1");
+    let issuer = Issuer::start(&[&key]).await;
+    // The server must be named by its own URL: the toolkit holds the resource to it.
+    let port = support::oidc::free_port();
+    let resource = format!("http://127.0.0.1:{port}/mcp");
+    let verifier =
+        JwtVerifier::new(issuer.url.clone(), resource.clone()).with_leeway(Duration::ZERO);
+    let auth =
+        BearerAuth::new(resource.clone(), verifier).with_authorization_server(issuer.url.clone());
+    let server = McpServer::new(registry())
+        .stateless()
+        .with_bearer_auth(auth);
+    let (_, serving) = server
+        .bind_http(
+            format!("127.0.0.1:{port}").parse().unwrap(),
+            std::future::pending(),
+        )
+        .await
+        .unwrap();
+    tokio::spawn(serving);
+
+    let remote = tool_mcp::RemoteToolkit::connect_http_authorized(
+        "notes",
+        &resource,
+        tool_mcp::Revision::V2026_07_28,
+        tool_mcp::RemoteAuth::ClientCredentials {
+            client_id: "notes-agent".into(),
+            client_secret: "notes-agent-secret".into(),
+            scopes: vec!["notes:read".into()],
+        },
+    )
+    .await
+    .unwrap_or_else(|error| panic!("the toolkit could not connect: {error}"));
+    let registry = remote.add_to(Registry::builder()).build().unwrap();
+    let call = || tool_core::ToolCall::new("1", "whoami", json!({}));
+    let first = registry.call(call(), &Context::new()).await;
+    assert!(first.text().contains("notes-agent"), "{}", first.text());
+    let issued = issuer.issued.load(Ordering::SeqCst);
+    // Past the token's two seconds, the next call gets a new one and goes through.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let later = registry.call(call(), &Context::new()).await;
+    assert!(later.text().contains("notes-agent"), "{}", later.text());
+    assert!(
+        issuer.issued.load(Ordering::SeqCst) > issued,
+        "no new token was asked for"
     );
 }
 

@@ -9,6 +9,8 @@ use super::auth::RemoteAuth;
 #[cfg(feature = "remote-oauth")]
 use super::auth::client_credentials;
 use super::error::RemoteError;
+#[cfg(feature = "remote-oauth")]
+use super::step_up::{SteppingUp, Way};
 
 /// The HTTP transport to `url` that sends the tokens `auth` gets.
 pub(super) async fn transport(url: &str, auth: &RemoteAuth) -> Result<Transport, RemoteError> {
@@ -23,15 +25,23 @@ pub(super) async fn transport(url: &str, auth: &RemoteAuth) -> Result<Transport,
             client_secret,
             scopes,
         } => {
+            // Got now, so that a connection that cannot have a token says so at once; got
+            // again once it has expired.
             let client = client_credentials(url, client_id, client_secret, scopes).await?;
-            Ok(Transport::Authorized(
+            let way = Way::Credentials {
+                client_id: client_id.clone(),
+                client_secret: client_secret.clone(),
+                scopes: scopes.clone(),
+            };
+            let client = SteppingUp::new(url, way, Some(client));
+            Ok(Transport::SteppingUp(
                 StreamableHttpClientTransport::with_client(client, config),
             ))
         }
         #[cfg(feature = "remote-oauth")]
         RemoteAuth::AuthorizationCode(code) => {
             // Authorized when the server first asks, for what it asks.
-            let client = super::step_up::SteppingUp::new(url, code.clone());
+            let client = SteppingUp::new(url, Way::Code(code.clone()), None);
             Ok(Transport::SteppingUp(
                 StreamableHttpClientTransport::with_client(client, config),
             ))
@@ -43,11 +53,5 @@ pub(super) async fn transport(url: &str, auth: &RemoteAuth) -> Result<Transport,
 pub(super) enum Transport {
     Plain(rmcp::transport::StreamableHttpClientTransport<reqwest::Client>),
     #[cfg(feature = "remote-oauth")]
-    Authorized(
-        rmcp::transport::StreamableHttpClientTransport<
-            rmcp::transport::AuthClient<reqwest::Client>,
-        >,
-    ),
-    #[cfg(feature = "remote-oauth")]
-    SteppingUp(rmcp::transport::StreamableHttpClientTransport<super::step_up::SteppingUp>),
+    SteppingUp(StreamableHttpClientTransport<SteppingUp>),
 }

@@ -143,10 +143,6 @@ impl RemoteToolkit {
                 Self::connect_with(name, transport, revision).await
             }
             #[cfg(feature = "remote-oauth")]
-            authorized::Transport::Authorized(transport) => {
-                Self::connect_with(name, transport, revision).await
-            }
-            #[cfg(feature = "remote-oauth")]
             authorized::Transport::SteppingUp(transport) => {
                 Self::connect_with(name, transport, revision).await
             }

@@ -1,13 +1,15 @@
-//! The authorization-code grant for a remote toolkit, run when the server asks for it, as MCP's
-//! authorization spec has a client do: requests go without a token until the server answers
-//! 401, then the user is sent to authorize the scopes that challenge names; a later 403
-//! `insufficient_scope` (the spec's step-up) authorizes again for the scopes already granted
-//! and the ones the new challenge names. Either way the request is sent once more with the new
-//! token. A bounded number of authorizations per connection, so that a server that keeps
-//! asking is not asked again and again.
+//! A remote toolkit's OAuth grant, run when the server asks for a token, as MCP's authorization
+//! spec has a client do. With the authorization-code grant, requests go without a token until
+//! the server answers 401, then the user is sent to authorize the scopes that challenge names;
+//! a later 403 `insufficient_scope` (the spec's step-up) authorizes again for the scopes already
+//! granted and the ones the new challenge names. With the client-credentials grant, the token
+//! got at connecting is got again once it has expired (it has no refresh token, and rmcp then
+//! sends no token). Either way the request is sent once more with the new token. At most a few
+//! authorizations in a row without an answer between them, so that a server that keeps asking
+//! is not asked again and again.
 //!
-//! rmcp's `AuthClient` refreshes a token the server rejects but leaves a first 401 and a 403
-//! to its caller; this holds the client of the latest authorization and answers both.
+//! rmcp's `AuthClient` refreshes a token that has a refresh token but leaves a 401 it cannot
+//! answer and a 403 to its caller; this holds the client of the latest grant and answers both.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -26,8 +28,21 @@ use sse_stream::{Error as SseError, Sse};
 
 use super::auth::AuthorizationCode;
 
-/// How many times one connection sends its user to authorize.
+/// How many grants in a row, with no request answered between them, one connection runs.
 const MAX_AUTHORIZATIONS: u32 = 3;
+
+/// The grant a connection gets its tokens by.
+#[derive(Clone)]
+pub(super) enum Way {
+    /// The authorization-code grant, its user sent by the host's callback.
+    Code(AuthorizationCode),
+    /// The client-credentials grant.
+    Credentials {
+        client_id: String,
+        client_secret: String,
+        scopes: Vec<String>,
+    },
+}
 
 /// The client of a connection: plain until the server asks for a token, then authorized.
 #[derive(Clone)]
@@ -37,18 +52,24 @@ pub(super) struct SteppingUp {
     /// The scopes asked for so far, which a step-up asks for again.
     granted: Arc<std::sync::Mutex<Vec<String>>>,
     url: Arc<str>,
-    code: AuthorizationCode,
+    way: Way,
+    /// Grants run since a request was last answered.
     authorizations: Arc<AtomicU32>,
 }
 
 impl SteppingUp {
-    pub(super) fn new(url: &str, code: AuthorizationCode) -> Self {
+    /// A connection to `url` that gets its tokens by `way`, holding `client` if it has one.
+    pub(super) fn new(url: &str, way: Way, client: Option<AuthClient<reqwest::Client>>) -> Self {
+        let scopes = match &way {
+            Way::Code(code) => code.scopes.clone(),
+            Way::Credentials { scopes, .. } => scopes.clone(),
+        };
         SteppingUp {
             plain: reqwest::Client::default(),
-            current: Arc::default(),
-            granted: Arc::new(std::sync::Mutex::new(code.scopes.clone())),
+            current: Arc::new(tokio::sync::RwLock::new(client)),
+            granted: Arc::new(std::sync::Mutex::new(scopes)),
             url: url.into(),
-            code,
+            way,
             authorizations: Arc::default(),
         }
     }
@@ -58,29 +79,38 @@ impl SteppingUp {
     async fn authorize(&self, challenge: &str) -> Result<(), AuthError> {
         if self.authorizations.fetch_add(1, Ordering::SeqCst) >= MAX_AUTHORIZATIONS {
             return Err(AuthError::InternalError(format!(
-                "the server asked for authorization {MAX_AUTHORIZATIONS} times; not asking \
-                 the user again"
+                "the server asked for authorization {MAX_AUTHORIZATIONS} times in a row; not \
+                 asking again"
             )));
         }
-        let asked = reqwest::Url::parse(&self.url)
-            .ok()
-            .and_then(|base| WWWAuthenticateParams::parse(challenge, &base).scope);
-        let mut code = self.code.clone();
-        if let Some(asked) = asked {
-            let mut granted = self
-                .granted
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            for scope in asked.split_whitespace() {
-                if !granted.iter().any(|held| held == scope) {
-                    granted.push(scope.to_owned());
+        let client = match &self.way {
+            Way::Credentials {
+                client_id,
+                client_secret,
+                scopes,
+            } => super::auth::client_credentials(&self.url, client_id, client_secret, scopes)
+                .await
+                .map_err(|error| AuthError::InternalError(error.to_string()))?,
+            Way::Code(code) => {
+                let asked = reqwest::Url::parse(&self.url)
+                    .ok()
+                    .and_then(|base| WWWAuthenticateParams::parse(challenge, &base).scope);
+                let mut code = code.clone();
+                if let Some(asked) = asked {
+                    let mut granted =
+                        (self.granted.lock()).unwrap_or_else(std::sync::PoisonError::into_inner);
+                    for scope in asked.split_whitespace() {
+                        if !granted.iter().any(|held| held == scope) {
+                            granted.push(scope.to_owned());
+                        }
+                    }
+                    code.scopes = granted.clone();
                 }
+                super::auth::authorize(&self.url, &code, Some(challenge.to_owned()))
+                    .await
+                    .map_err(AuthError::InternalError)?
             }
-            code.scopes = granted.clone();
-        }
-        let client = super::auth::authorize(&self.url, &code, Some(challenge.to_owned()))
-            .await
-            .map_err(AuthError::InternalError)?;
+        };
         *self.current.write().await = Some(client);
         Ok(())
     }
@@ -141,7 +171,7 @@ impl StreamableHttpClient for SteppingUp {
                 limits,
             ))
         };
-        match send().await {
+        let answered = match send().await {
             Err(StreamableHttpError::AuthRequired(asked)) => {
                 self.authorize(&asked.www_authenticate_header).await?;
                 send().await
@@ -151,7 +181,11 @@ impl StreamableHttpClient for SteppingUp {
                 send().await
             }
             answered => answered,
+        };
+        if answered.is_ok() {
+            self.authorizations.store(0, Ordering::SeqCst);
         }
+        answered
     }
 
     async fn delete_session(
