@@ -902,7 +902,7 @@ async fn serving_beyond_this_machine_with_no_caller_check_is_warned_of() {
 }
 
 #[tokio::test]
-async fn a_remote_toolkit_gets_a_new_client_credentials_token_once_its_token_has_expired() {
+async fn a_remote_toolkit_gets_a_new_client_credentials_token_before_its_token_expires() {
     let key = SigningKey::new("k1");
     let issuer = Issuer::start(&[&key]).await;
     // The server must be named by its own URL: the toolkit holds the resource to it.
@@ -915,14 +915,30 @@ async fn a_remote_toolkit_gets_a_new_client_credentials_token_once_its_token_has
     let server = McpServer::new(registry())
         .stateless()
         .with_bearer_auth(auth);
-    let (_, serving) = server
-        .bind_http(
-            format!("127.0.0.1:{port}").parse().unwrap(),
-            std::future::pending(),
-        )
+    // Served here, its refusals of a token counted: a renewal made before expiry meets none.
+    let refusals = Arc::new(AtomicUsize::new(0));
+    let counted = refusals.clone();
+    let router = server
+        .http_router()
+        .unwrap()
+        .layer(axum::middleware::from_fn(
+            move |request: axum::extract::Request, next: axum::middleware::Next| {
+                let counted = counted.clone();
+                // A request without a token is discovery's; one with a token refused is not.
+                let carried = request.headers().contains_key("authorization");
+                async move {
+                    let answer = next.run(request).await;
+                    if carried && answer.status() == axum::http::StatusCode::UNAUTHORIZED {
+                        counted.fetch_add(1, Ordering::SeqCst);
+                    }
+                    answer
+                }
+            },
+        ));
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
         .await
         .unwrap();
-    tokio::spawn(serving);
+    tokio::spawn(async move { axum::serve(listener, router).await });
 
     let remote = tool_mcp::RemoteToolkit::connect_http_authorized(
         "notes",
@@ -948,6 +964,11 @@ async fn a_remote_toolkit_gets_a_new_client_credentials_token_once_its_token_has
     assert!(
         issuer.issued.load(Ordering::SeqCst) > issued,
         "no new token was asked for"
+    );
+    assert_eq!(
+        refusals.load(Ordering::SeqCst),
+        0,
+        "an expired token reached the server"
     );
 }
 

@@ -33,7 +33,7 @@ pub(super) async fn transport(url: &str, auth: &RemoteAuth) -> Result<Transport,
                 client_secret: client_secret.clone(),
                 scopes: scopes.clone(),
             };
-            let client = SteppingUp::new(url, way, Some(client));
+            let client = SteppingUp::connected(url, way, client).await;
             Ok(Transport::SteppingUp(
                 StreamableHttpClientTransport::with_client(client, config),
             ))

@@ -3,8 +3,8 @@
 //! the server answers 401, then the user is sent to authorize the scopes that challenge names;
 //! a later 403 `insufficient_scope` (the spec's step-up) authorizes again for the scopes already
 //! granted and the ones the new challenge names. With the client-credentials grant, the token
-//! got at connecting is got again once it has expired (it has no refresh token, and rmcp then
-//! sends no token). Either way the request is sent once more with the new token. At most a few
+//! got at connecting is got again before it expires (it has no refresh token to refresh by),
+//! and again if the server answers 401. Either way the request is sent once more with the new token. At most a few
 //! authorizations in a row without an answer between them, so that a server that keeps asking
 //! is not asked again and again.
 //!
@@ -14,6 +14,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
 
 use futures::stream::BoxStream;
 use http::{HeaderName, HeaderValue};
@@ -55,6 +56,8 @@ pub(super) struct SteppingUp {
     way: Way,
     /// Grants run since a request was last answered.
     authorizations: Arc<AtomicU32>,
+    /// When a client-credentials token is to be got again, before the one held expires.
+    renew_at: Arc<std::sync::Mutex<Option<Instant>>>,
 }
 
 impl SteppingUp {
@@ -71,7 +74,38 @@ impl SteppingUp {
             url: url.into(),
             way,
             authorizations: Arc::default(),
+            renew_at: Arc::default(),
         }
+    }
+
+    /// A client-credentials connection holding the `client` got at connecting.
+    pub(super) async fn connected(
+        url: &str,
+        way: Way,
+        client: AuthClient<reqwest::Client>,
+    ) -> Self {
+        let connection = SteppingUp::new(url, way, None);
+        connection.note_expiry(&client).await;
+        *connection.current.write().await = Some(client);
+        connection
+    }
+
+    /// Notes when the token `client` holds is to be renewed: a little before it expires, by a
+    /// margin of at most 30 s and at most half its life.
+    async fn note_expiry(&self, client: &AuthClient<reqwest::Client>) {
+        let credentials = client.auth_manager.lock().await.get_credentials().await;
+        let lifetime = credentials
+            .ok()
+            .and_then(|(_, token)| serde_json::to_value(token?).ok())
+            .and_then(|token| token.get("expires_in")?.as_u64());
+        let renew_at = lifetime.map(|seconds| {
+            let margin = seconds.div_ceil(2).min(30);
+            Instant::now() + Duration::from_secs(seconds.saturating_sub(margin))
+        });
+        *self
+            .renew_at
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = renew_at;
     }
 
     /// Authorizes for what `challenge` asks, and the scopes granted before it, if the bound
@@ -111,7 +145,27 @@ impl SteppingUp {
                     .map_err(AuthError::InternalError)?
             }
         };
+        if matches!(self.way, Way::Credentials { .. }) {
+            self.note_expiry(&client).await;
+        }
         *self.current.write().await = Some(client);
+        Ok(())
+    }
+}
+
+impl SteppingUp {
+    /// Gets a new client-credentials token before a request once the one held is about to
+    /// expire, so that the server never sees an expired one (rmcp refreshes only a token
+    /// that came with a refresh token).
+    async fn renew_if_expiring(&self) -> Result<(), AuthError> {
+        let due = (*self
+            .renew_at
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner))
+        .is_some_and(|at| Instant::now() >= at);
+        if due {
+            self.authorize("").await?;
+        }
         Ok(())
     }
 }
@@ -171,6 +225,9 @@ impl StreamableHttpClient for SteppingUp {
                 limits,
             ))
         };
+        if matches!(self.way, Way::Credentials { .. }) {
+            self.renew_if_expiring().await?;
+        }
         let answered = match send().await {
             Err(StreamableHttpError::AuthRequired(asked)) => {
                 self.authorize(&asked.www_authenticate_header).await?;
