@@ -9,6 +9,8 @@
 //!
 //! Nothing here is public API of the project: it exists to be measured.
 
+pub mod load;
+
 use std::borrow::Cow;
 use std::future::Future;
 use std::pin::pin;

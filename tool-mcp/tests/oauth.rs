@@ -336,6 +336,17 @@ async fn post(
     post_with(&server.url(), authorization, method, params, &json!({})).await
 }
 
+/// A `tools/call` of `name` with `arguments`, as [`post`] sends it.
+async fn call_tool(
+    server: &HttpServer,
+    authorization: Option<&str>,
+    name: &str,
+    arguments: Value,
+) -> Reply {
+    let params = json!({"name": name, "arguments": arguments});
+    post(server, authorization, "tools/call", params).await
+}
+
 /// [`post`] to the server at `url`.
 async fn post_at(url: &str, authorization: Option<&str>, method: &str, params: Value) -> Reply {
     post_with(url, authorization, method, params, &json!({})).await
@@ -447,24 +458,13 @@ async fn a_token_s_scopes_decide_what_its_caller_sees_and_calls() {
         names(&listed),
         ["note_read", "whoami", "note_export", "note_pick"]
     );
-    let read = post(
-        &server,
-        Some(&reader),
-        "tools/call",
-        json!({"name": "note_read", "arguments": {"id": 7}}),
-    )
-    .await
-    .result();
+    let read = call_tool(&server, Some(&reader), "note_read", json!({"id": 7}))
+        .await
+        .result();
     assert_eq!(text(&read), "note 7");
 
     // A call of a tool whose scope the token lacks: 403, naming what to ask for.
-    let write = post(
-        &server,
-        Some(&reader),
-        "tools/call",
-        json!({"name": "note_write", "arguments": {"text": "x"}}),
-    )
-    .await;
+    let write = call_tool(&server, Some(&reader), "note_write", json!({"text": "x"})).await;
     assert_eq!(write.status, 403, "{}", write.body);
     assert!(
         write
@@ -482,25 +482,15 @@ async fn a_token_s_scopes_decide_what_its_caller_sees_and_calls() {
     assert_eq!(names(&listed), ["whoami", "note_export", "note_pick"]);
 
     let writer = bearer(&key.sign(&issuer.claims("cy", "notes:read notes:write")));
-    let wrote = post(
-        &server,
-        Some(&writer),
-        "tools/call",
-        json!({"name": "note_write", "arguments": {"text": "x"}}),
-    )
-    .await
-    .result();
+    let wrote = call_tool(&server, Some(&writer), "note_write", json!({"text": "x"}))
+        .await
+        .result();
     assert_eq!(text(&wrote), "wrote x");
 
     // The subject is the caller, and the tool reads the token.
-    let who = post(
-        &server,
-        Some(&writer),
-        "tools/call",
-        json!({"name": "whoami", "arguments": {}}),
-    )
-    .await
-    .result();
+    let who = call_tool(&server, Some(&writer), "whoami", json!({}))
+        .await
+        .result();
     assert_eq!(
         text(&who),
         "caller Some(\"cy\"), subject Some(\"cy\"), client Some(\"notes-app\")"
@@ -852,20 +842,7 @@ async fn unknown_key_ids_fetch_the_keys_at_most_once_per_interval() {
 
 #[tokio::test]
 async fn serving_beyond_this_machine_with_no_caller_check_is_warned_of() {
-    use std::io::Write;
-
-    #[derive(Clone, Default)]
-    struct Lines(Arc<Mutex<Vec<u8>>>);
-    impl Write for Lines {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(bytes);
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let lines = Lines::default();
+    let lines = support::Lines::default();
     let writer = lines.clone();
     let subscriber = tracing_subscriber::fmt()
         .with_writer(move || writer.clone())

@@ -1,8 +1,6 @@
 //! A W3C `traceparent` in a `tools/call` request's `_meta` (SEP-414) becomes the remote parent
 //! of the call's span: the span records its trace id and parent id.
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -11,24 +9,14 @@ use tool_core::{Registry, tool};
 use tool_mcp::McpServer;
 use tracing_subscriber::fmt::format::FmtSpan;
 
+mod support;
+
+use support::Lines;
+
 /// Adds two numbers.
 #[tool(readonly)]
 async fn add(a: i64, b: i64) -> i64 {
     a + b
-}
-
-/// Where the JSON lines go.
-#[derive(Clone, Default)]
-struct Lines(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Lines {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
 }
 
 const TRACEPARENT: &str = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";

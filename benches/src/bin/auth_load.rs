@@ -13,12 +13,13 @@
 //! (the first call does that once).
 
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine;
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use ring::signature::KeyPair;
 use serde_json::json;
+use tool_benches::load::Load;
 use tool_core::{Registry, tool};
 use tool_mcp::McpServer;
 use tool_mcp::auth::BearerAuth;
@@ -140,14 +141,8 @@ async fn serve(server: McpServer) -> Result<String, Error> {
     Ok(format!("http://{bound}/mcp"))
 }
 
-/// What one window of calls measured.
-struct Load {
-    per_second: f64,
-    p50: Duration,
-}
-
 /// Calls `url` from `concurrency` loops at once for `window`, after half a second of warming
-/// up; a call not answered with a result stops the run with its error.
+/// up; a call not answered with the result stops the run with its error.
 async fn drive(
     url: &str,
     bearer: Option<Arc<String>>,
@@ -157,35 +152,12 @@ async fn drive(
     let client = reqwest::Client::builder()
         .timeout(Duration::from_secs(10))
         .build()?;
-    let warm = Instant::now() + Duration::from_millis(500);
-    let end = warm + window;
-    let mut loops = tokio::task::JoinSet::new();
-    for _ in 0..concurrency {
-        let (client, url, bearer) = (client.clone(), url.to_owned(), bearer.clone());
-        loops.spawn(async move {
-            let mut latencies = Vec::new();
-            while Instant::now() < end {
-                let started = Instant::now();
-                call(&client, &url, bearer.as_deref()).await?;
-                if started >= warm {
-                    latencies.push(started.elapsed());
-                }
-            }
-            Ok::<_, String>(latencies)
-        });
-    }
-    let mut latencies = Vec::new();
-    while let Some(joined) = loops.join_next().await {
-        latencies.extend(joined??);
-    }
-    latencies.sort();
-    Ok(Load {
-        per_second: latencies.len() as f64 / window.as_secs_f64(),
-        p50: latencies
-            .get(latencies.len() / 2)
-            .copied()
-            .unwrap_or_default(),
-    })
+    let url: Arc<str> = url.into();
+    let call = move || {
+        let (client, url, bearer) = (client.clone(), url.clone(), bearer.clone());
+        async move { call(&client, &url, bearer.as_deref()).await }
+    };
+    Ok(tool_benches::load::drive(concurrency, Duration::from_millis(500), window, call).await?)
 }
 
 async fn call(client: &reqwest::Client, url: &str, bearer: Option<&String>) -> Result<(), String> {

@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use tool_benches::load::Load;
+
 type Error = Box<dyn std::error::Error>;
 
 /// A child process, killed and reaped when dropped.
@@ -88,57 +90,22 @@ fn main() -> Result<(), Error> {
     Ok(())
 }
 
-/// What one window of calls measured.
-struct Load {
-    calls: usize,
-    per_second: f64,
-    p50: Duration,
-    p99: Duration,
-}
-
 /// Makes calls to `url` from `concurrency` loops at once for `window`, after a second of
 /// warming up; any call not answered with a result stops the run with its error.
 async fn drive(url: &str, concurrency: usize, window: Duration) -> Result<Load, Error> {
     let client = reqwest::Client::builder()
         .timeout(Duration::from_secs(10))
         .build()?;
-    let warm = Instant::now() + Duration::from_secs(1);
-    let end = warm + window;
-    let mut loops = tokio::task::JoinSet::new();
-    for worker in 0..concurrency {
-        let client = client.clone();
-        let url = url.to_owned();
-        loops.spawn(async move {
-            let mut latencies = Vec::new();
-            let mut id = worker * 1_000_000;
-            while Instant::now() < end {
-                id += 1;
-                let started = Instant::now();
-                call(&client, &url, id).await?;
-                if started >= warm {
-                    latencies.push(started.elapsed());
-                }
-            }
-            Ok::<_, String>(latencies)
-        });
-    }
-    let mut latencies = Vec::new();
-    while let Some(joined) = loops.join_next().await {
-        latencies.extend(joined??);
-    }
-    latencies.sort();
-    let at = |share: f64| {
-        latencies
-            .get(((latencies.len() as f64 * share) as usize).min(latencies.len().saturating_sub(1)))
-            .copied()
-            .unwrap_or_default()
+    let url: std::sync::Arc<str> = url.into();
+    let ids = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let call = move || {
+        let (client, url, ids) = (client.clone(), url.clone(), ids.clone());
+        async move {
+            let id = ids.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            call(&client, &url, id).await
+        }
     };
-    Ok(Load {
-        calls: latencies.len(),
-        per_second: latencies.len() as f64 / window.as_secs_f64(),
-        p50: at(0.50),
-        p99: at(0.99),
-    })
+    Ok(tool_benches::load::drive(concurrency, Duration::from_secs(1), window, call).await?)
 }
 
 async fn call(client: &reqwest::Client, url: &str, id: usize) -> Result<(), String> {

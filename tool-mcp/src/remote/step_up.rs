@@ -229,12 +229,10 @@ impl StreamableHttpClient for SteppingUp {
             self.renew_if_expiring().await?;
         }
         let answered = match send().await {
-            Err(StreamableHttpError::AuthRequired(asked)) => {
-                self.authorize(&asked.www_authenticate_header).await?;
-                send().await
-            }
-            Err(StreamableHttpError::InsufficientScope(asked)) => {
-                self.authorize(&asked.www_authenticate_header).await?;
+            // A 401, or a 403 for more scopes: authorized for what its challenge asks.
+            Err(refused) if refused.auth_challenge().is_some() => {
+                let challenge = refused.auth_challenge().unwrap_or_default().to_owned();
+                self.authorize(&challenge).await?;
                 send().await
             }
             answered => answered,

@@ -217,3 +217,21 @@ pub fn patiently() -> impl Iterator<Item = ()> {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
     std::iter::from_fn(move || (std::time::Instant::now() < deadline).then_some(()))
 }
+
+/// Where a test's `tracing` subscriber writes its lines, for the test to read.
+#[allow(dead_code)] // Not every test binary reads its log.
+#[derive(Clone, Default)]
+pub struct Lines(pub std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Lines {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
