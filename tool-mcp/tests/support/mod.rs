@@ -73,12 +73,7 @@ pub fn http_server(binary: PathBuf, args: &[&str], what: &str) -> (ChildGuard, S
             .stderr(Stdio::null()),
         what,
     );
-    let line = server.first_line(Duration::from_secs(60));
-    let url = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("expected `listening on URL`, the server said {line:?}"))
-        .to_owned();
+    let url = server.listening_on(what);
     (server, url)
 }
 

@@ -3,8 +3,6 @@
 //! client-credentials grant for one resource.
 #![allow(dead_code)] // Each test binary uses some of these.
 
-use std::time::Duration;
-
 use serde_json::Value;
 
 /// A port free on this machine now, for a server that must know its own address before it
@@ -28,12 +26,7 @@ pub fn start(resource: &str) -> (String, super::process::ChildGuard) {
             .stderr(std::process::Stdio::null()),
         "oidc-provider",
     );
-    let line = issuer.first_line(Duration::from_secs(60));
-    let url = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("expected `listening on URL`, oidc-provider said {line:?}"))
-        .to_owned();
+    let url = issuer.listening_on("oidc-provider");
     (url, issuer)
 }
 

@@ -39,6 +39,18 @@ impl ChildGuard {
     }
 }
 
+impl ChildGuard {
+    /// The URL the child says it serves at in its first line, `listening on URL`, waiting at
+    /// most a minute; `what` names it in the panic if it says anything else.
+    pub fn listening_on(&mut self, what: &str) -> String {
+        let line = self.first_line(Duration::from_secs(60));
+        line.trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("expected `listening on URL`, {what} said {line:?}"))
+            .to_owned()
+    }
+}
+
 impl Deref for ChildGuard {
     type Target = Child;
 
