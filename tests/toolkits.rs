@@ -108,3 +108,29 @@ fn an_empty_registry_macro_makes_an_empty_registry() {
     let registry = registry![];
     assert!(registry.names().is_empty());
 }
+
+/// A toolkit for a directory: every tool has a title and says whether it changes anything.
+struct Listed;
+
+#[tool_core::toolkit(name = "listed", require(title, hints))]
+impl Listed {
+    /// Reads the list.
+    #[tool(readonly, title = "Read the list")]
+    async fn listed_read(&self) -> String {
+        "read".to_owned()
+    }
+
+    /// Clears the list.
+    #[tool(destructive, title = "Clear the list")]
+    async fn listed_clear(&self) -> String {
+        "cleared".to_owned()
+    }
+}
+
+#[test]
+fn a_toolkit_whose_tools_say_what_it_requires_builds() {
+    let registry = Registry::builder().toolkit(Listed).build().unwrap();
+    let definitions = registry.definitions();
+    assert_eq!(definitions[0].title.as_deref(), Some("Read the list"));
+    assert!(definitions[1].annotations.destructive);
+}

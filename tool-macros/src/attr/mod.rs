@@ -3,6 +3,7 @@
 //! advertises, are read in `metadata`; what every option shares, in `syntax`.
 
 pub mod metadata;
+mod require;
 pub mod syntax;
 mod task;
 mod words;
@@ -16,6 +17,7 @@ use proc_macro2::TokenStream;
 use syn::spanned::Spanned;
 use syn::{Lit, LitStr, Meta};
 
+pub use self::require::Require;
 use self::syntax::{error, known_names, literal};
 pub use self::task::TaskAttr;
 pub use self::words::{Scopes, Tags, check_scopes, check_tags};
@@ -77,7 +79,7 @@ const TOOLKIT_OPTIONS: Options = Options {
     strings: &["name"],
     what: "toolkit",
     example: "note",
-    others: &["scopes"],
+    others: &["scopes", "require"],
 };
 
 /// Checks the form of each option, then reads those of good form with darling.
@@ -313,6 +315,8 @@ pub struct ToolkitAttr {
     /// before its own.
     #[darling(multiple)]
     pub scopes: Vec<Scopes>,
+    /// `require(title, hints)`: what every tool of the toolkit must say.
+    pub require: Option<Require>,
 }
 
 /// Reads `#[toolkit(...)]`, its mistakes of form reported like those of `#[tool(...)]`; the
@@ -371,7 +375,7 @@ mod tests {
         assert_eq!(
             messages(read_toolkit(quote!(nmae = "note")).1),
             [
-                "`#[toolkit]` has no option `nmae`; did you mean `name`? its options are `name`, `scopes`"
+                "`#[toolkit]` has no option `nmae`; did you mean `name`? its options are `name`, `scopes`, `require`"
             ]
         );
     }

@@ -285,8 +285,34 @@ fn generic_span(generics: &syn::Generics) -> proc_macro2::Span {
     }
 }
 
+/// What `#[toolkit(require(..))]` asks of `tool` that it does not say, each an error at the
+/// tool's name.
+fn required(require: crate::attr::Require, tool: &crate::model::ToolFn) -> darling::Result<()> {
+    let mut errors = darling::Error::accumulator();
+    if require.title && tool.attr.title.is_none() {
+        errors.push(
+            darling::Error::custom(
+                "this toolkit requires a title of each tool (`require(title)`): add \
+                 `title = \"...\"` to this tool's `#[tool(...)]`",
+            )
+            .with_span(&tool.name_span),
+        );
+    }
+    let says = tool.attr.readonly.is_present() || tool.attr.destructive.is_present();
+    if require.hints && !says {
+        errors.push(
+            darling::Error::custom(
+                "this toolkit requires each tool to say whether it changes anything \
+                 (`require(hints)`): add `readonly` or `destructive` to this tool's `#[tool(...)]`",
+            )
+            .with_span(&tool.name_span),
+        );
+    }
+    errors.finish()
+}
+
 /// Checks a toolkit: its name, its impl block, and every tool, including that no two tools
-/// share a name (the error is at the second).
+/// share a name (the error is at the second) and that each says what the toolkit requires.
 pub fn toolkit(toolkit: &crate::model::Toolkit) -> darling::Result<()> {
     let mut errors = darling::Error::accumulator();
     let from = if toolkit.explicit_name {
@@ -329,6 +355,7 @@ pub fn toolkit(toolkit: &crate::model::Toolkit) -> darling::Result<()> {
     let mut seen: Vec<&str> = Vec::new();
     for tool in &toolkit.tools {
         errors.handle(self::tool(tool));
+        errors.handle(required(toolkit.require, tool));
         if seen.contains(&tool.name.as_str()) {
             errors.push(
                 darling::Error::custom(format!(

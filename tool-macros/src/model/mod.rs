@@ -249,6 +249,8 @@ pub struct Toolkit {
     pub explicit_name: bool,
     /// Its tools, in order.
     pub tools: Vec<ToolFn>,
+    /// What each of its tools must say (`#[toolkit(require(..))]`).
+    pub require: crate::attr::Require,
 }
 
 impl Toolkit {
@@ -271,6 +273,7 @@ impl Toolkit {
             }
         };
         let toolkit_scopes = attr.scopes.clone();
+        let require = attr.require.unwrap_or_default();
         let mut tools = Vec::new();
         for impl_item in &mut item.items {
             let syn::ImplItem::Fn(method) = impl_item else {
@@ -317,6 +320,7 @@ impl Toolkit {
             name,
             name_span,
             tools,
+            require,
         };
         (toolkit, errors)
     }
