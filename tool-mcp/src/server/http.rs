@@ -62,9 +62,12 @@ impl McpServer {
     /// Bounds the HTTP sessions (MCP 2025-11-25's) the server holds, in all and per owner:
     /// a request that would open one past a bound is answered 503 with `Retry-After`, and the
     /// sessions already open go on ([`SessionLimits::default`] unless set). An owner is the
-    /// caller [`McpServer::with_caller`] (or a bearer token) names, else the peer's address.
-    /// Served by [`McpServer::serve_http`], [`McpServer::bind_http`] and
-    /// [`McpServer::http_router`]; [`McpServer::http_service`] alone bounds nothing.
+    /// caller [`McpServer::with_caller`] (or a bearer token) names, else the peer's address
+    /// (known when the router is served with axum's
+    /// `into_make_service_with_connect_info::<SocketAddr>()`, as [`McpServer::serve_http`]
+    /// serves it; without, every request naming no caller has one owner). Served by
+    /// [`McpServer::serve_http`], [`McpServer::bind_http`] and [`McpServer::http_router`];
+    /// [`McpServer::http_service`] alone bounds nothing.
     pub fn with_session_limits(mut self, limits: SessionLimits) -> Self {
         self.session_limits = limits;
         self
