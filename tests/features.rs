@@ -6,7 +6,9 @@
 //! - with no features, a rule a feature checks (a pattern, a date-time format) is refused when
 //!   the registry is made, naming the feature, and a setting whose feature is off is a compile
 //!   error naming it;
-//! - each documented feature alone builds a crate that uses what it adds.
+//! - each documented feature alone compiles a crate that uses what it adds (`cargo check`:
+//!   what a feature could leave out is a name or a type, which checking finds without the
+//!   code generation and linking of a build).
 //!
 //! The crates share one target directory, so what they have in common is built once.
 
@@ -231,6 +233,22 @@ fn without_a_feature_its_rules_are_refused_and_its_settings_do_not_compile() {
             "let _ = tool_core::Artifacts::over(16 * 1024);",
             "the item is gated behind the `artifacts` feature",
         ),
+        ("off-rig", RIG, "the item is gated behind the `rig` feature"),
+        (
+            "off-async-openai",
+            ASYNC_OPENAI,
+            "the item is gated behind the `async-openai` feature",
+        ),
+        (
+            "off-genai",
+            GENAI,
+            "the item is gated behind the `genai` feature",
+        ),
+        (
+            "off-testing",
+            "let _ = tool_core::testing::call(&registry, \"a\", serde_json::json!({}));",
+            "the item is gated behind the `testing` feature",
+        ),
     ];
     for (name, code, said) in settings {
         let main = format!(
@@ -310,10 +328,15 @@ fn without_a_feature_its_rules_are_refused_and_its_settings_do_not_compile() {
     );
 }
 
+/// What a user of each adapter writes first: the registry's tools in the framework's types.
+const RIG: &str = "let _ = tool_core::adapters::rig::tools(&registry);";
+const ASYNC_OPENAI: &str = "let _ = tool_core::adapters::async_openai::chat_tools(&registry);";
+const GENAI: &str = "let _ = tool_core::adapters::genai::tools(&registry);";
+
 #[test]
-fn each_documented_feature_alone_builds_a_crate_that_uses_it() {
+fn each_documented_feature_alone_compiles_a_crate_that_uses_it() {
     let registry = "let registry = tool_core::Registry::builder().build().unwrap();";
-    let core: [(&str, String); 7] = [
+    let core: [(&str, String); 11] = [
         (
             "search",
             format!(
@@ -350,6 +373,15 @@ fn each_documented_feature_alone_builds_a_crate_that_uses_it() {
             "anyhow",
             "let _ = tool_core::Registry::builder().tool(NoteRead).build().unwrap();".to_owned(),
         ),
+        ("rig", format!("{registry}\n    {RIG}")),
+        ("async-openai", format!("{registry}\n    {ASYNC_OPENAI}")),
+        ("genai", format!("{registry}\n    {GENAI}")),
+        (
+            "testing",
+            format!(
+                "{registry}\n    let _ = tool_core::testing::call(&registry, \"a\", serde_json::json!({{}}));\n    tool_core::assert_exports_snapshot!(registry);"
+            ),
+        ),
     ];
     let anyhow_tool = "/// Reads a note.\n#[tool_core::tool]\nasync fn note_read(id: u64) -> anyhow::Result<String> {\n    Ok(id.to_string())\n}\n";
     let documented: BTreeSet<String> = readme_features()
@@ -367,7 +399,7 @@ fn each_documented_feature_alone_builds_a_crate_that_uses_it() {
         };
         let checked = cargo(
             &user_crate(&format!("alone-{feature}"), &[feature], None, &main),
-            "build",
+            "check",
         );
         assert!(checked.status.success(), "{feature}: {checked:?}");
         built.insert(format!("tool-core/{feature}"));
@@ -387,6 +419,10 @@ fn each_documented_feature_alone_builds_a_crate_that_uses_it() {
             "let code = tool_mcp::AuthorizationCode::new(\"http://127.0.0.1:9/callback\", |url: String| async move { Ok::<_, String>(url) });\n    let _ = tool_mcp::RemoteToolkit::connect_http_authorized(\"a\", \"http://127.0.0.1:9/mcp\", tool_mcp::Revision::default(), tool_mcp::RemoteAuth::AuthorizationCode(code));",
         ),
         (
+            "testing",
+            "let _ = tool_mcp::testing::connect(tool_mcp::McpServer::new(tool_core::Registry::builder().build().unwrap()));",
+        ),
+        (
             "oauth",
             "let server = tool_mcp::McpServer::new(tool_core::Registry::builder().build().unwrap());\n    let auth = tool_mcp::auth::BearerAuth::jwt(\"https://auth.example.com\", \"https://notes.example.com/mcp\");\n    let _ = server.with_bearer_auth(auth).http_router();",
         ),
@@ -400,7 +436,7 @@ fn each_documented_feature_alone_builds_a_crate_that_uses_it() {
                 Some(&[feature]),
                 &main,
             ),
-            "build",
+            "check",
         );
         assert!(checked.status.success(), "tool-mcp {feature}: {checked:?}");
         built.insert(format!("tool-mcp/{feature}"));

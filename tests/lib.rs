@@ -158,3 +158,97 @@ pub mod table {
         table(rows)
     }
 }
+
+/// The tools and views the async-openai and genai adapters' tests (`adapter_async_openai.rs`,
+/// `adapter_genai.rs`) share: an order (strict in OpenAI's export), a label printer (a map,
+/// which strict mode cannot take) and a shell command granted to no model.
+pub mod adapters_fixture {
+    use std::collections::BTreeMap;
+
+    use serde_json::Value;
+    use tool_core::{Grant, Registry, tool};
+
+    /// One line of an order.
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    pub struct Line {
+        /// Stock-keeping unit.
+        pub sku: String,
+        /// How many.
+        #[schemars(range(min = 1, max = 99))]
+        pub qty: u32,
+    }
+
+    /// Places an order.
+    #[tool(destructive)]
+    pub async fn order_place(
+        /// The order's lines.
+        lines: Vec<Line>,
+        /// A note for the packer.
+        note: Option<String>,
+    ) -> String {
+        let count: u32 = lines.iter().map(|line| line.qty).sum();
+        let skus: Vec<&str> = lines.iter().map(|line| line.sku.as_str()).collect();
+        let note = note.map_or(String::new(), |note| format!(" ({note})"));
+        format!("placed {count} of {}{note}", skus.join(", "))
+    }
+
+    /// Prints labels for a box: a map, which OpenAI's strict mode cannot take.
+    #[tool]
+    pub async fn label_print(
+        /// Label text by position.
+        labels: BTreeMap<String, String>,
+    ) -> String {
+        format!("printed {} labels", labels.len())
+    }
+
+    /// Runs a shell command; registered, but granted to no model here.
+    #[tool(destructive)]
+    pub async fn shell_run(
+        /// The command line.
+        command: String,
+    ) -> String {
+        format!("ran {command}")
+    }
+
+    /// `order_place`, `label_print` and `shell_run`, in that order.
+    pub fn registry() -> Registry {
+        Registry::builder()
+            .tool(OrderPlace)
+            .tool(LabelPrint)
+            .tool(ShellRun)
+            .build()
+            .expect("the tools are exportable")
+    }
+
+    /// What a model may use: everything but the shell.
+    pub fn granted(registry: &Registry) -> Registry {
+        registry.scoped(Grant::new().tool("order_place").tool("label_print"))
+    }
+
+    /// The keys of a JSON object, sorted.
+    pub fn keys(value: &Value) -> Vec<&str> {
+        let mut keys: Vec<&str> = value
+            .as_object()
+            .map(|object| object.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        keys.sort_unstable();
+        keys
+    }
+}
+
+/// A genai tool call (`genai::chat::ToolCall`) of an id, a tool's name and its arguments (a
+/// `serde_json::Value`), as genai hands one over from a model's turn:
+/// `genai_call!("call_1", "order_place", json!({..}))`. A macro rather than a fn because genai
+/// is a dependency of the test targets only, not of this library: it expands where `::genai`
+/// is.
+#[macro_export]
+macro_rules! genai_call {
+    ($id:expr, $name:expr, $arguments:expr $(,)?) => {
+        ::genai::chat::ToolCall {
+            call_id: ::std::borrow::ToOwned::to_owned($id),
+            fn_name: ::std::borrow::ToOwned::to_owned($name),
+            fn_arguments: $arguments,
+            thought_signatures: ::std::option::Option::None,
+        }
+    };
+}

@@ -1,7 +1,8 @@
 //! The README's first screen, as a new user takes it: a crate outside this workspace whose
 //! `Cargo.toml` has exactly the install section's lines and whose `src/main.rs` is exactly the
 //! tour, built and run; what it prints is the text the README shows after it, and over stdio
-//! it is an MCP server listing the tour's tools. The crates come from this checkout (a
+//! it is an MCP server listing the tour's tools; the tests the README adds at its end pass
+//! with `cargo test`, snapshots written on the first run and held on the next. The crates come from this checkout (a
 //! `[patch.crates-io]`, as if they were published), at the versions this workspace locks.
 
 use std::io::{BufRead, BufReader, Write};
@@ -49,18 +50,23 @@ fn tour_crate(readme: &str) -> PathBuf {
         patch("tool-mcp", "tool-mcp"),
     );
     std::fs::write(dir.join("Cargo.toml"), manifest).expect("writes");
-    std::fs::write(
-        dir.join("src").join("main.rs"),
+    // The tour, with the tests the README says go at its end.
+    let main = format!(
+        "{}\n{}",
         block_after(readme, "## A tour", "rust"),
-    )
-    .expect("writes");
+        block_after(readme, "## Testing your tools", "rust")
+    );
+    std::fs::write(dir.join("src").join("main.rs"), main).expect("writes");
+    // Snapshots of an earlier run would be compared instead of written.
+    let _ = std::fs::remove_dir_all(dir.join("src").join("snapshots"));
     // The versions this workspace is tested with; cargo drops what the crate does not use.
     std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).expect("copies");
     dir
 }
 
 #[test]
-fn the_readme_s_install_lines_and_tour_build_a_crate_that_prints_what_the_readme_shows() {
+fn the_readme_s_install_lines_and_tour_build_a_crate_that_prints_what_the_readme_shows_and_its_tests_pass()
+ {
     let readme = std::fs::read_to_string(root().join("README.md")).expect("the README reads");
     let dir = tour_crate(&readme);
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
@@ -113,4 +119,67 @@ fn the_readme_s_install_lines_and_tour_build_a_crate_that_prints_what_the_readme
         .filter_map(|tool| tool["name"].as_str())
         .collect();
     assert_eq!(names, ["note_write", "note_read"]);
+
+    the_readme_s_tests_of_the_tour_pass_and_keep_what_models_are_shown(&dir);
+}
+
+/// The README's tests of the tour, run in its crate `dir` (after the tour was built there: one
+/// test, as both write the same crate).
+fn the_readme_s_tests_of_the_tour_pass_and_keep_what_models_are_shown(dir: &Path) {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let test = |update: &str| {
+        Command::new(&cargo)
+            .args(["test", "--quiet"])
+            .current_dir(dir)
+            .env("CARGO_TARGET_DIR", dir.join("target"))
+            .env("INSTA_UPDATE", update)
+            .env_remove("CI")
+            .output()
+            .expect("cargo runs")
+    };
+    // Run as a user runs it first: every provider's snapshot fails and is left pending.
+    let pending = test("auto");
+    assert!(
+        !pending.status.success(),
+        "tests passed with no snapshots kept"
+    );
+    let snapshots = dir.join("src").join("snapshots");
+    for provider in ["mcp", "openai", "anthropic", "gemini"] {
+        let file = snapshots.join(format!("readme_tour__tests__exports@{provider}.snap.new"));
+        assert!(file.exists(), "no pending {}", file.display());
+    }
+    let _ = std::fs::remove_dir_all(&snapshots);
+    // Then accepted, as `INSTA_UPDATE=always cargo test` does.
+    let first = test("always");
+    let printed = String::from_utf8_lossy(&first.stdout);
+    assert!(
+        first.status.success(),
+        "the README's tests failed: {first:?}"
+    );
+    assert!(
+        printed.contains("test result: ok. 3 passed"),
+        "the README's three tests did not all run: {printed}"
+    );
+    for provider in ["mcp", "openai", "anthropic", "gemini"] {
+        let file = snapshots.join(format!("readme_tour__tests__exports@{provider}.snap"));
+        let kept = std::fs::read_to_string(&file)
+            .unwrap_or_else(|error| panic!("{}: {error}", file.display()));
+        assert!(kept.contains("note_write"), "{provider}: {kept}");
+    }
+    // The next run holds the tools to them: a changed description fails with a diff.
+    assert!(
+        test("no").status.success(),
+        "the kept snapshots no longer match"
+    );
+    let openai = snapshots.join("readme_tour__tests__exports@openai.snap");
+    let kept = std::fs::read_to_string(&openai).expect("reads");
+    std::fs::write(&openai, kept.replace("Reads a note.", "Reads a memo.")).expect("writes");
+    let changed = test("no");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&changed.stdout),
+        String::from_utf8_lossy(&changed.stderr)
+    );
+    assert!(!changed.status.success(), "a changed snapshot passed");
+    assert!(said.contains("Reads a memo."), "no diff shown: {said}");
 }

@@ -388,3 +388,36 @@ pub fn registry() -> Registry {
         .build()
         .expect("the note tools have unique names and portable schemas")
 }
+
+/// What the agent examples' user (`openai_agent`, `genai_agent`) may use: writing, searching
+/// and counting notes. Reindexing, among others, is left out.
+#[allow(
+    dead_code,
+    reason = "every example includes this module; only the agent examples use this"
+)]
+pub fn granted() -> Registry {
+    registry().scoped(
+        tool_core::Grant::new()
+            .tool("note_write")
+            .tool("note_search")
+            .tool("note_count"),
+    )
+}
+
+/// `tool<TAB>name<TAB>first line` for each answer, given as the tool's name and the answer's
+/// text, as the agent examples print them (`?` for a name not known).
+#[allow(
+    dead_code,
+    reason = "every example includes this module; only the agent examples use this"
+)]
+pub fn answer_lines<'a>(
+    answers: impl IntoIterator<Item = (Option<&'a str>, &'a str)>,
+) -> Vec<String> {
+    answers
+        .into_iter()
+        .map(|(name, text)| {
+            let first = text.lines().next().unwrap_or_default();
+            format!("tool\t{}\t{first}", name.unwrap_or("?"))
+        })
+        .collect()
+}

@@ -78,11 +78,6 @@
 //! up with [`Registry::with_error_messages`], since it was not written for a model: see
 //! [`Refusal`](Refusal#what-a-model-is-shown).
 //!
-//! # Cargo features
-//!
-//! One, off by default: `anyhow` lets a handler return `anyhow::Result<T>`
-//! (`tool-core = { version = "0.1", features = ["anyhow"] }`).
-//!
 //! # Providers
 //!
 //! [`providers`] writes definitions and results in the shapes of MCP, OpenAI, Anthropic and
@@ -147,9 +142,13 @@
 //! capability beyond that is a feature, with the crates it takes: `search` (BM25 search and
 //! deferred loading), `rate-limits`, `call-records` (the observer), `artifacts`, `formats`
 //! (the standard formats a crate checks: dates and times, URIs, UUIDs), `patterns` (`pattern`,
-//! with the `regex` crate), `anyhow`; `full` turns on all of them. A schema's rule whose
-//! feature is off is refused when the registry is made, naming the feature; a setting whose
-//! feature is off is a compile error naming it.
+//! with the `regex` crate), `anyhow` (a handler returning `anyhow::Result<T>`); `full` turns on
+//! all of them. A schema's rule whose feature is off is refused when the registry is made,
+//! naming the feature; a setting whose feature is off is a compile error naming it.
+//!
+//! Asked for by name, not by `full`: the [`adapters`] to agent frameworks (`rig`,
+//! `async-openai`, `genai`), each with the framework's crate, and `testing` (the `testing` module's
+//! helpers for a crate's own tests, with `insta`), for `[dev-dependencies]`.
 //!
 //! Nothing in this crate recurses over a call's arguments more deeply than the depth limit
 //! allows, and the search for every fault in bad arguments gives up (refusing with the first
@@ -162,6 +161,7 @@
 // Lets the code `#[tool]` generates, which names `::tool_core`, compile inside this crate too.
 extern crate self as tool_core;
 
+pub mod adapters;
 pub mod args;
 pub mod call;
 pub mod features;
@@ -171,6 +171,9 @@ pub mod providers;
 pub mod registry;
 pub mod run;
 pub mod schema;
+#[cfg(feature = "testing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
+pub mod testing;
 pub mod tool;
 
 #[doc(hidden)]

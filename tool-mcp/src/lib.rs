@@ -31,9 +31,11 @@
 //! rest is behind features, each building only what it needs: `http` (streamable HTTP on axum:
 //! [`McpServer::serve_http`], [`McpServer::stateless`], and naming each request's caller and
 //! what it may call: [`McpServer::with_caller`], [`McpServer::with_grant`]), `remote` (remote servers' tools:
-//! `RemoteToolkit`, on rmcp's client with reqwest and rustls), `redis` (`RedisTaskStore`) and
-//! `oauth` (OAuth 2.1 bearer tokens on the HTTP server: the `auth` module,
-//! `McpServer::with_bearer_auth`); `full` turns on all four.
+//! `RemoteToolkit`, on rmcp's client with reqwest and rustls), `remote-oauth` (remote servers
+//! that check OAuth tokens), `redis` (`RedisTaskStore`) and `oauth` (OAuth 2.1 bearer tokens on
+//! the HTTP server: the `auth` module, `McpServer::with_bearer_auth`); `full` turns on all of
+//! them. `testing`, for a crate's own tests (`[dev-dependencies]`), is asked for by name: an
+//! MCP client talking to a server in the same process (`testing::connect`).
 //!
 //! # Deferred loading
 //!
@@ -181,6 +183,9 @@ mod server;
 mod store;
 mod subscriptions;
 mod tasks;
+#[cfg(feature = "testing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
+pub mod testing;
 
 pub use ask::WaitingCalls;
 pub use owner::HttpRequestParts;

@@ -19,6 +19,9 @@
 pub mod anthropic;
 pub(crate) mod describe;
 pub(crate) mod dialect;
+// Read by the adapters (`crate::adapters`) only.
+#[cfg(any(test, feature = "rig", feature = "async-openai", feature = "genai"))]
+pub(crate) mod function;
 pub mod gemini;
 pub mod mcp;
 mod mcp_meta;
@@ -107,7 +110,13 @@ pub struct ExportError {
     pub tool: String,
     /// The provider that would refuse it; `None` for what every provider would.
     pub provider: Option<Provider>,
-    /// The field at fault, as a path (`items[].children`), or `(name)` or `(arguments)`.
+    /// The field at fault, as a path: a field of the tool's input (or output) schema
+    /// (`items[].children`, `(arguments)` for the schema's root, `$defs.Name` for a type
+    /// defined as itself); `(name)` for a name the provider (or an agent framework) refuses;
+    /// `(tags)` or `(scopes)[1]` for a tag or scope; `(icons)[0]` or `(_meta).key` for an MCP
+    /// icon or `_meta` entry; `(export).function.strict` (a field of the provider's export, as
+    /// in `(export).inputSchema`) for an export an [adapter](crate::adapters) could not read
+    /// back, which is a bug of tool-core.
     pub path: String,
     /// What is wrong, and what to do.
     pub problem: String,
