@@ -183,3 +183,35 @@ impl JsonLinesClient {
             .expect("answered")
     }
 }
+
+/// The same tool as a rig `DynamicTool`, rig's own form for a tool defined at run time: its
+/// callback takes the arguments as the `Value` rig parsed them into.
+pub fn rig_dynamic_event_count() -> rig_core::tool::DynamicTool {
+    let name = rig_core::message::ToolName::new("event_count").expect("a tool name");
+    let parameters = serde_json::to_value(schemars::schema_for!(Args)).expect("a schema is JSON");
+    rig_core::tool::DynamicTool::new(
+        name,
+        "Counts events of a kind in a time window.",
+        parameters,
+        |arguments: serde_json::Value| {
+            Box::pin(async move {
+                let args =
+                    <Args as serde::Deserialize>::deserialize(&arguments).map_err(|error| {
+                        rig_core::tool::ToolExecutionError::new(
+                            rig_core::tool::ToolErrorKind::InvalidArgs,
+                            error.to_string(),
+                        )
+                    })?;
+                let summary = tool_benches::run(args).await;
+                serde_json::to_string(&summary)
+                    .map(rig_core::tool::ToolOutput::text)
+                    .map_err(|error| {
+                        rig_core::tool::ToolExecutionError::new(
+                            rig_core::tool::ToolErrorKind::Other,
+                            error.to_string(),
+                        )
+                    })
+            })
+        },
+    )
+}
