@@ -16,6 +16,13 @@ pub(crate) struct Function {
     pub(crate) parameters: Value,
     /// Whether the export asks for OpenAI's strict mode; `false` for the providers that have
     /// none.
+    #[cfg_attr(
+        not(any(test, feature = "async-openai", feature = "genai")),
+        allow(
+            dead_code,
+            reason = "read by the adapters whose tools have a strict mode"
+        )
+    )]
     pub(crate) strict: bool,
 }
 
