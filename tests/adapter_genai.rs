@@ -309,6 +309,9 @@ async fn genai_sends_the_tools_and_answers_in_the_shape_openai_documents() {
         auth: AuthData::from_single("test-key"),
         model: ModelIden::new(AdapterKind::OpenAI, "gpt-4.1"),
     };
+    // Built with every workspace crate, reqwest has rustls without a crypto provider of its
+    // own (the one tool-mcp's remote features choose): a program using both installs one.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let client = Client::builder().build().expect("a client");
     let answered = client.exec_chat(target, request, None).await;
     if answered.is_err() {
