@@ -25,7 +25,7 @@
 //!     .assert_refused("bad-arguments")
 //!     .assert_faults(&[
 //!         ("colour", "unknown field"),
-//!         ("text", "expected at least 1 character, received \"\""),
+//!         ("text", "expected text that is not empty, received \"\""),
 //!     ]);
 //! # });
 //! ```
