@@ -27,10 +27,7 @@ use tool_core::call::Arguments;
 use tool_core::{Context, ToolCall};
 
 fn adapters(c: &mut Criterion) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = tool_benches::runtime();
     let _entered = runtime.enter();
     let registry = registry_of(1);
     let ctx = Context::default();

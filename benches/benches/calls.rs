@@ -41,10 +41,7 @@ fn rig_call(tools: &ToolSet, text: &str) -> String {
 }
 
 fn good_call(c: &mut Criterion) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = tool_benches::runtime();
     // Only rmcp needs a runtime here, to spawn the idle service its `Peer` comes from.
     let _entered = runtime.enter();
     let registry = registry_of(1);

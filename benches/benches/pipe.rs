@@ -36,10 +36,7 @@ fn mcp_params() -> CallToolRequestParams {
 }
 
 fn round_trip(c: &mut Criterion) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = tool_benches::runtime();
     let registry = registry_of(1);
 
     let mut json_lines = runtime.block_on(async {

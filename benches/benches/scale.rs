@@ -29,10 +29,7 @@ fn definitions(c: &mut Criterion) {
 }
 
 fn call_all(c: &mut Criterion) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = tool_benches::runtime();
     let registry = registry_of(1);
     let ctx = Context::default();
     let mut group = c.benchmark_group("call_all");

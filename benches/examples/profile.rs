@@ -31,10 +31,7 @@ fn main() {
     let scenario = args.next().unwrap_or_else(|| "good".to_owned());
     let times: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(1_000);
 
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = tool_benches::runtime();
     let _entered = runtime.enter();
     let registry = registry_of(1);
     let ctx = Context::default();

@@ -178,6 +178,15 @@ pub fn ready<F: Future>(future: F) -> F::Output {
     }
 }
 
+/// The runtime every benchmark runs its set-up (and any spawned service) on: one thread, time
+/// and I/O enabled.
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a current-thread runtime builds")
+}
+
 /// The answer to one call, as this project writes it: the call text in, the result's JSON out.
 pub fn tool_core_call(registry: &tool_core::Registry, ctx: &Context, text: &str) -> String {
     let result = match tool_core::ToolCall::from_json(text) {
