@@ -10,19 +10,14 @@
 //!   what a feature could leave out is a name or a type, which checking finds without the
 //!   code generation and linking of a build).
 //!
-//! The crates share one target directory, so what they have in common is built once.
+//! The crates share one target directory with the README's tour, so what they have in common
+//! is built once.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-/// The workspace's root.
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("tests/ is in the workspace")
-        .to_path_buf()
-}
+use tool_tests::user_crates::{self, root};
 
 /// The features of a library crate's manifest, each with the optional crates it adds.
 fn features_of(manifest: &str) -> BTreeMap<String, BTreeSet<String>> {
@@ -148,16 +143,9 @@ fn user_crate(name: &str, core: &[&str], mcp: Option<&[&str]>, main: &str) -> Pa
     dir
 }
 
-/// Runs `cargo <verb>` in `dir`, in the target directory the feature crates share.
+/// Runs `cargo <verb>` in `dir`, in the target directory users' crates share.
 fn cargo(dir: &Path, verb: &str) -> Output {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let target = root().join("target").join("feature-crates").join("target");
-    Command::new(cargo)
-        .args([verb, "--quiet"])
-        .current_dir(dir)
-        .env("CARGO_TARGET_DIR", target)
-        .output()
-        .expect("cargo runs")
+    user_crates::cargo(dir, verb).output().expect("cargo runs")
 }
 
 /// A tool written by hand with the input schema `field` for its one field `value`.

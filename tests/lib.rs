@@ -252,3 +252,38 @@ macro_rules! genai_call {
         }
     };
 }
+
+/// Crates a user would write, made outside the workspace by the tests of what a user meets
+/// (the README's tour, each feature alone) and built by the cargo that runs the tests.
+pub mod user_crates {
+    use std::path::{Path, PathBuf};
+    use std::process::Command;
+
+    /// The workspace's root.
+    pub fn root() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default()
+    }
+
+    /// `cargo <verb> --quiet` in the user's crate `dir`. Every such crate builds in one target
+    /// directory, so what they have in common is built once; without debug info or incremental
+    /// caches, which no test of them reads and which would take a CI machine's disk.
+    pub fn cargo(dir: &Path, verb: &str) -> Command {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+        let mut command = Command::new(cargo);
+        command
+            .args([verb, "--quiet"])
+            .current_dir(dir)
+            .env("CARGO_TARGET_DIR", target())
+            .env("CARGO_PROFILE_DEV_DEBUG", "0")
+            .env("CARGO_INCREMENTAL", "0");
+        command
+    }
+
+    /// The target directory the users' crates share.
+    pub fn target() -> PathBuf {
+        root().join("target").join("user-crates")
+    }
+}

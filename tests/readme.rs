@@ -9,13 +9,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// The workspace's root.
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("tests/ is in the workspace")
-        .to_path_buf()
-}
+use tool_tests::user_crates::{self, root};
 
 /// The first fenced block of `language` after the heading `heading` in `text`.
 fn block_after<'a>(text: &'a str, heading: &str, language: &str) -> &'a str {
@@ -69,15 +63,11 @@ fn the_readme_s_install_lines_and_tour_build_a_crate_that_prints_what_the_readme
  {
     let readme = std::fs::read_to_string(root().join("README.md")).expect("the README reads");
     let dir = tour_crate(&readme);
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let built = Command::new(&cargo)
-        .args(["build", "--quiet"])
-        .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", dir.join("target"))
+    let built = user_crates::cargo(&dir, "build")
         .status()
         .expect("cargo runs");
     assert!(built.success(), "the README's crate did not build");
-    let binary = dir.join("target").join("debug").join("readme-tour");
+    let binary = user_crates::target().join("debug").join("readme-tour");
 
     let output = Command::new(&binary).output().expect("the tour runs");
     assert!(output.status.success(), "{output:?}");
@@ -126,12 +116,8 @@ fn the_readme_s_install_lines_and_tour_build_a_crate_that_prints_what_the_readme
 /// The README's tests of the tour, run in its crate `dir` (after the tour was built there: one
 /// test, as both write the same crate).
 fn the_readme_s_tests_of_the_tour_pass_and_keep_what_models_are_shown(dir: &Path) {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let test = |update: &str| {
-        Command::new(&cargo)
-            .args(["test", "--quiet"])
-            .current_dir(dir)
-            .env("CARGO_TARGET_DIR", dir.join("target"))
+        user_crates::cargo(dir, "test")
             .env("INSTA_UPDATE", update)
             .env_remove("CI")
             .output()
