@@ -154,25 +154,40 @@ fn parse_with<T: DeserializeOwned>(
     let cleaned = checked(arguments, schema, Some(&first_error))
         .map_err(|faults| refusal(tool, schema.schema, faults))?;
     // The checker found nothing: read as serde alone would, nulls for absent fields taken out.
-    read(&cleaned, None).map_err(|error| {
-        let fault = located::<T>(&cleaned).unwrap_or_else(|| Fault {
-            path: String::new(),
-            problem: without_position(&error),
-        });
-        refusal(tool, schema.schema, vec![fault])
-    })
+    read(&cleaned, None)
+        .map_err(|error| refusal(tool, schema.schema, vec![located(&cleaned, error, &read)]))
 }
 
-/// Where serde, reading `text` into `T`, finds its first fault, and what it is: for a fault
-/// the schema does not explain (a custom `Deserialize`, say).
-fn located<T: DeserializeOwned>(text: &str) -> Option<Fault> {
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let error = serde_path_to_error::deserialize::<_, T>(&mut deserializer).err()?;
-    let path = error.path().to_string();
-    Some(Fault {
-        path: if path == "." { String::new() } else { path },
-        problem: without_position(error.inner()),
-    })
+/// The fault serde's `error` is, met reading `text` with `read`, at its path: for a fault the
+/// schema does not explain (a custom `Deserialize` refusing a value the schema allows, say).
+/// The path is found by reading `text` again through the guard, traced.
+fn located<T>(
+    text: &str,
+    error: serde_json::Error,
+    read: impl Fn(&str, Option<(&Plan, &Findings)>) -> serde_json::Result<T>,
+) -> Fault {
+    let findings = Findings::traced();
+    // The traced read fails as the first did; if it does not, the fault is the first's.
+    let (path, error) = match read(text, Some((&Plan::traced(), &findings))) {
+        Err(traced) => (findings.failed_at(), traced),
+        Ok(_) => (String::new(), error),
+    };
+    Fault {
+        path,
+        problem: without_position(&error),
+    }
+}
+
+/// `value` read into `T`, or the first fault serde meets, at its path.
+pub(crate) fn read_value<T: DeserializeOwned>(value: &Value) -> Result<T, Fault> {
+    let text = value.to_string();
+    let read = |text: &str, guard: Option<(&Plan, &Findings)>| {
+        read_all(text, |deserializer| match guard {
+            Some((plan, findings)) => T::deserialize(Guard::root(deserializer, plan, findings)),
+            None => T::deserialize(deserializer),
+        })
+    };
+    read(&text, None).map_err(|error| located(&text, error, read))
 }
 
 /// serde_json's message without its `at line … column …`, which means nothing to a model

@@ -30,8 +30,26 @@ impl Default for Path {
 }
 
 impl Path {
+    /// `f` run with the path one field deeper.
     pub(super) fn with_field<R>(&mut self, field: &str, f: impl FnOnce(&mut Path) -> R) -> R {
         let len = self.0.len();
+        self.push_field(field);
+        let result = f(self);
+        self.0.truncate(len);
+        result
+    }
+
+    /// `f` run with the path one item deeper.
+    pub(super) fn with_index<R>(&mut self, index: usize, f: impl FnOnce(&mut Path) -> R) -> R {
+        let len = self.0.len();
+        self.push_index(index as u64);
+        let result = f(self);
+        self.0.truncate(len);
+        result
+    }
+
+    /// The path one field deeper, until truncated again.
+    pub(super) fn push_field(&mut self, field: &str) {
         if is_plain_key(field) {
             if !self.0.is_empty() {
                 self.0.push('.');
@@ -42,17 +60,11 @@ impl Path {
             self.0.push_str(&quote(field));
             self.0.push(']');
         }
-        let result = f(self);
-        self.0.truncate(len);
-        result
     }
 
-    pub(super) fn with_index<R>(&mut self, index: usize, f: impl FnOnce(&mut Path) -> R) -> R {
-        let len = self.0.len();
+    /// The path one item deeper, until truncated again.
+    pub(super) fn push_index(&mut self, index: u64) {
         let _ = write!(self.0, "[{index}]");
-        let result = f(self);
-        self.0.truncate(len);
-        result
     }
 }
 

@@ -45,6 +45,9 @@ pub(super) enum Step {
         min: Option<u64>,
         max: Option<u64>,
     },
+    /// Nothing checked, every part read through the guard: a traced read's one step, for
+    /// every value.
+    Traced,
 }
 
 /// What an object does with a field it does not name.
@@ -53,6 +56,8 @@ pub(super) enum Others {
     Refused,
     Taken,
     Checked(usize),
+    /// Read through the guard, each noted in the trail: a traced read's objects.
+    Traced,
 }
 
 #[derive(Debug, Default)]
@@ -96,12 +101,20 @@ impl Plan {
     /// that does not is not kept: such a tool reads as serde alone reads it.
     pub(super) fn checks_beyond_serde(&self) -> bool {
         self.steps.iter().enumerate().any(|(at, step)| match step {
-            Step::Any | Step::Same(_) => false,
+            Step::Any | Step::Same(_) | Step::Traced => false,
             Step::List { min, max, .. } => min.is_some() || max.is_some(),
             // The root's fields are known to serde (the input struct, or its wrapper).
             Step::Object { .. } => at != self.root(),
             Step::HandOver | Step::Number(_) | Step::Text(_) => true,
         })
+    }
+
+    /// The plan of a traced read: every value read through the guard, none checked.
+    pub(super) fn traced() -> Plan {
+        Plan {
+            steps: vec![Step::Traced],
+            defined: Vec::new(),
+        }
     }
 
     /// Where the root's step is.

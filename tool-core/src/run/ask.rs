@@ -327,15 +327,14 @@ impl Context {
                     }
                     values => values,
                 };
-                serde_path_to_error::deserialize::<_, T>(value)
+                crate::args::read_value::<T>(&value)
                     .map(Answer::Given)
-                    .map_err(|error| {
-                        let path = match error.path().to_string() {
-                            root if root == "." && single => SINGLE_VALUE_FIELD.to_owned(),
-                            root if root == "." => String::new(),
+                    .map_err(|fault| {
+                        let path = match fault.path {
+                            root if root.is_empty() && single => SINGLE_VALUE_FIELD.to_owned(),
                             path => path,
                         };
-                        bad_answer([(crate::args::shown(path), error.into_inner().to_string())])
+                        bad_answer([(crate::args::shown(path), fault.problem)])
                     })
             }
             Reply::Decline => Ok(Answer::Declined),

@@ -6,13 +6,23 @@
 //! call afterwards.
 //!
 //! serde has no hook for this, so the wrapper forwards each of a deserializer's methods, as
-//! `serde_ignored` and `serde_path_to_error` do for their own ends.
+//! `serde_ignored` does for its own end.
+//!
+//! The same guard, traced (a plan of one `Step::Traced`, and `Findings::traced`), checks
+//! nothing and notes where a read fails instead (`trail.rs`): for a fault the schema does not explain. Every input type's
+//! deserializer is compiled through the guard already, so finding that fault's path costs no
+//! further copy of it.
+
+mod keys;
+mod trail;
 
 use std::cell::Cell;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Visitor};
 
+use self::keys::KeySeed;
+use self::trail::Trail;
 use super::plan::{Others, Plan, Step};
 
 /// What one guarded read found besides serde's own result.
@@ -20,6 +30,24 @@ use super::plan::{Others, Plan, Step};
 pub(super) struct Findings {
     /// A part the plan cannot describe was read without its check.
     pub(super) unchecked: Cell<bool>,
+    /// In a traced read, where the read is and where it failed.
+    trail: Option<Trail>,
+}
+
+impl Findings {
+    /// The findings of a traced read: one that checks nothing, and notes where it fails.
+    pub(super) fn traced() -> Findings {
+        Findings {
+            unchecked: Cell::new(false),
+            trail: Some(Trail::default()),
+        }
+    }
+
+    /// Where a traced read failed: the path to the innermost value whose read failed, empty
+    /// for the arguments as a whole.
+    pub(super) fn failed_at(self) -> String {
+        self.trail.map(Trail::failed_at).unwrap_or_default()
+    }
 }
 
 /// The error that ends a read at a value that breaks a rule. The full checker says which.
@@ -55,7 +83,8 @@ impl<'p, D> Guard<'p, D> {
         }
     }
 
-    /// Whether the value needs no guard: nothing to check, or nothing the plan can check.
+    /// Whether the value needs no guard: nothing to check, or nothing the plan can check. A
+    /// traced read guards every value, to note its path.
     fn unguarded(&self) -> bool {
         match self.plan.step(self.at) {
             Step::Any => true,
@@ -135,6 +164,8 @@ macro_rules! wrapping_methods {
     };
 }
 
+use wrapping_methods;
+
 /// The guard's way with a method: straight through where there is nothing to check, else
 /// with the visitor guarded.
 macro_rules! guarded_call {
@@ -180,6 +211,7 @@ impl<'p, V> Guarded<'p, V> {
     fn number<E: de::Error>(&self, n: f64) -> Result<(), E> {
         match self.step() {
             Step::Number(rule) if rule.holds(n) => Ok(()),
+            Step::Traced => Ok(()),
             _ => Err(broken()),
         }
     }
@@ -187,6 +219,7 @@ impl<'p, V> Guarded<'p, V> {
     fn text<E: de::Error>(&self, text: &str) -> Result<(), E> {
         match self.step() {
             Step::Text(rule) if rule.holds(text) => Ok(()),
+            Step::Traced => Ok(()),
             _ => Err(broken()),
         }
     }
@@ -280,8 +313,10 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Guarded<'_, V> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
-        let &Step::List { min, max, items } = self.step() else {
-            return Err(broken());
+        let (min, max, items) = match self.step() {
+            &Step::List { min, max, items } => (min, max, items),
+            Step::Traced => (None, None, self.at),
+            _ => return Err(broken()),
         };
         let guarded = GuardedSeq {
             seq,
@@ -295,14 +330,15 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Guarded<'_, V> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
-        let Step::Object {
-            fields,
-            others,
-            min,
-            max,
-        } = self.step()
-        else {
-            return Err(broken());
+        let (fields, others, min, max) = match self.step() {
+            Step::Object {
+                fields,
+                others,
+                min,
+                max,
+            } => (&fields[..], others, min, max),
+            Step::Traced => (&[][..], &Others::Traced, &None, &None),
+            _ => return Err(broken()),
         };
         let guarded = GuardedMap {
             map,
@@ -375,7 +411,11 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for GuardedSeq<'_, A> {
             at: self.items,
             findings: self.findings,
         };
-        match self.seq.next_element_seed(guarded)? {
+        let next = match &self.findings.trail {
+            Some(trail) => trail.item(self.count, || self.seq.next_element_seed(guarded)),
+            None => self.seq.next_element_seed(guarded),
+        };
+        match next? {
             Some(value) => {
                 self.count += 1;
                 within(self.count, (None, self.bounds.1))?;
@@ -395,7 +435,7 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for GuardedSeq<'_, A> {
 
 /// What the last key read named.
 #[derive(Clone, Copy)]
-enum Pending {
+pub(super) enum Pending {
     None,
     Field(usize),
     Other,
@@ -414,6 +454,23 @@ struct GuardedMap<'p, A> {
     pending: Pending,
 }
 
+impl<'de, A: MapAccess<'de>> GuardedMap<'_, A> {
+    /// The value of a traced read's field, read through the guard with its path noted.
+    fn traced_value<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
+        self.pending = Pending::None;
+        let guarded = GuardedSeed {
+            seed,
+            plan: self.plan,
+            at: self.plan.root(),
+            findings: self.findings,
+        };
+        match &self.findings.trail {
+            Some(trail) => trail.field(|| self.map.next_value_seed(guarded)),
+            None => self.map.next_value_seed(guarded),
+        }
+    }
+}
+
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for GuardedMap<'_, A> {
     type Error = A::Error;
 
@@ -426,6 +483,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for GuardedMap<'_, A> {
             seed,
             fields: self.fields,
             named: &named,
+            trail: self.findings.trail.as_ref(),
         };
         match self.map.next_key_seed(seed)? {
             Some(key) => {
@@ -446,6 +504,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for GuardedMap<'_, A> {
             (Pending::Other, Others::Checked(at)) => Some(*at),
             (Pending::Other, Others::Refused) => return Err(broken()),
             (Pending::Other, Others::Taken) | (Pending::None, _) => None,
+            (Pending::Other, Others::Traced) => return self.traced_value(seed),
         };
         self.pending = Pending::None;
         match at {
@@ -461,112 +520,5 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for GuardedMap<'_, A> {
 
     fn size_hint(&self) -> Option<usize> {
         self.map.size_hint()
-    }
-}
-
-/// A key's seed that notes which field the key names as serde reads it.
-struct KeySeed<'p, K> {
-    seed: K,
-    fields: &'p [(String, usize)],
-    named: &'p Cell<Pending>,
-}
-
-impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, K> {
-    type Value = K::Value;
-
-    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<K::Value, D::Error> {
-        self.seed.deserialize(KeyReader {
-            de,
-            fields: self.fields,
-            named: self.named,
-        })
-    }
-}
-
-/// The deserializer of a key, which shows each visitor the key through [`KeyVisitor`].
-struct KeyReader<'p, D> {
-    de: D,
-    fields: &'p [(String, usize)],
-    named: &'p Cell<Pending>,
-}
-
-/// The key reader's way with a method: the visitor shown the key through [`KeyVisitor`].
-macro_rules! key_call {
-    ($self:ident, $visitor:ident, $method:ident($($arg:expr),*)) => {{
-        let visitor = KeyVisitor {
-            inner: $visitor,
-            fields: $self.fields,
-            named: $self.named,
-        };
-        $self.de.$method($($arg,)* visitor)
-    }};
-}
-
-impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyReader<'_, D> {
-    type Error = D::Error;
-
-    wrapping_methods!(key_call);
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        key_call!(self, visitor, deserialize_enum(name, variants))
-    }
-}
-
-/// Notes which field a key names, then shows the key to the visitor serde gave.
-struct KeyVisitor<'p, V> {
-    inner: V,
-    fields: &'p [(String, usize)],
-    named: &'p Cell<Pending>,
-}
-
-impl<V> KeyVisitor<'_, V> {
-    fn note(&self, key: &str) {
-        if let Some(&(_, at)) = self.fields.iter().find(|(name, _)| name == key) {
-            self.named.set(Pending::Field(at));
-        }
-    }
-}
-
-impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisitor<'_, V> {
-    type Value = V::Value;
-
-    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.expecting(formatter)
-    }
-
-    fn visit_str<E: de::Error>(self, key: &str) -> Result<V::Value, E> {
-        self.note(key);
-        self.inner.visit_str(key)
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, key: &'de str) -> Result<V::Value, E> {
-        self.note(key);
-        self.inner.visit_borrowed_str(key)
-    }
-
-    fn visit_string<E: de::Error>(self, key: String) -> Result<V::Value, E> {
-        self.note(&key);
-        self.inner.visit_string(key)
-    }
-
-    fn visit_u64<E: de::Error>(self, key: u64) -> Result<V::Value, E> {
-        self.inner.visit_u64(key)
-    }
-
-    fn visit_i64<E: de::Error>(self, key: i64) -> Result<V::Value, E> {
-        self.inner.visit_i64(key)
-    }
-
-    fn visit_bytes<E: de::Error>(self, key: &[u8]) -> Result<V::Value, E> {
-        self.inner.visit_bytes(key)
-    }
-
-    fn visit_borrowed_bytes<E: de::Error>(self, key: &'de [u8]) -> Result<V::Value, E> {
-        self.inner.visit_borrowed_bytes(key)
     }
 }

@@ -1,0 +1,133 @@
+//! The keys of an object the guard reads: each shown to serde as it is, with the field it
+//! names noted for the value that follows (and, in a traced read, the key itself, for the
+//! path).
+
+use std::cell::Cell;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, Visitor};
+
+use super::trail::Trail;
+use super::{Pending, wrapping_methods};
+
+/// A key's seed that notes which field the key names as serde reads it.
+pub(super) struct KeySeed<'p, K> {
+    pub(super) seed: K,
+    pub(super) fields: &'p [(String, usize)],
+    pub(super) named: &'p Cell<Pending>,
+    /// In a traced read, the trail that keeps the key for the value's path.
+    pub(super) trail: Option<&'p Trail>,
+}
+
+impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, K> {
+    type Value = K::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<K::Value, D::Error> {
+        self.seed.deserialize(KeyReader {
+            de,
+            fields: self.fields,
+            named: self.named,
+            trail: self.trail,
+        })
+    }
+}
+
+/// The deserializer of a key, which shows each visitor the key through [`KeyVisitor`].
+struct KeyReader<'p, D> {
+    de: D,
+    fields: &'p [(String, usize)],
+    named: &'p Cell<Pending>,
+    trail: Option<&'p Trail>,
+}
+
+/// The key reader's way with a method: the visitor shown the key through [`KeyVisitor`].
+macro_rules! key_call {
+    ($self:ident, $visitor:ident, $method:ident($($arg:expr),*)) => {{
+        let visitor = KeyVisitor {
+            inner: $visitor,
+            fields: $self.fields,
+            named: $self.named,
+            trail: $self.trail,
+        };
+        $self.de.$method($($arg,)* visitor)
+    }};
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyReader<'_, D> {
+    type Error = D::Error;
+
+    wrapping_methods!(key_call);
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        key_call!(self, visitor, deserialize_enum(name, variants))
+    }
+}
+
+/// Notes which field a key names, then shows the key to the visitor serde gave.
+struct KeyVisitor<'p, V> {
+    inner: V,
+    fields: &'p [(String, usize)],
+    named: &'p Cell<Pending>,
+    trail: Option<&'p Trail>,
+}
+
+impl<V> KeyVisitor<'_, V> {
+    fn note(&self, key: &str) {
+        if let Some(trail) = self.trail {
+            trail.note_key(key);
+        }
+        if let Some(&(_, at)) = self.fields.iter().find(|(name, _)| name == key) {
+            self.named.set(Pending::Field(at));
+        }
+    }
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisitor<'_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.expecting(formatter)
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<V::Value, E> {
+        self.note(key);
+        self.inner.visit_str(key)
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, key: &'de str) -> Result<V::Value, E> {
+        self.note(key);
+        self.inner.visit_borrowed_str(key)
+    }
+
+    fn visit_string<E: de::Error>(self, key: String) -> Result<V::Value, E> {
+        self.note(&key);
+        self.inner.visit_string(key)
+    }
+
+    fn visit_u64<E: de::Error>(self, key: u64) -> Result<V::Value, E> {
+        if let Some(trail) = self.trail {
+            trail.note_key(itoa::Buffer::new().format(key));
+        }
+        self.inner.visit_u64(key)
+    }
+
+    fn visit_i64<E: de::Error>(self, key: i64) -> Result<V::Value, E> {
+        if let Some(trail) = self.trail {
+            trail.note_key(itoa::Buffer::new().format(key));
+        }
+        self.inner.visit_i64(key)
+    }
+
+    fn visit_bytes<E: de::Error>(self, key: &[u8]) -> Result<V::Value, E> {
+        self.inner.visit_bytes(key)
+    }
+
+    fn visit_borrowed_bytes<E: de::Error>(self, key: &'de [u8]) -> Result<V::Value, E> {
+        self.inner.visit_borrowed_bytes(key)
+    }
+}

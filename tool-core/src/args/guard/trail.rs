@@ -1,0 +1,162 @@
+//! A traced read's trail: the path the guard is at as it goes down the arguments, and the
+//! path of the innermost value whose read failed (errors come up from the innermost value
+//! first, so the first failure noted is the innermost).
+
+use std::cell::RefCell;
+
+use crate::args::path::Path;
+
+/// Where a traced read is, and where it failed.
+#[derive(Default)]
+pub(super) struct Trail {
+    at: RefCell<Path>,
+    /// The last key read: the field of the value read next.
+    key: RefCell<String>,
+    failed: RefCell<Option<String>>,
+}
+
+impl Trail {
+    /// Notes `key`, read, as the field of the value read next.
+    pub(super) fn note_key(&self, key: &str) {
+        let mut kept = self.key.borrow_mut();
+        kept.clear();
+        kept.push_str(key);
+    }
+
+    /// `read` of the value of the last key read, its path noted if it fails.
+    pub(super) fn field<T, E>(&self, read: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+        let len = {
+            let mut at = self.at.borrow_mut();
+            let len = at.0.len();
+            at.push_field(&self.key.borrow());
+            len
+        };
+        self.below(len, read)
+    }
+
+    /// `read` of the item at `index`, its path noted if it fails.
+    pub(super) fn item<T, E>(
+        &self,
+        index: u64,
+        read: impl FnOnce() -> Result<T, E>,
+    ) -> Result<T, E> {
+        let len = {
+            let mut at = self.at.borrow_mut();
+            let len = at.0.len();
+            at.push_index(index);
+            len
+        };
+        self.below(len, read)
+    }
+
+    /// `read` one level down, the path cut back to `len` after it.
+    fn below<T, E>(&self, len: usize, read: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+        let result = read();
+        let mut at = self.at.borrow_mut();
+        if result.is_err() {
+            self.failed.borrow_mut().get_or_insert_with(|| at.0.clone());
+        }
+        at.0.truncate(len);
+        result
+    }
+
+    /// Where the read failed; empty for the arguments as a whole, or if it did not fail.
+    pub(super) fn failed_at(self) -> String {
+        self.failed.into_inner().unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use serde::Deserialize;
+    use serde_json::json;
+
+    use crate::args::parse_strict;
+    use crate::args::prepared::Prepared;
+
+    /// Text the schema allows, which this type refuses unless it is upper case: a fault only
+    /// the type's own `Deserialize` finds.
+    struct Code;
+
+    impl<'de> Deserialize<'de> for Code {
+        fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+            let text = String::deserialize(de)?;
+            match text.chars().all(|c| c.is_ascii_uppercase()) {
+                true => Ok(Code),
+                false => Err(serde::de::Error::custom(format!("{text:?} is not a code"))),
+            }
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Item {
+        name: String,
+        code: Code,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Order {
+        items: Vec<Item>,
+        by: BTreeMap<String, Code>,
+        #[serde(default)]
+        backup: Option<Box<Order>>,
+    }
+
+    fn schema() -> Prepared {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "items": {"type": "array", "items": {
+                    "type": "object",
+                    "properties": {"name": {"type": "string"}, "code": {"type": "string"}},
+                    "required": ["name", "code"],
+                    "additionalProperties": false
+                }},
+                "by": {"type": "object", "additionalProperties": {"type": "string"}},
+                "backup": {"anyOf": [{"$ref": "#"}, {"type": "null"}]}
+            },
+            "required": ["items", "by"],
+            "additionalProperties": false
+        });
+        Prepared::new(schema.as_object().cloned().unwrap_or_default())
+    }
+
+    #[test]
+    fn a_fault_only_a_type_s_own_deserialize_finds_is_at_its_path() {
+        for (arguments, path, problem) in [
+            (
+                json!({"items": [{"name": "a", "code": "AB"}, {"name": "b", "code": "ab"}], "by": {}}),
+                "items[1].code",
+                r#""ab" is not a code"#,
+            ),
+            (
+                json!({"items": [], "by": {"A": "AB", "x y": "cd"}}),
+                r#"by["x y"]"#,
+                r#""cd" is not a code"#,
+            ),
+            (
+                json!({"items": [], "by": {}, "backup": {"items": [], "by": {"k": "e"}}}),
+                "backup.by.k",
+                r#""e" is not a code"#,
+            ),
+        ] {
+            let Err(refusal) = parse_strict::<Order>(&arguments.to_string(), &schema(), "order")
+            else {
+                panic!("{arguments} was read");
+            };
+            let faults: Vec<(&str, &str)> = refusal
+                .lines
+                .iter()
+                .filter(|line| line.label == "fault")
+                .map(|line| (line.cells[0].as_str(), line.cells[1].as_str()))
+                .collect();
+            assert_eq!(faults, [(path, problem)], "{arguments}");
+        }
+    }
+}
