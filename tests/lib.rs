@@ -263,8 +263,8 @@ pub mod user_crates {
     pub fn root() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default()
+            .expect("tests/ is in the workspace")
+            .to_path_buf()
     }
 
     /// `cargo <verb> --quiet` in the user's crate `dir`. Every such crate builds in one target

@@ -101,10 +101,19 @@ pub fn parse_strict<T: DeserializeOwned>(
     };
     parse_with(arguments, schema.view(), tool, |text, guard| {
         object_only(text)?;
-        read_all(text, |deserializer| match guard {
-            Some((plan, findings)) => T::deserialize(Guard::root(deserializer, plan, findings)),
-            None => T::deserialize(deserializer),
-        })
+        read_typed(text, guard)
+    })
+}
+
+/// `text` read into `T`, through the guard when given one: the read of a `T` that needs no
+/// wrapper of its own, [`parse_strict`]'s and [`read_value`]'s.
+fn read_typed<T: DeserializeOwned>(
+    text: &str,
+    guard: Option<(&Plan, &Findings)>,
+) -> serde_json::Result<T> {
+    read_all(text, |deserializer| match guard {
+        Some((plan, findings)) => T::deserialize(Guard::root(deserializer, plan, findings)),
+        None => T::deserialize(deserializer),
     })
 }
 
@@ -181,13 +190,7 @@ fn located<T>(
 /// `value` read into `T`, or the first fault serde meets, at its path.
 pub(crate) fn read_value<T: DeserializeOwned>(value: &Value) -> Result<T, Fault> {
     let text = value.to_string();
-    let read = |text: &str, guard: Option<(&Plan, &Findings)>| {
-        read_all(text, |deserializer| match guard {
-            Some((plan, findings)) => T::deserialize(Guard::root(deserializer, plan, findings)),
-            None => T::deserialize(deserializer),
-        })
-    };
-    read(&text, None).map_err(|error| located(&text, error, read))
+    read_typed(&text, None).map_err(|error| located(&text, error, read_typed::<T>))
 }
 
 /// serde_json's message without its `at line … column …`, which means nothing to a model

@@ -10,13 +10,37 @@ use serde::de::{self, DeserializeSeed, Deserializer, Visitor};
 use super::trail::Trail;
 use super::{Pending, wrapping_methods};
 
-/// A key's seed that notes which field the key names as serde reads it.
+/// What reading one key notes: which of the object's `fields` it names (in `named`), and, in
+/// a traced read, the key itself, for the path of the value that follows.
+pub(super) struct KeyNotes<'p> {
+    pub(super) fields: &'p [(String, usize)],
+    pub(super) named: Cell<Pending>,
+    pub(super) trail: Option<&'p Trail>,
+}
+
+impl KeyNotes<'_> {
+    fn note(&self, key: &str) {
+        if let Some(trail) = self.trail {
+            trail.note_key(key);
+        }
+        if let Some(&(_, at)) = self.fields.iter().find(|(name, _)| name == key) {
+            self.named.set(Pending::Field(at));
+        }
+    }
+
+    /// A key serde reads as a number (a map keyed by integers): named by no field, so only a
+    /// traced read keeps it, written as the text it was sent as.
+    fn note_number(&self, key: impl itoa::Integer) {
+        if let Some(trail) = self.trail {
+            trail.note_key(itoa::Buffer::new().format(key));
+        }
+    }
+}
+
+/// A key's seed that notes, as serde reads the key, what [`KeyNotes`] keeps.
 pub(super) struct KeySeed<'p, K> {
     pub(super) seed: K,
-    pub(super) fields: &'p [(String, usize)],
-    pub(super) named: &'p Cell<Pending>,
-    /// In a traced read, the trail that keeps the key for the value's path.
-    pub(super) trail: Option<&'p Trail>,
+    pub(super) notes: &'p KeyNotes<'p>,
 }
 
 impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, K> {
@@ -25,9 +49,7 @@ impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, K> {
     fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<K::Value, D::Error> {
         self.seed.deserialize(KeyReader {
             de,
-            fields: self.fields,
-            named: self.named,
-            trail: self.trail,
+            notes: self.notes,
         })
     }
 }
@@ -35,9 +57,7 @@ impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, K> {
 /// The deserializer of a key, which shows each visitor the key through [`KeyVisitor`].
 struct KeyReader<'p, D> {
     de: D,
-    fields: &'p [(String, usize)],
-    named: &'p Cell<Pending>,
-    trail: Option<&'p Trail>,
+    notes: &'p KeyNotes<'p>,
 }
 
 /// The key reader's way with a method: the visitor shown the key through [`KeyVisitor`].
@@ -45,9 +65,7 @@ macro_rules! key_call {
     ($self:ident, $visitor:ident, $method:ident($($arg:expr),*)) => {{
         let visitor = KeyVisitor {
             inner: $visitor,
-            fields: $self.fields,
-            named: $self.named,
-            trail: $self.trail,
+            notes: $self.notes,
         };
         $self.de.$method($($arg,)* visitor)
     }};
@@ -68,23 +86,10 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyReader<'_, D> {
     }
 }
 
-/// Notes which field a key names, then shows the key to the visitor serde gave.
+/// Notes the key, then shows it to the visitor serde gave.
 struct KeyVisitor<'p, V> {
     inner: V,
-    fields: &'p [(String, usize)],
-    named: &'p Cell<Pending>,
-    trail: Option<&'p Trail>,
-}
-
-impl<V> KeyVisitor<'_, V> {
-    fn note(&self, key: &str) {
-        if let Some(trail) = self.trail {
-            trail.note_key(key);
-        }
-        if let Some(&(_, at)) = self.fields.iter().find(|(name, _)| name == key) {
-            self.named.set(Pending::Field(at));
-        }
-    }
+    notes: &'p KeyNotes<'p>,
 }
 
 impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisitor<'_, V> {
@@ -95,31 +100,27 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisitor<'_, V> {
     }
 
     fn visit_str<E: de::Error>(self, key: &str) -> Result<V::Value, E> {
-        self.note(key);
+        self.notes.note(key);
         self.inner.visit_str(key)
     }
 
     fn visit_borrowed_str<E: de::Error>(self, key: &'de str) -> Result<V::Value, E> {
-        self.note(key);
+        self.notes.note(key);
         self.inner.visit_borrowed_str(key)
     }
 
     fn visit_string<E: de::Error>(self, key: String) -> Result<V::Value, E> {
-        self.note(&key);
+        self.notes.note(&key);
         self.inner.visit_string(key)
     }
 
     fn visit_u64<E: de::Error>(self, key: u64) -> Result<V::Value, E> {
-        if let Some(trail) = self.trail {
-            trail.note_key(itoa::Buffer::new().format(key));
-        }
+        self.notes.note_number(key);
         self.inner.visit_u64(key)
     }
 
     fn visit_i64<E: de::Error>(self, key: i64) -> Result<V::Value, E> {
-        if let Some(trail) = self.trail {
-            trail.note_key(itoa::Buffer::new().format(key));
-        }
+        self.notes.note_number(key);
         self.inner.visit_i64(key)
     }
 

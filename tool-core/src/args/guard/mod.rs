@@ -21,7 +21,7 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Visitor};
 
-use self::keys::KeySeed;
+use self::keys::{KeyNotes, KeySeed};
 use self::trail::Trail;
 use super::plan::{Others, Plan, Step};
 
@@ -478,16 +478,18 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for GuardedMap<'_, A> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
-        let named = Cell::new(Pending::Other);
+        let notes = KeyNotes {
+            fields: self.fields,
+            named: Cell::new(Pending::Other),
+            trail: self.findings.trail.as_ref(),
+        };
         let seed = KeySeed {
             seed,
-            fields: self.fields,
-            named: &named,
-            trail: self.findings.trail.as_ref(),
+            notes: &notes,
         };
         match self.map.next_key_seed(seed)? {
             Some(key) => {
-                self.pending = named.get();
+                self.pending = notes.named.get();
                 self.count += 1;
                 Ok(Some(key))
             }
