@@ -3,7 +3,11 @@
 //! to its flat function tool, deferred where the registry defers), calls come in with their ids
 //! kept, and the answers carry exactly the text the registry gives, refusals included; the
 //! requests a host builds with async-openai's own request types have the tool parts OpenAI's
-//! API documents.
+//! API documents, and OpenAI's own Python package (its request types, `openai_types.py`) takes
+//! them whole and refuses them with a part broken.
+
+use std::path::Path;
+use std::process::Command;
 
 use async_openai::types::chat::{
     ChatCompletionMessageCustomToolCall, ChatCompletionMessageToolCall,
@@ -25,6 +29,15 @@ use tool_core::adapters::async_openai::{
 use tool_core::providers::{mcp, openai};
 use tool_core::{Context, Provider, Registry, ToolCall, code};
 use tool_tests::adapters_fixture::{granted, keys, registry};
+
+// The Python environment tool-mcp's tests install, which has OpenAI's package too: one
+// installer, one environment, for both crates' tests.
+#[allow(dead_code)] // Only the Python environment is used here.
+#[path = "../tool-mcp/tests/support/clients.rs"]
+mod clients;
+#[allow(dead_code)]
+#[path = "../tool-mcp/tests/support/process.rs"]
+mod process;
 
 fn chat_call(id: &str, name: &str, arguments: &str) -> ChatCompletionMessageToolCall {
     ChatCompletionMessageToolCall {
@@ -334,8 +347,10 @@ fn assistant_turn() -> Vec<ChatCompletionMessageToolCalls> {
     ]
 }
 
-#[tokio::test]
-async fn the_follow_up_chat_request_has_the_shape_openai_documents() {
+/// The Chat Completions request a host sends after [`assistant_turn`]: the user's message, the
+/// assistant's calls, the adapter's answers and the host's own, with the adapter's tools; as
+/// JSON.
+async fn follow_up_chat_request() -> Value {
     let view = granted(&registry());
     let calls = assistant_turn();
     let answers = call_chat_all(&view, &calls, &Context::default()).await;
@@ -370,8 +385,12 @@ async fn the_follow_up_chat_request_has_the_shape_openai_documents() {
         tools: Some(chat_tools(&view).expect("exportable")),
         ..CreateChatCompletionRequest::default()
     };
-    let json = serde_json::to_value(&request).expect("the request serializes");
+    serde_json::to_value(&request).expect("the request serializes")
+}
 
+#[tokio::test]
+async fn the_follow_up_chat_request_has_the_shape_openai_documents() {
+    let json = follow_up_chat_request().await;
     let tools = json["tools"].as_array().expect("tools");
     assert_eq!(tools.len(), 2);
     for tool in tools {
@@ -424,8 +443,10 @@ async fn the_follow_up_chat_request_has_the_shape_openai_documents() {
     assert_eq!(messages[2]["content"], "placed 2 of A1");
 }
 
-#[tokio::test]
-async fn the_follow_up_responses_request_has_the_shape_openai_documents() {
+/// The Responses request a host sends after a turn of three function calls (a good one, a bad
+/// one, an ungranted one): the user's message, the calls and the adapter's answers, with the
+/// adapter's tools, one of them deferred; as JSON.
+async fn follow_up_responses_request() -> Value {
     let view = granted(&registry()).with_deferred_loading(["order_place"]);
     let output = vec![
         OutputItem::FunctionCall(response_call(
@@ -454,8 +475,12 @@ async fn the_follow_up_responses_request_has_the_shape_openai_documents() {
         tools: Some(response_tools(&view).expect("exportable")),
         ..CreateResponse::default()
     };
-    let json = serde_json::to_value(&request).expect("the request serializes");
+    serde_json::to_value(&request).expect("the request serializes")
+}
 
+#[tokio::test]
+async fn the_follow_up_responses_request_has_the_shape_openai_documents() {
+    let json = follow_up_responses_request().await;
     let tools = json["tools"].as_array().expect("tools");
     assert_eq!(tools[0], json!({"type": "tool_search"}));
     assert_eq!(
@@ -510,4 +535,90 @@ async fn the_follow_up_responses_request_has_the_shape_openai_documents() {
         "{}",
         outputs[2].1
     );
+}
+
+/// The verdict of OpenAI's own Python request types on each `(api, request)`, in order: `api`
+/// is `chat` or `responses` (see `openai_types.py`).
+fn openai_verdicts(checks: &[(&str, &Value)]) -> Vec<Value> {
+    let checks: Vec<Value> = checks
+        .iter()
+        .map(|(api, request)| json!({"api": api, "request": request}))
+        .collect();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("openai_types.py");
+    let mut command = Command::new(clients::python());
+    command.arg(script).arg(Value::Array(checks).to_string());
+    match clients::client_session(&mut command, "OpenAI's request types (openai_types.py)") {
+        Value::Array(verdicts) => verdicts,
+        other => panic!("openai_types.py printed no list: {other}"),
+    }
+}
+
+/// Whether a verdict refuses the request with a fault at a location naming `key`.
+fn refused_at(verdict: &Value, key: &str) -> bool {
+    verdict["valid"] == false
+        && verdict["errors"].as_array().is_some_and(|errors| {
+            errors.iter().any(|error| {
+                error["loc"]
+                    .as_array()
+                    .is_some_and(|loc| loc.iter().any(|part| part == key))
+            })
+        })
+}
+
+#[tokio::test]
+async fn openai_s_own_request_types_take_both_requests_and_refuse_them_broken() {
+    let mut chat = follow_up_chat_request().await;
+    let responses = follow_up_responses_request().await;
+    // async-openai writes the host's custom tool call with its tool under `custom_tool`, where
+    // OpenAI's API (and its types) name it `custom`. That call is the host's, not the
+    // adapter's: renamed here, so that the check judges the rest. Should async-openai come to
+    // write `custom`, this fails, and the renaming goes.
+    let custom_call = chat["messages"][1]["tool_calls"][3]
+        .as_object_mut()
+        .expect("the custom tool call");
+    let custom_tool = custom_call
+        .remove("custom_tool")
+        .expect("async-openai names the custom tool `custom_tool`");
+    custom_call.insert("custom".to_owned(), custom_tool);
+    // A copy of each with one part the adapter writes dropped or spoiled: were these taken
+    // too, the types' taking the whole requests would show nothing.
+    let mut chat_unanswered = chat.clone();
+    chat_unanswered["messages"][2]
+        .as_object_mut()
+        .expect("a tool message")
+        .remove("tool_call_id");
+    let mut chat_tool_unknown_key = chat.clone();
+    chat_tool_unknown_key["tools"][0]["function"]["returns"] = json!("text");
+    // (A function call output's `call_id` is optional in OpenAI's types, so dropping it
+    // would show nothing: the output is dropped instead.)
+    let mut responses_unanswered = responses.clone();
+    responses_unanswered["input"][4]
+        .as_object_mut()
+        .expect("a function call output")
+        .remove("output");
+    let mut responses_deferred_as_text = responses.clone();
+    responses_deferred_as_text["tools"][2]["defer_loading"] = json!("yes");
+
+    let verdicts = openai_verdicts(&[
+        ("chat", &chat),
+        ("responses", &responses),
+        ("chat", &chat_unanswered),
+        ("chat", &chat_tool_unknown_key),
+        ("responses", &responses_unanswered),
+        ("responses", &responses_deferred_as_text),
+    ]);
+    assert_eq!(verdicts.len(), 6, "{verdicts:?}");
+    assert_eq!(verdicts[0], json!({"valid": true, "errors": []}), "chat");
+    assert_eq!(
+        verdicts[1],
+        json!({"valid": true, "errors": []}),
+        "responses"
+    );
+    for (verdict, key) in
+        verdicts[2..]
+            .iter()
+            .zip(["tool_call_id", "returns", "output", "defer_loading"])
+    {
+        assert!(refused_at(verdict, key), "not refused at {key}: {verdict}");
+    }
 }

@@ -18,6 +18,10 @@ use super::process::run_within;
 
 /// The Python SDK, as pip names it.
 pub const PYTHON_SDK: &str = "mcp==2.3.0";
+/// OpenAI's own Python package, whose request types the async-openai adapter's requests are
+/// checked against (in the integration tests' `adapter_async_openai.rs`), and the pydantic
+/// that checks them, pinned because that check reaches into how pydantic builds a validator.
+pub const PYTHON_OPENAI: [&str; 2] = ["openai==3.57.0", "pydantic==2.14.4"];
 /// The TypeScript SDK, as npm names it.
 pub const TYPESCRIPT_SDK: &str = "@modelcontextprotocol/sdk@1.32.2";
 
@@ -60,12 +64,13 @@ pub fn client_session(command: &mut Command, what: &str) -> serde_json::Value {
     })
 }
 
-/// The Python interpreter of a virtual environment that has [`PYTHON_SDK`].
+/// The Python interpreter of a virtual environment that has [`PYTHON_SDK`] and
+/// [`PYTHON_OPENAI`].
 pub fn python() -> PathBuf {
     static PYTHON: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     ready(PYTHON.get_or_init(|| {
         let venv = clients_dir().join("python");
-        install_once(&venv, PYTHON_SDK, install_python)?;
+        install_once(&venv, &python_packages().join(" "), install_python)?;
         Ok(venv.join("bin").join("python"))
     }))
 }
@@ -230,13 +235,21 @@ fn install_once(
     // The lock is released when `lock` is dropped.
 }
 
+/// Everything the tests' virtual environment has, as pip names it.
+fn python_packages() -> Vec<&'static str> {
+    let mut packages = vec![PYTHON_SDK];
+    packages.extend(PYTHON_OPENAI);
+    packages
+}
+
 fn install_python(venv: &Path) -> Result<(), String> {
     let made = run(
         Command::new("python3").arg("-m").arg("venv").arg(venv),
         "python3 -m venv",
     )
     .map_err(|_| {
-        "python3 was not found: install Python 3 to run the MCP client tests".to_owned()
+        "python3 was not found: install Python 3 to run the tests that drive Python packages"
+            .to_owned()
     })?;
     if !made.0 {
         return Err(format!(
@@ -254,14 +267,18 @@ fn install_python(venv: &Path) -> Result<(), String> {
                 "--quiet",
                 "--disable-pip-version-check",
             ])
-            .args(["--retries", "1", "--timeout", "20", PYTHON_SDK]),
+            .args(["--retries", "1", "--timeout", "20"])
+            .args(python_packages()),
         "pip",
     )
     .map_err(|error| format!("pip did not start in {}: {error}", venv.display()))?;
     installed(
         pip,
         venv,
-        &format!("Python MCP SDK ({PYTHON_SDK})"),
+        &format!(
+            "Python MCP SDK and OpenAI's types ({})",
+            python_packages().join(", ")
+        ),
         "the package registry (PyPI, or the PIP_INDEX_URL mirror)",
         "pip",
     )
