@@ -6,9 +6,6 @@
 //! API documents, and OpenAI's own Python package (its request types, `openai_types.py`) takes
 //! them whole and refuses them with a part broken.
 
-use std::path::Path;
-use std::process::Command;
-
 use async_openai::types::chat::{
     ChatCompletionMessageCustomToolCall, ChatCompletionMessageToolCall,
     ChatCompletionMessageToolCalls, ChatCompletionRequestAssistantMessage,
@@ -29,15 +26,7 @@ use tool_core::adapters::async_openai::{
 use tool_core::providers::{mcp, openai};
 use tool_core::{Context, Provider, Registry, ToolCall, code};
 use tool_tests::adapters_fixture::{granted, keys, registry};
-
-// The Python environment tool-mcp's tests install, which has OpenAI's package too: one
-// installer, one environment, for both crates' tests.
-#[allow(dead_code)] // Only the Python environment is used here.
-#[path = "../tool-mcp/tests/support/clients.rs"]
-mod clients;
-#[allow(dead_code)]
-#[path = "../tool-mcp/tests/support/process.rs"]
-mod process;
+use tool_tests::openai_types::{refused_at, valid, verdicts};
 
 fn chat_call(id: &str, name: &str, arguments: &str) -> ChatCompletionMessageToolCall {
     ChatCompletionMessageToolCall {
@@ -537,34 +526,6 @@ async fn the_follow_up_responses_request_has_the_shape_openai_documents() {
     );
 }
 
-/// The verdict of OpenAI's own Python request types on each `(api, request)`, in order: `api`
-/// is `chat` or `responses` (see `openai_types.py`).
-fn openai_verdicts(checks: &[(&str, &Value)]) -> Vec<Value> {
-    let checks: Vec<Value> = checks
-        .iter()
-        .map(|(api, request)| json!({"api": api, "request": request}))
-        .collect();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("openai_types.py");
-    let mut command = Command::new(clients::python());
-    command.arg(script).arg(Value::Array(checks).to_string());
-    match clients::client_session(&mut command, "OpenAI's request types (openai_types.py)") {
-        Value::Array(verdicts) => verdicts,
-        other => panic!("openai_types.py printed no list: {other}"),
-    }
-}
-
-/// Whether a verdict refuses the request with a fault at a location naming `key`.
-fn refused_at(verdict: &Value, key: &str) -> bool {
-    verdict["valid"] == false
-        && verdict["errors"].as_array().is_some_and(|errors| {
-            errors.iter().any(|error| {
-                error["loc"]
-                    .as_array()
-                    .is_some_and(|loc| loc.iter().any(|part| part == key))
-            })
-        })
-}
-
 #[tokio::test]
 async fn openai_s_own_request_types_take_both_requests_and_refuse_them_broken() {
     let mut chat = follow_up_chat_request().await;
@@ -599,7 +560,7 @@ async fn openai_s_own_request_types_take_both_requests_and_refuse_them_broken() 
     let mut responses_deferred_as_text = responses.clone();
     responses_deferred_as_text["tools"][2]["defer_loading"] = json!("yes");
 
-    let verdicts = openai_verdicts(&[
+    let verdicts = verdicts(&[
         ("chat", &chat),
         ("responses", &responses),
         ("chat", &chat_unanswered),
@@ -608,12 +569,8 @@ async fn openai_s_own_request_types_take_both_requests_and_refuse_them_broken() 
         ("responses", &responses_deferred_as_text),
     ]);
     assert_eq!(verdicts.len(), 6, "{verdicts:?}");
-    assert_eq!(verdicts[0], json!({"valid": true, "errors": []}), "chat");
-    assert_eq!(
-        verdicts[1],
-        json!({"valid": true, "errors": []}),
-        "responses"
-    );
+    assert_eq!(verdicts[0], valid(), "chat");
+    assert_eq!(verdicts[1], valid(), "responses");
     for (verdict, key) in
         verdicts[2..]
             .iter()

@@ -3,7 +3,7 @@
 //! kept and their `fn_arguments` read as an object or as JSON text, and its `ToolResponse`s
 //! carry exactly the text the registry gives, refusals included. Last, genai's own client sends
 //! a follow-up request to a local stand-in for OpenAI, and the JSON it sends has the tool parts
-//! OpenAI's API documents.
+//! OpenAI's API documents, which OpenAI's own Python request types take.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -21,6 +21,7 @@ use tool_core::providers::mcp;
 use tool_core::{Context, Provider, Registry, ToolCall, code};
 use tool_tests::adapters_fixture::{granted, keys, registry};
 use tool_tests::genai_call;
+use tool_tests::openai_types::{refused_at, valid, verdicts};
 
 #[test]
 fn tools_carry_the_openai_export() {
@@ -321,6 +322,23 @@ async fn genai_sends_the_tools_and_answers_in_the_shape_openai_documents() {
     let sent = server.join().expect("the server ran");
     let answered = answered.expect("genai read the completion");
     assert_eq!(answered.first_text(), Some("ordered"));
+
+    // OpenAI's own request types take what genai sent, as they refuse it without a tool
+    // message's call id.
+    let mut unanswered = sent.clone();
+    let first_answer = unanswered["messages"]
+        .as_array_mut()
+        .expect("messages")
+        .iter_mut()
+        .find(|message| message["role"] == "tool")
+        .expect("a tool message");
+    first_answer
+        .as_object_mut()
+        .expect("a message")
+        .remove("tool_call_id");
+    let judged = verdicts(&[("chat", &sent), ("chat", &unanswered)]);
+    assert_eq!(judged[0], valid(), "what genai sent");
+    assert!(refused_at(&judged[1], "tool_call_id"), "{}", judged[1]);
 
     let tools = sent["tools"].as_array().expect("tools");
     let exported = view.export(Provider::OpenAi).expect("exportable");

@@ -287,3 +287,57 @@ pub mod user_crates {
         root().join("target").join("user-crates")
     }
 }
+
+// The Python environment tool-mcp's tests install, which has OpenAI's package too: one
+// installer, one environment, for both crates' tests.
+#[allow(dead_code)] // Only the Python environment is used here.
+#[path = "../tool-mcp/tests/support/clients.rs"]
+mod clients;
+#[allow(dead_code)]
+#[path = "../tool-mcp/tests/support/process.rs"]
+mod process;
+
+/// The request types of OpenAI's own Python package (`openai`), judging the requests the
+/// adapters' hosts send (`openai_types.py` beside this file).
+pub mod openai_types {
+    use std::path::Path;
+    use std::process::Command;
+
+    use serde_json::{Value, json};
+
+    use crate::clients;
+
+    /// The verdict on each `(api, request)`, in order: `api` is `chat` (a Chat Completions
+    /// request) or `responses` (a Responses request); a verdict is `{"valid": true, "errors":
+    /// []}` or `valid: false` with pydantic's errors, each a `loc` and a `msg`.
+    pub fn verdicts(checks: &[(&str, &Value)]) -> Vec<Value> {
+        let checks: Vec<Value> = checks
+            .iter()
+            .map(|(api, request)| json!({"api": api, "request": request}))
+            .collect();
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("openai_types.py");
+        let mut command = Command::new(clients::python());
+        command.arg(script).arg(Value::Array(checks).to_string());
+        match clients::client_session(&mut command, "OpenAI's request types (openai_types.py)") {
+            Value::Array(verdicts) => verdicts,
+            other => panic!("openai_types.py printed no list: {other}"),
+        }
+    }
+
+    /// The verdict that takes a request.
+    pub fn valid() -> Value {
+        json!({"valid": true, "errors": []})
+    }
+
+    /// Whether a verdict refuses its request with a fault at a location naming `key`.
+    pub fn refused_at(verdict: &Value, key: &str) -> bool {
+        verdict["valid"] == false
+            && verdict["errors"].as_array().is_some_and(|errors| {
+                errors.iter().any(|error| {
+                    error["loc"]
+                        .as_array()
+                        .is_some_and(|loc| loc.iter().any(|part| part == key))
+                })
+            })
+    }
+}
