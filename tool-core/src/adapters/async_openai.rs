@@ -148,6 +148,10 @@ pub async fn call_chat(
 /// [`call_response_all`] passes over every item but a `function_call`. OpenAI expects an
 /// answer to every call, so the host answers the calls of its own tools itself, with a `tool`
 /// message of the call's id beside these.
+///
+/// A host that sends the assistant message back with a custom tool's call in it should know
+/// that async-openai 0.43 writes that call's tool under `custom_tool`, where OpenAI's API
+/// names it `custom`.
 pub async fn call_chat_all(
     registry: &Registry,
     calls: &[ChatCompletionMessageToolCalls],
