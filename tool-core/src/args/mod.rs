@@ -187,7 +187,9 @@ fn located<T>(
     }
 }
 
-/// `value` read into `T`, or the first fault serde meets, at its path.
+/// `value` read into `T`, or the first fault serde meets, at its path. Read as JSON text, as
+/// arguments are, so that `T`'s deserializer is the one compiled for text and the guard, not a
+/// further copy for `Value`'s deserializer.
 pub(crate) fn read_value<T: DeserializeOwned>(value: &Value) -> Result<T, Fault> {
     let text = value.to_string();
     read_typed(&text, None).map_err(|error| located(&text, error, read_typed::<T>))

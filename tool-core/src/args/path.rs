@@ -32,17 +32,18 @@ impl Default for Path {
 impl Path {
     /// `f` run with the path one field deeper.
     pub(super) fn with_field<R>(&mut self, field: &str, f: impl FnOnce(&mut Path) -> R) -> R {
-        let len = self.0.len();
-        self.push_field(field);
-        let result = f(self);
-        self.0.truncate(len);
-        result
+        self.deeper(|path| path.push_field(field), f)
     }
 
     /// `f` run with the path one item deeper.
     pub(super) fn with_index<R>(&mut self, index: usize, f: impl FnOnce(&mut Path) -> R) -> R {
+        self.deeper(|path| path.push_index(index as u64), f)
+    }
+
+    /// `f` run with the path made longer by `push`, cut back after it.
+    fn deeper<R>(&mut self, push: impl FnOnce(&mut Path), f: impl FnOnce(&mut Path) -> R) -> R {
         let len = self.0.len();
-        self.push_index(index as u64);
+        push(self);
         let result = f(self);
         self.0.truncate(len);
         result

@@ -9,9 +9,9 @@
 //! `serde_ignored` does for its own end.
 //!
 //! The same guard, traced (a plan of one `Step::Traced`, and `Findings::traced`), checks
-//! nothing and notes where a read fails instead (`trail.rs`): for a fault the schema does not explain. Every input type's
-//! deserializer is compiled through the guard already, so finding that fault's path costs no
-//! further copy of it.
+//! nothing and notes where a read fails instead (`trail.rs`): for a fault the schema does not
+//! explain. Every input type's deserializer is compiled through the guard already, so finding
+//! that fault's path costs no further copy of it.
 
 mod keys;
 mod trail;
@@ -47,6 +47,22 @@ impl Findings {
     /// for the arguments as a whole.
     pub(super) fn failed_at(self) -> String {
         self.trail.map(Trail::failed_at).unwrap_or_default()
+    }
+
+    /// `read` of the value of the last key read; in a traced read, its path noted.
+    fn field<T, E>(&self, read: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+        match &self.trail {
+            Some(trail) => trail.field(read),
+            None => read(),
+        }
+    }
+
+    /// `read` of the item at `index`; in a traced read, its path noted.
+    fn item<T, E>(&self, index: u64, read: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+        match &self.trail {
+            Some(trail) => trail.item(index, read),
+            None => read(),
+        }
     }
 }
 
@@ -411,11 +427,10 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for GuardedSeq<'_, A> {
             at: self.items,
             findings: self.findings,
         };
-        let next = match &self.findings.trail {
-            Some(trail) => trail.item(self.count, || self.seq.next_element_seed(guarded)),
-            None => self.seq.next_element_seed(guarded),
-        };
-        match next? {
+        let next = self
+            .findings
+            .item(self.count, || self.seq.next_element_seed(guarded))?;
+        match next {
             Some(value) => {
                 self.count += 1;
                 within(self.count, (None, self.bounds.1))?;
@@ -464,10 +479,7 @@ impl<'de, A: MapAccess<'de>> GuardedMap<'_, A> {
             at: self.plan.root(),
             findings: self.findings,
         };
-        match &self.findings.trail {
-            Some(trail) => trail.field(|| self.map.next_value_seed(guarded)),
-            None => self.map.next_value_seed(guarded),
-        }
+        self.findings.field(|| self.map.next_value_seed(guarded))
     }
 }
 

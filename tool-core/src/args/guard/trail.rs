@@ -25,13 +25,7 @@ impl Trail {
 
     /// `read` of the value of the last key read, its path noted if it fails.
     pub(super) fn field<T, E>(&self, read: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
-        let len = {
-            let mut at = self.at.borrow_mut();
-            let len = at.0.len();
-            at.push_field(&self.key.borrow());
-            len
-        };
-        self.below(len, read)
+        self.below(|at| at.push_field(&self.key.borrow()), read)
     }
 
     /// `read` of the item at `index`, its path noted if it fails.
@@ -40,17 +34,18 @@ impl Trail {
         index: u64,
         read: impl FnOnce() -> Result<T, E>,
     ) -> Result<T, E> {
-        let len = {
-            let mut at = self.at.borrow_mut();
-            let len = at.0.len();
-            at.push_index(index);
-            len
-        };
-        self.below(len, read)
+        self.below(|at| at.push_index(index), read)
     }
 
-    /// `read` one level down, the path cut back to `len` after it.
-    fn below<T, E>(&self, len: usize, read: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+    /// `read` one level down (the path made longer by `push`), the path cut back after it.
+    /// The path is not borrowed while `read` runs: reads further down note theirs in it.
+    fn below<T, E>(
+        &self,
+        push: impl FnOnce(&mut Path),
+        read: impl FnOnce() -> Result<T, E>,
+    ) -> Result<T, E> {
+        let len = self.at.borrow().0.len();
+        push(&mut self.at.borrow_mut());
         let result = read();
         let mut at = self.at.borrow_mut();
         if result.is_err() {
