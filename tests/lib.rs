@@ -311,17 +311,29 @@ pub mod openai_types {
     /// request) or `responses` (a Responses request); a verdict is `{"valid": true, "errors":
     /// []}` or `valid: false` with pydantic's errors, each a `loc` and a `msg`.
     pub fn verdicts(checks: &[(&str, &Value)]) -> Vec<Value> {
-        let checks: Vec<Value> = checks
+        let asked: Vec<Value> = checks
             .iter()
             .map(|(api, request)| json!({"api": api, "request": request}))
             .collect();
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("openai_types.py");
         let mut command = Command::new(clients::python());
-        command.arg(script).arg(Value::Array(checks).to_string());
+        command.arg(script).arg(Value::Array(asked).to_string());
         match clients::client_session(&mut command, "OpenAI's request types (openai_types.py)") {
-            Value::Array(verdicts) => verdicts,
-            other => panic!("openai_types.py printed no list: {other}"),
+            Value::Array(verdicts) if verdicts.len() == checks.len() => verdicts,
+            other => panic!("openai_types.py printed no verdict per request: {other}"),
         }
+    }
+
+    /// A copy of `request` with `key` taken out of the object at `pointer` (a JSON pointer),
+    /// which has it.
+    pub fn without(request: &Value, pointer: &str, key: &str) -> Value {
+        let mut copy = request.clone();
+        let taken = copy
+            .pointer_mut(pointer)
+            .and_then(Value::as_object_mut)
+            .and_then(|object| object.remove(key));
+        assert!(taken.is_some(), "no `{key}` at {pointer} to take out");
+        copy
     }
 
     /// The verdict that takes a request.

@@ -28,7 +28,7 @@ from pydantic_core import core_schema
 if not hasattr(_generate_schema.GenerateSchema, "_iterable_schema"):
     sys.exit(
         "this pydantic builds Iterable validators elsewhere: pin the pydantic the tests name "
-        "(tool-mcp/tests/support/clients.rs, PYTHON_OPENAI)"
+        "(tool-mcp/tests/support/clients.rs, PYTHON_PACKAGES)"
     )
 
 

@@ -16,12 +16,11 @@ use std::time::Duration;
 
 use super::process::run_within;
 
-/// The Python SDK, as pip names it.
-pub const PYTHON_SDK: &str = "mcp==2.3.0";
-/// OpenAI's own Python package, whose request types the async-openai adapter's requests are
-/// checked against (in the integration tests' `adapter_async_openai.rs`), and the pydantic
-/// that checks them, pinned because that check reaches into how pydantic builds a validator.
-pub const PYTHON_OPENAI: [&str; 2] = ["openai==3.57.0", "pydantic==2.14.4"];
+/// What the tests' Python environment has, as pip names it: the Python MCP SDK; OpenAI's own
+/// package, whose request types the adapters' requests are checked against (the integration
+/// tests' `openai_types.py`); and the pydantic that checks them, pinned because that check
+/// reaches into how pydantic builds a validator.
+pub const PYTHON_PACKAGES: [&str; 3] = ["mcp==2.3.0", "openai==3.57.0", "pydantic==2.14.4"];
 /// The TypeScript SDK, as npm names it.
 pub const TYPESCRIPT_SDK: &str = "@modelcontextprotocol/sdk@1.32.2";
 
@@ -64,13 +63,12 @@ pub fn client_session(command: &mut Command, what: &str) -> serde_json::Value {
     })
 }
 
-/// The Python interpreter of a virtual environment that has [`PYTHON_SDK`] and
-/// [`PYTHON_OPENAI`].
+/// The Python interpreter of a virtual environment that has [`PYTHON_PACKAGES`].
 pub fn python() -> PathBuf {
     static PYTHON: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     ready(PYTHON.get_or_init(|| {
         let venv = clients_dir().join("python");
-        install_once(&venv, &python_packages().join(" "), install_python)?;
+        install_once(&venv, &PYTHON_PACKAGES.join(" "), install_python)?;
         Ok(venv.join("bin").join("python"))
     }))
 }
@@ -235,13 +233,6 @@ fn install_once(
     // The lock is released when `lock` is dropped.
 }
 
-/// Everything the tests' virtual environment has, as pip names it.
-fn python_packages() -> Vec<&'static str> {
-    let mut packages = vec![PYTHON_SDK];
-    packages.extend(PYTHON_OPENAI);
-    packages
-}
-
 fn install_python(venv: &Path) -> Result<(), String> {
     let made = run(
         Command::new("python3").arg("-m").arg("venv").arg(venv),
@@ -268,7 +259,7 @@ fn install_python(venv: &Path) -> Result<(), String> {
                 "--disable-pip-version-check",
             ])
             .args(["--retries", "1", "--timeout", "20"])
-            .args(python_packages()),
+            .args(PYTHON_PACKAGES),
         "pip",
     )
     .map_err(|error| format!("pip did not start in {}: {error}", venv.display()))?;
@@ -277,7 +268,7 @@ fn install_python(venv: &Path) -> Result<(), String> {
         venv,
         &format!(
             "Python MCP SDK and OpenAI's types ({})",
-            python_packages().join(", ")
+            PYTHON_PACKAGES.join(", ")
         ),
         "the package registry (PyPI, or the PIP_INDEX_URL mirror)",
         "pip",
