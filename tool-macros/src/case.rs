@@ -2,17 +2,16 @@
 //! toolkit type's name into the toolkit's, a name that is not lower snake case into the one an
 //! error suggests instead), an identifier without its `r#`, a type as the user writes it.
 
-use heck::ToSnakeCase;
 use syn::{Ident, Type};
 
 /// The name of the struct `#[tool]` makes of a fn, from the fn's name: each `_`-separated
 /// word's first letter upper-cased and the rest kept as written (`note_write` → `NoteWrite`,
 /// `get_URL` → `GetURL`).
 ///
-/// Not heck's `ToUpperCamelCase`: it agrees on every lower snake case name, which is every name a
-/// tool fn has by default, but lower-cases the rest of each word (`get_URL` → `GetUrl`,
-/// `HTTPGet` → `HttpGet`), and a fn given its tool name with `name = "..."` may have capitals.
-/// The struct is the user's to name in code, so it keeps the name it has always had.
+/// Not the usual upper camel case of case-conversion crates, which lower-cases the rest of each
+/// word (`get_URL` → `GetUrl`, `HTTPGet` → `HttpGet`): a fn given its tool name with `name =
+/// "..."` may have capitals, and the struct is the user's to name in code, so it keeps the name
+/// it has always had.
 pub fn pascal_case(snake: &str) -> String {
     snake
         .split('_')
@@ -30,9 +29,9 @@ pub fn pascal_case(snake: &str) -> String {
 /// first letter, preceded by `_` (`NoteStore` → `note_store`, `HTTPNotes` → `h_t_t_p_notes`).
 /// Other characters are kept, so `Notes_` gives `notes_`, which the name check refuses.
 ///
-/// Not heck's `ToSnakeCase`, which reads a run of capitals as one word and drops underscores at
-/// the ends (`HTTPNotes` → `http_notes`, `Notes_` → `notes`): the toolkit's name is advertised,
-/// so that would rename toolkits, and accept type names that are refused today.
+/// Not `suggested_name`'s words, which read a run of capitals as one word and drop underscores
+/// at the ends (`HTTPNotes` → `http_notes`, `Notes_` → `notes`): the toolkit's name is
+/// advertised, so that would rename toolkits, and accept type names that are refused today.
 pub fn snake_case(camel: &str) -> String {
     let mut out = String::new();
     for (position, c) in camel.chars().enumerate() {
@@ -48,22 +47,51 @@ pub fn snake_case(camel: &str) -> String {
     out
 }
 
-/// The lower snake case name an error suggests for `name`, which is not: heck's snake case
-/// (`NoteWrite` → `note_write`, `HTTPNotes` → `http_notes`), kept to words of ASCII letters and
-/// digits joined by single `_`, starting with a letter; `note_write` if nothing is left.
+/// The lower snake case name an error suggests for `name`, which is not: its words
+/// ([`ascii_words`]) joined by single `_` (`NoteWrite` → `note_write`, `HTTPNotes` →
+/// `http_notes`), starting with a letter; `note_write` if nothing is left.
 pub fn suggested_name(name: &str) -> String {
-    let snake = name.to_snake_case();
-    let words: Vec<&str> = snake
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|word| !word.is_empty())
-        .collect();
-    let joined = words.join("_");
+    let joined = ascii_words(name).join("_");
     let suggested = joined.trim_start_matches(|c: char| c.is_ascii_digit() || c == '_');
     if suggested.is_empty() {
         "note_write".to_owned()
     } else {
         suggested.to_owned()
     }
+}
+
+/// The words of `name`, lower-cased, as case-conversion crates read them: anything but an
+/// ASCII letter or digit separates words, and within one a capital starts a word when the last
+/// letter before it is lower case (`X11Notes2X` → `x11`, `notes2`, `x`) or when it ends a run of
+/// capitals and a lower-case letter follows it (`HTTPNotes` → `http`, `notes`).
+///
+/// Written here rather than taken from heck because it is all of heck these macros would use,
+/// and heck would be a crate more in every user's build than in rmcp's.
+fn ascii_words(name: &str) -> Vec<String> {
+    let chars: Vec<char> = name.chars().collect();
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    // The case of the word's last letter (upper), once it has one.
+    let mut last_letter: Option<bool> = None;
+    for (position, &c) in chars.iter().enumerate() {
+        if !c.is_ascii_alphanumeric() {
+            words.extend((!word.is_empty()).then(|| std::mem::take(&mut word)));
+            last_letter = None;
+            continue;
+        }
+        let lower_follows = chars
+            .get(position + 1)
+            .is_some_and(char::is_ascii_lowercase);
+        if c.is_ascii_uppercase() && last_letter.is_some_and(|upper| !upper || lower_follows) {
+            words.push(std::mem::take(&mut word));
+        }
+        if c.is_ascii_alphabetic() {
+            last_letter = Some(c.is_ascii_uppercase());
+        }
+        word.push(c.to_ascii_lowercase());
+    }
+    words.extend((!word.is_empty()).then_some(word));
+    words
 }
 
 /// Whether `name` is lower snake case: ASCII lower-case letters, digits and single `_`, starting
@@ -176,16 +204,6 @@ mod tests {
         for name in CASES.iter().map(|case| case.0).chain(others) {
             let suggested = suggested_name(name);
             assert!(is_lower_snake_case(&suggested), "{name:?} → {suggested:?}");
-        }
-    }
-
-    /// Where `pascal_case` is not heck's, it is for names a tool's name is not: on lower snake
-    /// case, the two agree.
-    #[test]
-    fn pascal_case_is_hecks_on_lower_snake_case() {
-        use heck::ToUpperCamelCase;
-        for (name, ..) in CASES.iter().filter(|case| is_lower_snake_case(case.0)) {
-            assert_eq!(pascal_case(name), name.to_upper_camel_case(), "{name:?}");
         }
     }
 }

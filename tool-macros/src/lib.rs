@@ -5,13 +5,15 @@
 //! from the ones before it: `attr` reads the options (`attr::metadata` the `icon` and `meta`
 //! options, which only MCP advertises), `model` reads the item into what it means (a field's
 //! validation rules in `model::rules`), `check` refuses every mistake with an error at the
-//! offending token, and `expand` writes the code. `case` (names and types as text) is the leaf
-//! every stage uses. `registry!` is only expanded: the code it writes has the compiler check
+//! offending token, and `expand` writes the code. `case` (names and types as text) and `error`
+//! (an error at a token, and every error of an expansion gathered) are the leaves every stage
+//! uses. `registry!` is only expanded: the code it writes has the compiler check
 //! its tool names when the crate is checked or built.
 
 mod attr;
 mod case;
 mod check;
+mod error;
 mod expand;
 mod model;
 
@@ -21,7 +23,7 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::tool(args.into(), item.into())
-        .unwrap_or_else(|error| error.write_errors())
+        .unwrap_or_else(|error| error.into_compile_error())
         .into()
 }
 
@@ -29,7 +31,7 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn toolkit(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::toolkit(args.into(), item.into())
-        .unwrap_or_else(|error| error.write_errors())
+        .unwrap_or_else(|error| error.into_compile_error())
         .into()
 }
 
@@ -37,6 +39,6 @@ pub fn toolkit(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn registry(input: TokenStream) -> TokenStream {
     expand::registry(input.into())
-        .unwrap_or_else(|error| error.write_errors())
+        .unwrap_or_else(|error| error.into_compile_error())
         .into()
 }

@@ -301,7 +301,7 @@ impl Context {
         let question_form = form.clone();
         let name = match single {
             true => SINGLE_VALUE_FIELD.to_owned(),
-            false => heck::ToSnakeCase::to_snake_case(T::schema_name().as_ref()),
+            false => question_name(&T::schema_name()),
         };
         let question = Question {
             name,
@@ -441,6 +441,45 @@ impl Context {
     }
 }
 
+/// A question's name from its type's, in lower snake case (`UserName` → `user_name`,
+/// `HTTPProxy` → `http_proxy`), as case-conversion crates make it: anything but a letter or
+/// digit separates words, and within one a capital starts a word when the last letter before it
+/// is lower case (`Notes2X` → `notes2_x`) or when it ends a run of capitals and a lower-case
+/// letter follows it (`HTTPProxy`).
+///
+/// Written here rather than taken from such a crate (heck) because it is all of one this crate
+/// would use, and that crate would be one more in every user's build than in rmcp's.
+fn question_name(type_name: &str) -> String {
+    let chars: Vec<char> = type_name.chars().collect();
+    let mut name = String::new();
+    let mut in_word = false;
+    // The case of the word's last letter (upper), once it has one.
+    let mut last_letter: Option<bool> = None;
+    for (position, &c) in chars.iter().enumerate() {
+        if !c.is_alphanumeric() {
+            (in_word, last_letter) = (false, None);
+            continue;
+        }
+        let lower_follows = chars
+            .get(position + 1)
+            .is_some_and(|next| next.is_lowercase());
+        let starts_word = match (in_word, last_letter) {
+            (false, _) => !name.is_empty(),
+            (true, None) => false,
+            (true, Some(upper)) => c.is_uppercase() && (!upper || lower_follows),
+        };
+        if starts_word {
+            name.push('_');
+        }
+        if c.is_lowercase() || c.is_uppercase() {
+            last_letter = Some(c.is_uppercase());
+        }
+        in_word = true;
+        name.extend(c.to_lowercase());
+    }
+    name
+}
+
 /// A `bad-answer` refusal with a `fault` line for each (path, problem).
 fn bad_answer(faults: impl IntoIterator<Item = (String, String)>) -> Refusal {
     faults.into_iter().fold(
@@ -458,5 +497,31 @@ async fn wait_until(deadline: Option<Instant>) {
     match deadline.and_then(crate::run::deadline::timer_until) {
         Some(timer) => timer.await,
         None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::question_name;
+
+    #[test]
+    fn a_question_is_named_for_its_type_in_lower_snake_case() {
+        let cases = [
+            ("Title", "title"),
+            ("UserName", "user_name"),
+            ("HTTPProxy", "http_proxy"),
+            ("X11Notes2X", "x11_notes2_x"),
+            ("V2Search", "v2_search"),
+            ("NOTE_WRITE", "note_write"),
+            ("Notes_", "notes"),
+            ("_Notes", "notes"),
+            ("note-write", "note_write"),
+            ("Wrapper<String>", "wrapper_string"),
+            ("ÜberName", "über_name"),
+            ("already_snake", "already_snake"),
+        ];
+        for (type_name, name) in cases {
+            assert_eq!(question_name(type_name), name, "{type_name:?}");
+        }
     }
 }

@@ -13,15 +13,13 @@
 //! export checks for definitions written by hand (its `providers::mcp_meta` module); a
 //! proc-macro crate is built before `tool_core`, so they are written here again.
 
-use darling::FromMeta;
-use darling::ast::NestedMeta;
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote};
 use syn::parse::{Parse, ParseStream};
 use syn::spanned::Spanned;
 use syn::{Expr, Lit, LitStr, Meta, Token};
 
-use crate::attr::syntax::{error, known_names, list_option, literal};
+use crate::attr::syntax::{Item, error, items, known_names, list_option, literal};
 
 /// What an icon option's error ends with.
 const ICON_HELP: &str = "write `icon = \"https://example.com/note.svg\"`, or \
@@ -59,8 +57,9 @@ fn string(expr: &Expr) -> Option<&LitStr> {
     }
 }
 
-impl FromMeta for IconAttr {
-    fn from_meta(item: &Meta) -> darling::Result<Self> {
+impl IconAttr {
+    /// Reads `icon = "..."` or `icon(...)`.
+    pub fn from_meta(item: &Meta) -> crate::error::Result<Self> {
         match item {
             Meta::NameValue(name_value) => {
                 let Some(src) = string(&name_value.value) else {
@@ -86,22 +85,20 @@ impl FromMeta for IconAttr {
 impl IconAttr {
     /// `icon(src = "...", mime_type = "...", sizes = [...], theme = "...")`, every mistake
     /// reported.
-    fn from_fields(list: &syn::MetaList) -> darling::Result<Self> {
-        let items = NestedMeta::parse_meta_list(list.tokens.clone())?;
-        let mut errors = darling::Error::accumulator();
+    fn from_fields(list: &syn::MetaList) -> crate::error::Result<Self> {
+        let items = items(list.tokens.clone())?;
+        let mut errors = crate::error::Errors::default();
         let mut src = None;
         let mut mime_type = None;
         let mut sizes = Vec::new();
         let mut theme = None;
         let mut seen: Vec<String> = Vec::new();
         for item in &items {
-            let NestedMeta::Meta(Meta::NameValue(field)) = item else {
-                errors.push(
-                    darling::Error::custom(format!(
-                        "the parts of an icon are written `key = value`; {ICON_HELP}"
-                    ))
-                    .with_span(&item.span()),
-                );
+            let Item::Option(Meta::NameValue(field)) = item else {
+                errors.push(crate::error::at(
+                    &item.span(),
+                    format!("the parts of an icon are written `key = value`; {ICON_HELP}"),
+                ));
                 continue;
             };
             let key = field
@@ -110,10 +107,10 @@ impl IconAttr {
                 .map(ToString::to_string)
                 .unwrap_or_default();
             if seen.contains(&key) {
-                errors.push(
-                    darling::Error::custom(format!("`{key}` is written twice; keep one"))
-                        .with_span(&field.path),
-                );
+                errors.push(crate::error::at(
+                    &field.path,
+                    format!("`{key}` is written twice; keep one"),
+                ));
                 continue;
             }
             seen.push(key.clone());
@@ -156,23 +153,21 @@ impl IconAttr {
                         ),
                     }))
                 }
-                _ => errors.push(
-                    darling::Error::custom(format!(
+                _ => errors.push(crate::error::at(
+                    &field.path,
+                    format!(
                         "an icon has no part `{}`; {}",
                         field.path.to_token_stream(),
                         known_names(&key, &["src", "mime_type", "sizes", "theme"], "parts")
-                    ))
-                    .with_span(&field.path),
-                ),
+                    ),
+                )),
             }
         }
         if src.is_none() && !seen.iter().any(|key| key == "src") {
-            errors.push(
-                darling::Error::custom(format!(
-                    "this icon has no `src`: write `src = \"https://...\"` in it; {ICON_HELP}"
-                ))
-                .with_span(&list.path),
-            );
+            errors.push(crate::error::at(
+                &list.path,
+                format!("this icon has no `src`: write `src = \"https://...\"` in it; {ICON_HELP}"),
+            ));
         }
         errors.finish()?;
         Ok(IconAttr {
@@ -186,7 +181,7 @@ impl IconAttr {
 
 /// `sizes = "48x48"`, `sizes = "48x48 96x96"` (as HTML writes them) or
 /// `sizes = ["48x48", "96x96"]`, each `WxH` or `any`.
-fn read_sizes(value: &Expr) -> darling::Result<Vec<String>> {
+fn read_sizes(value: &Expr) -> crate::error::Result<Vec<String>> {
     const HELP: &str = "write sizes as `sizes = [\"48x48\", \"96x96\"]`, each `WxH` in pixels \
                         or `\"any\"` for a scalable image";
     let texts: Vec<&LitStr> = match value {
@@ -223,7 +218,7 @@ fn read_sizes(value: &Expr) -> darling::Result<Vec<String>> {
 
 /// Refuses an icon source MCP clients should not load: it must be an `https:` or `http:` URL
 /// with a host, or a `data:` URI of base64 image data.
-fn check_src(src: &LitStr) -> darling::Result<()> {
+fn check_src(src: &LitStr) -> crate::error::Result<()> {
     const WHAT: &str = "write an `https://` URL, such as \"https://example.com/note.svg\", or a \
                         `data:image/...;base64,...` URI";
     let text = src.value();
@@ -354,14 +349,15 @@ impl Parse for RawEntry {
     }
 }
 
-impl FromMeta for MetaAttr {
-    fn from_meta(item: &Meta) -> darling::Result<Self> {
+impl MetaAttr {
+    /// Reads one `meta(...)`.
+    pub fn from_meta(item: &Meta) -> crate::error::Result<Self> {
         let raw = list_option::<RawEntry>(item, "its `\"key\" = value` entries", META_HELP)?;
-        let mut errors = darling::Error::accumulator();
+        let mut errors = crate::error::Errors::default();
         let mut entries = Vec::new();
         for entry in raw {
             if let Some(problem) = meta_key_problem(&entry.key) {
-                errors.push(darling::Error::custom(problem).with_span(&entry.key_span));
+                errors.push(crate::error::at(&entry.key_span, problem));
                 continue;
             }
             if let Some(value) = errors.handle(meta_value(&entry.value)) {
@@ -378,7 +374,7 @@ impl FromMeta for MetaAttr {
 
 /// The `serde_json::Value` a `_meta` value is: a string, number or boolean literal, or a list
 /// of them in `[...]`.
-fn meta_value(value: &Expr) -> darling::Result<TokenStream> {
+fn meta_value(value: &Expr) -> crate::error::Result<TokenStream> {
     const HELP: &str = "a `_meta` value is a string, number or boolean literal, or a list of \
                         them in `[...]`, such as `\"notes\"`, `2`, `true` or `[\"a\", \"b\"]`";
     let json = quote!(::tool_core::__private::serde_json::Value);

@@ -1,26 +1,24 @@
 //! The options of `#[tool(...)]` and `#[toolkit(...)]`: each checked for its form, with errors in
-//! terms of the options, then read with darling. The `icon` and `meta` options, which only MCP
-//! advertises, are read in `metadata`; what every option shares, in `syntax`.
+//! terms of the options, then read. The `icon` and `meta` options, which only MCP advertises, are
+//! read in `metadata`; what every option shares, in `syntax`.
 
 pub mod metadata;
 mod require;
 pub mod syntax;
 mod task;
+mod timeout;
 mod words;
 
-use std::time::Duration;
-
-use darling::FromMeta;
-use darling::ast::NestedMeta;
-use darling::util::Flag;
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use syn::spanned::Spanned;
 use syn::{Lit, LitStr, Meta};
 
 pub use self::require::Require;
-use self::syntax::{error, known_names, literal};
+use self::syntax::{Item, error, known_names, literal};
 pub use self::task::TaskAttr;
+pub use self::timeout::Timeout;
 pub use self::words::{Scopes, Tags, check_scopes, check_tags};
+use crate::error::{Errors, Result};
 
 /// The options that are flags, written alone.
 const FLAGS: [&str; 6] = [
@@ -40,16 +38,15 @@ const STRINGS: [&str; 4] = ["name", "title", "summary", "description"];
 
 /// Reads `#[tool(...)]`.
 ///
-/// Mistakes of form, which darling would report in its own terms ("Duplicate field", "Unexpected
-/// type `bool`", "Unexpected meta-item format `literal`"), are reported here in terms of the
-/// options, and the items at fault are left out so that darling does not report them again.
-/// Unknown options are among them, each with a did-you-mean when a known option is near, so
-/// darling is given only known options, each written in its form, to read.
+/// Mistakes of form (an unknown option, with a did-you-mean when a known one is near, an option
+/// written twice, a flag with a value, a string option without a string) are reported in terms
+/// of the options, and the items at fault are left out, so that only known options, each
+/// written in its form, are read.
 ///
-/// Returns the options read from the items of good form (the defaults if darling refuses
-/// them), so that the fn can still be checked, and the errors, if any.
-pub fn read(args: TokenStream) -> (ToolAttr, Option<darling::Error>) {
-    read_checked(args, &TOOL_OPTIONS)
+/// Returns the options read from the items of good form (the defaults if any of those is
+/// refused), so that the fn can still be checked, and the errors, if any.
+pub fn read(args: TokenStream) -> (ToolAttr, Option<syn::Error>) {
+    read_checked(args, &TOOL_OPTIONS, ToolAttr::from_options)
 }
 
 /// What `check_form` knows of an attribute's options.
@@ -82,36 +79,33 @@ const TOOLKIT_OPTIONS: Options = Options {
     others: &["scopes", "require"],
 };
 
-/// Checks the form of each option, then reads those of good form with darling.
-fn read_checked<A: FromMeta + Default>(
+/// Checks the form of each option, then reads those of good form with `read_options`.
+fn read_checked<A: Default>(
     args: TokenStream,
     options: &Options,
-) -> (A, Option<darling::Error>) {
-    let items = match NestedMeta::parse_meta_list(args) {
+    read_options: fn(&[Meta]) -> Result<A>,
+) -> (A, Option<syn::Error>) {
+    let items = match syntax::items(args) {
         Ok(items) => items,
-        Err(error) => return (A::default(), Some(error.into())),
+        Err(error) => return (A::default(), Some(error)),
     };
-    let mut errors = darling::Error::accumulator();
+    let mut errors = Errors::default();
     let mut seen = Vec::new();
-    let items: Vec<NestedMeta> = items
+    let good: Vec<Meta> = items
         .into_iter()
-        .filter(|item| {
-            errors
-                .handle(check_form(item, &mut seen, options))
-                .is_some()
-        })
+        .filter_map(|item| errors.handle(check_form(item, &mut seen, options)))
         .collect();
-    let attr = errors.handle(A::from_list(&items));
+    let attr = errors.handle(read_options(&good));
     (attr.unwrap_or_default(), errors.finish().err())
 }
 
 /// Checks the form of one option: a known one, written once, a flag alone, a string option with
-/// a string.
-fn check_form(item: &NestedMeta, seen: &mut Vec<String>, options: &Options) -> darling::Result<()> {
+/// a string. Returns the option.
+fn check_form(item: Item, seen: &mut Vec<String>, options: &Options) -> Result<Meta> {
     let meta = match item {
-        NestedMeta::Meta(meta) => meta,
-        NestedMeta::Lit(lit) => {
-            let name = match lit {
+        Item::Option(meta) => meta,
+        Item::Literal(lit) => {
+            let name = match &lit {
                 Lit::Str(text) => text.value(),
                 _ => options.example.to_owned(),
             };
@@ -121,18 +115,18 @@ fn check_form(item: &NestedMeta, seen: &mut Vec<String>, options: &Options) -> d
                      `name = {name:?}`",
                     options.what
                 ),
-                lit,
+                &lit,
             );
         }
-        NestedMeta::NameValueInvalidExpr(invalid) => {
-            let key = invalid.path.get_ident().map(ToString::to_string);
+        Item::Unreadable { key: path, .. } => {
+            let key = path.get_ident().map(ToString::to_string);
             return error(
                 format!(
                     "the value of `{}` is not one an option takes: write a string, a number \
                      or a list in parentheses",
                     key.as_deref().unwrap_or("this option")
                 ),
-                &invalid.path,
+                &path,
             );
         }
     };
@@ -142,9 +136,9 @@ fn check_form(item: &NestedMeta, seen: &mut Vec<String>, options: &Options) -> d
     }
     seen.push(key.clone());
     if options.flags.contains(&key.as_str()) && !matches!(meta, Meta::Path(_)) {
-        let span: &dyn Spanned = match meta {
+        let span: &dyn Spanned = match &meta {
             Meta::NameValue(name_value) => &name_value.value,
-            _ => meta,
+            _ => &meta,
         };
         return error(
             format!("`{key}` is a flag: write `{key}` alone to set it, or leave it out"),
@@ -152,14 +146,14 @@ fn check_form(item: &NestedMeta, seen: &mut Vec<String>, options: &Options) -> d
         );
     }
     if options.strings.contains(&key.as_str()) {
-        let value = match meta {
+        let value = match &meta {
             Meta::NameValue(name_value) => Some(&name_value.value),
             _ => None,
         };
         if !matches!(value.and_then(literal), Some(Lit::Str(_))) {
             let span: &dyn Spanned = match value {
                 Some(value) => value,
-                None => meta,
+                None => &meta,
             };
             return error(
                 format!("`{key}` takes a string: write `{key} = \"...\"`"),
@@ -167,13 +161,13 @@ fn check_form(item: &NestedMeta, seen: &mut Vec<String>, options: &Options) -> d
             );
         }
     }
-    Ok(())
+    Ok(meta)
 }
 
 /// The option `path` names, or an error that it names none of `options`, suggesting the option
 /// nearest its last segment if that is within two edits: `readonlyy` and `tool_core::readonly`
 /// both get "did you mean `readonly`?".
-fn known_option(path: &syn::Path, options: &Options) -> darling::Result<String> {
+fn known_option(path: &syn::Path, options: &Options) -> Result<String> {
     let segments: Vec<String> = path
         .segments
         .iter()
@@ -192,15 +186,14 @@ fn known_option(path: &syn::Path, options: &Options) -> darling::Result<String> 
     }
     let last = segments.last().map_or("", String::as_str);
     let known = known_names(last, &known, "options");
-    Err(darling::Error::custom(format!(
-        "`#[{}]` has no option `{key}`; {known}",
-        options.what
+    Err(crate::error::at(
+        path,
+        format!("`#[{}]` has no option `{key}`; {known}", options.what),
     ))
-    .with_span(path))
 }
 
 /// `#[tool(...)]` as written.
-#[derive(Debug, Default, FromMeta)]
+#[derive(Debug, Default)]
 pub struct ToolAttr {
     /// `name = "note_write"`.
     pub name: Option<LitStr>,
@@ -229,100 +222,124 @@ pub struct ToolAttr {
     /// `timeout = "5s"` or `timeout = 5000`.
     pub timeout: Option<Timeout>,
     /// `icon = "https://..."` or `icon(src = "...", ...)`, any number of times.
-    #[darling(multiple)]
     pub icon: Vec<metadata::IconAttr>,
     /// `meta("com.example/key" = value, ...)`, any number of times.
-    #[darling(multiple)]
     pub meta: Vec<metadata::MetaAttr>,
     /// `tags("notes", "write")`, any number of times.
-    #[darling(multiple)]
     pub tags: Vec<Tags>,
     /// `scopes("notes:write")`, any number of times: the OAuth scopes a caller's token needs.
-    #[darling(multiple)]
     pub scopes: Vec<Scopes>,
 }
 
-/// A timeout option: a string with a unit or an integer of milliseconds.
-#[derive(Debug)]
-pub struct Timeout(pub Duration);
-
-const TIMEOUT_HELP: &str =
-    "write the timeout as \"250ms\", \"5s\", \"2m\" or \"1h\", or as an integer of milliseconds";
-
-impl FromMeta for Timeout {
-    fn from_meta(item: &Meta) -> darling::Result<Self> {
-        let value = match item {
-            Meta::NameValue(name_value) => &name_value.value,
-            _ => {
-                return Err(darling::Error::custom(format!(
-                    "`timeout` takes a value, such as `timeout = \"5s\"`; {TIMEOUT_HELP}"
-                ))
-                .with_span(item));
-            }
-        };
-        match literal(value) {
-            Some(lit) => Self::from_value(lit),
-            None => Err(darling::Error::custom(format!(
-                "a timeout is written as a literal; {TIMEOUT_HELP}"
-            ))
-            .with_span(value)),
-        }
-    }
-
-    fn from_value(value: &Lit) -> darling::Result<Self> {
-        const HELP: &str = TIMEOUT_HELP;
-        let duration = match value {
-            Lit::Int(int) => int.base10_parse::<u64>().ok().map(Duration::from_millis),
-            Lit::Str(text) => parse_duration(&text.value()),
-            _ => None,
-        };
-        match duration {
-            Some(duration) if !duration.is_zero() => Ok(Timeout(duration)),
-            Some(_) => {
-                Err(darling::Error::custom("a timeout must be longer than zero").with_span(value))
-            }
-            None => {
-                Err(darling::Error::custom(format!("unreadable timeout; {HELP}")).with_span(value))
+impl ToolAttr {
+    /// Reads options of good form (`check_form`'s), every value's mistake reported.
+    fn from_options(options: &[Meta]) -> Result<Self> {
+        let mut attr = ToolAttr::default();
+        let mut errors = Errors::default();
+        for option in options {
+            let text = || string(option).map(LitStr::value);
+            match option_key(option).as_str() {
+                "name" => attr.name = string(option).cloned(),
+                "title" => attr.title = text(),
+                "summary" => attr.summary = text(),
+                "description" => attr.description = text(),
+                "readonly" => attr.readonly = Flag::at(option),
+                "destructive" => attr.destructive = Flag::at(option),
+                "idempotent" => attr.idempotent = Flag::at(option),
+                "open_world" => attr.open_world = Flag::at(option),
+                "allow_any" => attr.allow_any = Flag::at(option),
+                "lenient" => attr.lenient = Flag::at(option),
+                "task" => attr.task = errors.handle(TaskAttr::from_meta(option)),
+                "timeout" => attr.timeout = errors.handle(Timeout::from_meta(option)),
+                "icon" => attr
+                    .icon
+                    .extend(errors.handle(metadata::IconAttr::from_meta(option))),
+                "meta" => attr
+                    .meta
+                    .extend(errors.handle(metadata::MetaAttr::from_meta(option))),
+                "tags" => attr.tags.extend(errors.handle(Tags::from_meta(option))),
+                "scopes" => attr.scopes.extend(errors.handle(Scopes::from_meta(option))),
+                _ => {}
             }
         }
+        errors.finish_with(attr)
     }
 }
 
-/// A duration written as a whole number and a unit (`250ms`, `5s`, `2m` or `2min`, `1h`), spaces
-/// allowed around and between; `None` for anything else, a number without a unit and one whose
-/// milliseconds overflow a `u64` included.
-fn parse_duration(text: &str) -> Option<Duration> {
-    let text = text.trim();
-    let split = text.find(|c: char| !c.is_ascii_digit())?;
-    let (number, unit) = text.split_at(split);
-    let number: u64 = number.parse().ok()?;
-    let millis = match unit.trim() {
-        "ms" => number,
-        "s" => number.checked_mul(1_000)?,
-        "m" | "min" => number.checked_mul(60_000)?,
-        "h" => number.checked_mul(3_600_000)?,
-        _ => return None,
-    };
-    Some(Duration::from_millis(millis))
+/// A flag option, such as `readonly`: where it was written, if it was.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Flag(Option<Span>);
+
+impl Flag {
+    /// The flag written as `option`.
+    fn at(option: &Meta) -> Self {
+        Flag(Some(option.path().span()))
+    }
+
+    /// Whether the flag was written.
+    pub fn is_present(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// Where the flag was written (the call site if it was not).
+    pub fn span(&self) -> Span {
+        self.0.unwrap_or_else(Span::call_site)
+    }
+}
+
+/// The key of an option of good form: one identifier.
+fn option_key(option: &Meta) -> String {
+    option
+        .path()
+        .get_ident()
+        .map(ToString::to_string)
+        .unwrap_or_default()
+}
+
+/// The string an option's value is, if it is one.
+fn string(option: &Meta) -> Option<&LitStr> {
+    match option {
+        Meta::NameValue(name_value) => match literal(&name_value.value) {
+            Some(Lit::Str(text)) => Some(text),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// `#[toolkit(...)]` as written.
-#[derive(Debug, Default, FromMeta)]
+#[derive(Debug, Default)]
 pub struct ToolkitAttr {
     /// `name = "note"`.
     pub name: Option<LitStr>,
     /// `scopes("notes:read")`, any number of times: scopes every tool of the toolkit needs,
     /// before its own.
-    #[darling(multiple)]
     pub scopes: Vec<Scopes>,
     /// `require(title, hints)`: what every tool of the toolkit must say.
     pub require: Option<Require>,
 }
 
+impl ToolkitAttr {
+    /// Reads options of good form (`check_form`'s), every value's mistake reported.
+    fn from_options(options: &[Meta]) -> Result<Self> {
+        let mut attr = ToolkitAttr::default();
+        let mut errors = Errors::default();
+        for option in options {
+            match option_key(option).as_str() {
+                "name" => attr.name = string(option).cloned(),
+                "scopes" => attr.scopes.extend(errors.handle(Scopes::from_meta(option))),
+                "require" => attr.require = errors.handle(Require::from_meta(option)),
+                _ => {}
+            }
+        }
+        errors.finish_with(attr)
+    }
+}
+
 /// Reads `#[toolkit(...)]`, its mistakes of form reported like those of `#[tool(...)]`; the
 /// options, and the error for any that are wrong.
-pub fn read_toolkit(args: TokenStream) -> (ToolkitAttr, Option<darling::Error>) {
-    read_checked(args, &TOOLKIT_OPTIONS)
+pub fn read_toolkit(args: TokenStream) -> (ToolkitAttr, Option<syn::Error>) {
+    read_checked(args, &TOOLKIT_OPTIONS, ToolkitAttr::from_options)
 }
 
 #[cfg(test)]
@@ -340,7 +357,7 @@ mod tests {
                                     `tags`, `scopes`";
 
     /// The messages of an attribute's errors, in order.
-    fn messages(error: Option<darling::Error>) -> Vec<String> {
+    fn messages(error: Option<syn::Error>) -> Vec<String> {
         error.into_iter().flatten().map(|e| e.to_string()).collect()
     }
 
@@ -397,77 +414,28 @@ mod tests {
     }
 
     #[test]
-    fn parse_duration_reads_a_whole_number_and_a_unit() {
-        let cases: [(&str, Option<u64>); 20] = [
-            ("250ms", Some(250)),
-            ("5s", Some(5_000)),
-            ("2m", Some(120_000)),
-            ("2min", Some(120_000)),
-            ("5h", Some(18_000_000)),
-            ("0s", Some(0)),
-            (" 5s ", Some(5_000)),
-            ("5 s", Some(5_000)),
-            ("18446744073709551615ms", Some(u64::MAX)),
-            ("", None),
-            ("   ", None),
-            ("5", None),
-            ("5000", None),
-            ("s", None),
-            ("-1s", None),
-            ("+1s", None),
-            ("1.5s", None),
-            ("5S", None),
-            ("5 parsecs", None),
-            ("99999999999999999999s", None),
-        ];
-        for (text, millis) in cases {
-            assert_eq!(
-                parse_duration(text),
-                millis.map(Duration::from_millis),
-                "{text:?}"
-            );
-        }
+    fn a_value_that_is_no_expression_is_refused_at_its_key_and_the_rest_still_read() {
+        let (attr, error) = read(quote!(name = pub(crate), readonly, title = "Notes"));
+        assert_eq!(
+            messages(error),
+            [
+                "the value of `name` is not one an option takes: write a string, a number or a \
+              list in parentheses"
+            ]
+        );
+        assert!(attr.readonly.is_present());
+        assert_eq!(attr.title.as_deref(), Some("Notes"));
+        assert!(attr.name.is_none());
     }
 
     #[test]
-    fn parse_duration_refuses_a_unit_that_overflows_the_milliseconds() {
-        for text in ["18446744073709552s", "307445734561826m", "5124095576031h"] {
-            assert_eq!(parse_duration(text), None, "{text:?}");
-        }
+    fn a_keyword_is_an_unknown_option_not_a_parse_error() {
         assert_eq!(
-            parse_duration("5124095576030h"),
-            Some(Duration::from_millis(5_124_095_576_030 * 3_600_000))
+            tool_errors(quote!(type = "x")),
+            [format!(
+                "`#[tool]` has no option `type`; {TOOL_OPTION_LIST}"
+            )]
         );
-    }
-
-    #[test]
-    fn timeout_is_an_integer_of_milliseconds_or_a_string_with_a_unit() {
-        let read = |lit: Lit| Timeout::from_value(&lit).map(|timeout| timeout.0);
-        assert_eq!(
-            read(syn::parse_quote!(5000)).ok(),
-            Some(Duration::from_secs(5))
-        );
-        assert_eq!(
-            read(syn::parse_quote!("5s")).ok(),
-            Some(Duration::from_secs(5))
-        );
-        let refused = |lit: Lit| read(lit).unwrap_err().to_string();
-        assert_eq!(
-            refused(syn::parse_quote!(0)),
-            "a timeout must be longer than zero"
-        );
-        assert_eq!(
-            refused(syn::parse_quote!("0ms")),
-            "a timeout must be longer than zero"
-        );
-        for lit in [
-            syn::parse_quote!("5"),
-            syn::parse_quote!(1.5),
-            syn::parse_quote!(true),
-            syn::parse_quote!(99999999999999999999),
-        ] {
-            assert_eq!(refused(lit), format!("unreadable timeout; {TIMEOUT_HELP}"));
-        }
     }
 
     #[test]

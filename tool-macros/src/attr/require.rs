@@ -2,7 +2,6 @@
 //! lists its tools in a directory which asks for a title and for whether a tool changes
 //! anything. A tool that does not say it is a compile error at that tool (`check::toolkit`).
 
-use darling::FromMeta;
 use syn::Meta;
 
 use super::syntax::{known_names, list_option};
@@ -21,22 +20,23 @@ const REQUIRABLE: [&str; 2] = ["title", "hints"];
 
 const HELP: &str = "write what each tool must say, such as `require(title, hints)`";
 
-impl FromMeta for Require {
-    fn from_meta(item: &Meta) -> darling::Result<Self> {
+impl Require {
+    /// Reads `require(...)`.
+    pub fn from_meta(item: &Meta) -> crate::error::Result<Self> {
         let items = list_option::<syn::Ident>(item, "what each tool must say", HELP)?;
-        let mut errors = darling::Error::accumulator();
+        let mut errors = crate::error::Errors::default();
         let mut require = Require::default();
         for ident in &items {
             match ident.to_string().as_str() {
                 "title" => require.title = true,
                 "hints" => require.hints = true,
-                other => errors.push(
-                    darling::Error::custom(format!(
+                other => errors.push(crate::error::at(
+                    ident,
+                    format!(
                         "a toolkit cannot require `{other}`; {}",
                         known_names(other, &REQUIRABLE, "requirements")
-                    ))
-                    .with_span(ident),
-                ),
+                    ),
+                )),
             }
         }
         errors.finish_with(require)

@@ -2,7 +2,6 @@
 //! "required"`, over MCP it runs only as one; `task = "after_input"`, over MCP it asks for its
 //! input first. A value of any other form is an error saying the three.
 
-use darling::FromMeta;
 use syn::{Lit, Meta};
 
 use super::syntax::literal;
@@ -24,24 +23,21 @@ const TASK_HELP: &str = "`task` is written alone (a call may run as a task), `ta
                          (over MCP a call runs only as a task) or `task = \"after_input\"` (over \
                          MCP a call asks for its input first, then runs as a task)";
 
-impl FromMeta for TaskAttr {
-    fn from_word() -> darling::Result<Self> {
-        Ok(TaskAttr::Optional)
-    }
-
-    fn from_meta(item: &Meta) -> darling::Result<Self> {
+impl TaskAttr {
+    /// Reads `task` or `task = "..."`.
+    pub fn from_meta(item: &Meta) -> crate::error::Result<Self> {
         let value = match item {
             Meta::Path(_) => return Ok(TaskAttr::Optional),
             Meta::NameValue(name_value) => &name_value.value,
             Meta::List(_) => {
-                return Err(darling::Error::custom(TASK_HELP).with_span(item));
+                return Err(crate::error::at(item, TASK_HELP));
             }
         };
         match literal(value) {
             Some(Lit::Str(text)) if text.value() == "required" => Ok(TaskAttr::Required),
             Some(Lit::Str(text)) if text.value() == "optional" => Ok(TaskAttr::Optional),
             Some(Lit::Str(text)) if text.value() == "after_input" => Ok(TaskAttr::AfterInput),
-            _ => Err(darling::Error::custom(TASK_HELP).with_span(value)),
+            _ => Err(crate::error::at(value, TASK_HELP)),
         }
     }
 }

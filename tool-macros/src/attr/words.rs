@@ -3,7 +3,6 @@
 //! read the same way (string literals, each checked for its form, a repeat refused at the
 //! repeat); they differ in what a word may be.
 
-use darling::FromMeta;
 use syn::{Expr, Lit, LitStr, Meta};
 
 use super::syntax::{list_option, literal};
@@ -19,20 +18,20 @@ trait Words {
 }
 
 /// Reads one list option of `W`'s words, each with where it was written.
-fn read_words<W: Words>(item: &Meta) -> darling::Result<Vec<LitStr>> {
+fn read_words<W: Words>(item: &Meta) -> crate::error::Result<Vec<LitStr>> {
     let items = list_option::<Expr>(item, &format!("its {}s", W::WORD), W::HELP)?;
-    let mut errors = darling::Error::accumulator();
+    let mut errors = crate::error::Errors::default();
     let mut words = Vec::new();
     for item in &items {
         match literal(item) {
             Some(Lit::Str(word)) => match W::problem(&word.value()) {
-                Some(problem) => errors.push(darling::Error::custom(problem).with_span(word)),
+                Some(problem) => errors.push(crate::error::at(word, problem)),
                 None => words.push(word.clone()),
             },
-            _ => errors.push(
-                darling::Error::custom(format!("a {} is a string literal; {}", W::WORD, W::HELP))
-                    .with_span(item),
-            ),
+            _ => errors.push(crate::error::at(
+                item,
+                format!("a {} is a string literal; {}", W::WORD, W::HELP),
+            )),
         }
     }
     errors.finish_with(words)
@@ -41,19 +40,21 @@ fn read_words<W: Words>(item: &Meta) -> darling::Result<Vec<LitStr>> {
 /// Refuses a word written twice, within one list or across several, at the repeat: the
 /// definition keeps each once, so a repeat adds nothing and is most likely a slip for another.
 /// Words are compared as written, case and all, as a grant compares them.
-fn check_repeats<'a, W: Words>(words: impl Iterator<Item = &'a LitStr>) -> darling::Result<()> {
-    let mut errors = darling::Error::accumulator();
+fn check_repeats<'a, W: Words>(
+    words: impl Iterator<Item = &'a LitStr>,
+) -> crate::error::Result<()> {
+    let mut errors = crate::error::Errors::default();
     let mut seen: Vec<String> = Vec::new();
     for word in words {
         let value = word.value();
         if seen.contains(&value) {
-            errors.push(
-                darling::Error::custom(format!(
+            errors.push(crate::error::at(
+                word,
+                format!(
                     "the {} {value:?} is already given; drop this repeat",
                     W::WORD
-                ))
-                .with_span(word),
-            );
+                ),
+            ));
         } else {
             seen.push(value);
         }
@@ -89,15 +90,16 @@ impl Words for Tags {
     }
 }
 
-impl FromMeta for Tags {
-    fn from_meta(item: &Meta) -> darling::Result<Self> {
+impl Tags {
+    /// Reads one `tags(...)`.
+    pub fn from_meta(item: &Meta) -> crate::error::Result<Self> {
         read_words::<Tags>(item).map(Tags)
     }
 }
 
 /// Refuses a tag written twice, within one `tags(...)` or across several: `Grant::tag("notes")`
 /// does not grant a tool tagged `"Notes"`, so those are two tags, and only a true repeat is one.
-pub fn check_tags(tags: &[Tags]) -> darling::Result<()> {
+pub fn check_tags(tags: &[Tags]) -> crate::error::Result<()> {
     check_repeats::<Tags>(tags.iter().flat_map(|tags| &tags.0))
 }
 
@@ -126,14 +128,15 @@ impl Words for Scopes {
     }
 }
 
-impl FromMeta for Scopes {
-    fn from_meta(item: &Meta) -> darling::Result<Self> {
+impl Scopes {
+    /// Reads one `scopes(...)`.
+    pub fn from_meta(item: &Meta) -> crate::error::Result<Self> {
         read_words::<Scopes>(item).map(Scopes)
     }
 }
 
 /// Refuses a scope written twice, within one `scopes(...)` or across several.
-pub fn check_scopes(scopes: &[Scopes]) -> darling::Result<()> {
+pub fn check_scopes(scopes: &[Scopes]) -> crate::error::Result<()> {
     check_repeats::<Scopes>(scopes.iter().flat_map(|scopes| &scopes.0))
 }
 

@@ -16,14 +16,14 @@ use crate::model::{Role, ToolFn};
 pub const MAX_NAME_LEN: usize = 64;
 
 /// Checks a tool fn; every error found, or `Ok`.
-pub fn tool(tool: &ToolFn) -> darling::Result<()> {
-    let mut errors = darling::Error::accumulator();
+pub fn tool(tool: &ToolFn) -> crate::error::Result<()> {
+    let mut errors = crate::error::Errors::default();
     let from = match tool.attr.name {
         Some(_) => NameFrom::ToolOption,
         None => NameFrom::ToolFn,
     };
     if let Err(error) = name(&tool.name, from) {
-        errors.push(error.with_span(&tool.name_span));
+        errors.push(crate::error::at(&tool.name_span, error));
     }
     errors.handle(meta_keys(&tool.attr.meta));
     errors.handle(crate::attr::check_tags(&tool.attr.tags));
@@ -32,22 +32,18 @@ pub fn tool(tool: &ToolFn) -> darling::Result<()> {
         tool.attr.readonly.is_present(),
         tool.attr.destructive.is_present(),
     ) {
-        errors.push(
-            darling::Error::custom(
-                "a tool cannot be both `readonly` and `destructive`; keep the one that is true",
-            )
-            .with_span(&tool.attr.destructive.span()),
-        );
+        errors.push(crate::error::at(
+            &tool.attr.destructive.span(),
+            "a tool cannot be both `readonly` and `destructive`; keep the one that is true",
+        ));
     }
     let generics = &tool.func.sig.generics;
     if !generics.params.is_empty() || generics.where_clause.is_some() {
-        errors.push(
-            darling::Error::custom(
-                "a tool cannot be generic: its input schema is built from concrete types; \
+        errors.push(crate::error::at(
+            &generic_span(generics),
+            "a tool cannot be generic: its input schema is built from concrete types; \
                  replace the type parameters with concrete types",
-            )
-            .with_span(&generic_span(generics)),
-        );
+        ));
     }
     for param in &tool.params {
         if let Err(error) = parameter(param, tool.in_toolkit) {
@@ -63,57 +59,48 @@ pub fn tool(tool: &ToolFn) -> darling::Result<()> {
         .filter(|param| param.role == Role::Input)
         .collect();
     if let Some(second) = inputs.get(1) {
-        errors.push(
-            darling::Error::custom(
-                "a tool takes at most one `#[input]` struct; put these fields in one struct",
-            )
-            .with_span(&second.input_attr.span()),
-        );
+        errors.push(crate::error::at(
+            &second.input_attr.span(),
+            "a tool takes at most one `#[input]` struct; put these fields in one struct",
+        ));
     }
     if let Some(input) = inputs.first() {
         for field in tool.fields() {
-            errors.push(
-                darling::Error::custom(
-                    "with an `#[input]` struct, that struct is the whole input; move this \
+            errors.push(crate::error::at(
+                &field.arg.span(),
+                "with an `#[input]` struct, that struct is the whole input; move this \
                      parameter into it as a field",
-                )
-                .with_span(&field.arg.span()),
-            );
+            ));
         }
         if let Some(attr) = &input.input_attr
             && !matches!(attr.meta, syn::Meta::Path(_))
         {
-            errors.push(
-                darling::Error::custom("write `#[input]` alone, with nothing after it")
-                    .with_span(&attr.meta.span()),
-            );
+            errors.push(crate::error::at(
+                &attr.meta.span(),
+                "write `#[input]` alone, with nothing after it",
+            ));
         }
     }
     if let Some(impl_trait) = tool.output.ty.as_ref().and_then(find_impl_trait) {
-        errors.push(
-            darling::Error::custom(
-                "a tool cannot return `impl Trait`: its output schema is built from the \
+        errors.push(crate::error::at(
+            &impl_trait.span(),
+            "a tool cannot return `impl Trait`: its output schema is built from the \
                  concrete type; name the type",
-            )
-            .with_span(&impl_trait.span()),
-        );
+        ));
     }
     errors.finish()
 }
 
 /// Refuses a `_meta` key set twice across a tool's `meta(...)` options, at the second.
-fn meta_keys(meta: &[crate::attr::metadata::MetaAttr]) -> darling::Result<()> {
-    let mut errors = darling::Error::accumulator();
+fn meta_keys(meta: &[crate::attr::metadata::MetaAttr]) -> crate::error::Result<()> {
+    let mut errors = crate::error::Errors::default();
     let mut seen: Vec<&str> = Vec::new();
     for entry in meta.iter().flat_map(|attr| &attr.entries) {
         if seen.contains(&entry.key.as_str()) {
-            errors.push(
-                darling::Error::custom(format!(
-                    "the `_meta` key {:?} is set twice; keep one",
-                    entry.key
-                ))
-                .with_span(&entry.key_span),
-            );
+            errors.push(crate::error::at(
+                &entry.key_span,
+                format!("the `_meta` key {:?} is set twice; keep one", entry.key),
+            ));
         }
         seen.push(&entry.key);
     }
@@ -153,8 +140,8 @@ impl NameFrom {
 }
 
 /// Tool names, and toolkit names, are lower snake case, 1 to 64 characters, so every provider
-/// accepts them.
-pub fn name(name: &str, from: NameFrom) -> darling::Result<()> {
+/// accepts them. The error is what to say at the name.
+pub fn name(name: &str, from: NameFrom) -> Result<(), String> {
     let what = from.what();
     if name.is_empty() {
         let example = match from {
@@ -162,9 +149,9 @@ pub fn name(name: &str, from: NameFrom) -> darling::Result<()> {
             NameFrom::ToolkitOption => "`name = \"note\"`",
             NameFrom::ToolkitType => "`#[toolkit(name = \"note\")]`",
         };
-        return Err(darling::Error::custom(format!(
+        return Err(format!(
             "a {what} name cannot be empty; write a lower snake case name such as {example}"
-        )));
+        ));
     }
     if name.chars().count() > MAX_NAME_LEN {
         let how = match from {
@@ -172,23 +159,23 @@ pub fn name(name: &str, from: NameFrom) -> darling::Result<()> {
             NameFrom::ToolFn => "rename the fn, or write a shorter one",
             NameFrom::ToolkitType => "write a shorter one with `#[toolkit(name = \"...\")]`",
         };
-        return Err(darling::Error::custom(format!(
+        return Err(format!(
             "this {what} name is {} characters long; names are limited to {MAX_NAME_LEN}, the \
              strictest provider limit: {how}",
             name.chars().count()
-        )));
+        ));
     }
     if !crate::case::is_lower_snake_case(name) {
-        return Err(darling::Error::custom(format!(
+        return Err(format!(
             "{what} names are lower snake case (letters a-z, digits, single underscores, \
              starting with a letter): {}",
             from.fix(&crate::case::suggested_name(name))
-        )));
+        ));
     }
     Ok(())
 }
 
-fn parameter(param: &crate::model::Param, in_toolkit: bool) -> darling::Result<()> {
+fn parameter(param: &crate::model::Param, in_toolkit: bool) -> crate::error::Result<()> {
     use crate::attr::syntax::error;
     if let syn::FnArg::Receiver(receiver) = &param.arg {
         if in_toolkit {
@@ -287,84 +274,79 @@ fn generic_span(generics: &syn::Generics) -> proc_macro2::Span {
 
 /// What `#[toolkit(require(..))]` asks of `tool` that it does not say, each an error at the
 /// tool's name.
-fn required(require: crate::attr::Require, tool: &crate::model::ToolFn) -> darling::Result<()> {
-    let mut errors = darling::Error::accumulator();
+fn required(
+    require: crate::attr::Require,
+    tool: &crate::model::ToolFn,
+) -> crate::error::Result<()> {
+    let mut errors = crate::error::Errors::default();
     if require.title && tool.attr.title.is_none() {
-        errors.push(
-            darling::Error::custom(
-                "this toolkit requires a title of each tool (`require(title)`): add \
+        errors.push(crate::error::at(
+            &tool.name_span,
+            "this toolkit requires a title of each tool (`require(title)`): add \
                  `title = \"...\"` to this tool's `#[tool(...)]`",
-            )
-            .with_span(&tool.name_span),
-        );
+        ));
     }
     let says = tool.attr.readonly.is_present() || tool.attr.destructive.is_present();
     if require.hints && !says {
-        errors.push(
-            darling::Error::custom(
-                "this toolkit requires each tool to say whether it changes anything \
+        errors.push(crate::error::at(
+            &tool.name_span,
+            "this toolkit requires each tool to say whether it changes anything \
                  (`require(hints)`): add `readonly` or `destructive` to this tool's `#[tool(...)]`",
-            )
-            .with_span(&tool.name_span),
-        );
+        ));
     }
     errors.finish()
 }
 
 /// Checks a toolkit: its name, its impl block, and every tool, including that no two tools
 /// share a name (the error is at the second) and that each says what the toolkit requires.
-pub fn toolkit(toolkit: &crate::model::Toolkit) -> darling::Result<()> {
-    let mut errors = darling::Error::accumulator();
+pub fn toolkit(toolkit: &crate::model::Toolkit) -> crate::error::Result<()> {
+    let mut errors = crate::error::Errors::default();
     let from = if toolkit.explicit_name {
         NameFrom::ToolkitOption
     } else {
         NameFrom::ToolkitType
     };
     if let Err(error) = name(&toolkit.name, from) {
-        errors.push(error.with_span(&toolkit.name_span));
+        errors.push(crate::error::at(&toolkit.name_span, error));
     }
     let item = &toolkit.item;
     if let Some((path, _)) = &item.trait_ {
         let self_ty = &item.self_ty;
-        errors.push(
-            darling::Error::custom(format!(
+        errors.push(crate::error::at(
+            &path.span(),
+            format!(
                 "`#[toolkit]` goes on an inherent impl block, not on a trait impl: move the tool \
                  methods into `impl {} {{ ... }}` and put `#[toolkit]` on that",
                 type_text(self_ty)
-            ))
-            .with_span(&path.span()),
-        );
+            ),
+        ));
     }
     if !item.generics.params.is_empty() || item.generics.where_clause.is_some() {
-        errors.push(
-            darling::Error::custom(
-                "a toolkit cannot be generic: its tools' schemas are built from concrete types; \
+        errors.push(crate::error::at(
+            &generic_span(&item.generics),
+            "a toolkit cannot be generic: its tools' schemas are built from concrete types; \
                  put `#[toolkit]` on an impl for a concrete type",
-            )
-            .with_span(&generic_span(&item.generics)),
-        );
+        ));
     }
     if toolkit.tools.is_empty() {
-        errors.push(
-            darling::Error::custom(
-                "this toolkit has no tools: mark its tool methods with `#[tool]`",
-            )
-            .with_span(&item.self_ty.span()),
-        );
+        errors.push(crate::error::at(
+            &item.self_ty.span(),
+            "this toolkit has no tools: mark its tool methods with `#[tool]`",
+        ));
     }
     let mut seen: Vec<&str> = Vec::new();
     for tool in &toolkit.tools {
         errors.handle(self::tool(tool));
         errors.handle(required(toolkit.require, tool));
         if seen.contains(&tool.name.as_str()) {
-            errors.push(
-                darling::Error::custom(format!(
+            errors.push(crate::error::at(
+                &tool.name_span,
+                format!(
                     "this toolkit already has a tool named `{}`; give this one another name \
                      with `#[tool(name = \"...\")]`",
                     tool.name
-                ))
-                .with_span(&tool.name_span),
-            );
+                ),
+            ));
         }
         seen.push(&tool.name);
     }

@@ -7,7 +7,7 @@
 /// learns), reads each literal pattern as the registry will, and refuses a keyword `extend`
 /// adds that the registry could not check. A type the tokens do not tell (a type of the
 /// user's, an alias) is left to the registry, which checks the schema itself when it is made.
-pub(super) fn field_rules(param: &crate::model::Param) -> darling::Result<()> {
+pub(super) fn field_rules(param: &crate::model::Param) -> crate::error::Result<()> {
     use crate::model::rules::{RuleKind, Shape};
     let Some(ident) = &param.ident else {
         return Ok(());
@@ -19,45 +19,45 @@ pub(super) fn field_rules(param: &crate::model::Param) -> darling::Result<()> {
         crate::model::rules::shape(&param.ty)
     };
     let name = crate::case::unraw(ident);
-    let mut errors = darling::Error::accumulator();
+    let mut errors = crate::error::Errors::default();
     for rule in &field.rules {
         match &rule.kind {
             RuleKind::Pattern(_) | RuleKind::Contains if !cfg!(feature = "patterns") => {
-                errors.push(
-                    darling::Error::custom(format!(
+                errors.push(crate::error::at(
+                    &rule.span,
+                    format!(
                         "`{}` is checked with tool-core's `patterns` feature, which is off: turn \
                          it on, `tool-core = {{ version = \"0.1\", features = [\"patterns\"] }}`",
                         rule.kind.written()
-                    ))
-                    .with_span(&rule.span),
-                );
+                    ),
+                ));
                 continue;
             }
             RuleKind::Pattern(Some(pattern)) => {
                 if let Err(problem) = readable_pattern(&pattern.value()) {
-                    errors.push(
-                        darling::Error::custom(format!(
+                    errors.push(crate::error::at(
+                        &pattern.span(),
+                        format!(
                             "the registry reads patterns with the `regex` crate, which cannot \
                              read this one ({problem}): write it without look-around or \
                              backreferences, and check what they checked in the handler, \
                              saying so in the description"
-                        ))
-                        .with_span(&pattern.span()),
-                    );
+                        ),
+                    ));
                 }
             }
             RuleKind::Extend(key) => {
                 if !is_understood(&key.value()) {
-                    errors.push(
-                        darling::Error::custom(format!(
+                    errors.push(crate::error::at(
+                        &key.span(),
+                        format!(
                             "`{}` is not a keyword the registry can check, so a model would be \
                              told a rule nobody enforces; take it out (and check it in the \
                              handler, saying so in the description), or name it `x-...` if it \
                              only annotates",
                             key.value()
-                        ))
-                        .with_span(&key.span()),
-                    );
+                        ),
+                    ));
                 }
                 continue;
             }
@@ -72,15 +72,15 @@ pub(super) fn field_rules(param: &crate::model::Param) -> darling::Result<()> {
                 ),
                 Shape::List(None) | Shape::Unknown => continue,
                 other => {
-                    errors.push(
-                        darling::Error::custom(format!(
+                    errors.push(crate::error::at(
+                        &rule.span,
+                        format!(
                             "`inner(..)` bounds the items of a list, and `{name}` is {}: write \
                              `{}` without `inner(..)`",
                             other.said(&param.ty),
                             rule.kind.written()
-                        ))
-                        .with_span(&rule.span),
-                    );
+                        ),
+                    ));
                     continue;
                 }
             }
@@ -88,7 +88,7 @@ pub(super) fn field_rules(param: &crate::model::Param) -> darling::Result<()> {
             (outer.clone(), &param.ty, format!("`{name}` is"))
         };
         if let Some(problem) = misfit(&rule.kind, &shape, &shape.said(ty), &whose) {
-            errors.push(darling::Error::custom(problem).with_span(&rule.span));
+            errors.push(crate::error::at(&rule.span, problem));
         }
     }
     errors.finish()

@@ -25,7 +25,7 @@ use crate::check;
 use crate::model::{Role, ToolFn};
 
 /// `#[tool(args)] item`.
-pub fn tool(args: TokenStream, item: TokenStream) -> darling::Result<TokenStream> {
+pub fn tool(args: TokenStream, item: TokenStream) -> crate::error::Result<TokenStream> {
     // A method of a `#[toolkit]` impl, which the toolkit has already expanded.
     if args.to_string() == "__in_toolkit" {
         return Ok(item);
@@ -33,16 +33,16 @@ pub fn tool(args: TokenStream, item: TokenStream) -> darling::Result<TokenStream
     let func = match syn::parse2::<syn::Item>(item)? {
         syn::Item::Fn(func) => func,
         other => {
-            return Err(darling::Error::custom(
+            return Err(crate::error::at(
+                &item_keyword_span(&other),
                 "`#[tool]` goes on a fn, such as `#[tool] async fn note_write(text: String)`",
-            )
-            .with_span(&item_keyword_span(&other)));
+            ));
         }
     };
     // Read what we can even when the options are wrong, so every error shows at once.
     let (attr, attr_error) = crate::attr::read(args);
     let model = ToolFn::new(attr, func, false);
-    let mut errors = darling::Error::accumulator();
+    let mut errors = crate::error::Errors::default();
     if let Some(error) = attr_error {
         errors.push(error);
     }
@@ -52,27 +52,27 @@ pub fn tool(args: TokenStream, item: TokenStream) -> darling::Result<TokenStream
         // the fn or naming the tool adds no errors of its own to these.
         let func = &model.func;
         let stand_in = stand_in::tool(&model);
-        let errors = error.write_errors();
+        let errors = error.into_compile_error();
         return Ok(quote!(#func #stand_in #errors));
     }
     Ok(expand(&model))
 }
 
 /// `#[toolkit(args)] impl Type { ... }`.
-pub fn toolkit(args: TokenStream, item: TokenStream) -> darling::Result<TokenStream> {
+pub fn toolkit(args: TokenStream, item: TokenStream) -> crate::error::Result<TokenStream> {
     let item = match syn::parse2::<syn::Item>(item)? {
         syn::Item::Impl(item) => item,
         other => {
-            return Err(darling::Error::custom(
+            return Err(crate::error::at(
+                &item_keyword_span(&other),
                 "`#[toolkit]` goes on an impl block whose methods are tools, such as \
                  `#[toolkit(name = \"note\")] impl Notes { #[tool] async fn note_read(&self, id: u64) ... }`",
-            )
-            .with_span(&item_keyword_span(&other)));
+            ));
         }
     };
     let (attr, attr_error) = crate::attr::read_toolkit(args);
     let (model, read_errors) = crate::model::Toolkit::new(attr, item, crate::attr::read);
-    let mut errors = darling::Error::accumulator();
+    let mut errors = crate::error::Errors::default();
     errors.extend(attr_error);
     errors.extend(read_errors);
     errors.handle(check::toolkit(&model));
@@ -81,7 +81,7 @@ pub fn toolkit(args: TokenStream, item: TokenStream) -> darling::Result<TokenStr
         // Keep the impl block and the type's `Toolkit` impl, as thiserror keeps the user's
         // item, so that a registry naming the toolkit adds no error to these.
         let stand_in = stand_in::toolkit(&model);
-        let errors = error.write_errors();
+        let errors = error.into_compile_error();
         return Ok(quote!(#item #stand_in #errors));
     }
     let self_ty = &item.self_ty;

@@ -14,7 +14,7 @@ use syn::spanned::Spanned;
 /// evaluates; the comparisons that involve any other entry live in a constant of the generic
 /// fn that takes the entries, which only code generation (`cargo build`) evaluates. Each pair
 /// of entries is compared once, so one repeat is one error.
-pub fn registry(input: TokenStream) -> darling::Result<TokenStream> {
+pub fn registry(input: TokenStream) -> crate::error::Result<TokenStream> {
     let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
     let exprs = syn::parse::Parser::parse2(parser, input)?;
     let named: Vec<Option<syn::Path>> = exprs.iter().map(named_type).collect();

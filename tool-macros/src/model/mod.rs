@@ -259,8 +259,8 @@ impl Toolkit {
     pub fn new(
         attr: crate::attr::ToolkitAttr,
         mut item: syn::ItemImpl,
-        read_tool: impl Fn(proc_macro2::TokenStream) -> (ToolAttr, Option<darling::Error>),
-    ) -> (Toolkit, Vec<darling::Error>) {
+        read_tool: impl Fn(proc_macro2::TokenStream) -> (ToolAttr, Option<syn::Error>),
+    ) -> (Toolkit, Vec<syn::Error>) {
         let mut errors = Vec::new();
         let (name, name_span) = match &attr.name {
             Some(lit) => (lit.value(), lit.span()),
@@ -291,10 +291,7 @@ impl Toolkit {
                 syn::Meta::Path(_) => proc_macro2::TokenStream::new(),
                 syn::Meta::List(list) => list.tokens,
                 syn::Meta::NameValue(meta) => {
-                    errors.push(
-                        darling::Error::custom("write `#[tool]` or `#[tool(...)]`")
-                            .with_span(&meta),
-                    );
+                    errors.push(crate::error::at(&meta, "write `#[tool]` or `#[tool(...)]`"));
                     continue;
                 }
             };

@@ -1,0 +1,156 @@
+//! The `timeout` option of `#[tool]`: how long a call may run, written as a string with a unit
+//! (`"5s"`) or as an integer of milliseconds; anything else is an error saying how to write it.
+
+use std::time::Duration;
+
+use syn::{Lit, Meta};
+
+use super::syntax::literal;
+use crate::error::Result;
+
+/// A timeout option: a string with a unit or an integer of milliseconds.
+#[derive(Debug)]
+pub struct Timeout(pub Duration);
+
+const TIMEOUT_HELP: &str =
+    "write the timeout as \"250ms\", \"5s\", \"2m\" or \"1h\", or as an integer of milliseconds";
+
+impl Timeout {
+    /// Reads `timeout = ...`.
+    pub fn from_meta(item: &Meta) -> Result<Self> {
+        let value = match item {
+            Meta::NameValue(name_value) => &name_value.value,
+            _ => {
+                return Err(crate::error::at(
+                    item,
+                    format!("`timeout` takes a value, such as `timeout = \"5s\"`; {TIMEOUT_HELP}"),
+                ));
+            }
+        };
+        match literal(value) {
+            Some(lit) => Self::from_value(lit),
+            None => Err(crate::error::at(
+                value,
+                format!("a timeout is written as a literal; {TIMEOUT_HELP}"),
+            )),
+        }
+    }
+
+    /// Reads a timeout's literal.
+    fn from_value(value: &Lit) -> Result<Self> {
+        const HELP: &str = TIMEOUT_HELP;
+        let duration = match value {
+            Lit::Int(int) => int.base10_parse::<u64>().ok().map(Duration::from_millis),
+            Lit::Str(text) => parse_duration(&text.value()),
+            _ => None,
+        };
+        match duration {
+            Some(duration) if !duration.is_zero() => Ok(Timeout(duration)),
+            Some(_) => Err(crate::error::at(
+                value,
+                "a timeout must be longer than zero",
+            )),
+            None => Err(crate::error::at(
+                value,
+                format!("unreadable timeout; {HELP}"),
+            )),
+        }
+    }
+}
+
+/// A duration written as a whole number and a unit (`250ms`, `5s`, `2m` or `2min`, `1h`), spaces
+/// allowed around and between; `None` for anything else, a number without a unit and one whose
+/// milliseconds overflow a `u64` included.
+fn parse_duration(text: &str) -> Option<Duration> {
+    let text = text.trim();
+    let split = text.find(|c: char| !c.is_ascii_digit())?;
+    let (number, unit) = text.split_at(split);
+    let number: u64 = number.parse().ok()?;
+    let millis = match unit.trim() {
+        "ms" => number,
+        "s" => number.checked_mul(1_000)?,
+        "m" | "min" => number.checked_mul(60_000)?,
+        "h" => number.checked_mul(3_600_000)?,
+        _ => return None,
+    };
+    Some(Duration::from_millis(millis))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_duration_reads_a_whole_number_and_a_unit() {
+        let cases: [(&str, Option<u64>); 20] = [
+            ("250ms", Some(250)),
+            ("5s", Some(5_000)),
+            ("2m", Some(120_000)),
+            ("2min", Some(120_000)),
+            ("5h", Some(18_000_000)),
+            ("0s", Some(0)),
+            (" 5s ", Some(5_000)),
+            ("5 s", Some(5_000)),
+            ("18446744073709551615ms", Some(u64::MAX)),
+            ("", None),
+            ("   ", None),
+            ("5", None),
+            ("5000", None),
+            ("s", None),
+            ("-1s", None),
+            ("+1s", None),
+            ("1.5s", None),
+            ("5S", None),
+            ("5 parsecs", None),
+            ("99999999999999999999s", None),
+        ];
+        for (text, millis) in cases {
+            assert_eq!(
+                parse_duration(text),
+                millis.map(Duration::from_millis),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn parse_duration_refuses_a_unit_that_overflows_the_milliseconds() {
+        for text in ["18446744073709552s", "307445734561826m", "5124095576031h"] {
+            assert_eq!(parse_duration(text), None, "{text:?}");
+        }
+        assert_eq!(
+            parse_duration("5124095576030h"),
+            Some(Duration::from_millis(5_124_095_576_030 * 3_600_000))
+        );
+    }
+
+    #[test]
+    fn timeout_is_an_integer_of_milliseconds_or_a_string_with_a_unit() {
+        let read = |lit: Lit| Timeout::from_value(&lit).map(|timeout| timeout.0);
+        assert_eq!(
+            read(syn::parse_quote!(5000)).ok(),
+            Some(Duration::from_secs(5))
+        );
+        assert_eq!(
+            read(syn::parse_quote!("5s")).ok(),
+            Some(Duration::from_secs(5))
+        );
+        let refused = |lit: Lit| read(lit).unwrap_err().to_string();
+        assert_eq!(
+            refused(syn::parse_quote!(0)),
+            "a timeout must be longer than zero"
+        );
+        assert_eq!(
+            refused(syn::parse_quote!("0ms")),
+            "a timeout must be longer than zero"
+        );
+        for lit in [
+            syn::parse_quote!("5"),
+            syn::parse_quote!(1.5),
+            syn::parse_quote!(true),
+            syn::parse_quote!(99999999999999999999),
+        ] {
+            assert_eq!(refused(lit), format!("unreadable timeout; {TIMEOUT_HELP}"));
+        }
+    }
+}
