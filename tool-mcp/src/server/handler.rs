@@ -15,7 +15,7 @@ use rmcp::model::{
     ListPromptsResult, ListResourceTemplatesRequestMethod, ListResourceTemplatesResult,
     ListResourcesRequestMethod, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
     ReadResourceRequestMethod, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-    ServerResult, SubscriptionFilter, Tool, UpdateTaskParams,
+    SubscriptionFilter, Tool, UpdateTaskParams,
 };
 #[allow(deprecated)] // resources/subscribe is 2025-11-25's; its clients use it.
 use rmcp::model::{
@@ -394,8 +394,21 @@ impl ServerHandler for McpServer {
                 None,
             )
         })?;
-        let response = self.call_tool(params, context).await?;
-        serde_json::to_value(ServerResult::from(response))
+        // Each kind of answer written as itself rather than as a `ServerResult` (which is
+        // untagged, so it writes the same): that would compile the writing of every server
+        // result into a `Value` into every server.
+        let written = match self.call_tool(params, context).await? {
+            CallToolResponse::Complete(result) => serde_json::to_value(result),
+            CallToolResponse::InputRequired(result) => serde_json::to_value(result),
+            CallToolResponse::Task(result) => serde_json::to_value(result),
+            _ => {
+                return Err(McpError::internal_error(
+                    "a tools/call answer of a kind this server does not make",
+                    None,
+                ));
+            }
+        };
+        written
             .map(CustomResult)
             .map_err(|error| McpError::internal_error(error.to_string(), None))
     }
