@@ -7,8 +7,8 @@
 //! validation rules in `model::rules`), `check` refuses every mistake with an error at the
 //! offending token, and `expand` writes the code. `case` (names and types as text) and `error`
 //! (an error at a token, and every error of an expansion gathered) are the leaves every stage
-//! uses. `registry!` is only expanded: the code it writes has the compiler check
-//! its tool names when the crate is checked or built.
+//! uses. `registry!` is only expanded: the code it writes has the compiler check its tool names
+//! when the crate is checked or built.
 
 mod attr;
 mod case;
