@@ -257,7 +257,7 @@ fn size_of_output(output: &Output) -> usize {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "call-records"))]
 mod tests {
     #[test]
     fn checksum_is_sha256_in_hex() {
