@@ -150,8 +150,8 @@ pub async fn call_chat(
 /// message of the call's id beside these.
 ///
 /// A host that sends the assistant message back with a custom tool's call in it should know
-/// that async-openai 0.43 writes that call's tool under `custom_tool`, where OpenAI's API
-/// names it `custom`.
+/// that the async-openai this feature builds on writes that call's tool under `custom_tool`,
+/// where OpenAI's API names it `custom` (the adapter's tests fail once that changes).
 pub async fn call_chat_all(
     registry: &Registry,
     calls: &[ChatCompletionMessageToolCalls],
