@@ -66,7 +66,9 @@ pub fn suggested_name(name: &str) -> String {
 /// capitals and a lower-case letter follows it (`HTTPNotes` → `http`, `notes`).
 ///
 /// Written here rather than taken from heck because it is all of heck these macros would use,
-/// and heck would be a crate more in every user's build than in rmcp's.
+/// and heck would be a crate more in every user's build than in rmcp's. tool-core names a
+/// question after its type by the same rule (`run/ask.rs`); a proc-macro crate shares no code
+/// with the crate that uses it, so each has its copy.
 fn ascii_words(name: &str) -> Vec<String> {
     let chars: Vec<char> = name.chars().collect();
     let mut words: Vec<String> = Vec::new();

@@ -448,36 +448,34 @@ impl Context {
 /// letter follows it (`HTTPProxy`).
 ///
 /// Written here rather than taken from such a crate (heck) because it is all of one this crate
-/// would use, and that crate would be one more in every user's build than in rmcp's.
+/// would use, and that crate would be one more in every user's build than in rmcp's. The
+/// macros' `case::ascii_words` splits words by the same rule, for the name an error suggests;
+/// a proc-macro crate shares no code with the crate that uses it, so each has its copy.
 fn question_name(type_name: &str) -> String {
     let chars: Vec<char> = type_name.chars().collect();
-    let mut name = String::new();
-    let mut in_word = false;
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
     // The case of the word's last letter (upper), once it has one.
     let mut last_letter: Option<bool> = None;
     for (position, &c) in chars.iter().enumerate() {
         if !c.is_alphanumeric() {
-            (in_word, last_letter) = (false, None);
+            words.extend((!word.is_empty()).then(|| std::mem::take(&mut word)));
+            last_letter = None;
             continue;
         }
         let lower_follows = chars
             .get(position + 1)
             .is_some_and(|next| next.is_lowercase());
-        let starts_word = match (in_word, last_letter) {
-            (false, _) => !name.is_empty(),
-            (true, None) => false,
-            (true, Some(upper)) => c.is_uppercase() && (!upper || lower_follows),
-        };
-        if starts_word {
-            name.push('_');
+        if c.is_uppercase() && last_letter.is_some_and(|upper| !upper || lower_follows) {
+            words.push(std::mem::take(&mut word));
         }
         if c.is_lowercase() || c.is_uppercase() {
             last_letter = Some(c.is_uppercase());
         }
-        in_word = true;
-        name.extend(c.to_lowercase());
+        word.extend(c.to_lowercase());
     }
-    name
+    words.extend((!word.is_empty()).then_some(word));
+    words.join("_")
 }
 
 /// A `bad-answer` refusal with a `fault` line for each (path, problem).
