@@ -16,6 +16,12 @@ pub fn at(node: &dyn Spanned, message: impl Display) -> syn::Error {
     syn::Error::new(node.span(), message)
 }
 
+/// An `Err` that says `message` at `node`, for a reader or check that stops at its first
+/// mistake.
+pub fn err_at<T>(node: &dyn Spanned, message: impl Display) -> Result<T> {
+    Err(at(node, message))
+}
+
 /// The errors found so far, in the order found; reading goes on past each.
 #[derive(Default)]
 pub struct Errors(Option<syn::Error>);

@@ -19,7 +19,8 @@ use syn::parse::{Parse, ParseStream};
 use syn::spanned::Spanned;
 use syn::{Expr, Lit, LitStr, Meta, Token};
 
-use crate::attr::syntax::{Item, error, items, known_names, list_option, literal};
+use crate::attr::syntax::{Item, items, known_names, list_option, string};
+use crate::error::{Errors, at, err_at};
 
 /// What an icon option's error ends with.
 const ICON_HELP: &str = "write `icon = \"https://example.com/note.svg\"`, or \
@@ -49,23 +50,15 @@ pub enum Theme {
     Dark,
 }
 
-/// A string literal, seen through the invisible groups of `macro_rules!` (by `attr::literal`).
-fn string(expr: &Expr) -> Option<&LitStr> {
-    match literal(expr) {
-        Some(Lit::Str(text)) => Some(text),
-        _ => None,
-    }
-}
-
 impl IconAttr {
     /// Reads `icon = "..."` or `icon(...)`.
     pub fn from_meta(item: &Meta) -> crate::error::Result<Self> {
         match item {
             Meta::NameValue(name_value) => {
                 let Some(src) = string(&name_value.value) else {
-                    return error(
-                        format!("an icon is its URL as a string; {ICON_HELP}"),
+                    return err_at(
                         &name_value.value,
+                        format!("an icon is its URL as a string; {ICON_HELP}"),
                     );
                 };
                 check_src(src)?;
@@ -77,17 +70,15 @@ impl IconAttr {
                 })
             }
             Meta::List(list) => Self::from_fields(list),
-            Meta::Path(path) => error(format!("`icon` needs a source; {ICON_HELP}"), path),
+            Meta::Path(path) => err_at(path, format!("`icon` needs a source; {ICON_HELP}")),
         }
     }
-}
 
-impl IconAttr {
     /// `icon(src = "...", mime_type = "...", sizes = [...], theme = "...")`, every mistake
     /// reported.
     fn from_fields(list: &syn::MetaList) -> crate::error::Result<Self> {
         let items = items(list.tokens.clone())?;
-        let mut errors = crate::error::Errors::default();
+        let mut errors = Errors::default();
         let mut src = None;
         let mut mime_type = None;
         let mut sizes = Vec::new();
@@ -95,7 +86,7 @@ impl IconAttr {
         let mut seen: Vec<String> = Vec::new();
         for item in &items {
             let Item::Option(Meta::NameValue(field)) = item else {
-                errors.push(crate::error::at(
+                errors.push(at(
                     &item.span(),
                     format!("the parts of an icon are written `key = value`; {ICON_HELP}"),
                 ));
@@ -107,7 +98,7 @@ impl IconAttr {
                 .map(ToString::to_string)
                 .unwrap_or_default();
             if seen.contains(&key) {
-                errors.push(crate::error::at(
+                errors.push(at(
                     &field.path,
                     format!("`{key}` is written twice; keep one"),
                 ));
@@ -116,9 +107,9 @@ impl IconAttr {
             seen.push(key.clone());
             let text = || match string(&field.value) {
                 Some(text) => Ok(text),
-                None => error(
-                    format!("`{key}` takes a string: write `{key} = \"...\"`"),
+                None => err_at(
                     &field.value,
+                    format!("`{key}` takes a string: write `{key} = \"...\"`"),
                 ),
             };
             match key.as_str() {
@@ -133,10 +124,10 @@ impl IconAttr {
                         if is_image_mime_type(&text.value()) {
                             Ok(text.value())
                         } else {
-                            error(
+                            err_at(
+                                text,
                                 "an icon's MIME type is an image type: write one such as \
                                  `mime_type = \"image/png\"` or `\"image/svg+xml\"`",
-                                text,
                             )
                         }
                     }))
@@ -146,14 +137,14 @@ impl IconAttr {
                     theme = errors.handle(text().and_then(|text| match text.value().as_str() {
                         "light" => Ok(Theme::Light),
                         "dark" => Ok(Theme::Dark),
-                        _ => error(
+                        _ => err_at(
+                            text,
                             "an icon's theme is the background it is drawn for: write \
                              `theme = \"light\"` or `theme = \"dark\"`",
-                            text,
                         ),
                     }))
                 }
-                _ => errors.push(crate::error::at(
+                _ => errors.push(at(
                     &field.path,
                     format!(
                         "an icon has no part `{}`; {}",
@@ -164,7 +155,7 @@ impl IconAttr {
             }
         }
         if src.is_none() && !seen.iter().any(|key| key == "src") {
-            errors.push(crate::error::at(
+            errors.push(at(
                 &list.path,
                 format!("this icon has no `src`: write `src = \"https://...\"` in it; {ICON_HELP}"),
             ));
@@ -190,14 +181,14 @@ fn read_sizes(value: &Expr) -> crate::error::Result<Vec<String>> {
             for element in &array.elems {
                 match string(element) {
                     Some(text) => texts.push(text),
-                    None => return error(HELP, element),
+                    None => return err_at(element, HELP),
                 }
             }
             texts
         }
         other => match string(other) {
             Some(text) => vec![text],
-            None => return error(HELP, other),
+            None => return err_at(other, HELP),
         },
     };
     let mut sizes = Vec::new();
@@ -205,12 +196,12 @@ fn read_sizes(value: &Expr) -> crate::error::Result<Vec<String>> {
         let value = text.value();
         for size in value.split_whitespace() {
             if !is_size(size) {
-                return error(format!("{size:?} is not a size; {HELP}"), text);
+                return err_at(text, format!("{size:?} is not a size; {HELP}"));
             }
             sizes.push(size.to_owned());
         }
         if value.trim().is_empty() {
-            return error(HELP, text);
+            return err_at(text, HELP);
         }
     }
     Ok(sizes)
@@ -241,7 +232,7 @@ fn check_src(src: &LitStr) -> crate::error::Result<()> {
         ))
     };
     match problem {
-        Some(problem) => error(format!("{problem}; {WHAT}"), src),
+        Some(problem) => err_at(src, format!("{problem}; {WHAT}")),
         None => Ok(()),
     }
 }
@@ -353,11 +344,11 @@ impl MetaAttr {
     /// Reads one `meta(...)`.
     pub fn from_meta(item: &Meta) -> crate::error::Result<Self> {
         let raw = list_option::<RawEntry>(item, "its `\"key\" = value` entries", META_HELP)?;
-        let mut errors = crate::error::Errors::default();
+        let mut errors = Errors::default();
         let mut entries = Vec::new();
         for entry in raw {
             if let Some(problem) = meta_key_problem(&entry.key) {
-                errors.push(crate::error::at(&entry.key_span, problem));
+                errors.push(at(&entry.key_span, problem));
                 continue;
             }
             if let Some(value) = errors.handle(meta_value(&entry.value)) {
@@ -426,7 +417,7 @@ fn meta_value(value: &Expr) -> crate::error::Result<TokenStream> {
     };
     match written {
         Some(written) => Ok(written),
-        None => error(HELP, value),
+        None => err_at(value, HELP),
     }
 }
 

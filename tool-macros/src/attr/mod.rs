@@ -14,11 +14,11 @@ use syn::spanned::Spanned;
 use syn::{Lit, LitStr, Meta};
 
 pub use self::require::Require;
-use self::syntax::{Item, error, known_names, literal};
+use self::syntax::{Item, known_names};
 pub use self::task::TaskAttr;
 pub use self::timeout::Timeout;
 pub use self::words::{Scopes, Tags, check_scopes, check_tags};
-use crate::error::{Errors, Result};
+use crate::error::{Errors, Result, at, err_at};
 
 /// The options that are flags, written alone.
 const FLAGS: [&str; 6] = [
@@ -109,30 +109,30 @@ fn check_form(item: Item, seen: &mut Vec<String>, options: &Options) -> Result<M
                 Lit::Str(text) => text.value(),
                 _ => options.example.to_owned(),
             };
-            return error(
+            return err_at(
+                &lit,
                 format!(
                     "options are written `key = value`: for the {}'s name, write \
                      `name = {name:?}`",
                     options.what
                 ),
-                &lit,
             );
         }
         Item::Unreadable { key: path, .. } => {
             let key = path.get_ident().map(ToString::to_string);
-            return error(
+            return err_at(
+                &path,
                 format!(
                     "the value of `{}` is not one an option takes: write a string, a number \
                      or a list in parentheses",
                     key.as_deref().unwrap_or("this option")
                 ),
-                &path,
             );
         }
     };
     let key = known_option(meta.path(), options)?;
     if seen.contains(&key) && !REPEATABLE.contains(&key.as_str()) {
-        return error(format!("`{key}` is written twice; keep one"), meta.path());
+        return err_at(meta.path(), format!("`{key}` is written twice; keep one"));
     }
     seen.push(key.clone());
     if options.flags.contains(&key.as_str()) && !matches!(meta, Meta::Path(_)) {
@@ -140,9 +140,9 @@ fn check_form(item: Item, seen: &mut Vec<String>, options: &Options) -> Result<M
             Meta::NameValue(name_value) => &name_value.value,
             _ => &meta,
         };
-        return error(
-            format!("`{key}` is a flag: write `{key}` alone to set it, or leave it out"),
+        return err_at(
             span,
+            format!("`{key}` is a flag: write `{key}` alone to set it, or leave it out"),
         );
     }
     if options.strings.contains(&key.as_str()) {
@@ -150,14 +150,14 @@ fn check_form(item: Item, seen: &mut Vec<String>, options: &Options) -> Result<M
             Meta::NameValue(name_value) => Some(&name_value.value),
             _ => None,
         };
-        if !matches!(value.and_then(literal), Some(Lit::Str(_))) {
+        if value.and_then(syntax::string).is_none() {
             let span: &dyn Spanned = match value {
                 Some(value) => value,
                 None => &meta,
             };
-            return error(
-                format!("`{key}` takes a string: write `{key} = \"...\"`"),
+            return err_at(
                 span,
+                format!("`{key}` takes a string: write `{key} = \"...\"`"),
             );
         }
     }
@@ -186,7 +186,7 @@ fn known_option(path: &syn::Path, options: &Options) -> Result<String> {
     }
     let last = segments.last().map_or("", String::as_str);
     let known = known_names(last, &known, "options");
-    Err(crate::error::at(
+    Err(at(
         path,
         format!("`#[{}]` has no option `{key}`; {known}", options.what),
     ))
@@ -299,10 +299,7 @@ fn option_key(option: &Meta) -> String {
 /// The string an option's value is, if it is one.
 fn string(option: &Meta) -> Option<&LitStr> {
     match option {
-        Meta::NameValue(name_value) => match literal(&name_value.value) {
-            Some(Lit::Str(text)) => Some(text),
-            _ => None,
-        },
+        Meta::NameValue(name_value) => syntax::string(&name_value.value),
         _ => None,
     }
 }
@@ -479,7 +476,7 @@ mod tests {
             group_token: Default::default(),
             expr: Box::new(lit.clone()),
         });
-        assert!(matches!(literal(&grouped), Some(Lit::Str(text)) if text.value() == "5s"));
-        assert!(literal(&syn::parse_quote!(FIVE_SECONDS)).is_none());
+        assert!(matches!(syntax::literal(&grouped), Some(Lit::Str(text)) if text.value() == "5s"));
+        assert!(syntax::literal(&syn::parse_quote!(FIVE_SECONDS)).is_none());
     }
 }

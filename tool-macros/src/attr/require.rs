@@ -5,6 +5,7 @@
 use syn::Meta;
 
 use super::syntax::{known_names, list_option};
+use crate::error::{Errors, at};
 
 /// What a toolkit requires of its tools.
 #[derive(Clone, Copy, Debug, Default)]
@@ -24,13 +25,13 @@ impl Require {
     /// Reads `require(...)`.
     pub fn from_meta(item: &Meta) -> crate::error::Result<Self> {
         let items = list_option::<syn::Ident>(item, "what each tool must say", HELP)?;
-        let mut errors = crate::error::Errors::default();
+        let mut errors = Errors::default();
         let mut require = Require::default();
         for ident in &items {
             match ident.to_string().as_str() {
                 "title" => require.title = true,
                 "hints" => require.hints = true,
-                other => errors.push(crate::error::at(
+                other => errors.push(at(
                     ident,
                     format!(
                         "a toolkit cannot require `{other}`; {}",

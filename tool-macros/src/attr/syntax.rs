@@ -1,7 +1,6 @@
-//! What every option's reading shares: the items of an option list as written, an error at a
-//! token, a literal seen through the invisible groups of `macro_rules!`, the list of names an
-//! unknown one is told of (with the nearest suggested), and an option's list of items in
-//! parentheses.
+//! What every option's reading shares: the items of an option list as written, a literal (and
+//! a string) seen through the invisible groups of `macro_rules!`, the list of names an unknown
+//! one is told of (with the nearest suggested), and an option's list of items in parentheses.
 
 use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
 use quote::ToTokens;
@@ -9,12 +8,12 @@ use syn::ext::IdentExt;
 use syn::parse::discouraged::Speculative;
 use syn::parse::{Parse, ParseStream, Parser};
 use syn::punctuated::Punctuated;
-use syn::spanned::Spanned;
 use syn::{
-    Expr, Ident, Lit, LitBool, MacroDelimiter, Meta, MetaList, MetaNameValue, Path, Token, token,
+    Expr, Ident, Lit, LitBool, LitStr, MacroDelimiter, Meta, MetaList, MetaNameValue, Path, Token,
+    token,
 };
 
-use crate::error::Result;
+use crate::error::{Result, err_at};
 
 /// One item of an option list, such as `#[tool(...)]`'s, as written: an option as syn's `Meta`,
 /// but with any word as its key (`type = ...` is an unknown option, not a parse error), and a
@@ -150,16 +149,19 @@ pub fn known_names(name: &str, known: &[&str], kind: &str) -> String {
     format!("{hint}its {kind} are {list}")
 }
 
-/// An error that says `message` at `span`, for the option readers and the checks.
-pub fn error<T>(message: impl std::fmt::Display, span: &dyn Spanned) -> Result<T> {
-    Err(crate::error::at(span, message))
-}
-
 /// The literal an option's value is, seen through the invisible groups of `macro_rules!`.
 pub fn literal(expr: &Expr) -> Option<&Lit> {
     match expr {
         Expr::Lit(lit) => Some(&lit.lit),
         Expr::Group(group) => literal(&group.expr),
+        _ => None,
+    }
+}
+
+/// The string literal an option's value is, if it is one.
+pub fn string(expr: &Expr) -> Option<&LitStr> {
+    match literal(expr) {
+        Some(Lit::Str(text)) => Some(text),
         _ => None,
     }
 }
@@ -176,23 +178,23 @@ pub fn list_option<T: syn::parse::Parse>(
     let list = match item {
         Meta::List(list) => list,
         Meta::NameValue(name_value) => {
-            return error(
-                format!("`{key}` takes {items} in parentheses, not a value; {help}"),
+            return err_at(
                 &name_value.value,
+                format!("`{key}` takes {items} in parentheses, not a value; {help}"),
             );
         }
         Meta::Path(path) => {
-            return error(
-                format!("`{key}` needs {items} in parentheses; {help}"),
+            return err_at(
                 path,
+                format!("`{key}` needs {items} in parentheses; {help}"),
             );
         }
     };
     let read = list
         .parse_args_with(syn::punctuated::Punctuated::<T, syn::Token![,]>::parse_terminated)
-        .or_else(|problem| error(format!("{problem}; {help}"), &problem.span()))?;
+        .or_else(|problem| err_at(&problem.span(), format!("{problem}; {help}")))?;
     if read.is_empty() {
-        return error(format!("this `{key}(...)` is empty; {help}"), &list.path);
+        return err_at(&list.path, format!("this `{key}(...)` is empty; {help}"));
     }
     Ok(read)
 }

@@ -5,6 +5,7 @@
 use syn::{Lit, Meta};
 
 use super::syntax::literal;
+use crate::error::at;
 
 /// The `task` option: alone, a call may run as a task; `task = "required"`, over MCP a call
 /// runs only as one (a client without the tasks extension is refused); `task = "after_input"`,
@@ -30,14 +31,14 @@ impl TaskAttr {
             Meta::Path(_) => return Ok(TaskAttr::Optional),
             Meta::NameValue(name_value) => &name_value.value,
             Meta::List(_) => {
-                return Err(crate::error::at(item, TASK_HELP));
+                return Err(at(item, TASK_HELP));
             }
         };
         match literal(value) {
             Some(Lit::Str(text)) if text.value() == "required" => Ok(TaskAttr::Required),
             Some(Lit::Str(text)) if text.value() == "optional" => Ok(TaskAttr::Optional),
             Some(Lit::Str(text)) if text.value() == "after_input" => Ok(TaskAttr::AfterInput),
-            _ => Err(crate::error::at(value, TASK_HELP)),
+            _ => Err(at(value, TASK_HELP)),
         }
     }
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 use syn::{Lit, Meta};
 
 use super::syntax::literal;
-use crate::error::Result;
+use crate::error::{Result, at};
 
 /// A timeout option: a string with a unit or an integer of milliseconds.
 #[derive(Debug)]
@@ -21,7 +21,7 @@ impl Timeout {
         let value = match item {
             Meta::NameValue(name_value) => &name_value.value,
             _ => {
-                return Err(crate::error::at(
+                return Err(at(
                     item,
                     format!("`timeout` takes a value, such as `timeout = \"5s\"`; {TIMEOUT_HELP}"),
                 ));
@@ -29,7 +29,7 @@ impl Timeout {
         };
         match literal(value) {
             Some(lit) => Self::from_value(lit),
-            None => Err(crate::error::at(
+            None => Err(at(
                 value,
                 format!("a timeout is written as a literal; {TIMEOUT_HELP}"),
             )),
@@ -46,14 +46,8 @@ impl Timeout {
         };
         match duration {
             Some(duration) if !duration.is_zero() => Ok(Timeout(duration)),
-            Some(_) => Err(crate::error::at(
-                value,
-                "a timeout must be longer than zero",
-            )),
-            None => Err(crate::error::at(
-                value,
-                format!("unreadable timeout; {HELP}"),
-            )),
+            Some(_) => Err(at(value, "a timeout must be longer than zero")),
+            None => Err(at(value, format!("unreadable timeout; {HELP}"))),
         }
     }
 }

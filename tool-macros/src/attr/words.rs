@@ -6,6 +6,7 @@
 use syn::{Expr, Lit, LitStr, Meta};
 
 use super::syntax::{list_option, literal};
+use crate::error::{Errors, at};
 
 /// What one kind of word list is: its name, its help and the form of its words.
 trait Words {
@@ -20,15 +21,15 @@ trait Words {
 /// Reads one list option of `W`'s words, each with where it was written.
 fn read_words<W: Words>(item: &Meta) -> crate::error::Result<Vec<LitStr>> {
     let items = list_option::<Expr>(item, &format!("its {}s", W::WORD), W::HELP)?;
-    let mut errors = crate::error::Errors::default();
+    let mut errors = Errors::default();
     let mut words = Vec::new();
     for item in &items {
         match literal(item) {
             Some(Lit::Str(word)) => match W::problem(&word.value()) {
-                Some(problem) => errors.push(crate::error::at(word, problem)),
+                Some(problem) => errors.push(at(word, problem)),
                 None => words.push(word.clone()),
             },
-            _ => errors.push(crate::error::at(
+            _ => errors.push(at(
                 item,
                 format!("a {} is a string literal; {}", W::WORD, W::HELP),
             )),
@@ -43,12 +44,12 @@ fn read_words<W: Words>(item: &Meta) -> crate::error::Result<Vec<LitStr>> {
 fn check_repeats<'a, W: Words>(
     words: impl Iterator<Item = &'a LitStr>,
 ) -> crate::error::Result<()> {
-    let mut errors = crate::error::Errors::default();
+    let mut errors = Errors::default();
     let mut seen: Vec<String> = Vec::new();
     for word in words {
         let value = word.value();
         if seen.contains(&value) {
-            errors.push(crate::error::at(
+            errors.push(at(
                 word,
                 format!(
                     "the {} {value:?} is already given; drop this repeat",

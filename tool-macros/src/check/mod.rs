@@ -9,6 +9,7 @@ use syn::visit::Visit;
 use syn::{Pat, Type};
 
 use crate::case::type_text;
+use crate::error::{Errors, at, err_at};
 use crate::model::{Role, ToolFn};
 
 /// The longest tool name: the strictest provider limit (OpenAI's and Anthropic's; MCP allows
@@ -17,13 +18,13 @@ pub const MAX_NAME_LEN: usize = 64;
 
 /// Checks a tool fn; every error found, or `Ok`.
 pub fn tool(tool: &ToolFn) -> crate::error::Result<()> {
-    let mut errors = crate::error::Errors::default();
+    let mut errors = Errors::default();
     let from = match tool.attr.name {
         Some(_) => NameFrom::ToolOption,
         None => NameFrom::ToolFn,
     };
     if let Err(error) = name(&tool.name, from) {
-        errors.push(crate::error::at(&tool.name_span, error));
+        errors.push(at(&tool.name_span, error));
     }
     errors.handle(meta_keys(&tool.attr.meta));
     errors.handle(crate::attr::check_tags(&tool.attr.tags));
@@ -32,14 +33,14 @@ pub fn tool(tool: &ToolFn) -> crate::error::Result<()> {
         tool.attr.readonly.is_present(),
         tool.attr.destructive.is_present(),
     ) {
-        errors.push(crate::error::at(
+        errors.push(at(
             &tool.attr.destructive.span(),
             "a tool cannot be both `readonly` and `destructive`; keep the one that is true",
         ));
     }
     let generics = &tool.func.sig.generics;
     if !generics.params.is_empty() || generics.where_clause.is_some() {
-        errors.push(crate::error::at(
+        errors.push(at(
             &generic_span(generics),
             "a tool cannot be generic: its input schema is built from concrete types; \
                  replace the type parameters with concrete types",
@@ -59,14 +60,14 @@ pub fn tool(tool: &ToolFn) -> crate::error::Result<()> {
         .filter(|param| param.role == Role::Input)
         .collect();
     if let Some(second) = inputs.get(1) {
-        errors.push(crate::error::at(
+        errors.push(at(
             &second.input_attr.span(),
             "a tool takes at most one `#[input]` struct; put these fields in one struct",
         ));
     }
     if let Some(input) = inputs.first() {
         for field in tool.fields() {
-            errors.push(crate::error::at(
+            errors.push(at(
                 &field.arg.span(),
                 "with an `#[input]` struct, that struct is the whole input; move this \
                      parameter into it as a field",
@@ -75,14 +76,14 @@ pub fn tool(tool: &ToolFn) -> crate::error::Result<()> {
         if let Some(attr) = &input.input_attr
             && !matches!(attr.meta, syn::Meta::Path(_))
         {
-            errors.push(crate::error::at(
+            errors.push(at(
                 &attr.meta.span(),
                 "write `#[input]` alone, with nothing after it",
             ));
         }
     }
     if let Some(impl_trait) = tool.output.ty.as_ref().and_then(find_impl_trait) {
-        errors.push(crate::error::at(
+        errors.push(at(
             &impl_trait.span(),
             "a tool cannot return `impl Trait`: its output schema is built from the \
                  concrete type; name the type",
@@ -93,11 +94,11 @@ pub fn tool(tool: &ToolFn) -> crate::error::Result<()> {
 
 /// Refuses a `_meta` key set twice across a tool's `meta(...)` options, at the second.
 fn meta_keys(meta: &[crate::attr::metadata::MetaAttr]) -> crate::error::Result<()> {
-    let mut errors = crate::error::Errors::default();
+    let mut errors = Errors::default();
     let mut seen: Vec<&str> = Vec::new();
     for entry in meta.iter().flat_map(|attr| &attr.entries) {
         if seen.contains(&entry.key.as_str()) {
-            errors.push(crate::error::at(
+            errors.push(at(
                 &entry.key_span,
                 format!("the `_meta` key {:?} is set twice; keep one", entry.key),
             ));
@@ -176,7 +177,6 @@ pub fn name(name: &str, from: NameFrom) -> Result<(), String> {
 }
 
 fn parameter(param: &crate::model::Param, in_toolkit: bool) -> crate::error::Result<()> {
-    use crate::attr::syntax::error;
     if let syn::FnArg::Receiver(receiver) = &param.arg {
         if in_toolkit {
             match &receiver.kind {
@@ -184,25 +184,25 @@ fn parameter(param: &crate::model::Param, in_toolkit: bool) -> crate::error::Res
                     return Ok(());
                 }
                 syn::ReceiverKind::Reference(_, _, Some(mutability)) => {
-                    return error(
+                    return err_at(
+                        mutability,
                         "a tool method takes `&self`, not `&mut self`: calls run concurrently \
                          and share the toolkit, so keep what changes behind a lock (a `Mutex` \
                          field, say)",
-                        mutability,
                     );
                 }
                 _ => {}
             }
-            return error(
+            return err_at(
+                &receiver.self_token,
                 "a tool method takes `&self`: the toolkit's tools share one value, which none \
                  of them can own; write `&self`",
-                &receiver.self_token,
             );
         }
-        return error(
+        return err_at(
+            &receiver.self_token,
             "`#[tool]` on a method belongs in a `#[toolkit]` impl block; outside one, a tool is \
              a free fn",
-            &receiver.self_token,
         );
     }
     let syn::FnArg::Typed(typed) = &param.arg else {
@@ -210,14 +210,14 @@ fn parameter(param: &crate::model::Param, in_toolkit: bool) -> crate::error::Res
     };
     if param.ident.is_none() {
         return match &*typed.pat {
-            Pat::Wild(wild) => error(
-                "name this parameter: its name is the field a caller sends, such as `count: u8`",
+            Pat::Wild(wild) => err_at(
                 wild,
+                "name this parameter: its name is the field a caller sends, such as `count: u8`",
             ),
-            pat => error(
+            pat => err_at(
+                pat,
                 "a tool parameter needs a plain name, which becomes its field: name it, as in \
                  `point: (u8, u8)`, and take it apart inside the fn",
-                pat,
             ),
         };
     }
@@ -227,25 +227,25 @@ fn parameter(param: &crate::model::Param, in_toolkit: bool) -> crate::error::Res
             ..
         }) = &param.ty
         {
-            return error(
-                "the context is shared by the host: take it as `&Context`",
+            return err_at(
                 mutability,
+                "the context is shared by the host: take it as `&Context`",
             );
         }
         return Ok(());
     }
     if let Some(impl_trait) = find_impl_trait(&param.ty) {
-        return error(
+        return err_at(
+            &impl_trait,
             "`impl Trait` cannot be a tool parameter: a parameter is read from JSON, so it \
              needs a concrete type that implements `Deserialize` and `JsonSchema`",
-            &impl_trait,
         );
     }
     if let Type::Reference(reference) = &param.ty {
-        return error(
+        return err_at(
+            reference,
             "a tool parameter is read from JSON, so it must be owned: write `String` for \
              `&str`, `Vec<T>` for `&[T]`; only `&Context` is injected by reference",
-            reference,
         );
     }
     Ok(())
@@ -278,9 +278,9 @@ fn required(
     require: crate::attr::Require,
     tool: &crate::model::ToolFn,
 ) -> crate::error::Result<()> {
-    let mut errors = crate::error::Errors::default();
+    let mut errors = Errors::default();
     if require.title && tool.attr.title.is_none() {
-        errors.push(crate::error::at(
+        errors.push(at(
             &tool.name_span,
             "this toolkit requires a title of each tool (`require(title)`): add \
                  `title = \"...\"` to this tool's `#[tool(...)]`",
@@ -288,7 +288,7 @@ fn required(
     }
     let says = tool.attr.readonly.is_present() || tool.attr.destructive.is_present();
     if require.hints && !says {
-        errors.push(crate::error::at(
+        errors.push(at(
             &tool.name_span,
             "this toolkit requires each tool to say whether it changes anything \
                  (`require(hints)`): add `readonly` or `destructive` to this tool's `#[tool(...)]`",
@@ -300,19 +300,19 @@ fn required(
 /// Checks a toolkit: its name, its impl block, and every tool, including that no two tools
 /// share a name (the error is at the second) and that each says what the toolkit requires.
 pub fn toolkit(toolkit: &crate::model::Toolkit) -> crate::error::Result<()> {
-    let mut errors = crate::error::Errors::default();
+    let mut errors = Errors::default();
     let from = if toolkit.explicit_name {
         NameFrom::ToolkitOption
     } else {
         NameFrom::ToolkitType
     };
     if let Err(error) = name(&toolkit.name, from) {
-        errors.push(crate::error::at(&toolkit.name_span, error));
+        errors.push(at(&toolkit.name_span, error));
     }
     let item = &toolkit.item;
     if let Some((path, _)) = &item.trait_ {
         let self_ty = &item.self_ty;
-        errors.push(crate::error::at(
+        errors.push(at(
             &path.span(),
             format!(
                 "`#[toolkit]` goes on an inherent impl block, not on a trait impl: move the tool \
@@ -322,14 +322,14 @@ pub fn toolkit(toolkit: &crate::model::Toolkit) -> crate::error::Result<()> {
         ));
     }
     if !item.generics.params.is_empty() || item.generics.where_clause.is_some() {
-        errors.push(crate::error::at(
+        errors.push(at(
             &generic_span(&item.generics),
             "a toolkit cannot be generic: its tools' schemas are built from concrete types; \
                  put `#[toolkit]` on an impl for a concrete type",
         ));
     }
     if toolkit.tools.is_empty() {
-        errors.push(crate::error::at(
+        errors.push(at(
             &item.self_ty.span(),
             "this toolkit has no tools: mark its tool methods with `#[tool]`",
         ));
@@ -339,7 +339,7 @@ pub fn toolkit(toolkit: &crate::model::Toolkit) -> crate::error::Result<()> {
         errors.handle(self::tool(tool));
         errors.handle(required(toolkit.require, tool));
         if seen.contains(&tool.name.as_str()) {
-            errors.push(crate::error::at(
+            errors.push(at(
                 &tool.name_span,
                 format!(
                     "this toolkit already has a tool named `{}`; give this one another name \

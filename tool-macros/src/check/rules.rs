@@ -2,6 +2,8 @@
 //! cannot apply to it (which schemars would drop without a word), a literal pattern the
 //! registry's `regex` cannot read, an `extend` keyword the registry cannot check.
 
+use crate::error::{Errors, at};
+
 /// Holds each rule a field's `#[schemars(...)]` gives it to what its type's schema can take
 /// (schemars drops one that cannot apply, so a model is never told it and the user never
 /// learns), reads each literal pattern as the registry will, and refuses a keyword `extend`
@@ -19,11 +21,11 @@ pub(super) fn field_rules(param: &crate::model::Param) -> crate::error::Result<(
         crate::model::rules::shape(&param.ty)
     };
     let name = crate::case::unraw(ident);
-    let mut errors = crate::error::Errors::default();
+    let mut errors = Errors::default();
     for rule in &field.rules {
         match &rule.kind {
             RuleKind::Pattern(_) | RuleKind::Contains if !cfg!(feature = "patterns") => {
-                errors.push(crate::error::at(
+                errors.push(at(
                     &rule.span,
                     format!(
                         "`{}` is checked with tool-core's `patterns` feature, which is off: turn \
@@ -35,7 +37,7 @@ pub(super) fn field_rules(param: &crate::model::Param) -> crate::error::Result<(
             }
             RuleKind::Pattern(Some(pattern)) => {
                 if let Err(problem) = readable_pattern(&pattern.value()) {
-                    errors.push(crate::error::at(
+                    errors.push(at(
                         &pattern.span(),
                         format!(
                             "the registry reads patterns with the `regex` crate, which cannot \
@@ -48,7 +50,7 @@ pub(super) fn field_rules(param: &crate::model::Param) -> crate::error::Result<(
             }
             RuleKind::Extend(key) => {
                 if !is_understood(&key.value()) {
-                    errors.push(crate::error::at(
+                    errors.push(at(
                         &key.span(),
                         format!(
                             "`{}` is not a keyword the registry can check, so a model would be \
@@ -72,7 +74,7 @@ pub(super) fn field_rules(param: &crate::model::Param) -> crate::error::Result<(
                 ),
                 Shape::List(None) | Shape::Unknown => continue,
                 other => {
-                    errors.push(crate::error::at(
+                    errors.push(at(
                         &rule.span,
                         format!(
                             "`inner(..)` bounds the items of a list, and `{name}` is {}: write \
@@ -88,7 +90,7 @@ pub(super) fn field_rules(param: &crate::model::Param) -> crate::error::Result<(
             (outer.clone(), &param.ty, format!("`{name}` is"))
         };
         if let Some(problem) = misfit(&rule.kind, &shape, &shape.said(ty), &whose) {
-            errors.push(crate::error::at(&rule.span, problem));
+            errors.push(at(&rule.span, problem));
         }
     }
     errors.finish()

@@ -22,6 +22,7 @@ use syn::spanned::Spanned;
 use crate::case::pascal_case;
 use crate::case::unraw;
 use crate::check;
+use crate::error::{Errors, at};
 use crate::model::{Role, ToolFn};
 
 /// `#[tool(args)] item`.
@@ -33,7 +34,7 @@ pub fn tool(args: TokenStream, item: TokenStream) -> crate::error::Result<TokenS
     let func = match syn::parse2::<syn::Item>(item)? {
         syn::Item::Fn(func) => func,
         other => {
-            return Err(crate::error::at(
+            return Err(at(
                 &item_keyword_span(&other),
                 "`#[tool]` goes on a fn, such as `#[tool] async fn note_write(text: String)`",
             ));
@@ -42,7 +43,7 @@ pub fn tool(args: TokenStream, item: TokenStream) -> crate::error::Result<TokenS
     // Read what we can even when the options are wrong, so every error shows at once.
     let (attr, attr_error) = crate::attr::read(args);
     let model = ToolFn::new(attr, func, false);
-    let mut errors = crate::error::Errors::default();
+    let mut errors = Errors::default();
     if let Some(error) = attr_error {
         errors.push(error);
     }
@@ -63,7 +64,7 @@ pub fn toolkit(args: TokenStream, item: TokenStream) -> crate::error::Result<Tok
     let item = match syn::parse2::<syn::Item>(item)? {
         syn::Item::Impl(item) => item,
         other => {
-            return Err(crate::error::at(
+            return Err(at(
                 &item_keyword_span(&other),
                 "`#[toolkit]` goes on an impl block whose methods are tools, such as \
                  `#[toolkit(name = \"note\")] impl Notes { #[tool] async fn note_read(&self, id: u64) ... }`",
@@ -72,7 +73,7 @@ pub fn toolkit(args: TokenStream, item: TokenStream) -> crate::error::Result<Tok
     };
     let (attr, attr_error) = crate::attr::read_toolkit(args);
     let (model, read_errors) = crate::model::Toolkit::new(attr, item, crate::attr::read);
-    let mut errors = crate::error::Errors::default();
+    let mut errors = Errors::default();
     errors.extend(attr_error);
     errors.extend(read_errors);
     errors.handle(check::toolkit(&model));

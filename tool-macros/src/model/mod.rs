@@ -10,6 +10,7 @@ use syn::{Attribute, FnArg, Ident, ItemFn, Pat, ReturnType, Type};
 
 use crate::attr::ToolAttr;
 use crate::case::unraw;
+use crate::error::at;
 
 /// A `#[tool]` fn, read.
 pub struct ToolFn {
@@ -291,7 +292,7 @@ impl Toolkit {
                 syn::Meta::Path(_) => proc_macro2::TokenStream::new(),
                 syn::Meta::List(list) => list.tokens,
                 syn::Meta::NameValue(meta) => {
-                    errors.push(crate::error::at(&meta, "write `#[tool]` or `#[tool(...)]`"));
+                    errors.push(at(&meta, "write `#[tool]` or `#[tool(...)]`"));
                     continue;
                 }
             };
