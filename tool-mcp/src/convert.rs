@@ -35,23 +35,29 @@ pub(crate) fn log_level(level: rmcp::model::LoggingLevel) -> tool_core::call::Lo
 
 /// The `CallToolResult` that `mcp::write_result` writes for `result`, with `resultType:
 /// "complete"`, which 2026-07-28 requires on every result (rmcp strips it for older peers).
-pub(crate) fn call_tool_result(result: &ToolResult) -> Result<CallToolResult, McpError> {
-    let mut built = match &result.outcome {
+/// The result is taken whole so that its text moves into the answer rather than being copied.
+pub(crate) fn call_tool_result(result: ToolResult) -> Result<CallToolResult, McpError> {
+    let written = |result: &ToolResult| {
+        serde_json::from_value(mcp::write_result(result))
+            .map_err(|error| McpError::internal_error(error.to_string(), None))
+    };
+    let mut built = match result.outcome {
         // Notes are rare (a lenient registry's adjustments): written as the provider writes them.
-        _ if !result.notes.is_empty() => serde_json::from_value(mcp::write_result(result))
-            .map_err(|error| McpError::internal_error(error.to_string(), None))?,
+        _ if !result.notes.is_empty() => written(&result)?,
         Err(refusal) => CallToolResult::error(vec![ContentBlock::text(refusal.to_string())]),
         Ok(Output::Empty) => CallToolResult::success(Vec::new()),
-        Ok(Output::Text(text)) => CallToolResult::success(vec![ContentBlock::text(text.as_str())]),
+        Ok(Output::Text(text)) => CallToolResult::success(vec![ContentBlock::text(text)]),
         Ok(Output::Json(json)) => {
-            let mut built = CallToolResult::success(vec![ContentBlock::text(json.get())]);
-            if let Ok(value @ Value::Object(_)) = serde_json::from_str::<Value>(json.get()) {
-                built.structured_content = Some(value);
-            }
+            let structured = match serde_json::from_str::<Value>(json.get()) {
+                Ok(value @ Value::Object(_)) => Some(value),
+                _ => None,
+            };
+            let text: Box<str> = json.into();
+            let mut built = CallToolResult::success(vec![ContentBlock::text(String::from(text))]);
+            built.structured_content = structured;
             built
         }
-        Ok(_) => serde_json::from_value(mcp::write_result(result))
-            .map_err(|error| McpError::internal_error(error.to_string(), None))?,
+        Ok(_) => written(&result)?,
     };
     built.result_type = Some(ResultType::COMPLETE);
     Ok(built)
@@ -133,9 +139,13 @@ mod tests {
                 "the provider writes no resultType"
             );
             written.result_type = Some(ResultType::COMPLETE);
-            assert_eq!(call_tool_result(&result).unwrap(), written, "{result:?}");
             assert_eq!(
-                serde_json::to_value(call_tool_result(&result).unwrap()).unwrap(),
+                call_tool_result(result.clone()).unwrap(),
+                written,
+                "{result:?}"
+            );
+            assert_eq!(
+                serde_json::to_value(call_tool_result(result.clone()).unwrap()).unwrap(),
                 serde_json::to_value(&written).unwrap()
             );
         }
@@ -145,7 +155,7 @@ mod tests {
     #[cfg(feature = "remote")]
     fn a_result_read_back_is_what_the_mcp_provider_reads() {
         for result in results() {
-            let built = call_tool_result(&result).unwrap();
+            let built = call_tool_result(result.clone()).unwrap();
             assert_eq!(
                 outcome_of(&built),
                 mcp::read_result(&mcp::write_result(&result)),

@@ -4,6 +4,7 @@
 //! the caller the host named and the stdio connection it came on. Only a request of the same
 //! owner may reach it again.
 
+use rmcp::model::ClientCapabilities;
 use rmcp::service::{RequestContext, RoleServer};
 
 /// The request an HTTP caller made, for a host's [`McpServer::with_caller`] hook to read (its
@@ -59,7 +60,37 @@ impl Owner {
 /// Whether the request names MCP 2026-07-28 or later, which hears of list changes only on a
 /// `subscriptions/listen` stream and has no sessions.
 pub(crate) fn is_current(context: &RequestContext<RoleServer>) -> bool {
-    context.protocol_version().is_some_and(|version| {
-        version.as_str() >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str()
-    })
+    let current = |version: &str| version >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str();
+    // As rmcp's `RequestContext::protocol_version` reads it (the request's `_meta`, else the
+    // session's handshake), the handshake's version read in place rather than cloned.
+    match context.meta.protocol_version() {
+        Some(version) => current(version.as_str()),
+        None => {
+            (context.peer.peer_info()).is_some_and(|info| current(info.protocol_version.as_str()))
+        }
+    }
+}
+
+/// What `read` makes of the capabilities the client declared for this request (`current`: it
+/// names 2026-07-28 or later), as rmcp's `RequestContext::client_capabilities` finds them:
+/// those in the request's `_meta`, else, for an older client, its handshake's, read in place
+/// rather than cloned.
+pub(crate) fn declared<T>(
+    context: &RequestContext<RoleServer>,
+    current: bool,
+    read: impl FnOnce(Option<&ClientCapabilities>) -> T,
+) -> T {
+    if current {
+        return read(context.client_capabilities().as_ref());
+    }
+    match context.meta.client_capabilities() {
+        Some(capabilities) => read(Some(&capabilities)),
+        None => read(
+            context
+                .peer
+                .peer_info()
+                .as_deref()
+                .map(|info| &info.capabilities),
+        ),
+    }
 }

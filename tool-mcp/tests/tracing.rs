@@ -1,5 +1,6 @@
 //! A W3C `traceparent` in a `tools/call` request's `_meta` (SEP-414) becomes the remote parent
-//! of the call's span: the span records its trace id and parent id.
+//! of the call's span: the span records its trace id and parent id, and the request's id as
+//! the call's.
 
 use std::time::Duration;
 
@@ -47,7 +48,7 @@ async fn a_traceparent_in_the_requests_meta_is_the_call_spans_remote_parent() {
         json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
             "name": "add", "arguments": {"a": 2, "b": 3},
             "_meta": {"traceparent": TRACEPARENT}}}),
-        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+        json!({"jsonrpc": "2.0", "id": "third", "method": "tools/call", "params": {
             "name": "add", "arguments": {"a": 1, "b": 1},
             "_meta": {"traceparent": "not a traceparent"}}}),
     ];
@@ -86,6 +87,9 @@ async fn a_traceparent_in_the_requests_meta_is_the_call_spans_remote_parent() {
         .collect();
     assert_eq!(spans.len(), 2, "{text}");
     assert_eq!(spans[0]["tool"], "add");
+    // The call's id is the request's: a number's digits, a string's text.
+    assert_eq!(spans[0]["call_id"], "2");
+    assert_eq!(spans[1]["call_id"], "third");
     assert_eq!(spans[0]["outcome"], "ok");
     assert_eq!(spans[0]["trace_id"], "0af7651916cd43dd8448eb211c80319c");
     assert_eq!(spans[0]["parent_id"], "b7ad6b7169203331");

@@ -478,7 +478,7 @@ impl<'s> Checker<'s> {
         // A field required here and described elsewhere (`anyOf: [{"required": ["phone"]}]`
         // beside the object's `properties`), or nowhere.
         for key in required.into_iter().flatten().filter_map(Value::as_str) {
-            if !known(key) && !object.iter().any(|(name, _)| name == key) {
+            if !object.iter().any(|(name, _)| name == key) && !known(key) {
                 path.with_field(key, |path| self.fault(path, "missing".to_owned()));
             }
         }

@@ -376,7 +376,7 @@ impl Registry {
     /// says nothing of tools out of reach.
     pub fn task_support(&self, name: &str) -> TaskSupport {
         let catalog = self.catalog();
-        let Some(&position) = catalog.index.get(name) else {
+        let Some(&position) = catalog.tasks.then(|| catalog.index.get(name)).flatten() else {
             return TaskSupport::None;
         };
         let definition = &catalog.definitions[position];

@@ -21,6 +21,9 @@ pub(super) struct Catalog {
     pub(super) entries: Vec<Entry>,
     pub(super) definitions: Arc<[ToolDefinition]>,
     pub(super) index: Index,
+    /// Whether any tool here may run as a task: most registries have none, and a server asks
+    /// of every call.
+    pub(super) tasks: bool,
     /// Every tool in each provider's shape (in the order of [`Provider::ALL`]), made when
     /// first asked for.
     pub(super) exports: [OnceLock<Result<Exported, ExportError>>; Provider::ALL.len()],
@@ -84,6 +87,7 @@ impl Catalog {
         }
         Ok(Catalog {
             entries,
+            tasks: definitions.iter().any(ToolDefinition::runs_as_task),
             definitions: definitions.into(),
             index,
             exports: Default::default(),

@@ -185,19 +185,13 @@ impl Asking {
     /// The way the client of `context` can be asked, from its protocol version (`current`:
     /// 2026-07-28) and capabilities.
     pub(crate) fn of(context: &RequestContext<RoleServer>, current: bool) -> Asking {
-        let capabilities = context.client_capabilities();
-        let declared = Offers {
+        let declared = crate::owner::declared(context, current, |capabilities| Offers {
             forms: capabilities
-                .as_ref()
                 .and_then(|capabilities| capabilities.elicitation.as_ref())
                 .is_some_and(|elicitation| elicitation.form.is_some() || elicitation.url.is_none()),
-            sampling: capabilities
-                .as_ref()
-                .is_some_and(|capabilities| capabilities.sampling.is_some()),
-            roots: capabilities
-                .as_ref()
-                .is_some_and(|capabilities| capabilities.roots.is_some()),
-        };
+            sampling: capabilities.is_some_and(|capabilities| capabilities.sampling.is_some()),
+            roots: capabilities.is_some_and(|capabilities| capabilities.roots.is_some()),
+        });
         let (way, rounds) = match current {
             false => (AskerWay::Peer(context.peer.clone()), None),
             true if declared.forms || declared.sampling || declared.roots => {
@@ -218,12 +212,6 @@ impl Asking {
             missing: Mutex::new(None),
         });
         Asking { asker, rounds }
-    }
-
-    /// Whether the call may outlive the request (be suspended for an answer), and so needs a
-    /// cancellation of its own rather than the request's.
-    pub(crate) fn suspends(&self) -> bool {
-        self.rounds.is_some()
     }
 
     /// The asker to put on the call's context.

@@ -180,7 +180,7 @@ impl Suspended {
                         return Err(missing);
                     }
                     return match joined {
-                        Ok(result) => crate::convert::call_tool_result(&result).map(Into::into),
+                        Ok(result) => crate::convert::call_tool_result(result).map(Into::into),
                         Err(error) => Err(McpError::internal_error(
                             format!(
                                 "the tool `{}` ended without a result: its task {} on the server",

@@ -209,19 +209,21 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let caller = self.caller_of(&context.extensions);
-        let owner = Owner::of(&context, caller.clone(), self.connection);
+        // Who the call is of matters only to what outlives the request (a task, a suspended
+        // call), and is found where one is made.
+        let owner = || Owner::of(&context, caller.clone(), self.connection);
         let registry = self.registry_for(&context, caller.as_deref());
         let way = self.tasks.wanted(&registry, &request.name, &context)?;
         if let Some(state) = request.request_state.take() {
             if way != Run::TaskOnceAnswered {
                 return self
                     .suspended
-                    .resume(request, state, owner, context.ct)
+                    .resume(request, state, owner(), context.ct)
                     .await;
             }
             // The round's call stops; the tool runs again, as a task, its questions answered
             // from this retry's answers.
-            self.suspended.forget(&request.name, state, &owner)?;
+            self.suspended.forget(&request.name, state, &owner())?;
         }
         // Answers sent before anything was asked: the call runs afresh, and takes each of its
         // requests' answers from them where they hold its key.
@@ -254,7 +256,7 @@ impl ServerHandler for McpServer {
             ctx = ctx.with_extension(token.clone());
         }
         let arguments = arguments_of(request.arguments);
-        let call = ToolCall::new(context.id.to_string(), request.name.as_ref(), arguments);
+        let call = ToolCall::new(id_text(&context.id), request.name.as_ref(), arguments);
         let least_log = self.least_log_level(request.meta.as_ref(), &context, current);
         let as_task = match way {
             Run::Direct => false,
@@ -265,31 +267,40 @@ impl ServerHandler for McpServer {
         if as_task && registry.is_listed_in(&session, &request.name) {
             // A task outlives its request: it has a token of its own, and no progress token.
             let mut ctx = ctx.with_cancellation(Default::default());
+            let owner = owner();
             if let Some(least) = least_log {
-                let notices = Notices::new(context.peer.clone(), None, &request.name);
+                let notices = Notices::new(context.peer.clone(), None, request.name);
                 ctx = ctx.with_log(least, move |message| notices.log(message));
             }
             return self.tasks.start(&registry, call, ctx, owner, offered).await;
         }
         let asking = crate::ask::Asking::of(&context, current);
+        let mut ctx = ctx.with_asker_arc(asking.asker());
+        let missing = asking.missing();
         // A call that may be suspended for an answer outlives its request: it has a
-        // cancellation of its own, which the request's cancels while it waits on the call.
-        let cancel = match asking.suspends() {
-            true => tool_core::call::CancellationToken::new(),
-            false => context.ct.clone(),
-        };
-        let mut ctx = ctx
-            .with_cancellation(cancel.clone())
-            .with_asker_arc(asking.asker());
-        let peer = context.peer.clone();
+        // cancellation of its own, which the request's cancels while it waits on the call, and
+        // keeps its name and owner to be resumed by.
+        let suspendable = asking.into_rounds().map(|rounds| {
+            let cancel = tool_core::call::CancellationToken::new();
+            (rounds, cancel, request.name.to_string(), owner())
+        });
+        ctx = ctx.with_cancellation(match &suspendable {
+            Some((_, cancel, ..)) => cancel.clone(),
+            None => context.ct.clone(),
+        });
         let progress_token = request
             .meta
             .as_ref()
             .and_then(|meta| meta.get_progress_token())
             .or_else(|| context.meta.get_progress_token());
+        // Only a registry with deferred loading lists what a search finds: without one, the
+        // list cannot grow. A 2026-07-28 client hears of its growth on its listen streams,
+        // which wait on the session; an unbound session's growth is listed nowhere.
+        let grown = (registry.is_deferred() && !current && !session.is_unbound())
+            .then(|| (session.changes(), context.peer.clone()));
         let mut notices = None;
         if progress_token.is_some() || least_log.is_some() {
-            let sink = Arc::new(Notices::new(context.peer, progress_token, &request.name));
+            let sink = Arc::new(Notices::new(context.peer, progress_token, request.name));
             if let Some(least) = least_log {
                 let logs = sink.clone();
                 ctx = ctx.with_log(least, move |message| logs.log(message));
@@ -300,19 +311,13 @@ impl ServerHandler for McpServer {
             }
             notices = Some(sink);
         }
-        // Only a registry with deferred loading lists what a search finds: without one, the
-        // list cannot grow. A 2026-07-28 client hears of its growth on its listen streams,
-        // which wait on the session; an unbound session's growth is listed nowhere.
-        let mut grown = (registry.is_deferred() && !current && !session.is_unbound())
-            .then(|| session.changes());
-        let missing = asking.missing();
-        let answer = match asking.into_rounds() {
-            Some(rounds) => {
+        let answer = match suspendable {
+            Some((rounds, cancel, name, owner)) => {
                 let registry = registry.into_owned();
                 let session = session.clone();
                 let running = async move { run(&registry, &session, call, ctx, notices).await };
                 let call = crate::ask::Call {
-                    name: request.name.into_owned(),
+                    name,
                     owner,
                     run: Box::pin(running),
                 };
@@ -323,7 +328,7 @@ impl ServerHandler for McpServer {
                 let result = run(&registry, &session, call, ctx, notices).await;
                 match missing.error() {
                     Some(missing) => Err(missing),
-                    None => crate::convert::call_tool_result(&result).map(CallToolResponse::from),
+                    None => crate::convert::call_tool_result(result).map(CallToolResponse::from),
                 }
             }
         };
@@ -332,9 +337,8 @@ impl ServerHandler for McpServer {
         }
         // A search found tools: this session's list grew. (Without a session, the notice
         // rides on the call's own answer stream, before its result.)
-        if grown
-            .as_mut()
-            .is_some_and(|grown| grown.has_changed().unwrap_or(false))
+        if let Some((grown, peer)) = grown
+            && grown.has_changed().unwrap_or(false)
         {
             let _ = peer.notify_tool_list_changed().await;
         }
@@ -565,6 +569,14 @@ fn call_params_of(params: Option<Value>) -> Result<CallToolRequestParams, &'stat
         Some(_) => "`arguments` must be a JSON object (or text holding one)",
     };
     Err(problem)
+}
+
+/// A request's id as a call's: its number's digits, or its text.
+fn id_text(id: &rmcp::model::RequestId) -> String {
+    match id {
+        rmcp::model::NumberOrString::Number(number) => itoa::Buffer::new().format(*number).into(),
+        rmcp::model::NumberOrString::String(text) => text.as_ref().into(),
+    }
 }
 
 /// A request's arguments as a call's: their JSON text. serde_json writes them back, which

@@ -2,6 +2,7 @@
 //! result: its progress as `notifications/progress` and its log messages as
 //! `notifications/message`.
 
+use std::borrow::Cow;
 use std::sync::{Mutex, PoisonError};
 
 use rmcp::Peer;
@@ -33,11 +34,15 @@ pub(super) struct Notices {
 }
 
 impl Notices {
-    pub(super) fn new(peer: Peer<RoleServer>, token: Option<ProgressToken>, tool: &str) -> Self {
+    pub(super) fn new(
+        peer: Peer<RoleServer>,
+        token: Option<ProgressToken>,
+        tool: Cow<'static, str>,
+    ) -> Self {
         Notices {
             peer,
             token,
-            logger: tool.to_owned(),
+            logger: tool.into_owned(),
             runtime: tokio::runtime::Handle::current(),
             started: Mutex::new(None),
         }

@@ -184,7 +184,7 @@ impl Tasks {
                     outcome: Err(refusal),
                     notes: Vec::new(),
                 };
-                return crate::convert::call_tool_result(&refused).map(CallToolResponse::from);
+                return crate::convert::call_tool_result(refused).map(CallToolResponse::from);
             }
         };
         let ttl_ms = u64::try_from(self.ttl.as_millis()).unwrap_or(u64::MAX);
@@ -459,7 +459,7 @@ async fn run(call: TaskHandle, task: TaskContext) -> Result<rmcp::model::CallToo
             None,
         )));
     }
-    crate::convert::call_tool_result(&result).map_err(TaskExit::Error)
+    crate::convert::call_tool_result(result).map_err(TaskExit::Error)
 }
 
 struct CancelOnDrop(TaskHandle);
