@@ -106,6 +106,7 @@ pub fn toolkit(args: TokenStream, item: TokenStream) -> crate::error::Result<Tok
     }
     let name = &model.name;
     let names = model.tools.iter().map(|tool| &tool.name);
+    let count = adapters.len();
     Ok(quote! {
         #item
 
@@ -116,11 +117,15 @@ pub fn toolkit(args: TokenStream, item: TokenStream) -> crate::error::Result<Tok
                 const NAME: &'static str = #name;
                 const TOOL_NAMES: &'static [&'static str] = &[#(#names),*];
 
+                // One push per tool, not `vec![...]`: an array literal's unwinding drops every
+                // element made before the one that panicked, which compiles to code that grows
+                // with the square of the number of tools.
                 fn into_tools(self) -> ::std::vec::Vec<::std::sync::Arc<dyn ::tool_core::tool::Tool>> {
                     let __toolkit = ::std::sync::Arc::new(self);
-                    ::std::vec![
-                        #(::std::sync::Arc::new(#adapters(__toolkit.clone())) as ::std::sync::Arc<dyn ::tool_core::tool::Tool>),*
-                    ]
+                    let mut __tools: ::std::vec::Vec<::std::sync::Arc<dyn ::tool_core::tool::Tool>> =
+                        ::std::vec::Vec::with_capacity(#count);
+                    #(__tools.push(::std::sync::Arc::new(#adapters(__toolkit.clone())));)*
+                    __tools
                 }
             }
         };
