@@ -175,6 +175,20 @@ async fn nested_fault_has_path() {
 }
 
 #[tokio::test]
+async fn a_struct_sent_as_an_array_is_refused_as_its_schema_says() {
+    // serde_json would read a struct from an array, field by field in order; the schema says
+    // an object, and the call is refused as it says.
+    let refusal = call(
+        "order_place",
+        json!({"items": [["a", 1]], "filter": [null, "t"]}),
+    )
+    .await
+    .unwrap_err();
+    let paths: Vec<String> = faults(&refusal).into_iter().map(|(path, _)| path).collect();
+    assert_eq!(paths, ["items[0]", "filter"], "{refusal}");
+}
+
+#[tokio::test]
 async fn all_faults_reported_at_once() {
     let refusal = call(
         "order_place",

@@ -62,7 +62,14 @@ fn input_schema<T: ToolInput>(cell: &'static SchemaCell) -> &'static Map<String,
 }
 
 fn prepared<T: ToolInput>(cell: &'static SchemaCell) -> &'static Prepared {
-    cell.get_or_init(|| Prepared::new(crate::schema::input_schema::<T>()))
+    prepare(cell, crate::schema::input_schema::<T>)
+}
+
+/// [`prepared`] for any input type, compiled once rather than once for each tool (inlined
+/// where optimized: a call's fast path is the cell's check).
+#[inline]
+fn prepare(cell: &'static SchemaCell, schema: fn() -> Map<String, Value>) -> &'static Prepared {
+    cell.get_or_init(|| Prepared::new(schema()))
 }
 
 fn parse_arguments<T: ToolInput>(

@@ -35,7 +35,7 @@ pub use self::leniency::Leniency;
 pub use self::prepared::Prepared;
 
 use serde::Deserialize;
-use serde::de::{self, DeserializeOwned};
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use self::checker::{Checker, received};
@@ -86,35 +86,30 @@ pub fn parse<T: DeserializeOwned>(
 
 /// [`parse`] for a `T` that refuses unknown fields itself (`#[serde(deny_unknown_fields)]`, as
 /// the input structs `#[tool]` makes of parameters do): the fast path needs no wrapper to look
-/// at every key, only to be kept from reading an array into the struct by position.
+/// at every key. (The guard reads a struct as a map, so an array is not read into it by
+/// position.)
 pub fn parse_strict<T: DeserializeOwned>(
     arguments: &str,
     schema: &Prepared,
     tool: &str,
 ) -> Result<T, Refusal> {
-    let object_only = |text: &str| -> serde_json::Result<()> {
-        if text.trim_start().starts_with('{') {
-            Ok(())
-        } else {
-            Err(de::Error::custom("expected an object"))
-        }
-    };
-    parse_with(arguments, schema.view(), tool, |text, guard| {
-        object_only(text)?;
-        read_typed(text, guard)
-    })
+    parse_with(arguments, schema.view(), tool, read_typed::<T>)
 }
 
-/// `text` read into `T`, through the guard when given one: the read of a `T` that needs no
-/// wrapper of its own, [`parse_strict`]'s and [`read_value`]'s.
+/// `text` read into `T`, held to the guard's plan when given one: the read of a `T` that needs
+/// no wrapper of its own, [`parse_strict`]'s and [`read_value`]'s. Without a plan it is read
+/// through the guard all the same, with a plan that checks nothing: `T`'s deserializer is
+/// compiled for the guard alone.
 fn read_typed<T: DeserializeOwned>(
     text: &str,
     guard: Option<(&Plan, &Findings)>,
 ) -> serde_json::Result<T> {
-    read_all(text, |deserializer| match guard {
-        Some((plan, findings)) => T::deserialize(Guard::root(deserializer, plan, findings)),
-        None => T::deserialize(deserializer),
-    })
+    let unchecked = Findings::default();
+    let (plan, findings) = guard.unwrap_or_else(|| (Plan::nothing(), &unchecked));
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let value = T::deserialize(Guard::root(&mut deserializer, plan, findings))?;
+    deserializer.end()?;
+    Ok(value)
 }
 
 /// The arguments as a JSON object, refused as [`parse`] would refuse them when they are not
@@ -137,11 +132,17 @@ pub(crate) fn parse_object(
     })
 }
 
+/// A read of the arguments' text, through the guard when given one, into a value the caller
+/// of [`parse_with`] keeps: the only part of the slow path that knows the input type.
+type Read<'r> = dyn FnMut(&str, Option<(&Plan, &Findings)>) -> serde_json::Result<()> + 'r;
+
 /// Reads `text` with `read`, held to the schema's plan when the schema says more than serde
-/// checks (and by the checker where the plan cannot say). If the read fails, finds every fault; if there is none
-/// (the trouble was only nulls standing for absent fields), reads the cleaned arguments' text
-/// with `read` again: the same code both times, so a tool's input type has its deserializer
-/// compiled once, not once for text and once for values.
+/// checks (and by the checker where the plan cannot say). If the read fails, finds every fault;
+/// if there is none (the trouble was only nulls standing for absent fields), reads the cleaned
+/// arguments' text with `read` again: the same code both times, so a tool's input type has its
+/// deserializer compiled once, not once for text and once for values. Only the first read and
+/// its answer are compiled for each input type; the slow path ([`checked_rest`], [`reread`])
+/// once for all.
 fn parse_with<T: DeserializeOwned>(
     arguments: &str,
     schema: View<'_>,
@@ -152,34 +153,58 @@ fn parse_with<T: DeserializeOwned>(
     let first_error = match read(arguments, schema.plan.map(|plan| (plan, &findings))) {
         Ok(value) if !findings.unchecked.get() => return Ok(value),
         // The plan did not describe all of it: the checker looks at the rest.
-        Ok(value) => {
-            return match checked(arguments, schema, None) {
-                Ok(_) => Ok(value),
-                Err(faults) => Err(refusal(tool, schema.schema, faults)),
-            };
-        }
+        Ok(value) => return checked_rest(arguments, schema, tool).map(|()| value),
         Err(error) => error,
     };
-    let cleaned = checked(arguments, schema, Some(&first_error))
+    let mut value = None;
+    reread(arguments, schema, tool, &first_error, &mut |text, guard| {
+        value = Some(read(text, guard)?);
+        Ok(())
+    })?;
+    value.ok_or_else(|| {
+        let code = crate::outcome::refusal::code::INTERNAL;
+        Refusal::new(code, "the arguments were read, and no value kept")
+    })
+}
+
+/// Arguments the plan let through, held to what it could not describe.
+fn checked_rest(arguments: &str, schema: View<'_>, tool: &str) -> Result<(), Refusal> {
+    match checked(arguments, schema, None) {
+        Ok(_) => Ok(()),
+        Err(faults) => Err(refusal(tool, schema.schema, faults)),
+    }
+}
+
+/// Arguments serde refused with `first_error`: every fault, or, when the checker finds none,
+/// the arguments read again by `read` with the nulls that stand for absent fields taken out.
+fn reread(
+    arguments: &str,
+    schema: View<'_>,
+    tool: &str,
+    first_error: &serde_json::Error,
+    read: &mut Read<'_>,
+) -> Result<(), Refusal> {
+    let cleaned = checked(arguments, schema, Some(first_error))
         .map_err(|faults| refusal(tool, schema.schema, faults))?;
     // The checker found nothing: read as serde alone would, nulls for absent fields taken out.
-    read(&cleaned, None)
-        .map_err(|error| refusal(tool, schema.schema, vec![located(&cleaned, error, &read)]))
+    match read(&cleaned, None) {
+        Ok(()) => Ok(()),
+        Err(error) => {
+            let fault = located(&cleaned, error, read);
+            Err(refusal(tool, schema.schema, vec![fault]))
+        }
+    }
 }
 
 /// The fault serde's `error` is, met reading `text` with `read`, at its path: for a fault the
 /// schema does not explain (a custom `Deserialize` refusing a value the schema allows, say).
 /// The path is found by reading `text` again through the guard, traced.
-fn located<T>(
-    text: &str,
-    error: serde_json::Error,
-    read: impl Fn(&str, Option<(&Plan, &Findings)>) -> serde_json::Result<T>,
-) -> Fault {
+fn located(text: &str, error: serde_json::Error, read: &mut Read<'_>) -> Fault {
     let findings = Findings::traced();
     // The traced read fails as the first did; if it does not, the fault is the first's.
     let (path, error) = match read(text, Some((&Plan::traced(), &findings))) {
         Err(traced) => (findings.failed_at(), traced),
-        Ok(_) => (String::new(), error),
+        Ok(()) => (String::new(), error),
     };
     Fault {
         path,
@@ -192,7 +217,9 @@ fn located<T>(
 /// further copy for `Value`'s deserializer.
 pub(crate) fn read_value<T: DeserializeOwned>(value: &Value) -> Result<T, Fault> {
     let text = value.to_string();
-    read_typed(&text, None).map_err(|error| located(&text, error, read_typed::<T>))
+    let mut read =
+        |text: &str, guard: Option<(&Plan, &Findings)>| read_typed::<T>(text, guard).map(drop);
+    read_typed(&text, None).map_err(|error| located(&text, error, &mut read))
 }
 
 /// serde_json's message without its `at line … column …`, which means nothing to a model

@@ -7,6 +7,8 @@
 //! checker looks at the call, and finds every fault with its path, or none. So the plan only
 //! has to be right about what it lets through.
 
+use std::sync::LazyLock;
+
 use serde_json::{Map, Value};
 
 use crate::schema::formats;
@@ -115,6 +117,15 @@ impl Plan {
             steps: vec![Step::Traced],
             defined: Vec::new(),
         }
+    }
+
+    /// The plan of a read that checks nothing: every value read as serde alone reads it.
+    pub(super) fn nothing() -> &'static Plan {
+        static NOTHING: LazyLock<Plan> = LazyLock::new(|| Plan {
+            steps: vec![Step::Any],
+            defined: Vec::new(),
+        });
+        &NOTHING
     }
 
     /// Where the root's step is.

@@ -19,18 +19,31 @@ mod words;
 pub(crate) use words::Words;
 
 use schemars::JsonSchema;
-use schemars::generate::SchemaSettings;
+use schemars::generate::{Contract, SchemaSettings};
 use serde_json::{Map, Value};
 
 /// The input schema of a tool whose input type is `T`: `type: "object"`, `properties` (empty
 /// when the tool takes nothing), `required` when any field is, and `additionalProperties:
 /// false`.
 pub fn input_schema<T: JsonSchema + ?Sized>() -> Map<String, Value> {
-    let generator = SchemaSettings::draft2020_12()
-        .with(|settings| settings.meta_schema = None)
-        .for_deserialize()
-        .into_generator();
-    let mut schema = into_map(generator.into_root_schema_for::<T>().to_value());
+    // Only schemars' own call knows `T`: the rest is compiled once, not once for each tool.
+    input_schema_from(generator(Contract::Deserialize).into_root_schema_for::<T>())
+}
+
+/// A generator of 2020-12 schemas without `$schema`, of what is read (an input) or written
+/// (an output).
+fn generator(contract: Contract) -> schemars::SchemaGenerator {
+    SchemaSettings::draft2020_12()
+        .with(|settings| {
+            settings.meta_schema = None;
+            settings.contract = contract;
+        })
+        .into_generator()
+}
+
+/// [`input_schema`] from the schema schemars generated for the input type.
+fn input_schema_from(generated: schemars::Schema) -> Map<String, Value> {
+    let mut schema = into_map(generated.to_value());
     schema.remove("title");
     schema.insert("type".into(), "object".into());
     schema
@@ -63,11 +76,13 @@ fn close_nested_objects(schema: Map<String, Value>) -> Map<String, Value> {
 /// The output schema of a tool that returns `T` as structured output: `Some` when `T` is
 /// serialized as a JSON object, which is what MCP's `outputSchema` requires.
 pub fn output_schema<T: JsonSchema + ?Sized>() -> Option<Map<String, Value>> {
-    let generator = SchemaSettings::draft2020_12()
-        .with(|settings| settings.meta_schema = None)
-        .for_serialize()
-        .into_generator();
-    let mut schema = into_map(generator.into_root_schema_for::<T>().to_value());
+    // As for input schemas, only schemars' own call knows `T`.
+    output_schema_from(generator(Contract::Serialize).into_root_schema_for::<T>())
+}
+
+/// [`output_schema`] from the schema schemars generated for the output type.
+fn output_schema_from(generated: schemars::Schema) -> Option<Map<String, Value>> {
+    let mut schema = into_map(generated.to_value());
     if schema.get("type") != Some(&Value::String("object".into())) {
         return None;
     }

@@ -158,6 +158,8 @@ pub(crate) trait Lookup {
 }
 
 impl Lookup for Map<String, Value> {
+    // Hot in the checker, and small: a call costs as much as the look.
+    #[inline]
     fn lookup(&self, key: &str) -> Option<&Value> {
         if self.len() > 8 {
             return self.get(key);

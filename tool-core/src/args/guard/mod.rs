@@ -158,13 +158,16 @@ macro_rules! wrapping_methods {
             $call!(self, visitor, deserialize_tuple_struct(name, len))
         }
 
+        // A struct is read as a map: serde_json would also read one from an array, by
+        // position, which a tool's schema (an object) does not allow; and reading it as a map
+        // compiles no reader of arrays for each struct type.
         fn deserialize_struct<V: Visitor<'de>>(
             self,
-            name: &'static str,
-            fields: &'static [&'static str],
+            _name: &'static str,
+            _fields: &'static [&'static str],
             visitor: V,
         ) -> Result<V::Value, Self::Error> {
-            $call!(self, visitor, deserialize_struct(name, fields))
+            $call!(self, visitor, deserialize_map())
         }
 
         fn is_human_readable(&self) -> bool {
@@ -183,8 +186,16 @@ macro_rules! wrapping_methods {
 use wrapping_methods;
 
 /// The guard's way with a method: straight through where there is nothing to check, else
-/// with the visitor guarded.
+/// with the visitor guarded. A map (and so a struct) is guarded even then, its fields read
+/// straight through: so that a tool's input type has its deserializer compiled for the guard
+/// alone, not for the guard and for serde_json's own deserializer beside it.
 macro_rules! guarded_call {
+    ($self:ident, $visitor:ident, deserialize_map()) => {{
+        // Notes a part the plan cannot describe, as for any other value.
+        let _ = $self.unguarded();
+        let guarded = $self.visitor($visitor);
+        $self.de.deserialize_map(guarded)
+    }};
     ($self:ident, $visitor:ident, $method:ident($($arg:expr),*)) => {{
         if $self.unguarded() {
             return $self.de.$method($($arg,)* $visitor);
@@ -354,6 +365,8 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Guarded<'_, V> {
                 max,
             } => (&fields[..], others, min, max),
             Step::Traced => (&[][..], &Others::Traced, &None, &None),
+            // Nothing to check (or nothing the plan can): every field read straight through.
+            Step::Any | Step::HandOver => (&[][..], &Others::Taken, &None, &None),
             _ => return Err(broken()),
         };
         let guarded = GuardedMap {
