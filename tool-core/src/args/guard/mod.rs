@@ -6,7 +6,10 @@
 //! call afterwards.
 //!
 //! serde has no hook for this, so the wrapper forwards each of a deserializer's methods, as
-//! `serde_ignored` does for its own end.
+//! `serde_ignored` does for its own end. A value with nothing to check is handed to the inner
+//! deserializer as it is, except a map (and so a struct, which is read as one): that is read
+//! through the guard all the same, its fields straight through, so that each tool's input type
+//! has its deserializer compiled for the guard alone.
 //!
 //! The same guard, traced (a plan of one `Step::Traced`, and `Findings::traced`), checks
 //! nothing and notes where a read fails instead (`trail.rs`): for a fault the schema does not
@@ -503,6 +506,17 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for GuardedMap<'_, A> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
+        if self.fields.is_empty() && matches!(self.others, Others::Taken) {
+            // An object read straight through: nothing to note of its keys, which are read as
+            // serde reads them.
+            self.pending = Pending::Other;
+            let key = self.map.next_key_seed(seed)?;
+            match key {
+                Some(_) => self.count += 1,
+                None => within(self.count, self.bounds)?,
+            }
+            return Ok(key);
+        }
         let notes = KeyNotes {
             fields: self.fields,
             named: Cell::new(Pending::Other),
