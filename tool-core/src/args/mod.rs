@@ -105,7 +105,10 @@ fn read_typed<T: DeserializeOwned>(
     guard: Option<(&Plan, &Findings)>,
 ) -> serde_json::Result<T> {
     let unchecked = Findings::default();
-    let (plan, findings) = guard.unwrap_or_else(|| (Plan::nothing(), &unchecked));
+    let (plan, findings) = match guard {
+        Some(guard) => guard,
+        None => (Plan::nothing(), &unchecked),
+    };
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let value = T::deserialize(Guard::root(&mut deserializer, plan, findings))?;
     deserializer.end()?;
@@ -149,11 +152,22 @@ fn parse_with<T: DeserializeOwned>(
     tool: &str,
     read: impl Fn(&str, Option<(&Plan, &Findings)>) -> serde_json::Result<T>,
 ) -> Result<T, Refusal> {
+    // Written with matches rather than closures: each closure here would be one more function
+    // compiled for every tool.
     let findings = Findings::default();
-    let first_error = match read(arguments, schema.plan.map(|plan| (plan, &findings))) {
-        Ok(value) if !findings.unchecked.get() => return Ok(value),
-        // The plan did not describe all of it: the checker looks at the rest.
-        Ok(value) => return checked_rest(arguments, schema, tool).map(|()| value),
+    #[allow(clippy::manual_map)] // `map` takes a closure, which this is written without.
+    let guard = match schema.plan {
+        Some(plan) => Some((plan, &findings)),
+        None => None,
+    };
+    let first_error = match read(arguments, guard) {
+        Ok(value) => {
+            if findings.unchecked.get() {
+                // The plan did not describe all of it: the checker looks at the rest.
+                checked_rest(arguments, schema, tool)?;
+            }
+            return Ok(value);
+        }
         Err(error) => error,
     };
     let mut value = None;
@@ -161,10 +175,16 @@ fn parse_with<T: DeserializeOwned>(
         value = Some(read(text, guard)?);
         Ok(())
     })?;
-    value.ok_or_else(|| {
-        let code = crate::outcome::refusal::code::INTERNAL;
-        Refusal::new(code, "the arguments were read, and no value kept")
-    })
+    match value {
+        Some(value) => Ok(value),
+        None => Err(kept_nothing()),
+    }
+}
+
+/// What [`parse_with`] answers if a read that succeeded kept no value, which it always does.
+fn kept_nothing() -> Refusal {
+    let code = crate::outcome::refusal::code::INTERNAL;
+    Refusal::new(code, "the arguments were read, and no value kept")
 }
 
 /// Arguments the plan let through, held to what it could not describe.
