@@ -181,7 +181,8 @@ fn parse_with<T: DeserializeOwned>(
     }
 }
 
-/// What [`parse_with`] answers if a read that succeeded kept no value, which it always does.
+/// What [`parse_with`] answers if a read that succeeded kept no value (a read that succeeds
+/// always keeps one).
 fn kept_nothing() -> Refusal {
     let code = crate::outcome::refusal::code::INTERNAL;
     Refusal::new(code, "the arguments were read, and no value kept")
