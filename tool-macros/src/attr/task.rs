@@ -2,9 +2,9 @@
 //! "required"`, over MCP it runs only as one; `task = "after_input"`, over MCP it asks for its
 //! input first. A value of any other form is an error saying the three.
 
-use syn::{Lit, Meta};
+use syn::{LitStr, Meta};
 
-use super::syntax::literal;
+use super::syntax::string;
 use crate::error::at;
 
 /// The `task` option: alone, a call may run as a task; `task = "required"`, over MCP a call
@@ -34,10 +34,10 @@ impl TaskAttr {
                 return Err(at(item, TASK_HELP));
             }
         };
-        match literal(value) {
-            Some(Lit::Str(text)) if text.value() == "required" => Ok(TaskAttr::Required),
-            Some(Lit::Str(text)) if text.value() == "optional" => Ok(TaskAttr::Optional),
-            Some(Lit::Str(text)) if text.value() == "after_input" => Ok(TaskAttr::AfterInput),
+        match string(value).map(LitStr::value).as_deref() {
+            Some("required") => Ok(TaskAttr::Required),
+            Some("optional") => Ok(TaskAttr::Optional),
+            Some("after_input") => Ok(TaskAttr::AfterInput),
             _ => Err(at(value, TASK_HELP)),
         }
     }

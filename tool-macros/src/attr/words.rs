@@ -3,9 +3,9 @@
 //! read the same way (string literals, each checked for its form, a repeat refused at the
 //! repeat); they differ in what a word may be.
 
-use syn::{Expr, Lit, LitStr, Meta};
+use syn::{Expr, LitStr, Meta};
 
-use super::syntax::{list_option, literal};
+use super::syntax::{list_option, string};
 use crate::error::{Errors, at};
 
 /// What one kind of word list is: its name, its help and the form of its words.
@@ -24,12 +24,12 @@ fn read_words<W: Words>(item: &Meta) -> crate::error::Result<Vec<LitStr>> {
     let mut errors = Errors::default();
     let mut words = Vec::new();
     for item in &items {
-        match literal(item) {
-            Some(Lit::Str(word)) => match W::problem(&word.value()) {
+        match string(item) {
+            Some(word) => match W::problem(&word.value()) {
                 Some(problem) => errors.push(at(word, problem)),
                 None => words.push(word.clone()),
             },
-            _ => errors.push(at(
+            None => errors.push(at(
                 item,
                 format!("a {} is a string literal; {}", W::WORD, W::HELP),
             )),
