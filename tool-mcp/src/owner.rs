@@ -31,22 +31,22 @@ pub(crate) struct Owner {
 }
 
 impl Owner {
-    /// Who makes this request: its HTTP session, the caller the host named, the connection.
+    /// Who makes the request of these extensions: its HTTP session, the caller the host
+    /// named, the connection.
     pub(crate) fn of(
-        context: &RequestContext<RoleServer>,
+        extensions: &rmcp::model::Extensions,
         caller: Option<String>,
         connection: Option<u128>,
     ) -> Owner {
         #[cfg(feature = "http")]
-        let session = context
-            .extensions
+        let session = extensions
             .get::<HttpRequestParts>()
             .and_then(|parts| parts.headers.get("mcp-session-id"))
             .and_then(|value| value.to_str().ok())
             .map(str::to_owned);
         #[cfg(not(feature = "http"))]
         let session = {
-            let _ = context;
+            let _ = extensions;
             None
         };
         Owner {

@@ -376,7 +376,10 @@ impl Registry {
     /// says nothing of tools out of reach.
     pub fn task_support(&self, name: &str) -> TaskSupport {
         let catalog = self.catalog();
-        let Some(&position) = catalog.tasks.then(|| catalog.index.get(name)).flatten() else {
+        if !catalog.tasks {
+            return TaskSupport::None;
+        }
+        let Some(&position) = catalog.index.get(name) else {
             return TaskSupport::None;
         };
         let definition = &catalog.definitions[position];

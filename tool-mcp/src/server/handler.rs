@@ -211,9 +211,10 @@ impl ServerHandler for McpServer {
         let caller = self.caller_of(&context.extensions);
         // Who the call is of matters only to what outlives the request (a task, a suspended
         // call), and is found where one is made.
-        let owner = || Owner::of(&context, caller.clone(), self.connection);
+        let owner = || Owner::of(&context.extensions, caller.clone(), self.connection);
         let registry = self.registry_for(&context, caller.as_deref());
-        let way = self.tasks.wanted(&registry, &request.name, &context)?;
+        let current = is_current(&context);
+        let way = (self.tasks).wanted(&registry, &request.name, &context, current)?;
         if let Some(state) = request.request_state.take() {
             if way != Run::TaskOnceAnswered {
                 return self
@@ -231,7 +232,6 @@ impl ServerHandler for McpServer {
         let found = self.session_for(&context, caller.as_deref());
         let sharing = self.load_shared(&found, caller.as_deref()).await;
         let session = found.session().clone();
-        let current = is_current(&context);
         // SEP-414: a W3C `traceparent` in the request's `_meta` is the remote parent of the
         // call's span; a malformed one is ignored, as the W3C recommendation says.
         let trace_parent = (request.meta.as_ref())
@@ -278,14 +278,11 @@ impl ServerHandler for McpServer {
         let mut ctx = ctx.with_asker_arc(asking.asker());
         let missing = asking.missing();
         // A call that may be suspended for an answer outlives its request: it has a
-        // cancellation of its own, which the request's cancels while it waits on the call, and
-        // keeps its name and owner to be resumed by.
-        let suspendable = asking.into_rounds().map(|rounds| {
-            let cancel = tool_core::call::CancellationToken::new();
-            (rounds, cancel, request.name.to_string(), owner())
-        });
+        // cancellation of its own, which the request's cancels while it waits on the call.
+        let suspendable = (asking.into_rounds())
+            .map(|rounds| (rounds, tool_core::call::CancellationToken::new()));
         ctx = ctx.with_cancellation(match &suspendable {
-            Some((_, cancel, ..)) => cancel.clone(),
+            Some((_, cancel)) => cancel.clone(),
             None => context.ct.clone(),
         });
         let progress_token = request
@@ -312,13 +309,14 @@ impl ServerHandler for McpServer {
             notices = Some(sink);
         }
         let answer = match suspendable {
-            Some((rounds, cancel, name, owner)) => {
+            Some((rounds, cancel)) => {
                 let registry = registry.into_owned();
                 let session = session.clone();
+                let name = call.name.clone();
                 let running = async move { run(&registry, &session, call, ctx, notices).await };
                 let call = crate::ask::Call {
                     name,
-                    owner,
+                    owner: owner(),
                     run: Box::pin(running),
                 };
                 let running = SuspendableCall::start(call, cancel, rounds, missing, offered);

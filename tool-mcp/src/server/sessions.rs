@@ -92,7 +92,7 @@ impl McpServer {
     /// Who makes this request, for what it may reach again (its tasks, its suspended calls).
     pub(super) fn owner_of(&self, context: &RequestContext<RoleServer>) -> Owner {
         Owner::of(
-            context,
+            &context.extensions,
             self.caller_of(&context.extensions),
             self.connection,
         )

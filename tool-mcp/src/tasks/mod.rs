@@ -120,20 +120,22 @@ impl Tasks {
     /// request declares the tasks extension (a client that does not cannot read a task), once
     /// it has its input for a tool marked `task = "after_input"`, else directly. A tool that
     /// runs only as a task (`task = "required"`) refuses a client that does not declare the
-    /// extension, with the `-32021` that names it.
+    /// extension, with the `-32021` that names it. (`current`: the request is of 2026-07-28,
+    /// whose capabilities are the request's own.)
     pub(crate) fn wanted(
         &self,
         registry: &Registry,
         name: &str,
         context: &RequestContext<RoleServer>,
+        current: bool,
     ) -> Result<Run, McpError> {
         let support = registry.task_support(name);
         if support == TaskSupport::None {
             return Ok(Run::Direct);
         }
-        let declared = context
-            .client_capabilities()
-            .is_some_and(|capabilities| capabilities.supports_tasks());
+        let declared = crate::owner::declared(context, current, |capabilities| {
+            capabilities.is_some_and(ClientCapabilities::supports_tasks)
+        });
         match (support, declared) {
             (TaskSupport::AfterInput, true) => Ok(Run::TaskOnceAnswered),
             (_, true) => Ok(Run::Task),

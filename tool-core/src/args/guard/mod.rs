@@ -194,8 +194,6 @@ use wrapping_methods;
 /// alone, not for the guard and for serde_json's own deserializer beside it.
 macro_rules! guarded_call {
     ($self:ident, $visitor:ident, deserialize_map()) => {{
-        // Notes a part the plan cannot describe, as for any other value.
-        let _ = $self.unguarded();
         let guarded = $self.visitor($visitor);
         $self.de.deserialize_map(guarded)
     }};
@@ -368,8 +366,13 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Guarded<'_, V> {
                 max,
             } => (&fields[..], others, min, max),
             Step::Traced => (&[][..], &Others::Traced, &None, &None),
-            // Nothing to check (or nothing the plan can): every field read straight through.
-            Step::Any | Step::HandOver => (&[][..], &Others::Taken, &None, &None),
+            // Nothing to check: every field read straight through.
+            Step::Any => (&[][..], &Others::Taken, &None, &None),
+            // Nothing the plan can check: read straight through, and left to the checker.
+            Step::HandOver => {
+                self.findings.unchecked.set(true);
+                (&[][..], &Others::Taken, &None, &None)
+            }
             _ => return Err(broken()),
         };
         let guarded = GuardedMap {
@@ -507,8 +510,8 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for GuardedMap<'_, A> {
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
         if self.fields.is_empty() && matches!(self.others, Others::Taken) {
-            // An object read straight through: nothing to note of its keys, which are read as
-            // serde reads them.
+            // No field of its own, every key taken: nothing to note of a key, which is read
+            // as serde reads it.
             self.pending = Pending::Other;
             let key = self.map.next_key_seed(seed)?;
             match key {
