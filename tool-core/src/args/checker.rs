@@ -69,6 +69,11 @@ pub(super) struct Checker<'s> {
     /// Whether the checker stopped early (out of steps or too deep): the faults found are then
     /// not all there are, and the value may be unchecked.
     pub(super) gave_up: bool,
+    /// Whether some object schema requires a field its own `properties` do not describe
+    /// (`anyOf: [{"required": ["phone"]}]` beside the object's `properties`). Only then are
+    /// required fields looked for beyond the properties: the properties' own are checked with
+    /// them.
+    pub(super) required_elsewhere: bool,
 }
 
 impl<'s> Checker<'s> {
@@ -78,6 +83,7 @@ impl<'s> Checker<'s> {
         patterns: &'s Patterns,
         null_is_absent: bool,
         values: usize,
+        required_elsewhere: bool,
     ) -> Self {
         Checker {
             root: Root::new(root),
@@ -90,6 +96,7 @@ impl<'s> Checker<'s> {
                 .saturating_mul(CHECK_STEPS_PER_VALUE)
                 .max(CHECK_STEPS_AT_LEAST),
             gave_up: false,
+            required_elsewhere,
         }
     }
 
@@ -477,7 +484,8 @@ impl<'s> Checker<'s> {
         let required = keywords.required.and_then(Value::as_array);
         // A field required here and described elsewhere (`anyOf: [{"required": ["phone"]}]`
         // beside the object's `properties`), or nowhere.
-        for key in required.into_iter().flatten().filter_map(Value::as_str) {
+        let elsewhere = required.filter(|_| self.required_elsewhere);
+        for key in elsewhere.into_iter().flatten().filter_map(Value::as_str) {
             if !object.iter().any(|(name, _)| name == key) && !known(key) {
                 path.with_field(key, |path| self.fault(path, "missing".to_owned()));
             }

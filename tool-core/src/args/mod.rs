@@ -127,6 +127,8 @@ pub(crate) fn parse_object(
         schema,
         patterns: &patterns::NONE,
         plan: None,
+        // Not worked out ahead for a schema met once: every required field is looked for.
+        required_elsewhere: true,
     };
     parse_with(arguments, unchecked, tool, |text, _| {
         read_all(text, |deserializer| {
@@ -286,7 +288,13 @@ fn checked(
         }]);
     }
     let values = checker::values_for_steps(arguments.len(), &value);
-    let mut checker = Checker::new(schema.schema, schema.patterns, true, values);
+    let mut checker = Checker::new(
+        schema.schema,
+        schema.patterns,
+        true,
+        values,
+        schema.required_elsewhere,
+    );
     checker.check_object_schema(&mut value, schema.schema, &mut Path::default());
     if checker.gave_up {
         let problem = match first_error {
@@ -363,7 +371,8 @@ fn refusal(tool: &str, schema: &Map<String, Value>, faults: Vec<Fault>) -> Refus
 /// the faults found before the checker gave up.
 pub(crate) fn validate(value: &Value, schema: &Map<String, Value>) -> Vec<Fault> {
     let mut node = Node::of(value);
-    let mut checker = Checker::new(schema, &patterns::NONE, false, node.count());
+    // Not worked out ahead for a schema met once: every required field is looked for.
+    let mut checker = Checker::new(schema, &patterns::NONE, false, node.count(), true);
     checker.check_object_schema(&mut node, schema, &mut Path::default());
     checker.faults
 }

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::plan::Plan;
 use crate::schema::patterns::Patterns;
+use crate::schema::walk::children;
 
 /// A tool's input schema, ready for the parser.
 #[derive(Debug)]
@@ -15,6 +16,8 @@ pub struct Prepared {
     patterns: Patterns,
     /// How to check a call serde accepted, when the schema says more than serde checks.
     pub(super) plan: Option<Plan>,
+    /// Whether some object schema in it requires a field its `properties` do not describe.
+    required_elsewhere: bool,
 }
 
 /// What the parser reads of a schema.
@@ -23,6 +26,9 @@ pub(super) struct View<'s> {
     pub(super) schema: &'s Map<String, Value>,
     pub(super) patterns: &'s Patterns,
     pub(super) plan: Option<&'s Plan>,
+    /// Whether some object schema in it requires a field its `properties` do not describe:
+    /// the checker looks for required fields beyond the properties only then.
+    pub(super) required_elsewhere: bool,
 }
 
 impl Prepared {
@@ -31,6 +37,7 @@ impl Prepared {
         let patterns = Patterns::of(&schema);
         let plan = Some(Plan::of(&schema, &patterns)).filter(Plan::checks_beyond_serde);
         Prepared {
+            required_elsewhere: requires_beyond_properties(&schema),
             schema,
             patterns,
             plan,
@@ -47,6 +54,65 @@ impl Prepared {
             schema: &self.schema,
             patterns: &self.patterns,
             plan: self.plan.as_ref(),
+            required_elsewhere: self.required_elsewhere,
         }
+    }
+}
+
+/// Whether some object schema in `schema` (itself, its `$defs` and every subschema) requires a
+/// field that its own `properties` do not describe, as `anyOf: [{"required": ["phone"]}]`
+/// beside an object's `properties` does. The types schemars describes never do.
+fn requires_beyond_properties(schema: &Map<String, Value>) -> bool {
+    let properties = schema.get("properties").and_then(Value::as_object);
+    let beyond = |key: &str| !properties.is_some_and(|properties| properties.contains_key(key));
+    let here = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .is_some_and(|required| required.iter().filter_map(Value::as_str).any(beyond));
+    let in_child = |child: &Value| child.as_object().is_some_and(requires_beyond_properties);
+    here || schema
+        .get("$defs")
+        .and_then(Value::as_object)
+        .is_some_and(|defs| defs.values().any(in_child))
+        || children(schema, |_, child| match in_child(child) {
+            true => Err(()),
+            false => Ok(()),
+        })
+        .is_err()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn beyond(schema: Value) -> bool {
+        match schema {
+            Value::Object(map) => requires_beyond_properties(&map),
+            _ => unreachable!("each schema here is an object"),
+        }
+    }
+
+    #[test]
+    fn a_field_required_outside_its_object_s_properties_is_found_wherever_it_sits() {
+        // As schemars writes a struct: every required field is a property.
+        let plain = json!({
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/B"}},
+            "required": ["a"],
+            "$defs": {"B": {"type": "object", "properties": {"c": {}}, "required": ["c"]}},
+        });
+        assert!(!beyond(plain));
+        // In a branch beside the properties, in a definition, in `then`, in a nested field.
+        assert!(beyond(
+            json!({"properties": {"phone": {}}, "anyOf": [{"required": ["phone"]}]})
+        ));
+        assert!(beyond(
+            json!({"$defs": {"B": {"properties": {}, "required": ["c"]}}})
+        ));
+        assert!(beyond(json!({"if": {}, "then": {"required": ["x"]}})));
+        assert!(beyond(json!({"properties": {"a": {"required": ["b"]}}})));
+        assert!(beyond(json!({"required": ["a"]})));
     }
 }

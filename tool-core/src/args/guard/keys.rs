@@ -19,6 +19,7 @@ pub(super) struct KeyNotes<'p> {
 }
 
 impl KeyNotes<'_> {
+    #[inline]
     fn note(&self, key: &str) {
         if let Some(trail) = self.trail {
             trail.note_key(key);
