@@ -69,10 +69,8 @@ pub(super) struct Checker<'s> {
     /// Whether the checker stopped early (out of steps or too deep): the faults found are then
     /// not all there are, and the value may be unchecked.
     pub(super) gave_up: bool,
-    /// Whether some object schema requires a field its own `properties` do not describe
-    /// (`anyOf: [{"required": ["phone"]}]` beside the object's `properties`). Only then are
-    /// required fields looked for beyond the properties: the properties' own are checked with
-    /// them.
+    /// Whether some object schema requires a field its `properties` do not describe: only then
+    /// are required fields looked for beyond the properties.
     pub(super) required_elsewhere: bool,
 }
 
