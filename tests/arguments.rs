@@ -391,3 +391,64 @@ async fn near_misses_are_suggested_and_far_ones_are_not() {
     assert!(!text.contains("ticket_file"), "{text}");
     assert!(text.contains("call one of the tools listed"), "{text}");
 }
+
+/// Labels a thing.
+#[tool]
+async fn label(
+    /// What kind of label.
+    r#type: String,
+    /// How many.
+    count: Option<u32>,
+) -> String {
+    format!("{}:{count:?}", r#type)
+}
+
+/// A tool whose parameters carry no `#[serde]` attribute has its input read by the
+/// `Deserialize` that `#[tool]` writes (`order_place`, with one, keeps serde's derive): it reads
+/// what serde's would, and refuses what serde's would.
+#[tokio::test]
+async fn plain_parameters_are_read_as_serde_reads_them() {
+    let registry = Registry::builder().tool(Label).build().unwrap();
+    let schema = serde_json::to_value(&registry.definitions()[0].input_schema).unwrap();
+    // A raw identifier is named without its `r#`, in the schema and in the arguments.
+    assert_eq!(schema["required"], json!(["type"]));
+    let output = async |arguments: &str| {
+        let call = ToolCall::new("1", "label", Arguments::from_text(arguments));
+        let result = registry.call(call, &Context::default()).await;
+        result.outcome.map(|output| output.as_text().into_owned())
+    };
+    assert_eq!(output(r#"{"type": "a"}"#).await.unwrap(), "a:None");
+    assert_eq!(
+        output(r#"{"count": 2, "type": "b"}"#).await.unwrap(),
+        "b:Some(2)"
+    );
+    assert_eq!(
+        output(r#"{"type": "c", "count": null}"#).await.unwrap(),
+        "c:None"
+    );
+    let cases = [
+        (r#"{"count": 1}"#, fault("type", "missing; expected string")),
+        (
+            r#"{"type": "a", "colour": 1}"#,
+            fault("colour", "unknown field"),
+        ),
+        (
+            r#"{"type": "a", "type": "b"}"#,
+            fault(
+                "type",
+                "duplicate field `type`: sent more than once; send it once",
+            ),
+        ),
+        (
+            r#"{"type": "a", "count": -1}"#,
+            fault(
+                "count",
+                "expected u32 or null, received -1, which is out of range",
+            ),
+        ),
+    ];
+    for (arguments, expected) in cases {
+        let refusal = output(arguments).await.unwrap_err();
+        assert_eq!(faults(&refusal), [expected], "{arguments}");
+    }
+}

@@ -2,12 +2,14 @@
 //! release.
 //!
 //! The parts: `input` (a tool's input type: its schema and its parsing, and the bounds that
-//! make a bad parameter type one readable error), `meta` (what `#[tool(...)]` says, and the
+//! make a bad parameter type one readable error), `fields` (the reading of the input struct
+//! made of a fn's parameters, shared by every tool), `meta` (what `#[tool(...)]` says, and the
 //! definition made of it), `dispatch` (how a return type becomes an output, and an error a
 //! refusal, chosen by autoref), `names` (the compile-time check that a registry's tool names
 //! are unique), and here what `registry!` and a tool that did not compile expand to.
 
 mod dispatch;
+mod fields;
 mod input;
 mod meta;
 mod names;
@@ -17,6 +19,7 @@ pub use serde;
 pub use serde_json;
 
 pub use self::dispatch::*;
+pub use self::fields::*;
 pub use self::input::*;
 pub use self::meta::*;
 pub use self::names::*;

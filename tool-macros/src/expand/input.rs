@@ -3,6 +3,7 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
 use crate::model::ToolFn;
@@ -56,15 +57,34 @@ pub fn input_type(tool: &ToolFn) -> (TokenStream, TokenStream, TokenStream) {
         .map(|generic| format!("{generic}: ::tool_core::__private::Parameter"))
         .collect::<Vec<_>>()
         .join(", ");
+    // With every field generic (none says `#[serde]` or `#[schemars]`), the struct's
+    // `Deserialize` is generated here; otherwise serde's derive reads the attributes.
+    let idents: Option<Vec<&proc_macro2::Ident>> = tool
+        .fields()
+        .zip(&generic)
+        .map(|(param, generic)| param.ident.as_ref().filter(|_| generic.is_some()))
+        .collect();
+    let (derive, deserialize) = match idents {
+        Some(idents) => (quote!(), read_map(&generics, &idents)),
+        None => (
+            quote! {
+                #[derive(::tool_core::__private::serde::Deserialize)]
+                #[serde(crate = "::tool_core::__private::serde")]
+                #[serde(bound(deserialize = #bound), deny_unknown_fields)]
+            },
+            quote!(),
+        ),
+    };
     let def = quote! {
-        #[derive(::tool_core::__private::serde::Deserialize, ::tool_core::__private::schemars::JsonSchema)]
-        #[serde(crate = "::tool_core::__private::serde")]
-        #[serde(bound(deserialize = #bound), deny_unknown_fields)]
+        #derive
+        #[derive(::tool_core::__private::schemars::JsonSchema)]
         #[schemars(crate = "::tool_core::__private::schemars", bound = #bound)]
         #[allow(non_camel_case_types)]
         struct __ToolInputOf<#(#generics),*> {
             #(#fields,)*
         }
+
+        #deserialize
 
         type __ToolInput = __ToolInputOf<#(#generic_types),*>;
 
@@ -76,4 +96,90 @@ pub fn input_type(tool: &ToolFn) -> (TokenStream, TokenStream, TokenStream) {
     };
     let ops = quote!(__input_ops::<#(#generic_types),*>());
     (def, quote!(__ToolInput), ops)
+}
+
+/// The input struct's `Deserialize`, when every field is generic: a `visit_map` alone, as serde's
+/// derive reads a struct under `deny_unknown_fields` from an object (keys through
+/// `FieldKey`, an absent field through `missing_field`, a field sent twice refused), with the
+/// same messages. Nothing reads the struct from an array, so no `visit_seq` is made for it.
+fn read_map(generics: &[&proc_macro2::Ident], fields: &[&proc_macro2::Ident]) -> TokenStream {
+    let private = quote!(::tool_core::__private);
+    let serde = quote!(#private::serde);
+    // The names serde gives the fields: `r#type` is `type`.
+    let names: Vec<String> = fields
+        .iter()
+        .map(|field| field.unraw().to_string())
+        .collect();
+    let slots: Vec<_> = (0..fields.len())
+        .map(|index| format_ident!("__slot{}", index))
+        .collect();
+    let indexes = 0..fields.len();
+    let positions = 0..fields.len();
+    quote! {
+        impl<'de, #(#generics: #private::Parameter),*> #serde::Deserialize<'de>
+            for __ToolInputOf<#(#generics),*>
+        {
+            fn deserialize<__D: #serde::Deserializer<'de>>(
+                __deserializer: __D,
+            ) -> ::core::result::Result<Self, __D::Error> {
+                const __FIELDS: &[&str] = &[#(#names),*];
+                fn __position(__key: &str) -> ::core::option::Option<usize> {
+                    match __key {
+                        #(#names => ::core::option::Option::Some(#indexes),)*
+                        _ => ::core::option::Option::None,
+                    }
+                }
+                struct __Visitor<#(#generics),*>(::core::marker::PhantomData<(#(#generics,)*)>);
+                impl<'de, #(#generics: #private::Parameter),*> #serde::de::Visitor<'de>
+                    for __Visitor<#(#generics),*>
+                {
+                    type Value = __ToolInputOf<#(#generics),*>;
+
+                    fn expecting(
+                        &self,
+                        __formatter: &mut ::core::fmt::Formatter<'_>,
+                    ) -> ::core::fmt::Result {
+                        __formatter.write_str("struct __ToolInputOf")
+                    }
+
+                    #[inline]
+                    fn visit_map<__A: #serde::de::MapAccess<'de>>(
+                        self,
+                        mut __map: __A,
+                    ) -> ::core::result::Result<Self::Value, __A::Error> {
+                        #(let mut #slots: ::core::option::Option<#generics> = ::core::option::Option::None;)*
+                        while let ::core::option::Option::Some(__at) =
+                            __map.next_key_seed(#private::FieldKey {
+                                fields: __FIELDS,
+                                position: __position,
+                            })?
+                        {
+                            match __at {
+                                #(#positions => {
+                                    if #slots.is_some() {
+                                        return ::core::result::Result::Err(
+                                            <__A::Error as #serde::de::Error>::duplicate_field(#names),
+                                        );
+                                    }
+                                    #slots = ::core::option::Option::Some(__map.next_value()?);
+                                })*
+                                _ => {}
+                            }
+                        }
+                        ::core::result::Result::Ok(__ToolInputOf {
+                            #(#fields: match #slots {
+                                ::core::option::Option::Some(__value) => __value,
+                                ::core::option::Option::None => #private::missing_field(#names)?,
+                            },)*
+                        })
+                    }
+                }
+                __deserializer.deserialize_struct(
+                    "__ToolInputOf",
+                    __FIELDS,
+                    __Visitor(::core::marker::PhantomData),
+                )
+            }
+        }
+    }
 }

@@ -505,6 +505,10 @@ impl<'de, A: MapAccess<'de>> GuardedMap<'_, A> {
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for GuardedMap<'_, A> {
     type Error = A::Error;
 
+    // Called for every key of every object, by each tool's input read: in an optimized build,
+    // made part of each (LLVM leaves a function this size out of line once many tools share
+    // it); in a debug build, compiled once.
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
@@ -542,6 +546,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for GuardedMap<'_, A> {
         }
     }
 
+    #[inline]
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
         let at = match (self.pending, self.others) {
             (Pending::Field(at), _) => Some(at),
