@@ -113,8 +113,7 @@ fn read_map(generics: &[&proc_macro2::Ident], fields: &[&proc_macro2::Ident]) ->
     let slots: Vec<_> = (0..fields.len())
         .map(|index| format_ident!("__slot{}", index))
         .collect();
-    let indexes = 0..fields.len();
-    let positions = 0..fields.len();
+    let positions: Vec<usize> = (0..fields.len()).collect();
     quote! {
         impl<'de, #(#generics: #private::Parameter),*> #serde::Deserialize<'de>
             for __ToolInputOf<#(#generics),*>
@@ -125,7 +124,7 @@ fn read_map(generics: &[&proc_macro2::Ident], fields: &[&proc_macro2::Ident]) ->
                 const __FIELDS: &[&str] = &[#(#names),*];
                 fn __position(__key: &str) -> ::core::option::Option<usize> {
                     match __key {
-                        #(#names => ::core::option::Option::Some(#indexes),)*
+                        #(#names => ::core::option::Option::Some(#positions),)*
                         _ => ::core::option::Option::None,
                     }
                 }

@@ -546,7 +546,6 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for GuardedMap<'_, A> {
         }
     }
 
-    #[inline]
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
         let at = match (self.pending, self.others) {
             (Pending::Field(at), _) => Some(at),
