@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use super::Fault;
 use super::path::{Path, quote, write_quoted};
+use super::prepared::View;
 use crate::args::tree::Node;
 use crate::outcome::suggest::nearest;
 use crate::schema::Words;
@@ -76,17 +77,11 @@ pub(super) struct Checker<'s> {
 
 impl<'s> Checker<'s> {
     /// A checker for a value that holds `values` values.
-    pub(super) fn new(
-        root: &'s Map<String, Value>,
-        patterns: &'s Patterns,
-        null_is_absent: bool,
-        values: usize,
-        required_elsewhere: bool,
-    ) -> Self {
+    pub(super) fn new(schema: View<'s>, null_is_absent: bool, values: usize) -> Self {
         Checker {
-            root: Root::new(root),
-            words: Words::new(root),
-            patterns,
+            root: Root::new(schema.schema),
+            words: Words::new(schema.schema),
+            patterns: schema.patterns,
             faults: Vec::new(),
             null_is_absent,
             depth: 0,
@@ -94,7 +89,7 @@ impl<'s> Checker<'s> {
                 .saturating_mul(CHECK_STEPS_PER_VALUE)
                 .max(CHECK_STEPS_AT_LEAST),
             gave_up: false,
-            required_elsewhere,
+            required_elsewhere: schema.required_elsewhere,
         }
     }
 

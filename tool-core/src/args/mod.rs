@@ -47,7 +47,6 @@ use self::prepared::View;
 use self::top_level::TopLevel;
 use crate::args::tree::Node;
 use crate::outcome::refusal::{Line, Refusal};
-use crate::schema::patterns;
 use crate::schema::walk::Lookup;
 
 type JsonDeserializer<'a> = serde_json::Deserializer<serde_json::de::StrRead<'a>>;
@@ -123,14 +122,7 @@ pub(crate) fn parse_object(
     schema: &Map<String, Value>,
     tool: &str,
 ) -> Result<Map<String, Value>, Refusal> {
-    let unchecked = View {
-        schema,
-        patterns: &patterns::NONE,
-        plan: None,
-        // Not worked out ahead for a schema met once: every required field is looked for.
-        required_elsewhere: true,
-    };
-    parse_with(arguments, unchecked, tool, |text, _| {
+    parse_with(arguments, View::unprepared(schema), tool, |text, _| {
         read_all(text, |deserializer| {
             <Map<String, Value>>::deserialize(TopLevel(deserializer))
         })
@@ -288,13 +280,7 @@ fn checked(
         }]);
     }
     let values = checker::values_for_steps(arguments.len(), &value);
-    let mut checker = Checker::new(
-        schema.schema,
-        schema.patterns,
-        true,
-        values,
-        schema.required_elsewhere,
-    );
+    let mut checker = Checker::new(schema, true, values);
     checker.check_object_schema(&mut value, schema.schema, &mut Path::default());
     if checker.gave_up {
         let problem = match first_error {
@@ -371,8 +357,7 @@ fn refusal(tool: &str, schema: &Map<String, Value>, faults: Vec<Fault>) -> Refus
 /// the faults found before the checker gave up.
 pub(crate) fn validate(value: &Value, schema: &Map<String, Value>) -> Vec<Fault> {
     let mut node = Node::of(value);
-    // Not worked out ahead for a schema met once: every required field is looked for.
-    let mut checker = Checker::new(schema, &patterns::NONE, false, node.count(), true);
+    let mut checker = Checker::new(View::unprepared(schema), false, node.count());
     checker.check_object_schema(&mut node, schema, &mut Path::default());
     checker.faults
 }

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::plan::Plan;
 use crate::schema::patterns::Patterns;
-use crate::schema::walk::children;
+use crate::schema::walk;
 
 /// A tool's input schema, ready for the parser.
 #[derive(Debug)]
@@ -29,6 +29,19 @@ pub(super) struct View<'s> {
     /// Whether some object schema in it requires a field its `properties` do not describe:
     /// the checker looks for required fields beyond the properties only then.
     pub(super) required_elsewhere: bool,
+}
+
+impl<'s> View<'s> {
+    /// What the parser reads of a schema met once, with nothing worked out ahead: no pattern
+    /// compiled, no plan, and every required field looked for.
+    pub(super) fn unprepared(schema: &'s Map<String, Value>) -> View<'s> {
+        View {
+            schema,
+            patterns: &crate::schema::patterns::NONE,
+            plan: None,
+            required_elsewhere: true,
+        }
+    }
 }
 
 impl Prepared {
@@ -63,22 +76,17 @@ impl Prepared {
 /// field that its own `properties` do not describe, as `anyOf: [{"required": ["phone"]}]`
 /// beside an object's `properties` does. The types schemars describes never do.
 fn requires_beyond_properties(schema: &Map<String, Value>) -> bool {
-    let properties = schema.get("properties").and_then(Value::as_object);
-    let beyond = |key: &str| !properties.is_some_and(|properties| properties.contains_key(key));
-    let here = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .is_some_and(|required| required.iter().filter_map(Value::as_str).any(beyond));
-    let in_child = |child: &Value| child.as_object().is_some_and(requires_beyond_properties);
-    here || schema
-        .get("$defs")
-        .and_then(Value::as_object)
-        .is_some_and(|defs| defs.values().any(in_child))
-        || children(schema, |_, child| match in_child(child) {
-            true => Err(()),
-            false => Ok(()),
-        })
-        .is_err()
+    let mut found = false;
+    let mut root = Value::Object(schema.clone());
+    walk::every_subschema_mut(&mut root, &mut String::new(), &mut |map, _| {
+        let properties = map.get("properties").and_then(Value::as_object);
+        let beyond = |key: &str| !properties.is_some_and(|properties| properties.contains_key(key));
+        found |= map
+            .get("required")
+            .and_then(Value::as_array)
+            .is_some_and(|required| required.iter().filter_map(Value::as_str).any(beyond));
+    });
+    found
 }
 
 #[cfg(test)]
