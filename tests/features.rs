@@ -285,6 +285,28 @@ fn without_a_feature_its_rules_are_refused_and_its_settings_do_not_compile() {
             "{name}: {stderr}"
         );
     }
+    // tool-mcp's settings for asking over a build without `asking`.
+    let asking = [
+        (
+            "off-asking-confirmation",
+            "let _ = server.with_confirmation(std::time::Duration::from_secs(60));",
+            "putting questions to the client needs tool-mcp's `asking` feature, which is off",
+        ),
+        (
+            "off-asking-waiting",
+            "let _ = server.with_waiting_calls(tool_mcp::WaitingCalls::default());",
+            "the item is gated behind the `asking` feature",
+        ),
+    ];
+    for (name, code, said) in asking {
+        let main = format!(
+            "fn main() {{\n    let registry = tool_core::Registry::builder().build().unwrap();\n    {server}\n    {code}\n}}\n"
+        );
+        let checked = cargo(&user_crate(name, &[], Some(&[]), &main), "check");
+        let stderr = String::from_utf8_lossy(&checked.stderr);
+        assert!(!checked.status.success(), "{name} compiled");
+        assert!(stderr.contains(said), "{name}: {stderr}");
+    }
     // Bearer tokens over a build with HTTP and without `oauth`.
     let main = format!(
         "fn main() {{\n    let registry = tool_core::Registry::builder().build().unwrap();\n    {server}\n    let _ = server.with_bearer_auth(tool_mcp::auth::BearerAuth::jwt(\"a\", \"b\"));\n}}\n"
@@ -407,6 +429,10 @@ fn each_documented_feature_alone_compiles_a_crate_that_uses_it() {
             "let code = tool_mcp::AuthorizationCode::new(\"http://127.0.0.1:9/callback\", |url: String| async move { Ok::<_, String>(url) });\n    let _ = tool_mcp::RemoteToolkit::connect_http_authorized(\"a\", \"http://127.0.0.1:9/mcp\", tool_mcp::Revision::default(), tool_mcp::RemoteAuth::AuthorizationCode(code));",
         ),
         (
+            "asking",
+            "let server = tool_mcp::McpServer::new(tool_core::Registry::builder().build().unwrap());\n    let _ = server.with_confirmation(std::time::Duration::from_secs(60)).with_waiting_calls(tool_mcp::WaitingCalls::default());",
+        ),
+        (
             "testing",
             "let _ = tool_mcp::testing::connect(tool_mcp::McpServer::new(tool_core::Registry::builder().build().unwrap()));",
         ),
@@ -430,4 +456,38 @@ fn each_documented_feature_alone_compiles_a_crate_that_uses_it() {
         built.insert(format!("tool-mcp/{feature}"));
     }
     assert_eq!(built, documented, "every documented feature is built alone");
+}
+
+#[test]
+fn without_asking_a_tool_that_asks_over_mcp_is_told_which_feature_to_turn_on() {
+    // A server built without `asking`, its tool asking its user, called by an MCP client that
+    // can be asked (`testing::connect`'s, over the same lines stdio carries).
+    let main = r#"
+use tool_core::{Context, Refusal};
+
+/// Publishes a note once its user says so.
+#[tool_core::tool]
+async fn note_publish(ctx: &Context) -> Result<String, Refusal> {
+    ctx.ask::<bool>("Publish the note?").await?;
+    Ok("asked".to_owned())
+}
+
+#[tokio::main]
+async fn main() {
+    let registry = tool_core::Registry::builder().tool(NotePublish).build().unwrap();
+    let client = tool_mcp::testing::connect(tool_mcp::McpServer::new(registry)).await.unwrap();
+    let answer = client.call("note_publish", serde_json::json!({})).await.unwrap();
+    println!("{}", tool_mcp::testing::text(&answer));
+}
+"#;
+    let dir = user_crate("off-asking-run", &[], Some(&["testing"]), main);
+    let ran = cargo(&dir, "run");
+    let stdout = String::from_utf8_lossy(&ran.stdout);
+    assert!(ran.status.success(), "{ran:?}");
+    assert!(
+        stdout.contains("cannot-ask")
+            && stdout.contains("built without tool-mcp's `asking` feature")
+            && stdout.contains("features = [\"asking\"]"),
+        "{stdout}"
+    );
 }

@@ -62,7 +62,11 @@
 //! `cannot-ask` refusal in the tool. [`McpServer::with_confirmation`] asks the user to approve
 //! every destructive call the same way. A suspended call is found again only by its
 //! `requestState` (random, used once, bound to its caller and connection), and calls wait
-//! within the bounds of [`WaitingCalls`].
+//! within the bounds of `WaitingCalls`.
+//!
+//! All of this needs the `asking` feature (`remote` turns it on too). Without it, every
+//! question a tool puts is a `cannot-ask` refusal naming the feature, a task's questions as
+//! well, and `with_confirmation` and `with_waiting_calls` are compile errors naming it.
 //!
 //! # Tasks
 //!
@@ -168,7 +172,10 @@
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[cfg(feature = "asking")]
 mod ask;
+#[cfg(not(feature = "asking"))]
+use unasked as ask;
 #[cfg(feature = "oauth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
 pub mod auth;
@@ -186,7 +193,10 @@ mod tasks;
 #[cfg(feature = "testing")]
 #[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod testing;
+mod unasked;
 
+#[cfg(feature = "asking")]
+#[cfg_attr(docsrs, doc(cfg(feature = "asking")))]
 pub use ask::WaitingCalls;
 pub use owner::HttpRequestParts;
 #[cfg(feature = "remote-oauth")]

@@ -62,6 +62,8 @@ impl McpServer {
     /// `elicitation` capability) gets a `declined` refusal saying so. No answer within
     /// `timeout` is a decline too. It replaces any approver the registry had
     /// ([`Registry::with_approver`](tool_core::Registry::with_approver), [`tool_core::ApproveByAsking`]).
+    #[cfg(feature = "asking")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "asking")))]
     pub fn with_confirmation(mut self, timeout: std::time::Duration) -> Self {
         self.registry = self
             .registry
@@ -73,6 +75,8 @@ impl McpServer {
     /// `input_required` round trips): how long one waits, how many wait at once
     /// ([`WaitingCalls::default`](crate::ask::WaitingCalls) unless set). See the [`ask`](crate#asking-the-user)
     /// notes.
+    #[cfg(feature = "asking")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "asking")))]
     pub fn with_waiting_calls(mut self, limits: crate::ask::WaitingCalls) -> Self {
         self.suspended.limits = limits;
         self

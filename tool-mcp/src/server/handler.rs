@@ -31,6 +31,7 @@ use tool_core::{Context, Provider, Registry, ToolCall};
 use super::McpServer;
 use super::notices::Notices;
 use super::sessions::RequestSession;
+#[cfg(feature = "asking")]
 use crate::ask::SuspendableCall;
 use crate::owner::{Owner, is_current};
 use crate::tasks::Run;
@@ -215,6 +216,11 @@ impl ServerHandler for McpServer {
         let registry = self.registry_for(&context, caller.as_deref());
         let current = is_current(&context);
         let way = (self.tasks).wanted(&registry, &request.name, &context, current)?;
+        #[cfg(not(feature = "asking"))]
+        if request.request_state.is_some() {
+            return Err(crate::unasked::no_waiting_call());
+        }
+        #[cfg(feature = "asking")]
         if let Some(state) = request.request_state.take() {
             if way != Run::TaskOnceAnswered {
                 return self
@@ -309,6 +315,7 @@ impl ServerHandler for McpServer {
             notices = Some(sink);
         }
         let answer = match suspendable {
+            #[cfg(feature = "asking")]
             Some((rounds, cancel)) => {
                 let registry = registry.into_owned();
                 let session = session.clone();
@@ -322,7 +329,7 @@ impl ServerHandler for McpServer {
                 let running = SuspendableCall::start(call, cancel, rounds, missing, offered);
                 self.suspended.drive(running, context.ct).await
             }
-            None => {
+            _ => {
                 let result = run(&registry, &session, call, ctx, notices).await;
                 match missing.error() {
                     Some(missing) => Err(missing),

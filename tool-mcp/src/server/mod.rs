@@ -14,7 +14,8 @@
 //! for the methods that are not a tool's), and `notices` (a call's progress and log messages
 //! as notifications), `tokens` (what a bearer token decides, with the `oauth` feature); without
 //! the `http` feature, `without_http` (its methods, each a compile
-//! error naming the feature).
+//! error naming the feature), and without `asking`, `without_asking` (the same for its
+//! settings).
 
 mod beside;
 #[cfg(feature = "http")]
@@ -30,6 +31,8 @@ mod sessions;
 #[cfg(feature = "oauth")]
 mod tokens;
 mod transport;
+#[cfg(not(feature = "asking"))]
+mod without_asking;
 #[cfg(not(feature = "http"))]
 mod without_http;
 
@@ -84,6 +87,7 @@ pub struct McpServer {
     /// a config holds a cancellation token and a list of hosts.
     http_config: Option<StreamableHttpServerConfig>,
     /// Calls suspended for their clients' answers (MCP 2026-07-28), shared by every clone.
+    #[cfg(feature = "asking")]
     suspended: crate::ask::Suspended,
     /// Which line connection this clone serves ([`McpServer::serve_lines`]), so that a call
     /// suspended on one is resumed on no other.
@@ -168,6 +172,7 @@ impl McpServer {
             max_line_bytes: Self::DEFAULT_MAX_LINE_BYTES,
             #[cfg(feature = "http")]
             http_config: None,
+            #[cfg(feature = "asking")]
             suspended: crate::ask::Suspended::default(),
             connection: None,
             tasks: Tasks::new(Self::DEFAULT_TASK_TTL),

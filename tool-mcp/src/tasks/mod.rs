@@ -19,11 +19,11 @@
 //! ([`Context::ask`](tool_core::Context::ask)) become the task's `inputRequests`, answered with
 //! `tasks/update`.
 
+#[cfg(feature = "asking")]
 mod asker;
 mod mirror;
 
 use std::collections::HashMap;
-use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -41,6 +41,7 @@ use tool_core::run::TaskStatus;
 use tool_core::tool::TaskSupport;
 use tool_core::{Context, Registry, TaskHandle, ToolCall, ToolResult};
 
+#[cfg(feature = "asking")]
 use self::asker::InTask;
 use self::mirror::{STOPPED_AFTER, millis, mirror, now_ms, record_of, stopped};
 use crate::owner::Owner;
@@ -137,7 +138,10 @@ impl Tasks {
             capabilities.is_some_and(ClientCapabilities::supports_tasks)
         });
         match (support, declared) {
-            (TaskSupport::AfterInput, true) => Ok(Run::TaskOnceAnswered),
+            // Without asking there are no rounds to ask in first: a task at once.
+            (TaskSupport::AfterInput, true) if cfg!(feature = "asking") => {
+                Ok(Run::TaskOnceAnswered)
+            }
             (_, true) => Ok(Run::Task),
             (TaskSupport::Required, false) => {
                 let mut error = McpError::missing_required_client_capability(
@@ -172,11 +176,17 @@ impl Tasks {
             })?;
         }
         let (found, asked) = watch::channel(None);
+        #[cfg(feature = "asking")]
         let ctx = ctx.with_asker(InTask {
             task: asked,
-            keys: AtomicU64::new(0),
+            keys: std::sync::atomic::AtomicU64::new(0),
             offered: Mutex::new(offered.unwrap_or_default()),
         });
+        #[cfg(not(feature = "asking"))]
+        let ctx = {
+            let _ = (asked, offered);
+            ctx.with_asker(crate::unasked::Unasked)
+        };
         let handle = match registry.start(call.clone(), &ctx) {
             Ok(handle) => handle,
             Err(refusal) => {
