@@ -7,7 +7,7 @@ use std::sync::PoisonError;
 use std::time::{Duration, Instant};
 
 use rmcp::ErrorData as McpError;
-use rmcp::model::{DetailedTask, TaskPayload};
+use rmcp::model::{DetailedTask, Task, TaskPayload, TaskStatus};
 use serde_json::Value;
 use tool_core::TaskHandle;
 
@@ -45,6 +45,61 @@ pub(super) fn record_of(owner: &Owner, detailed: &DetailedTask, handle: &TaskHan
         task: serde_json::to_value(&detailed).unwrap_or(Value::Null),
         written_ms: now_ms(),
     }
+}
+
+/// A stored task's state (`record_of`'s JSON) read back as rmcp's `DetailedTask`: its base
+/// fields as rmcp's `Task`, its payload by the status they give. Read in two steps rather than
+/// as a `DetailedTask` whole so that a server without the `asking` feature, whose tasks never
+/// wait for input, does not build the reading of every request a task can wait on (rmcp's
+/// forms and sampling requests); such a server refuses a task stored waiting for input, which
+/// only a replica built otherwise could have written.
+pub(super) fn detailed_of(mut stored: Value) -> Result<DetailedTask, String> {
+    let mut take = |key: &str| stored.as_object_mut().and_then(|fields| fields.remove(key));
+    let (requests, result, error) = (take("inputRequests"), take("result"), take("error"));
+    let task: Task = serde_json::from_value(stored).map_err(|error| error.to_string())?;
+    let object = |value: Option<Value>, key: &str| match value {
+        Some(Value::Object(object)) => Ok(object),
+        _ => Err(format!(
+            "a task {:?} without an object `{key}`",
+            task.status
+        )),
+    };
+    let payload = match task.status {
+        TaskStatus::Working => TaskPayload::Working,
+        TaskStatus::Cancelled => TaskPayload::Cancelled,
+        TaskStatus::Completed => TaskPayload::Completed {
+            result: object(result, "result")?,
+        },
+        TaskStatus::Failed => TaskPayload::Failed {
+            error: object(error, "error")?,
+        },
+        TaskStatus::InputRequired => waiting(requests)?,
+        #[allow(unreachable_patterns)] // rmcp's statuses may grow.
+        other => {
+            return Err(format!(
+                "a task {other:?}, a status this server does not know"
+            ));
+        }
+    };
+    Ok(DetailedTask::new(task, payload))
+}
+
+/// The payload of a stored task waiting for its client's input.
+#[cfg(feature = "asking")]
+fn waiting(requests: Option<Value>) -> Result<TaskPayload, String> {
+    let requests = requests.ok_or("a task waiting for input without `inputRequests`")?;
+    let input_requests = serde_json::from_value(requests).map_err(|error| error.to_string())?;
+    Ok(TaskPayload::InputRequired { input_requests })
+}
+
+/// A server without the `asking` feature cannot show what a task waits for.
+#[cfg(not(feature = "asking"))]
+fn waiting(_requests: Option<Value>) -> Result<TaskPayload, String> {
+    Err(
+        "a task waiting for input, which a server built without tool-mcp's `asking` feature \
+         cannot show"
+            .to_owned(),
+    )
 }
 
 /// A task whose replica stopped before it finished, as it reads from then on: failed, with an
@@ -126,5 +181,61 @@ pub(super) async fn mirror(tasks: Tasks, id: String, handle: TaskHandle, mut wri
         if finished && stored {
             return;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_stored_task_reads_back_as_it_was_written() {
+        let task = |status| {
+            let mut task = Task::new(
+                "t-1",
+                status,
+                "2026-12-04T00:00:00Z",
+                "2026-12-04T00:00:01Z",
+            );
+            task.ttl_ms = Some(60_000);
+            task.status_message = Some("half done".to_owned());
+            task
+        };
+        let object = |value: Value| value.as_object().cloned().unwrap_or_default();
+        let mut written = vec![
+            DetailedTask::new(task(TaskStatus::Working), TaskPayload::Working),
+            DetailedTask::new(task(TaskStatus::Cancelled), TaskPayload::Cancelled),
+            DetailedTask::new(
+                task(TaskStatus::Completed),
+                TaskPayload::Completed {
+                    result: object(json!({"content": [{"type": "text", "text": "7"}]})),
+                },
+            ),
+            DetailedTask::new(
+                task(TaskStatus::Failed),
+                TaskPayload::Failed {
+                    error: object(json!({"code": -32603, "message": "stopped"})),
+                },
+            ),
+        ];
+        if cfg!(feature = "asking") {
+            let waiting = json!({
+                "taskId": "t-1", "status": "input_required", "createdAt": "2026-12-04T00:00:00Z",
+                "lastUpdatedAt": "2026-12-04T00:00:01Z", "ttlMs": 60000,
+                "inputRequests": {"ask-1": {"method": "roots/list", "params": {}}}
+            });
+            written.push(serde_json::from_value(waiting).expect("rmcp reads it"));
+        }
+        for detailed in written {
+            let stored = serde_json::to_value(&detailed).expect("writes");
+            let read = detailed_of(stored.clone()).expect("reads back");
+            assert_eq!(serde_json::to_value(&read).expect("writes"), stored);
+        }
+        let broken = json!({"taskId": "t-1", "status": "completed", "createdAt": "a",
+                            "lastUpdatedAt": "b", "ttlMs": null});
+        assert!(detailed_of(broken).unwrap_err().contains("`result`"));
+        assert!(detailed_of(json!({"status": "working"})).is_err());
     }
 }

@@ -29,8 +29,7 @@ use std::time::{Duration, Instant};
 
 use rmcp::ErrorData as McpError;
 use rmcp::model::{
-    CallToolResponse, ClientCapabilities, CreateTaskResult, DetailedTask, GetTaskResult,
-    InputResponses,
+    CallToolResponse, ClientCapabilities, CreateTaskResult, GetTaskResult, InputResponses,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
@@ -43,7 +42,7 @@ use tool_core::{Context, Registry, TaskHandle, ToolCall, ToolResult};
 
 #[cfg(feature = "asking")]
 use self::asker::InTask;
-use self::mirror::{STOPPED_AFTER, millis, mirror, now_ms, record_of, stopped};
+use self::mirror::{STOPPED_AFTER, detailed_of, millis, mirror, now_ms, record_of, stopped};
 use crate::owner::Owner;
 use crate::store::{MemoryTaskStore, TaskStore, TaskStoreError};
 
@@ -286,7 +285,7 @@ impl Tasks {
             return Err(unknown(id));
         };
         let stale = now_ms().saturating_sub(record.written_ms) > millis(STOPPED_AFTER);
-        let detailed: DetailedTask = serde_json::from_value(record.task).map_err(|error| {
+        let detailed = detailed_of(record.task).map_err(|error| {
             McpError::internal_error(
                 format!(
                     "the stored state of task `{}` cannot be read ({error}); do all replicas \
