@@ -33,6 +33,23 @@ pub(crate) fn log_level(level: rmcp::model::LoggingLevel) -> tool_core::call::Lo
     }
 }
 
+/// The context's log level as rmcp's, for a `notifications/message`.
+#[allow(deprecated)] // SEP-2577 deprecates logging; its levels are still MCP's.
+pub(crate) fn logging_level(level: tool_core::call::LogLevel) -> rmcp::model::LoggingLevel {
+    use rmcp::model::LoggingLevel as Rmcp;
+    use tool_core::call::LogLevel;
+    match level {
+        LogLevel::Debug => Rmcp::Debug,
+        LogLevel::Info => Rmcp::Info,
+        LogLevel::Notice => Rmcp::Notice,
+        LogLevel::Warning => Rmcp::Warning,
+        LogLevel::Error => Rmcp::Error,
+        LogLevel::Critical => Rmcp::Critical,
+        LogLevel::Alert => Rmcp::Alert,
+        LogLevel::Emergency => Rmcp::Emergency,
+    }
+}
+
 /// The `CallToolResult` that `mcp::write_result` writes for `result`, with `resultType:
 /// "complete"`, which 2026-07-28 requires on every result (rmcp strips it for older peers).
 /// The result is taken whole so that its text moves into the answer rather than being copied.
@@ -78,6 +95,16 @@ mod tests {
     use serde_json::json;
     use tool_core::Refusal;
     use tool_core::outcome::Content;
+
+    #[test]
+    fn log_levels_are_mcp_s_both_ways() {
+        for level in tool_core::call::LogLevel::ALL {
+            let rmcp = logging_level(level);
+            assert_eq!(log_level(rmcp), level);
+            // The name on the wire is the one the level has in this crate's own JSON.
+            assert_eq!(json!(rmcp), json!(level));
+        }
+    }
 
     fn outcomes() -> Vec<Result<Output, Refusal>> {
         vec![

@@ -8,7 +8,6 @@ use std::sync::{Mutex, PoisonError};
 use rmcp::Peer;
 use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::service::RoleServer;
-use serde_json::json;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
 use tool_core::call::{LogMessage, Progress};
@@ -103,29 +102,26 @@ async fn forward(
     while let Some(notice) = receiver.recv().await {
         let sent = match notice {
             Notice::Progress(progress) => {
-                let params = json!({
-                    "progressToken": token,
-                    "progress": progress.done,
-                    "total": progress.total,
-                    "message": progress.message,
-                });
-                let Ok(params) = serde_json::from_value::<ProgressNotificationParam>(params) else {
+                // Progress is sent only on a request's progress token, and as numbers JSON can
+                // carry: a report whose count is not finite is dropped, a total that is not
+                // finite left out.
+                let Some(token) = token.clone().filter(|_| progress.done.is_finite()) else {
                     continue;
                 };
+                let mut params = ProgressNotificationParam::new(token, progress.done);
+                if let Some(total) = progress.total.filter(|total| total.is_finite()) {
+                    params = params.with_total(total);
+                }
+                if let Some(message) = progress.message {
+                    params = params.with_message(message);
+                }
                 peer.notify_progress(params).await
             }
             Notice::Log(message) => {
-                let params = json!({
-                    "level": message.level,
-                    "logger": logger,
-                    "data": message.data,
-                });
+                let level = crate::convert::logging_level(message.level);
                 #[allow(deprecated)] // SEP-2577 deprecates logging; 2025-11-25 clients use it.
-                let Ok(params) =
-                    serde_json::from_value::<rmcp::model::LoggingMessageNotificationParam>(params)
-                else {
-                    continue;
-                };
+                let params = rmcp::model::LoggingMessageNotificationParam::new(level, message.data)
+                    .with_logger(logger.as_str());
                 #[allow(deprecated)]
                 peer.notify_logging_message(params).await
             }
