@@ -15,9 +15,10 @@
 //! caller the host named, over one stdio connection that connection (each has its own tasks).
 //! Any other asker of a task's id gets the very error an unknown id gets, so an id says
 //! nothing of whether it exists. The handler's progress shows as the task's `statusMessage`,
-//! since the extension carries no progress notifications for tasks; its questions
-//! ([`Context::ask`](tool_core::Context::ask)) become the task's `inputRequests`, answered with
-//! `tasks/update`.
+//! since the extension carries no progress notifications for tasks; with the `asking` feature,
+//! its questions ([`Context::ask`](tool_core::Context::ask)) become the task's `inputRequests`,
+//! answered with `tasks/update` (without it, each is refused naming the feature, and a tool
+//! marked to ask before it becomes a task becomes one at once).
 
 #[cfg(feature = "asking")]
 mod asker;
