@@ -294,7 +294,12 @@ fn without_a_feature_its_rules_are_refused_and_its_settings_do_not_compile() {
         ),
         (
             "off-asking-waiting",
-            "let _ = server.with_waiting_calls(tool_mcp::WaitingCalls::default());",
+            "let _ = server.with_waiting_calls(());",
+            "putting questions to the client needs tool-mcp's `asking` feature, which is off",
+        ),
+        (
+            "off-asking-waiting-calls",
+            "let _ = tool_mcp::WaitingCalls::default();",
             "the item is gated behind the `asking` feature",
         ),
     ];
@@ -461,9 +466,12 @@ fn each_documented_feature_alone_compiles_a_crate_that_uses_it() {
 #[test]
 fn without_asking_a_tool_that_asks_over_mcp_is_told_which_feature_to_turn_on() {
     // A server built without `asking`, its tool asking its user, called by an MCP client that
-    // can be asked (`testing::connect`'s, over the same lines stdio carries).
+    // declares form elicitation (so that a server built to ask would ask it), over the lines
+    // stdio carries.
     let main = r#"
 use tool_core::{Context, Refusal};
+use tool_mcp::rmcp::ServiceExt;
+use tool_mcp::rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation};
 
 /// Publishes a note once its user says so.
 #[tool_core::tool]
@@ -475,8 +483,15 @@ async fn note_publish(ctx: &Context) -> Result<String, Refusal> {
 #[tokio::main]
 async fn main() {
     let registry = tool_core::Registry::builder().tool(NotePublish).build().unwrap();
-    let client = tool_mcp::testing::connect(tool_mcp::McpServer::new(registry)).await.unwrap();
-    let answer = client.call("note_publish", serde_json::json!({})).await.unwrap();
+    let (server_end, client_end) = tokio::io::duplex(1 << 16);
+    let (reader, writer) = tokio::io::split(server_end);
+    tokio::spawn(tool_mcp::McpServer::new(registry).serve_lines(reader, writer));
+    let capabilities = ClientCapabilities::builder().enable_elicitation().build();
+    let client = ClientConfig::new(capabilities, Implementation::new("asked", "1.0"))
+        .serve(client_end)
+        .await
+        .unwrap();
+    let answer = client.call_tool(CallToolRequestParams::new("note_publish")).await.unwrap();
     println!("{}", tool_mcp::testing::text(&answer));
 }
 "#;

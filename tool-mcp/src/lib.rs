@@ -28,7 +28,9 @@
 //! # Features
 //!
 //! By default this crate serves over stdio (or any pipe): what a local MCP host starts. The
-//! rest is behind features, each building only what it needs: `http` (streamable HTTP on axum:
+//! rest is behind features, each building only what it needs: `asking` (a tool's questions put
+//! to its client, below: without it each is a `cannot-ask` refusal naming the feature), `http`
+//! (streamable HTTP on axum:
 //! [`McpServer::serve_http`], [`McpServer::stateless`], and naming each request's caller and
 //! what it may call: [`McpServer::with_caller`], [`McpServer::with_grant`]), `remote` (remote servers' tools:
 //! `RemoteToolkit`, on rmcp's client with reqwest and rustls), `remote-oauth` (remote servers
@@ -75,7 +77,9 @@
 //! answered at once with a `CreateTaskResult`, and the client polls `tasks/get` (the handler's
 //! latest progress is the task's `statusMessage`; its result, once there, the `CallToolResult`
 //! a direct call gives), answers the handler's questions with `tasks/update`, and stops it with
-//! `tasks/cancel`, which ends the handler at its next `.await`. Other clients, and 2025-11-25
+//! `tasks/cancel`, which ends the handler at its next `.await` (the questions need the
+//! `asking` feature: without it each is refused naming it, and a tool marked to ask before it
+//! becomes a task becomes one at once). Other clients, and 2025-11-25
 //! sessions that do not declare the extension, get a plain call. A task's result is dropped
 //! once its time to live has passed ([`McpServer::with_task_ttl`]); the registry's bound on
 //! each caller's running tasks ([`Registry::with_task_limit`](tool_core::Registry::with_task_limit))

@@ -119,7 +119,8 @@ impl Tasks {
 
     /// How this call is to run: as a task when its tool is marked `#[tool(task)]` and the
     /// request declares the tasks extension (a client that does not cannot read a task), once
-    /// it has its input for a tool marked `task = "after_input"`, else directly. A tool that
+    /// it has its input for a tool marked `task = "after_input"` (at once without the `asking`
+    /// feature, which the rounds it asks in first need), else directly. A tool that
     /// runs only as a task (`task = "required"`) refuses a client that does not declare the
     /// extension, with the `-32021` that names it. (`current`: the request is of 2026-07-28,
     /// whose capabilities are the request's own.)
