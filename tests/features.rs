@@ -148,6 +148,14 @@ fn cargo(dir: &Path, verb: &str) -> Output {
     user_crates::cargo(dir, verb).output().expect("cargo runs")
 }
 
+/// What rustc says checking `main` in a crate named `name` with no features of tool-core's and
+/// `mcp` of tool-mcp's, which must not compile.
+fn refused_to_compile(name: &str, mcp: Option<&[&str]>, main: &str) -> String {
+    let checked = cargo(&user_crate(name, &[], mcp, main), "check");
+    assert!(!checked.status.success(), "{name} compiled");
+    String::from_utf8_lossy(&checked.stderr).into_owned()
+}
+
 /// A tool written by hand with the input schema `field` for its one field `value`.
 const RAW_TOOL: &str = r#"
 struct Raw(&'static str, serde_json::Value);
@@ -242,101 +250,84 @@ fn without_a_feature_its_rules_are_refused_and_its_settings_do_not_compile() {
         let main = format!(
             "fn main() {{\n    let registry = tool_core::Registry::builder().build().unwrap();\n    {code}\n}}\n"
         );
-        let checked = cargo(&user_crate(name, &[], None, &main), "check");
-        let stderr = String::from_utf8_lossy(&checked.stderr);
-        assert!(!checked.status.success(), "{name} compiled");
+        let stderr = refused_to_compile(name, None, &main);
         assert!(stderr.contains(said), "{name}: {stderr}");
     }
-    // tool-mcp's HTTP settings over a stdio-only build.
+    // tool-mcp's HTTP and asking settings over a build with neither.
     let server = "let server = tool_mcp::McpServer::new(registry);";
-    let http = [
+    const HTTP: &[&str] = &[
+        "need tool-mcp's `http` feature, which is off",
+        "features = [\"http\"]",
+    ];
+    const ASKING: &[&str] = &[
+        "putting questions to the client needs tool-mcp's `asking` feature, which is off",
+        "features = [\"asking\"]",
+    ];
+    let stdio_only: [(&str, &str, &[&str]); 9] = [
         (
             "off-http-serve",
             "let _ = server.serve_http(\"127.0.0.1:0\".parse().unwrap(), async {});",
+            HTTP,
         ),
-        ("off-http-stateless", "let _ = server.stateless();"),
+        ("off-http-stateless", "let _ = server.stateless();", HTTP),
         (
             "off-http-resumable",
             "let _ = server.with_resumable_streams();",
+            HTTP,
         ),
         (
             "off-http-caller",
             "let _ = server.with_caller(|_| Some(\"alice\".to_owned()));",
+            HTTP,
         ),
         (
             "off-http-grant",
             "let _ = server.with_grant(|_| tool_core::Grant::all());",
+            HTTP,
         ),
         (
             "off-http-anonymous",
             "let _ = server.with_anonymous(tool_core::Grant::read_only());",
+            HTTP,
         ),
-    ];
-    for (name, code) in http {
-        let main = format!(
-            "fn main() {{\n    let registry = tool_core::Registry::builder().build().unwrap();\n    {server}\n    {code}\n}}\n"
-        );
-        let checked = cargo(&user_crate(name, &[], Some(&[]), &main), "check");
-        let stderr = String::from_utf8_lossy(&checked.stderr);
-        assert!(!checked.status.success(), "{name} compiled");
-        assert!(
-            stderr.contains("need tool-mcp's `http` feature, which is off")
-                && stderr.contains("features = [\"http\"]"),
-            "{name}: {stderr}"
-        );
-    }
-    // tool-mcp's settings for asking over a build without `asking`.
-    let asking = [
         (
             "off-asking-confirmation",
             "let _ = server.with_confirmation(std::time::Duration::from_secs(60));",
-            "putting questions to the client needs tool-mcp's `asking` feature, which is off",
+            ASKING,
         ),
         (
             "off-asking-waiting",
             "let _ = server.with_waiting_calls(());",
-            "putting questions to the client needs tool-mcp's `asking` feature, which is off",
+            ASKING,
         ),
         (
             "off-asking-waiting-calls",
             "let _ = tool_mcp::WaitingCalls::default();",
-            "the item is gated behind the `asking` feature",
+            &["the item is gated behind the `asking` feature"],
         ),
     ];
-    for (name, code, said) in asking {
+    for (name, code, said) in stdio_only {
         let main = format!(
             "fn main() {{\n    let registry = tool_core::Registry::builder().build().unwrap();\n    {server}\n    {code}\n}}\n"
         );
-        let checked = cargo(&user_crate(name, &[], Some(&[]), &main), "check");
-        let stderr = String::from_utf8_lossy(&checked.stderr);
-        assert!(!checked.status.success(), "{name} compiled");
-        assert!(stderr.contains(said), "{name}: {stderr}");
+        let stderr = refused_to_compile(name, Some(&[]), &main);
+        assert!(
+            said.iter().all(|said| stderr.contains(said)),
+            "{name}: {stderr}"
+        );
     }
     // Bearer tokens over a build with HTTP and without `oauth`.
     let main = format!(
         "fn main() {{\n    let registry = tool_core::Registry::builder().build().unwrap();\n    {server}\n    let _ = server.with_bearer_auth(tool_mcp::auth::BearerAuth::jwt(\"a\", \"b\"));\n}}\n"
     );
-    let checked = cargo(
-        &user_crate("off-oauth", &[], Some(&["http"]), &main),
-        "check",
-    );
-    let stderr = String::from_utf8_lossy(&checked.stderr);
-    assert!(
-        !checked.status.success(),
-        "bearer tokens compiled without `oauth`"
-    );
+    let stderr = refused_to_compile("off-oauth", Some(&["http"]), &main);
     assert!(
         stderr.contains("the item is gated behind the `oauth` feature"),
         "{stderr}"
     );
     let pattern = "/// Reads a note.\n#[tool_core::tool]\nasync fn note_read(\n    /// Its tag.\n    \
                    #[schemars(regex(pattern = \"^a\"))]\n    tag: String,\n) -> String {\n    tag\n}\n\nfn main() {}\n";
-    let checked = cargo(&user_crate("off-patterns", &[], None, pattern), "check");
-    let stderr = String::from_utf8_lossy(&checked.stderr);
-    assert!(
-        !checked.status.success(),
-        "a pattern compiled without the feature"
-    );
+    let stderr = refused_to_compile("off-patterns", None, pattern);
     assert!(
         stderr.contains("`regex(..)` is checked with tool-core's `patterns` feature, which is off"),
         "{stderr}"

@@ -197,6 +197,7 @@ mod tasks;
 #[cfg(feature = "testing")]
 #[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod testing;
+#[cfg(any(test, not(feature = "asking")))]
 mod unasked;
 
 #[cfg(feature = "asking")]

@@ -5,9 +5,9 @@
 //! to turn on; no call is suspended for an answer, so no `requestState` names one.
 //!
 //! It has the shape of `ask`'s `Asking` that the handler uses, so that the handler is the same
-//! with the feature on or off but for the parts only asking has (suspending, resuming). It is
-//! compiled with the feature on too, unused, so that its test runs in a build with every
-//! feature, the one the workspace's tests make.
+//! with the feature on or off but for the parts only asking has (suspending, resuming). Its
+//! test builds with the feature on too, so that it runs in the workspace's tests, which turn
+//! every feature on.
 
 #![cfg_attr(feature = "asking", allow(dead_code))]
 
@@ -20,9 +20,9 @@ use tool_core::call::{BoxFuture, Offers, Question, Reply, Root, Sampled, Samplin
 use tool_core::{Asker, Refusal, code};
 
 /// Why nothing can be asked: the feature is off.
-const OFF: &str = "this server puts no questions to its client: it was built without \
-                   tool-mcp's `asking` feature; turn it on in Cargo.toml \
-                   (`tool-mcp = { version = \"0.1\", features = [\"asking\"] }`)";
+const OFF: &str = "this server puts no questions to its client (it was built without \
+                   tool-mcp's `asking` feature, which its Cargo.toml turns on with \
+                   `tool-mcp = { version = \"0.1\", features = [\"asking\"] }`)";
 
 /// The asker of every call on a server without the `asking` feature.
 pub(crate) struct Unasked;
@@ -94,7 +94,7 @@ impl Missing {
 pub(crate) fn no_waiting_call() -> McpError {
     McpError::invalid_params(
         format!(
-            "requestState names no call waiting for an answer: {OFF}; call the tool again \
+            "requestState names no call waiting for an answer, as {OFF}: call the tool again \
              without requestState"
         ),
         None,
