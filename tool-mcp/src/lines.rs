@@ -19,21 +19,53 @@ use futures::{SinkExt, StreamExt};
 use rmcp::model::{
     ClientJsonRpcMessage, ErrorData, JsonRpcError, JsonRpcMessage, RequestId, ServerJsonRpcMessage,
 };
+use rmcp::service::RoleServer;
 use rmcp::transport::async_rw::JsonRpcMessageCodec;
-use rmcp::transport::sink_stream::SinkStreamTransport;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio_util::bytes::BytesMut;
 use tokio_util::codec::{Decoder, FramedRead, FramedWrite, LinesCodec, LinesCodecError};
-use tokio_util::sync::PollSender;
 
 /// Messages waiting to be written; past this many, rmcp and the reader wait for the writer.
 const PENDING: usize = 64;
 
-/// rmcp's transport: the messages read from the pipe in, its own messages out.
-pub(crate) type Transport =
-    SinkStreamTransport<PollSender<ServerJsonRpcMessage>, BoxStream<'static, ClientJsonRpcMessage>>;
+/// rmcp's transport: the messages read from the pipe in, its own messages out to the writer.
+///
+/// A type of this crate's own rather than rmcp's `SinkStreamTransport` over a sender and a
+/// boxed stream: rmcp's whole service loop is compiled for its transport's type, and every
+/// function of it carries that type's name into the debug info of a user's binary, so a short
+/// name keeps that binary smaller.
+pub(crate) struct Transport {
+    /// Messages to write, in the order their sends first wait here.
+    outgoing: mpsc::Sender<ServerJsonRpcMessage>,
+    /// The messages read from the pipe.
+    incoming: BoxStream<'static, ClientJsonRpcMessage>,
+}
+
+impl rmcp::transport::Transport<RoleServer> for Transport {
+    type Error = io::Error;
+
+    fn send(
+        &mut self,
+        item: ServerJsonRpcMessage,
+    ) -> impl Future<Output = io::Result<()>> + Send + 'static {
+        let outgoing = self.outgoing.clone();
+        async move {
+            outgoing.send(item).await.map_err(|_| {
+                io::Error::new(io::ErrorKind::BrokenPipe, "the line writer has stopped")
+            })
+        }
+    }
+
+    fn receive(&mut self) -> impl Future<Output = Option<ClientJsonRpcMessage>> + Send {
+        self.incoming.next()
+    }
+
+    async fn close(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
 
 /// A transport for rmcp on `reader` and `writer`, and the task writing to `writer`, which ends
 /// once rmcp has dropped the transport and everything said has been written: await it before
@@ -68,7 +100,7 @@ where
             }
         })
         .boxed();
-    let transport = SinkStreamTransport::new(PollSender::new(outgoing), incoming);
+    let transport = Transport { outgoing, incoming };
     (transport, writing)
 }
 
