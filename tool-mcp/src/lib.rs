@@ -183,6 +183,7 @@ use unasked as ask;
 #[cfg(feature = "oauth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
 pub mod auth;
+mod background;
 mod callers;
 mod convert;
 pub mod features;

@@ -80,7 +80,7 @@ where
     W: AsyncWrite + Send + Unpin + 'static,
 {
     let (outgoing, pending) = mpsc::channel(PENDING);
-    let writing = tokio::spawn(write_lines(pending, writer));
+    let writing = crate::background::spawn(write_lines(pending, writer));
     let answers = outgoing.clone();
     let lines = Lines(LinesCodec::new_with_max_length(max_line_bytes));
     let incoming = FramedRead::new(reader, lines)

@@ -493,7 +493,7 @@ impl ServerHandler for McpServer {
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         let mut changes = self.registry.subscribe();
         let peer = context.peer.clone();
-        tokio::spawn(async move {
+        crate::background::spawn(async move {
             use tokio::sync::broadcast::error::RecvError;
             // A lagging listener missed some changes, but one notice covers them all.
             while let Ok(_) | Err(RecvError::Lagged(_)) = changes.recv().await {

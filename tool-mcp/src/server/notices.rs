@@ -72,7 +72,10 @@ impl Notices {
                 self.logger.clone(),
                 receiver,
             );
-            (sender, self.runtime.spawn(forwarding))
+            (
+                sender,
+                crate::background::spawn_on(&self.runtime, forwarding),
+            )
         });
         // The call may outlive its listener; a closed channel is not the tool's concern.
         let _ = sender.send(notice);

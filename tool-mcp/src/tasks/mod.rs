@@ -234,7 +234,7 @@ impl Tasks {
         };
         match written {
             Ok(written) => {
-                tokio::spawn(mirror(self.clone(), id, handle, written));
+                crate::background::spawn(mirror(self.clone(), id, handle, written));
                 Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
             }
             Err(error) => {
