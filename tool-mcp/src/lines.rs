@@ -37,7 +37,9 @@ const PENDING: usize = 64;
 /// function of it carries that type's name into the debug info of a user's binary, so a short
 /// name keeps that binary smaller.
 pub(crate) struct Transport {
-    /// Messages to write, in the order their sends first wait here.
+    /// Messages for the writer. Each send clones it, as rmcp runs every send as a task of its
+    /// own; the channel is first come, first served, so messages go out in the order their
+    /// sends are first polled.
     outgoing: mpsc::Sender<ServerJsonRpcMessage>,
     /// The messages read from the pipe.
     incoming: BoxStream<'static, ClientJsonRpcMessage>,
@@ -63,6 +65,8 @@ impl rmcp::transport::Transport<RoleServer> for Transport {
     }
 
     async fn close(&mut self) -> io::Result<()> {
+        // The writer ends once every sender is gone (this one, the reader's in `incoming`,
+        // those of sends under way), that is once rmcp drops the transport; not on close.
         Ok(())
     }
 }

@@ -285,7 +285,7 @@ impl Suspended {
         let state = uuid::Uuid::new_v4().simple().to_string();
         // Started while the table is locked, so that even a time to live of zero finds the
         // entry in it.
-        let expiry = tokio::spawn({
+        let expiry = crate::background::spawn({
             let table = self.table.clone();
             let ttl = self.limits.ttl;
             let state = state.clone();

@@ -246,7 +246,7 @@ impl RemoteToolkit {
         let mut changed = self.tools_changed.clone();
         let (name, link, timeout) = (self.name.clone(), self.link.clone(), self.timeout);
         let mut known = self.definitions.clone();
-        let task = tokio::spawn(async move {
+        let task = crate::background::spawn(async move {
             while changed.changed().await.is_ok() {
                 let definitions = match list(&name, &link.client).await {
                     Ok(definitions) => definitions,
@@ -457,7 +457,7 @@ impl Drop for Abandoned<'_> {
             CancelledNotificationParam::new(Some(id), Some("the caller stopped waiting".into()));
         // Drop cannot wait for the notification to be sent; the connection's own task sends it.
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            runtime.spawn(async move {
+            crate::background::spawn_on(&runtime, async move {
                 let _ = peer.notify_cancelled(cancelled).await;
             });
         }
