@@ -156,6 +156,13 @@ fn refused_to_compile(name: &str, mcp: Option<&[&str]>, main: &str) -> String {
     String::from_utf8_lossy(&checked.stderr).into_owned()
 }
 
+/// A `main` that builds an empty registry, `registry`, then runs `lines`.
+fn main_over_a_registry(lines: &str) -> String {
+    format!(
+        "fn main() {{\n    let registry = tool_core::Registry::builder().build().unwrap();\n    {lines}\n}}\n"
+    )
+}
+
 /// A tool written by hand with the input schema `field` for its one field `value`.
 const RAW_TOOL: &str = r#"
 struct Raw(&'static str, serde_json::Value);
@@ -247,10 +254,7 @@ fn without_a_feature_its_rules_are_refused_and_its_settings_do_not_compile() {
         ),
     ];
     for (name, code, said) in settings {
-        let main = format!(
-            "fn main() {{\n    let registry = tool_core::Registry::builder().build().unwrap();\n    {code}\n}}\n"
-        );
-        let stderr = refused_to_compile(name, None, &main);
+        let stderr = refused_to_compile(name, None, &main_over_a_registry(code));
         assert!(stderr.contains(said), "{name}: {stderr}");
     }
     // tool-mcp's HTTP and asking settings over a build with neither.
@@ -307,9 +311,7 @@ fn without_a_feature_its_rules_are_refused_and_its_settings_do_not_compile() {
         ),
     ];
     for (name, code, said) in stdio_only {
-        let main = format!(
-            "fn main() {{\n    let registry = tool_core::Registry::builder().build().unwrap();\n    {server}\n    {code}\n}}\n"
-        );
+        let main = main_over_a_registry(&format!("{server}\n    {code}"));
         let stderr = refused_to_compile(name, Some(&[]), &main);
         assert!(
             said.iter().all(|said| stderr.contains(said)),
@@ -317,9 +319,9 @@ fn without_a_feature_its_rules_are_refused_and_its_settings_do_not_compile() {
         );
     }
     // Bearer tokens over a build with HTTP and without `oauth`.
-    let main = format!(
-        "fn main() {{\n    let registry = tool_core::Registry::builder().build().unwrap();\n    {server}\n    let _ = server.with_bearer_auth(tool_mcp::auth::BearerAuth::jwt(\"a\", \"b\"));\n}}\n"
-    );
+    let main = main_over_a_registry(&format!(
+        "{server}\n    let _ = server.with_bearer_auth(tool_mcp::auth::BearerAuth::jwt(\"a\", \"b\"));"
+    ));
     let stderr = refused_to_compile("off-oauth", Some(&["http"]), &main);
     assert!(
         stderr.contains("the item is gated behind the `oauth` feature"),

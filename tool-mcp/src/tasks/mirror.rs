@@ -96,8 +96,8 @@ fn waiting(requests: Option<Value>) -> Result<TaskPayload, String> {
 #[cfg(not(feature = "asking"))]
 fn waiting(_requests: Option<Value>) -> Result<TaskPayload, String> {
     Err(
-        "a task waiting for input, which this replica cannot show: it was built without \
-         tool-mcp's `asking` feature, and the one that stored the task with it"
+        "the task waits for input, which this replica cannot show, as it was built without \
+         tool-mcp's `asking` feature and the replica that stored the task with it"
             .to_owned(),
     )
 }

@@ -291,7 +291,7 @@ impl Tasks {
             McpError::internal_error(
                 format!(
                     "the stored state of task `{}` cannot be read ({error}); do all replicas \
-                     run the same version of the server?",
+                     run the same version of the server, with the same features?",
                     shortened(id)
                 ),
                 None,
