@@ -169,7 +169,8 @@
 //! other replicas leave for it; any replica answers `tasks/*` for it from the store, with the
 //! same owner checks. While the store cannot be reached, task calls fail with an error saying
 //! so (a replica still answers for the tasks it runs itself), and plain calls are not touched.
-//! Without a store, tasks are kept in the process's memory ([`MemoryTaskStore`]). A
+//! Without a store, a server keeps the tasks it runs in its memory alone, and a task whose
+//! result has been dropped is gone at once. A
 //! 2026-07-28 request has no session, so its tasks reach every replica; a 2025-11-25 session
 //! lives on one replica, and so do its tasks, as a task's owner includes its session.
 

@@ -145,8 +145,9 @@ pub trait TaskStore: Send + Sync + 'static {
     }
 }
 
-/// The tasks of one process, in its memory: the default, for a server that is not one of
-/// several replicas.
+/// A [`TaskStore`] in one process's memory, for servers in one process that share their
+/// tasks (several listeners, say) and for testing what uses a store. A server given no store
+/// needs none: it keeps the tasks it runs in its own memory.
 #[derive(Clone, Default)]
 pub struct MemoryTaskStore {
     tasks: Arc<Mutex<HashMap<String, Kept>>>,

@@ -1,9 +1,9 @@
-//! Each task's state kept in the task store while this server runs it, so that any replica
+//! Each task's state kept in the shared task store while this server runs it, so that any replica
 //! answers for it: written whenever it changes (and rewritten every heartbeat, so the others
 //! can tell the replica is still there), with the answers and cancel other replicas left read
 //! back at each turn.
 
-use std::sync::PoisonError;
+use std::sync::{Arc, PoisonError};
 use std::time::{Duration, Instant};
 
 use rmcp::ErrorData as McpError;
@@ -12,7 +12,7 @@ use serde_json::Value;
 use tool_core::TaskHandle;
 
 use crate::owner::Owner;
-use crate::store::TaskRecord;
+use crate::store::{TaskRecord, TaskStore};
 
 use super::{Tasks, said};
 
@@ -136,7 +136,13 @@ pub(super) fn millis(duration: Duration) -> u64 {
 /// takes the answers and the cancellation other replicas left, and writes the state if it
 /// changed, until the finished state is written (or the task is dropped). A write that fails
 /// (Redis down) is tried again at the next turn.
-pub(super) async fn mirror(tasks: Tasks, id: String, handle: TaskHandle, mut written: Value) {
+pub(super) async fn mirror(
+    tasks: Tasks,
+    store: Arc<dyn TaskStore>,
+    id: String,
+    handle: TaskHandle,
+    mut written: Value,
+) {
     let owner = {
         let owned = tasks.owned.lock().unwrap_or_else(PoisonError::into_inner);
         match owned.get(&id) {
@@ -149,11 +155,11 @@ pub(super) async fn mirror(tasks: Tasks, id: String, handle: TaskHandle, mut wri
     let mut beat = Instant::now();
     loop {
         tokio::time::sleep(MIRROR_EVERY).await;
-        if !cancel_passed_on && let Ok(true) = tasks.store.cancelled(&id).await {
+        if !cancel_passed_on && let Ok(true) = store.cancelled(&id).await {
             cancel_passed_on = true;
             let _ = tasks.manager.cancel_task(&id);
         }
-        if let Ok(answers) = tasks.store.take_answers(&id).await
+        if let Ok(answers) = store.take_answers(&id).await
             && !answers.is_empty()
         {
             let _ = tasks.manager.update_task(&id, answers);
@@ -169,7 +175,7 @@ pub(super) async fn mirror(tasks: Tasks, id: String, handle: TaskHandle, mut wri
                 true => tasks.ttl,
                 false => tasks.ttl.saturating_mul(2),
             };
-            stored = match tasks.store.put(&id, &record, keep).await {
+            stored = match store.put(&id, &record, keep).await {
                 Ok(()) => true,
                 Err(error) => {
                     tracing::warn!(task = %id, %error, "the task's state could not be stored");

@@ -5,11 +5,13 @@
 //! `tasks/update` and `tasks/cancel` reach it through rmcp's [`TaskManager`], which keeps each
 //! task's state, its questions and its result until its time to live has passed.
 //!
-//! Each task's state is also written to a [`TaskStore`] (in memory unless the server is given
-//! one), which is how a replica that does not run a task answers `tasks/*` for it: the replica
-//! running the task writes its state there whenever it changes, and every
+//! A server given a [`TaskStore`] shared with other replicas also writes each task's state
+//! there, which is how a replica that does not run a task answers `tasks/*` for it: the
+//! replica running the task writes its state there whenever it changes, and every
 //! [`MIRROR_EVERY`] reads what other replicas left for it (answers, a request to cancel). A
-//! replica answers for the tasks it runs from its own memory, and for the others from the store.
+//! replica answers for the tasks it runs from its own memory, and for the others from the
+//! store. A server without one keeps its tasks in its memory alone: what it does not run does
+//! not exist for it, so a task its manager has dropped is gone at once, everywhere.
 //!
 //! A task belongs to whoever started it: over HTTP the session (`Mcp-Session-Id`) and the
 //! caller the host named, over one stdio connection that connection (each has its own tasks).
@@ -45,7 +47,7 @@ use tool_core::{Context, Registry, TaskHandle, ToolCall, ToolResult};
 use self::asker::InTask;
 use self::mirror::{STOPPED_AFTER, detailed_of, millis, mirror, now_ms, record_of, stopped};
 use crate::owner::Owner;
-use crate::store::{MemoryTaskStore, TaskStore, TaskStoreError};
+use crate::store::{TaskStore, TaskStoreError};
 
 /// How a `tools/call` runs ([`Tasks::wanted`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,9 +67,8 @@ pub(crate) struct Tasks {
     manager: TaskManager,
     owned: Arc<Mutex<HashMap<String, Owned>>>,
     ttl: Duration,
-    store: Arc<dyn TaskStore>,
-    /// Whether `store` is shared with other servers (and so with every connection).
-    shared: bool,
+    /// The store shared with other servers (and so with every connection), if any.
+    store: Option<Arc<dyn TaskStore>>,
 }
 
 /// A task as this server knows it: who may see it, its handle, for its progress, and when it
@@ -86,8 +87,7 @@ impl Tasks {
             manager: TaskManager::new(),
             owned: Arc::default(),
             ttl,
-            store: Arc::new(MemoryTaskStore::default()),
-            shared: false,
+            store: None,
         }
     }
 
@@ -100,15 +100,14 @@ impl Tasks {
 
     /// The same settings, keeping the state of tasks in `store`, shared with other servers.
     pub(crate) fn with_store(mut self, store: Arc<dyn TaskStore>) -> Tasks {
-        self.store = store;
-        self.shared = true;
+        self.store = Some(store);
         self
     }
 
     /// The store, if it is shared with other servers: only then is what a caller found kept
     /// in it, as one process already shares its callers' sessions in memory.
     pub(crate) fn shared_store(&self) -> Option<&dyn TaskStore> {
-        self.shared.then_some(self.store.as_ref())
+        self.store.as_deref()
     }
 
     /// The same store, keeping results for `ttl`.
@@ -171,8 +170,8 @@ impl Tasks {
         offered: Option<InputResponses>,
     ) -> Result<CallToolResponse, McpError> {
         self.forget_dropped();
-        if self.shared {
-            self.store.ready().await.map_err(|error| {
+        if let Some(store) = &self.store {
+            store.ready().await.map_err(|error| {
                 unreachable_store(&error, "the task was not started; call the tool again")
             })?;
         }
@@ -220,21 +219,21 @@ impl Tasks {
                     started: Instant::now(),
                 },
             );
+        let Some(store) = self.store.clone() else {
+            return Ok(CallToolResponse::Task(CreateTaskResult::new(task)));
+        };
         // Written before the client learns the id, so that any replica it asks knows it.
         let written = match self.manager.get_task(&id) {
             Ok(detailed) => {
                 let record = record_of(&owner, &detailed, &handle);
-                let written = self
-                    .store
-                    .put(&id, &record, self.ttl.saturating_mul(2))
-                    .await;
+                let written = store.put(&id, &record, self.ttl.saturating_mul(2)).await;
                 written.map(|()| record.task)
             }
             Err(error) => Err(TaskStoreError::new(error.message)),
         };
         match written {
             Ok(written) => {
-                crate::background::spawn(mirror(self.clone(), id, handle, written));
+                crate::background::spawn(mirror(self.clone(), store, id, handle, written));
                 Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
             }
             Err(error) => {
@@ -259,8 +258,14 @@ impl Tasks {
     pub(crate) async fn get(&self, id: &str, owner: &Owner) -> Result<GetTaskResult, McpError> {
         match self.local(id, owner)? {
             true => self.get_local(id, owner),
-            false => self.get_stored(id, owner).await,
+            false => self.get_stored(self.store_of(id)?, id, owner).await,
         }
+    }
+
+    /// The shared store, where a task this server does not run may be found; without one,
+    /// the error an unknown id gets.
+    fn store_of(&self, id: &str) -> Result<&dyn TaskStore, McpError> {
+        self.store.as_deref().ok_or_else(|| unknown(id))
     }
 
     /// Whether this server runs task `id` (and `owner` may see it); an error if it runs it
@@ -275,9 +280,13 @@ impl Tasks {
     }
 
     /// The state of a task another server runs, as it last wrote it to the store.
-    async fn get_stored(&self, id: &str, owner: &Owner) -> Result<GetTaskResult, McpError> {
-        let record = self
-            .store
+    async fn get_stored(
+        &self,
+        store: &dyn TaskStore,
+        id: &str,
+        owner: &Owner,
+    ) -> Result<GetTaskResult, McpError> {
+        let record = store
             .get(id)
             .await
             .map_err(|error| unreachable_store(&error, "call again once it is back"))?;
@@ -349,7 +358,7 @@ impl Tasks {
             return self.manager.update_task(id, answers);
         }
         let answers = answers.into_iter().collect();
-        self.store
+        self.store_of(id)?
             .answer(id, answers, self.ttl.saturating_mul(2))
             .await
             .map_err(|error| unreachable_store(&error, "send the answers again once it is back"))
@@ -361,7 +370,7 @@ impl Tasks {
         if self.local(id, owner)? {
             return self.manager.cancel_task(id);
         }
-        self.store
+        self.store_of(id)?
             .cancel(id, self.ttl.saturating_mul(2))
             .await
             .map_err(|error| unreachable_store(&error, "cancel again once it is back"))
