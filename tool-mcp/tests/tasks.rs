@@ -281,6 +281,19 @@ impl Client {
             .to_owned()
     }
 
+    /// What `note_count` says once it says `expected`, or last before a patient wait ends.
+    async fn count_until(&mut self, expected: &str) -> String {
+        let mut count = String::new();
+        for () in support::patiently() {
+            count = self.count().await;
+            if count == expected {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        count
+    }
+
     /// Writes `n` notes.
     async fn write_notes(&mut self, n: usize) {
         for index in 0..n {
@@ -336,7 +349,9 @@ async fn a_task_is_polled_to_completion_over_http_and_gives_what_a_direct_call_g
 /// status message, cancels it mid-way, and sees its handler stop.
 async fn cancelled_mid_way_the_handler_stops(client: &mut Client) {
     client.write_notes(3).await;
-    let id = client.start("note_export", json!({"pace_ms": 400})).await;
+    // Each note takes seconds, so that the count and the cancel below reach the server while
+    // the export runs, even on a loaded machine.
+    let id = client.start("note_export", json!({"pace_ms": 3000})).await;
     let mut seen = None;
     for () in support::patiently() {
         let answer = client.task("tasks/get", &id, json!({})).await;
@@ -412,27 +427,29 @@ async fn a_task_past_its_ttl_is_gone_with_a_clear_error() {
 
 #[tokio::test]
 async fn a_task_still_running_at_its_ttl_fails_and_its_handler_stops() {
-    let mut client = Client::stdio(&["--task-ttl-ms", "300"]);
+    // The export would take three minutes; its time to live ends long before, yet leaves a
+    // loaded machine ample time to see the handler start.
+    let mut client = Client::stdio(&["--task-ttl-ms", "5000"]);
     client.write_notes(3).await;
-    let id = client.start("note_export", json!({"pace_ms": 1000})).await;
-    assert_eq!(client.count().await, "3 notes, 0 reindexing, 1 exporting");
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    let id = client
+        .start("note_export", json!({"pace_ms": 60_000}))
+        .await;
+    assert_eq!(
+        client
+            .count_until("3 notes, 0 reindexing, 1 exporting")
+            .await,
+        "3 notes, 0 reindexing, 1 exporting",
+        "the handler runs while its task does"
+    );
     let finished = client.poll(&id).await;
     assert_eq!(finished["status"], "failed", "{finished}");
     assert_eq!(
         finished["error"]["message"], "task expired: TTL elapsed before completion",
         "rmcp's words"
     );
-    let mut count = String::new();
-    for () in support::patiently() {
-        count = client.count().await;
-        if count == "3 notes, 0 reindexing" {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
     assert_eq!(
-        count, "3 notes, 0 reindexing",
+        client.count_until("3 notes, 0 reindexing").await,
+        "3 notes, 0 reindexing",
         "the handler stopped with its task"
     );
 }
