@@ -303,15 +303,11 @@ async fn a_50_mb_argument_string_is_refused_by_size_before_it_is_parsed() {
     let huge = format!(r#"{{"items":"{}"}}"#, "a".repeat(50 << 20));
     let arguments = Arguments::from_text(huge);
     let registry = registry();
-    let huge_call = ToolCall::new("id-1", "order_place", arguments.clone());
-    let started = Instant::now();
+    // Cut off before its end, the text is not JSON: a parser would refuse it as such, so a
+    // refusal by size shows that nothing parsed it.
+    let unfinished = &arguments.as_str()[..arguments.as_str().len() - 1];
+    let huge_call = ToolCall::new("id-1", "order_place", Arguments::from_text(unfinished));
     let result = registry.call(huge_call, &Context::default()).await;
-    let elapsed = started.elapsed();
-    // It takes microseconds; the bound leaves room for a loaded machine.
-    assert!(
-        elapsed < Duration::from_millis(250),
-        "refusing 50 MB took {elapsed:?}"
-    );
     let refusal = bad_arguments(&result);
     assert_eq!(
         refusal.message,
@@ -319,7 +315,7 @@ async fn a_50_mb_argument_string_is_refused_by_size_before_it_is_parsed() {
             "the arguments of order_place are {} bytes, more than the 1048576 this registry \
              takes; nothing ran: send less (the host can raise the limit with \
              Registry::with_max_argument_bytes)",
-            arguments.as_str().len()
+            unfinished.len()
         )
     );
     assert_eq!(

@@ -62,6 +62,14 @@ pub fn run<F: std::future::Future>(future: F) -> F::Output {
         .block_on(future)
 }
 
+/// The rounds of a wait for something that happens in its own time (a handler dropped, a
+/// record handed over): as many as fit in two minutes, so that a loaded machine is waited for
+/// and a fast one is not. The caller sleeps between rounds.
+pub fn patiently() -> impl Iterator<Item = ()> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    std::iter::from_fn(move || (std::time::Instant::now() < deadline).then_some(()))
+}
+
 /// Records the events `tracing` receives, as text: one line each, its level and its fields.
 #[derive(Clone, Default)]
 pub struct Log(Arc<Mutex<Vec<String>>>);

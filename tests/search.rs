@@ -355,7 +355,7 @@ async fn a_search_is_a_call_like_any_other_recorded_budgeted_and_bounded() {
     );
 
     let mut seen = Vec::new();
-    for _ in 0..200 {
+    for () in tool_tests::patiently() {
         seen = records.lock().unwrap().clone();
         if seen.len() >= 4 {
             break;

@@ -286,18 +286,16 @@ fn held() -> usize {
     HELD.load(Ordering::Relaxed)
 }
 
-/// Waits (briefly) until the runtime has no task but this one.
+/// Waits until the runtime has no task but this one.
 async fn no_tasks_left() {
     let metrics = tokio::runtime::Handle::current().metrics();
-    let started = Instant::now();
-    while metrics.num_alive_tasks() > 0 {
-        assert!(
-            started.elapsed() < Duration::from_secs(2),
-            "{} tasks left",
-            metrics.num_alive_tasks()
-        );
+    for () in tool_tests::patiently() {
+        if metrics.num_alive_tasks() == 0 {
+            return;
+        }
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
+    panic!("{} tasks left", metrics.num_alive_tasks());
 }
 
 /// The driver any route is checked with: two warm-up batches, then `measured` batches, each
@@ -368,8 +366,9 @@ async fn every_call_is_answered_once_in_order_and_nothing_is_left_behind() {
     stress(&InProcess(registry.with_batch_limit(usize::MAX)), &probe, 1).await;
 
     assert!(probe.entered.load(Ordering::SeqCst) > 0);
+    // A bound on what is slow beyond reason, with room for a machine busy with other work.
     assert!(
-        started.elapsed() < Duration::from_secs(30),
+        started.elapsed() < Duration::from_secs(120),
         "took {:?}",
         started.elapsed()
     );

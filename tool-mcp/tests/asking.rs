@@ -645,6 +645,7 @@ async fn forged_stale_and_ill_shaped_retries_are_clear_errors_that_disturb_nothi
 async fn a_client_that_can_be_asked_still_cancels_its_call() {
     let (_child, mut raw) = example_over_stdio();
     let slow = json!({"pace_ms": 1000, "passes": 30});
+    let sent = std::time::Instant::now();
     let id = raw.send_call("note_reindex", slow, json!({})).await;
     let mut count = Value::Null;
     for () in support::patiently() {
@@ -666,6 +667,12 @@ async fn a_client_that_can_be_asked_still_cancels_its_call() {
     for () in support::patiently() {
         count = raw.call("note_count", json!({}), json!({})).await;
         if count["result"]["content"][0]["text"] == "0 notes, 0 reindexing" {
+            // Sooner than its 30 s of passes could end it: cancelled, not finished.
+            assert!(
+                sent.elapsed() < Duration::from_secs(30),
+                "the call ended only after {:?}",
+                sent.elapsed()
+            );
             return;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
@@ -679,8 +686,8 @@ async fn go_on(ctx: &Context) -> Result<String, Refusal> {
     ask_to_go_on(ctx).await
 }
 
-/// Asks whether to go on, and says what it was told, within 300 ms.
-#[tool(timeout = "300ms")]
+/// Asks whether to go on, and says what it was told, within 2 s.
+#[tool(timeout = "2s")]
 async fn go_on_quickly(ctx: &Context) -> Result<String, Refusal> {
     ask_to_go_on(ctx).await
 }
@@ -924,12 +931,12 @@ async fn another_caller_s_request_state_finds_nothing_over_http() {
 async fn a_suspended_call_ends_at_its_deadline_and_is_forgotten_after_its_time_to_live() {
     let running = Arc::new(AtomicUsize::new(0));
     let server = asking_server(&running).with_waiting_calls(WaitingCalls {
-        ttl: Duration::from_millis(600),
+        ttl: Duration::from_secs(4),
         ..WaitingCalls::default()
     });
     let mut raw = Raw::serve(server);
 
-    // The tool's deadline (300 ms) passes while it waits: a late answer gets that result.
+    // The tool's deadline (2 s) passes while it waits: a late answer gets that result.
     let state = state_of(&raw.call("go_on_quickly", json!({}), json!({})).await);
     assert_eq!(running.load(Ordering::SeqCst), 1);
     eventually("the call's end at its deadline", || {
@@ -975,7 +982,7 @@ async fn a_legacy_client_that_never_answers_its_elicitation_holds_the_call_no_lo
     assert_eq!(asked["method"], "elicitation/create", "{asked}");
     assert_eq!(asked["params"]["message"], "Go on?");
     assert_eq!(asked["params"]["mode"], "form");
-    // Never answered: the tool's deadline (300 ms) ends the call.
+    // Never answered: the tool's deadline (2 s) ends the call.
     let result = raw.answer_to(id).await;
     let text = result["result"]["content"][0]["text"].as_str().unwrap();
     assert!(text.starts_with("refused\ttimed-out\t"), "{result}");

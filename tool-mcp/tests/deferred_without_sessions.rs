@@ -385,13 +385,15 @@ async fn a_caller_never_finds_nor_calls_an_ungranted_tool() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_idle_caller_s_found_tools_are_forgotten() {
-    let server = server().with_caller_sessions(100, Duration::from_millis(300));
+    let idle = Duration::from_secs(2);
+    let server = server().with_caller_sessions(100, idle);
     let http = HttpServer::serve(server).await;
     let mut ann = Caller::new(&http.url(), Some("ann"), CURRENT);
     ann.call("tool_search", json!({"query": "write a note", "limit": 1}))
         .await;
     assert_eq!(ann.listed().await, ["tool_search", "note_write", "weather"]);
-    tokio::time::sleep(Duration::from_millis(600)).await;
+    // Every request is a use: wait without one, past the idle time.
+    tokio::time::sleep(idle + Duration::from_secs(1)).await;
     assert_eq!(ann.listed().await, ["tool_search", "weather"]);
     http.stop().await;
 }

@@ -146,9 +146,11 @@ fn check_session(seen: &Value, sure: Progress) {
     }
     assert_eq!(seen["progress"][0]["total"], 3.0);
 
+    // The client gives the call up after 0.3 s; held until the call's 30 s of passes ended,
+    // it would wait 30 s. The bound lies between the two, with room for a loaded machine.
     let waited = seen["cancel_waited"].as_f64().unwrap();
     assert!(
-        waited < 1.0,
+        waited < 10.0,
         "the cancelled call held the client for {waited}s"
     );
     assert_eq!(

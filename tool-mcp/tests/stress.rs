@@ -11,6 +11,8 @@ use tool_core::call::CancellationToken;
 use tool_core::{Context, Registry, ToolCall, tool, toolkit};
 use tool_mcp::{McpServer, RemoteToolkit};
 
+mod support;
+
 /// Counts live handler futures.
 struct Lab {
     live: Arc<AtomicUsize>,
@@ -26,7 +28,7 @@ impl Drop for Live {
 
 #[toolkit(name = "lab")]
 impl Lab {
-    /// Answers, panics, or sleeps as told.
+    /// Answers, panics, or sleeps for an hour, as told.
     #[tool(readonly)]
     async fn lab_run(&self, kind: u8, value: u32) -> String {
         self.live.fetch_add(1, Ordering::SeqCst);
@@ -34,11 +36,21 @@ impl Lab {
         match kind {
             0 => panic!("boom {value}"),
             1 => {
-                tokio::time::sleep(Duration::from_secs(5)).await;
+                tokio::time::sleep(Duration::from_secs(3600)).await;
                 "late".to_owned()
             }
             _ => format!("ok {value}"),
         }
+    }
+
+    /// Sleeps for an hour, with a timeout of its own of ten seconds: far longer than a cancel
+    /// takes to come, and no shorter default of the server's ends it first.
+    #[tool(readonly, timeout = "10s")]
+    async fn lab_wait(&self) -> String {
+        self.live.fetch_add(1, Ordering::SeqCst);
+        let _live = Live(self.live.clone());
+        tokio::time::sleep(Duration::from_secs(3600)).await;
+        "late".to_owned()
     }
 }
 
@@ -55,24 +67,22 @@ async fn run_batch(client: &Registry, calls: usize, round: usize) {
         let value = (round * calls + index) as u32;
         let token = CancellationToken::new();
         // One in ten panics, one in ten is cancelled by the client, one in ten times out on
-        // the server, the rest answer.
+        // the server, the rest answer. The cancelled calls are of a tool whose own timeout is
+        // longer than the server's default, so that the server does not end them before the
+        // cancel comes.
         let kind = match index % 10 {
             0 => 0,
             1 | 2 => 1,
             _ => 2,
         };
-        if index % 10 == 1 {
+        let (name, arguments) = if index % 10 == 1 {
             cancels.push(token.clone());
-        }
+            ("lab_wait", json!({}))
+        } else {
+            ("lab_run", json!({"kind": kind, "value": value}))
+        };
         let ctx = Context::new().with_cancellation(token);
-        batch.push((
-            ToolCall::new(
-                format!("c{index}"),
-                "lab_run",
-                json!({"kind": kind, "value": value}),
-            ),
-            ctx,
-        ));
+        batch.push((ToolCall::new(format!("c{index}"), name, arguments), ctx));
     }
     let canceller = tokio::spawn(async move {
         tokio::time::sleep(Duration::from_millis(30)).await;
@@ -122,8 +132,10 @@ async fn thousands_of_mcp_calls_with_cancels_timeouts_and_panics_all_answer_once
 
     // A first round warms allocators and caches; memory is compared after later rounds.
     run_batch(&client, 500, 0).await;
+    // The server drops a handler when its timeout passes or the client's cancel arrives: wait
+    // until it has (a handler it never dropped would sleep on for an hour).
     let settle = async || {
-        for _ in 0..200 {
+        for () in support::patiently() {
             if live.load(Ordering::SeqCst) == 0 {
                 break;
             }
@@ -157,13 +169,15 @@ async fn thousands_of_mcp_calls_with_cancels_timeouts_and_panics_all_answer_once
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_call_cancelled_by_the_client_stops_on_the_remote_server() {
     let live = Arc::new(AtomicUsize::new(0));
-    let served = tool_core::registry![Lab { live: live.clone() }];
+    // No timeout ends the call before its hour of sleep: only the cancel can.
+    let served = tool_core::registry![Lab { live: live.clone() }]
+        .with_default_timeout(Duration::from_secs(3600));
     let (_remote, client) = over_mcp(served).await;
     let token = CancellationToken::new();
     let ctx = Context::new().with_cancellation(token.clone());
     let call = ToolCall::new("1", "lab_run", json!({"kind": 1, "value": 1}));
     let running = tokio::spawn(async move { client.call(call, &ctx).await });
-    wait_for_live(&live, 1, Duration::from_millis(5)).await;
+    wait_for_live(&live, 1).await;
     assert_eq!(
         live.load(Ordering::SeqCst),
         1,
@@ -173,8 +187,8 @@ async fn a_call_cancelled_by_the_client_stops_on_the_remote_server() {
     let result = running.await.unwrap();
     assert_eq!(result.refusal().unwrap().code, "cancelled");
     // rmcp sends `notifications/cancelled` when the call's future is dropped; the server
-    // cancels the handler's context and drops it, long before its 5 s sleep ends.
-    wait_for_live(&live, 0, Duration::from_millis(10)).await;
+    // cancels the handler's context and drops it, long before its hour of sleep ends.
+    wait_for_live(&live, 0).await;
     assert_eq!(
         live.load(Ordering::SeqCst),
         0,
@@ -182,12 +196,12 @@ async fn a_call_cancelled_by_the_client_stops_on_the_remote_server() {
     );
 }
 
-/// Waits until `count` handlers are running, looking a hundred times at most, `pause` apart.
-async fn wait_for_live(live: &AtomicUsize, count: usize, pause: Duration) {
-    for _ in 0..100 {
+/// Waits until `count` handlers are running, or two minutes have passed.
+async fn wait_for_live(live: &AtomicUsize, count: usize) {
+    for () in support::patiently() {
         if live.load(Ordering::SeqCst) == count {
             return;
         }
-        tokio::time::sleep(pause).await;
+        tokio::time::sleep(Duration::from_millis(5)).await;
     }
 }
