@@ -70,6 +70,18 @@ pub fn patiently() -> impl Iterator<Item = ()> {
     std::iter::from_fn(move || (std::time::Instant::now() < deadline).then_some(()))
 }
 
+/// Whether `holds` comes to hold, looked at every few milliseconds for as long as
+/// [`patiently`] waits.
+pub async fn until(mut holds: impl FnMut() -> bool) -> bool {
+    for () in patiently() {
+        if holds() {
+            return true;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    holds()
+}
+
 /// Records the events `tracing` receives, as text: one line each, its level and its fields.
 #[derive(Clone, Default)]
 pub struct Log(Arc<Mutex<Vec<String>>>);

@@ -275,13 +275,7 @@ async fn call_all_runs_calls_concurrently_within_the_batch_limit() {
     let watcher = {
         let probe = probe.clone();
         tokio::spawn(async move {
-            for () in tool_tests::patiently() {
-                if probe.live.load(Ordering::SeqCst) == 8 {
-                    break;
-                }
-                tokio::time::sleep(Duration::from_millis(5)).await;
-            }
-            let all_at_once = probe.live.load(Ordering::SeqCst) == 8;
+            let all_at_once = tool_tests::until(|| probe.live.load(Ordering::SeqCst) == 8).await;
             token.cancel();
             all_at_once
         })
@@ -634,24 +628,15 @@ async fn dropping_a_batch_stops_every_call_in_it() {
             .await
             .is_err()
     );
-    for () in tool_tests::patiently() {
-        if probe.entered.load(Ordering::SeqCst) == 50 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
-    assert_eq!(probe.entered.load(Ordering::SeqCst), 50);
+    assert!(
+        tool_tests::until(|| probe.entered.load(Ordering::SeqCst) == 50).await,
+        "{} of the 50 calls started",
+        probe.entered.load(Ordering::SeqCst)
+    );
     drop(batch);
     // Aborted tasks are dropped by the runtime shortly after the batch is.
-    for () in tool_tests::patiently() {
-        if probe.live.load(Ordering::SeqCst) == 0 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
-    assert_eq!(
-        probe.live.load(Ordering::SeqCst),
-        0,
+    assert!(
+        tool_tests::until(|| probe.live.load(Ordering::SeqCst) == 0).await,
         "a call outlived its batch"
     );
 }

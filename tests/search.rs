@@ -354,14 +354,8 @@ async fn a_search_is_a_call_like_any_other_recorded_budgeted_and_bounded() {
         code::UNKNOWN_TOOL
     );
 
-    let mut seen = Vec::new();
-    for () in tool_tests::patiently() {
-        seen = records.lock().unwrap().clone();
-        if seen.len() >= 4 {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
+    tool_tests::until(|| records.lock().unwrap().len() >= 4).await;
+    let seen = records.lock().unwrap().clone();
     let outcomes: Vec<(&str, &str)> = seen
         .iter()
         .map(|record| (record.tool.as_str(), record.outcome.as_str()))

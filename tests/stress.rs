@@ -289,13 +289,11 @@ fn held() -> usize {
 /// Waits until the runtime has no task but this one.
 async fn no_tasks_left() {
     let metrics = tokio::runtime::Handle::current().metrics();
-    for () in tool_tests::patiently() {
-        if metrics.num_alive_tasks() == 0 {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
-    panic!("{} tasks left", metrics.num_alive_tasks());
+    assert!(
+        tool_tests::until(|| metrics.num_alive_tasks() == 0).await,
+        "{} tasks left",
+        metrics.num_alive_tasks()
+    );
 }
 
 /// The driver any route is checked with: two warm-up batches, then `measured` batches, each

@@ -145,9 +145,9 @@ pub trait TaskStore: Send + Sync + 'static {
     }
 }
 
-/// A [`TaskStore`] in one process's memory, for servers in one process that share their
-/// tasks (several listeners, say) and for testing what uses a store. A server given no store
-/// needs none: it keeps the tasks it runs in its own memory.
+/// A [`TaskStore`] in one process's memory: for several servers in one process that share
+/// their tasks (one per listener, say), and for testing code that uses a store. A single
+/// server needs no store: without one it keeps the tasks it runs in its own memory.
 #[derive(Clone, Default)]
 pub struct MemoryTaskStore {
     tasks: Arc<Mutex<HashMap<String, Kept>>>,

@@ -96,8 +96,8 @@ fn waiting(requests: Option<Value>) -> Result<TaskPayload, String> {
 #[cfg(not(feature = "asking"))]
 fn waiting(_requests: Option<Value>) -> Result<TaskPayload, String> {
     Err(
-        "the task waits for input, which this replica cannot show, as it was built without \
-         tool-mcp's `asking` feature and the replica that stored the task with it"
+        "it waits for input, which this replica, built without tool-mcp's `asking` feature, \
+         cannot show"
             .to_owned(),
     )
 }
