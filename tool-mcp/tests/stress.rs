@@ -43,11 +43,11 @@ impl Lab {
         }
     }
 
-    /// Sleeps for an hour as `lab_run` does, with a timeout of its own of three seconds: far
-    /// longer than a cancel takes to come, and no shorter default of the server's ends it
-    /// first. A cancel that reaches the server before its request (rmcp's client may write the
-    /// two in either order) finds nothing to stop, and leaves the call to this timeout.
-    #[tool(readonly, timeout = "3s")]
+    /// Sleeps for an hour as `lab_run` does, with a timeout of its own as long, so that no
+    /// shorter default of the server's ends it: only the client's cancel does, whether it
+    /// reaches the server before or after the call (rmcp's client may write the two in either
+    /// order).
+    #[tool(readonly, timeout = "1h")]
     async fn lab_wait(&self) -> String {
         self.lab_run(1, 0).await
     }

@@ -8,9 +8,9 @@ use std::sync::{Arc, PoisonError};
 use rmcp::ErrorData as McpError;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CancelTaskParams, CompleteRequestMethod,
-    CompleteRequestParams, CompleteResult, CustomRequest, CustomResult, ErrorCode,
-    GetPromptRequestMethod, GetPromptRequestParams, GetPromptResponse, GetTaskParams,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
+    CompleteRequestMethod, CompleteRequestParams, CompleteResult, CustomRequest, CustomResult,
+    ErrorCode, GetPromptRequestMethod, GetPromptRequestParams, GetPromptResponse, GetTaskParams,
     GetTaskResult, Implementation, InitializeResult, JsonObject, ListPromptsRequestMethod,
     ListPromptsResult, ListResourceTemplatesRequestMethod, ListResourceTemplatesResult,
     ListResourcesRequestMethod, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
@@ -209,6 +209,8 @@ impl ServerHandler for McpServer {
         mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
+        // Registered for a cancel that comes while it runs; cancelled now if one came first.
+        let _running = self.cancels.running(&context.id, &context.ct);
         let caller = self.caller_of(&context.extensions);
         // Who the call is of matters only to what outlives the request (a task, a suspended
         // call), and is found where one is made.
@@ -488,6 +490,16 @@ impl ServerHandler for McpServer {
     ) -> Result<(), McpError> {
         let owner = self.owner_of(&context);
         self.tasks.cancel(&request.task_id, &owner).await
+    }
+
+    async fn on_cancelled(
+        &self,
+        notification: CancelledNotificationParam,
+        _context: NotificationContext<RoleServer>,
+    ) {
+        if let Some(id) = notification.request_id {
+            self.cancels.cancel(id);
+        }
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -20,6 +20,7 @@
 mod beside;
 #[cfg(feature = "http")]
 mod bounds;
+mod cancels;
 mod config;
 #[cfg(feature = "http")]
 mod events;
@@ -119,6 +120,9 @@ pub struct McpServer {
     /// The least level this connection's (or HTTP session's) calls log at, once its client
     /// has sent `logging/setLevel` (2025-11-25).
     log_level: Arc<Mutex<Option<LogLevel>>>,
+    /// The calls this connection (or HTTP session) runs, and the cancels its client sent
+    /// before their calls came.
+    cancels: cancels::Cancels,
     /// The host's own handler for every method that is not a tool's
     /// ([`McpServer::with_handler`]).
     beside: Option<Arc<dyn beside::Beside>>,
@@ -189,6 +193,7 @@ impl McpServer {
             http_sessions: false,
             listen_marks: Arc::default(),
             log_level: Arc::default(),
+            cancels: cancels::Cancels::default(),
             beside: None,
             #[cfg(feature = "http")]
             session_limits: bounds::SessionLimits::default(),
@@ -198,11 +203,12 @@ impl McpServer {
     }
 
     /// This server for one connection or HTTP session: what its searches find, its listen
-    /// streams' marks and its log level are its own.
+    /// streams' marks, its log level and its calls' cancels are its own.
     fn for_connection(mut self) -> Self {
         self.finds = tool_core::Session::new();
         self.listen_marks = Arc::default();
         self.log_level = Arc::default();
+        self.cancels = cancels::Cancels::default();
         self
     }
 }

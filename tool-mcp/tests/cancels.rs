@@ -1,0 +1,191 @@
+//! A client's `notifications/cancelled` stops its call on the server whichever of the two
+//! arrives first: rmcp's client writes each message from a task of its own, so a cancel can be
+//! written before the request it cancels, and over HTTP each message is a request of its own.
+//! Here the cancel is sent first on purpose, over lines in both revisions and over HTTP.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tool_core::{tool, toolkit};
+use tool_mcp::McpServer;
+
+mod support;
+
+use support::lines::{ANSWER_LIMIT, LineClient};
+
+/// Counts the calls of its tools that are running.
+struct Sleepers {
+    live: Arc<AtomicUsize>,
+}
+
+/// One running call in a count, taken out when the call ends or is dropped.
+struct Live(Arc<AtomicUsize>);
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+#[toolkit(name = "sleepers")]
+impl Sleepers {
+    /// Sleeps for an hour.
+    #[tool(readonly)]
+    async fn sleep_long(&self) -> &'static str {
+        self.live.fetch_add(1, Ordering::SeqCst);
+        let _live = Live(self.live.clone());
+        tokio::time::sleep(Duration::from_secs(3600)).await;
+        "woke"
+    }
+
+    /// Answers at once.
+    #[tool(readonly)]
+    async fn quick(&self) -> &'static str {
+        "quick"
+    }
+}
+
+/// A server whose only limit on a call is its hour of sleep: a call that ends sooner was
+/// cancelled. Its count of running calls.
+fn server() -> (McpServer, Arc<AtomicUsize>) {
+    let live = Arc::new(AtomicUsize::new(0));
+    let registry = tool_core::registry![Sleepers { live: live.clone() }]
+        .with_default_timeout(Duration::from_secs(3600));
+    (McpServer::new(registry), live)
+}
+
+fn cancel(id: &Value, meta: Option<Value>) -> Value {
+    let mut params = json!({"requestId": id, "reason": "the user moved on"});
+    if let Some(meta) = meta {
+        params["_meta"] = meta;
+    }
+    json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": params})
+}
+
+fn call(id: &Value, name: &str, meta: Option<Value>) -> Value {
+    let mut params = json!({"name": name, "arguments": {}});
+    if let Some(meta) = meta {
+        params["_meta"] = meta;
+    }
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
+}
+
+/// MCP 2026-07-28's metadata on every message.
+fn current_meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "cancels", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    })
+}
+
+/// The answer to request `id`, read past any notification.
+async fn answer_to(client: &mut LineClient, id: &Value) -> Value {
+    loop {
+        let message = (client.next(ANSWER_LIMIT).await)
+            .unwrap_or_else(|| panic!("no answer to {id} within {ANSWER_LIMIT:?}"));
+        if message["id"] == *id {
+            return message;
+        }
+    }
+}
+
+/// Sends a cancel and then the call it names, and checks that the call is answered as
+/// cancelled (its hour of sleep is the only other way it ends) and leaves nothing running, and
+/// that the next call is not touched by it. The call may or may not have started: rmcp passes
+/// the cancel on, and starts the call, each on a task of its own.
+async fn cancel_comes_first(client: &mut LineClient, live: &AtomicUsize, meta: Option<Value>) {
+    let first = json!(1);
+    client.send(call(&first, "quick", meta.clone())).await;
+    let answer = answer_to(client, &first).await;
+    assert_eq!(answer["result"]["content"][0]["text"], "quick", "{answer}");
+    let early = json!("early-1");
+    client.send(cancel(&early, meta.clone())).await;
+    client.send(call(&early, "sleep_long", meta.clone())).await;
+    let answer = answer_to(client, &early).await;
+    assert!(
+        answer.to_string().contains("cancelled"),
+        "the call whose cancel came first ran on: {answer}"
+    );
+    nothing_runs(live).await;
+    let next = json!(2);
+    client.send(call(&next, "quick", meta)).await;
+    let answer = answer_to(client, &next).await;
+    assert_eq!(answer["result"]["content"][0]["text"], "quick", "{answer}");
+}
+
+/// Waits until no call of the sleepers runs; fails if one still does after two minutes.
+async fn nothing_runs(live: &AtomicUsize) {
+    for () in support::patiently() {
+        if live.load(Ordering::SeqCst) == 0 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    panic!("a cancelled call still runs on the server");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancel_that_comes_before_its_call_stops_it_before_it_runs() {
+    let (server, live) = server();
+    let mut client = LineClient::connect(server).await;
+    cancel_comes_first(&mut client, &live, None).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2026_07_28_cancel_that_comes_before_its_call_stops_it_before_it_runs() {
+    let (server, live) = server();
+    let mut client = LineClient::connect_current(server);
+    cancel_comes_first(&mut client, &live, Some(current_meta())).await;
+}
+
+/// Over HTTP a cancel is a request of its own: one sent first, in the same session, stops the
+/// call that follows it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_http_session_cancel_that_comes_before_its_call_stops_it() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let (server, live) = server();
+    let http = support::HttpServer::serve(server).await;
+    let client = reqwest::Client::new();
+    let post = async |message: &Value, session: Option<&str>| {
+        let mut request = client
+            .post(http.url())
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(message.to_string());
+        if let Some(session) = session {
+            request = request
+                .header("mcp-session-id", session)
+                .header("mcp-protocol-version", "2025-11-25");
+        }
+        let response = tokio::time::timeout(ANSWER_LIMIT, request.send())
+            .await
+            .expect("the server answers in time")
+            .expect("the server answers");
+        let session = (response.headers().get("mcp-session-id"))
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_owned);
+        let body = tokio::time::timeout(ANSWER_LIMIT, response.text())
+            .await
+            .expect("the answer comes in time")
+            .expect("the answer reads");
+        (body, session)
+    };
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "cancels", "version": "0"}}});
+    let (_, session) = post(&initialize, None).await;
+    let session = session.expect("a session");
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    post(&initialized, Some(&session)).await;
+    let early = json!(7);
+    post(&cancel(&early, None), Some(&session)).await;
+    let sleep = call(&early, "sleep_long", None);
+    let (body, _) = post(&sleep, Some(&session)).await;
+    let answer = support::answer_in(&body, 7, &sleep);
+    assert!(answer.to_string().contains("cancelled"), "{answer}");
+    nothing_runs(&live).await;
+    http.stop().await;
+}
