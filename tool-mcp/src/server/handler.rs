@@ -24,13 +24,13 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 use serde::Deserialize;
-use serde_json::Value;
 use tool_core::call::Arguments;
 use tool_core::{Context, Provider, Registry, ToolCall};
 
 use super::McpServer;
 use super::notices::Notices;
 use super::sessions::RequestSession;
+use super::unreadable;
 #[cfg(feature = "asking")]
 use crate::ask::SuspendableCall;
 use crate::owner::{Owner, is_current};
@@ -385,7 +385,7 @@ impl ServerHandler for McpServer {
             return Err(error);
         }
         if request.method == "logging/setLevel" && !is_current(&context) {
-            return Err(unreadable_set_level(request.params));
+            return Err(unreadable::set_level(request.params));
         }
         if request.method != "tools/call" {
             return match &self.beside {
@@ -397,7 +397,7 @@ impl ServerHandler for McpServer {
                 )),
             };
         }
-        let params = call_params_of(request.params).map_err(|problem| {
+        let params = unreadable::call_params(request.params).map_err(|problem| {
             McpError::invalid_params(
                 format!(
                     "Invalid params: {problem}; send {{\"name\": ..., \"arguments\": {{...}}}}"
@@ -548,44 +548,6 @@ impl McpServer {
 fn safe_hints(ttl_ms: &mut Option<u64>, scope: &mut Option<rmcp::model::CacheScope>) {
     ttl_ms.get_or_insert(0);
     scope.get_or_insert(rmcp::model::CacheScope::Private);
-}
-
-/// Why a `logging/setLevel` rmcp could not read is refused: what its level should be.
-fn unreadable_set_level(params: Option<Value>) -> McpError {
-    let problem = match params.as_ref().and_then(|params| params.get("level")) {
-        Some(Value::String(name)) => match name.parse::<tool_core::call::LogLevel>() {
-            Err(unknown) => unknown.to_string(),
-            Ok(_) => "the params are not those of `logging/setLevel` (a `level`)".to_owned(),
-        },
-        Some(_) => "`level` must be text, one of debug, info, notice, warning, error, \
-                    critical, alert, emergency"
-            .to_owned(),
-        None => "the params must be an object holding `level`".to_owned(),
-    };
-    McpError::invalid_params(format!("Invalid params: {problem}"), None)
-}
-
-/// A `tools/call`'s params that rmcp could not read, read as a call's if their arguments are
-/// JSON text holding an object; else what is wrong with them.
-fn call_params_of(params: Option<Value>) -> Result<CallToolRequestParams, &'static str> {
-    let mut params = params.unwrap_or(Value::Null);
-    let problem = match params.get("arguments") {
-        _ if !params.is_object() => "the params must be an object holding `name` and `arguments`",
-        Some(Value::String(text)) => match serde_json::from_str::<Value>(text) {
-            Ok(object @ Value::Object(_)) => {
-                params["arguments"] = object;
-                return serde_json::from_value(params).map_err(
-                    |_| "the params are not those of a tool call (a `name` and `arguments`)",
-                );
-            }
-            _ => "`arguments` is text that is not a JSON object",
-        },
-        Some(Value::Object(_)) | None => {
-            "the params are not those of a tool call (a `name` and `arguments`)"
-        }
-        Some(_) => "`arguments` must be a JSON object (or text holding one)",
-    };
-    Err(problem)
 }
 
 /// A request's id as a call's: its number's digits, or its text.

@@ -32,6 +32,7 @@ mod sessions;
 #[cfg(feature = "oauth")]
 mod tokens;
 mod transport;
+mod unreadable;
 #[cfg(not(feature = "asking"))]
 mod without_asking;
 #[cfg(not(feature = "http"))]
