@@ -1,7 +1,8 @@
 //! The server's answer to every MCP method, as rmcp's `ServerHandler`: `initialize`,
 //! `tools/list` and `tools/call` (through the registry), `logging/setLevel`, the `tasks/*`
-//! methods, the `subscriptions/listen` stream and the `list_changed` notice; every other
-//! method goes to the host's own handler when it gave one (`beside`).
+//! methods, the `subscriptions/listen` stream, a client's cancels (`cancels`) and the
+//! `list_changed` notice; every other method goes to the host's own handler when it gave one
+//! (`beside`).
 
 use std::sync::{Arc, PoisonError};
 
