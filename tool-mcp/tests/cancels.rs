@@ -3,8 +3,6 @@
 //! written before the request it cancels, and over HTTP each message is a request of its own.
 //! Here the cancel is sent first on purpose, over lines in both revisions and over HTTP.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -13,20 +11,12 @@ use tool_mcp::McpServer;
 
 mod support;
 
+use support::Running;
 use support::lines::{ANSWER_LIMIT, LineClient};
 
 /// Counts the calls of its tools that are running.
 struct Sleepers {
-    live: Arc<AtomicUsize>,
-}
-
-/// One running call in a count, taken out when the call ends or is dropped.
-struct Live(Arc<AtomicUsize>);
-
-impl Drop for Live {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
+    live: Running,
 }
 
 #[toolkit(name = "sleepers")]
@@ -34,8 +24,7 @@ impl Sleepers {
     /// Sleeps for an hour.
     #[tool(readonly)]
     async fn sleep_long(&self) -> &'static str {
-        self.live.fetch_add(1, Ordering::SeqCst);
-        let _live = Live(self.live.clone());
+        let _live = self.live.enter();
         tokio::time::sleep(Duration::from_secs(3600)).await;
         "woke"
     }
@@ -49,8 +38,8 @@ impl Sleepers {
 
 /// A server whose only limit on a call is its hour of sleep: a call that ends sooner was
 /// cancelled. Its count of running calls.
-fn server() -> (McpServer, Arc<AtomicUsize>) {
-    let live = Arc::new(AtomicUsize::new(0));
+fn server() -> (McpServer, Running) {
+    let live = Running::default();
     let registry = tool_core::registry![Sleepers { live: live.clone() }]
         .with_default_timeout(Duration::from_secs(3600));
     (McpServer::new(registry), live)
@@ -96,7 +85,7 @@ async fn answer_to(client: &mut LineClient, id: &Value) -> Value {
 /// cancelled (its hour of sleep is the only other way it ends) and leaves nothing running, and
 /// that the next call is not touched by it. The call may or may not have started: rmcp passes
 /// the cancel on, and starts the call, each on a task of its own.
-async fn cancel_comes_first(client: &mut LineClient, live: &AtomicUsize, meta: Option<Value>) {
+async fn cancel_comes_first(client: &mut LineClient, live: &Running, meta: Option<Value>) {
     let first = json!(1);
     client.send(call(&first, "quick", meta.clone())).await;
     let answer = answer_to(client, &first).await;
@@ -109,22 +98,14 @@ async fn cancel_comes_first(client: &mut LineClient, live: &AtomicUsize, meta: O
         answer.to_string().contains("cancelled"),
         "the call whose cancel came first ran on: {answer}"
     );
-    nothing_runs(live).await;
+    assert!(
+        live.until(0).await,
+        "a cancelled call still runs on the server"
+    );
     let next = json!(2);
     client.send(call(&next, "quick", meta)).await;
     let answer = answer_to(client, &next).await;
     assert_eq!(answer["result"]["content"][0]["text"], "quick", "{answer}");
-}
-
-/// Waits until no call of the sleepers runs; fails if one still does after two minutes.
-async fn nothing_runs(live: &AtomicUsize) {
-    for () in support::patiently() {
-        if live.load(Ordering::SeqCst) == 0 {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
-    panic!("a cancelled call still runs on the server");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -145,47 +126,16 @@ async fn a_2026_07_28_cancel_that_comes_before_its_call_stops_it_before_it_runs(
 /// call that follows it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_http_session_cancel_that_comes_before_its_call_stops_it() {
-    let _ = rustls::crypto::ring::default_provider().install_default();
     let (server, live) = server();
     let http = support::HttpServer::serve(server).await;
-    let client = reqwest::Client::new();
-    let post = async |message: &Value, session: Option<&str>| {
-        let mut request = client
-            .post(http.url())
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .body(message.to_string());
-        if let Some(session) = session {
-            request = request
-                .header("mcp-session-id", session)
-                .header("mcp-protocol-version", "2025-11-25");
-        }
-        let response = tokio::time::timeout(ANSWER_LIMIT, request.send())
-            .await
-            .expect("the server answers in time")
-            .expect("the server answers");
-        let session = (response.headers().get("mcp-session-id"))
-            .and_then(|value| value.to_str().ok())
-            .map(str::to_owned);
-        let body = tokio::time::timeout(ANSWER_LIMIT, response.text())
-            .await
-            .expect("the answer comes in time")
-            .expect("the answer reads");
-        (body, session)
-    };
-    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "cancels", "version": "0"}}});
-    let (_, session) = post(&initialize, None).await;
-    let session = session.expect("a session");
-    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    post(&initialized, Some(&session)).await;
+    let session = support::HttpSession::open(&http.url()).await;
     let early = json!(7);
-    post(&cancel(&early, None), Some(&session)).await;
-    let sleep = call(&early, "sleep_long", None);
-    let (body, _) = post(&sleep, Some(&session)).await;
-    let answer = support::answer_in(&body, 7, &sleep);
+    session.post(&cancel(&early, None)).await;
+    let answer = session.request(7, &call(&early, "sleep_long", None)).await;
     assert!(answer.to_string().contains("cancelled"), "{answer}");
-    nothing_runs(&live).await;
+    assert!(
+        live.until(0).await,
+        "a cancelled call still runs on the server"
+    );
     http.stop().await;
 }

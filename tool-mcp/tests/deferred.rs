@@ -168,50 +168,10 @@ async fn a_2026_07_28_client_hears_of_its_search_on_each_of_its_listen_streams()
 /// A 2025-11-25 HTTP session keeps what its searches found; another session does not see it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_http_session_keeps_what_its_searches_found() {
-    let _ = rustls::crypto::ring::default_provider().install_default();
     let http = support::HttpServer::serve(McpServer::new(registry())).await;
-    let client = reqwest::Client::new();
-    let post = async |message: Value, session: Option<&str>| {
-        let mut request = client
-            .post(http.url())
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .body(message.to_string());
-        if let Some(session) = session {
-            request = request
-                .header("mcp-session-id", session)
-                .header("mcp-protocol-version", "2025-11-25");
-        }
-        let response = request.send().await.expect("the server answers");
-        let session = response
-            .headers()
-            .get("mcp-session-id")
-            .and_then(|value| value.to_str().ok())
-            .map(str::to_owned);
-        let body = response.text().await.expect("the answer reads");
-        (support::answer_in(&body, 1, &message), session)
-    };
-    let open = async || {
-        let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {},
-            "clientInfo": {"name": "deferred", "version": "0"}}});
-        let (_, session) = post(initialize, None).await;
-        let session = session.expect("a session");
-        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-        let _ = client
-            .post(http.url())
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .header("mcp-session-id", &session)
-            .header("mcp-protocol-version", "2025-11-25")
-            .body(initialized.to_string())
-            .send()
-            .await;
-        session
-    };
-    let listed = async |session: &str| -> Vec<String> {
+    let listed = async |session: &support::HttpSession| -> Vec<String> {
         let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}});
-        let (answer, _) = post(list, Some(session)).await;
+        let answer = session.request(1, &list).await;
         answer["result"]["tools"]
             .as_array()
             .expect("tools")
@@ -219,11 +179,11 @@ async fn an_http_session_keeps_what_its_searches_found() {
             .map(|tool| tool["name"].as_str().unwrap_or_default().to_owned())
             .collect()
     };
-    let one = open().await;
-    let two = open().await;
+    let one = support::HttpSession::open(&http.url()).await;
+    let two = support::HttpSession::open(&http.url()).await;
     let search = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
         "name": "tool_search", "arguments": {"query": "write a note", "limit": 1}}});
-    let (found, _) = post(search, Some(&one)).await;
+    let found = one.request(1, &search).await;
     assert!(text_of(&found["result"]).contains("note_write"), "{found}");
     assert_eq!(listed(&one).await, ["tool_search", "note_write", "weather"]);
     assert_eq!(listed(&two).await, ["tool_search", "weather"]);

@@ -210,8 +210,9 @@ async fn a_remote_tool_outside_the_grant_is_refused_with_nothing_sent() {
 async fn a_hung_remote_times_out_is_cancelled_there_and_a_dead_one_fails() {
     let (served, _, cancelled) = shop_telling_of_cancels();
     let (remote, stop, server) = over_mcp(served).await;
-    // Long enough for the call to reach the server before its cancel is sent: a cancel that
-    // overtook it would find nothing to cancel there.
+    // Long enough for the call to start on the server before its cancel is sent: the test
+    // waits for the handler to see its cancel, and a call cancelled before it starts never
+    // runs its handler.
     let registry = remote
         .with_timeout(Duration::from_secs(1))
         .add_to(Registry::builder())

@@ -1,8 +1,6 @@
 //! Many calls through the MCP server at once, with cancels, timeouts and panics among them:
 //! every call is answered once, nothing is left running, and memory comes back.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use rmcp::service::ServiceExt;
@@ -13,17 +11,9 @@ use tool_mcp::{McpServer, RemoteToolkit};
 
 mod support;
 
-/// Counts live handler futures.
+/// Counts its running handlers.
 struct Lab {
-    live: Arc<AtomicUsize>,
-}
-
-struct Live(Arc<AtomicUsize>);
-
-impl Drop for Live {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
+    live: support::Running,
 }
 
 #[toolkit(name = "lab")]
@@ -31,8 +21,7 @@ impl Lab {
     /// Answers, panics, or sleeps for an hour, as told.
     #[tool(readonly)]
     async fn lab_run(&self, kind: u8, value: u32) -> String {
-        self.live.fetch_add(1, Ordering::SeqCst);
-        let _live = Live(self.live.clone());
+        let _live = self.live.enter();
         match kind {
             0 => panic!("boom {value}"),
             1 => {
@@ -124,7 +113,7 @@ async fn over_mcp(served: Registry) -> (RemoteToolkit, Registry) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn thousands_of_mcp_calls_with_cancels_timeouts_and_panics_all_answer_once() {
     std::panic::set_hook(Box::new(|_| {}));
-    let live = Arc::new(AtomicUsize::new(0));
+    let live = support::Running::default();
     let served = tool_core::registry![Lab { live: live.clone() }]
         .with_default_timeout(Duration::from_millis(150));
     let (_remote, client) = over_mcp(served).await;
@@ -133,7 +122,10 @@ async fn thousands_of_mcp_calls_with_cancels_timeouts_and_panics_all_answer_once
     run_batch(&client, 500, 0).await;
     // The server drops a handler when its timeout passes or the client's cancel arrives: wait
     // until it has (a handler it never dropped would sleep on for an hour).
-    wait_for_live(&live, 0).await;
+    assert!(
+        live.until(0).await,
+        "a handler is still running on the server"
+    );
     let before = resident_pages();
     // `STRESS_ROUNDS=200` makes it the full 100,000 calls; the default keeps `cargo test` short.
     let rounds: usize = std::env::var("STRESS_ROUNDS")
@@ -143,10 +135,8 @@ async fn thousands_of_mcp_calls_with_cancels_timeouts_and_panics_all_answer_once
     for round in 1..=rounds {
         run_batch(&client, 500, round).await;
     }
-    wait_for_live(&live, 0).await;
-    assert_eq!(
-        live.load(Ordering::SeqCst),
-        0,
+    assert!(
+        live.until(0).await,
         "a handler is still running on the server"
     );
     if let (Some(before), Some(after)) = (before, resident_pages()) {
@@ -159,7 +149,7 @@ async fn thousands_of_mcp_calls_with_cancels_timeouts_and_panics_all_answer_once
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_call_cancelled_by_the_client_stops_on_the_remote_server() {
-    let live = Arc::new(AtomicUsize::new(0));
+    let live = support::Running::default();
     // No timeout ends the call before its hour of sleep: only the cancel can.
     let served = tool_core::registry![Lab { live: live.clone() }]
         .with_default_timeout(Duration::from_secs(3600));
@@ -168,31 +158,11 @@ async fn a_call_cancelled_by_the_client_stops_on_the_remote_server() {
     let ctx = Context::new().with_cancellation(token.clone());
     let call = ToolCall::new("1", "lab_run", json!({"kind": 1, "value": 1}));
     let running = tokio::spawn(async move { client.call(call, &ctx).await });
-    wait_for_live(&live, 1).await;
-    assert_eq!(
-        live.load(Ordering::SeqCst),
-        1,
-        "the handler started on the server"
-    );
+    assert!(live.until(1).await, "the handler started on the server");
     token.cancel();
     let result = running.await.unwrap();
     assert_eq!(result.refusal().unwrap().code, "cancelled");
     // rmcp sends `notifications/cancelled` when the call's future is dropped; the server
     // cancels the handler's context and drops it, long before its hour of sleep ends.
-    wait_for_live(&live, 0).await;
-    assert_eq!(
-        live.load(Ordering::SeqCst),
-        0,
-        "the server is still running the call"
-    );
-}
-
-/// Waits until `count` handlers are running, or two minutes have passed.
-async fn wait_for_live(live: &AtomicUsize, count: usize) {
-    for () in support::patiently() {
-        if live.load(Ordering::SeqCst) == count {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
+    assert!(live.until(0).await, "the server is still running the call");
 }

@@ -230,3 +230,104 @@ impl std::io::Write for Lines {
         Ok(())
     }
 }
+
+/// A 2025-11-25 client of a streamable-HTTP server in a session of its own: each message is
+/// posted with the session's id, and each answer read whole within
+/// [`ANSWER_LIMIT`](lines::ANSWER_LIMIT).
+pub struct HttpSession {
+    client: reqwest::Client,
+    url: String,
+    /// The session's id, as the server gave it.
+    pub id: String,
+}
+
+impl HttpSession {
+    /// Opens a session at `url`: `initialize`, then `notifications/initialized`.
+    pub async fn open(url: &str) -> HttpSession {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let client = reqwest::Client::builder()
+            .timeout(lines::ANSWER_LIMIT)
+            .build()
+            .expect("an HTTP client");
+        let initialize = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "tool-mcp-tests", "version": "0"}}});
+        let response = (client.post(url))
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(initialize.to_string())
+            .send()
+            .await
+            .expect("the server answers `initialize`");
+        let id = (response.headers().get("mcp-session-id"))
+            .and_then(|value| value.to_str().ok())
+            .expect("a session")
+            .to_owned();
+        let session = HttpSession {
+            client,
+            url: url.to_owned(),
+            id,
+        };
+        session
+            .post(&serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await;
+        session
+    }
+
+    /// Posts `message` in the session; the answer's body.
+    pub async fn post(&self, message: &serde_json::Value) -> String {
+        let response = (self.client.post(&self.url))
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-session-id", &self.id)
+            .header("mcp-protocol-version", "2025-11-25")
+            .body(message.to_string())
+            .send()
+            .await
+            .unwrap_or_else(|error| panic!("no answer to {message}: {error}"));
+        (response.text().await).unwrap_or_else(|error| panic!("no answer to {message}: {error}"))
+    }
+
+    /// Posts request `message`, whose id is `id`, in the session; its answer.
+    pub async fn request(&self, id: u64, message: &serde_json::Value) -> serde_json::Value {
+        answer_in(&self.post(message).await, id, message)
+    }
+}
+
+/// How many of a test's handlers are running: each holds what [`Running::enter`] gives while
+/// it runs, so that one the server dropped counts no more.
+#[derive(Clone, Default)]
+pub struct Running(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+/// One running handler in a [`Running`] count, taken out when dropped.
+pub struct Entered(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+impl Running {
+    /// Counts a handler in until the returned guard is dropped.
+    pub fn enter(&self) -> Entered {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Entered(self.0.clone())
+    }
+
+    /// How many are running now.
+    pub fn now(&self) -> usize {
+        self.0.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Waits until `count` are running, or two minutes have passed; whether they are.
+    pub async fn until(&self, count: usize) -> bool {
+        for () in patiently() {
+            if self.now() == count {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        self.now() == count
+    }
+}
+
+impl Drop for Entered {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
