@@ -21,6 +21,7 @@ mod auth;
 mod authorized;
 mod error;
 mod forward;
+mod in_order;
 mod revision;
 #[cfg(feature = "remote-oauth")]
 mod step_up;
@@ -110,7 +111,7 @@ impl RemoteToolkit {
         // The HTTP client refuses to start without a process-wide TLS provider; install ring's
         // unless the host installed one already (then this does nothing).
         let _ = rustls::crypto::ring::default_provider().install_default();
-        Self::connect_with(name, StreamableHttpClientTransport::from_uri(url), revision).await
+        Self::join(name, StreamableHttpClientTransport::from_uri(url), revision).await
     }
 
     /// [`RemoteToolkit::connect_http_with`] to a server that checks bearer tokens, sending
@@ -139,18 +140,19 @@ impl RemoteToolkit {
     ) -> Result<Self, RemoteError> {
         let _ = rustls::crypto::ring::default_provider().install_default();
         match authorized::transport(url, &auth).await? {
-            authorized::Transport::Plain(transport) => {
-                Self::connect_with(name, transport, revision).await
-            }
+            authorized::Transport::Plain(transport) => Self::join(name, transport, revision).await,
             #[cfg(feature = "remote-oauth")]
             authorized::Transport::SteppingUp(transport) => {
-                Self::connect_with(name, transport, revision).await
+                Self::join(name, transport, revision).await
             }
         }
     }
 
-    /// Speaks MCP 2025-11-25 over any rmcp transport (an in-memory `tokio::io::duplex` pipe,
-    /// say) and lists the server's tools.
+    /// Speaks MCP 2025-11-25 over any rmcp transport that writes messages (a child's stdio, an
+    /// in-memory `tokio::io::duplex` pipe) and lists the server's tools. Messages are written
+    /// in the order they are sent, so a call's cancel never overtakes the call. For streamable
+    /// HTTP, use [`RemoteToolkit::connect_http`]: there each message is a request of its own,
+    /// and one held back until the one before it is answered could wait for a whole call.
     pub async fn connect<T, E, A>(
         name: impl Into<String>,
         transport: T,
@@ -164,6 +166,25 @@ impl RemoteToolkit {
 
     /// [`RemoteToolkit::connect`], speaking `revision`.
     pub async fn connect_with<T, E, A>(
+        name: impl Into<String>,
+        transport: T,
+        revision: Revision,
+    ) -> Result<Self, RemoteError>
+    where
+        T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        Self::join(
+            name,
+            in_order::InOrder::new(transport.into_transport()),
+            revision,
+        )
+        .await
+    }
+
+    /// Speaks `revision` over `transport`, its messages written as rmcp sends them, and lists
+    /// the server's tools.
+    async fn join<T, E, A>(
         name: impl Into<String>,
         transport: T,
         revision: Revision,
