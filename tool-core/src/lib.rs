@@ -57,7 +57,10 @@
 //! | `icon = "https://example.com/note.svg"` | an icon MCP clients may show; any number of them; an `https:`/`http:` URL or a `data:image/...;base64,...` URI; `icon(src = "...", mime_type = "image/png", sizes = ["48x48"], theme = "dark")` says more (see [`Icon`](tool::Icon)); other providers have no place for icons |
 //! | `meta("com.example/category" = "notes", ...)` | entries of the tool's MCP `_meta`; any number; a key is an optional reverse-DNS prefix ending in `/` and a name, as MCP's key rules say (prefixes whose second label is `mcp` or `modelcontextprotocol` are MCP's); a value is a string, number or boolean literal or a `[...]` of them |
 //! | `tags("notes", "write")` | words that group the tool with others: in its definition (`tags`, and `_meta.tags` in the MCP export), granted by [`Grant::tag`], read by [`Registry::search`] and [`Registry::describe`]; any number; each one word of letters, digits, `-`, `_`, `.` and `/` |
-//! | `task` | lets a call run as a task: started with [`Registry::start`], watched, cancelled and its result read later through a [`TaskHandle`]; over MCP, run as a task of the tasks extension for clients that take them |
+//! | `task` | lets a call run as a task: started with [`Registry::start`], watched, cancelled and its result read later through a [`TaskHandle`]; over MCP, run as a task of the tasks extension for clients that take them (`task = "optional"` says the same) |
+//! | `task = "required"` | as `task`, and over MCP the tool runs only as a task: a client that does not take tasks is refused, told which extension to declare |
+//! | `task = "after_input"` | as `task`, and over MCP the tool's questions come first, as `input_required` rounds, and the retry that answers them starts the task |
+//! | `scopes("notes:read")` | OAuth scopes a caller must hold, every one, for the tool to be listed to it or called: a [`Grant::scopes`] lets through only the tools whose scopes it holds (tool-mcp's `oauth` feature makes one from each bearer token); any number |
 //!
 //! The fn's parameters, in order, are the input's fields; a `///` comment on a parameter is
 //! its description; an `Option<T>` parameter is not required; `#[serde(...)]` and
