@@ -189,6 +189,7 @@ mod callers;
 mod convert;
 pub mod features;
 mod lines;
+mod opening;
 mod owner;
 #[cfg(feature = "remote")]
 mod remote;

@@ -10,7 +10,8 @@
 //! parse error (code -32700, with `"id": null` as JSON-RPC 2.0 asks, or with the request's id
 //! when only a value inside it was unreadable); JSON that is no message gets the
 //! invalid-request error rmcp's own transport gives it. The parse error is itself valid
-//! JSON, so a peer that echoed it back would not get another parse error for it.
+//! JSON, so a peer that echoed it back would not get another parse error for it. What is read
+//! before the request that starts the connection passes through `opening`.
 
 use std::io;
 
@@ -26,6 +27,8 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio_util::bytes::BytesMut;
 use tokio_util::codec::{Decoder, FramedRead, FramedWrite, LinesCodec, LinesCodecError};
+
+use crate::opening::Opening;
 
 /// Messages waiting to be written; past this many, rmcp and the reader wait for the writer.
 const PENDING: usize = 64;
@@ -103,6 +106,10 @@ where
                 }
             }
         })
+        .scan(Opening::default(), |opening, message| {
+            futures::future::ready(Some(opening.pass(message)))
+        })
+        .flat_map(futures::stream::iter)
         .boxed();
     let transport = Transport { outgoing, incoming };
     (transport, writing)

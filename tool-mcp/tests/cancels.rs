@@ -122,6 +122,68 @@ async fn a_2026_07_28_cancel_that_comes_before_its_call_stops_it_before_it_runs(
     cancel_comes_first(&mut client, &live, Some(current_meta())).await;
 }
 
+/// A 2026-07-28 connection's very first message may be the cancel of the call that follows
+/// it (rmcp's client can write them so): the connection starts with the call, the cancel
+/// follows it, and the connection goes on, where rmcp alone would end it at the cancel and
+/// answer nothing more. rmcp answers nothing for a call it cancelled; any answer the call gets
+/// says it was cancelled.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2026_07_28_connection_opened_by_a_cancel_goes_on_and_the_call_is_cancelled() {
+    let (server, live) = server();
+    let mut client = LineClient::connect_current(server);
+    let meta = Some(current_meta());
+    let early = json!("first");
+    client.send(cancel(&early, meta.clone())).await;
+    client.send(call(&early, "sleep_long", meta.clone())).await;
+    let next = json!(2);
+    client.send(call(&next, "quick", meta)).await;
+    loop {
+        let message = (client.next(ANSWER_LIMIT).await)
+            .unwrap_or_else(|| panic!("no answer to the call after the cancel"));
+        if message["id"] == next {
+            assert_eq!(
+                message["result"]["content"][0]["text"], "quick",
+                "{message}"
+            );
+            break;
+        }
+        if message["id"] == early {
+            assert!(message.to_string().contains("cancelled"), "{message}");
+        }
+    }
+    assert!(
+        live.until(0).await,
+        "a cancelled call still runs on the server"
+    );
+}
+
+/// A 2025-11-25 client's notification sent before `initialize` waits for it, and the
+/// connection goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_notification_before_initialize_waits_for_it() {
+    let (server, _) = server();
+    let mut client = LineClient::open(server, false);
+    client.send(cancel(&json!(99), None)).await;
+    let initialized = client
+        .request(
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "cancels", "version": "1"}}),
+        )
+        .await;
+    assert_eq!(
+        initialized["protocolVersion"], "2025-11-25",
+        "{initialized}"
+    );
+    client
+        .send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await;
+    let next = json!(2);
+    client.send(call(&next, "quick", None)).await;
+    let answer = answer_to(&mut client, &next).await;
+    assert_eq!(answer["result"]["content"][0]["text"], "quick", "{answer}");
+}
+
 /// Over HTTP a cancel is a request of its own: one sent first, in the same session, stops the
 /// call that follows it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

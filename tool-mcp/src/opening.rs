@@ -1,0 +1,161 @@
+//! A line connection's first messages: those that are no request wait until one has started
+//! the connection.
+//!
+//! rmcp's server reads a connection's first messages looking for the request that starts it
+//! (`initialize`, or a request carrying a known revision's metadata, as MCP 2026-07-28 sends
+//! every request), answering pings and discovery on the way; at the first message that is no
+//! request it ends the connection, answering nothing. A client may well send one first:
+//! rmcp's own client writes each message from a task of its own, so the cancel of a
+//! connection's first call can be written before the call. So a notification (or anything
+//! else that is no request) read before the start is held, and passed on right after the
+//! request that starts the connection, where rmcp reads it as it would any other. A client
+//! that sends notifications and never starts gets at most [`HELD`] of them kept; later ones
+//! are dropped, as no notification is answered.
+
+use std::collections::VecDeque;
+use std::iter::Chain;
+use std::option::IntoIter as Once;
+
+use rmcp::model::{ClientJsonRpcMessage, ClientRequest, GetMeta, JsonRpcMessage, ProtocolVersion};
+
+/// How many messages are held before a connection has started.
+pub(crate) const HELD: usize = 64;
+
+/// What a connection has read so far: whether it has started, and the messages held until it
+/// does.
+#[derive(Default)]
+pub(crate) struct Opening {
+    started: bool,
+    held: VecDeque<ClientJsonRpcMessage>,
+}
+
+/// The messages to pass on after one is read: it, or nothing, then any held.
+pub(crate) type Passed =
+    Chain<Once<ClientJsonRpcMessage>, std::collections::vec_deque::IntoIter<ClientJsonRpcMessage>>;
+
+impl Opening {
+    /// The messages to pass on now that `message` has been read.
+    pub(crate) fn pass(&mut self, message: ClientJsonRpcMessage) -> Passed {
+        if self.started {
+            return Some(message).into_iter().chain(VecDeque::new());
+        }
+        match &message {
+            JsonRpcMessage::Request(request) if starts(&request.request) => {
+                self.started = true;
+                let held = std::mem::take(&mut self.held);
+                Some(message).into_iter().chain(held)
+            }
+            JsonRpcMessage::Request(_) => Some(message).into_iter().chain(VecDeque::new()),
+            _ => {
+                if self.held.len() < HELD {
+                    self.held.push_back(message);
+                }
+                None.into_iter().chain(VecDeque::new())
+            }
+        }
+    }
+}
+
+/// Whether rmcp starts a connection with `request`: `initialize`, or a request other than a
+/// ping or a discovery with a known revision's complete metadata.
+fn starts(request: &ClientRequest) -> bool {
+    match request {
+        ClientRequest::InitializeRequest(_) => true,
+        ClientRequest::PingRequest(_) | ClientRequest::DiscoverRequest(_) => false,
+        request => {
+            let meta = request.get_meta();
+            meta.missing_required_keys(&ProtocolVersion::V_2026_07_28)
+                .is_empty()
+                && meta
+                    .protocol_version()
+                    .is_some_and(|version| ProtocolVersion::KNOWN_VERSIONS.contains(&version))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn message(value: serde_json::Value) -> ClientJsonRpcMessage {
+        serde_json::from_value(value).unwrap()
+    }
+
+    fn cancel(id: i64) -> ClientJsonRpcMessage {
+        message(
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                       "params": {"requestId": id}}),
+        )
+    }
+
+    fn request(id: i64, method: &str, meta: Option<serde_json::Value>) -> ClientJsonRpcMessage {
+        let mut params = json!({"name": "quick", "arguments": {}});
+        if let Some(meta) = meta {
+            params["_meta"] = meta;
+        }
+        if method == "ping" {
+            params = json!({});
+        }
+        message(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+    }
+
+    fn initialize(id: i64) -> ClientJsonRpcMessage {
+        message(
+            json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "opening", "version": "1"}}}),
+        )
+    }
+
+    fn current_meta() -> serde_json::Value {
+        json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "opening", "version": "1"},
+            "io.modelcontextprotocol/clientCapabilities": {},
+        })
+    }
+
+    /// What is passed on, as each message's method or id.
+    fn names(passed: Passed) -> Vec<String> {
+        passed
+            .map(|message| match message {
+                JsonRpcMessage::Request(request) => request.request.method().to_owned(),
+                other => serde_json::to_value(&other).unwrap()["method"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_cancel_before_the_first_call_follows_the_call_that_starts_the_connection() {
+        let mut opening = Opening::default();
+        assert!(names(opening.pass(cancel(1))).is_empty());
+        // A ping, and a call without the metadata rmcp needs, start nothing.
+        assert_eq!(names(opening.pass(request(2, "ping", None))), ["ping"]);
+        assert_eq!(
+            names(opening.pass(request(3, "tools/call", None))),
+            ["tools/call"]
+        );
+        assert_eq!(
+            names(opening.pass(request(1, "tools/call", Some(current_meta())))),
+            ["tools/call", "notifications/cancelled"]
+        );
+        // Started: each message passes on alone.
+        assert_eq!(names(opening.pass(cancel(4))), ["notifications/cancelled"]);
+    }
+
+    #[test]
+    fn initialize_starts_a_connection_and_at_most_held_messages_wait_for_it() {
+        let mut opening = Opening::default();
+        for id in 0..HELD as i64 + 5 {
+            assert!(names(opening.pass(cancel(id))).is_empty());
+        }
+        let passed = names(opening.pass(initialize(1)));
+        assert_eq!(passed.len(), 1 + HELD, "{passed:?}");
+        assert_eq!(passed[0], "initialize");
+    }
+}
