@@ -46,6 +46,8 @@ pub(crate) struct Transport {
     outgoing: mpsc::Sender<ServerJsonRpcMessage>,
     /// The messages read from the pipe.
     incoming: BoxStream<'static, ClientJsonRpcMessage>,
+    /// What is read before the request that starts the connection.
+    opening: Opening,
 }
 
 impl rmcp::transport::Transport<RoleServer> for Transport {
@@ -63,8 +65,16 @@ impl rmcp::transport::Transport<RoleServer> for Transport {
         }
     }
 
-    fn receive(&mut self) -> impl Future<Output = Option<ClientJsonRpcMessage>> + Send {
-        self.incoming.next()
+    async fn receive(&mut self) -> Option<ClientJsonRpcMessage> {
+        if let Some(held) = self.opening.released() {
+            return Some(held);
+        }
+        loop {
+            let message = self.incoming.next().await?;
+            if let Some(message) = self.opening.pass(message) {
+                return Some(message);
+            }
+        }
     }
 
     async fn close(&mut self) -> io::Result<()> {
@@ -106,12 +116,12 @@ where
                 }
             }
         })
-        .scan(Opening::default(), |opening, message| {
-            futures::future::ready(Some(opening.pass(message)))
-        })
-        .flat_map(futures::stream::iter)
         .boxed();
-    let transport = Transport { outgoing, incoming };
+    let transport = Transport {
+        outgoing,
+        incoming,
+        opening: Opening::default(),
+    };
     (transport, writing)
 }
 

@@ -13,8 +13,6 @@
 //! are dropped, as no notification is answered.
 
 use std::collections::VecDeque;
-use std::iter::Chain;
-use std::option::IntoIter as Once;
 
 use rmcp::model::{ClientJsonRpcMessage, ClientRequest, GetMeta, JsonRpcMessage, ProtocolVersion};
 
@@ -22,36 +20,39 @@ use rmcp::model::{ClientJsonRpcMessage, ClientRequest, GetMeta, JsonRpcMessage, 
 pub(crate) const HELD: usize = 64;
 
 /// What a connection has read so far: whether it has started, and the messages held until it
-/// does.
+/// does (then released, one by one, before anything else is read).
 #[derive(Default)]
 pub(crate) struct Opening {
     started: bool,
     held: VecDeque<ClientJsonRpcMessage>,
 }
 
-/// The messages to pass on after one is read: it, or nothing, then any held.
-pub(crate) type Passed =
-    Chain<Once<ClientJsonRpcMessage>, std::collections::vec_deque::IntoIter<ClientJsonRpcMessage>>;
-
 impl Opening {
-    /// The messages to pass on now that `message` has been read.
-    pub(crate) fn pass(&mut self, message: ClientJsonRpcMessage) -> Passed {
+    /// `message`, just read, if it is to be passed on now; `None` if it is held.
+    pub(crate) fn pass(&mut self, message: ClientJsonRpcMessage) -> Option<ClientJsonRpcMessage> {
         if self.started {
-            return Some(message).into_iter().chain(VecDeque::new());
+            return Some(message);
         }
         match &message {
-            JsonRpcMessage::Request(request) if starts(&request.request) => {
-                self.started = true;
-                let held = std::mem::take(&mut self.held);
-                Some(message).into_iter().chain(held)
+            JsonRpcMessage::Request(request) => {
+                self.started = starts(&request.request);
+                Some(message)
             }
-            JsonRpcMessage::Request(_) => Some(message).into_iter().chain(VecDeque::new()),
             _ => {
                 if self.held.len() < HELD {
                     self.held.push_back(message);
                 }
-                None.into_iter().chain(VecDeque::new())
+                None
             }
+        }
+    }
+
+    /// The next held message to pass on, once the connection has started.
+    pub(crate) fn released(&mut self) -> Option<ClientJsonRpcMessage> {
+        if self.started {
+            self.held.pop_front()
+        } else {
+            None
         }
     }
 }
@@ -117,15 +118,16 @@ mod tests {
         })
     }
 
-    /// What is passed on, as each message's method or id.
-    fn names(passed: Passed) -> Vec<String> {
+    /// What is passed on after `message` is read, as each message's method: it, then
+    /// whatever is released.
+    fn names(opening: &mut Opening, message: ClientJsonRpcMessage) -> Vec<String> {
+        let passed = opening.pass(message).into_iter();
+        let released: Vec<_> = std::iter::from_fn(|| opening.released()).collect();
         passed
-            .map(|message| match message {
-                JsonRpcMessage::Request(request) => request.request.method().to_owned(),
-                other => serde_json::to_value(&other).unwrap()["method"]
-                    .as_str()
-                    .unwrap()
-                    .to_owned(),
+            .chain(released)
+            .map(|message| {
+                let value = serde_json::to_value(&message).unwrap();
+                value["method"].as_str().unwrap().to_owned()
             })
             .collect()
     }
@@ -133,28 +135,28 @@ mod tests {
     #[test]
     fn a_cancel_before_the_first_call_follows_the_call_that_starts_the_connection() {
         let mut opening = Opening::default();
-        assert!(names(opening.pass(cancel(1))).is_empty());
+        assert!(names(&mut opening, cancel(1)).is_empty());
         // A ping, and a call without the metadata rmcp needs, start nothing.
-        assert_eq!(names(opening.pass(request(2, "ping", None))), ["ping"]);
+        assert_eq!(names(&mut opening, request(2, "ping", None)), ["ping"]);
         assert_eq!(
-            names(opening.pass(request(3, "tools/call", None))),
+            names(&mut opening, request(3, "tools/call", None)),
             ["tools/call"]
         );
         assert_eq!(
-            names(opening.pass(request(1, "tools/call", Some(current_meta())))),
+            names(&mut opening, request(1, "tools/call", Some(current_meta()))),
             ["tools/call", "notifications/cancelled"]
         );
         // Started: each message passes on alone.
-        assert_eq!(names(opening.pass(cancel(4))), ["notifications/cancelled"]);
+        assert_eq!(names(&mut opening, cancel(4)), ["notifications/cancelled"]);
     }
 
     #[test]
     fn initialize_starts_a_connection_and_at_most_held_messages_wait_for_it() {
         let mut opening = Opening::default();
         for id in 0..HELD as i64 + 5 {
-            assert!(names(opening.pass(cancel(id))).is_empty());
+            assert!(names(&mut opening, cancel(id)).is_empty());
         }
-        let passed = names(opening.pass(initialize(1)));
+        let passed = names(&mut opening, initialize(1));
         assert_eq!(passed.len(), 1 + HELD, "{passed:?}");
         assert_eq!(passed[0], "initialize");
     }
