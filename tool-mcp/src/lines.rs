@@ -44,8 +44,8 @@ pub(crate) struct Transport {
     /// own; the channel is first come, first served, so messages go out in the order their
     /// sends are first polled.
     outgoing: mpsc::Sender<ServerJsonRpcMessage>,
-    /// The messages read from the pipe.
-    incoming: BoxStream<'static, ClientJsonRpcMessage>,
+    /// The messages read from the pipe, each with the length of its line.
+    incoming: BoxStream<'static, (ClientJsonRpcMessage, usize)>,
     /// What is read before the request that starts the connection.
     opening: Opening,
 }
@@ -70,8 +70,8 @@ impl rmcp::transport::Transport<RoleServer> for Transport {
             return Some(held);
         }
         loop {
-            let message = self.incoming.next().await?;
-            if let Some(message) = self.opening.pass(message) {
+            let (message, bytes) = self.incoming.next().await?;
+            if let Some(message) = self.opening.pass(message, bytes) {
                 return Some(message);
             }
         }
@@ -105,7 +105,7 @@ where
             let answers = answers.clone();
             async move {
                 match line {
-                    Ok(Line::Message(message)) => Some(message),
+                    Ok(Line::Message(message, bytes)) => Some((message, bytes)),
                     Ok(Line::Answer(answer)) => {
                         // The channel closes only once nothing more is written.
                         let _ = answers.send(answer).await;
@@ -127,8 +127,8 @@ where
 
 /// What one line holds.
 enum Line {
-    /// A message, for rmcp.
-    Message(ClientJsonRpcMessage),
+    /// A message, for rmcp, and the length of its line.
+    Message(ClientJsonRpcMessage, usize),
     /// No message: the answer to the line.
     Answer(ServerJsonRpcMessage),
 }
@@ -183,7 +183,7 @@ fn read(line: &str) -> Option<Line> {
         return None;
     }
     Some(match serde_json::from_str(text) {
-        Ok(message) => Line::Message(message),
+        Ok(message) => Line::Message(message, text.len()),
         Err(error) if error.is_data() => Line::Answer(ServerJsonRpcMessage::error(
             ErrorData::invalid_request("Invalid request", None),
             readable_id(text),
@@ -281,10 +281,10 @@ mod tests {
         let lines = Lines(LinesCodec::new_with_max_length(max_line_bytes));
         FramedRead::new(input, lines)
             .map(|line| match line.unwrap() {
-                Line::Message(ClientJsonRpcMessage::Request(request)) => {
+                Line::Message(ClientJsonRpcMessage::Request(request), _) => {
                     Ok(request.request.method().to_owned())
                 }
-                Line::Message(other) => panic!("not a request: {other:?}"),
+                Line::Message(other, _) => panic!("not a request: {other:?}"),
                 Line::Answer(ServerJsonRpcMessage::Error(answer)) => Err(answer.error.code.0),
                 Line::Answer(other) => panic!("not an error: {other:?}"),
             })

@@ -9,8 +9,8 @@
 //! connection's first call can be written before the call. So a notification (or anything
 //! else that is no request) read before the start is held, and passed on right after the
 //! request that starts the connection, where rmcp reads it as it would any other. A client
-//! that sends notifications and never starts gets at most [`HELD`] of them kept; later ones
-//! are dropped, as no notification is answered.
+//! that sends such messages and never starts gets at most [`HELD`] of them, and [`HELD_BYTES`]
+//! of their lines, kept; later ones are dropped, as no notification is answered.
 
 use std::collections::VecDeque;
 
@@ -19,17 +19,29 @@ use rmcp::model::{ClientJsonRpcMessage, ClientRequest, GetMeta, JsonRpcMessage, 
 /// How many messages are held before a connection has started.
 pub(crate) const HELD: usize = 64;
 
+/// How many bytes of lines are held before a connection has started: a cancel takes a few
+/// hundred, and a connection that never starts should not keep lines of the 16 MiB one may
+/// have.
+pub(crate) const HELD_BYTES: usize = 64 * 1024;
+
 /// What a connection has read so far: whether it has started, and the messages held until it
 /// does (then released, one by one, before anything else is read).
 #[derive(Default)]
 pub(crate) struct Opening {
     started: bool,
     held: VecDeque<ClientJsonRpcMessage>,
+    /// The bytes of the lines held so far.
+    held_bytes: usize,
 }
 
 impl Opening {
-    /// `message`, just read, if it is to be passed on now; `None` if it is held.
-    pub(crate) fn pass(&mut self, message: ClientJsonRpcMessage) -> Option<ClientJsonRpcMessage> {
+    /// `message`, just read from a line of `bytes`, if it is to be passed on now; `None` if it
+    /// is held (or dropped, past the bounds).
+    pub(crate) fn pass(
+        &mut self,
+        message: ClientJsonRpcMessage,
+        bytes: usize,
+    ) -> Option<ClientJsonRpcMessage> {
         if self.started {
             return Some(message);
         }
@@ -39,8 +51,10 @@ impl Opening {
                 Some(message)
             }
             _ => {
-                if self.held.len() < HELD {
+                let held_bytes = self.held_bytes.saturating_add(bytes);
+                if self.held.len() < HELD && held_bytes <= HELD_BYTES {
                     self.held.push_back(message);
+                    self.held_bytes = held_bytes;
                 }
                 None
             }
@@ -58,7 +72,10 @@ impl Opening {
 }
 
 /// Whether rmcp starts a connection with `request`: `initialize`, or a request other than a
-/// ping or a discovery with a known revision's complete metadata.
+/// ping or a discovery with a known revision's complete metadata. rmcp accepts the revisions
+/// its handler supports, and `McpServer` keeps rmcp's default, every known one: a server that
+/// named fewer would have to name them here too, or a request of another would release what
+/// is held before the connection has started.
 fn starts(request: &ClientRequest) -> bool {
     match request {
         ClientRequest::InitializeRequest(_) => true,
@@ -121,7 +138,7 @@ mod tests {
     /// What is passed on after `message` is read, as each message's method: it, then
     /// whatever is released.
     fn names(opening: &mut Opening, message: ClientJsonRpcMessage) -> Vec<String> {
-        let passed = opening.pass(message).into_iter();
+        let passed = opening.pass(message, 100).into_iter();
         let released: Vec<_> = std::iter::from_fn(|| opening.released()).collect();
         passed
             .chain(released)
@@ -159,5 +176,17 @@ mod tests {
         let passed = names(&mut opening, initialize(1));
         assert_eq!(passed.len(), 1 + HELD, "{passed:?}");
         assert_eq!(passed[0], "initialize");
+    }
+
+    #[test]
+    fn at_most_held_bytes_of_lines_wait_for_the_start() {
+        let mut opening = Opening::default();
+        let line = HELD_BYTES / 4;
+        for id in 0..6 {
+            assert!(opening.pass(cancel(id), line).is_none());
+        }
+        assert!(opening.pass(initialize(1), 100).is_some());
+        let released = std::iter::from_fn(|| opening.released()).count();
+        assert_eq!(released, 4);
     }
 }

@@ -123,10 +123,12 @@ async fn a_2026_07_28_cancel_that_comes_before_its_call_stops_it_before_it_runs(
 }
 
 /// A 2026-07-28 connection's very first message may be the cancel of the call that follows
-/// it (rmcp's client can write them so): the connection starts with the call, the cancel
-/// follows it, and the connection goes on, where rmcp alone would end it at the cancel and
-/// answer nothing more. rmcp answers nothing for a call it cancelled; any answer the call gets
-/// says it was cancelled.
+/// it (rmcp's client can write them so): the connection starts with the call and goes on,
+/// where rmcp alone would end it at the cancel and answer nothing more. rmcp answers nothing
+/// for a call it cancelled, so any answer the call gets must say it was cancelled, and the
+/// call must not be left running. (That the cancel is passed on after the call, not dropped,
+/// is shown by `opening.rs`'s own tests: the call may be cancelled before its handler starts,
+/// which nothing here can tell from a call that has not started yet.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_2026_07_28_connection_opened_by_a_cancel_goes_on_and_the_call_is_cancelled() {
     let (server, live) = server();
@@ -157,8 +159,8 @@ async fn a_2026_07_28_connection_opened_by_a_cancel_goes_on_and_the_call_is_canc
     );
 }
 
-/// A 2025-11-25 client's notification sent before `initialize` waits for it, and the
-/// connection goes on.
+/// A 2025-11-25 client's notification sent before `initialize` does not end the connection:
+/// `initialize` is answered, and the call after it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_notification_before_initialize_waits_for_it() {
     let (server, _) = server();

@@ -130,7 +130,8 @@ pub fn spawn_lines_server(server: tool_mcp::McpServer, end: DuplexStream) {
     });
 }
 
-/// An rmcp client on `transport`, as `tool-mcp`'s `RemoteToolkit` makes one.
+/// An rmcp client on `transport`, as `tool-mcp`'s `RemoteToolkit` makes one (but for the
+/// order it keeps among its writes).
 pub async fn rmcp_client(transport: DuplexStream) -> RunningService<RoleClient, ClientConfig> {
     ClientConfig::new(
         ClientCapabilities::default(),

@@ -164,7 +164,9 @@ impl RemoteToolkit {
         Self::connect_with(name, transport, Revision::default()).await
     }
 
-    /// [`RemoteToolkit::connect`], speaking `revision`.
+    /// [`RemoteToolkit::connect`], speaking `revision`. Like it, for transports that write
+    /// messages: each is written only after the one before it, which over streamable HTTP
+    /// could hold a cancel until its call is answered; use [`RemoteToolkit::connect_http_with`].
     pub async fn connect_with<T, E, A>(
         name: impl Into<String>,
         transport: T,
@@ -182,8 +184,8 @@ impl RemoteToolkit {
         .await
     }
 
-    /// Speaks `revision` over `transport`, its messages written as rmcp sends them, and lists
-    /// the server's tools.
+    /// Speaks `revision` over `transport`, which writes messages in no order of its own, and
+    /// lists the server's tools.
     async fn join<T, E, A>(
         name: impl Into<String>,
         transport: T,
