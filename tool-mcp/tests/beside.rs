@@ -119,22 +119,13 @@ fn names(list: &Value, key: &str) -> Vec<String> {
 #[tokio::test]
 async fn a_2025_11_25_client_is_served_the_handlers_prompts_and_resources_beside_the_tools() {
     let mut client = LineClient::open(server(true), false);
-    let opened = client
-        .request(
-            "initialize",
-            json!({"protocolVersion": "2025-11-25", "capabilities": {},
-                   "clientInfo": {"name": "beside", "version": "0"}}),
-        )
-        .await;
+    let opened = client.handshake().await;
     let capabilities = &opened["capabilities"];
     assert!(capabilities["prompts"].is_object(), "{opened}");
     assert!(capabilities["resources"].is_object(), "{opened}");
     assert_eq!(capabilities["tools"]["listChanged"], true, "ours: {opened}");
     assert!(capabilities["logging"].is_object(), "ours: {opened}");
     assert_eq!(opened["instructions"], "Read test://readme first.");
-    client
-        .send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-        .await;
 
     let tools = client.request("tools/list", json!({})).await;
     assert_eq!(
@@ -150,7 +141,7 @@ async fn a_2025_11_25_client_is_served_the_handlers_prompts_and_resources_beside
     let id = client
         .start("resources/read", json!({"uri": "test://nothing"}))
         .await;
-    let refused = answer(&mut client, id).await;
+    let refused = client.answer(&json!(id)).await;
     assert_eq!(refused["error"]["code"], -32602, "{refused}");
     assert_eq!(
         refused["error"]["data"]["uri"], "test://nothing",
@@ -192,20 +183,7 @@ async fn without_a_handler_the_other_methods_are_not_found() {
         "notes/echo",
     ] {
         let id = client.start(method, json!({"uri": "test://x"})).await;
-        let answer = answer(&mut client, id).await;
+        let answer = client.answer(&json!(id)).await;
         assert_eq!(answer["error"]["code"], -32601, "{method}: {answer}");
-    }
-}
-
-/// The whole answer to request `id`, error or result.
-async fn answer(client: &mut LineClient, id: i64) -> Value {
-    loop {
-        let message = client
-            .next(support::lines::ANSWER_LIMIT)
-            .await
-            .expect("the server answers");
-        if message["id"] == json!(id) {
-            return message;
-        }
     }
 }

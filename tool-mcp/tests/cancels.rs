@@ -12,7 +12,7 @@ use tool_mcp::McpServer;
 mod support;
 
 use support::Running;
-use support::lines::{ANSWER_LIMIT, LineClient};
+use support::lines::LineClient;
 
 /// Counts the calls of its tools that are running.
 struct Sleepers {
@@ -70,17 +70,6 @@ fn current_meta() -> Value {
     })
 }
 
-/// The answer to request `id`, read past any notification.
-async fn answer_to(client: &mut LineClient, id: &Value) -> Value {
-    loop {
-        let message = (client.next(ANSWER_LIMIT).await)
-            .unwrap_or_else(|| panic!("no answer to {id} within {ANSWER_LIMIT:?}"));
-        if message["id"] == *id {
-            return message;
-        }
-    }
-}
-
 /// Sends a cancel and then the call it names, and checks that the call is answered as
 /// cancelled (its hour of sleep is the only other way it ends) and leaves nothing running, and
 /// that the next call is not touched by it. The call may or may not have started: rmcp passes
@@ -88,12 +77,12 @@ async fn answer_to(client: &mut LineClient, id: &Value) -> Value {
 async fn cancel_comes_first(client: &mut LineClient, live: &Running, meta: Option<Value>) {
     let first = json!(1);
     client.send(call(&first, "quick", meta.clone())).await;
-    let answer = answer_to(client, &first).await;
+    let answer = client.answer(&first).await;
     assert_eq!(answer["result"]["content"][0]["text"], "quick", "{answer}");
     let early = json!("early-1");
     client.send(cancel(&early, meta.clone())).await;
     client.send(call(&early, "sleep_long", meta.clone())).await;
-    let answer = answer_to(client, &early).await;
+    let answer = client.answer(&early).await;
     assert!(
         answer.to_string().contains("cancelled"),
         "the call whose cancel came first ran on: {answer}"
@@ -104,7 +93,7 @@ async fn cancel_comes_first(client: &mut LineClient, live: &Running, meta: Optio
     );
     let next = json!(2);
     client.send(call(&next, "quick", meta)).await;
-    let answer = answer_to(client, &next).await;
+    let answer = client.answer(&next).await;
     assert_eq!(answer["result"]["content"][0]["text"], "quick", "{answer}");
 }
 
@@ -139,16 +128,9 @@ async fn a_2026_07_28_connection_opened_by_a_cancel_goes_on_and_the_call_is_canc
     client.send(call(&early, "sleep_long", meta.clone())).await;
     let next = json!(2);
     client.send(call(&next, "quick", meta)).await;
-    loop {
-        let message = (client.next(ANSWER_LIMIT).await)
-            .unwrap_or_else(|| panic!("no answer to the call after the cancel"));
-        if message["id"] == next {
-            assert_eq!(
-                message["result"]["content"][0]["text"], "quick",
-                "{message}"
-            );
-            break;
-        }
+    let answer = client.answer(&next).await;
+    assert_eq!(answer["result"]["content"][0]["text"], "quick", "{answer}");
+    for message in &client.notifications {
         if message["id"] == early {
             assert!(message.to_string().contains("cancelled"), "{message}");
         }
@@ -166,23 +148,11 @@ async fn a_notification_before_initialize_waits_for_it() {
     let (server, _) = server();
     let mut client = LineClient::open(server, false);
     client.send(cancel(&json!(99), None)).await;
-    let initialized = client
-        .request(
-            "initialize",
-            json!({"protocolVersion": "2025-11-25", "capabilities": {},
-                   "clientInfo": {"name": "cancels", "version": "1"}}),
-        )
-        .await;
-    assert_eq!(
-        initialized["protocolVersion"], "2025-11-25",
-        "{initialized}"
-    );
-    client
-        .send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-        .await;
+    let opened = client.handshake().await;
+    assert_eq!(opened["protocolVersion"], "2025-11-25", "{opened}");
     let next = json!(2);
     client.send(call(&next, "quick", None)).await;
-    let answer = answer_to(&mut client, &next).await;
+    let answer = client.answer(&next).await;
     assert_eq!(answer["result"]["content"][0]["text"], "quick", "{answer}");
 }
 

@@ -72,10 +72,10 @@ mod tests {
 
     use super::*;
 
-    /// A transport that notes which message each send began writing, when it first runs.
+    /// A transport that notes, as each send first runs, the request its cancel names.
     #[derive(Default)]
     struct Noting {
-        began: Arc<Mutex<Vec<String>>>,
+        began: Arc<Mutex<Vec<i64>>>,
     }
 
     impl Transport<RoleClient> for Noting {
@@ -87,11 +87,9 @@ mod tests {
         ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
             let began = self.began.clone();
             async move {
-                let text = serde_json::to_string(&item).map_err(std::io::Error::other)?;
-                began
-                    .lock()
-                    .map_err(|_| std::io::Error::other("poisoned"))?
-                    .push(text);
+                let sent = serde_json::to_value(&item).map_err(std::io::Error::other)?;
+                let id = sent["params"]["requestId"].as_i64().unwrap_or(-1);
+                began.lock().unwrap().push(id);
                 Ok(())
             }
         }
@@ -112,44 +110,36 @@ mod tests {
         ))
     }
 
-    fn began(noting: &Arc<Mutex<Vec<String>>>) -> Vec<String> {
-        let texts = noting.lock().unwrap().clone();
-        texts
-            .iter()
-            .map(|text| {
-                let value: serde_json::Value = serde_json::from_str(text).unwrap();
-                value["params"]["requestId"].to_string()
-            })
-            .collect()
+    /// A transport in order over a noting one, and what the noting one notes.
+    fn noted() -> (InOrder<Noting>, Arc<Mutex<Vec<i64>>>) {
+        let noting = Noting::default();
+        let began = noting.began.clone();
+        (InOrder::new(noting), began)
     }
 
     #[test]
     fn a_later_send_run_first_waits_for_the_one_before() {
-        let noting = Noting::default();
-        let seen = noting.began.clone();
-        let mut transport = InOrder::new(noting);
+        let (mut transport, began) = noted();
         let first = transport.send(cancel(1));
         let mut second = Box::pin(transport.send(cancel(2)));
         // The second send's task runs before the first's, as rmcp's tasks may.
         assert!((&mut second).now_or_never().is_none());
-        assert!(began(&seen).is_empty(), "{:?}", began(&seen));
+        assert!(began.lock().unwrap().is_empty());
         assert!(matches!(first.now_or_never(), Some(Ok(()))));
         assert!(matches!(second.now_or_never(), Some(Ok(()))));
-        assert_eq!(began(&seen), ["1", "2"]);
+        assert_eq!(*began.lock().unwrap(), [1, 2]);
     }
 
     #[test]
     fn a_send_dropped_unwritten_holds_back_none_after_it() {
-        let noting = Noting::default();
-        let seen = noting.began.clone();
-        let mut transport = InOrder::new(noting);
+        let (mut transport, began) = noted();
         let first = transport.send(cancel(1));
         let second = transport.send(cancel(2));
         drop(first);
         assert!(matches!(second.now_or_never(), Some(Ok(()))));
-        assert_eq!(began(&seen), ["2"]);
+        assert_eq!(*began.lock().unwrap(), [2]);
         let third = transport.send(cancel(3));
         assert!(matches!(third.now_or_never(), Some(Ok(()))));
-        assert_eq!(began(&seen), ["2", "3"]);
+        assert_eq!(*began.lock().unwrap(), [2, 3]);
     }
 }

@@ -101,30 +101,32 @@ mod tests {
         RequestId::Number(n)
     }
 
+    /// Starts the call of request `n`: its place in `cancels`, and the token that stops it.
+    fn start(cancels: &Cancels, n: i64) -> (Running<'_>, CancellationToken) {
+        let token = CancellationToken::new();
+        (cancels.running(&id(n), &token), token)
+    }
+
     #[test]
     fn a_cancel_before_its_call_cancels_the_call_as_it_starts() {
         let cancels = Cancels::default();
         cancels.cancel(id(1));
-        let token = CancellationToken::new();
-        let _running = cancels.running(&id(1), &token);
+        let (_running, token) = start(&cancels, 1);
         assert!(token.is_cancelled());
         // The kept cancel is used up: nothing else is cancelled by it.
-        let other = CancellationToken::new();
-        let _again = cancels.running(&id(2), &other);
+        let (_again, other) = start(&cancels, 2);
         assert!(!other.is_cancelled());
     }
 
     #[test]
     fn a_cancel_while_the_call_runs_cancels_it_and_one_after_stops_nothing() {
         let cancels = Cancels::default();
-        let token = CancellationToken::new();
-        let running = cancels.running(&id(1), &token);
+        let (running, token) = start(&cancels, 1);
         cancels.cancel(id(1));
         assert!(token.is_cancelled());
         drop(running);
         assert!(cancels.state().running.is_empty());
-        let later = CancellationToken::new();
-        let _running = cancels.running(&id(2), &later);
+        let (_running, later) = start(&cancels, 2);
         assert!(!later.is_cancelled());
     }
 
@@ -135,11 +137,9 @@ mod tests {
             cancels.cancel(id(n));
         }
         assert_eq!(cancels.state().early.len(), KEPT);
-        let oldest = CancellationToken::new();
-        let _oldest = cancels.running(&id(0), &oldest);
+        let (_oldest, oldest) = start(&cancels, 0);
         assert!(!oldest.is_cancelled(), "the oldest cancel was forgotten");
-        let newest = CancellationToken::new();
-        let _newest = cancels.running(&id(KEPT as i64), &newest);
+        let (_newest, newest) = start(&cancels, KEPT as i64);
         assert!(newest.is_cancelled());
     }
 }

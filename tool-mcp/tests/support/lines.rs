@@ -26,19 +26,26 @@ const CURRENT: &str = "2026-07-28";
 pub const ANSWER_LIMIT: Duration = Duration::from_secs(10);
 
 impl LineClient {
+    /// A client of MCP 2025-11-25, its session opened ([`LineClient::handshake`]).
     pub async fn connect(server: McpServer) -> LineClient {
         let mut client = LineClient::open(server, false);
+        client.handshake().await;
         client
+    }
+
+    /// Opens a 2025-11-25 session: `initialize`, then `notifications/initialized`. The result
+    /// of `initialize`.
+    pub async fn handshake(&mut self) -> Value {
+        let opened = self
             .request(
                 "initialize",
                 json!({"protocolVersion": "2025-11-25", "capabilities": {},
-                "clientInfo": {"name": "deferred", "version": "0"}}),
+                "clientInfo": {"name": "lines", "version": "0"}}),
             )
             .await;
-        client
-            .send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        self.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
             .await;
-        client
+        opened
     }
 
     /// A client of MCP 2026-07-28: no handshake, a protocol version on every request.
@@ -73,10 +80,17 @@ impl LineClient {
     /// Sends a request and returns its result, keeping notifications that come before it.
     pub async fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.start(method, params).await;
+        self.answer(&json!(id)).await["result"].clone()
+    }
+
+    /// The whole answer (result or error) to request `id`, keeping the messages that come
+    /// before it.
+    pub async fn answer(&mut self, id: &Value) -> Value {
         loop {
-            let message = self.next(ANSWER_LIMIT).await.expect("the server answers");
-            if message["id"] == json!(id) {
-                return message["result"].clone();
+            let message = (self.next(ANSWER_LIMIT).await)
+                .unwrap_or_else(|| panic!("no answer to {id} within {ANSWER_LIMIT:?}"));
+            if message["id"] == *id && message.get("method").is_none() {
+                return message;
             }
             self.notifications.push(message);
         }
