@@ -252,11 +252,7 @@ impl HttpSession {
         let initialize = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
             "params": {"protocolVersion": "2025-11-25", "capabilities": {},
             "clientInfo": {"name": "tool-mcp-tests", "version": "0"}}});
-        let response = (client.post(url))
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .body(initialize.to_string())
-            .send()
+        let response = (posting(&client, url, &initialize, None).send())
             .await
             .expect("the server answers `initialize`");
         let id = (response.headers().get("mcp-session-id"))
@@ -276,13 +272,7 @@ impl HttpSession {
 
     /// Posts `message` in the session; the answer's body.
     pub async fn post(&self, message: &serde_json::Value) -> String {
-        let response = (self.client.post(&self.url))
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .header("mcp-session-id", &self.id)
-            .header("mcp-protocol-version", "2025-11-25")
-            .body(message.to_string())
-            .send()
+        let response = (posting(&self.client, &self.url, message, Some(&self.id)).send())
             .await
             .unwrap_or_else(|error| panic!("no answer to {message}: {error}"));
         (response.text().await).unwrap_or_else(|error| panic!("no answer to {message}: {error}"))
@@ -291,6 +281,25 @@ impl HttpSession {
     /// Posts request `message`, whose id is `id`, in the session; its answer.
     pub async fn request(&self, id: u64, message: &serde_json::Value) -> serde_json::Value {
         answer_in(&self.post(message).await, id, message)
+    }
+}
+
+/// A POST of `message` to `url` as a 2025-11-25 client sends it, in `session` once it has one.
+fn posting(
+    client: &reqwest::Client,
+    url: &str,
+    message: &serde_json::Value,
+    session: Option<&str>,
+) -> reqwest::RequestBuilder {
+    let request = (client.post(url))
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(message.to_string());
+    match session {
+        Some(id) => request
+            .header("mcp-session-id", id)
+            .header("mcp-protocol-version", "2025-11-25"),
+        None => request,
     }
 }
 
