@@ -108,15 +108,16 @@ mod tests {
         )
     }
 
-    fn request(id: i64, method: &str, meta: Option<serde_json::Value>) -> ClientJsonRpcMessage {
+    fn call(id: i64, meta: Option<serde_json::Value>) -> ClientJsonRpcMessage {
         let mut params = json!({"name": "quick", "arguments": {}});
         if let Some(meta) = meta {
             params["_meta"] = meta;
         }
-        if method == "ping" {
-            params = json!({});
-        }
-        message(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+        message(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}))
+    }
+
+    fn ping(id: i64) -> ClientJsonRpcMessage {
+        message(json!({"jsonrpc": "2.0", "id": id, "method": "ping"}))
     }
 
     fn initialize(id: i64) -> ClientJsonRpcMessage {
@@ -138,10 +139,10 @@ mod tests {
     /// What is passed on after `message` is read, as each message's method: it, then
     /// whatever is released.
     fn names(opening: &mut Opening, message: ClientJsonRpcMessage) -> Vec<String> {
-        let passed = opening.pass(message, 100).into_iter();
-        let released: Vec<_> = std::iter::from_fn(|| opening.released()).collect();
+        let passed = opening.pass(message, 100);
         passed
-            .chain(released)
+            .into_iter()
+            .chain(std::iter::from_fn(|| opening.released()))
             .map(|message| {
                 let value = serde_json::to_value(&message).unwrap();
                 value["method"].as_str().unwrap().to_owned()
@@ -154,13 +155,10 @@ mod tests {
         let mut opening = Opening::default();
         assert!(names(&mut opening, cancel(1)).is_empty());
         // A ping, and a call without the metadata rmcp needs, start nothing.
-        assert_eq!(names(&mut opening, request(2, "ping", None)), ["ping"]);
+        assert_eq!(names(&mut opening, ping(2)), ["ping"]);
+        assert_eq!(names(&mut opening, call(3, None)), ["tools/call"]);
         assert_eq!(
-            names(&mut opening, request(3, "tools/call", None)),
-            ["tools/call"]
-        );
-        assert_eq!(
-            names(&mut opening, request(1, "tools/call", Some(current_meta()))),
+            names(&mut opening, call(1, Some(current_meta()))),
             ["tools/call", "notifications/cancelled"]
         );
         // Started: each message passes on alone.
