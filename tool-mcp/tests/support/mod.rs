@@ -29,22 +29,32 @@ pub const EXAMPLE_TOOLS: [&str; 8] = [
     "note_sources",
 ];
 
-/// The example server's binary (`examples/mcp_server.rs`), built if `cargo test` has not built
-/// it already.
+/// The example server's binary (`examples/mcp_server.rs`), built if missing or older than its
+/// sources.
 pub fn example_server() -> PathBuf {
     example("mcp_server")
 }
 
-/// The binary of the example `name` (in `examples/`), built if `cargo test` has not built it
-/// already.
+/// The binary of the example `name` (in `examples/`), built again if it is missing or older
+/// than a source it is built from: `cargo test -p tool-mcp` builds no examples, and a binary
+/// left from before a change would test the old code. `cargo test --workspace` builds them
+/// first, so there it is fresh and no build runs.
 pub fn example(name: &str) -> PathBuf {
+    // One check and build at a time: tests of one binary ask for it in parallel.
+    static BUILDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one = BUILDING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let test_binary = std::env::current_exe().expect("the test binary has a path");
     let profile = test_binary
         .parent()
         .and_then(|deps| deps.parent())
         .expect("tests run from target/<profile>/deps");
     let binary = profile.join("examples").join(name);
-    if !binary.exists() {
+    let built = std::fs::metadata(&binary)
+        .and_then(|meta| meta.modified())
+        .ok();
+    if built.is_none_or(|built| newest_source() > Some(built)) {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
         let status = Command::new(cargo)
             .args(["build", "-p", "tool-examples", "--example", name])
@@ -53,6 +63,37 @@ pub fn example(name: &str) -> PathBuf {
         assert!(status.success(), "building the example {name} failed");
     }
     binary
+}
+
+/// When a source an example is built from last changed: the library crates' `src`, their
+/// manifests, and `examples/`.
+fn newest_source() -> Option<std::time::SystemTime> {
+    fn newest_in(path: &std::path::Path) -> Option<std::time::SystemTime> {
+        let meta = std::fs::metadata(path).ok()?;
+        if !meta.is_dir() {
+            return meta.modified().ok();
+        }
+        std::fs::read_dir(path)
+            .ok()?
+            .filter_map(Result::ok)
+            .filter_map(|entry| newest_in(&entry.path()))
+            .max()
+    }
+    let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tool-mcp sits in the workspace");
+    [
+        "tool-core/src",
+        "tool-core/Cargo.toml",
+        "tool-macros/src",
+        "tool-macros/Cargo.toml",
+        "tool-mcp/src",
+        "tool-mcp/Cargo.toml",
+        "examples",
+    ]
+    .iter()
+    .filter_map(|part| newest_in(&workspace.join(part)))
+    .max()
 }
 
 /// The example server over streamable HTTP on a free local port, with `args` after
