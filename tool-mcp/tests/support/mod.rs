@@ -65,13 +65,16 @@ pub fn example(name: &str) -> PathBuf {
     binary
 }
 
-/// When a source an example is built from last changed: the library crates' `src`, their
-/// manifests, and `examples/`.
+/// When a source an example is built from last changed: the Rust files and manifests of the
+/// library crates and of `examples/`.
 fn newest_source() -> Option<std::time::SystemTime> {
     fn newest_in(path: &std::path::Path) -> Option<std::time::SystemTime> {
         let meta = std::fs::metadata(path).ok()?;
         if !meta.is_dir() {
-            return meta.modified().ok();
+            // Only what cargo builds from: no editor's or tool's files beside them.
+            let source = path.extension().is_some_and(|extension| extension == "rs")
+                || path.ends_with("Cargo.toml");
+            return source.then(|| meta.modified().ok()).flatten();
         }
         std::fs::read_dir(path)
             .ok()?
