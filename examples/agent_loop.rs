@@ -26,7 +26,7 @@
 //!
 //! Tabs in result text are printed as `<TAB>`, as in the docs of [`Refusal`].
 //!
-//! Run with `cargo run --example agent_loop`; it finishes in about a fifth of a second.
+//! Run with `cargo run --example agent_loop`.
 
 use std::collections::BTreeMap;
 use std::num::NonZeroU32;

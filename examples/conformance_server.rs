@@ -10,9 +10,9 @@
 //! ```
 //!
 //! The suite's resources, prompts and completions are an rmcp handler of the example's
-//! (`conformance/mod.rs`), served beside the tools. What the suite asks for and the framework
-//! cannot yet do (SEP-2663 tasks, ...) is not faked here: the suite's
-//! checks of it fail, and `tool-mcp/tests/conformance/expected-failures.txt` says why.
+//! (`conformance/mod.rs`), served beside the tools. Nothing the suite checks is faked here:
+//! what cannot pass (a 2025-11-25 question without a session, say) fails, and
+//! `tool-mcp/tests/conformance/expected-failures.txt` lists it and says why.
 
 mod conformance;
 
