@@ -28,6 +28,7 @@ use tokio::task::JoinHandle;
 use tokio_util::bytes::BytesMut;
 use tokio_util::codec::{Decoder, FramedRead, FramedWrite, LinesCodec, LinesCodecError};
 
+use crate::input_end::InputEnd;
 use crate::opening::Opening;
 
 /// Messages waiting to be written; past this many, rmcp and the reader wait for the writer.
@@ -48,6 +49,8 @@ pub(crate) struct Transport {
     incoming: BoxStream<'static, (ClientJsonRpcMessage, usize)>,
     /// What is read before the request that starts the connection.
     opening: Opening,
+    /// Told when the input ends, as rmcp's loop stops then.
+    input_end: InputEnd,
 }
 
 impl rmcp::transport::Transport<RoleServer> for Transport {
@@ -70,7 +73,10 @@ impl rmcp::transport::Transport<RoleServer> for Transport {
             return Some(held);
         }
         loop {
-            let (message, bytes) = self.incoming.next().await?;
+            let Some((message, bytes)) = self.incoming.next().await else {
+                self.input_end.end();
+                return None;
+            };
             if let Some(message) = self.opening.pass(message, bytes) {
                 return Some(message);
             }
@@ -86,11 +92,12 @@ impl rmcp::transport::Transport<RoleServer> for Transport {
 
 /// A transport for rmcp on `reader` and `writer`, and the task writing to `writer`, which ends
 /// once rmcp has dropped the transport and everything said has been written: await it before
-/// leaving, or the last lines may be lost.
+/// leaving, or the last lines may be lost. `input_end` is told when `reader` ends.
 pub(crate) fn transport<R, W>(
     reader: R,
     writer: W,
     max_line_bytes: usize,
+    input_end: InputEnd,
 ) -> (Transport, JoinHandle<()>)
 where
     R: AsyncRead + Send + 'static,
@@ -121,6 +128,7 @@ where
         outgoing,
         incoming,
         opening: Opening::default(),
+        input_end,
     };
     (transport, writing)
 }

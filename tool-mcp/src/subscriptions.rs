@@ -14,6 +14,8 @@ use rmcp::service::SubscriptionContext;
 use tokio::sync::broadcast::error::RecvError;
 use tool_core::{Registry, Session};
 
+use crate::input_end::InputEnd;
+
 /// What of a client's requested filter the server can send: changes of the tool list.
 pub(crate) fn accepted(_requested: &SubscriptionFilter) -> SubscriptionFilter {
     SubscriptionFilter::builder().tools_list_changed().build()
@@ -21,8 +23,23 @@ pub(crate) fn accepted(_requested: &SubscriptionFilter) -> SubscriptionFilter {
 
 /// Sends `notifications/tools/list_changed` on the stream for every change of `registry`'s
 /// tools since its `seen` generation, and every growth of `session` (what the stream's caller
-/// is listed), until the client cancels the stream or it can no longer be written to.
+/// is listed), until the client cancels the stream, it can no longer be written to, or the
+/// connection's input ends (nothing could be sent after that).
 pub(crate) async fn listen(
+    registry: &Registry,
+    seen: Option<u64>,
+    session: Option<Session>,
+    context: SubscriptionContext,
+    input_end: &InputEnd,
+) -> Result<(), McpError> {
+    input_end
+        .before(tell(registry, seen, session, context))
+        .await
+        .unwrap_or(Ok(()))
+}
+
+/// What `listen` does until the input ends.
+async fn tell(
     registry: &Registry,
     seen: Option<u64>,
     session: Option<Session>,

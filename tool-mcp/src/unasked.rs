@@ -60,7 +60,11 @@ pub(crate) struct Asking;
 
 impl Asking {
     /// The same for every client.
-    pub(crate) fn of(_context: &RequestContext<RoleServer>, _current: bool) -> Asking {
+    pub(crate) fn of(
+        _context: &RequestContext<RoleServer>,
+        _current: bool,
+        _input_end: &crate::input_end::InputEnd,
+    ) -> Asking {
         Asking
     }
 

@@ -48,6 +48,7 @@ use tool_core::{Asker, Refusal, code};
 use self::rounds::Round;
 pub(crate) use self::rounds::{Call, SuspendableCall, Suspended};
 use self::wire::{Incoming, Outgoing, unshowable};
+use crate::input_end::InputEnd;
 
 /// The bounds on calls suspended for their clients' answers (MCP 2026-07-28's
 /// `input_required` round trips); see [`McpServer::with_waiting_calls`](crate::McpServer::with_waiting_calls).
@@ -183,8 +184,12 @@ pub(crate) struct Asking {
 
 impl Asking {
     /// The way the client of `context` can be asked, from its protocol version (`current`:
-    /// 2026-07-28) and capabilities.
-    pub(crate) fn of(context: &RequestContext<RoleServer>, current: bool) -> Asking {
+    /// 2026-07-28) and capabilities; a request to it is not waited on past `input_end`.
+    pub(crate) fn of(
+        context: &RequestContext<RoleServer>,
+        current: bool,
+        input_end: &InputEnd,
+    ) -> Asking {
         let declared = crate::owner::declared(context, current, |capabilities| Offers {
             forms: capabilities
                 .and_then(|capabilities| capabilities.elicitation.as_ref())
@@ -193,7 +198,10 @@ impl Asking {
             roots: capabilities.is_some_and(|capabilities| capabilities.roots.is_some()),
         });
         let (way, rounds) = match current {
-            false => (AskerWay::Peer(context.peer.clone()), None),
+            false => (
+                AskerWay::Peer(context.peer.clone(), input_end.clone()),
+                None,
+            ),
             true if declared.forms || declared.sampling || declared.roots => {
                 let (sender, receiver) = mpsc::unbounded_channel();
                 let gathered: Arc<Mutex<Vec<Asked>>> = Arc::default();
@@ -239,7 +247,8 @@ pub(crate) struct Asked {
 enum AskerWay {
     /// Where the call's requests gather until its future next waits (`rounds::Batched`).
     Rounds(Arc<Mutex<Vec<Asked>>>),
-    Peer(Peer<RoleServer>),
+    /// Requests to the client, answered unless its input ends first.
+    Peer(Peer<RoleServer>, InputEnd),
     Nowhere,
 }
 
@@ -290,6 +299,15 @@ impl ClientAsker {
 
 /// A client's error answering a request it was sent: a JSON-RPC error is its refusal
 /// (`declined`, with its reason); anything else means it could not be reached.
+/// The client's answer to a request, or the transport's closing if the connection's input ends
+/// first: the client can no longer answer, and rmcp's loop no longer sends.
+async fn asked<T>(
+    input_end: &InputEnd,
+    request: impl Future<Output = Result<T, ServiceError>>,
+) -> Result<T, ServiceError> {
+    (input_end.before(request).await).unwrap_or(Err(ServiceError::TransportClosed))
+}
+
 fn client_failed(what: &str, error: ServiceError) -> Refusal {
     match error {
         ServiceError::McpError(error) => Refusal::new(
@@ -319,8 +337,8 @@ impl Asker for ClientAsker {
     fn ask(&self, question: Question) -> BoxFuture<'_, Result<Reply, Refusal>> {
         Box::pin(async move {
             self.check(Capability::Elicitation)?;
-            let peer = match &self.way {
-                AskerWay::Peer(peer) => peer,
+            let (peer, input_end) = match &self.way {
+                AskerWay::Peer(peer, input_end) => (peer, input_end),
                 _ => {
                     return match self.in_round(Outgoing::Form(question)).await? {
                         Incoming::Form(reply) => Ok(reply),
@@ -334,7 +352,7 @@ impl Asker for ClientAsker {
             // Sent as rmcp's `create_elicitation` sends it, without its `elicitation` feature
             // (which builds the `url` crate for URL-mode elicitation, a mode not used here).
             let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
-            let answered = match peer.send_request(request).await {
+            let answered = match asked(input_end, peer.send_request(request)).await {
                 Ok(ClientResult::ElicitResult(answered)) => answered,
                 Ok(_) => return Err(wrong_answer("a form's result")),
                 Err(error) => {
@@ -359,8 +377,8 @@ impl Asker for ClientAsker {
     fn sample(&self, request: SamplingRequest) -> BoxFuture<'_, Result<Sampled, Refusal>> {
         Box::pin(async move {
             self.check(Capability::Sampling)?;
-            let peer = match &self.way {
-                AskerWay::Peer(peer) => peer,
+            let (peer, input_end) = match &self.way {
+                AskerWay::Peer(peer, input_end) => (peer, input_end),
                 _ => {
                     return match self.in_round(Outgoing::Sample(request)).await? {
                         Incoming::Sample(sampled) => Ok(sampled),
@@ -371,8 +389,7 @@ impl Asker for ClientAsker {
             let params =
                 serde_json::from_value(wire::sampling_params(&request)).map_err(unshowable)?;
             #[allow(deprecated)] // SEP-2577 deprecates sampling; 2025-11-25 clients take it.
-            let result = peer
-                .create_message(params)
+            let result = asked(input_end, peer.create_message(params))
                 .await
                 .map_err(|error| client_failed("to sample its model", error))?;
             let result = serde_json::to_value(result).unwrap_or_default();
@@ -388,8 +405,8 @@ impl Asker for ClientAsker {
     fn roots(&self) -> BoxFuture<'_, Result<Vec<Root>, Refusal>> {
         Box::pin(async move {
             self.check(Capability::Roots)?;
-            let peer = match &self.way {
-                AskerWay::Peer(peer) => peer,
+            let (peer, input_end) = match &self.way {
+                AskerWay::Peer(peer, input_end) => (peer, input_end),
                 _ => {
                     return match self.in_round(Outgoing::Roots).await? {
                         Incoming::Roots(roots) => Ok(roots),
@@ -398,8 +415,7 @@ impl Asker for ClientAsker {
                 }
             };
             #[allow(deprecated)] // SEP-2577 deprecates roots; 2025-11-25 clients take it.
-            let listed = peer
-                .list_roots()
+            let listed = asked(input_end, peer.list_roots())
                 .await
                 .map_err(|error| client_failed("its roots", error))?;
             let listed = serde_json::to_value(listed).unwrap_or_default();

@@ -278,12 +278,17 @@ impl ServerHandler for McpServer {
             let mut ctx = ctx.with_cancellation(Default::default());
             let owner = owner();
             if let Some(least) = least_log {
-                let notices = Notices::new(context.peer.clone(), None, request.name);
+                let notices = Notices::new(
+                    context.peer.clone(),
+                    None,
+                    request.name,
+                    self.input_end.clone(),
+                );
                 ctx = ctx.with_log(least, move |message| notices.log(message));
             }
             return self.tasks.start(&registry, call, ctx, owner, offered).await;
         }
-        let asking = crate::ask::Asking::of(&context, current);
+        let asking = crate::ask::Asking::of(&context, current, &self.input_end);
         let mut ctx = ctx.with_asker_arc(asking.asker());
         let missing = asking.missing();
         // A call that may be suspended for an answer outlives its request: it has a
@@ -306,7 +311,12 @@ impl ServerHandler for McpServer {
             .then(|| (session.changes(), context.peer.clone()));
         let mut notices = None;
         if progress_token.is_some() || least_log.is_some() {
-            let sink = Arc::new(Notices::new(context.peer, progress_token, request.name));
+            let sink = Arc::new(Notices::new(
+                context.peer,
+                progress_token,
+                request.name,
+                self.input_end.clone(),
+            ));
             if let Some(least) = least_log {
                 let logs = sink.clone();
                 ctx = ctx.with_log(least, move |message| logs.log(message));
@@ -348,7 +358,7 @@ impl ServerHandler for McpServer {
         if let Some((grown, peer)) = grown
             && grown.has_changed().unwrap_or(false)
         {
-            let _ = peer.notify_tool_list_changed().await;
+            let _ = self.input_end.before(peer.notify_tool_list_changed()).await;
         }
         answer
     }
@@ -461,7 +471,7 @@ impl ServerHandler for McpServer {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .pop_front();
-        crate::subscriptions::listen(&self.registry, seen, session, context).await
+        crate::subscriptions::listen(&self.registry, seen, session, context, &self.input_end).await
     }
 
     async fn get_task(
@@ -506,14 +516,18 @@ impl ServerHandler for McpServer {
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         let mut changes = self.registry.subscribe();
         let peer = context.peer.clone();
+        let input_end = self.input_end.clone();
         crate::background::spawn(async move {
             use tokio::sync::broadcast::error::RecvError;
-            // A lagging listener missed some changes, but one notice covers them all.
-            while let Ok(_) | Err(RecvError::Lagged(_)) = changes.recv().await {
-                if peer.notify_tool_list_changed().await.is_err() {
-                    break;
+            let telling = async {
+                // A lagging listener missed some changes, but one notice covers them all.
+                while let Ok(_) | Err(RecvError::Lagged(_)) = changes.recv().await {
+                    if peer.notify_tool_list_changed().await.is_err() {
+                        break;
+                    }
                 }
-            }
+            };
+            input_end.before(telling).await;
         });
     }
 }

@@ -124,6 +124,8 @@ pub struct McpServer {
     /// The calls this connection (or HTTP session) runs, and the cancels its client sent
     /// before their calls came.
     cancels: cancels::Cancels,
+    /// The end of a line connection's input, after which rmcp's loop sends nothing more.
+    input_end: crate::input_end::InputEnd,
     /// The host's own handler for every method that is not a tool's
     /// ([`McpServer::with_handler`]).
     beside: Option<Arc<dyn beside::Beside>>,
@@ -195,6 +197,7 @@ impl McpServer {
             listen_marks: Arc::default(),
             log_level: Arc::default(),
             cancels: cancels::Cancels::default(),
+            input_end: crate::input_end::InputEnd::default(),
             beside: None,
             #[cfg(feature = "http")]
             session_limits: bounds::SessionLimits::default(),

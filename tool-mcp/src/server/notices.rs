@@ -12,6 +12,8 @@ use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
 use tool_core::call::{LogMessage, Progress};
 
+use crate::input_end::InputEnd;
+
 /// One notice of a call.
 enum Notice {
     Progress(Progress),
@@ -29,6 +31,8 @@ pub(super) struct Notices {
     logger: String,
     /// The runtime the call came in on, for a notice made on a thread outside it.
     runtime: tokio::runtime::Handle,
+    /// After the connection's input ends, nothing can be sent: what is left is dropped.
+    input_end: InputEnd,
     started: Mutex<Option<(UnboundedSender<Notice>, JoinHandle<()>)>>,
 }
 
@@ -37,12 +41,14 @@ impl Notices {
         peer: Peer<RoleServer>,
         token: Option<ProgressToken>,
         tool: Cow<'static, str>,
+        input_end: InputEnd,
     ) -> Self {
         Notices {
             peer,
             token,
             logger: tool.into_owned(),
             runtime: tokio::runtime::Handle::current(),
+            input_end,
             started: Mutex::new(None),
         }
     }
@@ -71,6 +77,7 @@ impl Notices {
                 self.token.clone(),
                 self.logger.clone(),
                 receiver,
+                self.input_end.clone(),
             );
             (
                 sender,
@@ -101,36 +108,41 @@ async fn forward(
     token: Option<ProgressToken>,
     logger: String,
     mut receiver: tokio::sync::mpsc::UnboundedReceiver<Notice>,
+    input_end: InputEnd,
 ) {
     while let Some(notice) = receiver.recv().await {
-        let sent = match notice {
-            Notice::Progress(progress) => {
-                // Progress is sent only on a request's progress token, and as numbers JSON can
-                // carry: a report whose count is not finite is dropped, a total that is not
-                // finite left out.
-                let Some(token) = token.clone().filter(|_| progress.done.is_finite()) else {
-                    continue;
-                };
-                let mut params = ProgressNotificationParam::new(token, progress.done);
-                if let Some(total) = progress.total.filter(|total| total.is_finite()) {
-                    params = params.with_total(total);
+        let sending = async {
+            match notice {
+                Notice::Progress(progress) => {
+                    // Progress is sent only on a request's progress token, and as numbers JSON can
+                    // carry: a report whose count is not finite is dropped, a total that is not
+                    // finite left out.
+                    let Some(token) = token.clone().filter(|_| progress.done.is_finite()) else {
+                        return Ok(());
+                    };
+                    let mut params = ProgressNotificationParam::new(token, progress.done);
+                    if let Some(total) = progress.total.filter(|total| total.is_finite()) {
+                        params = params.with_total(total);
+                    }
+                    if let Some(message) = progress.message {
+                        params = params.with_message(message);
+                    }
+                    peer.notify_progress(params).await
                 }
-                if let Some(message) = progress.message {
-                    params = params.with_message(message);
+                Notice::Log(message) => {
+                    let level = crate::convert::logging_level(message.level);
+                    #[allow(deprecated)] // SEP-2577 deprecates logging; 2025-11-25 clients use it.
+                    let params =
+                        rmcp::model::LoggingMessageNotificationParam::new(level, message.data)
+                            .with_logger(logger.as_str());
+                    #[allow(deprecated)]
+                    peer.notify_logging_message(params).await
                 }
-                peer.notify_progress(params).await
-            }
-            Notice::Log(message) => {
-                let level = crate::convert::logging_level(message.level);
-                #[allow(deprecated)] // SEP-2577 deprecates logging; 2025-11-25 clients use it.
-                let params = rmcp::model::LoggingMessageNotificationParam::new(level, message.data)
-                    .with_logger(logger.as_str());
-                #[allow(deprecated)]
-                peer.notify_logging_message(params).await
             }
         };
-        if sent.is_err() {
+        // Once the input has ended, the call's answer is all that can still be written.
+        let Some(Ok(())) = input_end.before(sending).await else {
             break;
-        }
+        };
     }
 }

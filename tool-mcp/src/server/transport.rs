@@ -51,9 +51,12 @@ impl McpServer {
     }
 
     async fn serve_lines_of(self, reader: Reader, writer: Writer) -> std::io::Result<()> {
-        let (transport, writing) = crate::lines::transport(reader, writer, self.max_line_bytes);
+        let input_end = crate::input_end::InputEnd::default();
+        let (transport, writing) =
+            crate::lines::transport(reader, writer, self.max_line_bytes, input_end.clone());
         let mut server = McpServer {
             connection: Some(uuid::Uuid::new_v4().as_u128()),
+            input_end,
             ..self
         };
         // A connection's tasks are its own: no other connection can reach them.

@@ -1,0 +1,53 @@
+//! The end of a line connection's input, and what may no longer be waited for once it has come.
+//!
+//! When the client's input ends (it closed its end of the pipe after its last request, as
+//! `printf '...' | server` does), rmcp stops reading its own queue of messages for the client
+//! and only drains the answers of calls still running, for a few seconds, before cancelling
+//! them. A notification sent after that point waits for a loop that is gone; so does a request
+//! to the client. A call that logged, reported progress or asked after its input ended waited
+//! with it, and lost its answer when the drain gave up. So the line transport says when the
+//! input ends, and each wait for rmcp's loop ends with it: notices are dropped (nothing could
+//! carry them), a question is refused, a listen stream ends, and the call's answer is written.
+
+use tool_core::call::CancellationToken;
+
+/// Whether a connection's input has ended; shared by its transport and its server. A server
+/// that serves no line connection (over HTTP, each request's stream ends on its own) has one
+/// that never ends.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct InputEnd(CancellationToken);
+
+impl InputEnd {
+    /// Says that the input has ended: what waits on rmcp's loop stops waiting.
+    pub(crate) fn end(&self) {
+        self.0.cancel();
+    }
+
+    /// `work`'s output, or `None` if the input ends first (or has ended).
+    pub(crate) async fn before<T>(&self, work: impl Future<Output = T>) -> Option<T> {
+        tokio::select! {
+            biased;
+            done = work => Some(done),
+            () = self.0.cancelled() => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_wait_ends_when_the_input_does_and_work_done_first_is_kept() {
+        let input = InputEnd::default();
+        assert_eq!(input.before(async { 7 }).await, Some(7));
+        let waiting = tokio::spawn({
+            let input = input.clone();
+            async move { input.before(std::future::pending::<()>()).await }
+        });
+        input.end();
+        assert_eq!(waiting.await.ok(), Some(None));
+        // Once ended, work that is not ready is not waited for.
+        assert_eq!(input.before(std::future::pending::<()>()).await, None);
+    }
+}

@@ -1,0 +1,182 @@
+//! A line connection whose client closes its input after its last request (as `printf
+//! '...' | server` does) still answers the calls running then, though rmcp's loop sends
+//! nothing more once its input ends: a call that logs, or asks its client, after that point is
+//! answered, and a listen stream still open is ended with its answer.
+//!
+//! Each tool here waits until the server has read the end of its input (the pipe's reader says
+//! so), so that what it does next is done after it; the listen stream is acknowledged before
+//! the input ends.
+
+use std::pin::Pin;
+use std::task::{Context as Poll, Poll as Polled};
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, ReadBuf};
+use tokio::sync::watch;
+use tool_core::call::LogLevel;
+use tool_core::{Answer, Context, Refusal, tool};
+use tool_mcp::McpServer;
+
+/// How long the server may take to answer everything and close its output.
+const LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Whether the server has read the end of its input.
+#[derive(Clone)]
+struct InputRead(watch::Receiver<bool>);
+
+impl InputRead {
+    async fn wait(&self) {
+        let mut read = self.0.clone();
+        let _ = read.wait_for(|read| *read).await;
+    }
+}
+
+/// Logs once the server has read the end of its input.
+#[tool(readonly)]
+async fn log_late(ctx: &Context) -> &'static str {
+    if let Some(input) = ctx.get::<InputRead>() {
+        input.wait().await;
+    }
+    ctx.log(LogLevel::Info, "after the input ended");
+    "logged"
+}
+
+/// Asks its client once the server has read the end of its input.
+#[tool(readonly)]
+async fn ask_late(ctx: &Context) -> Result<String, Refusal> {
+    if let Some(input) = ctx.get::<InputRead>() {
+        input.wait().await;
+    }
+    match ctx.ask::<bool>("Go on?").await? {
+        Answer::Given(yes) => Ok(format!("told {yes}")),
+        Answer::Declined | Answer::Cancelled => Ok("told nothing".to_owned()),
+    }
+}
+
+/// A reader that says when it has read the end of its input.
+struct Telling<R> {
+    inner: R,
+    ended: watch::Sender<bool>,
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for Telling<R> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        poll: &mut Poll<'_>,
+        buffer: &mut ReadBuf<'_>,
+    ) -> Polled<std::io::Result<()>> {
+        let before = buffer.filled().len();
+        let read = Pin::new(&mut self.inner).poll_read(poll, buffer);
+        if let Polled::Ready(Ok(())) = read
+            && buffer.filled().len() == before
+            && buffer.remaining() > 0
+        {
+            self.ended.send_replace(true);
+        }
+        read
+    }
+}
+
+/// Serves the two tools over lines, writes `messages`, reads `first` messages, closes the
+/// input, and returns every message the server wrote before it closed its output.
+async fn everything_said(messages: &[Value], first: usize) -> Vec<Value> {
+    let (ended, read) = watch::channel(false);
+    let registry = tool_core::registry![LogLate, AskLate];
+    let server =
+        McpServer::new(registry).with_context(Context::new().with_extension(InputRead(read)));
+    let (server_end, client_end) = tokio::io::duplex(1 << 20);
+    let (reader, writer) = tokio::io::split(server_end);
+    let reader = Telling {
+        inner: reader,
+        ended,
+    };
+    let serving = tokio::spawn(server.serve_lines(reader, writer));
+    let (client_reader, mut client_writer) = tokio::io::split(client_end);
+    for message in messages {
+        let line = format!("{message}\n");
+        client_writer.write_all(line.as_bytes()).await.unwrap();
+    }
+    let mut lines = tokio::io::BufReader::new(client_reader).lines();
+    let mut said = Vec::new();
+    let reading = async {
+        while said.len() < first {
+            let line = lines
+                .next_line()
+                .await
+                .unwrap()
+                .expect("the server says more");
+            said.push(serde_json::from_str(&line).unwrap());
+        }
+        client_writer.shutdown().await.unwrap();
+        while let Some(line) = lines.next_line().await.unwrap() {
+            said.push(serde_json::from_str(&line).unwrap());
+        }
+    };
+    tokio::time::timeout(LIMIT, reading)
+        .await
+        .expect("the server closes its output once its input has ended");
+    let _ = serving.await;
+    said
+}
+
+fn initialize(capabilities: Value) -> [Value; 2] {
+    [
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": capabilities,
+            "clientInfo": {"name": "closing", "version": "0"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    ]
+}
+
+fn call(id: u64, name: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": name, "arguments": {}}})
+}
+
+/// The answer to `id` among `said`.
+fn answer(said: &[Value], id: u64) -> &Value {
+    said.iter()
+        .find(|message| message["id"] == id && message.get("method").is_none())
+        .unwrap_or_else(|| panic!("no answer to request {id} in {said:#?}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_that_logs_after_the_input_ended_is_answered() {
+    let [opening, opened] = initialize(json!({}));
+    let said = everything_said(&[opening, opened, call(1, "log_late")], 0).await;
+    let answered = answer(&said, 1);
+    assert_eq!(
+        answered["result"]["content"][0]["text"], "logged",
+        "{answered}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_that_asks_after_the_input_ended_is_refused_as_unable_to_ask() {
+    let [opening, opened] = initialize(json!({"elicitation": {}}));
+    let said = everything_said(&[opening, opened, call(1, "ask_late")], 0).await;
+    let answered = answer(&said, 1);
+    assert_eq!(answered["result"]["isError"], true, "{answered}");
+    let text = answered["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("refused\tcannot-ask\t"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_listen_stream_open_when_the_input_ends_is_answered() {
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "closing", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    let listen = json!({"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen",
+        "params": {"notifications": {"toolsListChanged": true}, "_meta": meta}});
+    // Once the stream is acknowledged: rmcp's own acknowledgement, sent before the stream is
+    // the server's, would wait for a loop that is gone.
+    let said = everything_said(&[listen], 1).await;
+    assert_eq!(
+        said[0]["method"], "notifications/subscriptions/acknowledged",
+        "{said:#?}"
+    );
+    let answered = answer(&said, 1);
+    assert!(answered.get("result").is_some(), "{answered}");
+}
