@@ -192,12 +192,77 @@ fn read(line: &str) -> Option<Line> {
     }
     Some(match serde_json::from_str(text) {
         Ok(message) => Line::Message(message, text.len()),
-        Err(error) if error.is_data() => Line::Answer(ServerJsonRpcMessage::error(
-            ErrorData::invalid_request("Invalid request", None),
-            readable_id(text),
-        )),
+        Err(error) if error.is_data() => {
+            let value: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+            let Some(fault) = fault(&value) else {
+                // An answer to a request of the server's that cannot be read: JSON-RPC answers
+                // no answer, and an error with its id would read as the answer to the client's
+                // own request of that id.
+                tracing::warn!(
+                    line = text,
+                    "dropped an answer from the client that cannot be read"
+                );
+                return None;
+            };
+            // The id only of what is a request: a message without a method has none to answer.
+            let id = value.get("method").and(readable_id(text));
+            Line::Answer(ServerJsonRpcMessage::error(
+                ErrorData::invalid_request(
+                    format!("Invalid request: {fault}; it was dropped, and gets no other answer"),
+                    None,
+                ),
+                id,
+            ))
+        }
         Err(error) => Line::Answer(parse_error(&error, readable_id(text))),
     })
+}
+
+/// What makes `message`, JSON that rmcp cannot read as a message, no JSON-RPC message: the
+/// first fault found, said as what to send instead. `None` for an answer (it has a `result` or
+/// an `error`), which gets no answer.
+fn fault(message: &serde_json::Value) -> Option<String> {
+    use serde_json::Value;
+    let Some(fields) = message.as_object() else {
+        return Some("a JSON-RPC message is a JSON object".to_owned());
+    };
+    if !fields.contains_key("method")
+        && (fields.contains_key("result") || fields.contains_key("error"))
+    {
+        return None;
+    }
+    let id_fits = |id: &Value| id.is_string() || id.is_i64();
+    let params = fields.get("params");
+    Some(
+        match (
+            fields.get("jsonrpc"),
+            fields.get("id"),
+            fields.get("method"),
+        ) {
+            (version, _, _) if version != Some(&Value::from("2.0")) => {
+                "`jsonrpc` must be \"2.0\"".to_owned()
+            }
+            (_, Some(id), _) if !id_fits(id) => {
+                "`id` must be a string or an integer a 64-bit signed integer holds".to_owned()
+            }
+            (_, _, None) => "a request or notification names its `method`".to_owned(),
+            (_, _, Some(method)) if !method.is_string() => "`method` must be a string".to_owned(),
+            _ if params.is_some_and(|params| !params.is_object()) => {
+                "`params` must be an object".to_owned()
+            }
+            _ if params
+                .and_then(|params| params.get("_meta"))
+                .is_some_and(|meta| !meta.is_object()) =>
+            {
+                "`params._meta` must be an object".to_owned()
+            }
+            (_, _, Some(method)) => format!(
+                "the params of `{}` are not those the method takes (see its params in the MCP \
+             schema)",
+                method.as_str().unwrap_or_default()
+            ),
+        },
+    )
 }
 
 /// The id of a request whose line cannot be read whole, when the id itself can be: JSON whose
@@ -326,5 +391,67 @@ mod tests {
             .filter_map(|(_, answer)| answer.map(|answer| answer.map(str::to_owned)))
             .collect();
         assert_eq!(read_all(&input, 64).await, expected);
+    }
+
+    #[test]
+    fn json_that_is_no_message_is_told_what_to_fix_and_an_unreadable_answer_gets_nothing() {
+        // Each line, and what its answer says and the id it carries; `None` for no answer.
+        type Told = Option<(&'static str, Option<i64>)>;
+        let cases: [(&str, Told); 8] = [
+            (
+                r#"{"jsonrpc":"2.0","id":0,"error":{"message":"no code"}}"#,
+                None,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":"s","error":{"code":"x","message":"m"}}"#,
+                None,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":3}"#,
+                Some(("names its `method`", None)),
+            ),
+            (
+                r#"{"jsonrpc":"1.0","id":3,"method":"ping"}"#,
+                Some(("`jsonrpc` must be \"2.0\"", Some(3))),
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+                Some(("`id` must be a string or an integer", None)),
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":4,"method":5}"#,
+                Some(("`method` must be a string", Some(4))),
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":5,"method":"tools/list","params":[1]}"#,
+                Some(("`params` must be an object", Some(5))),
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"_meta":5}}"#,
+                Some(("`params._meta` must be an object", Some(6))),
+            ),
+        ];
+        for (text, expected) in cases {
+            let said = match read(text) {
+                None => None,
+                Some(Line::Answer(ServerJsonRpcMessage::Error(answer))) => {
+                    assert_eq!(answer.error.code.0, -32600, "{text}");
+                    let id = answer.id.map(|id| match id {
+                        RequestId::Number(number) => number,
+                        RequestId::String(_) => panic!("a string id for {text}"),
+                    });
+                    Some((answer.error.message.into_owned(), id))
+                }
+                Some(_) => panic!("{text} is read as a message"),
+            };
+            match (said, expected) {
+                (None, None) => {}
+                (Some((message, id)), Some((fault, expected_id))) => {
+                    assert!(message.contains(fault), "{text}: {message}");
+                    assert_eq!(id, expected_id, "{text}");
+                }
+                (said, _) => panic!("{text}: {said:?}"),
+            }
+        }
     }
 }

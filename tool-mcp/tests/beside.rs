@@ -186,4 +186,11 @@ async fn without_a_handler_the_other_methods_are_not_found() {
         let answer = client.answer(&json!(id)).await;
         assert_eq!(answer["error"]["code"], -32601, "{method}: {answer}");
     }
+    // A method of no kind rmcp knows says which it was.
+    let id = client.start("notes/echo", json!({})).await;
+    let answer = client.answer(&json!(id)).await;
+    assert_eq!(
+        answer["error"]["message"],
+        "Method not found: this server does not serve `notes/echo`"
+    );
 }

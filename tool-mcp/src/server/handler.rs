@@ -403,7 +403,10 @@ impl ServerHandler for McpServer {
                 Some(beside) => beside.custom(request, context).await,
                 None => Err(McpError::new(
                     ErrorCode::METHOD_NOT_FOUND,
-                    request.method,
+                    format!(
+                        "Method not found: this server does not serve `{}`",
+                        request.method
+                    ),
                     None,
                 )),
             };
@@ -416,11 +419,19 @@ impl ServerHandler for McpServer {
                 None,
             )
         })?;
+        // rmcp strips `resultType` from a result for an older peer, but not from a custom
+        // request's: here it is done by hand.
+        let current = is_current(&context);
         // Each kind of answer written as itself rather than as a `ServerResult` (which is
         // untagged, so it writes the same): that would compile the writing of every server
         // result into a `Value` into every server.
         let written = match self.call_tool(params, context).await? {
-            CallToolResponse::Complete(result) => serde_json::to_value(result),
+            CallToolResponse::Complete(mut result) => {
+                if !current {
+                    result.result_type = None;
+                }
+                serde_json::to_value(result)
+            }
             CallToolResponse::InputRequired(result) => serde_json::to_value(result),
             CallToolResponse::Task(result) => serde_json::to_value(result),
             _ => {
