@@ -3,14 +3,16 @@
 //! handlers through the context.
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 
 use tool_core::call::{LogLevel, SamplingRequest};
 use tool_core::{
-    Answer, Context, DryRun, ExpectedRevision, NonEmptyString, Refusal, Registry, tool,
+    Answer, Context, DryRun, ExpectedRevision, NonEmptyString, Refusal, Registry, code, tool,
 };
 
-/// The notes, kept in memory; handlers reach it through the context.
+/// The notes, kept in memory; handlers reach it through the context. Each change is one
+/// insert or removal, so a handler that panicked while holding a lock left the notes whole,
+/// and the next one reads them as they are.
 #[derive(Default)]
 pub struct NoteStore {
     notes: Mutex<BTreeMap<u64, Note>>,
@@ -82,8 +84,23 @@ pub async fn note_write(
     dry_run: DryRun,
     ctx: &Context,
 ) -> Result<Written, Refusal> {
-    let mut notes = store(ctx)?.notes.lock().expect("note store poisoned");
-    let id = id.unwrap_or_else(|| notes.keys().last().map_or(1, |last| last + 1));
+    let mut notes = store(ctx)?
+        .notes
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    let id = match id {
+        Some(id) => id,
+        None => notes
+            .keys()
+            .last()
+            .map_or(Some(1), |last| last.checked_add(1))
+            .ok_or_else(|| {
+                Refusal::new(
+                    code::BAD_ARGUMENTS,
+                    "there is no id after the highest note's; give the id of the note to write",
+                )
+            })?,
+    };
     let current = notes.get(&id).map_or(0, |note| note.revision);
     revision.check(current)?;
     let written = Written {
@@ -123,7 +140,10 @@ pub async fn note_search(
     limit: Option<u8>,
     ctx: &Context,
 ) -> Result<Found, Refusal> {
-    let notes = store(ctx)?.notes.lock().expect("note store poisoned");
+    let notes = store(ctx)?
+        .notes
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
     let found = notes
         .values()
         .filter(|note| filter.tags.iter().all(|tag| note.tags.contains(tag)))
@@ -138,7 +158,11 @@ pub async fn note_search(
 #[tool(readonly, scopes("notes:read"))]
 pub async fn note_count(ctx: &Context) -> Result<String, Refusal> {
     let store = store(ctx)?;
-    let count = store.notes.lock().expect("note store poisoned").len();
+    let count = store
+        .notes
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .len();
     let reindexing = store.reindexing.load(std::sync::atomic::Ordering::SeqCst);
     match store.exporting.load(std::sync::atomic::Ordering::SeqCst) {
         0 => Ok(format!("{count} notes, {reindexing} reindexing")),
@@ -176,7 +200,7 @@ pub async fn note_reindex(
     let count = store
         .notes
         .lock()
-        .expect("note store poisoned")
+        .unwrap_or_else(PoisonError::into_inner)
         .len()
         .max(1);
     let _running = Running::start(&store.reindexing);
@@ -229,7 +253,7 @@ pub async fn note_export(
     let notes: Vec<Note> = store
         .notes
         .lock()
-        .expect("note store poisoned")
+        .unwrap_or_else(PoisonError::into_inner)
         .values()
         .cloned()
         .collect();
@@ -289,7 +313,7 @@ pub async fn note_publish(
     if !store
         .notes
         .lock()
-        .expect("note store poisoned")
+        .unwrap_or_else(PoisonError::into_inner)
         .contains_key(&id)
     {
         return Err(Refusal::new(
@@ -310,7 +334,7 @@ pub async fn note_publish(
             store
                 .published
                 .lock()
-                .expect("note store poisoned")
+                .unwrap_or_else(PoisonError::into_inner)
                 .insert(id, title);
             Ok(shown)
         }
@@ -333,7 +357,7 @@ pub async fn note_summarize(
     let text = store(ctx)?
         .notes
         .lock()
-        .expect("note store poisoned")
+        .unwrap_or_else(PoisonError::into_inner)
         .get(&id)
         .map(|note| note.text.clone())
         .ok_or_else(|| {
