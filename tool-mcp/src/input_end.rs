@@ -9,13 +9,18 @@
 //! input ends, and each wait for rmcp's loop ends with it: notices are dropped (nothing could
 //! carry them), a question is refused, a listen stream ends, and the call's answer is written.
 
+use std::sync::Arc;
+
 use tool_core::call::CancellationToken;
 
 /// Whether a connection's input has ended; shared by its transport and its server. A server
 /// that serves no line connection (over HTTP, each request's stream ends on its own) has one
 /// that never ends.
+///
+/// Each call holds a clone, so the token sits behind an `Arc`: cloning a token itself takes
+/// its tree's lock.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct InputEnd(CancellationToken);
+pub(crate) struct InputEnd(Arc<CancellationToken>);
 
 impl InputEnd {
     /// Says that the input has ended: what waits on rmcp's loop stops waiting.
@@ -24,11 +29,21 @@ impl InputEnd {
     }
 
     /// `work`'s output, or `None` if the input ends first (or has ended).
-    pub(crate) async fn before<T>(&self, work: impl Future<Output = T>) -> Option<T> {
-        tokio::select! {
-            biased;
-            done = work => Some(done),
-            () = self.0.cancelled() => None,
+    ///
+    /// `work` is boxed before it is awaited: held by value, it would be stored twice in the
+    /// future awaiting it (as the argument, and as the future polled), and that future is part
+    /// of every request's task, however rarely this is reached.
+    pub(crate) fn before<'a, T: 'a>(
+        &'a self,
+        work: impl Future<Output = T> + 'a,
+    ) -> impl Future<Output = Option<T>> + 'a {
+        let work = Box::pin(work);
+        async move {
+            tokio::select! {
+                biased;
+                done = work => Some(done),
+                () = self.0.cancelled() => None,
+            }
         }
     }
 }
