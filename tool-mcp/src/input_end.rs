@@ -28,7 +28,7 @@ impl InputEnd {
         self.0.cancel();
     }
 
-    /// `work`'s output, or `None` if the input ends first (or has ended).
+    /// `work`'s output, or `None` if the input ends first (or has ended before it starts).
     ///
     /// `work` is boxed before it is awaited: held by value, it would be stored twice in the
     /// future awaiting it (as the argument, and as the future polled), and that future is part
@@ -37,14 +37,7 @@ impl InputEnd {
         &'a self,
         work: impl Future<Output = T> + 'a,
     ) -> impl Future<Output = Option<T>> + 'a {
-        let work = Box::pin(work);
-        async move {
-            tokio::select! {
-                biased;
-                done = work => Some(done),
-                () = self.0.cancelled() => None,
-            }
-        }
+        self.0.run_until_cancelled(Box::pin(work))
     }
 }
 
