@@ -701,15 +701,38 @@ async fn the_http_server_refuses_a_body_that_is_not_json_and_serves_the_next_req
     let http = HttpServer::serve(McpServer::new(served)).await;
     let bound = http.bound;
 
-    // rmcp answers these itself, before any handler: 415 with its serde error as plain text
-    // (an odd status for a body that is not JSON, but an answer; 400 would fit better).
-    for broken in ["{this is not json", "", "[1, 2,]"] {
+    // rmcp refuses these before any handler, with 415 (as for another content type); the
+    // server answers 400 with a JSON-RPC error saying why, as for a line that is not JSON.
+    for (broken, code) in [
+        ("{this is not json", -32700),
+        ("", -32700),
+        ("[1, 2,]", -32700),
+        ("[1, 2]", -32600),
+        (r#"{"jsonrpc": "2.0", "id": 1}"#, -32600),
+    ] {
         let (status, answer) = post_mcp(bound, broken, |_| false).await;
-        assert!(
-            (400..500).contains(&status) && answer.contains("fail to deserialize request body"),
-            "{broken:?} got {status}: {answer}"
+        assert_eq!(status, 400, "{broken:?}: {answer}");
+        let answer: serde_json::Value = serde_json::from_str(&answer).unwrap();
+        assert_eq!(
+            answer["id"],
+            serde_json::Value::Null,
+            "{broken:?}: {answer}"
         );
+        assert_eq!(answer["error"]["code"], code, "{broken:?}: {answer}");
     }
+    // Another content type keeps rmcp's 415, which says to change it.
+    let other_type = reqwest::Client::builder()
+        .no_proxy()
+        .build()
+        .unwrap()
+        .post(format!("http://{bound}/mcp"))
+        .header("Content-Type", "text/plain")
+        .header("Accept", "application/json, text/event-stream")
+        .body(initialize("raw"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(other_type.status().as_u16(), 415);
     let (status, answer) = post_mcp(bound, &initialize("raw"), |seen| {
         seen.contains("\"serverInfo\"")
     })

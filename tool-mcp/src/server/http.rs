@@ -24,6 +24,8 @@ impl McpServer {
     /// The streamable-HTTP service, to mount in an axum router (at `/mcp`, say). It checks no
     /// bearer token: a server with [`McpServer::with_bearer_auth`] mounted this way lists and
     /// runs no tool for anyone; mount [`McpServer::http_router`] instead, which checks them.
+    /// Nor does it bound sessions, and it answers a JSON body it cannot read as rmcp does (415,
+    /// plain text) where the router answers 400 with a JSON-RPC error.
     pub fn http_service(self) -> StreamableHttpService<McpServer, LocalSessionManager> {
         let sessions = Arc::new(self.session_manager());
         self.service_with(sessions)
@@ -121,7 +123,9 @@ impl McpServer {
                 |config| config.max_request_body_bytes,
             ),
         );
-        let mut mcp = axum::Router::new().nest_service("/mcp", self.service_with(manager));
+        let mut mcp = axum::Router::new()
+            .nest_service("/mcp", self.service_with(manager))
+            .layer(axum::middleware::from_fn(super::body::readable));
         if sessioned {
             mcp = mcp.layer(axum::middleware::from_fn_with_state(bounds, bound));
         }

@@ -19,6 +19,8 @@
 
 mod beside;
 #[cfg(feature = "http")]
+mod body;
+#[cfg(feature = "http")]
 mod bounds;
 mod cancels;
 mod config;
