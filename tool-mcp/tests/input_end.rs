@@ -1,7 +1,8 @@
 //! A line connection whose client closes its input after its last request (as `printf
 //! '...' | server` does) still answers the calls running then, though rmcp's loop sends
 //! nothing more once its input ends: a call that logs, or asks its client, after that point is
-//! answered, and a listen stream still open is ended with its answer.
+//! answered, and a listen stream still open is ended with its answer. An input that ends
+//! before any request starts a connection ends serving as any other end does.
 //!
 //! Each tool here waits until the server has read the end of its input (the pipe's reader says
 //! so), so that what it does next is done after it; the listen stream is acknowledged before
@@ -179,4 +180,16 @@ async fn a_listen_stream_open_when_the_input_ends_is_answered() {
     );
     let answered = answer(&said, 1);
     assert!(answered.get("result").is_some(), "{answered}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_input_that_ends_before_a_connection_starts_ends_serving_without_an_error() {
+    let ping = "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"}\n";
+    for input in ["", ping] {
+        // Kept open, so that the answer to the ping can be written.
+        let (writer, _output) = tokio::io::duplex(1 << 16);
+        let server = McpServer::new(tool_core::registry![LogLate]);
+        let served = server.serve_lines(input.as_bytes(), writer).await;
+        assert!(served.is_ok(), "{input:?}: {served:?}");
+    }
 }

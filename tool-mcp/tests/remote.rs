@@ -785,7 +785,8 @@ async fn serving_lines_returns_only_once_every_answer_is_written() {
         delay: None,
     };
     let served = McpServer::new(registry).serve_lines(input, writer).await;
-    assert!(served.is_err(), "rmcp saw no initialize");
+    // No request started a connection, and the input ended: serving ends as at any end.
+    assert!(served.is_ok(), "{served:?}");
     // Everything is written, and the writer closed, by the time serving returns.
     let mut written = String::new();
     tokio::time::timeout(Duration::ZERO, output.read_to_string(&mut written))

@@ -32,7 +32,9 @@ impl McpServer {
     /// error (code -32700, without an id) where rmcp alone would drop it silently, and the next
     /// line is read as usual; one longer than [`McpServer::with_max_line_bytes`] gets an
     /// invalid-request error (-32600) and is not kept in memory. Blank lines are skipped. It
-    /// returns once rmcp has stopped and every answer has been written.
+    /// returns once rmcp has stopped and every answer has been written: `Ok` when `reader`
+    /// ended, before the connection started or after, and an error when reading or writing
+    /// failed or the first request could not start a connection.
     pub fn serve_lines(
         self,
         reader: impl AsyncRead + Send + Unpin + 'static,
@@ -68,6 +70,8 @@ impl McpServer {
                 .await
                 .map(drop)
                 .map_err(std::io::Error::other),
+            // The client left before it started a connection: the input ended, as it may.
+            Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => Ok(()),
             Err(error) => Err(std::io::Error::other(error)),
         };
         // rmcp has dropped the transport: wait until what it (and the line reader) said has
