@@ -198,14 +198,17 @@ fn read(line: &str) -> Option<Line> {
                 // An answer to a request of the server's that cannot be read: JSON-RPC answers
                 // no answer, and an error with its id would read as the answer to the client's
                 // own request of that id.
+                let shown = text
+                    .char_indices()
+                    .nth(256)
+                    .map_or(text, |(at, _)| &text[..at]);
                 tracing::warn!(
-                    line = text,
+                    line = shown,
                     "dropped an answer from the client that cannot be read"
                 );
                 return None;
             };
-            // The id only of what is a request: a message without a method has none to answer.
-            let id = value.get("method").and(readable_id(text));
+            let id = readable_id(text);
             Line::Answer(ServerJsonRpcMessage::error(
                 ErrorData::invalid_request(
                     format!("Invalid request: {fault}; it was dropped, and gets no other answer"),
@@ -247,6 +250,9 @@ fn fault(message: &serde_json::Value) -> Option<String> {
             }
             (_, _, None) => "a request or notification names its `method`".to_owned(),
             (_, _, Some(method)) if !method.is_string() => "`method` must be a string".to_owned(),
+            _ if fields.contains_key("result") || fields.contains_key("error") => {
+                "a request or notification carries no `result` or `error`".to_owned()
+            }
             _ if params.is_some_and(|params| !params.is_object()) => {
                 "`params` must be an object".to_owned()
             }
@@ -267,13 +273,17 @@ fn fault(message: &serde_json::Value) -> Option<String> {
 
 /// The id of a request whose line cannot be read whole, when the id itself can be: JSON whose
 /// trouble is a value that only a full read refuses (a lone surrogate in a string, a number
-/// beyond a 64-bit float), which reading past it does not mind.
+/// beyond a 64-bit float), which reading past it does not mind. Only a line with a `method` is
+/// a request: an answer's id is one the server gave, and an error under it would read as the
+/// answer to the client's own request of that id.
 fn readable_id(text: &str) -> Option<RequestId> {
     #[derive(serde::Deserialize)]
     struct IdOnly {
         id: Option<RequestId>,
+        method: Option<serde::de::IgnoredAny>,
     }
-    serde_json::from_str::<IdOnly>(text).ok()?.id
+    let read = serde_json::from_str::<IdOnly>(text).ok()?;
+    read.method.and(read.id)
 }
 
 /// The answer to a line longer than the limit.
@@ -394,10 +404,30 @@ mod tests {
     }
 
     #[test]
+    fn a_parse_error_carries_the_id_of_a_request_and_never_that_of_an_answer() {
+        for (text, expected) in [
+            (
+                r#"{"jsonrpc":"2.0","id":3,"method":"ping","params":{"x":1e400}}"#,
+                Some(3),
+            ),
+            (r#"{"jsonrpc":"2.0","id":3,"result":{"x":1e400}}"#, None),
+            (r#"{"jsonrpc":"2.0","id":3,"result":{"x":"\ud800"}}"#, None),
+        ] {
+            match read(text) {
+                Some(Line::Answer(ServerJsonRpcMessage::Error(answer))) => {
+                    assert_eq!(answer.error.code.0, -32700, "{text}");
+                    assert_eq!(answer.id, expected.map(RequestId::Number), "{text}");
+                }
+                _ => panic!("{text} gets no parse error"),
+            }
+        }
+    }
+
+    #[test]
     fn json_that_is_no_message_is_told_what_to_fix_and_an_unreadable_answer_gets_nothing() {
         // Each line, and what its answer says and the id it carries; `None` for no answer.
         type Told = Option<(&'static str, Option<i64>)>;
-        let cases: [(&str, Told); 8] = [
+        let cases: [(&str, Told); 9] = [
             (
                 r#"{"jsonrpc":"2.0","id":0,"error":{"message":"no code"}}"#,
                 None,
@@ -417,6 +447,10 @@ mod tests {
             (
                 r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
                 Some(("`id` must be a string or an integer", None)),
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":2,"method":"ping","result":{}}"#,
+                Some(("carries no `result` or `error`", Some(2))),
             ),
             (
                 r#"{"jsonrpc":"2.0","id":4,"method":5}"#,
