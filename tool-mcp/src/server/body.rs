@@ -1,12 +1,12 @@
 //! An HTTP request body rmcp cannot read as a JSON-RPC message (the `http` feature), answered as
 //! JSON-RPC asks.
 //!
-//! rmcp answers such a body 415 Unsupported Media Type, with serde's error as plain text: the
-//! status it gives a request of another content type, which tells a client to change a
-//! `Content-Type` that was right. A request that said `application/json` and got 415 sent a
-//! body rmcp could not read, so its answer becomes 400 with a JSON-RPC error whose `id` is null
-//! (none could be read): -32700 for a body that is no JSON, -32600 for JSON that is no message,
-//! each with serde's reason. Written as an axum middleware after rmcp's service, where the
+//! rmcp answers such a body 415 Unsupported Media Type, with serde's error as plain text after
+//! a prefix of its own: the status it gives a request of another content type, which tells a
+//! client to change a `Content-Type` that was right. An answer of 415 with that prefix becomes
+//! 400 with a JSON-RPC error whose `id` is null (none could be read): -32700 for a body that is
+//! no JSON, -32600 for JSON that is no message, each with serde's reason. A 415 for another
+//! content type is left as it is. Written as an axum middleware after rmcp's service, where the
 //! answer is seen: the body is read by rmcp once, and only a refused one is looked at again.
 
 use axum::extract::Request;
@@ -15,28 +15,26 @@ use axum::middleware::Next;
 use axum::response::Response;
 use rmcp::model::{ErrorCode, ErrorData};
 
-/// The most of rmcp's plain-text answer read to quote serde's reason.
-const REASON_BYTES: usize = 4096;
+/// The most of rmcp's plain-text answer read: far more than its prefix and serde's reason.
+const ANSWER_BYTES: usize = 64 * 1024;
 
 /// The prefix rmcp puts before serde's error.
 const RMCP_PREFIX: &str = "fail to deserialize request body ";
 
-/// Answers a JSON request whose body rmcp could not read with a JSON-RPC error.
+/// Answers a request whose body rmcp could not read with a JSON-RPC error.
 pub(super) async fn readable(request: Request, next: Next) -> Response {
-    let json = request
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| value.starts_with("application/json"));
     let response = next.run(request).await;
-    if !json || response.status() != StatusCode::UNSUPPORTED_MEDIA_TYPE {
+    if response.status() != StatusCode::UNSUPPORTED_MEDIA_TYPE {
         return response;
     }
-    let text = axum::body::to_bytes(response.into_body(), REASON_BYTES)
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, ANSWER_BYTES)
         .await
-        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
         .unwrap_or_default();
-    let reason = text.strip_prefix(RMCP_PREFIX).unwrap_or(&text);
+    let text = String::from_utf8_lossy(&text);
+    let Some(reason) = text.strip_prefix(RMCP_PREFIX) else {
+        return Response::from_parts(parts, axum::body::Body::from(text.into_owned()));
+    };
     let error = refusal(reason);
     let body = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": error});
     let mut answer = Response::new(axum::body::Body::from(body.to_string()));
