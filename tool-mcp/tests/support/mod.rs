@@ -36,9 +36,9 @@ pub fn example_server() -> PathBuf {
 }
 
 /// The binary of the example `name` (in `examples/`), built again if it is missing or older
-/// than a source it is built from: `cargo test -p tool-mcp` builds no examples, and a binary
-/// left from before a change would test the old code. `cargo test --workspace` builds them
-/// first, so there it is fresh and no build runs.
+/// than a source its last build read: `cargo test -p tool-mcp` builds no examples, and a
+/// binary left from before a change would test the old code. `cargo test --workspace` builds
+/// them first, so there it is fresh and no build runs.
 pub fn example(name: &str) -> PathBuf {
     // One check and build at a time: tests of one binary ask for it in parallel.
     static BUILDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -51,13 +51,16 @@ pub fn example(name: &str) -> PathBuf {
         .and_then(|deps| deps.parent())
         .expect("tests run from target/<profile>/deps");
     let binary = profile.join("examples").join(name);
-    let built = std::fs::metadata(&binary)
-        .and_then(|meta| meta.modified())
-        .ok();
-    if built.is_none_or(|built| newest_source() > Some(built)) {
+    if stale(&binary) {
+        // Cargo's profile `dev` builds into `debug`; any other into a folder of its name.
+        let profile_name = match profile.file_name().and_then(|name| name.to_str()) {
+            Some("debug") | None => "dev",
+            Some(other) => other,
+        };
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
         let status = Command::new(cargo)
             .args(["build", "-p", "tool-examples", "--example", name])
+            .args(["--profile", profile_name])
             .status()
             .expect("cargo runs");
         assert!(status.success(), "building the example {name} failed");
@@ -65,38 +68,22 @@ pub fn example(name: &str) -> PathBuf {
     binary
 }
 
-/// When a source an example is built from last changed: the Rust files and manifests of the
-/// library crates and of `examples/`.
-fn newest_source() -> Option<std::time::SystemTime> {
-    fn newest_in(path: &std::path::Path) -> Option<std::time::SystemTime> {
-        let meta = std::fs::metadata(path).ok()?;
-        if !meta.is_dir() {
-            // Only what cargo builds from: no editor's or tool's files beside them.
-            let source = path.extension().is_some_and(|extension| extension == "rs")
-                || path.ends_with("Cargo.toml");
-            return source.then(|| meta.modified().ok()).flatten();
-        }
-        std::fs::read_dir(path)
-            .ok()?
-            .filter_map(Result::ok)
-            .filter_map(|entry| newest_in(&entry.path()))
-            .max()
-    }
-    let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("tool-mcp sits in the workspace");
-    [
-        "tool-core/src",
-        "tool-core/Cargo.toml",
-        "tool-macros/src",
-        "tool-macros/Cargo.toml",
-        "tool-mcp/src",
-        "tool-mcp/Cargo.toml",
-        "examples",
-    ]
-    .iter()
-    .filter_map(|part| newest_in(&workspace.join(part)))
-    .max()
+/// Whether `binary` is missing, or older than a source file its last build read: the files
+/// cargo's dep-info beside it (`<binary>.d`) names, those of every crate of the workspace it
+/// is built from.
+fn stale(binary: &std::path::Path) -> bool {
+    let modified =
+        |path: &std::path::Path| std::fs::metadata(path).and_then(|meta| meta.modified());
+    let Ok(built) = modified(binary) else {
+        return true;
+    };
+    let Ok(dep_info) = std::fs::read_to_string(binary.with_extension("d")) else {
+        return true;
+    };
+    let sources = dep_info.split_once(": ").map_or("", |(_, sources)| sources);
+    sources.split_whitespace().any(|source| {
+        modified(std::path::Path::new(source)).map_or(true, |changed| changed > built)
+    })
 }
 
 /// The example server over streamable HTTP on a free local port, with `args` after
