@@ -3,19 +3,21 @@
 //! When the client's input ends (it closed its end of the pipe after its last request, as
 //! `printf '...' | server` does), rmcp stops reading its own queue of messages for the client
 //! and only drains the answers of calls still running, for a few seconds, before cancelling
-//! them. A notification sent after that point waits for a loop that is gone; so does a request
-//! to the client. A call that logged, reported progress or asked after its input ended waited
-//! with it, and lost its answer when the drain gave up. So the line transport says when the
-//! input ends, and each wait for rmcp's loop ends with it: notices are dropped (nothing could
-//! carry them), a question is refused, a listen stream ends, and the call's answer is written.
+//! them. A notification or a request to the client made after that point would wait for a
+//! loop that is gone, and hold its call's answer past the drain. So the line transport says
+//! when the input ends, and each of the framework's waits on rmcp's loop ends with it: notices
+//! are dropped (nothing could carry them), a question is refused, a listen stream ends, and the
+//! call's answer is written. A host's own handler (`McpServer::with_handler`) talks to rmcp's
+//! peer directly, and is not covered.
 
 use std::sync::Arc;
 
 use tool_core::call::CancellationToken;
 
 /// Whether a connection's input has ended; shared by its transport and its server. A server
-/// that serves no line connection (over HTTP, each request's stream ends on its own) has one
-/// that never ends.
+/// that serves no line connection has one that never ends, and over HTTP every session shares
+/// it (each request's stream ends on its own): ending it there would end every session's
+/// waits.
 ///
 /// Each call holds a clone, so the token sits behind an `Arc`: cloning a token itself takes
 /// its tree's lock.

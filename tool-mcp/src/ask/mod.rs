@@ -297,8 +297,6 @@ impl ClientAsker {
     }
 }
 
-/// A client's error answering a request it was sent: a JSON-RPC error is its refusal
-/// (`declined`, with its reason); anything else means it could not be reached.
 /// The client's answer to a request, or the transport's closing if the connection's input ends
 /// first: the client can no longer answer, and rmcp's loop no longer sends.
 async fn asked<T>(
@@ -308,6 +306,8 @@ async fn asked<T>(
     (input_end.before(request).await).unwrap_or(Err(ServiceError::TransportClosed))
 }
 
+/// A client's error answering a request it was sent: a JSON-RPC error is its refusal
+/// (`declined`, with its reason); anything else means it could not be reached.
 fn client_failed(what: &str, error: ServiceError) -> Refusal {
     match error {
         ServiceError::McpError(error) => Refusal::new(

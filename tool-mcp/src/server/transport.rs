@@ -32,9 +32,10 @@ impl McpServer {
     /// error (code -32700, without an id) where rmcp alone would drop it silently, and the next
     /// line is read as usual; one longer than [`McpServer::with_max_line_bytes`] gets an
     /// invalid-request error (-32600) and is not kept in memory. Blank lines are skipped. It
-    /// returns once rmcp has stopped and every answer has been written: `Ok` when `reader`
-    /// ended, before the connection started or after, and an error when reading or writing
-    /// failed or the first request could not start a connection.
+    /// returns once rmcp has stopped and every answer has been written: `Ok` when the input
+    /// ended (a read that fails ends it too), before the connection started or after; an error
+    /// only when the connection could not start (its first request starts none, or the answer
+    /// to it could not be written).
     pub fn serve_lines(
         self,
         reader: impl AsyncRead + Send + Unpin + 'static,
