@@ -198,12 +198,8 @@ fn read(line: &str) -> Option<Line> {
                 // An answer to a request of the server's that cannot be read: JSON-RPC answers
                 // no answer, and an error with its id would read as the answer to the client's
                 // own request of that id.
-                let shown = text
-                    .char_indices()
-                    .nth(256)
-                    .map_or(text, |(at, _)| &text[..at]);
                 tracing::warn!(
-                    line = shown,
+                    line = %tool_core::outcome::cut_after(text, 256),
                     "dropped an answer from the client that cannot be read"
                 );
                 return None;
@@ -225,50 +221,39 @@ fn read(line: &str) -> Option<Line> {
 /// first fault found, said as what to send instead. `None` for an answer (it has a `result` or
 /// an `error`), which gets no answer.
 fn fault(message: &serde_json::Value) -> Option<String> {
-    use serde_json::Value;
     let Some(fields) = message.as_object() else {
         return Some("a JSON-RPC message is a JSON object".to_owned());
     };
-    if !fields.contains_key("method")
-        && (fields.contains_key("result") || fields.contains_key("error"))
-    {
-        return None;
-    }
-    let id_fits = |id: &Value| id.is_string() || id.is_i64();
+    let answers = fields.contains_key("result") || fields.contains_key("error");
+    let Some(method) = fields.get("method") else {
+        return (!answers).then(|| "a request or notification names its `method`".to_owned());
+    };
     let params = fields.get("params");
-    Some(
-        match (
-            fields.get("jsonrpc"),
-            fields.get("id"),
-            fields.get("method"),
-        ) {
-            (version, _, _) if version != Some(&Value::from("2.0")) => {
-                "`jsonrpc` must be \"2.0\"".to_owned()
-            }
-            (_, Some(id), _) if !id_fits(id) => {
-                "`id` must be a string or an integer a 64-bit signed integer holds".to_owned()
-            }
-            (_, _, None) => "a request or notification names its `method`".to_owned(),
-            (_, _, Some(method)) if !method.is_string() => "`method` must be a string".to_owned(),
-            _ if fields.contains_key("result") || fields.contains_key("error") => {
-                "a request or notification carries no `result` or `error`".to_owned()
-            }
-            _ if params.is_some_and(|params| !params.is_object()) => {
-                "`params` must be an object".to_owned()
-            }
-            _ if params
-                .and_then(|params| params.get("_meta"))
-                .is_some_and(|meta| !meta.is_object()) =>
-            {
-                "`params._meta` must be an object".to_owned()
-            }
-            (_, _, Some(method)) => format!(
-                "the params of `{}` are not those the method takes (see its params in the MCP \
-             schema)",
-                method.as_str().unwrap_or_default()
-            ),
-        },
-    )
+    let fault = if fields.get("jsonrpc").and_then(|version| version.as_str()) != Some("2.0") {
+        "`jsonrpc` must be \"2.0\""
+    } else if fields
+        .get("id")
+        .is_some_and(|id| !id.is_string() && !id.is_i64())
+    {
+        "`id` must be a string or an integer a 64-bit signed integer holds"
+    } else if !method.is_string() {
+        "`method` must be a string"
+    } else if answers {
+        "a request or notification carries no `result` or `error`"
+    } else if params.is_some_and(|params| !params.is_object()) {
+        "`params` must be an object"
+    } else if params
+        .and_then(|params| params.get("_meta"))
+        .is_some_and(|meta| !meta.is_object())
+    {
+        "`params._meta` must be an object"
+    } else {
+        return Some(format!(
+            "the params of `{}` are not those the method takes (see its params in the MCP schema)",
+            method.as_str().unwrap_or_default()
+        ));
+    };
+    Some(fault.to_owned())
 }
 
 /// The id of a request whose line cannot be read whole, when the id itself can be: JSON whose
