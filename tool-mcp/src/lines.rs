@@ -226,7 +226,7 @@ fn fault(message: &serde_json::Value) -> Option<String> {
     };
     let answers = fields.contains_key("result") || fields.contains_key("error");
     let Some(method) = fields.get("method") else {
-        return (!answers).then(|| "a request or notification names its `method`".to_owned());
+        return (!answers).then(|| "a request or notification must name its `method`".to_owned());
     };
     let params = fields.get("params");
     let fault = if fields.get("jsonrpc").and_then(|version| version.as_str()) != Some("2.0") {
@@ -235,7 +235,7 @@ fn fault(message: &serde_json::Value) -> Option<String> {
         .get("id")
         .is_some_and(|id| !id.is_string() && !id.is_i64())
     {
-        "`id` must be a string or an integer a 64-bit signed integer holds"
+        "`id` must be a string or an integer (signed, of at most 64 bits)"
     } else if !method.is_string() {
         "`method` must be a string"
     } else if answers {
@@ -423,7 +423,7 @@ mod tests {
             ),
             (
                 r#"{"jsonrpc":"2.0","id":3}"#,
-                Some(("names its `method`", None)),
+                Some(("must name its `method`", None)),
             ),
             (
                 r#"{"jsonrpc":"1.0","id":3,"method":"ping"}"#,
