@@ -111,37 +111,34 @@ async fn forward(
     input_end: InputEnd,
 ) {
     while let Some(notice) = receiver.recv().await {
-        let sending = async {
-            match notice {
-                Notice::Progress(progress) => {
-                    // Progress is sent only on a request's progress token, and as numbers JSON can
-                    // carry: a report whose count is not finite is dropped, a total that is not
-                    // finite left out.
-                    let Some(token) = token.clone().filter(|_| progress.done.is_finite()) else {
-                        return Ok(());
-                    };
-                    let mut params = ProgressNotificationParam::new(token, progress.done);
-                    if let Some(total) = progress.total.filter(|total| total.is_finite()) {
-                        params = params.with_total(total);
-                    }
-                    if let Some(message) = progress.message {
-                        params = params.with_message(message);
-                    }
-                    peer.notify_progress(params).await
+        // Once the input has ended nothing can be sent, and the call's answer waits on this.
+        let sent = match notice {
+            Notice::Progress(progress) => {
+                // Progress is sent only on a request's progress token, and as numbers JSON can
+                // carry: a report whose count is not finite is dropped, a total that is not
+                // finite left out.
+                let Some(token) = token.clone().filter(|_| progress.done.is_finite()) else {
+                    continue;
+                };
+                let mut params = ProgressNotificationParam::new(token, progress.done);
+                if let Some(total) = progress.total.filter(|total| total.is_finite()) {
+                    params = params.with_total(total);
                 }
-                Notice::Log(message) => {
-                    let level = crate::convert::logging_level(message.level);
-                    #[allow(deprecated)] // SEP-2577 deprecates logging; 2025-11-25 clients use it.
-                    let params =
-                        rmcp::model::LoggingMessageNotificationParam::new(level, message.data)
-                            .with_logger(logger.as_str());
-                    #[allow(deprecated)]
-                    peer.notify_logging_message(params).await
+                if let Some(message) = progress.message {
+                    params = params.with_message(message);
                 }
+                input_end.before(peer.notify_progress(params)).await
+            }
+            Notice::Log(message) => {
+                let level = crate::convert::logging_level(message.level);
+                #[allow(deprecated)] // SEP-2577 deprecates logging; 2025-11-25 clients use it.
+                let params = rmcp::model::LoggingMessageNotificationParam::new(level, message.data)
+                    .with_logger(logger.as_str());
+                #[allow(deprecated)]
+                input_end.before(peer.notify_logging_message(params)).await
             }
         };
-        // Once the input has ended, the call's answer is all that can still be written.
-        let Some(Ok(())) = input_end.before(sending).await else {
+        let Some(Ok(())) = sent else {
             break;
         };
     }
