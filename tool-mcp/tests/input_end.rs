@@ -12,14 +12,15 @@ use std::pin::Pin;
 use std::task::{Context as Poll, Poll as Polled};
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, ReadBuf};
+use tokio::io::{AsyncRead, ReadBuf};
 use tokio::sync::watch;
 use tool_core::call::LogLevel;
 use tool_core::{Answer, Context, Refusal, tool};
 use tool_mcp::McpServer;
 
-/// How long the server may take to answer everything and close its output.
-const LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
+mod support;
+
+use support::lines::{ANSWER_LIMIT, LineClient};
 
 /// Whether the server has read the end of its input.
 #[derive(Clone)]
@@ -78,9 +79,8 @@ impl<R: AsyncRead + Unpin> AsyncRead for Telling<R> {
     }
 }
 
-/// Serves the two tools over lines, writes `messages`, reads `first` messages, closes the
-/// input, and returns every message the server wrote before it closed its output.
-async fn everything_said(messages: &[Value], first: usize) -> Vec<Value> {
+/// A client of the two tools over lines, the server's reader saying when its input ends.
+fn client(current: bool) -> LineClient {
     let (ended, read) = watch::channel(false);
     let registry = tool_core::registry![LogLate, AskLate];
     let server =
@@ -91,51 +91,12 @@ async fn everything_said(messages: &[Value], first: usize) -> Vec<Value> {
         inner: reader,
         ended,
     };
-    let serving = tokio::spawn(server.serve_lines(reader, writer));
-    let (client_reader, mut client_writer) = tokio::io::split(client_end);
-    for message in messages {
-        let line = format!("{message}\n");
-        client_writer.write_all(line.as_bytes()).await.unwrap();
-    }
-    let mut lines = tokio::io::BufReader::new(client_reader).lines();
-    let mut said = Vec::new();
-    let reading = async {
-        while said.len() < first {
-            let line = lines
-                .next_line()
-                .await
-                .unwrap()
-                .expect("the server says more");
-            said.push(serde_json::from_str(&line).unwrap());
-        }
-        client_writer.shutdown().await.unwrap();
-        while let Some(line) = lines.next_line().await.unwrap() {
-            said.push(serde_json::from_str(&line).unwrap());
-        }
-    };
-    tokio::time::timeout(LIMIT, reading)
-        .await
-        .expect("the server closes its output once its input has ended");
-    let _ = serving.await;
-    said
-}
-
-fn initialize(capabilities: Value) -> [Value; 2] {
-    [
-        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": capabilities,
-            "clientInfo": {"name": "closing", "version": "0"}}}),
-        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-    ]
-}
-
-fn call(id: u64, name: &str) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-        "params": {"name": name, "arguments": {}}})
+    tokio::spawn(server.serve_lines(reader, writer));
+    LineClient::over(client_end, current)
 }
 
 /// The answer to `id` among `said`.
-fn answer(said: &[Value], id: u64) -> &Value {
+fn answer(said: &[Value], id: i64) -> &Value {
     said.iter()
         .find(|message| message["id"] == id && message.get("method").is_none())
         .unwrap_or_else(|| panic!("no answer to request {id} in {said:#?}"))
@@ -143,9 +104,11 @@ fn answer(said: &[Value], id: u64) -> &Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_call_that_logs_after_the_input_ended_is_answered() {
-    let [opening, opened] = initialize(json!({}));
-    let said = everything_said(&[opening, opened, call(1, "log_late")], 0).await;
-    let answered = answer(&said, 1);
+    let mut client = client(false);
+    client.handshake().await;
+    let id = (client.start("tools/call", json!({"name": "log_late", "arguments": {}}))).await;
+    let said = client.close().await;
+    let answered = answer(&said, id);
     assert_eq!(
         answered["result"]["content"][0]["text"], "logged",
         "{answered}"
@@ -154,9 +117,11 @@ async fn a_call_that_logs_after_the_input_ended_is_answered() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_call_that_asks_after_the_input_ended_is_refused_as_unable_to_ask() {
-    let [opening, opened] = initialize(json!({"elicitation": {}}));
-    let said = everything_said(&[opening, opened, call(1, "ask_late")], 0).await;
-    let answered = answer(&said, 1);
+    let mut client = client(false);
+    client.handshake_with(json!({"elicitation": {}})).await;
+    let id = (client.start("tools/call", json!({"name": "ask_late", "arguments": {}}))).await;
+    let said = client.close().await;
+    let answered = answer(&said, id);
     assert_eq!(answered["result"]["isError"], true, "{answered}");
     let text = answered["result"]["content"][0]["text"].as_str().unwrap();
     assert!(text.starts_with("refused\tcannot-ask\t"), "{text}");
@@ -164,21 +129,19 @@ async fn a_call_that_asks_after_the_input_ended_is_refused_as_unable_to_ask() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_listen_stream_open_when_the_input_ends_is_answered() {
-    let meta = json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": {"name": "closing", "version": "0"},
-        "io.modelcontextprotocol/clientCapabilities": {},
-    });
-    let listen = json!({"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen",
-        "params": {"notifications": {"toolsListChanged": true}, "_meta": meta}});
+    let mut client = client(true);
+    let listen = json!({"notifications": {"toolsListChanged": true}});
+    let id = client.start("subscriptions/listen", listen).await;
     // Once the stream is acknowledged: rmcp's own acknowledgement, sent before the stream is
     // the server's, would wait for a loop that is gone.
-    let said = everything_said(&[listen], 1).await;
+    let acknowledged = client.next(ANSWER_LIMIT).await;
     assert_eq!(
-        said[0]["method"], "notifications/subscriptions/acknowledged",
-        "{said:#?}"
+        acknowledged.as_ref().map(|message| &message["method"]),
+        Some(&json!("notifications/subscriptions/acknowledged")),
+        "{acknowledged:?}"
     );
-    let answered = answer(&said, 1);
+    let said = client.close().await;
+    let answered = answer(&said, id);
     assert!(answered.get("result").is_some(), "{answered}");
 }
 

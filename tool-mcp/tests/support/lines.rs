@@ -25,6 +25,10 @@ const CURRENT: &str = "2026-07-28";
 /// How long one answer may take before the test fails.
 pub const ANSWER_LIMIT: Duration = Duration::from_secs(10);
 
+/// How long a server may take to answer what is left and close its output once its input
+/// has ended.
+pub const CLOSE_LIMIT: Duration = Duration::from_secs(60);
+
 impl LineClient {
     /// A client of MCP 2025-11-25, its session opened ([`LineClient::handshake`]).
     pub async fn connect(server: McpServer) -> LineClient {
@@ -36,10 +40,15 @@ impl LineClient {
     /// Opens a 2025-11-25 session: `initialize`, then `notifications/initialized`. The result
     /// of `initialize`.
     pub async fn handshake(&mut self) -> Value {
+        self.handshake_with(json!({})).await
+    }
+
+    /// [`LineClient::handshake`], declaring `capabilities`.
+    pub async fn handshake_with(&mut self, capabilities: Value) -> Value {
         let opened = self
             .request(
                 "initialize",
-                json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                json!({"protocolVersion": "2025-11-25", "capabilities": capabilities,
                 "clientInfo": {"name": "lines", "version": "0"}}),
             )
             .await;
@@ -59,7 +68,12 @@ impl LineClient {
             let (reader, writer) = tokio::io::split(server_end);
             let _ = server.serve_lines(reader, writer).await;
         });
-        let (reader, writer) = tokio::io::split(client_end);
+        LineClient::over(client_end, current)
+    }
+
+    /// A client on `pipe`, the client's end of one a server already serves.
+    pub fn over(pipe: tokio::io::DuplexStream, current: bool) -> LineClient {
+        let (reader, writer) = tokio::io::split(pipe);
         LineClient {
             writer,
             lines: tokio::io::BufReader::new(reader).lines(),
@@ -109,6 +123,22 @@ impl LineClient {
         self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
             .await;
         id
+    }
+
+    /// Closes the client's end of the pipe, so that the server's input ends, and returns
+    /// every message the server writes from then until it closes its output.
+    pub async fn close(mut self) -> Vec<Value> {
+        self.writer.shutdown().await.unwrap();
+        let mut said = Vec::new();
+        let reading = async {
+            while let Some(line) = self.lines.next_line().await.unwrap() {
+                said.push(serde_json::from_str(&line).unwrap());
+            }
+        };
+        tokio::time::timeout(CLOSE_LIMIT, reading)
+            .await
+            .expect("the server closes its output once its input has ended");
+        said
     }
 
     /// The next message the server writes, or `None` if none comes within `limit`.
