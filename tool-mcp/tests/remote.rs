@@ -661,10 +661,20 @@ async fn a_remote_server_over_streamable_http_joins_a_registry() {
     http.stop().await;
 }
 
-/// Sends one POST to `/mcp` on a connection of its own and returns the status code and the
-/// body the server sent until `done` holds for it (or the body ended, or 10 s passed).
+/// Sends one JSON POST to `/mcp` on a connection of its own and returns the status code and
+/// the body the server sent until `done` holds for it (or the body ended, or 10 s passed).
 async fn post_mcp(
     bound: std::net::SocketAddr,
+    body: &str,
+    done: impl Fn(&str) -> bool,
+) -> (u16, String) {
+    post_mcp_as(bound, "application/json", body, done).await
+}
+
+/// [`post_mcp`] with the body said to be of `content_type`.
+async fn post_mcp_as(
+    bound: std::net::SocketAddr,
+    content_type: &str,
     body: &str,
     done: impl Fn(&str) -> bool,
 ) -> (u16, String) {
@@ -674,7 +684,7 @@ async fn post_mcp(
     let client = reqwest::Client::builder().no_proxy().build().unwrap();
     let request = client
         .post(format!("http://{bound}/mcp"))
-        .header("Content-Type", "application/json")
+        .header("Content-Type", content_type)
         .header("Accept", "application/json, text/event-stream")
         .body(body.to_owned())
         .send();
@@ -721,18 +731,8 @@ async fn the_http_server_refuses_a_body_that_is_not_json_and_serves_the_next_req
         assert_eq!(answer["error"]["code"], code, "{broken:?}: {answer}");
     }
     // Another content type keeps rmcp's 415, which says to change it.
-    let other_type = reqwest::Client::builder()
-        .no_proxy()
-        .build()
-        .unwrap()
-        .post(format!("http://{bound}/mcp"))
-        .header("Content-Type", "text/plain")
-        .header("Accept", "application/json, text/event-stream")
-        .body(initialize("raw"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(other_type.status().as_u16(), 415);
+    let (status, answer) = post_mcp_as(bound, "text/plain", &initialize("raw"), |_| false).await;
+    assert_eq!(status, 415, "{answer}");
     let (status, answer) = post_mcp(bound, &initialize("raw"), |seen| {
         seen.contains("\"serverInfo\"")
     })
