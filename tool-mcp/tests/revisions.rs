@@ -534,6 +534,51 @@ fn a_2026_07_28_request_hears_a_tools_log_only_at_the_level_its_meta_names() {
             .collect::<Vec<_>>(),
         ["info", "notice"]
     );
+
+    // A level MCP does not have is refused before the tool runs, saying which there are.
+    for (id, named, says) in [
+        (
+            4,
+            json!("verbose"),
+            "`verbose` is no log level: write one of debug, info",
+        ),
+        (5, json!(7), "must be text, one of debug, info"),
+    ] {
+        let mut meta = current_meta();
+        meta["io.modelcontextprotocol/logLevel"] = named;
+        let (notices, refused) = server.request_hearing(&reindex(id, Some(meta)));
+        assert_eq!(refused["error"]["code"], -32602, "{refused}");
+        let message = refused["error"]["message"].as_str().unwrap_or("");
+        assert!(
+            message.contains("`_meta.io.modelcontextprotocol/logLevel`") && message.contains(says),
+            "{refused}"
+        );
+        assert_eq!(log_messages(&notices, "note_reindex"), [], "{notices:?}");
+    }
+}
+
+#[test]
+fn a_tools_list_cursor_is_refused_in_both_revisions_since_none_is_ever_given() {
+    let mut server = StdioServer::start();
+    result_of(server.request(&initialize()));
+    server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let listed = result_of(server.request(&list_and_calls(None)[0]));
+    assert!(listed.get("nextCursor").is_none(), "{listed}");
+    for meta in [None, Some(current_meta())] {
+        let mut list = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/list",
+                              "params": {"cursor": "page-2"}});
+        if let Some(meta) = meta {
+            list["params"]["_meta"] = meta;
+        }
+        let refused = server.request(&list);
+        assert_eq!(refused["error"]["code"], -32602, "{refused}");
+        let message = refused["error"]["message"].as_str().unwrap_or("");
+        assert!(
+            message.contains("`cursor` \"page-2\" is none this server gave")
+                && message.contains("send `tools/list` without a cursor"),
+            "{refused}"
+        );
+    }
 }
 
 #[test]

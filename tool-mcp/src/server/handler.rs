@@ -162,9 +162,12 @@ impl ServerHandler for McpServer {
 
     async fn list_tools(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
+        if let Some(cursor) = request.and_then(|request| request.cursor) {
+            return Err(unreadable::cursor(&cursor));
+        }
         let caller = self.caller_of(&context.extensions);
         let found = self.session_for(&context, caller.as_deref());
         self.load_shared(&found, caller.as_deref()).await;
@@ -218,6 +221,7 @@ impl ServerHandler for McpServer {
         let owner = || Owner::of(&context.extensions, caller.clone(), self.connection);
         let registry = self.registry_for(&context, caller.as_deref());
         let current = is_current(&context);
+        let least_log = self.least_log_level(request.meta.as_ref(), &context, current)?;
         let way = (self.tasks).wanted(&registry, &request.name, &context, current)?;
         #[cfg(not(feature = "asking"))]
         if request.request_state.is_some() {
@@ -266,7 +270,6 @@ impl ServerHandler for McpServer {
         }
         let arguments = arguments_of(request.arguments);
         let call = ToolCall::new(id_text(&context.id), request.name.as_ref(), arguments);
-        let least_log = self.least_log_level(request.meta.as_ref(), &context, current);
         let as_task = match way {
             Run::Direct => false,
             Run::Task => true,

@@ -7,6 +7,7 @@ use std::borrow::Cow;
 
 use std::sync::PoisonError;
 
+use rmcp::ErrorData as McpError;
 use rmcp::service::{RequestContext, RoleServer};
 #[cfg(feature = "http")]
 use tool_core::Grant;
@@ -67,26 +68,38 @@ impl McpServer {
     /// The least level this request's call logs at, or `None` for no log messages at all: a
     /// 2026-07-28 request's `_meta` names it (and without it nothing is logged, as that revision
     /// requires); a 2025-11-25 request logs at what its session last set with
-    /// `logging/setLevel`, everything until then.
+    /// `logging/setLevel`, everything until then. A 2026-07-28 `_meta` that names a level MCP
+    /// does not have is an invalid-params error saying which there are.
     /// (`current`: whether the request is of 2026-07-28.)
     pub(super) fn least_log_level(
         &self,
         meta: Option<&rmcp::model::RequestMetaObject>,
         context: &RequestContext<RoleServer>,
         current: bool,
-    ) -> Option<LogLevel> {
+    ) -> Result<Option<LogLevel>, McpError> {
         if current {
             #[allow(deprecated)] // SEP-2577 deprecates logging; its level is still MCP's.
             let level = meta
                 .and_then(|meta| meta.log_level())
-                .or_else(|| context.meta.log_level())?;
-            return Some(crate::convert::log_level(level));
+                .or_else(|| context.meta.log_level());
+            if let Some(level) = level {
+                return Ok(Some(crate::convert::log_level(level)));
+            }
+            // Named, but as no level: refused, rather than run without the log it asked for.
+            const KEY: &str = "io.modelcontextprotocol/logLevel";
+            return match meta
+                .and_then(|meta| meta.get(KEY))
+                .or(context.meta.get(KEY))
+            {
+                Some(named) => Err(super::unreadable::meta_log_level(named)),
+                None => Ok(None),
+            };
         }
         let set = *self
             .log_level
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        Some(set.unwrap_or(LogLevel::Debug))
+        Ok(Some(set.unwrap_or(LogLevel::Debug)))
     }
 
     /// Who makes this request, for what it may reach again (its tasks, its suspended calls).

@@ -1,6 +1,7 @@
-//! Requests whose params rmcp could not read as their method's: `logging/setLevel` and
-//! `tools/call` come to the handler as custom requests, and are read again here, or refused
-//! with what their params should be.
+//! Requests whose params this server cannot take, refused with what they should be:
+//! `logging/setLevel` and `tools/call` whose params rmcp could not read (they come to the
+//! handler as custom requests, and a call is read again here), a 2026-07-28 `_meta` log level
+//! MCP does not have, and a `tools/list` cursor this server never gave.
 
 use rmcp::ErrorData as McpError;
 use rmcp::model::CallToolRequestParams;
@@ -9,16 +10,47 @@ use serde_json::Value;
 /// Why a `logging/setLevel` rmcp could not read is refused: what its level should be.
 pub(super) fn set_level(params: Option<Value>) -> McpError {
     let problem = match params.as_ref().and_then(|params| params.get("level")) {
-        Some(Value::String(name)) => match name.parse::<tool_core::call::LogLevel>() {
-            Err(unknown) => unknown.to_string(),
-            Ok(_) => "the params are not those of `logging/setLevel` (a `level`)".to_owned(),
-        },
-        Some(_) => "`level` must be text, one of debug, info, notice, warning, error, \
-                    critical, alert, emergency"
-            .to_owned(),
+        Some(level) => level_problem(level, "`level`")
+            .unwrap_or_else(|| "the params are not those of `logging/setLevel` (a `level`)".into()),
         None => "the params must be an object holding `level`".to_owned(),
     };
     McpError::invalid_params(format!("Invalid params: {problem}"), None)
+}
+
+/// Why a 2026-07-28 request whose `_meta` names a log level rmcp could not read is refused,
+/// rather than run without the log it asked for.
+pub(super) fn meta_log_level(named: &Value) -> McpError {
+    let field = "`_meta.io.modelcontextprotocol/logLevel`";
+    let problem = level_problem(named, field)
+        .unwrap_or_else(|| format!("{field} is not one of MCP's log levels"));
+    McpError::invalid_params(format!("Invalid params: {problem}"), None)
+}
+
+/// Why a `tools/list` that sends a `cursor` is refused: every tool is listed in one page and
+/// no `nextCursor` is given, so the cursor is none this server made (MCP asks for -32602).
+pub(super) fn cursor(cursor: &str) -> McpError {
+    McpError::invalid_params(
+        format!(
+            "Invalid params: `cursor` \"{}\" is none this server gave: it lists every tool in \
+             one page, without a `nextCursor`; send `tools/list` without a cursor",
+            tool_core::outcome::shortened(cursor)
+        ),
+        None,
+    )
+}
+
+/// What is wrong with `level` as a log level's name, if anything.
+fn level_problem(level: &Value, field: &str) -> Option<String> {
+    match level {
+        Value::String(name) => name
+            .parse::<tool_core::call::LogLevel>()
+            .err()
+            .map(|unknown| format!("{field}: {unknown}")),
+        _ => Some(format!(
+            "{field} must be text, one of debug, info, notice, warning, error, critical, alert, \
+             emergency"
+        )),
+    }
 }
 
 /// A `tools/call`'s params that rmcp could not read, read as a call's if their arguments are
