@@ -10,8 +10,10 @@
 //! parse error (code -32700, with `"id": null` as JSON-RPC 2.0 asks, or with the request's id
 //! when only a value inside it was unreadable); JSON that is no message gets the
 //! invalid-request error rmcp's own transport gives it. The parse error is itself valid
-//! JSON, so a peer that echoed it back would not get another parse error for it. What is read
-//! before the request that starts the connection passes through `opening`.
+//! JSON, so a peer that echoed it back would not get another parse error for it. An answer
+//! from the client that cannot be read gets no answer; rmcp is given an error under its id, so
+//! that the server's request waiting on it ends. What is read before the request that starts
+//! the connection passes through `opening`.
 
 use std::io;
 
@@ -195,14 +197,24 @@ fn read(line: &str) -> Option<Line> {
         Err(error) if error.is_data() => {
             let value: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
             let Some(fault) = fault(&value) else {
-                // An answer to a request of the server's that cannot be read: JSON-RPC answers
-                // no answer, and an error with its id would read as the answer to the client's
-                // own request of that id.
+                // An answer to a request of the server's that cannot be read. JSON-RPC answers
+                // no answer (an error with its id would read as the answer to the client's own
+                // request of that id), so nothing is written; rmcp is given, under its id, an
+                // error saying why, so that the request waiting on it ends now rather than at
+                // its call's deadline.
                 tracing::warn!(
                     line = %tool_core::outcome::cut_after(text, 256),
-                    "dropped an answer from the client that cannot be read"
+                    "an answer from the client cannot be read"
                 );
-                return None;
+                let unread = ErrorData::invalid_request(
+                    format!("the client's answer cannot be read: {error}"),
+                    None,
+                );
+                let id = answer_id(&value)?;
+                return Some(Line::Message(
+                    ClientJsonRpcMessage::error(unread, Some(id)),
+                    text.len(),
+                ));
             };
             let id = readable_id(text);
             Line::Answer(ServerJsonRpcMessage::error(
@@ -269,6 +281,15 @@ fn readable_id(text: &str) -> Option<RequestId> {
     }
     let read = serde_json::from_str::<IdOnly>(text).ok()?;
     read.method.and(read.id)
+}
+
+/// The id of an answer rmcp could not read, when it is one a request of the server's could
+/// have (a string or an integer).
+fn answer_id(answer: &serde_json::Value) -> Option<RequestId> {
+    match answer.get("id")? {
+        serde_json::Value::String(id) => Some(RequestId::String(id.as_str().into())),
+        id => id.as_i64().map(RequestId::Number),
+    }
 }
 
 /// The answer to a line longer than the limit.
@@ -409,18 +430,38 @@ mod tests {
     }
 
     #[test]
-    fn json_that_is_no_message_is_told_what_to_fix_and_an_unreadable_answer_gets_nothing() {
-        // Each line, and what its answer says and the id it carries; `None` for no answer.
-        type Told = Option<(&'static str, Option<i64>)>;
-        let cases: [(&str, Told); 9] = [
+    fn an_unreadable_answer_gets_none_and_ends_the_request_waiting_on_it() {
+        for (text, id) in [
             (
                 r#"{"jsonrpc":"2.0","id":0,"error":{"message":"no code"}}"#,
-                None,
+                Some(RequestId::Number(0)),
             ),
             (
                 r#"{"jsonrpc":"2.0","id":"s","error":{"code":"x","message":"m"}}"#,
-                None,
+                Some(RequestId::String("s".into())),
             ),
+            (r#"{"jsonrpc":"2.0","id":1.5,"result":7}"#, None),
+        ] {
+            match (read(text), id) {
+                (None, None) => {}
+                (Some(Line::Message(ClientJsonRpcMessage::Error(unread), _)), Some(id)) => {
+                    assert_eq!(unread.id, Some(id), "{text}");
+                    let message = unread.error.message;
+                    assert!(
+                        message.starts_with("the client's answer cannot be read: "),
+                        "{text}: {message}"
+                    );
+                }
+                (read, _) => panic!("{text}: {:?}", read.is_some()),
+            }
+        }
+    }
+
+    #[test]
+    fn json_that_is_no_message_is_told_what_to_fix() {
+        // Each line, and what its answer says and the id it carries.
+        type Told = Option<(&'static str, Option<i64>)>;
+        let cases: [(&str, Told); 7] = [
             (
                 r#"{"jsonrpc":"2.0","id":3}"#,
                 Some(("must name its `method`", None)),

@@ -361,11 +361,17 @@ impl Raw {
     /// Opens as a 2025-11-25 client that can show forms: `initialize`, then
     /// `notifications/initialized`; requests carry no `_meta` after it.
     async fn initialize(&mut self) {
+        self.initialize_with(json!({"elicitation": {"form": {}}}))
+            .await;
+    }
+
+    /// [`Raw::initialize`], declaring `capabilities`.
+    async fn initialize_with(&mut self, capabilities: Value) {
         let id = self.next_id;
         self.next_id += 1;
         self.send(
             json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {"form": {}}},
+            "protocolVersion": "2025-11-25", "capabilities": capabilities,
             "clientInfo": {"name": "raw", "version": "0"}}}),
         )
         .await;
@@ -1003,6 +1009,78 @@ async fn a_legacy_client_that_never_answers_its_elicitation_holds_the_call_no_lo
         result["result"]["content"][0]["text"], "told true",
         "{result}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_legacy_client_s_unreadable_or_failed_answer_refuses_its_question_at_once() {
+    let running = Arc::new(AtomicUsize::new(0));
+    let mut raw = Raw::serve(asking_server(&running));
+    raw.initialize_with(json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {}}))
+        .await;
+
+    // An error without a code cannot be read. The question is refused as the answer comes,
+    // not at the call's deadline (60 s, past the 10 s `answer_to` waits).
+    let id = raw.send_call("go_on", json!({}), json!({})).await;
+    let asked = raw.next().await;
+    assert_eq!(asked["method"], "elicitation/create", "{asked}");
+    raw.send(json!({"jsonrpc": "2.0", "id": asked["id"], "error": {"message": "no code"}}))
+        .await;
+    let refused = raw.answer_to(id).await;
+    let said = text(&refused["result"]);
+    assert!(said.starts_with("refused\tcannot-ask\t"), "{refused}");
+    assert!(
+        said.contains("the client's answer cannot be read"),
+        "{refused}"
+    );
+
+    // `gather` asks all three at once; each is answered as `answers` says for its method.
+    let accepted = json!({"result": {"action": "accept", "content": {"value": true}}});
+    let word = json!({"result": sampled("word")});
+    let roots = json!({"result": {"roots": [{"uri": "file:///r"}]}});
+    let rejected = json!({"error": {"code": -1, "message": "User rejected sampling request"}});
+    let no_method = json!({"error": {"code": -32601, "message": "Method not found"}});
+    let unreadable = json!({"error": {"code": "x", "message": "m"}});
+    for (sampling, listing, says) in [
+        (
+            &word,
+            &roots,
+            "told Some(true); sampled word; roots file:///r",
+        ),
+        // A client's own code is its refusal; JSON-RPC's say it could not be asked.
+        (
+            &rejected,
+            &roots,
+            "refused\tdeclined\tthe client declined to sample its model: User rejected sampling \
+             request",
+        ),
+        (
+            &word,
+            &no_method,
+            "refused\tcannot-ask\tthe client could not be asked its roots: Method not found",
+        ),
+        (
+            &word,
+            &unreadable,
+            "refused\tcannot-ask\tthe client could not be asked its roots: the client's answer \
+             cannot be read",
+        ),
+    ] {
+        let id = raw.send_call("gather", json!({}), json!({})).await;
+        for _ in 0..3 {
+            let asked = raw.next().await;
+            let mut answer = match asked["method"].as_str().unwrap_or_default() {
+                "elicitation/create" => accepted.clone(),
+                "sampling/createMessage" => sampling.clone(),
+                "roots/list" => listing.clone(),
+                _ => panic!("asked something else: {asked}"),
+            };
+            answer["jsonrpc"] = json!("2.0");
+            answer["id"] = asked["id"].clone();
+            raw.send(answer).await;
+        }
+        let result = raw.answer_to(id).await;
+        assert!(text(&result["result"]).starts_with(says), "{result}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

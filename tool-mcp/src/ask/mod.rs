@@ -306,13 +306,20 @@ async fn asked<T>(
     (input_end.before(request).await).unwrap_or(Err(ServiceError::TransportClosed))
 }
 
-/// A client's error answering a request it was sent: a JSON-RPC error is its refusal
-/// (`declined`, with its reason); anything else means it could not be reached.
+/// A client's error answering a request it was sent. An error of the client's own code is its
+/// refusal (`declined`, with its reason: MCP's user who rejects a sampling request is `-1`);
+/// one of JSON-RPC's reserved codes says the request could not be handled (a method the client
+/// does not have, an answer that could not be read), and so does anything else: it could not
+/// be asked.
 fn client_failed(what: &str, error: ServiceError) -> Refusal {
     match error {
-        ServiceError::McpError(error) => Refusal::new(
+        ServiceError::McpError(error) if !JSON_RPC_CODES.contains(&error.code.0) => Refusal::new(
             code::DECLINED,
             format!("the client declined {what}: {}", error.message),
+        ),
+        ServiceError::McpError(error) => Refusal::new(
+            code::CANNOT_ASK,
+            format!("the client could not be asked {what}: {}", error.message),
         ),
         other => Refusal::new(
             code::CANNOT_ASK,
@@ -320,6 +327,9 @@ fn client_failed(what: &str, error: ServiceError) -> Refusal {
         ),
     }
 }
+
+/// The error codes JSON-RPC 2.0 reserves for itself.
+const JSON_RPC_CODES: std::ops::RangeInclusive<i32> = -32768..=-32000;
 
 fn wrong_answer(what: &str) -> Refusal {
     Refusal::new(
