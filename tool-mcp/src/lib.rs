@@ -188,6 +188,7 @@ mod background;
 mod callers;
 mod convert;
 pub mod features;
+mod in_flight;
 mod input_end;
 mod lines;
 mod opening;

@@ -30,6 +30,7 @@ use tokio::task::JoinHandle;
 use tokio_util::bytes::BytesMut;
 use tokio_util::codec::{Decoder, FramedRead, FramedWrite, LinesCodec, LinesCodecError};
 
+use crate::in_flight::InFlight;
 use crate::input_end::InputEnd;
 use crate::opening::Opening;
 
@@ -53,6 +54,8 @@ pub(crate) struct Transport {
     opening: Opening,
     /// Told when the input ends, as rmcp's loop stops then.
     input_end: InputEnd,
+    /// The ids of the requests passed to rmcp whose answers have not been sent.
+    in_flight: InFlight,
 }
 
 impl rmcp::transport::Transport<RoleServer> for Transport {
@@ -62,6 +65,7 @@ impl rmcp::transport::Transport<RoleServer> for Transport {
         &mut self,
         item: ServerJsonRpcMessage,
     ) -> impl Future<Output = io::Result<()>> + Send + 'static {
+        self.in_flight.answered(&item);
         let outgoing = self.outgoing.clone();
         async move {
             outgoing.send(item).await.map_err(|_| {
@@ -71,9 +75,30 @@ impl rmcp::transport::Transport<RoleServer> for Transport {
     }
 
     async fn receive(&mut self) -> Option<ClientJsonRpcMessage> {
-        if let Some(held) = self.opening.released() {
-            return Some(held);
+        loop {
+            let message = match self.opening.released() {
+                Some(held) => held,
+                None => self.read().await?,
+            };
+            match self.in_flight.refusal(&message) {
+                None => return Some(message),
+                // The channel closes only once nothing more is written.
+                Some(refused) => drop(self.outgoing.send(refused).await),
+            }
         }
+    }
+
+    async fn close(&mut self) -> io::Result<()> {
+        // The writer ends once every sender is gone (this one, the reader's in `incoming`,
+        // those of sends under way), that is once rmcp drops the transport; not on close.
+        Ok(())
+    }
+}
+
+impl Transport {
+    /// The next message read that is to be passed on now (not held for the connection's
+    /// start); `None` once the input has ended.
+    async fn read(&mut self) -> Option<ClientJsonRpcMessage> {
         loop {
             let Some((message, bytes)) = self.incoming.next().await else {
                 self.input_end.end();
@@ -83,12 +108,6 @@ impl rmcp::transport::Transport<RoleServer> for Transport {
                 return Some(message);
             }
         }
-    }
-
-    async fn close(&mut self) -> io::Result<()> {
-        // The writer ends once every sender is gone (this one, the reader's in `incoming`,
-        // those of sends under way), that is once rmcp drops the transport; not on close.
-        Ok(())
     }
 }
 
@@ -131,6 +150,7 @@ where
         incoming,
         opening: Opening::default(),
         input_end,
+        in_flight: InFlight::default(),
     };
     (transport, writing)
 }

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use rmcp::service::ServiceExt;
 use serde_json::json;
 use support::HttpServer;
+use support::lines::{ANSWER_LIMIT, LineClient};
 use tool_core::outcome::Content;
 use tool_core::{Context, Grant, Refusal, Registry, ToolCall, tool, toolkit};
 use tool_mcp::{McpServer, RemoteToolkit};
@@ -540,6 +541,57 @@ async fn the_server_survives_bad_input_and_answers_the_next_good_request() {
         by_id(5)["result"]["content"][0]["text"],
         "hello after\twith a tab"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_under_the_id_of_one_not_yet_answered_is_refused_and_the_first_runs_on() {
+    let (registry, _, stall_cancelled) = shop_telling_of_cancels();
+    let mut client = LineClient::connect(McpServer::new(registry)).await;
+    let stalled = client
+        .start("tools/call", json!({"name": "shop_stall", "arguments": {}}))
+        .await;
+    // The same id again while the stalled call runs: rmcp would run both, keyed by one id,
+    // and drop one of the answers.
+    let twin = |name: &str| {
+        json!({"jsonrpc": "2.0", "id": stalled, "method": "tools/call",
+               "params": {"name": "shop_greet", "arguments": {"name": name}}})
+    };
+    client.send(twin("twin")).await;
+    let refused = client.answer(&json!(stalled)).await;
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with(&format!(
+            "Invalid request: id {stalled} is that of a request not yet answered"
+        )) && message.ends_with("Give each request an id of its own"),
+        "{refused}"
+    );
+
+    // The first call still runs: it is cancelled as usual.
+    client
+        .send(
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                     "params": {"requestId": stalled}}),
+        )
+        .await;
+    tokio::time::timeout(ANSWER_LIMIT, stall_cancelled.notified())
+        .await
+        .expect("the stalled call is cancelled");
+
+    // An id is free again as soon as its request is answered.
+    let greet = |name: &str| {
+        json!({"jsonrpc": "2.0", "id": "again", "method": "tools/call",
+               "params": {"name": "shop_greet", "arguments": {"name": name}}})
+    };
+    for name in ["once", "twice"] {
+        client.send(greet(name)).await;
+        let greeted = client.answer(&json!("again")).await;
+        assert_eq!(
+            greeted["result"]["content"][0]["text"],
+            format!("hello {name}\twith a tab"),
+            "{greeted}"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
