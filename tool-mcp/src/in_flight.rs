@@ -15,9 +15,10 @@ use rmcp::model::{
     ServerJsonRpcMessage,
 };
 
-/// The ids of the requests passed to rmcp whose answers have not been sent.
+/// The ids of the requests passed to rmcp whose answers have not been sent, hashed with
+/// foldhash (seeded per process), as std's SipHash costs every request's path far more.
 #[derive(Default)]
-pub(crate) struct InFlight(HashSet<RequestId>);
+pub(crate) struct InFlight(HashSet<RequestId, foldhash::fast::RandomState>);
 
 impl InFlight {
     /// Notes `message`, read from the client; for a request under the id of one not yet

@@ -78,13 +78,28 @@ impl rmcp::transport::Transport<RoleServer> for Transport {
         loop {
             let message = match self.opening.released() {
                 Some(held) => held,
-                None => self.read().await?,
+                None => {
+                    let Some((message, bytes)) = self.incoming.next().await else {
+                        self.input_end.end();
+                        return None;
+                    };
+                    match self.opening.pass(message, bytes) {
+                        Some(message) => message,
+                        None => continue,
+                    }
+                }
             };
-            match self.in_flight.refusal(&message) {
-                None => return Some(message),
+            let Some(refused) = self.in_flight.refusal(&message) else {
+                return Some(message);
+            };
+            // Written from a task of its own, so that this future holds no message across an
+            // await: rmcp makes one for every message read, and a larger one costs each of
+            // them its copying.
+            let outgoing = self.outgoing.clone();
+            crate::background::spawn(async move {
                 // The channel closes only once nothing more is written.
-                Some(refused) => drop(self.outgoing.send(refused).await),
-            }
+                let _ = outgoing.send(refused).await;
+            });
         }
     }
 
@@ -92,22 +107,6 @@ impl rmcp::transport::Transport<RoleServer> for Transport {
         // The writer ends once every sender is gone (this one, the reader's in `incoming`,
         // those of sends under way), that is once rmcp drops the transport; not on close.
         Ok(())
-    }
-}
-
-impl Transport {
-    /// The next message read that is to be passed on now (not held for the connection's
-    /// start); `None` once the input has ended.
-    async fn read(&mut self) -> Option<ClientJsonRpcMessage> {
-        loop {
-            let Some((message, bytes)) = self.incoming.next().await else {
-                self.input_end.end();
-                return None;
-            };
-            if let Some(message) = self.opening.pass(message, bytes) {
-                return Some(message);
-            }
-        }
     }
 }
 
