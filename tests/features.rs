@@ -267,7 +267,7 @@ fn without_a_feature_its_rules_are_refused_and_its_settings_do_not_compile() {
         "putting questions to the client needs tool-mcp's `asking` feature, which is off",
         "features = [\"asking\"]",
     ];
-    let stdio_only: [(&str, &str, &[&str]); 9] = [
+    let stdio_only: [(&str, &str, &[&str]); 10] = [
         (
             "off-http-serve",
             "let _ = server.serve_http(\"127.0.0.1:0\".parse().unwrap(), async {});",
@@ -292,6 +292,11 @@ fn without_a_feature_its_rules_are_refused_and_its_settings_do_not_compile() {
         (
             "off-http-anonymous",
             "let _ = server.with_anonymous(tool_core::Grant::read_only());",
+            HTTP,
+        ),
+        (
+            "off-http-read-timeout",
+            "let _ = server.with_read_timeout(std::time::Duration::from_secs(5));",
             HTTP,
         ),
         (

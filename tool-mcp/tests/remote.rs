@@ -796,6 +796,51 @@ async fn the_http_server_refuses_a_body_that_is_not_json_and_serves_the_next_req
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_stalls_its_request_is_cut_off_and_the_server_serves_on() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    /// Opens a connection, writes `sent` and nothing more, and returns what the server says
+    /// until it closes the connection (within 60 s).
+    async fn stalled(bound: std::net::SocketAddr, sent: String) -> String {
+        let mut connection = tokio::net::TcpStream::connect(bound).await.unwrap();
+        connection.write_all(sent.as_bytes()).await.unwrap();
+        let mut said = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(60), connection.read_to_end(&mut said))
+            .await
+            .expect("the server closes a stalled connection");
+        // A reset closes it too.
+        drop(read);
+        String::from_utf8_lossy(&said).into_owned()
+    }
+
+    let (served, _) = shop();
+    let bounded = McpServer::new(served).with_read_timeout(Duration::from_secs(5));
+    let http = HttpServer::serve(bounded).await;
+    let bound = http.bound;
+    let body = initialize("slow");
+    let head_only = format!("POST /mcp HTTP/1.1\r\nHost: {bound}\r\nContent-Type: applic");
+    let part_of_the_body = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {bound}\r\nContent-Type: application/json\r\nAccept: \
+         application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{}",
+        body.len(),
+        &body[..10]
+    );
+    let (head_only, part_of_the_body) =
+        tokio::join!(stalled(bound, head_only), stalled(bound, part_of_the_body));
+    assert!(!head_only.contains(" 200 "), "{head_only}");
+    assert!(
+        part_of_the_body.starts_with("HTTP/1.1 408 ")
+            && part_of_the_body.contains("the request's body stopped coming"),
+        "{part_of_the_body}"
+    );
+
+    // A client that sends its request whole is served as before.
+    let (status, answer) = post_mcp(bound, &body, |seen| seen.contains("\"serverInfo\"")).await;
+    assert_eq!(status, 200, "{answer}");
+    http.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_http_body_limit_is_the_host_s_to_set() {
     use tool_mcp::rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
     let initialize = initialize(&"x".repeat(2048));

@@ -5,6 +5,7 @@
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::serve::ListenerExt;
 #[cfg(feature = "oauth")]
@@ -75,6 +76,17 @@ impl McpServer {
         self
     }
 
+    /// Sets how long [`McpServer::serve_http`] and [`McpServer::bind_http`] wait for a request's
+    /// head, and for each piece of its body after the last
+    /// ([`McpServer::DEFAULT_READ_TIMEOUT`] unless set). A client that takes longer (one that
+    /// sends a byte at a time, or stops) has its connection closed, or its request refused 408,
+    /// so that such clients cannot hold the server's connections for ever. A host that serves
+    /// [`McpServer::http_router`] itself sets its own.
+    pub fn with_read_timeout(mut self, timeout: Duration) -> Self {
+        self.read_timeout = timeout;
+        self
+    }
+
     /// Serves streamable HTTP at `http://{addr}/mcp` until `shutdown` completes. To learn the
     /// port bound for port 0, or to connect before serving starts, use
     /// [`McpServer::bind_http`].
@@ -105,7 +117,8 @@ impl McpServer {
     /// The whole HTTP server as an axum router: the MCP endpoint at `/mcp`, and, with bearer
     /// tokens ([`McpServer::with_bearer_auth`], the `oauth` feature), the token check before it
     /// and the protected-resource metadata beside it. What [`McpServer::serve_http`] serves;
-    /// merge it into a router of the host's to serve more beside it.
+    /// merge it into a router of the host's to serve more beside it. Served by the host, it
+    /// is bounded by the host's server: [`McpServer::with_read_timeout`] is `serve_http`'s.
     ///
     /// Fails, saying why, when the bearer setting names no usable resource URL.
     pub fn http_router(self) -> std::io::Result<axum::Router> {
@@ -164,6 +177,7 @@ impl McpServer {
                      callers (with_caller, with_grant)"
                 );
             }
+            let read_timeout = self.read_timeout;
             let router = self.http_router()?;
             let listener = tokio::net::TcpListener::bind(addr).await?;
             let bound = listener.local_addr()?;
@@ -172,13 +186,12 @@ impl McpServer {
             let listener = listener.tap_io(|connection| {
                 let _ = connection.set_nodelay(true);
             });
-            // The peer's address names the owner of a session no caller is named for.
-            let router = router.into_make_service_with_connect_info::<SocketAddr>();
-            let serving: BoxFuture<'static, std::io::Result<()>> = Box::pin(async move {
-                axum::serve(listener, router)
-                    .with_graceful_shutdown(shutdown)
-                    .await
-            });
+            let serving: BoxFuture<'static, std::io::Result<()>> = Box::pin(super::accept::serve(
+                listener,
+                router,
+                read_timeout,
+                shutdown,
+            ));
             Ok((bound, serving))
         })
     }

@@ -8,7 +8,8 @@
 //! JSON-RPC layer is rmcp's.
 //!
 //! The parts: this module (the server and the settings it starts with), `config` (the
-//! `with_*` settings), `transport` (stdio, any pipe), `http` (streamable HTTP), `sessions`
+//! `with_*` settings), `transport` (stdio, any pipe), `http` (streamable HTTP, served by
+//! `accept`'s loop, its bodies refused by `body`), `sessions`
 //! (which grant, which deferred-loading session and which log level a request is served by),
 //! `handler` (rmcp's `ServerHandler`: every MCP method), `beside` (the host's own rmcp handler,
 //! for the methods that are not a tool's), and `notices` (a call's progress and log messages
@@ -17,6 +18,8 @@
 //! error naming the feature), and without `asking`, `without_asking` (the same for its
 //! settings).
 
+#[cfg(feature = "http")]
+mod accept;
 mod beside;
 #[cfg(feature = "http")]
 mod body;
@@ -134,6 +137,10 @@ pub struct McpServer {
     /// How many HTTP sessions are held ([`McpServer::with_session_limits`]).
     #[cfg(feature = "http")]
     session_limits: bounds::SessionLimits,
+    /// How long an HTTP client may take to send a request's head, and each piece of its body
+    /// ([`McpServer::with_read_timeout`]).
+    #[cfg(feature = "http")]
+    read_timeout: Duration,
     /// How HTTP requests' bearer tokens are checked ([`McpServer::with_bearer_auth`]).
     #[cfg(feature = "oauth")]
     bearer: Option<crate::auth::BearerAuth>,
@@ -164,6 +171,13 @@ impl McpServer {
     /// from the short list, as a new session would. A caller with a `subscriptions/listen`
     /// stream open is not idle.
     pub const DEFAULT_CALLER_SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
+
+    /// How long [`McpServer::serve_http`] waits by default for a request's head, and for each
+    /// piece of its body after the last ([`McpServer::with_read_timeout`]): hyper's own bound on
+    /// a head, far longer than any client that is sending takes.
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
 
     /// Serves `registry` (a scoped view serves only its grant).
     pub fn new(registry: Registry) -> Self {
@@ -203,6 +217,8 @@ impl McpServer {
             beside: None,
             #[cfg(feature = "http")]
             session_limits: bounds::SessionLimits::default(),
+            #[cfg(feature = "http")]
+            read_timeout: Self::DEFAULT_READ_TIMEOUT,
             #[cfg(feature = "oauth")]
             bearer: None,
         }

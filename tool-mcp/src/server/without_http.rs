@@ -72,6 +72,16 @@ impl McpServer {
         self
     }
 
+    /// Bounds how long an HTTP client may take to send a request. Needs the `http` feature;
+    /// without it, a call of this is a compile error naming the feature.
+    pub fn with_read_timeout<'a>(self, timeout: std::time::Duration) -> Self
+    where
+        &'a Self: HttpFeature,
+    {
+        let _ = timeout;
+        self
+    }
+
     /// Serves streamable HTTP at `addr`. Needs the `http` feature; without it, a call of this
     /// is a compile error naming the feature.
     pub fn serve_http<'a>(
