@@ -6,10 +6,8 @@
 //! client to change a `Content-Type` that was right. An answer of 415 with that prefix becomes
 //! 400 with a JSON-RPC error whose `id` is null (none could be read): -32700 for a body that is
 //! no JSON, -32600 for JSON that is no message, each with serde's reason. A 415 for another
-//! content type is left as it is. A body that stopped coming before it was whole (`accept`
-//! bounds the wait for each piece) is answered 408 Request Timeout where rmcp answers 500.
-//! Written as an axum middleware after rmcp's service, where the answer is seen: the body is
-//! read by rmcp once, and only a refused one is looked at again.
+//! content type is left as it is. Written as an axum middleware after rmcp's service, where the
+//! answer is seen: the body is read by rmcp once, and only a refused one is looked at again.
 
 use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -23,19 +21,12 @@ const ANSWER_BYTES: usize = 64 * 1024;
 /// The prefix rmcp puts before serde's error.
 const RMCP_PREFIX: &str = "fail to deserialize request body ";
 
-/// Answers a request whose body rmcp could not read with a JSON-RPC error, and one whose body
-/// stopped coming with 408.
+/// Answers a request whose body rmcp could not read with a JSON-RPC error.
 pub(super) async fn readable(request: Request, next: Next) -> Response {
     let response = next.run(request).await;
-    match response.status() {
-        StatusCode::UNSUPPORTED_MEDIA_TYPE => unreadable(response).await,
-        StatusCode::INTERNAL_SERVER_ERROR => stalled(response).await,
-        _ => response,
+    if response.status() != StatusCode::UNSUPPORTED_MEDIA_TYPE {
+        return response;
     }
-}
-
-/// rmcp's 415 for a body it could not read, as a JSON-RPC error; any other 415 as it is.
-async fn unreadable(response: Response) -> Response {
     let (parts, body) = response.into_parts();
     let text = axum::body::to_bytes(body, ANSWER_BYTES)
         .await
@@ -53,23 +44,6 @@ async fn unreadable(response: Response) -> Response {
         HeaderValue::from_static("application/json"),
     );
     answer
-}
-
-/// rmcp's 500 for a body whose pieces stopped coming (`accept`'s bound) as 408 Request
-/// Timeout, which says the client was too slow, not the server broken; any other 500 as it is.
-async fn stalled(response: Response) -> Response {
-    let (mut parts, body) = response.into_parts();
-    let text = axum::body::to_bytes(body, ANSWER_BYTES)
-        .await
-        .unwrap_or_default();
-    let text = String::from_utf8_lossy(&text).into_owned();
-    if text.contains(super::accept::BODY_STALLED) {
-        parts.status = StatusCode::REQUEST_TIMEOUT;
-        parts
-            .headers
-            .insert(header::CONNECTION, HeaderValue::from_static("close"));
-    }
-    Response::from_parts(parts, axum::body::Body::from(text))
 }
 
 /// The JSON-RPC error for a body serde refused for `reason`: JSON that is no message fails as

@@ -66,9 +66,10 @@ impl McpServer {
     /// a request that would open one past a bound is answered 503 with `Retry-After`, and the
     /// sessions already open go on ([`SessionLimits::default`] unless set). An owner is the
     /// caller [`McpServer::with_caller`] (or a bearer token) names, else the peer's address
-    /// (known when the router is served with axum's
-    /// `into_make_service_with_connect_info::<SocketAddr>()`, as [`McpServer::serve_http`]
-    /// serves it; without, every request naming no caller has one owner). Served by
+    /// (known when each request carries it as axum's `ConnectInfo<SocketAddr>`, as
+    /// [`McpServer::serve_http`] serves them, and as axum's
+    /// `into_make_service_with_connect_info::<SocketAddr>()` does; without, every request
+    /// naming no caller has one owner). Served by
     /// [`McpServer::serve_http`], [`McpServer::bind_http`] and [`McpServer::http_router`];
     /// [`McpServer::http_service`] alone bounds nothing.
     pub fn with_session_limits(mut self, limits: SessionLimits) -> Self {
@@ -77,13 +78,19 @@ impl McpServer {
     }
 
     /// Sets how long [`McpServer::serve_http`] and [`McpServer::bind_http`] wait for a request's
-    /// head, and for each piece of its body after the last
+    /// head, and for each piece of its body once they wait for one
     /// ([`McpServer::DEFAULT_READ_TIMEOUT`] unless set). A client that takes longer (one that
     /// sends a byte at a time, or stops) has its connection closed, or its request refused 408,
-    /// so that such clients cannot hold the server's connections for ever. A host that serves
-    /// [`McpServer::http_router`] itself sets its own.
-    pub fn with_read_timeout(mut self, timeout: Duration) -> Self {
-        self.read_timeout = timeout;
+    /// so that such clients cannot hold the server's connections for ever. A kept-alive
+    /// connection that sends no next request within it is closed too, as hyper counts that
+    /// wait as one for a head. `None`, or a bound longer than a year, waits without bound (for
+    /// a server behind a proxy that bounds them); a zero bound closes every connection whose
+    /// head has not already come. A host that serves [`McpServer::http_router`] itself sets its
+    /// own.
+    pub fn with_read_timeout(mut self, timeout: impl Into<Option<Duration>>) -> Self {
+        // hyper adds the bound to an instant, which would overflow past a year or so.
+        const YEAR: Duration = Duration::from_secs(365 * 24 * 60 * 60);
+        self.read_timeout = timeout.into().filter(|timeout| *timeout <= YEAR);
         self
     }
 

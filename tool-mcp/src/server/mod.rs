@@ -9,7 +9,7 @@
 //!
 //! The parts: this module (the server and the settings it starts with), `config` (the
 //! `with_*` settings), `transport` (stdio, any pipe), `http` (streamable HTTP, served by
-//! `accept`'s loop, its bodies refused by `body`), `sessions`
+//! `accept`'s loop, a body rmcp cannot read answered by `body`), `sessions`
 //! (which grant, which deferred-loading session and which log level a request is served by),
 //! `handler` (rmcp's `ServerHandler`: every MCP method), `beside` (the host's own rmcp handler,
 //! for the methods that are not a tool's), and `notices` (a call's progress and log messages
@@ -140,7 +140,7 @@ pub struct McpServer {
     /// How long an HTTP client may take to send a request's head, and each piece of its body
     /// ([`McpServer::with_read_timeout`]).
     #[cfg(feature = "http")]
-    read_timeout: Duration,
+    read_timeout: Option<Duration>,
     /// How HTTP requests' bearer tokens are checked ([`McpServer::with_bearer_auth`]).
     #[cfg(feature = "oauth")]
     bearer: Option<crate::auth::BearerAuth>,
@@ -218,7 +218,7 @@ impl McpServer {
             #[cfg(feature = "http")]
             session_limits: bounds::SessionLimits::default(),
             #[cfg(feature = "http")]
-            read_timeout: Self::DEFAULT_READ_TIMEOUT,
+            read_timeout: Some(Self::DEFAULT_READ_TIMEOUT),
             #[cfg(feature = "oauth")]
             bearer: None,
         }

@@ -74,11 +74,11 @@ impl McpServer {
 
     /// Bounds how long an HTTP client may take to send a request. Needs the `http` feature;
     /// without it, a call of this is a compile error naming the feature.
-    pub fn with_read_timeout<'a>(self, timeout: std::time::Duration) -> Self
+    pub fn with_read_timeout<'a>(self, timeout: impl Into<Option<std::time::Duration>>) -> Self
     where
         &'a Self: HttpFeature,
     {
-        let _ = timeout;
+        let _: Option<std::time::Duration> = timeout.into();
         self
     }
 
