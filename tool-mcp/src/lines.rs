@@ -56,6 +56,8 @@ pub(crate) struct Transport {
     input_end: InputEnd,
     /// The ids of the requests passed to rmcp whose answers have not been sent.
     in_flight: InFlight,
+    /// The answer to a request `in_flight` refused, written before anything more is read.
+    refused: Option<ServerJsonRpcMessage>,
 }
 
 impl rmcp::transport::Transport<RoleServer> for Transport {
@@ -76,6 +78,17 @@ impl rmcp::transport::Transport<RoleServer> for Transport {
 
     async fn receive(&mut self) -> Option<ClientJsonRpcMessage> {
         loop {
+            // Held in the transport, not in this future (which rmcp makes for every message
+            // read, so a larger one costs each its copying), and sent once the writer has room,
+            // so that a client that repeats an id and reads nothing is read no further. Taken
+            // only with a permit in hand: a receive dropped while it waits loses nothing.
+            if self.refused.is_some() {
+                let permit = self.outgoing.reserve().await;
+                // Without a permit the writer has stopped: nothing more is written.
+                if let (Ok(permit), Some(refused)) = (permit, self.refused.take()) {
+                    permit.send(refused);
+                }
+            }
             let message = match self.opening.released() {
                 Some(held) => held,
                 None => {
@@ -89,17 +102,10 @@ impl rmcp::transport::Transport<RoleServer> for Transport {
                     }
                 }
             };
-            let Some(refused) = self.in_flight.refusal(&message) else {
+            self.refused = self.in_flight.refusal(&message);
+            if self.refused.is_none() {
                 return Some(message);
-            };
-            // Written from a task of its own, so that this future holds no message across an
-            // await: rmcp makes one for every message read, and a larger one costs each of
-            // them its copying.
-            let outgoing = self.outgoing.clone();
-            crate::background::spawn(async move {
-                // The channel closes only once nothing more is written.
-                let _ = outgoing.send(refused).await;
-            });
+            }
         }
     }
 
@@ -150,6 +156,7 @@ where
         opening: Opening::default(),
         input_end,
         in_flight: InFlight::default(),
+        refused: None,
     };
     (transport, writing)
 }
@@ -225,11 +232,11 @@ fn read(line: &str) -> Option<Line> {
                     line = %tool_core::outcome::cut_after(text, 256),
                     "an answer from the client cannot be read"
                 );
+                let id = answer_id(&value)?;
                 let unread = ErrorData::invalid_request(
                     format!("the client's answer cannot be read: {error}"),
                     None,
                 );
-                let id = answer_id(&value)?;
                 return Some(Line::Message(
                     ClientJsonRpcMessage::error(unread, Some(id)),
                     text.len(),
