@@ -550,11 +550,18 @@ fn a_2026_07_28_request_hears_a_tools_log_only_at_the_level_its_meta_names() {
         assert_eq!(refused["error"]["code"], -32602, "{refused}");
         let message = refused["error"]["message"].as_str().unwrap_or("");
         assert!(
-            message.contains("`_meta.io.modelcontextprotocol/logLevel`") && message.contains(says),
+            message.contains("`_meta[\"io.modelcontextprotocol/logLevel\"]`")
+                && message.contains(says),
             "{refused}"
         );
         assert_eq!(log_messages(&notices, "note_reindex"), [], "{notices:?}");
     }
+    // A `null` names no level: the call runs, and hears no log.
+    let mut meta = current_meta();
+    meta["io.modelcontextprotocol/logLevel"] = Value::Null;
+    let (notices, answer) = server.request_hearing(&reindex(6, Some(meta)));
+    assert_eq!(result_of(answer)["isError"], false);
+    assert_eq!(log_messages(&notices, "note_reindex"), [], "{notices:?}");
 }
 
 #[test]

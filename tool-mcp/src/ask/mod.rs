@@ -317,14 +317,18 @@ fn client_failed(what: &str, error: ServiceError) -> Refusal {
             code::DECLINED,
             format!("the client declined {what}: {}", error.message),
         ),
-        ServiceError::McpError(error) => Refusal::new(
-            code::CANNOT_ASK,
-            format!("the client could not be asked {what}: {}", error.message),
-        ),
         other => Refusal::new(
             code::CANNOT_ASK,
-            format!("the client could not be asked {what}: {other}"),
+            format!("the client could not be asked {what}: {}", said(&other)),
         ),
+    }
+}
+
+/// What `error` says: a client's JSON-RPC error by its message alone.
+fn said(error: &ServiceError) -> std::borrow::Cow<'_, str> {
+    match error {
+        ServiceError::McpError(error) => std::borrow::Cow::Borrowed(&error.message),
+        other => std::borrow::Cow::Owned(other.to_string()),
     }
 }
 
@@ -368,7 +372,7 @@ impl Asker for ClientAsker {
                 Err(error) => {
                     return Err(Refusal::new(
                         code::CANNOT_ASK,
-                        format!("the client could not ask its user: {error}"),
+                        format!("the client could not ask its user: {}", said(&error)),
                     ));
                 }
             };

@@ -86,13 +86,14 @@ impl McpServer {
                 return Ok(Some(crate::convert::log_level(level)));
             }
             // Named, but as no level: refused, rather than run without the log it asked for.
+            // (A `null` names none.)
             const KEY: &str = "io.modelcontextprotocol/logLevel";
             return match meta
                 .and_then(|meta| meta.get(KEY))
                 .or(context.meta.get(KEY))
             {
-                Some(named) => Err(super::unreadable::meta_log_level(named)),
-                None => Ok(None),
+                Some(named) if !named.is_null() => Err(super::unreadable::meta_log_level(named)),
+                _ => Ok(None),
             };
         }
         let set = *self

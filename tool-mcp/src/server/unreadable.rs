@@ -6,6 +6,7 @@
 use rmcp::ErrorData as McpError;
 use rmcp::model::CallToolRequestParams;
 use serde_json::Value;
+use tool_core::call::UnknownLogLevel;
 
 /// Why a `logging/setLevel` rmcp could not read is refused: what its level should be.
 pub(super) fn set_level(params: Option<Value>) -> McpError {
@@ -20,7 +21,7 @@ pub(super) fn set_level(params: Option<Value>) -> McpError {
 /// Why a 2026-07-28 request whose `_meta` names a log level rmcp could not read is refused,
 /// rather than run without the log it asked for.
 pub(super) fn meta_log_level(named: &Value) -> McpError {
-    let field = "`_meta.io.modelcontextprotocol/logLevel`";
+    let field = "`_meta[\"io.modelcontextprotocol/logLevel\"]`";
     let problem = level_problem(named, field)
         .unwrap_or_else(|| format!("{field} is not one of MCP's log levels"));
     McpError::invalid_params(format!("Invalid params: {problem}"), None)
@@ -42,10 +43,10 @@ pub(super) fn cursor(cursor: &str) -> McpError {
 /// What is wrong with `level` as a log level's name, if anything.
 fn level_problem(level: &Value, field: &str) -> Option<String> {
     match level {
-        Value::String(name) => name
-            .parse::<tool_core::call::LogLevel>()
-            .err()
-            .map(|unknown| format!("{field}: {unknown}")),
+        Value::String(name) => name.parse::<tool_core::call::LogLevel>().err().map(|_| {
+            let unknown = UnknownLogLevel(tool_core::outcome::shortened(name).into_owned());
+            format!("{field}: {unknown}")
+        }),
         _ => Some(format!(
             "{field} must be text, one of debug, info, notice, warning, error, critical, alert, \
              emergency"
