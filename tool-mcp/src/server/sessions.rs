@@ -78,22 +78,19 @@ impl McpServer {
         current: bool,
     ) -> Result<Option<LogLevel>, McpError> {
         if current {
-            #[allow(deprecated)] // SEP-2577 deprecates logging; its level is still MCP's.
-            let level = meta
-                .and_then(|meta| meta.log_level())
-                .or_else(|| context.meta.log_level());
-            if let Some(level) = level {
-                return Ok(Some(crate::convert::log_level(level)));
-            }
-            // Named, but as no level: refused, rather than run without the log it asked for.
-            // (A `null` names none.)
+            // Read in place, once: MCP's level names are this crate's `LogLevel`'s.
             const KEY: &str = "io.modelcontextprotocol/logLevel";
-            return match meta
+            let named = meta
                 .and_then(|meta| meta.get(KEY))
-                .or(context.meta.get(KEY))
-            {
-                Some(named) if !named.is_null() => Err(super::unreadable::meta_log_level(named)),
-                _ => Ok(None),
+                .or_else(|| context.meta.get(KEY));
+            return match named {
+                None | Some(serde_json::Value::Null) => Ok(None),
+                Some(named) => match named.as_str().map(str::parse::<LogLevel>) {
+                    Some(Ok(level)) => Ok(Some(level)),
+                    // Named, but as no level: refused, rather than run without the log it
+                    // asked for.
+                    _ => Err(super::unreadable::meta_log_level(named)),
+                },
             };
         }
         let set = *self
