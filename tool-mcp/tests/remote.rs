@@ -801,6 +801,31 @@ async fn the_http_server_refuses_a_body_that_is_not_json_and_serves_the_next_req
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_s_end_is_answered_204_and_the_session_is_gone() {
+    let (served, _) = shop();
+    let http = HttpServer::serve(McpServer::new(served)).await;
+    let session = support::HttpSession::open(&http.url()).await;
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let listed = session.request(2, &list).await;
+    assert!(listed["result"]["tools"].is_array(), "{listed}");
+    // rmcp answers 202, which the official Python SDK takes for a failure to end it.
+    assert_eq!(session.end().await, 204);
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let after = reqwest::Client::new()
+        .post(http.url())
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-session-id", &session.id)
+        .header("mcp-protocol-version", "2025-11-25")
+        .body(list.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(after.status().as_u16(), 404, "the ended session is gone");
+    http.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_stalls_its_request_is_cut_off_and_the_server_serves_on() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 

@@ -147,7 +147,9 @@ impl McpServer {
             .nest_service("/mcp", self.service_with(manager))
             .layer(axum::middleware::from_fn(super::body::readable));
         if sessioned {
-            mcp = mcp.layer(axum::middleware::from_fn_with_state(bounds, bound));
+            mcp = mcp
+                .layer(axum::middleware::from_fn(super::ending::ended))
+                .layer(axum::middleware::from_fn_with_state(bounds, bound));
         }
         #[cfg(feature = "oauth")]
         if let Some(auth) = bearer {

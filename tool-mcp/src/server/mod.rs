@@ -9,7 +9,8 @@
 //!
 //! The parts: this module (the server and the settings it starts with), `config` (the
 //! `with_*` settings), `transport` (stdio, any pipe), `http` (streamable HTTP, served by
-//! `accept`'s loop, a body rmcp cannot read answered by `body`), `sessions`
+//! `accept`'s loop, a body rmcp cannot read answered by `body`, a session's end by
+//! `ending`), `sessions`
 //! (which grant, which deferred-loading session and which log level a request is served by),
 //! `handler` (rmcp's `ServerHandler`: every MCP method), `beside` (the host's own rmcp handler,
 //! for the methods that are not a tool's), and `notices` (a call's progress and log messages
@@ -27,6 +28,8 @@ mod body;
 mod bounds;
 mod cancels;
 mod config;
+#[cfg(feature = "http")]
+mod ending;
 #[cfg(feature = "http")]
 mod events;
 mod handler;

@@ -54,6 +54,12 @@ pub fn client_session(command: &mut Command, what: &str) -> serde_json::Value {
         finished.status,
         finished.stderr
     );
+    // The Python SDK's warning when the server's answer to its `DELETE` is not one it takes.
+    assert!(
+        !finished.stderr.contains("Session termination failed"),
+        "{what} could not end its session:\n{}",
+        finished.stderr
+    );
     serde_json::from_slice(&finished.stdout).unwrap_or_else(|error| {
         panic!(
             "{what} did not print one JSON document ({error}):\n{}\n{}",

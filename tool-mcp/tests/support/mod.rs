@@ -309,6 +309,17 @@ impl HttpSession {
         (response.text().await).unwrap_or_else(|error| panic!("no answer to {message}: {error}"))
     }
 
+    /// Ends the session with a `DELETE`, as a client that leaves does; the answer's status.
+    pub async fn end(&self) -> u16 {
+        let response = (self.client.delete(&self.url))
+            .header("mcp-session-id", &self.id)
+            .header("mcp-protocol-version", "2025-11-25")
+            .send()
+            .await
+            .expect("the server answers a DELETE");
+        response.status().as_u16()
+    }
+
     /// Posts request `message`, whose id is `id`, in the session; its answer.
     pub async fn request(&self, id: u64, message: &serde_json::Value) -> serde_json::Value {
         answer_in(&self.post(message).await, id, message)
