@@ -801,7 +801,7 @@ async fn the_http_server_refuses_a_body_that_is_not_json_and_serves_the_next_req
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_session_s_end_is_answered_204_and_the_session_is_gone() {
+async fn a_session_s_end_is_answered_204_and_the_session_is_gone_after_it() {
     let (served, _) = shop();
     let http = HttpServer::serve(McpServer::new(served)).await;
     let session = support::HttpSession::open(&http.url()).await;
@@ -822,6 +822,10 @@ async fn a_session_s_end_is_answered_204_and_the_session_is_gone() {
         .await
         .unwrap();
     assert_eq!(after.status().as_u16(), 404, "the ended session is gone");
+    // Ending it again, or a session never held, is ending one the server does not hold.
+    assert_eq!(session.end().await, 404);
+    let never = support::end_session(&reqwest::Client::new(), &http.url(), "never-held").await;
+    assert_eq!(never, 404);
     http.stop().await;
 }
 

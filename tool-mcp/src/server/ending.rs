@@ -1,22 +1,46 @@
 //! The end of an HTTP session (the `http` feature): a `DELETE` that ends one is answered
-//! 204 No Content, where rmcp answers 202 Accepted.
+//! 204 No Content, and one that names no session this server holds 404 Not Found, where rmcp
+//! answers both 202 Accepted.
 //!
 //! The session is closed by the time rmcp answers, so nothing is left to accept; and the
 //! official Python SDK takes any answer but 200 or 204 for a failure to end the session,
-//! logging a warning each time one of its clients leaves. Written as an axum middleware after
-//! rmcp's service, where its answer is seen.
+//! logging a warning each time one of its clients leaves. MCP asks for 404 for a request that
+//! names a session the server does not hold, as rmcp answers every other such request. With a
+//! session store, a session unknown here may be held by another server, so only the 204 is
+//! given. Written as an axum middleware around rmcp's service, which keeps its own answers
+//! to a `DELETE` it refuses (no session named, a 2026-07-28 request).
 
-use axum::extract::Request;
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
 use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
+use rmcp::transport::streamable_http_server::session::SessionManager;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
-/// Answers a `DELETE` rmcp accepted with 204.
-pub(super) async fn ended(request: Request, next: Next) -> Response {
-    let ending = request.method() == Method::DELETE;
-    let mut response = next.run(request).await;
-    if ending && response.status() == StatusCode::ACCEPTED {
-        *response.status_mut() = StatusCode::NO_CONTENT;
+/// The sessions a `DELETE` is checked against; `None` with a session store.
+pub(super) type Held = Option<Arc<LocalSessionManager>>;
+
+/// Answers a `DELETE` rmcp accepted with 204, or with 404 if it named no session held here.
+pub(super) async fn ended(State(held): State<Held>, request: Request, next: Next) -> Response {
+    if request.method() != Method::DELETE {
+        return next.run(request).await;
     }
+    let named = (request.headers().get("mcp-session-id"))
+        .and_then(|id| id.to_str().ok())
+        .map(Arc::<str>::from);
+    let unknown = match (&held, named) {
+        (Some(sessions), Some(id)) => !sessions.has_session(&id).await.unwrap_or(true),
+        _ => false,
+    };
+    let mut response = next.run(request).await;
+    if response.status() != StatusCode::ACCEPTED {
+        return response;
+    }
+    if unknown {
+        return (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
+    }
+    *response.status_mut() = StatusCode::NO_CONTENT;
     response
 }

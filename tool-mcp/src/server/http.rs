@@ -133,6 +133,10 @@ impl McpServer {
         let sessioned = !self.stateless
             && (self.http_config.as_ref()).is_none_or(|config| config.legacy_session_mode);
         let bounds = Sessions::new(manager.clone(), self.session_limits, self.clone());
+        // With a session store, a session unknown here may be another server's.
+        let stored =
+            (self.http_config.as_ref()).is_some_and(|config| config.session_store.is_some());
+        let held: super::ending::Held = (!stored).then(|| manager.clone());
         #[cfg(feature = "oauth")]
         let bearer = self.bearer.clone();
         #[cfg(feature = "oauth")]
@@ -148,7 +152,10 @@ impl McpServer {
             .layer(axum::middleware::from_fn(super::body::readable));
         if sessioned {
             mcp = mcp
-                .layer(axum::middleware::from_fn(super::ending::ended))
+                .layer(axum::middleware::from_fn_with_state(
+                    held,
+                    super::ending::ended,
+                ))
                 .layer(axum::middleware::from_fn_with_state(bounds, bound));
         }
         #[cfg(feature = "oauth")]

@@ -311,19 +311,25 @@ impl HttpSession {
 
     /// Ends the session with a `DELETE`, as a client that leaves does; the answer's status.
     pub async fn end(&self) -> u16 {
-        let response = (self.client.delete(&self.url))
-            .header("mcp-session-id", &self.id)
-            .header("mcp-protocol-version", "2025-11-25")
-            .send()
-            .await
-            .expect("the server answers a DELETE");
-        response.status().as_u16()
+        end_session(&self.client, &self.url, &self.id).await
     }
 
     /// Posts request `message`, whose id is `id`, in the session; its answer.
     pub async fn request(&self, id: u64, message: &serde_json::Value) -> serde_json::Value {
         answer_in(&self.post(message).await, id, message)
     }
+}
+
+/// Ends the session `id` at `url` with a `DELETE`, as a 2025-11-25 client that leaves does;
+/// the answer's status.
+pub async fn end_session(client: &reqwest::Client, url: &str, id: &str) -> u16 {
+    let response = (client.delete(url))
+        .header("mcp-session-id", id)
+        .header("mcp-protocol-version", "2025-11-25")
+        .send()
+        .await
+        .expect("the server answers a DELETE");
+    response.status().as_u16()
 }
 
 /// A POST of `message` to `url` as a 2025-11-25 client sends it, in `session` once it has one.
