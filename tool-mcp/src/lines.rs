@@ -232,7 +232,7 @@ fn read(line: &str) -> Option<Line> {
                     line = %tool_core::outcome::cut_after(text, 256),
                     "an answer from the client cannot be read"
                 );
-                let id = answer_id(&value)?;
+                let id = id_in(&value)?;
                 let unread = ErrorData::invalid_request(
                     format!("the client's answer cannot be read: {error}"),
                     None,
@@ -242,7 +242,8 @@ fn read(line: &str) -> Option<Line> {
                     text.len(),
                 ));
             };
-            let id = readable_id(text);
+            // A request's id, read from the value already parsed: an answer's gets none.
+            let id = value.get("method").and(id_in(&value));
             Line::Answer(ServerJsonRpcMessage::error(
                 ErrorData::invalid_request(
                     format!("Invalid request: {fault}; it was dropped, and gets no other answer"),
@@ -309,10 +310,10 @@ fn readable_id(text: &str) -> Option<RequestId> {
     read.method.and(read.id)
 }
 
-/// The id of an answer rmcp could not read, when it is one a request of the server's could
-/// have (a string or an integer).
-fn answer_id(answer: &serde_json::Value) -> Option<RequestId> {
-    match answer.get("id")? {
+/// The id of a message rmcp could not read, when it is one a request could have (a string or
+/// an integer).
+fn id_in(message: &serde_json::Value) -> Option<RequestId> {
+    match message.get("id")? {
         serde_json::Value::String(id) => Some(RequestId::String(id.as_str().into())),
         id => id.as_i64().map(RequestId::Number),
     }
