@@ -85,12 +85,7 @@ impl McpServer {
                 .or_else(|| context.meta.get(KEY));
             return match named {
                 None | Some(serde_json::Value::Null) => Ok(None),
-                Some(named) => match named.as_str().map(str::parse::<LogLevel>) {
-                    Some(Ok(level)) => Ok(Some(level)),
-                    // Named, but as no level: refused, rather than run without the log it
-                    // asked for.
-                    _ => Err(super::unreadable::meta_log_level(named)),
-                },
+                Some(named) => super::unreadable::meta_log_level(named).map(Some),
             };
         }
         let set = *self

@@ -6,25 +6,26 @@
 use rmcp::ErrorData as McpError;
 use rmcp::model::CallToolRequestParams;
 use serde_json::Value;
-use tool_core::call::UnknownLogLevel;
+use tool_core::call::{LogLevel, UnknownLogLevel};
 
 /// Why a `logging/setLevel` rmcp could not read is refused: what its level should be.
 pub(super) fn set_level(params: Option<Value>) -> McpError {
     let problem = match params.as_ref().and_then(|params| params.get("level")) {
-        Some(level) => level_problem(level, "`level`")
-            .unwrap_or_else(|| "the params are not those of `logging/setLevel` (a `level`)".into()),
+        Some(level) => match level_named(level, "`level`") {
+            Ok(_) => "the params are not those of `logging/setLevel` (a `level`)".to_owned(),
+            Err(problem) => problem,
+        },
         None => "the params must be an object holding `level`".to_owned(),
     };
     McpError::invalid_params(format!("Invalid params: {problem}"), None)
 }
 
-/// Why a 2026-07-28 request whose `_meta` names a log level rmcp could not read is refused,
-/// rather than run without the log it asked for.
-pub(super) fn meta_log_level(named: &Value) -> McpError {
+/// The log level a 2026-07-28 request's `_meta` names, or why the request is refused rather
+/// than run without the log it asked for.
+pub(super) fn meta_log_level(named: &Value) -> Result<LogLevel, McpError> {
     let field = "`_meta[\"io.modelcontextprotocol/logLevel\"]`";
-    let problem = level_problem(named, field)
-        .unwrap_or_else(|| format!("{field} is not one of MCP's log levels"));
-    McpError::invalid_params(format!("Invalid params: {problem}"), None)
+    level_named(named, field)
+        .map_err(|problem| McpError::invalid_params(format!("Invalid params: {problem}"), None))
 }
 
 /// Why a `tools/list` that sends a `cursor` is refused: every tool is listed in one page and
@@ -40,14 +41,14 @@ pub(super) fn cursor(cursor: &str) -> McpError {
     )
 }
 
-/// What is wrong with `level` as a log level's name, if anything.
-fn level_problem(level: &Value, field: &str) -> Option<String> {
+/// The log level `level` (the value of `field`) names, or what is wrong with it as one.
+fn level_named(level: &Value, field: &str) -> Result<LogLevel, String> {
     match level {
-        Value::String(name) => name.parse::<tool_core::call::LogLevel>().err().map(|_| {
+        Value::String(name) => name.parse::<LogLevel>().map_err(|_| {
             let unknown = UnknownLogLevel(tool_core::outcome::shortened(name).into_owned());
             format!("{field}: {unknown}")
         }),
-        _ => Some(format!(
+        _ => Err(format!(
             "{field} must be text, one of debug, info, notice, warning, error, critical, alert, \
              emergency"
         )),
