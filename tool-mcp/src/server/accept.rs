@@ -28,7 +28,8 @@ use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::ConnectInfo;
-use axum::http::{HeaderValue, Response, StatusCode, header};
+use axum::http::{Response, StatusCode, header};
+use axum::response::IntoResponse;
 use axum::serve::Listener;
 use http_body::Frame;
 use hyper::body::Incoming;
@@ -89,17 +90,9 @@ async fn answer(
     if !stalled.load(Ordering::Relaxed) {
         return Ok(response);
     }
-    let mut timed_out = Response::new(Body::from(
-        "Request Timeout: the request's body stopped coming; send it whole without pausing",
-    ));
-    *timed_out.status_mut() = StatusCode::REQUEST_TIMEOUT;
-    let headers = timed_out.headers_mut();
-    headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/plain; charset=utf-8"),
-    );
-    Ok(timed_out)
+    let said = "Request Timeout: the request's body stopped coming; send it whole without pausing";
+    let close = [(header::CONNECTION, "close")];
+    Ok((StatusCode::REQUEST_TIMEOUT, close, said).into_response())
 }
 
 /// A request's body that ends with an error once the server has waited `timeout` for its next

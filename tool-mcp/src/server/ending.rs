@@ -31,15 +31,20 @@ pub(super) async fn ended(State(held): State<Held>, request: Request, next: Next
         .and_then(|id| id.to_str().ok())
         .map(Arc::<str>::from);
     let unknown = match (&held, named) {
-        (Some(sessions), Some(id)) => !sessions.has_session(&id).await.unwrap_or(true),
-        _ => false,
+        (Some(sessions), Some(id)) if !sessions.has_session(&id).await.unwrap_or(true) => Some(id),
+        _ => None,
     };
     let mut response = next.run(request).await;
     if response.status() != StatusCode::ACCEPTED {
         return response;
     }
-    if unknown {
-        return (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
+    if let Some(id) = unknown {
+        let said = format!(
+            "Not Found: this server holds no session `{}`: it has ended, or never began; a \
+             client that wants one sends `initialize` without an Mcp-Session-Id",
+            tool_core::outcome::shortened(&id)
+        );
+        return (StatusCode::NOT_FOUND, said).into_response();
     }
     *response.status_mut() = StatusCode::NO_CONTENT;
     response
