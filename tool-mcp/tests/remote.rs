@@ -545,7 +545,7 @@ async fn the_server_survives_bad_input_and_answers_the_next_good_request() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_request_under_the_id_of_one_not_yet_answered_is_refused_and_the_first_runs_on() {
-    let (registry, _, stall_cancelled) = shop_telling_of_cancels();
+    let (registry, calls, stall_cancelled) = shop_telling_of_cancels();
     let mut client = LineClient::connect(McpServer::new(registry)).await;
     let stalled = client
         .start("tools/call", json!({"name": "shop_stall", "arguments": {}}))
@@ -568,7 +568,15 @@ async fn a_request_under_the_id_of_one_not_yet_answered_is_refused_and_the_first
     );
 
     // The first call still runs: it is cancelled as usual, and its id stays refused, as its
-    // call may still be ending.
+    // call may still be ending. (Cancelled before its tool starts, the call would end without
+    // it, and the tool would never hear of the cancel: it is waited for.)
+    for () in support::patiently() {
+        if calls.load(Ordering::SeqCst) == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(calls.load(Ordering::SeqCst), 1, "the stalled call runs");
     let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
                         "params": {"requestId": stalled}});
     client.send(cancel).await;
