@@ -21,6 +21,16 @@ pub type HttpRequestParts = http::request::Parts;
 #[cfg(not(feature = "http"))]
 pub struct HttpRequestParts(());
 
+/// The header that names a 2025-11-25 HTTP session.
+#[cfg(feature = "http")]
+pub(crate) const SESSION_HEADER: &str = "mcp-session-id";
+
+/// The session `headers` name, if they name one in text.
+#[cfg(feature = "http")]
+pub(crate) fn session_named(headers: &http::HeaderMap) -> Option<&str> {
+    headers.get(SESSION_HEADER)?.to_str().ok()
+}
+
 /// Who a request comes from: the HTTP session (`mcp-session-id`), the caller the host named,
 /// and the stdio (line) connection, each absent where the request has none.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,8 +51,7 @@ impl Owner {
         #[cfg(feature = "http")]
         let session = extensions
             .get::<HttpRequestParts>()
-            .and_then(|parts| parts.headers.get("mcp-session-id"))
-            .and_then(|value| value.to_str().ok())
+            .and_then(|parts| session_named(&parts.headers))
             .map(str::to_owned);
         #[cfg(not(feature = "http"))]
         let session = {

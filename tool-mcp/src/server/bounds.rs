@@ -128,7 +128,7 @@ fn may_open(request: &Request) -> bool {
         .and_then(|value| value.to_str().ok())
         .is_some_and(|version| version >= "2026-07-28");
     request.method() == Method::POST
-        && !request.headers().contains_key("mcp-session-id")
+        && !request.headers().contains_key(crate::owner::SESSION_HEADER)
         && !current
 }
 
@@ -161,7 +161,7 @@ pub(super) async fn bound(
         owner: Some(owner),
     };
     let answer = next.run(Request::from_parts(parts, body)).await;
-    let session = (answer.headers().get("mcp-session-id")).and_then(|value| value.to_str().ok());
+    let session = crate::owner::session_named(answer.headers());
     if let Some(owner) = place.owner.take() {
         sessions.opened(owner, session);
     }

@@ -27,9 +27,7 @@ pub(super) async fn ended(State(held): State<Held>, request: Request, next: Next
     if request.method() != Method::DELETE {
         return next.run(request).await;
     }
-    let named = (request.headers().get("mcp-session-id"))
-        .and_then(|id| id.to_str().ok())
-        .map(Arc::<str>::from);
+    let named = crate::owner::session_named(request.headers()).map(Arc::<str>::from);
     let unknown = match (&held, named) {
         (Some(sessions), Some(id)) if !sessions.has_session(&id).await.unwrap_or(true) => Some(id),
         _ => None,

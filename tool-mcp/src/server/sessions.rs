@@ -157,7 +157,7 @@ impl McpServer {
                 return true;
             };
             self.http_sessions
-                && parts.headers.contains_key("mcp-session-id")
+                && parts.headers.contains_key(crate::owner::SESSION_HEADER)
                 && !is_current(context)
         }
         #[cfg(not(feature = "http"))]
