@@ -565,6 +565,30 @@ fn a_2026_07_28_request_hears_a_tools_log_only_at_the_level_its_meta_names() {
 }
 
 #[test]
+fn a_2026_07_28_logging_set_level_is_refused_since_that_revision_removed_it() {
+    let mut server = StdioServer::start();
+    result_of(server.request(&discover()));
+    // A level MCP has and one it does not: both are told the method is gone, and where the
+    // level goes instead.
+    for (id, level) in [(2, "debug"), (3, "verbose")] {
+        let set = json!({"jsonrpc": "2.0", "id": id, "method": "logging/setLevel",
+                         "params": {"level": level, "_meta": current_meta()}});
+        let refused = server.request(&set);
+        assert_eq!(refused["error"]["code"], -32601, "{refused}");
+        let message = refused["error"]["message"].as_str().unwrap_or("");
+        assert!(
+            message.contains("2026-07-28 has no `logging/setLevel`")
+                && message.contains("`_meta` as `io.modelcontextprotocol/logLevel`"),
+            "{refused}"
+        );
+    }
+    // And nothing was set: a request that names no level hears no log.
+    let (notices, answer) = server.request_hearing(&reindex(4, Some(current_meta())));
+    assert_eq!(result_of(answer)["isError"], false);
+    assert_eq!(log_messages(&notices, "note_reindex"), [], "{notices:?}");
+}
+
+#[test]
 fn a_tools_list_cursor_is_refused_in_both_revisions_since_none_is_ever_given() {
     let mut server = StdioServer::start();
     result_of(server.request(&initialize()));

@@ -84,9 +84,7 @@ impl ServerHandler for McpServer {
             .beside::<ListPromptsRequestMethod>()?
             .list_prompts(request, context)
             .await?;
-        if current {
-            safe_hints(&mut listed.ttl_ms, &mut listed.cache_scope);
-        }
+        safe_hints(current, &mut listed.ttl_ms, &mut listed.cache_scope);
         Ok(listed)
     }
 
@@ -100,9 +98,7 @@ impl ServerHandler for McpServer {
             .beside::<ListResourcesRequestMethod>()?
             .list_resources(request, context)
             .await?;
-        if current {
-            safe_hints(&mut listed.ttl_ms, &mut listed.cache_scope);
-        }
+        safe_hints(current, &mut listed.ttl_ms, &mut listed.cache_scope);
         Ok(listed)
     }
 
@@ -116,9 +112,7 @@ impl ServerHandler for McpServer {
             .beside::<ListResourceTemplatesRequestMethod>()?
             .list_resource_templates(request, context)
             .await?;
-        if current {
-            safe_hints(&mut listed.ttl_ms, &mut listed.cache_scope);
-        }
+        safe_hints(current, &mut listed.ttl_ms, &mut listed.cache_scope);
         Ok(listed)
     }
 
@@ -132,8 +126,8 @@ impl ServerHandler for McpServer {
             .beside::<ReadResourceRequestMethod>()?
             .read_resource(request, context)
             .await?;
-        if let (true, ReadResourceResponse::Complete(result)) = (current, &mut read) {
-            safe_hints(&mut result.ttl_ms, &mut result.cache_scope);
+        if let ReadResourceResponse::Complete(result) = &mut read {
+            safe_hints(current, &mut result.ttl_ms, &mut result.cache_scope);
         }
         Ok(read)
     }
@@ -367,14 +361,17 @@ impl ServerHandler for McpServer {
     }
 
     /// `logging/setLevel` (2025-11-25): the least level this session's calls log at from now
-    /// on. Without a session (a stateless request) there is nothing for it to hold beyond
-    /// itself, and 2026-07-28 sets the level on each request instead.
+    /// on; a stateless request has no session to hold it. 2026-07-28 removed the method (each
+    /// request names its level in `_meta`), so it is refused rather than answered as if it held.
     #[allow(deprecated)] // SEP-2577 deprecates logging; 2025-11-25 clients use it.
     async fn set_level(
         &self,
         request: rmcp::model::SetLevelRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
+        if is_current(&context) {
+            return Err(unreadable::set_level_removed());
+        }
         let level = crate::convert::log_level(request.level);
         *self
             .log_level
@@ -384,7 +381,8 @@ impl ServerHandler for McpServer {
     }
 
     /// A request rmcp could not read as one of MCP's. A `logging/setLevel` lands here when its
-    /// level is none of MCP's, and is told which there are; a method MCP does not have goes to
+    /// level is none of MCP's, and is told which there are (a 2026-07-28 one, that the method
+    /// is gone); a method MCP does not have goes to
     /// the host's handler, if it gave one. A `tools/call` lands here when its
     /// params are not a call's: arguments sent as JSON text holding an object are read as that object,
     /// as the registry reads them in process, and the call made; other params get an
@@ -398,8 +396,8 @@ impl ServerHandler for McpServer {
         if let Some(error) = crate::tasks::unreadable(&request.method) {
             return Err(error);
         }
-        if request.method == "logging/setLevel" && !is_current(&context) {
-            return Err(unreadable::set_level(request.params));
+        if request.method == "logging/setLevel" {
+            return Err(unreadable::set_level(request.params, is_current(&context)));
         }
         if request.method != "tools/call" {
             return match &self.beside {
@@ -572,11 +570,13 @@ impl McpServer {
     }
 }
 
-/// The caching hints 2026-07-28 requires of a list or a read, where the host's handler left
-/// them out: not to be reused, and for this caller alone, which is true of any answer.
-fn safe_hints(ttl_ms: &mut Option<u64>, scope: &mut Option<rmcp::model::CacheScope>) {
-    ttl_ms.get_or_insert(0);
-    scope.get_or_insert(rmcp::model::CacheScope::Private);
+/// The caching hints 2026-07-28 (`current`) requires of a list or a read, where the host's
+/// handler left them out: not to be reused, and for this caller alone, true of any answer.
+fn safe_hints(current: bool, ttl: &mut Option<u64>, scope: &mut Option<rmcp::model::CacheScope>) {
+    if current {
+        ttl.get_or_insert(0);
+        scope.get_or_insert(rmcp::model::CacheScope::Private);
+    }
 }
 
 /// A request's id as a call's: its number's digits, or its text.

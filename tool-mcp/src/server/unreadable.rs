@@ -1,15 +1,20 @@
 //! Requests whose params this server cannot take, refused with what they should be:
 //! `logging/setLevel` and `tools/call` whose params rmcp could not read (they come to the
 //! handler as custom requests, and a call is read again here), a 2026-07-28 `_meta` log level
-//! MCP does not have, and a `tools/list` cursor this server never gave.
+//! MCP does not have, a 2026-07-28 `logging/setLevel` (that revision removed the method), and a
+//! `tools/list` cursor this server never gave.
 
 use rmcp::ErrorData as McpError;
 use rmcp::model::CallToolRequestParams;
 use serde_json::Value;
 use tool_core::call::{LogLevel, UnknownLogLevel};
 
-/// Why a `logging/setLevel` rmcp could not read is refused: what its level should be.
-pub(super) fn set_level(params: Option<Value>) -> McpError {
+/// Why a `logging/setLevel` rmcp could not read is refused: what its level should be, or, for
+/// a 2026-07-28 request (`current`), that the method is gone.
+pub(super) fn set_level(params: Option<Value>, current: bool) -> McpError {
+    if current {
+        return set_level_removed();
+    }
     let problem = match params.as_ref().and_then(|params| params.get("level")) {
         Some(level) => match level_named(level, "`level`") {
             Ok(_) => "the params are not those of `logging/setLevel` (a `level`)".to_owned(),
@@ -18,6 +23,18 @@ pub(super) fn set_level(params: Option<Value>) -> McpError {
         None => "the params must be an object holding `level`".to_owned(),
     };
     McpError::invalid_params(format!("Invalid params: {problem}"), None)
+}
+
+/// Why a 2026-07-28 `logging/setLevel` is refused: that revision removed the method, and each
+/// request names its own least level in `_meta`. Answering `{}` would tell the client a level
+/// was set that no later request hears.
+pub(super) fn set_level_removed() -> McpError {
+    McpError::new(
+        rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+        "Method not found: MCP 2026-07-28 has no `logging/setLevel`; name the least level a \
+         request should hear in its own `_meta` as `io.modelcontextprotocol/logLevel`",
+        None,
+    )
 }
 
 /// The log level a 2026-07-28 request's `_meta` names, or why the request is refused rather
