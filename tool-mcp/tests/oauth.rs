@@ -499,6 +499,48 @@ async fn a_token_s_scopes_decide_what_its_caller_sees_and_calls() {
 }
 
 #[tokio::test]
+async fn a_body_that_stalls_while_the_scope_check_reads_it_is_a_408() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let key = SigningKey::new("k1");
+    let issuer = Issuer::start(&[&key]).await;
+    let bound = Duration::from_secs(5);
+    let server = serve(&issuer, |server| server.with_read_timeout(bound)).await;
+    let reader = bearer(&key.sign(&issuer.claims("ann", "notes:read")));
+
+    // A request that names its tool only in its body, which the scope check reads before
+    // rmcp does; the body stops after ten bytes.
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                      "params": {"name": "note_read", "arguments": {"id": 7}}})
+    .to_string();
+    let sent = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nAuthorization: {reader}\r\nContent-Type: \
+         application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: \
+         {}\r\n\r\n{}",
+        server.bound,
+        body.len(),
+        &body[..10]
+    );
+    let mut connection = tokio::net::TcpStream::connect(server.bound).await.unwrap();
+    connection.write_all(sent.as_bytes()).await.unwrap();
+    let mut said = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(60), connection.read_to_end(&mut said))
+        .await
+        .expect("the server closes a stalled connection");
+    drop(read);
+    let said = String::from_utf8_lossy(&said);
+    // The client is told it was too slow, not that its body was too large.
+    assert!(
+        said.starts_with("HTTP/1.1 408 ") && said.contains("the request's body stopped coming"),
+        "{said}"
+    );
+    assert!(
+        said.to_ascii_lowercase().contains("connection: close"),
+        "{said}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn a_list_the_scopes_would_leave_empty_is_a_403_not_an_empty_list() {
     let key = SigningKey::new("k1");
     let issuer = Issuer::start(&[&key]).await;
