@@ -204,6 +204,7 @@ mod tasks;
 pub mod testing;
 #[cfg(any(test, not(feature = "asking")))]
 mod unasked;
+mod unread;
 
 #[cfg(feature = "asking")]
 #[cfg_attr(docsrs, doc(cfg(feature = "asking")))]

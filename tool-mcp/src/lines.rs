@@ -33,6 +33,7 @@ use tokio_util::codec::{Decoder, FramedRead, FramedWrite, LinesCodec, LinesCodec
 use crate::in_flight::InFlight;
 use crate::input_end::InputEnd;
 use crate::opening::Opening;
+use crate::unread::{Unread, unread};
 
 /// Messages waiting to be written; past this many, rmcp and the reader wait for the writer.
 const PENDING: usize = 64;
@@ -220,103 +221,27 @@ fn read(line: &str) -> Option<Line> {
     }
     Some(match serde_json::from_str(text) {
         Ok(message) => Line::Message(message, text.len()),
-        Err(error) if error.is_data() => {
-            let value: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
-            let Some(fault) = fault(&value) else {
-                // An answer to a request of the server's that cannot be read. JSON-RPC answers
-                // no answer (an error with its id would read as the answer to the client's own
-                // request of that id), so nothing is written; rmcp is given, under its id, an
-                // error saying why, so that the request waiting on it ends now rather than at
-                // its call's deadline.
-                tracing::warn!(
-                    line = %tool_core::outcome::cut_after(text, 256),
-                    "an answer from the client cannot be read"
-                );
-                let id = id_in(&value)?;
-                let unread = ErrorData::invalid_request(
-                    format!("the client's answer cannot be read: {error}"),
-                    None,
-                );
-                return Some(Line::Message(
-                    ClientJsonRpcMessage::error(unread, Some(id)),
-                    text.len(),
-                ));
-            };
-            // A request's id, read from the value already parsed: an answer's gets none.
-            let id = value.get("method").and(id_in(&value));
-            Line::Answer(ServerJsonRpcMessage::error(
+        Err(error) => match unread(text.as_bytes(), error) {
+            Unread::NotJson(error, id) => Line::Answer(parse_error(&error, id)),
+            Unread::NoMessage(fault, id) => Line::Answer(ServerJsonRpcMessage::error(
                 ErrorData::invalid_request(
                     format!("Invalid request: {fault}; it was dropped, and gets no other answer"),
                     None,
                 ),
                 id,
-            ))
-        }
-        Err(error) => Line::Answer(parse_error(&error, readable_id(text))),
+            )),
+            // JSON-RPC answers no answer (an error with its id would read as the answer to the
+            // client's own request of that id), so nothing is written; rmcp is handed the
+            // stand-in under its id, and an answer whose id cannot be read is only dropped.
+            Unread::Answer(error, id) => {
+                tracing::warn!(
+                    line = %tool_core::outcome::cut_after(text, 256),
+                    "an answer from the client cannot be read"
+                );
+                Line::Message(crate::unread::stand_in(&error, id?), text.len())
+            }
+        },
     })
-}
-
-/// What makes `message`, JSON that rmcp cannot read as a message, no JSON-RPC message: the
-/// first fault found, said as what to send instead. `None` for an answer (it has a `result` or
-/// an `error`), which gets no answer.
-fn fault(message: &serde_json::Value) -> Option<String> {
-    let Some(fields) = message.as_object() else {
-        return Some("a JSON-RPC message is a JSON object".to_owned());
-    };
-    let answers = fields.contains_key("result") || fields.contains_key("error");
-    let Some(method) = fields.get("method") else {
-        return (!answers).then(|| "a request or notification must name its `method`".to_owned());
-    };
-    let params = fields.get("params");
-    let fault = if fields.get("jsonrpc").and_then(|version| version.as_str()) != Some("2.0") {
-        "`jsonrpc` must be \"2.0\""
-    } else if fields
-        .get("id")
-        .is_some_and(|id| !id.is_string() && !id.is_i64())
-    {
-        "`id` must be a string or an integer (signed, of at most 64 bits)"
-    } else if !method.is_string() {
-        "`method` must be a string"
-    } else if answers {
-        "a request or notification carries no `result` or `error`"
-    } else if params.is_some_and(|params| !params.is_object()) {
-        "`params` must be an object"
-    } else if params
-        .and_then(|params| params.get("_meta"))
-        .is_some_and(|meta| !meta.is_object())
-    {
-        "`params._meta` must be an object"
-    } else {
-        return Some(format!(
-            "the params of `{}` are not those the method takes (see its params in the MCP schema)",
-            method.as_str().unwrap_or_default()
-        ));
-    };
-    Some(fault.to_owned())
-}
-
-/// The id of a request whose line cannot be read whole, when the id itself can be: JSON whose
-/// trouble is a value that only a full read refuses (a lone surrogate in a string, a number
-/// beyond a 64-bit float), which reading past it does not mind. Only a line with a `method` is
-/// a request: an answer's id is one the server gave, and an error under it would read as the
-/// answer to the client's own request of that id.
-fn readable_id(text: &str) -> Option<RequestId> {
-    #[derive(serde::Deserialize)]
-    struct IdOnly {
-        id: Option<RequestId>,
-        method: Option<serde::de::IgnoredAny>,
-    }
-    let read = serde_json::from_str::<IdOnly>(text).ok()?;
-    read.method.and(read.id)
-}
-
-/// The id of a message rmcp could not read, when it is one a request could have (a string or
-/// an integer).
-fn id_in(message: &serde_json::Value) -> Option<RequestId> {
-    match message.get("id")? {
-        serde_json::Value::String(id) => Some(RequestId::String(id.as_str().into())),
-        id => id.as_i64().map(RequestId::Number),
-    }
 }
 
 /// The answer to a line longer than the limit.

@@ -1083,6 +1083,114 @@ async fn a_legacy_client_s_unreadable_or_failed_answer_refuses_its_question_at_o
     }
 }
 
+/// Posts `message` to `url`, in `session` once there is one, as a 2025-11-25 client does.
+async fn post_legacy(url: &str, session: Option<&str>, message: &Value) -> reqwest::Response {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let mut request = reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(message.to_string());
+    if let Some(session) = session {
+        request = request
+            .header("mcp-session-id", session)
+            .header("mcp-protocol-version", "2025-11-25");
+    }
+    tokio::time::timeout(Duration::from_secs(10), request.send())
+        .await
+        .expect("an answer within 10 s")
+        .expect("the server answers HTTP")
+}
+
+/// Reads `stream` on, for at most 20 s, until a message of it is `wanted`; the messages read by
+/// then.
+async fn read_until(
+    stream: &mut reqwest::Response,
+    read: &mut Vec<u8>,
+    wanted: impl Fn(&Value) -> bool,
+) -> Vec<Value> {
+    // Well within the call's deadline (60 s), which would end the question too.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let messages = support::messages_in(&String::from_utf8_lossy(read));
+        if messages.iter().any(&wanted) {
+            return messages;
+        }
+        let chunk = tokio::time::timeout_at(deadline, stream.chunk())
+            .await
+            .unwrap_or_else(|_| panic!("no more within 20 s; read {messages:?}"))
+            .expect("the stream reads");
+        let Some(chunk) = chunk else {
+            panic!("the stream ended; read {messages:?}");
+        };
+        read.extend_from_slice(&chunk);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_http_a_legacy_client_s_unreadable_answer_refuses_its_question_at_once() {
+    let running = Arc::new(AtomicUsize::new(0));
+    let http = support::HttpServer::serve(asking_server(&running)).await;
+    let url = http.url();
+    let opened = post_legacy(
+        &url,
+        None,
+        &json!({"jsonrpc": "2.0", "id": 1,
+        "method": "initialize", "params": {"protocolVersion": "2025-11-25",
+        "capabilities": {"elicitation": {"form": {}}},
+        "clientInfo": {"name": "unreadable", "version": "0"}}}),
+    )
+    .await;
+    let session = (opened.headers().get("mcp-session-id"))
+        .and_then(|value| value.to_str().ok())
+        .expect("a session")
+        .to_owned();
+    let session = Some(session.as_str());
+    post_legacy(
+        &url,
+        session,
+        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    )
+    .await;
+
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                      "params": {"name": "go_on", "arguments": {}}});
+    let mut stream = post_legacy(&url, session, &call).await;
+    let mut read = Vec::new();
+    let messages = read_until(&mut stream, &mut read, |message| {
+        message["method"] == "elicitation/create"
+    })
+    .await;
+    let asked = messages
+        .iter()
+        .find(|message| message["method"] == "elicitation/create")
+        .expect("asked");
+
+    // An error without a code cannot be read: refused, and the question ended in its place.
+    let answer = json!({"jsonrpc": "2.0", "id": asked["id"], "error": {"message": "no code"}});
+    let refused = post_legacy(&url, session, &answer).await;
+    assert_eq!(refused.status().as_u16(), 400);
+    let refused: Value = refused.json().await.expect("a JSON-RPC error");
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    assert!(
+        (refused["error"]["message"].as_str().unwrap_or_default())
+            .contains("the request it answers was ended"),
+        "{refused}"
+    );
+    let messages = read_until(&mut stream, &mut read, |message| message["id"] == 2).await;
+    let result = messages
+        .iter()
+        .find(|message| message["id"] == 2)
+        .expect("the call's answer");
+    let said = text(&result["result"]);
+    assert!(said.starts_with("refused\tcannot-ask\t"), "{result}");
+    assert!(
+        said.contains("the client's answer cannot be read"),
+        "{result}"
+    );
+    http.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn past_the_bound_on_waiting_calls_a_question_is_refused_and_the_others_wait_on() {
     let running = Arc::new(AtomicUsize::new(0));

@@ -778,22 +778,55 @@ async fn the_http_server_refuses_a_body_that_is_not_json_and_serves_the_next_req
 
     // rmcp refuses these before any handler, with 415 (as for another content type); the
     // server answers 400 with a JSON-RPC error saying why, as for a line that is not JSON.
-    for (broken, code) in [
-        ("{this is not json", -32700),
-        ("", -32700),
-        ("[1, 2,]", -32700),
-        ("[1, 2]", -32600),
-        (r#"{"jsonrpc": "2.0", "id": 1}"#, -32600),
+    // Each names its first fault, under the request's id when it is a request's.
+    let null = serde_json::Value::Null;
+    for (broken, code, id, says) in [
+        (
+            "{this is not json",
+            -32700,
+            &null,
+            "the body cannot be read as JSON",
+        ),
+        ("", -32700, &null, "the body cannot be read as JSON"),
+        ("[1, 2,]", -32700, &null, "the body cannot be read as JSON"),
+        (
+            "[1, 2]",
+            -32600,
+            &null,
+            "a JSON-RPC message is a JSON object",
+        ),
+        (
+            r#"{"jsonrpc": "2.0", "id": 1}"#,
+            -32600,
+            &null,
+            "must name its `method`",
+        ),
+        (
+            r#"{"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": []}"#,
+            -32600,
+            &json!(3),
+            "`params` must be an object",
+        ),
+        (
+            r#"{"jsonrpc": "2.0", "id": 1.5, "method": "tools/list"}"#,
+            -32600,
+            &null,
+            "`id` must be a string or an integer",
+        ),
+        (
+            r#"{"jsonrpc": "2.0", "id": "s", "method": "tools/call", "params": {"name": "\ud800"}}"#,
+            -32700,
+            &json!("s"),
+            "the body cannot be read as JSON",
+        ),
     ] {
         let (status, answer) = post_mcp(bound, broken, |_| false).await;
         assert_eq!(status, 400, "{broken:?}: {answer}");
         let answer: serde_json::Value = serde_json::from_str(&answer).unwrap();
-        assert_eq!(
-            answer["id"],
-            serde_json::Value::Null,
-            "{broken:?}: {answer}"
-        );
+        assert_eq!(&answer["id"], id, "{broken:?}: {answer}");
         assert_eq!(answer["error"]["code"], code, "{broken:?}: {answer}");
+        let message = answer["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains(says), "{broken:?}: {answer}");
     }
     // Another content type keeps rmcp's 415, which says to change it.
     let (status, answer) = post_mcp_as(bound, "text/plain", &initialize("raw"), |_| false).await;

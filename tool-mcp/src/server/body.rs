@@ -4,16 +4,33 @@
 //! rmcp answers such a body 415 Unsupported Media Type, with serde's error as plain text after
 //! a prefix of its own: the status it gives a request of another content type, which tells a
 //! client to change a `Content-Type` that was right. An answer of 415 with that prefix becomes
-//! 400 with a JSON-RPC error whose `id` is null (none could be read): -32700 for a body that is
-//! no JSON, -32600 for JSON that is no message, each with serde's reason. A 415 for another
-//! content type is left as it is. Written as an axum middleware after rmcp's service, where the
-//! answer is seen: the body is read by rmcp once, and only a refused one is looked at again.
+//! 400 with a JSON-RPC error saying what is wrong, read from the body as the line transport
+//! reads a line (`unread`): -32700 for a body that is no JSON, -32600 naming the first fault of
+//! JSON that is no message, under the request's id when it can be read. An answer of the
+//! client's that cannot be read (an `error` without a `code`, say) is refused so too, and the
+//! session it was posted in is handed an error under its id in its place, so that the server's
+//! request it answers ends now rather than at its call's deadline. A 415 for another content
+//! type is left as it is.
+//!
+//! Written as an axum middleware after rmcp's service, where the answer is seen. rmcp reads the
+//! body; its pieces are kept as it reads them (each a count on bytes rmcp holds too) until the
+//! answer's status says whether they are needed, and read again only for a refused body.
 
-use axum::extract::Request;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::Response;
-use rmcp::model::{ErrorCode, ErrorData};
+use http_body::Frame;
+use rmcp::model::{ClientJsonRpcMessage, ErrorData, RequestId};
+use rmcp::transport::streamable_http_server::session::SessionManager;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+
+use crate::unread::{Unread, unread};
 
 /// The most of rmcp's plain-text answer read: far more than its prefix and serde's reason.
 const ANSWER_BYTES: usize = 64 * 1024;
@@ -21,23 +38,95 @@ const ANSWER_BYTES: usize = 64 * 1024;
 /// The prefix rmcp puts before serde's error.
 const RMCP_PREFIX: &str = "fail to deserialize request body ";
 
+/// The sessions an unreadable answer's stand-in is handed to; `None` for a server without
+/// sessions, which takes no answers.
+pub(super) type Answered = Option<Arc<LocalSessionManager>>;
+
 /// Answers a request whose body rmcp could not read with a JSON-RPC error.
-pub(super) async fn readable(request: Request, next: Next) -> Response {
+pub(super) async fn readable(
+    State(sessions): State<Answered>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let kept = Kept::default();
+    let session = crate::owner::session_named(request.headers()).map(Arc::<str>::from);
+    let request = request.map(|body| {
+        Body::new(Keeping {
+            body,
+            kept: kept.clone(),
+        })
+    });
     let response = next.run(request).await;
     if response.status() != StatusCode::UNSUPPORTED_MEDIA_TYPE {
         return response;
     }
-    let (parts, body) = response.into_parts();
-    let text = axum::body::to_bytes(body, ANSWER_BYTES)
+    let (parts, answer) = response.into_parts();
+    let text = axum::body::to_bytes(answer, ANSWER_BYTES)
         .await
         .unwrap_or_default();
     let text = String::from_utf8_lossy(&text);
-    let Some(reason) = text.strip_prefix(RMCP_PREFIX) else {
-        return Response::from_parts(parts, axum::body::Body::from(text.into_owned()));
+    if !text.starts_with(RMCP_PREFIX) {
+        return Response::from_parts(parts, Body::from(text.into_owned()));
+    }
+    let sent = kept.take();
+    let Err(error) = serde_json::from_slice::<ClientJsonRpcMessage>(&sent) else {
+        // What rmcp refused reads whole here: the two readings differ, and nothing more can be
+        // said than rmcp's reason.
+        let reason = text.trim_start_matches(RMCP_PREFIX);
+        return refused(
+            ErrorData::invalid_request(format!("Invalid request: {reason}"), None),
+            None,
+        );
     };
-    let error = refusal(reason);
-    let body = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": error});
-    let mut answer = Response::new(axum::body::Body::from(body.to_string()));
+    let (error, id) = match unread(&sent, error) {
+        Unread::NotJson(error, id) => (
+            ErrorData::parse_error(
+                format!(
+                    "Parse error: the body cannot be read as JSON ({error}); send one JSON-RPC \
+                     message as a JSON object in UTF-8"
+                ),
+                None,
+            ),
+            id,
+        ),
+        Unread::NoMessage(fault, id) => (
+            ErrorData::invalid_request(format!("Invalid request: {fault}"), None),
+            id,
+        ),
+        Unread::Answer(error, id) => {
+            let ended = match (&sessions, &session, id) {
+                (Some(sessions), Some(session), Some(id)) => sessions
+                    .accept_message(session, crate::unread::stand_in(&error, id))
+                    .await
+                    .is_ok(),
+                _ => false,
+            };
+            (unreadable_answer(&error, ended), None)
+        }
+    };
+    refused(error, id)
+}
+
+/// The client's answer to a request of the server's that cannot be read, refused; `ended` if
+/// the request it answers was ended in its place.
+fn unreadable_answer(error: &serde_json::Error, ended: bool) -> ErrorData {
+    let then = match ended {
+        true => "the request it answers was ended as one the client could not be asked",
+        false => "it answers no request this server is waiting on",
+    };
+    ErrorData::invalid_request(
+        format!(
+            "Invalid request: the answer cannot be read ({error}); {then}. An answer carries the \
+             request's `id` and a `result`, or an `error` with an integer `code` and a `message`"
+        ),
+        None,
+    )
+}
+
+/// The 400 answering a body that is no readable message, with `error` under `id`.
+fn refused(error: ErrorData, id: Option<RequestId>) -> Response {
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": error});
+    let mut answer = Response::new(Body::from(body.to_string()));
     *answer.status_mut() = StatusCode::BAD_REQUEST;
     answer.headers_mut().insert(
         header::CONTENT_TYPE,
@@ -46,58 +135,46 @@ pub(super) async fn readable(request: Request, next: Next) -> Response {
     answer
 }
 
-/// The JSON-RPC error for a body serde refused for `reason`: JSON that is no message fails as
-/// data (rmcp's and serde's words for a value of the wrong shape), anything else as JSON.
-fn refusal(reason: &str) -> ErrorData {
-    const DATA: [&str; 9] = [
-        // rmcp's own, for JSON of no message's shape.
-        "unrecognized JSON-RPC message",
-        "did not match any variant",
-        "invalid type",
-        "invalid value",
-        "invalid length",
-        "unknown variant",
-        "unknown field",
-        "missing field",
-        "duplicate field",
-    ];
-    if DATA.iter().any(|words| reason.contains(words)) {
-        ErrorData::new(
-            ErrorCode::INVALID_REQUEST,
-            format!(
-                "Invalid request: the body is JSON but no JSON-RPC message ({reason}); send one \
-                 request, notification or answer: an object with `jsonrpc` \"2.0\", and a \
-                 `method` (with an `id` for a request) or an `id` with a `result` or `error`"
-            ),
-            None,
-        )
-    } else {
-        ErrorData::new(
-            ErrorCode::PARSE_ERROR,
-            format!(
-                "Parse error: the body cannot be read as JSON ({reason}); send one JSON-RPC \
-                 message as a JSON object in UTF-8"
-            ),
-            None,
-        )
+/// The pieces of a request's body read so far.
+#[derive(Clone, Default)]
+struct Kept(Arc<Mutex<Vec<Bytes>>>);
+
+impl Kept {
+    /// The body read, whole.
+    fn take(&self) -> Vec<u8> {
+        let pieces = std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner));
+        pieces.concat()
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// A request's body that keeps each piece as it is read.
+struct Keeping {
+    body: Body,
+    kept: Kept,
+}
 
-    #[test]
-    fn a_body_of_no_json_is_a_parse_error_and_json_of_no_message_an_invalid_request() {
-        let not_json = serde_json::from_str::<rmcp::model::ClientJsonRpcMessage>("{nope")
-            .unwrap_err()
-            .to_string();
-        assert_eq!(refusal(&not_json).code, ErrorCode::PARSE_ERROR);
-        let no_message = serde_json::from_str::<rmcp::model::ClientJsonRpcMessage>("[1, 2]")
-            .unwrap_err()
-            .to_string();
-        let refused = refusal(&no_message);
-        assert_eq!(refused.code, ErrorCode::INVALID_REQUEST);
-        assert!(refused.message.contains(&no_message), "{}", refused.message);
+impl http_body::Body for Keeping {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        context: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
+        let polled = Pin::new(&mut self.body).poll_frame(context);
+        if let Poll::Ready(Some(Ok(frame))) = &polled
+            && let Some(piece) = frame.data_ref()
+        {
+            (self.kept.0.lock().unwrap_or_else(PoisonError::into_inner)).push(piece.clone());
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.body.size_hint()
     }
 }

@@ -147,9 +147,13 @@ impl McpServer {
                 |config| config.max_request_body_bytes,
             ),
         );
+        let answered: super::body::Answered = sessioned.then(|| manager.clone());
         let mut mcp = axum::Router::new()
             .nest_service("/mcp", self.service_with(manager))
-            .layer(axum::middleware::from_fn(super::body::readable));
+            .layer(axum::middleware::from_fn_with_state(
+                answered,
+                super::body::readable,
+            ));
         if sessioned {
             mcp = mcp
                 .layer(axum::middleware::from_fn_with_state(
