@@ -221,7 +221,7 @@ fn read(line: &str) -> Option<Line> {
     }
     Some(match serde_json::from_str(text) {
         Ok(message) => Line::Message(message, text.len()),
-        Err(error) => match unread(text.as_bytes(), error) {
+        Err(error) => match unread(text, error) {
             Unread::NotJson(error, id) => Line::Answer(parse_error(&error, id)),
             Unread::NoMessage(fault, id) => Line::Answer(ServerJsonRpcMessage::error(
                 ErrorData::invalid_request(

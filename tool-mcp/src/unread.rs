@@ -21,11 +21,11 @@ pub(crate) enum Unread {
 }
 
 /// Reads `text`, which rmcp's message type refused with `error`.
-pub(crate) fn unread(text: &[u8], error: serde_json::Error) -> Unread {
+pub(crate) fn unread(text: &str, error: serde_json::Error) -> Unread {
     if !error.is_data() {
         return Unread::NotJson(error, readable_id(text));
     }
-    let value: Value = serde_json::from_slice(text).unwrap_or_default();
+    let value: Value = serde_json::from_str(text).unwrap_or_default();
     match fault(&value) {
         // A request's id: an answer's is one the server gave, and an error under it would read
         // as the answer to the client's own request of that id.
@@ -84,13 +84,13 @@ fn fault(message: &Value) -> Option<String> {
 /// The id of a request that cannot be read whole, when the id itself can be: JSON whose
 /// trouble is a value that only a full read refuses, which reading past it does not mind. Only
 /// a message with a `method` is a request (see [`unread`]).
-fn readable_id(text: &[u8]) -> Option<RequestId> {
+fn readable_id(text: &str) -> Option<RequestId> {
     #[derive(serde::Deserialize)]
     struct IdOnly {
         id: Option<RequestId>,
         method: Option<serde::de::IgnoredAny>,
     }
-    let read = serde_json::from_slice::<IdOnly>(text).ok()?;
+    let read = serde_json::from_str::<IdOnly>(text).ok()?;
     read.method.and(read.id)
 }
 
@@ -111,7 +111,7 @@ mod tests {
     fn read(text: &str) -> Unread {
         let error =
             serde_json::from_str::<ClientJsonRpcMessage>(text).expect_err("rmcp refuses it");
-        unread(text.as_bytes(), error)
+        unread(text, error)
     }
 
     #[test]

@@ -69,7 +69,12 @@ pub(super) async fn readable(
         return Response::from_parts(parts, Body::from(text.into_owned()));
     }
     let sent = kept.take();
-    let Err(error) = serde_json::from_slice::<ClientJsonRpcMessage>(&sent) else {
+    // Read as text, as a line is: JSON is UTF-8, and a body that is not is no JSON.
+    let sent = match String::from_utf8(sent) {
+        Ok(sent) => sent,
+        Err(not_text) => return refused(not_json(&not_text.utf8_error()), None),
+    };
+    let Err(error) = serde_json::from_str::<ClientJsonRpcMessage>(&sent) else {
         // What rmcp refused reads whole here: the two readings differ, and nothing more can be
         // said than rmcp's reason.
         let reason = text.trim_start_matches(RMCP_PREFIX);
@@ -79,16 +84,7 @@ pub(super) async fn readable(
         );
     };
     let (error, id) = match unread(&sent, error) {
-        Unread::NotJson(error, id) => (
-            ErrorData::parse_error(
-                format!(
-                    "Parse error: the body cannot be read as JSON ({error}); send one JSON-RPC \
-                     message as a JSON object in UTF-8"
-                ),
-                None,
-            ),
-            id,
-        ),
+        Unread::NotJson(error, id) => (not_json(&error), id),
         Unread::NoMessage(fault, id) => (
             ErrorData::invalid_request(format!("Invalid request: {fault}"), None),
             id,
@@ -105,6 +101,17 @@ pub(super) async fn readable(
         }
     };
     refused(error, id)
+}
+
+/// The parse error for a body that is no JSON, for `reason`.
+fn not_json(reason: &dyn std::fmt::Display) -> ErrorData {
+    ErrorData::parse_error(
+        format!(
+            "Parse error: the body cannot be read as JSON ({reason}); send one JSON-RPC message \
+             as a JSON object in UTF-8"
+        ),
+        None,
+    )
 }
 
 /// The client's answer to a request of the server's that cannot be read, refused; `ended` if
