@@ -7,6 +7,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use rmcp::service::ServiceExt;
+use rmcp::transport::streamable_http_server::session::store::{
+    SessionState, SessionStore, SessionStoreError,
+};
 use serde_json::json;
 use support::HttpServer;
 use support::lines::{ANSWER_LIMIT, LineClient};
@@ -867,6 +870,59 @@ async fn a_session_s_end_is_answered_204_and_the_session_is_gone_after_it() {
     assert_eq!(session.end().await, 404);
     let never = support::end_session(&reqwest::Client::new(), &http.url(), "never-held").await;
     assert_eq!(never, 404);
+    http.stop().await;
+}
+
+/// A session store shared by replicas, kept in memory: the ids it holds and those deleted.
+#[derive(Default)]
+struct SharedSessions {
+    held: std::sync::Mutex<std::collections::HashMap<String, SessionState>>,
+    deleted: std::sync::Mutex<Vec<String>>,
+}
+
+#[async_trait::async_trait]
+impl SessionStore for SharedSessions {
+    async fn load(&self, id: &str) -> Result<Option<SessionState>, SessionStoreError> {
+        Ok(self.held.lock().unwrap().get(id).cloned())
+    }
+
+    async fn store(&self, id: &str, state: &SessionState) -> Result<(), SessionStoreError> {
+        self.held
+            .lock()
+            .unwrap()
+            .insert(id.to_owned(), state.clone());
+        Ok(())
+    }
+
+    async fn delete(&self, id: &str) -> Result<(), SessionStoreError> {
+        self.held.lock().unwrap().remove(id);
+        self.deleted.lock().unwrap().push(id.to_owned());
+        Ok(())
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_a_session_store_ending_a_session_held_elsewhere_is_answered_204() {
+    use tool_mcp::rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+    let store = Arc::new(SharedSessions::default());
+    let mut config = StreamableHttpServerConfig::default();
+    config.session_store = Some(store.clone());
+    let (served, _) = shop();
+    let http = HttpServer::serve(McpServer::new(served).with_http_config(config)).await;
+
+    // A session another replica opened is not held here, but this server cannot tell it from
+    // one never opened: ending it is answered 204, and the store forgets it.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let client = reqwest::Client::new();
+    let elsewhere = support::end_session(&client, &http.url(), "held-by-another-replica").await;
+    assert_eq!(elsewhere, 204);
+    assert_eq!(*store.deleted.lock().unwrap(), ["held-by-another-replica"]);
+
+    // One of its own is ended as without a store.
+    let session = support::HttpSession::open(&http.url()).await;
+    assert!(store.held.lock().unwrap().contains_key(&session.id));
+    assert_eq!(session.end().await, 204);
+    assert!(!store.held.lock().unwrap().contains_key(&session.id));
     http.stop().await;
 }
 
