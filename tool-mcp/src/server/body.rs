@@ -13,8 +13,11 @@
 //! type is left as it is.
 //!
 //! Written as an axum middleware after rmcp's service, where the answer is seen. rmcp reads the
-//! body; its pieces are kept as it reads them (each a count on bytes rmcp holds too) until the
-//! answer's status says whether they are needed, and read again only for a refused body.
+//! body and its refusal carries no id, so the pieces of a `POST`'s body are kept as rmcp reads
+//! them (a count on each piece's bytes, not a copy) until the answer's status says whether they
+//! are needed, and read again only for a refused body. rmcp gathers a body that came in more
+//! than one piece into a buffer of its own, so until its answer such a body is held twice,
+//! within rmcp's bound on a body's size.
 
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -22,7 +25,7 @@ use std::task::{Context, Poll};
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::Response;
 use http_body::Frame;
@@ -48,6 +51,10 @@ pub(super) async fn readable(
     request: Request,
     next: Next,
 ) -> Response {
+    // Only a `POST` carries a message.
+    if request.method() != Method::POST {
+        return next.run(request).await;
+    }
     let kept = Kept::default();
     let session = crate::owner::session_named(request.headers()).map(Arc::<str>::from);
     let request = request.map(|body| {
