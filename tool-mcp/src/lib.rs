@@ -185,6 +185,7 @@ use unasked as ask;
 #[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
 pub mod auth;
 mod background;
+mod call_line;
 mod callers;
 mod convert;
 pub mod features;

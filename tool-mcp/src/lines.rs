@@ -4,8 +4,9 @@
 //! official SDKs do: there is no id to answer to, and a peer that echoed errors back could
 //! start a storm). A client that sent a broken line then waits for an answer that never comes,
 //! so [`serve_lines`](crate::McpServer::serve_lines) gives rmcp a transport of its own: lines
-//! are split by tokio-util's [`LinesCodec`] and each is read once, as rmcp's message type. A
-//! line that is not JSON, or that only a full read refuses (bytes that are not UTF-8, a lone
+//! are split by tokio-util's [`LinesCodec`] and each is read as rmcp's message type (a plain
+//! `tools/call` straight into it, by `call_line`, the rest by rmcp's reading). A line that is
+//! not JSON, or that only a full read refuses (bytes that are not UTF-8, a lone
 //! surrogate, a number out of range, nesting past 128 levels), is answered with a JSON-RPC
 //! parse error (code -32700, with `"id": null` as JSON-RPC 2.0 asks, or with the request's id
 //! when only a value inside it was unreadable); JSON that is no message gets the
@@ -218,6 +219,9 @@ fn read(line: &str) -> Option<Line> {
     let text = line.strip_prefix('\u{FEFF}').unwrap_or(line);
     if text.trim_ascii().is_empty() {
         return None;
+    }
+    if let Some(call) = crate::call_line::call(text) {
+        return Some(Line::Message(call, text.len()));
     }
     Some(match serde_json::from_str(text) {
         Ok(message) => Line::Message(message, text.len()),

@@ -13,6 +13,7 @@ use rmcp::transport::streamable_http_server::session::store::{
 use serde_json::json;
 use support::HttpServer;
 use support::lines::{ANSWER_LIMIT, LineClient};
+use tool_core::call::Arguments;
 use tool_core::outcome::Content;
 use tool_core::{Context, Grant, Refusal, Registry, ToolCall, tool, toolkit};
 use tool_mcp::{McpServer, RemoteToolkit};
@@ -444,6 +445,50 @@ async fn a_call_s_arguments_as_text_are_read_as_in_process_or_refused_as_invalid
         assert_eq!(answer["error"]["code"], -32602, "{answer}");
         let message = answer["error"]["message"].as_str().unwrap();
         assert!(message.contains(problem), "{message}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_line_s_arguments_reach_the_tool_as_written_as_in_process() {
+    let (registry, _) = shop();
+    let written = r#"{"name": "a", "name": "b"}"#;
+    let in_process = registry
+        .call(
+            ToolCall::new("1", "shop_greet", Arguments::from_text(written.to_owned())),
+            &Context::new(),
+        )
+        .await;
+    let in_process = in_process
+        .outcome
+        .expect_err("a field sent twice")
+        .to_string();
+    assert!(in_process.contains("sent more than once"), "{in_process}");
+
+    // With and without a `_meta`: the same refusal, not the last `name`.
+    let mut client = RawClient::connect(registry).await;
+    let meta = r#""_meta": {"progressToken": "p"}"#;
+    for (id, meta) in [(2, ""), (3, meta)] {
+        let comma = if meta.is_empty() { "" } else { ", " };
+        client
+            .send(
+                format!(
+                    r#"{{"jsonrpc": "2.0", "id": {id}, "method": "tools/call", "params": {{"name":
+                "shop_greet", "arguments": {written}{comma}{meta}}}}}"#
+                )
+                .replace('\n', " "),
+            )
+            .await;
+    }
+    let (answered, _) = client
+        .answers_until(|answered, _| answered.len() == 2)
+        .await;
+    for id in [2, 3] {
+        let answer = by_id_of(&answered, id);
+        assert_eq!(answer["result"]["isError"], true, "{answer}");
+        assert_eq!(
+            answer["result"]["content"][0]["text"], in_process,
+            "{answer}"
+        );
     }
 }
 

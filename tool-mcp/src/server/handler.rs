@@ -12,11 +12,11 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
     CompleteRequestMethod, CompleteRequestParams, CompleteResult, CustomRequest, CustomResult,
     ErrorCode, GetPromptRequestMethod, GetPromptRequestParams, GetPromptResponse, GetTaskParams,
-    GetTaskResult, Implementation, InitializeResult, JsonObject, ListPromptsRequestMethod,
-    ListPromptsResult, ListResourceTemplatesRequestMethod, ListResourceTemplatesResult,
-    ListResourcesRequestMethod, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ReadResourceRequestMethod, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-    SubscriptionFilter, Tool, UpdateTaskParams,
+    GetTaskResult, Implementation, InitializeResult, ListPromptsRequestMethod, ListPromptsResult,
+    ListResourceTemplatesRequestMethod, ListResourceTemplatesResult, ListResourcesRequestMethod,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestMethod,
+    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, SubscriptionFilter, Tool,
+    UpdateTaskParams,
 };
 #[allow(deprecated)] // resources/subscribe is 2025-11-25's; its clients use it.
 use rmcp::model::{
@@ -25,7 +25,6 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 use serde::Deserialize;
-use tool_core::call::Arguments;
 use tool_core::{Context, Provider, Registry, ToolCall};
 
 use super::McpServer;
@@ -262,7 +261,7 @@ impl ServerHandler for McpServer {
             }
             ctx = ctx.with_extension(token.clone());
         }
-        let arguments = arguments_of(request.arguments);
+        let arguments = crate::call_line::arguments(request.arguments, &context.extensions);
         let call = ToolCall::new(id_text(&context.id), request.name.as_ref(), arguments);
         let as_task = match way {
             Run::Direct => false,
@@ -584,16 +583,5 @@ fn id_text(id: &rmcp::model::RequestId) -> String {
     match id {
         rmcp::model::NumberOrString::Number(number) => itoa::Buffer::new().format(*number).into(),
         rmcp::model::NumberOrString::String(text) => text.as_ref().into(),
-    }
-}
-
-/// A request's arguments as a call's: their JSON text. serde_json writes them back, which
-/// recurses once per level: rmcp read them from JSON text, which serde_json reads no deeper than
-/// 128 levels, so the recursion is as bounded here as it was there.
-fn arguments_of(arguments: Option<JsonObject>) -> Arguments {
-    match arguments.map(|arguments| serde_json::to_string(&arguments)) {
-        Some(Ok(text)) => Arguments::from_text(text),
-        // A map with string keys always serializes.
-        Some(Err(_)) | None => Arguments::empty(),
     }
 }
