@@ -72,8 +72,8 @@ pub(crate) fn call(text: &str) -> Option<ClientJsonRpcMessage> {
     let params = serde_json::from_str::<Params<'_>>(envelope.params.get()).ok()?;
     let mut request = CallToolRequest::new(CallToolRequestParams::new(params.name));
     if let Some(meta) = params.meta {
-        // Read as the value the server's results are read as (one reading of JSON, not two),
-        // and put where rmcp's reading of a request puts it.
+        // Read through the `Value` reading the crate has for results, not a reading of maps of
+        // its own, and put where rmcp's reading of a request puts it.
         let Ok(Value::Object(meta)) = serde_json::from_str::<Value>(meta.get()) else {
             return None;
         };
