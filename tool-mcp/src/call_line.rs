@@ -65,11 +65,25 @@ pub(crate) fn call(text: &str) -> Option<ClientJsonRpcMessage> {
         #[serde(rename = "_meta", borrow, default)]
         meta: Option<&'a RawValue>,
     }
+    // serde reads a struct from an array too, by position; rmcp reads a message and its
+    // params only from objects.
+    if !text.trim_start().starts_with('{') {
+        return None;
+    }
     let envelope = serde_json::from_str::<Envelope<'_>>(text).ok()?;
-    if envelope.method != "tools/call" {
+    if envelope.method != "tools/call" || !envelope.params.get().starts_with('{') {
         return None;
     }
     let params = serde_json::from_str::<Params<'_>>(envelope.params.get()).ok()?;
+    // Each piece is read again on its own, with a nesting bound of its own: a piece nested as
+    // deep as rmcp allows the whole message would pass where rmcp refuses it.
+    if [params.arguments, params.meta]
+        .into_iter()
+        .flatten()
+        .any(|piece| nests_past(piece.get(), MAX_NESTING_IN_PARAMS))
+    {
+        return None;
+    }
     let mut request = CallToolRequest::new(CallToolRequestParams::new(params.name));
     if let Some(meta) = params.meta {
         // Read through the `Value` reading the crate has for results, not a reading of maps of
@@ -94,6 +108,44 @@ pub(crate) fn call(text: &str) -> Option<ClientJsonRpcMessage> {
         envelope.id,
         ClientRequest::CallToolRequest(request),
     )))
+}
+
+/// How deep arguments or a `_meta` may nest: serde_json reads at most 127 levels of arrays
+/// and objects, and the message and its params are two of them.
+const MAX_NESTING_IN_PARAMS: usize = 125;
+
+/// Whether the arrays and objects of `json`, JSON serde_json has read whole, nest deeper than
+/// `bound`. Its brackets are counted first: few pieces have as many as the bound, and a count
+/// need not follow strings. Kept out of line: inlined, it changed what the compiler inlined
+/// of serde_json's reading on every call's path.
+#[inline(never)]
+fn nests_past(json: &str, bound: usize) -> bool {
+    json.len() > 2 * bound
+        && json
+            .bytes()
+            .filter(|byte| matches!(byte, b'[' | b'{'))
+            .count()
+            > bound
+        && nesting(json) > bound
+}
+
+/// How deeply the arrays and objects of `json`, JSON serde_json has read whole, nest.
+fn nesting(json: &str) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0, false, false);
+    for byte in json.bytes() {
+        match (in_string, escaped, byte) {
+            (true, true, _) => escaped = false,
+            (true, false, b'\\') => escaped = true,
+            (true, false, b'"') | (false, _, b'"') => in_string = !in_string,
+            (false, _, b'[' | b'{') => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            (false, _, b']' | b'}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 #[cfg(test)]
@@ -175,8 +227,37 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":"\ud800"}}}"#,
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":"\u12"}}}"#,
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1e400}}}"#,
+            // serde would read these by position; rmcp reads only objects.
+            r#"["2.0",1,"tools/call",{"name":"add"}]"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":["add",{"a":1}]}"#,
         ] {
             assert!(call(text).is_none(), "{text}");
+        }
+    }
+
+    #[test]
+    fn arguments_or_a_meta_nested_past_what_rmcp_reads_are_left_to_rmcp() {
+        let nested = |levels: usize| {
+            // Brackets and escaped quotes in strings are no nesting.
+            let inner = r#"{"s":"[{\"[","t":[]}"#;
+            format!(
+                "{}{inner}{}",
+                r#"{"a":"#.repeat(levels - 2),
+                "}".repeat(levels - 2)
+            )
+        };
+        assert_eq!(nesting(&nested(125)), 125);
+        assert!(nests_past(&nested(126), 125) && !nests_past(&nested(125), 125));
+        // Brackets enough, but side by side.
+        assert!(!nests_past(&"[]".repeat(200), 125));
+        for (field, levels) in [("arguments", 125), ("arguments", 126), ("_meta", 126)] {
+            let text = format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"add","{field}":{}}}}}"#,
+                nested(levels)
+            );
+            let rmcp = serde_json::from_str::<ClientJsonRpcMessage>(&text);
+            assert_eq!(rmcp.is_ok(), levels == 125, "{field} {levels}");
+            assert_eq!(call(&text).is_some(), levels == 125, "{field} {levels}");
         }
     }
 }

@@ -5,6 +5,7 @@
 //! the server's request waiting on it ends now rather than at its call's deadline.
 
 use rmcp::model::{ClientJsonRpcMessage, ErrorData, RequestId};
+use serde::de::IgnoredAny;
 use serde_json::Value;
 
 /// What a message rmcp could not read is.
@@ -24,6 +25,11 @@ pub(crate) enum Unread {
 pub(crate) fn unread(text: &str, error: serde_json::Error) -> Unread {
     if !error.is_data() {
         return Unread::NotJson(error, readable_id(text));
+    }
+    if let Some(field) = sent_twice(text) {
+        // Which of its values is the message's cannot be told, the id's least of all.
+        let fault = format!("`{field}` is sent twice: send each field of a message once");
+        return Unread::NoMessage(fault, None);
     }
     let value: Value = serde_json::from_str(text).unwrap_or_default();
     match fault(&value) {
@@ -83,15 +89,71 @@ fn fault(message: &Value) -> Option<String> {
 
 /// The id of a request that cannot be read whole, when the id itself can be: JSON whose
 /// trouble is a value that only a full read refuses, which reading past it does not mind. Only
-/// a message with a `method` is a request (see [`unread`]).
+/// a message with a `method` is a request (see [`unread`]), and only an object a message.
 fn readable_id(text: &str) -> Option<RequestId> {
     #[derive(serde::Deserialize)]
     struct IdOnly {
         id: Option<RequestId>,
-        method: Option<serde::de::IgnoredAny>,
+        method: Option<IgnoredAny>,
+    }
+    if !text.trim_start().starts_with('{') {
+        return None;
     }
     let read = serde_json::from_str::<IdOnly>(text).ok()?;
     read.method.and(read.id)
+}
+
+/// The field of a message's that `text`, JSON that serde_json reads, has twice, if any: JSON
+/// allows it, JSON-RPC's fields do not, and rmcp refuses it, but a `Value` keeps only the last.
+///
+/// The object's own keys are followed by hand: read with a type of serde's, they would add a
+/// reading of serde_json's to the crate, which changed what the compiler inlined on every
+/// call's path. A key written with escapes is read as a `Value`, as the message is.
+fn sent_twice(text: &str) -> Option<&'static str> {
+    const FIELDS: [&str; 6] = ["jsonrpc", "id", "method", "params", "result", "error"];
+    if !text.trim_start().starts_with('{') {
+        return None;
+    }
+    let mut seen = [false; FIELDS.len()];
+    let bytes = text.as_bytes();
+    let (mut depth, mut at, mut key_next) = (0usize, 0, false);
+    while let Some(&byte) = bytes.get(at) {
+        match byte {
+            b'"' => {
+                let start = at;
+                at += 1;
+                while let Some(&inside) = bytes.get(at).filter(|inside| **inside != b'"') {
+                    at += if inside == b'\\' { 2 } else { 1 };
+                }
+                if depth == 1 && key_next {
+                    key_next = false;
+                    let written = text.get(start..=at)?;
+                    let key = match written.contains('\\') {
+                        true => match serde_json::from_str::<Value>(written) {
+                            Ok(Value::String(key)) => key,
+                            _ => return None,
+                        },
+                        false => written.trim_matches('"').to_owned(),
+                    };
+                    if let Some(field) = FIELDS.iter().position(|field| *field == key) {
+                        if seen[field] {
+                            return Some(FIELDS[field]);
+                        }
+                        seen[field] = true;
+                    }
+                }
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                key_next = depth == 1 && byte == b'{';
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b',' if depth == 1 => key_next = true,
+            _ => {}
+        }
+        at += 1;
+    }
+    None
 }
 
 /// The id of a message rmcp could not read, when it is one a request could have (a string or
@@ -142,6 +204,45 @@ mod tests {
                 assert_eq!(id, None);
             }
             _ => panic!("no message"),
+        }
+        // A field sent twice: which id is the request's cannot be told.
+        match read(
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add"},"id":2}"#,
+        ) {
+            Unread::NoMessage(fault, id) => {
+                assert_eq!(
+                    fault,
+                    "`id` is sent twice: send each field of a message once"
+                );
+                assert_eq!(id, None);
+            }
+            _ => panic!("no message"),
+        }
+        // Found however it is written, and only among the message's own fields.
+        for (text, twice) in [
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"ping","i\u0064":2}"#,
+                "`id`",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":[1,{"id":2}],"b":"\"method\":"},"method":"x"}"#,
+                "`method`",
+            ),
+        ] {
+            match read(text) {
+                Unread::NoMessage(fault, None) => assert!(fault.starts_with(twice), "{fault}"),
+                _ => panic!("no message: {text}"),
+            }
+        }
+        assert_eq!(
+            sent_twice(r#"{"params":{"id":1,"id":2},"x":["id","id"]}"#),
+            None
+        );
+        assert_eq!(sent_twice(r#"["id","id"]"#), None);
+        // An array is no message, whatever it holds.
+        match read(r#"[7,"\ud800"]"#) {
+            Unread::NotJson(_, id) => assert_eq!(id, None),
+            _ => panic!("no JSON"),
         }
         // An answer's id is the server's: an error under it would answer the client's own.
         match read(r#"{"jsonrpc":"2.0","id":6}"#) {

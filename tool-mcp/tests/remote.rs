@@ -592,6 +592,66 @@ async fn the_server_survives_bad_input_and_answers_the_next_good_request() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_line_rmcp_would_refuse_is_refused_though_read_apart_from_rmcp() {
+    let (served, _) = shop();
+    let mut client = RawClient::connect(served).await;
+    let nested = |id: u32, levels: usize| {
+        greet(id, &format!("{}{}", "[".repeat(levels), "]".repeat(levels)))
+    };
+    for line in [
+        // serde would read these by position; a message and its params are objects.
+        r#"["2.0",10,"tools/call",{"name":"shop_greet","arguments":{"name":"array"}}]"#.to_owned(),
+        r#"{"jsonrpc":"2.0","id":11,"method":"tools/call","params":["shop_greet",{"name":"x"}]}"#
+            .to_owned(),
+        // Past serde_json's bound of 127 levels in the whole message, and just within it.
+        nested(12, 125),
+        nested(13, 124),
+        r#"{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"shop_greet","arguments":{"name":"twice"}},"id":15}"#
+            .to_owned(),
+    ] {
+        client.send(line).await;
+    }
+    client
+        .send(json!({"jsonrpc": "2.0", "id": 16, "method": "ping"}).to_string())
+        .await;
+    let (answered, unanswerable) = client
+        .answers_until(|answered, _| {
+            [11, 12, 13, 16]
+                .iter()
+                .all(|wanted| answered.iter().any(|(id, _)| id == wanted))
+        })
+        .await;
+    assert!(
+        answered.iter().all(|(id, _)| ![10, 14, 15].contains(id)),
+        "{answered:?}"
+    );
+    let refused = |message: &serde_json::Value, code: i64, says: &str| {
+        assert_eq!(message["error"]["code"], code, "{message}");
+        let message = message["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains(says), "{message}");
+    };
+    refused(
+        &by_id_of(&answered, 11),
+        -32600,
+        "`params` must be an object",
+    );
+    refused(&by_id_of(&answered, 12), -32700, "cannot be read as JSON");
+    // Within the bound the call runs, and the tool refuses a name that is no text.
+    assert_eq!(
+        by_id_of(&answered, 13)["result"]["isError"],
+        true,
+        "{answered:?}"
+    );
+    assert_eq!(unanswerable.len(), 2, "{unanswerable:?}");
+    refused(
+        &unanswerable[0],
+        -32600,
+        "a JSON-RPC message is a JSON object",
+    );
+    refused(&unanswerable[1], -32600, "`id` is sent twice");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_request_under_the_id_of_one_not_yet_answered_is_refused_and_the_first_runs_on() {
     let (registry, calls, stall_cancelled) = shop_telling_of_cancels();
     let mut client = LineClient::connect(McpServer::new(registry)).await;
@@ -860,6 +920,13 @@ async fn the_http_server_refuses_a_body_that_is_not_json_and_serves_the_next_req
             -32600,
             &null,
             "`id` must be a string or an integer",
+        ),
+        // Which id is the request's cannot be told.
+        (
+            r#"{"jsonrpc": "2.0", "id": 4, "method": "tools/list", "id": 5}"#,
+            -32600,
+            &null,
+            "`id` is sent twice",
         ),
         (
             r#"{"jsonrpc": "2.0", "id": "s", "method": "tools/call", "params": {"name": "\ud800"}}"#,
