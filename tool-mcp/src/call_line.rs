@@ -116,9 +116,7 @@ const MAX_NESTING_IN_PARAMS: usize = 125;
 
 /// Whether the arrays and objects of `json`, JSON serde_json has read whole, nest deeper than
 /// `bound`. Its brackets are counted first: few pieces have as many as the bound, and a count
-/// need not follow strings. Kept out of line: inlined, it changed what the compiler inlined
-/// of serde_json's reading on every call's path.
-#[inline(never)]
+/// need not follow strings.
 fn nests_past(json: &str, bound: usize) -> bool {
     json.len() > 2 * bound
         && json
