@@ -1174,7 +1174,7 @@ async fn over_http_a_legacy_client_s_unreadable_answer_refuses_its_question_at_o
     assert_eq!(refused["error"]["code"], -32600, "{refused}");
     assert!(
         (refused["error"]["message"].as_str().unwrap_or_default())
-            .contains("the request it answers was ended"),
+            .contains("waiting under its `id`, if any, was ended"),
         "{refused}"
     );
     let messages = read_until(&mut stream, &mut read, |message| message["id"] == 2).await;

@@ -15,9 +15,11 @@
 //! Written as an axum middleware after rmcp's service, where the answer is seen. rmcp reads the
 //! body and its refusal carries no id, so the pieces of a `POST`'s body are kept as rmcp reads
 //! them (a count on each piece's bytes, not a copy) until the answer's status says whether they
-//! are needed, and read again only for a refused body. rmcp gathers a body that came in more
-//! than one piece into a buffer of its own, so until its answer such a body is held twice,
-//! within rmcp's bound on a body's size.
+//! are needed, and read again only for a refused body. rmcp copies the body into a buffer of its
+//! own to read it and frees that once read; the pieces kept here live until rmcp's answer
+//! begins: at once for an answer sent as a stream of events, at the call's end for one sent as
+//! plain JSON (`json_response`). So a body is held for its call's run, within rmcp's bound on a
+//! body's size.
 
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -97,14 +99,14 @@ pub(super) async fn readable(
             id,
         ),
         Unread::Answer(error, id) => {
-            let ended = match (&sessions, &session, id) {
+            let handed = match (&sessions, &session, id) {
                 (Some(sessions), Some(session), Some(id)) => sessions
                     .accept_message(session, crate::unread::stand_in(&error, id))
                     .await
                     .is_ok(),
                 _ => false,
             };
-            (unreadable_answer(&error, ended), None)
+            (unreadable_answer(&error, handed), None)
         }
     };
     refused(error, id)
@@ -121,11 +123,14 @@ fn not_json(reason: &dyn std::fmt::Display) -> ErrorData {
     )
 }
 
-/// The client's answer to a request of the server's that cannot be read, refused; `ended` if
-/// the request it answers was ended in its place.
-fn unreadable_answer(error: &serde_json::Error, ended: bool) -> ErrorData {
-    let then = match ended {
-        true => "the request it answers was ended as one the client could not be asked",
+/// The client's answer to a request of the server's that cannot be read, refused; `handed` if
+/// its session took an error under its id in its place.
+fn unreadable_answer(error: &serde_json::Error, handed: bool) -> ErrorData {
+    let then = match handed {
+        true => {
+            "a request of this session's waiting under its `id`, if any, was ended as one the \
+             client could not be asked"
+        }
         false => "it answers no request this server is waiting on",
     };
     ErrorData::invalid_request(
