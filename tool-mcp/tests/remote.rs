@@ -1020,15 +1020,21 @@ async fn with_a_session_store_ending_a_session_held_elsewhere_is_answered_204() 
     let mut config = StreamableHttpServerConfig::default();
     config.session_store = Some(store.clone());
     let (served, _) = shop();
-    let http = HttpServer::serve(McpServer::new(served).with_http_config(config)).await;
+    let http = HttpServer::serve(McpServer::new(served).with_http_config(config.clone())).await;
 
-    // A session another replica opened is not held here, but this server cannot tell it from
-    // one never opened: ending it is answered 204, and the store forgets it.
+    // A session another replica opened is not held here: ending it here is answered 204, and
+    // the store forgets it.
+    let (served, _) = shop();
+    let replica = HttpServer::serve(McpServer::new(served).with_http_config(config)).await;
+    let theirs = support::HttpSession::open(&replica.url()).await;
+    assert!(store.held.lock().unwrap().contains_key(&theirs.id));
     let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::new();
-    let elsewhere = support::end_session(&client, &http.url(), "held-by-another-replica").await;
+    let elsewhere = support::end_session(&client, &http.url(), &theirs.id).await;
     assert_eq!(elsewhere, 204);
-    assert_eq!(*store.deleted.lock().unwrap(), ["held-by-another-replica"]);
+    assert!(!store.held.lock().unwrap().contains_key(&theirs.id));
+    assert!(store.deleted.lock().unwrap().contains(&theirs.id));
+    replica.stop().await;
 
     // One of its own is ended as without a store.
     let session = support::HttpSession::open(&http.url()).await;
