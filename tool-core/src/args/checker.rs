@@ -8,6 +8,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use super::Fault;
+use super::numbers::{INEXACT, compared, is_multiple};
 use super::path::{Path, quote, write_quoted};
 use super::prepared::View;
 use crate::args::tree::Node;
@@ -158,9 +159,9 @@ impl<'s> Checker<'s> {
                 self.check(value, branch, path);
             }
         }
-        for branches in [keywords.any_of, keywords.one_of] {
+        for (branches, exactly_one) in [(keywords.any_of, false), (keywords.one_of, true)] {
             if let Some(Value::Array(branches)) = branches {
-                self.check_branches(value, branches, path);
+                self.check_branches(value, branches, exactly_one, path);
             }
         }
         if let Some(condition) = keywords.condition {
@@ -230,10 +231,16 @@ impl<'s> Checker<'s> {
             );
             return;
         }
+        // Whether `number` fails `holds` for `bound`: as doubles where doubles hold both
+        // exactly, else by the sign of their exact difference, held to `holds` against zero.
         let fails = |bound: Option<&Value>, holds: fn(f64, f64) -> bool| {
-            bound
-                .and_then(Value::as_f64)
-                .is_some_and(|bound| !holds(n, bound))
+            bound.is_some_and(|bound| match bound.as_f64() {
+                Some(limit) if n.abs() < INEXACT && limit.abs() < INEXACT => !holds(n, limit),
+                Some(_) => {
+                    compared(number, bound).is_some_and(|order| !holds(f64::from(order as i8), 0.0))
+                }
+                None => false,
+            })
         };
         match (keywords.minimum, keywords.maximum) {
             (Some(min), Some(max))
@@ -530,23 +537,6 @@ pub(super) fn fixed_value(property: &Value) -> Option<&Value> {
             Some(Value::Array(only)) if only.len() == 1 => only.first(),
             _ => None,
         })
-}
-
-/// Whether `number` is a whole multiple of `step`: exactly for integers, and for other numbers
-/// within the rounding a division of two doubles leaves.
-fn is_multiple(number: &serde_json::Number, step: &Value) -> bool {
-    if let (Some(n), Some(step)) = (number.as_i64(), step.as_i64())
-        && step != 0
-    {
-        return n % step == 0;
-    }
-    match (number.as_f64(), step.as_f64()) {
-        (Some(n), Some(step)) if step != 0.0 => {
-            let quotient = n / step;
-            (quotient - quotient.round()).abs() <= 1e-9 * quotient.abs().max(1.0)
-        }
-        _ => true,
-    }
 }
 
 pub(super) fn type_matches(types: &Value, value: &Node<'_>) -> bool {

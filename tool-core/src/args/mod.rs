@@ -22,6 +22,7 @@ mod checker;
 mod conditions;
 mod guard;
 pub(crate) mod leniency;
+mod numbers;
 mod path;
 mod plan;
 pub(crate) mod prepared;
@@ -81,6 +82,19 @@ pub fn parse<T: DeserializeOwned>(
             None => T::deserialize(TopLevel(deserializer)),
         })
     })
+}
+
+/// [`parse`] for a schema written by hand ([`InputSchema`](crate::tool::InputSchema)): `T` is
+/// not the schema's own type (a `Value`, say, takes anything), so what serde accepts says
+/// nothing of the schema, and the checker holds the arguments to all of it before `T` reads
+/// them.
+pub(crate) fn parse_checked<T: DeserializeOwned>(
+    arguments: &str,
+    schema: &Prepared,
+    tool: &str,
+) -> Result<T, Refusal> {
+    checked_rest(arguments, schema.view(), tool)?;
+    parse(arguments, schema, tool)
 }
 
 /// [`parse`] for a `T` that refuses unknown fields itself (`#[serde(deny_unknown_fields)]`, as

@@ -11,13 +11,14 @@ use crate::outcome::suggest::nearest;
 use crate::schema::walk::Lookup;
 
 impl<'s> Checker<'s> {
-    /// `anyOf`/`oneOf`: fine if any branch accepts the value. Otherwise report the faults of
-    /// the one branch whose shape the value has (an enum variant's object, say), or one fault
-    /// naming every branch.
+    /// `anyOf`/`oneOf`: fine if any branch accepts the value (`oneOf`, `exactly_one`: if no
+    /// other does too). Otherwise report the faults of the one branch whose shape the value has
+    /// (an enum variant's object, say), or one fault naming every branch.
     pub(super) fn check_branches(
         &mut self,
         value: &mut Node<'_>,
         branches: &'s [Value],
+        exactly_one: bool,
         path: &mut Path,
     ) {
         if let Node::Object(_) = value
@@ -38,7 +39,9 @@ impl<'s> Checker<'s> {
                 == 1;
         // Each branch is tried with the faults so far set aside, sharing this checker's steps.
         let outer = std::mem::take(&mut self.faults);
-        for branch in branches {
+        // For `oneOf`, the first branch that fits, and its value, while the others are tried.
+        let mut fits: Option<(usize, Node<'_>)> = None;
+        for (at, branch) in branches.iter().enumerate() {
             if self.tag_differs(branch, value) {
                 continue;
             }
@@ -56,6 +59,26 @@ impl<'s> Checker<'s> {
                 break;
             }
             if faults.is_empty() {
+                match (exactly_one, &fits) {
+                    (true, None) => {
+                        fits = Some((at, trial));
+                        continue;
+                    }
+                    (true, Some((first, _))) => {
+                        let first = first + 1;
+                        self.faults = outer;
+                        self.fault(
+                            path,
+                            format!(
+                                "fits both branch {first} and branch {} of `oneOf`, which \
+                                 takes a value that fits exactly one",
+                                at + 1
+                            ),
+                        );
+                        return;
+                    }
+                    (false, _) => {}
+                }
                 *value = trial;
                 self.faults = outer;
                 return;
@@ -68,6 +91,10 @@ impl<'s> Checker<'s> {
         }
         self.faults = outer;
         if self.gave_up {
+            return;
+        }
+        if let Some((_, trial)) = fits {
+            *value = trial;
             return;
         }
         if let Some(faults) = solid {

@@ -158,8 +158,9 @@ pub(crate) trait Lookup {
 }
 
 impl Lookup for Map<String, Value> {
-    // Hot in the checker, and small: a call costs as much as the look.
-    #[inline]
+    // Hot in the checker, and small: a call costs as much as the look. Always: a hint alone is
+    // dropped as the checker's functions grow.
+    #[inline(always)]
     fn lookup(&self, key: &str) -> Option<&Value> {
         if self.len() > 8 {
             return self.get(key);

@@ -55,6 +55,6 @@ impl InputSchema {
         arguments: &Arguments,
         tool: &str,
     ) -> Result<T, Refusal> {
-        crate::args::parse(arguments.as_str(), &self.prepared, tool)
+        crate::args::parse_checked(arguments.as_str(), &self.prepared, tool)
     }
 }

@@ -1,0 +1,116 @@
+//! Rules held to exactly what they say: bounds and multiples of integers past what a double
+//! holds, multiples of decimals as they are written, `oneOf`'s one branch, and a schema
+//! written by hand held whole whatever type its arguments are read into.
+
+use serde_json::{Value, json};
+use tool_core::call::Arguments;
+use tool_core::tool::InputSchema;
+use tool_core::{Registry, tool};
+use tool_tests::{fault, faults, outcome};
+
+/// Books a payment.
+#[tool]
+async fn pay(
+    /// When, in nanoseconds since 1970.
+    #[schemars(range(max = 1_800_000_000_000_000_000i64))]
+    at: i64,
+    /// How many cents, in fives.
+    #[schemars(extend("multipleOf" = 5))]
+    cents: u64,
+    /// The price, to the cent.
+    #[schemars(extend("multipleOf" = 0.01))]
+    price: f64,
+) -> String {
+    format!("{at} {cents} {price}")
+}
+
+fn registry() -> Registry {
+    Registry::builder().tool(Pay).build().unwrap()
+}
+
+#[tokio::test]
+async fn a_tool_s_numbers_are_held_to_their_rules_exactly() {
+    let registry = registry();
+    let refused = outcome(
+        &registry,
+        "pay",
+        json!({"at": 1_800_000_000_000_000_001i64, "cents": 5_000_000_001u64, "price": 10_000_000.005}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [
+            fault(
+                "at",
+                "expected at most 1800000000000000000, received 1800000000000000001"
+            ),
+            fault("cents", "expected a multiple of 5, received 5000000001"),
+            fault(
+                "price",
+                "expected a multiple of 0.01, received 10000000.005"
+            ),
+        ]
+    );
+    let paid = outcome(
+        &registry,
+        "pay",
+        json!({"at": 1_800_000_000_000_000_000i64, "cents": 5_000_000_000u64, "price": 10_000_000.01}),
+    )
+    .await;
+    assert_eq!(
+        paid.as_deref(),
+        Ok("1800000000000000000 5000000000 10000000.01")
+    );
+    // A decimal multiple that no quotient of doubles is whole for.
+    let paid = outcome(&registry, "pay", json!({"at": 0, "cents": 5, "price": 0.3})).await;
+    assert!(paid.is_ok(), "{paid:?}");
+}
+
+/// `schema` made ready, and `arguments` read into a `Value` held to it.
+fn read(schema: Value, arguments: Value) -> Result<Value, Vec<(String, String)>> {
+    let schema = InputSchema::new(schema.as_object().cloned().unwrap_or_default());
+    schema
+        .read::<Value>(&Arguments::from(arguments), "contact")
+        .map_err(|refused| faults(&refused))
+}
+
+#[test]
+fn a_hand_written_schema_is_held_whole_when_read_into_a_value() {
+    let closed = json!({
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "order": {"enum": ["asc", "desc"]}},
+        "required": ["name"],
+        "additionalProperties": false,
+    });
+    assert_eq!(
+        read(closed.clone(), json!({"nmae": 5, "order": "up"})),
+        Err(vec![
+            fault("nmae", "unknown field"),
+            fault("name", "missing; expected string"),
+            fault("order", r#"expected one of "asc", "desc", received "up""#),
+        ])
+    );
+    assert_eq!(
+        read(closed, json!({"name": "ada"})),
+        Ok(json!({"name": "ada"}))
+    );
+}
+
+#[test]
+fn one_of_takes_a_value_that_fits_exactly_one_branch() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"phone": {"type": "string"}, "email": {"type": "string"}},
+        "oneOf": [{"required": ["phone"]}, {"required": ["email"]}],
+    });
+    assert_eq!(
+        read(schema.clone(), json!({"phone": "1", "email": "a@b.c"})),
+        Err(vec![fault(
+            "(arguments)",
+            "fits both branch 1 and branch 2 of `oneOf`, which takes a value that fits exactly one"
+        )])
+    );
+    assert!(read(schema.clone(), json!({"email": "a@b.c"})).is_ok());
+    assert!(read(schema, json!({})).is_err());
+}

@@ -1,0 +1,124 @@
+//! A number held to a bound or a `multipleOf` exactly: integers as integers, and for a
+//! multiple, other numbers as the shortest decimals that are these doubles (as JSON writes
+//! them), their digits divided as integers. A quotient of two doubles cannot say it: `0.3 /
+//! 0.1` is not a whole double, and past 2^53 every quotient is one. Written here: it is a few
+//! lines of integer arithmetic, where a decimal crate would be a dependency for one division.
+
+use std::cmp::Ordering;
+
+use serde_json::Value;
+
+/// Whether `number` is a whole multiple of `step`: as integers when both are, else as
+/// decimals ([`is_multiple_of`]).
+pub(super) fn is_multiple(number: &serde_json::Number, step: &Value) -> bool {
+    if let (Some(n), Some(step)) = (whole(number), step.as_number().and_then(whole))
+        && step != 0
+    {
+        return n % step == 0;
+    }
+    match (number.as_f64(), step.as_f64()) {
+        (Some(n), Some(step)) => is_multiple_of(n, step),
+        _ => true,
+    }
+}
+
+/// `number` as an integer, when it is written as one.
+fn whole(number: &serde_json::Number) -> Option<i128> {
+    (number.as_i64().map(i128::from)).or_else(|| number.as_u64().map(i128::from))
+}
+
+/// How `number` compares with `bound`, exactly when both are integers: for numbers past what
+/// a double holds exactly, which the checker meets seldom.
+#[cold]
+pub(super) fn compared(number: &serde_json::Number, bound: &Value) -> Option<Ordering> {
+    match (whole(number), bound.as_number().and_then(whole)) {
+        (Some(n), Some(bound)) => Some(n.cmp(&bound)),
+        _ => number.as_f64()?.partial_cmp(&bound.as_f64()?),
+    }
+}
+
+/// The least magnitude at which a double no longer holds every integer: an integer this large
+/// may have lost digits on its way to `f64`.
+pub(super) const INEXACT: f64 = 9_007_199_254_740_992.0;
+
+/// Whether `n` is a whole multiple of `step`: `0.3` of `0.1`, `10000000.01` of `0.01`, not
+/// `10000000.005`. A `step` of zero, which no schema may have, holds for every number.
+pub(super) fn is_multiple_of(n: f64, step: f64) -> bool {
+    if step == 0.0 {
+        return true;
+    }
+    let (Some((n, n_exponent)), Some((step, step_exponent))) = (decimal(n), decimal(step)) else {
+        return false;
+    };
+    if n == 0 {
+        return true;
+    }
+    match u32::try_from(n_exponent - step_exponent) {
+        // n / step = n·10^k / step: whole when step divides n·2^k·5^k, so when what is left of
+        // step, once up to k twos and k fives are taken out of it, divides n.
+        Ok(k) => {
+            let mut left = step.abs();
+            for factor in [2, 5] {
+                let mut taken = 0;
+                while taken < k && left % factor == 0 {
+                    left /= factor;
+                    taken += 1;
+                }
+            }
+            n % left == 0
+        }
+        // n has digits finer than step's: n / (step·10^k), whole when that divides n (a
+        // divisor past 128 bits is larger than n's 17 digits).
+        Err(_) => {
+            let k = step_exponent - n_exponent;
+            (u32::try_from(k).ok())
+                .and_then(|k| 10i128.checked_pow(k))
+                .and_then(|power| step.checked_mul(power))
+                .is_some_and(|divisor| n % divisor == 0)
+        }
+    }
+}
+
+/// `n` as digits and a power of ten, `digits × 10^exponent`, from its shortest decimal; `None`
+/// for infinities and NaN, which JSON cannot hold.
+fn decimal(n: f64) -> Option<(i128, i32)> {
+    if !n.is_finite() {
+        return None;
+    }
+    // Shortest round-trip digits, as `1.0000000005e7`.
+    let written = format!("{n:e}");
+    let (mantissa, exponent) = written.split_once('e')?;
+    let exponent: i32 = exponent.parse().ok()?;
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits: i128 = format!("{whole}{fraction}").parse().ok()?;
+    Some((digits, exponent - i32::try_from(fraction.len()).ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimals_divide_as_written() {
+        for (n, step, holds) in [
+            (0.3, 0.1, true),
+            (1.1, 0.1, true),
+            (-0.75, 0.25, true),
+            (10000000.01, 0.01, true),
+            (10000000.005, 0.01, false),
+            (5000000001.0, 5.0, false),
+            (5000000000.0, 5.0, true),
+            (1e20, 0.5, true),
+            (1.5e20, 1e20, false),
+            (0.5, 1e-300, true),
+            (1e-300, 0.5, false),
+            (3e10, 7e-30, false),
+            (2.1e10, 7e-30, true),
+            (1e-30, 2e-31, true),
+            (1e-30, 3e-31, false),
+            (7.0, 0.0, true),
+        ] {
+            assert_eq!(is_multiple_of(n, step), holds, "{n} of {step}");
+        }
+    }
+}
