@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 use tool_core::registry::RegistryError;
 use tool_core::tool::ToolDefinition;
-use tool_core::{Context, Refusal, Registry, ToolCall, tool};
+use tool_core::{Context, Provider, Refusal, Registry, ToolCall, tool};
 use tool_tests::{Raw, fault, faults, outcome};
 
 /// A page of results.
@@ -590,4 +590,72 @@ fn a_header_no_client_can_send_is_refused_when_the_registry_is_made() {
         !error.contains("region"),
         "a good header is not refused: {error}"
     );
+}
+
+/// A note to make.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)] // read through Debug, which the lint does not count
+struct NewNote {
+    /// Its title.
+    title: String,
+}
+
+/// What to do, tagged by `kind`, a variant wrapping a struct.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(tag = "kind")]
+#[allow(dead_code)] // read through Debug, which the lint does not count
+enum NoteAction {
+    /// Make a note.
+    Create(NewNote),
+    /// Drop every note.
+    Clear,
+}
+
+/// Acts on notes.
+#[tool]
+async fn note_act(
+    /// The action.
+    action: NoteAction,
+) -> String {
+    format!("{action:?}")
+}
+
+#[tokio::test]
+async fn an_internally_tagged_variant_wrapping_a_struct_takes_its_tag_and_its_fields() {
+    let registry = Registry::builder().tool(NoteAct).build().unwrap();
+    let made = outcome(
+        &registry,
+        "note_act",
+        json!({"action": {"kind": "Create", "title": "t"}}),
+    )
+    .await;
+    assert_eq!(made.as_deref(), Ok(r#"Create(NewNote { title: "t" })"#));
+    let refused = outcome(
+        &registry,
+        "note_act",
+        json!({"action": {"kind": "Create", "title": "t", "colour": "red"}}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(faults(&refused), [fault("action.colour", "unknown field")]);
+    let refused = outcome(&registry, "note_act", json!({"action": {"kind": "Create"}}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [fault("action.title", "missing; expected string")]
+    );
+    // What each export tells a model has both the tag and the wrapped struct's fields.
+    for provider in [
+        Provider::Mcp,
+        Provider::OpenAi,
+        Provider::Anthropic,
+        Provider::Gemini,
+    ] {
+        let advertised = json!(registry.export(provider).unwrap()).to_string();
+        assert!(
+            advertised.contains(r#""title""#) && advertised.contains(r#""Create""#),
+            "{provider:?}: {advertised}"
+        );
+    }
 }

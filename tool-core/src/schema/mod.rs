@@ -60,9 +60,18 @@ fn input_schema_from(generated: schemars::Schema) -> Map<String, Value> {
 /// (a nested struct, an enum variant's fields): as at the top, a field it does not have is
 /// refused, not dropped. An object that takes other fields (a map, a struct that flattens
 /// one) says so with its own `additionalProperties`, and keeps it.
+///
+/// An object with fields of its own beside a `$ref` (schemars' internally tagged newtype
+/// variant: its tag, and the `$ref` of the struct it wraps) takes the referenced object's
+/// fields in first: `additionalProperties` sees only the fields beside it, so closed as it
+/// stands, each would refuse the other's.
 fn close_nested_objects(schema: Map<String, Value>) -> Map<String, Value> {
+    let definitions = schema.get("$defs").cloned();
     let mut schema = Value::Object(schema);
     walk::every_subschema_mut(&mut schema, &mut String::new(), &mut |map, _| {
+        if map.contains_key("properties") {
+            take_in_reference(map, definitions.as_ref());
+        }
         if map.contains_key("properties") && !map.contains_key("additionalProperties") {
             map.insert("additionalProperties".into(), false.into());
         }
@@ -70,6 +79,45 @@ fn close_nested_objects(schema: Map<String, Value>) -> Map<String, Value> {
     match schema {
         Value::Object(map) => map,
         _ => unreachable!("an object stays an object"),
+    }
+}
+
+/// `map`'s `$ref` replaced by the fields of the object it names in `definitions` (their
+/// `properties`, `required` and `additionalProperties`; `map`'s own fields kept where both
+/// name one), when it names one.
+fn take_in_reference(map: &mut Map<String, Value>, definitions: Option<&Value>) {
+    let Some(target) = (map.get("$ref").and_then(Value::as_str))
+        .and_then(walk::definition_name)
+        .and_then(|name| definitions?.get(name))
+        .and_then(Value::as_object)
+        .filter(|target| target.contains_key("properties"))
+    else {
+        return;
+    };
+    let target = target.clone();
+    map.remove("$ref");
+    if let (Some(Value::Object(own)), Some(Value::Object(theirs))) =
+        (map.get_mut("properties"), target.get("properties"))
+    {
+        for (name, field) in theirs {
+            own.entry(name.clone()).or_insert_with(|| field.clone());
+        }
+    }
+    if let Some(Value::Array(theirs)) = target.get("required") {
+        let required = map
+            .entry("required")
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(own) = required {
+            for name in theirs {
+                if !own.contains(name) {
+                    own.push(name.clone());
+                }
+            }
+        }
+    }
+    if let Some(other) = target.get("additionalProperties") {
+        map.entry("additionalProperties")
+            .or_insert_with(|| other.clone());
     }
 }
 
