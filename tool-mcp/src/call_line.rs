@@ -7,10 +7,12 @@
 //! has and no other, `method` written `"tools/call"`, params of a `name`, object `arguments`
 //! and a `_meta`, the last two if any) is read here into the message rmcp would make of it, its
 //! arguments kept as the client wrote them ([`RawArguments`]), which is how the registry takes
-//! them ([`arguments`]), rather than read into a map to be written out again. So a line's arguments reach a
-//! tool as they do in process: a field sent twice is refused, where a map keeps the last.
-//! Anything else (the answers of a round, a call rmcp would take some other way) is left to
-//! rmcp's reading.
+//! them ([`arguments`]), rather than read into a map to be written out again. So a line's
+//! arguments reach a tool as they do in process: a field sent twice is refused, where a map
+//! keeps the last. Anything else (the answers of a round, a call rmcp would take some other
+//! way, one nested past what rmcp reads) is left to rmcp's reading. Its nesting is followed by
+//! hand, as `unread` follows a message's keys: a serde type of its own would add a reading of
+//! serde_json's to the crate, which moves what the compiler inlines on every call's path.
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, Extensions,

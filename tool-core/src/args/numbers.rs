@@ -41,11 +41,16 @@ pub(super) fn compared(number: &serde_json::Number, bound: &Value) -> Option<Ord
 /// may have lost digits on its way to `f64`.
 pub(super) const INEXACT: f64 = 9_007_199_254_740_992.0;
 
-/// Whether `n` is a whole multiple of `step`: `0.3` of `0.1`, `10000000.01` of `0.01`, not
-/// `10000000.005`. A `step` of zero, which no schema may have, holds for every number.
+/// Whether `n` is a whole multiple of `step`: as integers when doubles hold both whole, else
+/// as decimals: `0.3` of `0.1`, `10000000.01` of `0.01`, not `10000000.005`. A `step` of zero,
+/// which no schema may have, holds for every number.
 pub(super) fn is_multiple_of(n: f64, step: f64) -> bool {
     if step == 0.0 {
         return true;
+    }
+    if n.fract() == 0.0 && step.fract() == 0.0 && n.abs() < INEXACT && step.abs() < INEXACT {
+        // Both whole, and held exactly by doubles: as 64-bit integers, as most are.
+        return (n as i64) % (step as i64) == 0;
     }
     let (Some((n, n_exponent)), Some((step, step_exponent))) = (decimal(n), decimal(step)) else {
         return false;

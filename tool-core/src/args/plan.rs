@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 
 use serde_json::{Map, Value};
 
-use super::numbers::INEXACT;
+use super::numbers::{INEXACT, is_multiple_of};
 use crate::schema::formats;
 use crate::schema::keywords::Keywords;
 use crate::schema::patterns::{Patterns, Regex};
@@ -347,19 +347,9 @@ impl NumberRule {
             && self.maximum.is_none_or(|max| n <= max)
             && self.exclusive_minimum.is_none_or(|min| n > min)
             && self.exclusive_maximum.is_none_or(|max| n < max)
-            && self.multiple_of.is_none_or(|step| multiple_holds(n, step))
+            && self.multiple_of.is_none_or(|step| is_multiple_of(n, step))
             && (!self.single || (n as f32).is_finite())
     }
-}
-
-/// Whether `n` is a multiple of `step`: by integer division when both are whole (as most are),
-/// by their decimals otherwise.
-fn multiple_holds(n: f64, step: f64) -> bool {
-    if n.fract() == 0.0 && step.fract() == 0.0 && step.abs() < INEXACT && step != 0.0 {
-        // Both whole and within 2^53 (`holds` has seen to `n`): exact as 64-bit integers.
-        return (n as i64) % (step as i64) == 0;
-    }
-    super::numbers::is_multiple_of(n, step)
 }
 
 impl TextRule {

@@ -59,25 +59,21 @@ impl<'s> Checker<'s> {
                 break;
             }
             if faults.is_empty() {
-                match (exactly_one, &fits) {
-                    (true, None) => {
-                        fits = Some((at, trial));
-                        continue;
-                    }
-                    (true, Some((first, _))) => {
-                        let first = first + 1;
-                        self.faults = outer;
-                        self.fault(
-                            path,
-                            format!(
-                                "fits both branch {first} and branch {} of `oneOf`, which \
-                                 takes a value that fits exactly one",
-                                at + 1
-                            ),
-                        );
-                        return;
-                    }
-                    (false, _) => {}
+                if let Some((first, _)) = &fits {
+                    self.faults = outer;
+                    let problem = format!(
+                        "fits both branch {} and branch {} of `oneOf`, which takes a value \
+                         that fits exactly one",
+                        first + 1,
+                        at + 1
+                    );
+                    self.fault(path, problem);
+                    return;
+                }
+                if exactly_one {
+                    // The others are tried too: none of them may fit.
+                    fits = Some((at, trial));
+                    continue;
                 }
                 *value = trial;
                 self.faults = outer;

@@ -94,7 +94,6 @@ fn take_in_reference(map: &mut Map<String, Value>, definitions: Option<&Value>) 
     else {
         return;
     };
-    let target = target.clone();
     map.remove("$ref");
     if let (Some(Value::Object(own)), Some(Value::Object(theirs))) =
         (map.get_mut("properties"), target.get("properties"))
