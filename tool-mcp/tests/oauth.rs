@@ -500,7 +500,6 @@ async fn a_token_s_scopes_decide_what_its_caller_sees_and_calls() {
 
 #[tokio::test]
 async fn a_body_that_stalls_while_the_scope_check_reads_it_is_a_408() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let key = SigningKey::new("k1");
     let issuer = Issuer::start(&[&key]).await;
     let bound = Duration::from_secs(5);
@@ -520,14 +519,7 @@ async fn a_body_that_stalls_while_the_scope_check_reads_it_is_a_408() {
         body.len(),
         &body[..10]
     );
-    let mut connection = tokio::net::TcpStream::connect(server.bound).await.unwrap();
-    connection.write_all(sent.as_bytes()).await.unwrap();
-    let mut said = Vec::new();
-    let read = tokio::time::timeout(Duration::from_secs(60), connection.read_to_end(&mut said))
-        .await
-        .expect("the server closes a stalled connection");
-    drop(read);
-    let said = String::from_utf8_lossy(&said);
+    let said = support::stalled(server.bound, sent).await;
     // The client is told it was too slow, not that its body was too large.
     assert!(
         said.starts_with("HTTP/1.1 408 ") && said.contains("the request's body stopped coming"),

@@ -625,17 +625,16 @@ async fn a_call_line_rmcp_would_refuse_is_refused_though_read_apart_from_rmcp() 
         answered.iter().all(|(id, _)| ![10, 14, 15].contains(id)),
         "{answered:?}"
     );
-    let refused = |message: &serde_json::Value, code: i64, says: &str| {
-        assert_eq!(message["error"]["code"], code, "{message}");
-        let message = message["error"]["message"].as_str().unwrap_or_default();
-        assert!(message.contains(says), "{message}");
-    };
-    refused(
+    support::assert_refused(
         &by_id_of(&answered, 11),
         -32600,
-        "`params` must be an object",
+        &["`params` must be an object"],
     );
-    refused(&by_id_of(&answered, 12), -32700, "cannot be read as JSON");
+    support::assert_refused(
+        &by_id_of(&answered, 12),
+        -32700,
+        &["cannot be read as JSON"],
+    );
     // Within the bound the call runs, and the tool refuses a name that is no text.
     assert_eq!(
         by_id_of(&answered, 13)["result"]["isError"],
@@ -643,12 +642,12 @@ async fn a_call_line_rmcp_would_refuse_is_refused_though_read_apart_from_rmcp() 
         "{answered:?}"
     );
     assert_eq!(unanswerable.len(), 2, "{unanswerable:?}");
-    refused(
+    support::assert_refused(
         &unanswerable[0],
         -32600,
-        "a JSON-RPC message is a JSON object",
+        &["a JSON-RPC message is a JSON object"],
     );
-    refused(&unanswerable[1], -32600, "`id` is sent twice");
+    support::assert_refused(&unanswerable[1], -32600, &["`id` is sent twice"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1046,22 +1045,6 @@ async fn with_a_session_store_ending_a_session_held_elsewhere_is_answered_204() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_stalls_its_request_is_cut_off_and_the_server_serves_on() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-    /// Opens a connection, writes `sent` and nothing more, and returns what the server says
-    /// until it closes the connection (within 60 s).
-    async fn stalled(bound: std::net::SocketAddr, sent: String) -> String {
-        let mut connection = tokio::net::TcpStream::connect(bound).await.unwrap();
-        connection.write_all(sent.as_bytes()).await.unwrap();
-        let mut said = Vec::new();
-        let read = tokio::time::timeout(Duration::from_secs(60), connection.read_to_end(&mut said))
-            .await
-            .expect("the server closes a stalled connection");
-        // A reset closes it too.
-        drop(read);
-        String::from_utf8_lossy(&said).into_owned()
-    }
-
     let (served, _) = shop();
     let bounded = McpServer::new(served).with_read_timeout(Duration::from_secs(5));
     let http = HttpServer::serve(bounded).await;
@@ -1074,8 +1057,10 @@ async fn a_client_that_stalls_its_request_is_cut_off_and_the_server_serves_on() 
         body.len(),
         &body[..10]
     );
-    let (head_only, part_of_the_body) =
-        tokio::join!(stalled(bound, head_only), stalled(bound, part_of_the_body));
+    let (head_only, part_of_the_body) = tokio::join!(
+        support::stalled(bound, head_only),
+        support::stalled(bound, part_of_the_body)
+    );
     // hyper closes the connection, answering 408 or nothing.
     assert!(
         head_only.is_empty() || head_only.starts_with("HTTP/1.1 408 "),

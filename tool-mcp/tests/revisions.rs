@@ -505,11 +505,10 @@ fn a_2025_11_25_session_hears_a_tools_log_at_the_level_it_set() {
     let unknown = json!({"jsonrpc": "2.0", "id": 5, "method": "logging/setLevel",
                          "params": {"level": "verbose"}});
     let refused = server.request(&unknown);
-    assert_eq!(refused["error"]["code"], -32602, "{refused}");
-    let message = refused["error"]["message"].as_str().unwrap_or("");
-    assert!(
-        message.contains("`verbose` is no log level: write one of debug, info"),
-        "{refused}"
+    support::assert_refused(
+        &refused,
+        -32602,
+        &["`verbose` is no log level: write one of debug, info"],
     );
 }
 
@@ -547,12 +546,10 @@ fn a_2026_07_28_request_hears_a_tools_log_only_at_the_level_its_meta_names() {
         let mut meta = current_meta();
         meta["io.modelcontextprotocol/logLevel"] = named;
         let (notices, refused) = server.request_hearing(&reindex(id, Some(meta)));
-        assert_eq!(refused["error"]["code"], -32602, "{refused}");
-        let message = refused["error"]["message"].as_str().unwrap_or("");
-        assert!(
-            message.contains("`_meta[\"io.modelcontextprotocol/logLevel\"]`")
-                && message.contains(says),
-            "{refused}"
+        support::assert_refused(
+            &refused,
+            -32602,
+            &["`_meta[\"io.modelcontextprotocol/logLevel\"]`", says],
         );
         assert_eq!(log_messages(&notices, "note_reindex"), [], "{notices:?}");
     }
@@ -574,12 +571,13 @@ fn a_2026_07_28_logging_set_level_is_refused_since_that_revision_removed_it() {
         let set = json!({"jsonrpc": "2.0", "id": id, "method": "logging/setLevel",
                          "params": {"level": level, "_meta": current_meta()}});
         let refused = server.request(&set);
-        assert_eq!(refused["error"]["code"], -32601, "{refused}");
-        let message = refused["error"]["message"].as_str().unwrap_or("");
-        assert!(
-            message.contains("2026-07-28 has no `logging/setLevel`")
-                && message.contains("`_meta` as `io.modelcontextprotocol/logLevel`"),
-            "{refused}"
+        support::assert_refused(
+            &refused,
+            -32601,
+            &[
+                "2026-07-28 has no `logging/setLevel`",
+                "`_meta` as `io.modelcontextprotocol/logLevel`",
+            ],
         );
     }
     // The connection serves on.
@@ -601,12 +599,13 @@ fn a_tools_list_cursor_is_refused_in_both_revisions_since_none_is_ever_given() {
             list["params"]["_meta"] = meta;
         }
         let refused = server.request(&list);
-        assert_eq!(refused["error"]["code"], -32602, "{refused}");
-        let message = refused["error"]["message"].as_str().unwrap_or("");
-        assert!(
-            message.contains("`cursor` \"page-2\" is none this server gave")
-                && message.contains("send `tools/list` without a cursor"),
-            "{refused}"
+        support::assert_refused(
+            &refused,
+            -32602,
+            &[
+                "`cursor` \"page-2\" is none this server gave",
+                "send `tools/list` without a cursor",
+            ],
         );
     }
 }

@@ -320,6 +320,33 @@ impl HttpSession {
     }
 }
 
+/// Asserts that `answer` is a JSON-RPC error of `code` whose message says each of `says`.
+pub fn assert_refused(answer: &serde_json::Value, code: i64, says: &[&str]) {
+    assert_eq!(answer["error"]["code"], code, "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap_or("");
+    for said in says {
+        assert!(message.contains(said), "{said:?} in {answer}");
+    }
+}
+
+/// Opens a connection to `bound`, writes `sent` (a request cut short) and nothing more, and
+/// returns what the server says until it closes the connection, within 60 s.
+pub async fn stalled(bound: std::net::SocketAddr, sent: String) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut connection = tokio::net::TcpStream::connect(bound).await.unwrap();
+    connection.write_all(sent.as_bytes()).await.unwrap();
+    let mut said = Vec::new();
+    let read = tokio::time::timeout(
+        std::time::Duration::from_secs(60),
+        connection.read_to_end(&mut said),
+    )
+    .await
+    .expect("the server closes a stalled connection");
+    // A reset closes it too.
+    drop(read);
+    String::from_utf8_lossy(&said).into_owned()
+}
+
 /// Ends the session `id` at `url` with a `DELETE`, as a 2025-11-25 client that leaves does;
 /// the answer's status.
 pub async fn end_session(client: &reqwest::Client, url: &str, id: &str) -> u16 {
