@@ -114,3 +114,72 @@ fn one_of_takes_a_value_that_fits_exactly_one_branch() {
     assert!(read(schema.clone(), json!({"email": "a@b.c"})).is_ok());
     assert!(read(schema, json!({})).is_err());
 }
+
+/// A point on a plan.
+#[derive(Debug, PartialEq, Eq, Hash, serde::Deserialize, schemars::JsonSchema)]
+struct Point {
+    x: i64,
+    y: i64,
+}
+
+/// Marks points on a plan, each once.
+#[tool]
+async fn mark(points: std::collections::HashSet<Point>) -> usize {
+    points.len()
+}
+
+#[tokio::test]
+async fn unique_items_compares_objects_whatever_order_their_fields_come_in() {
+    let registry = Registry::builder().tool(Mark).build().unwrap();
+    let refused = outcome(
+        &registry,
+        "mark",
+        json!({"points": [{"x": 1, "y": 2}, {"y": 2, "x": 1}]}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [fault(
+            "points",
+            "expected unique items, received an object at [0] and again at [1]"
+        )]
+    );
+    let marked = outcome(
+        &registry,
+        "mark",
+        json!({"points": [{"x": 1, "y": 2}, {"y": 1, "x": 2}]}),
+    )
+    .await;
+    assert_eq!(marked.as_deref(), Ok("2"));
+}
+
+#[test]
+fn numbers_are_equal_when_their_values_are_whatever_way_they_are_written() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "weights": {"type": "array", "items": {"type": "number"}, "uniqueItems": true},
+            "pairs": {"type": "array", "items": {"type": "array"}, "uniqueItems": true},
+            "scale": {"const": 1},
+        },
+    });
+    let refused = read(
+        schema.clone(),
+        json!({"weights": [1, 2.5, 1.0], "pairs": [[0, 1], [0.0, 1.0]], "scale": 1.0}),
+    );
+    assert_eq!(
+        refused,
+        Err(vec![
+            fault(
+                "weights",
+                "expected unique items, received 1.0 more than once"
+            ),
+            fault(
+                "pairs",
+                "expected unique items, received an array at [0] and again at [1]"
+            ),
+        ])
+    );
+    assert!(read(schema, json!({"weights": [1, 1.5], "scale": 1})).is_ok());
+}

@@ -393,33 +393,37 @@ impl<'s> Checker<'s> {
         }
     }
 
-    /// `uniqueItems`: one fault for the first item that repeats an earlier one. Text and
-    /// numbers are compared through a set; other items pair by pair, within the steps left.
+    /// `uniqueItems`: one fault for the first item that repeats an earlier one, compared as
+    /// JSON Schema compares values ([`Node::same`]). Text and numbers are compared through a
+    /// set; other items pair by pair, within the steps left, and named by their places.
     fn check_unique(&mut self, items: &[Node<'_>], path: &Path) {
-        let repeated = if items.iter().all(Node::is_scalar) {
+        if items.iter().all(Node::is_scalar) {
             let mut seen = std::collections::HashSet::with_capacity(items.len());
-            items.iter().find(|item| !seen.insert(item.scalar_key()))
-        } else {
-            let pairs = items.len().saturating_mul(items.len()) / 2;
-            if pairs > self.steps_left {
-                self.gave_up = true;
-                return;
-            }
-            self.steps_left -= pairs;
-            items
-                .iter()
-                .enumerate()
-                .find(|(index, item)| items[..*index].contains(item))
-                .map(|(_, item)| item)
-        };
-        if let Some(item) = repeated {
-            self.fault(
-                path,
-                format!(
+            if let Some(item) = items.iter().find(|item| !seen.insert(item.scalar_key())) {
+                let problem = format!(
                     "expected unique items, received {} more than once",
                     received(item)
-                ),
+                );
+                self.fault(path, problem);
+            }
+            return;
+        }
+        let pairs = items.len().saturating_mul(items.len()) / 2;
+        if pairs > self.steps_left {
+            self.gave_up = true;
+            return;
+        }
+        self.steps_left -= pairs;
+        let repeated = items.iter().enumerate().find_map(|(at, item)| {
+            let earlier = items[..at].iter().position(|earlier| earlier.same(item))?;
+            Some((earlier, at, item))
+        });
+        if let Some((earlier, at, item)) = repeated {
+            let problem = format!(
+                "expected unique items, received {} at [{earlier}] and again at [{at}]",
+                received(item)
             );
+            self.fault(path, problem);
         }
     }
 

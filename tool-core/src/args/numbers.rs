@@ -22,6 +22,36 @@ pub(super) fn is_multiple(number: &serde_json::Number, step: &Value) -> bool {
     }
 }
 
+/// Whether two numbers are the same number, as JSON Schema compares them for `enum`, `const`
+/// and `uniqueItems`: by value, whichever way each is written (`1` is `1.0`), and exactly.
+pub(super) fn same(a: &serde_json::Number, b: &serde_json::Number) -> bool {
+    match (whole(a), whole(b)) {
+        (Some(a), Some(b)) => a == b,
+        (Some(n), None) => b.as_f64().is_some_and(|b| is_whole(b, n)),
+        (None, Some(n)) => a.as_f64().is_some_and(|a| is_whole(a, n)),
+        (None, None) => a.as_f64() == b.as_f64(),
+    }
+}
+
+/// Whether the double `x` is the integer `n`, without rounding either.
+fn is_whole(x: f64, n: i128) -> bool {
+    // Every integer a JSON number is read as lies within an `i128`, and so must `x` to be one.
+    x.fract() == 0.0 && x.abs() < 1e38 && x as i128 == n
+}
+
+/// A number written as a key that the same numbers share ([`same`]) and no others: the
+/// integer's digits for a whole number, else the shortest decimal of its double.
+pub(super) fn key(number: &serde_json::Number) -> String {
+    match whole(number) {
+        Some(n) => n.to_string(),
+        None => match number.as_f64() {
+            Some(x) if x.fract() == 0.0 && x.abs() < 1e38 => (x as i128).to_string(),
+            Some(x) => x.to_string(),
+            None => number.to_string(),
+        },
+    }
+}
+
 /// `number` as an integer, when it is written as one.
 fn whole(number: &serde_json::Number) -> Option<i128> {
     (number.as_i64().map(i128::from)).or_else(|| number.as_u64().map(i128::from))
@@ -124,6 +154,26 @@ mod tests {
             (7.0, 0.0, true),
         ] {
             assert_eq!(is_multiple_of(n, step), holds, "{n} of {step}");
+        }
+    }
+
+    #[test]
+    fn numbers_are_the_same_by_value_and_exactly() {
+        let number = |text: &str| serde_json::from_str::<serde_json::Number>(text).unwrap();
+        for (a, b, holds) in [
+            ("1", "1.0", true),
+            ("-0.0", "0", true),
+            ("2.5", "2.50", true),
+            ("9007199254740993", "9007199254740992.0", false),
+            ("9007199254740992", "9007199254740992.0", true),
+            ("18446744073709551615", "-1", false),
+            ("1e300", "1e300", true),
+            ("0.1", "0.10000000000000001", true),
+            ("0.1", "0.2", false),
+        ] {
+            let (a, b) = (number(a), number(b));
+            assert_eq!(same(&a, &b), holds, "{a} and {b}");
+            assert_eq!(key(&a) == key(&b), holds, "{a} and {b}, as keys");
         }
     }
 }

@@ -14,6 +14,8 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Number, Value};
 
+use super::numbers;
+
 /// One JSON value; see the module documentation.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Node<'a> {
@@ -74,12 +76,12 @@ impl<'a> Node<'a> {
     }
 
     /// A scalar as a key that equal scalars share and unequal ones do not (`1` and `1.0` are
-    /// told apart, as serde_json's numbers are).
+    /// one number, as JSON Schema compares them).
     pub(crate) fn scalar_key(&self) -> (u8, Cow<'_, str>) {
         match self {
             Node::Null => (0, Cow::Borrowed("")),
             Node::Bool(flag) => (1, Cow::Borrowed(if *flag { "true" } else { "false" })),
-            Node::Number(number) => (2, Cow::Owned(number.to_string())),
+            Node::Number(number) => (2, Cow::Owned(numbers::key(number))),
             Node::String(text) => (3, Cow::Borrowed(text)),
             Node::Array(_) | Node::Object(_) => (4, Cow::Borrowed("")),
         }
@@ -99,12 +101,13 @@ impl<'a> Node<'a> {
         }
     }
 
-    /// Whether this is the same JSON value as `value` (numbers compared as serde_json does).
+    /// Whether this is the same JSON value as `value`, as JSON Schema compares them: numbers by
+    /// value, objects whatever order their fields come in.
     pub(crate) fn equals(&self, value: &Value) -> bool {
         match (self, value) {
             (Node::Null, Value::Null) => true,
             (Node::Bool(a), Value::Bool(b)) => a == b,
-            (Node::Number(a), Value::Number(b)) => a == b,
+            (Node::Number(a), Value::Number(b)) => numbers::same(a, b),
             (Node::String(a), Value::String(b)) => a == b,
             (Node::Array(a), Value::Array(b)) => {
                 a.len() == b.len() && a.iter().zip(b).all(|(a, b)| a.equals(b))
@@ -116,6 +119,24 @@ impl<'a> Node<'a> {
                     && b.keys().all(|key| a.iter().any(|(name, _)| name == key))
             }
             _ => false,
+        }
+    }
+
+    /// Whether this is the same JSON value as `other`, compared as [`equals`](Self::equals)
+    /// compares.
+    pub(crate) fn same(&self, other: &Node<'_>) -> bool {
+        match (self, other) {
+            (Node::Number(a), Node::Number(b)) => numbers::same(a, b),
+            (Node::Array(a), Node::Array(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(a, b)| a.same(b))
+            }
+            (Node::Object(a), Node::Object(b)) => {
+                a.len() == b.len()
+                    && a.iter()
+                        .all(|(key, item)| other.field(key).is_some_and(|b| item.same(b)))
+                    && b.iter().all(|(key, _)| self.field(key).is_some())
+            }
+            (a, b) => a == b,
         }
     }
 
