@@ -183,3 +183,55 @@ fn numbers_are_equal_when_their_values_are_whatever_way_they_are_written() {
     );
     assert!(read(schema, json!({"weights": [1, 1.5], "scale": 1})).is_ok());
 }
+
+/// A tree of names.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+struct Tree {
+    name: String,
+    children: Vec<Tree>,
+}
+
+impl Tree {
+    fn count(&self) -> usize {
+        1 + self.children.iter().map(Tree::count).sum::<usize>()
+    }
+}
+
+/// Counts a tree's names.
+#[tool]
+async fn tree_count(#[input] tree: Tree) -> usize {
+    tree.count()
+}
+
+#[tokio::test]
+async fn a_type_that_holds_itself_is_held_to_its_schema_at_every_depth() {
+    use tool_core::providers::Provider;
+    // Gemini takes no `$ref`, so no type that holds itself (refused when the registry is made).
+    let providers = [Provider::Mcp, Provider::OpenAi, Provider::Anthropic];
+    let registry = (Registry::builder().tool(TreeCount))
+        .providers(providers)
+        .build()
+        .unwrap();
+    let refused = outcome(
+        &registry,
+        "tree_count",
+        json!({"name": "a", "children": [{"name": "b", "children": [], "nmae": "c"}]}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [fault("children[0].nmae", "unknown field")]
+    );
+    let counted = outcome(
+        &registry,
+        "tree_count",
+        json!({"name": "a", "children": [{"name": "b", "children": []}]}),
+    )
+    .await;
+    assert_eq!(counted.as_deref(), Ok("2"));
+    for provider in providers {
+        let exported = registry.export(provider);
+        assert!(exported.is_ok(), "{provider:?}: {exported:?}");
+    }
+}

@@ -44,7 +44,7 @@ fn generator(contract: Contract) -> schemars::SchemaGenerator {
 /// [`input_schema`] from the schema schemars generated for the input type.
 fn input_schema_from(generated: schemars::Schema) -> Map<String, Value> {
     let mut schema = into_map(generated.to_value());
-    schema.remove("title");
+    let title = schema.remove("title");
     schema.insert("type".into(), "object".into());
     schema
         .entry("properties")
@@ -53,7 +53,53 @@ fn input_schema_from(generated: schemars::Schema) -> Map<String, Value> {
     // `#[tool]` makes do), for which schemars writes it first.
     schema.shift_remove("additionalProperties");
     schema.insert("additionalProperties".into(), false.into());
-    close_nested_objects(schema)
+    root_into_definitions(close_nested_objects(schema), title)
+}
+
+/// A schema whose type holds itself (`struct Tree { children: Vec<Tree> }`) as its root, as
+/// schemars writes it (`"$ref": "#"`), made one whose references all point into `$defs`: the
+/// root copied there under its type's name. The checker, the describer and each provider's
+/// dialect follow `#/$defs/...` alone, and so does many a client.
+fn root_into_definitions(
+    mut schema: Map<String, Value>,
+    title: Option<Value>,
+) -> Map<String, Value> {
+    let mut name = match title {
+        Some(Value::String(title)) => title,
+        _ => "Input".to_owned(),
+    };
+    let taken = |name: &str, schema: &Map<String, Value>| {
+        schema
+            .get("$defs")
+            .and_then(|defs| defs.get(name))
+            .is_some()
+    };
+    while taken(&name, &schema) {
+        name.push('_');
+    }
+    let target = Value::String(format!("#/$defs/{name}"));
+    let mut refers_to_root = false;
+    let mut root = Value::Object(schema);
+    walk::every_subschema_mut(&mut root, &mut String::new(), &mut |map, _| {
+        if let Some(reference) = map.get_mut("$ref").filter(|reference| *reference == "#") {
+            *reference = target.clone();
+            refers_to_root = true;
+        }
+    });
+    let Value::Object(mut schema) = root else {
+        unreachable!("an object stays an object")
+    };
+    if refers_to_root {
+        let mut copy = schema.clone();
+        copy.remove("$defs");
+        if let Value::Object(defs) = schema
+            .entry("$defs")
+            .or_insert_with(|| Value::Object(Map::new()))
+        {
+            defs.insert(name, Value::Object(copy));
+        }
+    }
+    schema
 }
 
 /// Closes every object inside the arguments that names its fields and says nothing of others
@@ -133,8 +179,8 @@ fn output_schema_from(generated: schemars::Schema) -> Option<Map<String, Value>>
     if schema.get("type") != Some(&Value::String("object".into())) {
         return None;
     }
-    schema.remove("title");
-    Some(schema)
+    let title = schema.remove("title");
+    Some(root_into_definitions(schema, title))
 }
 
 fn into_map(value: Value) -> Map<String, Value> {
