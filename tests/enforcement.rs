@@ -176,6 +176,86 @@ fn a_rule_the_registry_cannot_check_is_refused_when_the_registry_is_built() {
     assert!(Registry::builder().tool(raw(checked)).build().is_ok());
 }
 
+#[test]
+fn a_keyword_whose_value_the_registry_cannot_read_is_refused_when_the_registry_is_built() {
+    let cases = [
+        (
+            json!({"type": "int"}),
+            "items",
+            r#"`type` is "int", which is not a JSON Schema type: did you mean "integer"?"#,
+        ),
+        (
+            json!({"type": "array", "items": [{"type": "string"}]}),
+            "items",
+            "`items` is a list, as draft 7 wrote a tuple: write the list as `prefixItems`",
+        ),
+        (
+            json!({"type": "number", "minimum": 0, "exclusiveMinimum": true}),
+            "items",
+            "`exclusiveMinimum` is true, as draft 4 wrote it: write the bound itself \
+             (`\"exclusiveMinimum\": 0` in place of `\"minimum\": 0` and this)",
+        ),
+        (
+            json!({"type": "string", "maxLength": 10.0}),
+            "items",
+            "`maxLength` is 10.0, which is not a whole number of zero or more written as one: \
+             write 10",
+        ),
+        (
+            json!({"type": "object", "required": "x"}),
+            "items",
+            r#"`required` is "x", which is not a list of field names: write ["x"]"#,
+        ),
+        (
+            json!({"$ref": "#note"}),
+            "items",
+            "`$ref` is \"#note\", which does not point into this schema's `$defs`",
+        ),
+        (
+            json!({"$ref": "#/$defs/Missing"}),
+            "items",
+            "`$ref` is \"#/$defs/Missing\", which does not point into this schema's `$defs`",
+        ),
+        (
+            json!({"type": "array", "uniqueItems": "yes"}),
+            "items",
+            r#"`uniqueItems` is "yes", which is not true or false"#,
+        ),
+        (
+            json!({"type": "number", "multipleOf": 0}),
+            "items",
+            "`multipleOf` is 0, which is not a number above zero",
+        ),
+        (
+            json!({"anyOf": []}),
+            "items",
+            "`anyOf` is [], which is not a list of one schema or more",
+        ),
+        (
+            json!({"type": "object", "properties": {"a": 5}}),
+            "items",
+            "`properties.a` is 5, which is not a schema: write an object of keywords, or true or \
+             false",
+        ),
+    ];
+    for (field, path, problem) in cases {
+        let error = Registry::builder()
+            .tool(raw(field.clone()))
+            .build()
+            .expect_err(&field.to_string());
+        let RegistryError::Unexportable { errors } = &error else {
+            panic!("{error}");
+        };
+        assert_eq!(errors[0].tool, "raw_tool", "{field}");
+        assert_eq!(errors[0].path, path, "{field}");
+        assert!(
+            errors[0].problem.contains(problem),
+            "{field}: {}",
+            errors[0].problem
+        );
+    }
+}
+
 /// Halves, as a hand-written schema describes them: keywords no schemars attribute writes.
 #[derive(Debug, serde::Deserialize)]
 struct Halves(Vec<f64>);

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use crate::args::shown;
 use crate::schema::formats;
 use crate::schema::keywords::{self, integer_range};
-use crate::schema::walk;
+use crate::schema::{values, walk};
 
 /// Why a schema cannot be written in a provider's dialect.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -263,13 +263,17 @@ pub(crate) fn untyped_fields(schema: &Map<String, Value>) -> Vec<String> {
 }
 
 /// Every rule in `schema` the registry could not enforce, with the path of its field: a
-/// keyword the checker does not know, a standard format it does not check, a pattern the
-/// `regex` crate cannot read.
+/// keyword the checker does not know, or whose value it cannot read, a `$ref` that leads
+/// nowhere in the schema, a standard format it does not check, a pattern the `regex` crate
+/// cannot read.
 pub(crate) fn unenforceable(schema: &Map<String, Value>) -> Vec<(String, String)> {
     let mut found = Vec::new();
     let mut root = Value::Object(schema.clone());
     walk::every_subschema_mut(&mut root, &mut String::new(), &mut |map, path| {
         let path = shown(path.to_owned());
+        for problem in values::unreadable(map, schema) {
+            found.push((path.clone(), problem));
+        }
         for keyword in map
             .keys()
             .filter(|keyword| !keywords::is_understood(keyword))

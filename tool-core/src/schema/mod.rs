@@ -13,6 +13,7 @@ pub(crate) mod formats;
 pub(crate) mod headers;
 pub(crate) mod keywords;
 pub(crate) mod patterns;
+pub(crate) mod values;
 pub(crate) mod walk;
 mod words;
 
