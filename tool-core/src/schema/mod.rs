@@ -62,7 +62,7 @@ fn input_schema_from(generated: schemars::Schema) -> Map<String, Value> {
 /// root copied there under its type's name. The checker, the describer and each provider's
 /// dialect follow `#/$defs/...` alone, and so does many a client.
 fn root_into_definitions(
-    mut schema: Map<String, Value>,
+    schema: Map<String, Value>,
     title: Option<Value>,
 ) -> Map<String, Value> {
     let mut name = match title {
