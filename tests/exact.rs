@@ -192,15 +192,19 @@ struct Tree {
 }
 
 impl Tree {
-    fn count(&self) -> usize {
-        1 + self.children.iter().map(Tree::count).sum::<usize>()
+    fn names(&self) -> String {
+        let children = self.children.iter().map(Tree::names);
+        std::iter::once(self.name.clone())
+            .chain(children)
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
-/// Counts a tree's names.
+/// Says a tree's names.
 #[tool]
-async fn tree_count(#[input] tree: Tree) -> usize {
-    tree.count()
+async fn tree_names(#[input] tree: Tree) -> String {
+    tree.names()
 }
 
 #[tokio::test]
@@ -208,13 +212,13 @@ async fn a_type_that_holds_itself_is_held_to_its_schema_at_every_depth() {
     use tool_core::providers::Provider;
     // Gemini takes no `$ref`, so no type that holds itself (refused when the registry is made).
     let providers = [Provider::Mcp, Provider::OpenAi, Provider::Anthropic];
-    let registry = (Registry::builder().tool(TreeCount))
+    let registry = (Registry::builder().tool(TreeNames))
         .providers(providers)
         .build()
         .unwrap();
     let refused = outcome(
         &registry,
-        "tree_count",
+        "tree_names",
         json!({"name": "a", "children": [{"name": "b", "children": [], "nmae": "c"}]}),
     )
     .await
@@ -225,11 +229,11 @@ async fn a_type_that_holds_itself_is_held_to_its_schema_at_every_depth() {
     );
     let counted = outcome(
         &registry,
-        "tree_count",
+        "tree_names",
         json!({"name": "a", "children": [{"name": "b", "children": []}]}),
     )
     .await;
-    assert_eq!(counted.as_deref(), Ok("2"));
+    assert_eq!(counted.as_deref(), Ok("a b"));
     for provider in providers {
         let exported = registry.export(provider);
         assert!(exported.is_ok(), "{provider:?}: {exported:?}");

@@ -61,10 +61,7 @@ fn input_schema_from(generated: schemars::Schema) -> Map<String, Value> {
 /// schemars writes it (`"$ref": "#"`), made one whose references all point into `$defs`: the
 /// root copied there under its type's name. The checker, the describer and each provider's
 /// dialect follow `#/$defs/...` alone, and so does many a client.
-fn root_into_definitions(
-    schema: Map<String, Value>,
-    title: Option<Value>,
-) -> Map<String, Value> {
+fn root_into_definitions(schema: Map<String, Value>, title: Option<Value>) -> Map<String, Value> {
     let mut name = match title {
         Some(Value::String(title)) => title,
         _ => "Input".to_owned(),
