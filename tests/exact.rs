@@ -239,3 +239,33 @@ async fn a_type_that_holds_itself_is_held_to_its_schema_at_every_depth() {
         assert!(exported.is_ok(), "{provider:?}: {exported:?}");
     }
 }
+
+#[test]
+fn a_field_sent_as_null_is_absent_to_every_rule_and_to_the_handler() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "contact": {"enum": ["phone", "email"]},
+            "phone": {"type": "string"},
+            "email": {"type": "string"},
+        },
+        "required": ["contact"],
+        "if": {"properties": {"contact": {"const": "phone"}}},
+        "then": {"required": ["phone"]},
+        "additionalProperties": false,
+    });
+    assert_eq!(
+        read(schema.clone(), json!({"contact": "phone", "phone": null})),
+        Err(vec![fault(
+            "phone",
+            "missing (the schema's `then` asks for it, as the value fits its `if`)"
+        )])
+    );
+    assert_eq!(
+        read(
+            schema,
+            json!({"contact": "email", "email": "a@b.c", "phone": null})
+        ),
+        Ok(json!({"contact": "email", "email": "a@b.c"}))
+    );
+}

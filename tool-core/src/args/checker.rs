@@ -74,6 +74,9 @@ pub(super) struct Checker<'s> {
     /// Whether some object schema requires a field its `properties` do not describe: only then
     /// are required fields looked for beyond the properties.
     pub(super) required_elsewhere: bool,
+    /// Whether a field set to `null` was taken out of the value somewhere, so that the
+    /// arguments are to be read as the checker left them.
+    pub(super) took_out_nulls: bool,
 }
 
 impl<'s> Checker<'s> {
@@ -91,6 +94,7 @@ impl<'s> Checker<'s> {
                 .max(CHECK_STEPS_AT_LEAST),
             gave_up: false,
             required_elsewhere: schema.required_elsewhere,
+            took_out_nulls: false,
         }
     }
 
@@ -147,6 +151,17 @@ impl<'s> Checker<'s> {
         path: &mut Path,
     ) {
         let keywords = Keywords::of(schema);
+        if let (true, Some(Value::Object(properties)), Node::Object(object)) =
+            (self.null_is_absent, keywords.properties, &mut *value)
+            && object.iter().any(|(_, value)| value.is_null())
+            && !sent_twice(object)
+        {
+            // A struct: a field set to null counts as absent, to every rule below (an `if`,
+            // a branch's `required`) as to the fields. (Not when a field is sent twice, which
+            // is refused below and may be sent as `null` once.)
+            object.retain(|(key, value)| !(value.is_null() && properties.lookup(key).is_some()));
+            self.took_out_nulls = true;
+        }
         if let Some(target) = keywords
             .reference
             .and_then(Value::as_str)
@@ -435,11 +450,7 @@ impl<'s> Checker<'s> {
     ) {
         let properties = keywords.properties.and_then(Value::as_object);
         let extra = keywords.additional_properties;
-        let repeats = object
-            .iter()
-            .enumerate()
-            .any(|(at, (name, _))| object[..at].iter().any(|(earlier, _)| earlier == name));
-        if let Some(properties) = properties.filter(|_| repeats) {
+        if let Some(properties) = properties.filter(|_| sent_twice(object)) {
             // A struct's field is read once; serde refuses a second (and would name only the
             // first field sent twice).
             for key in properties.keys() {
@@ -457,12 +468,6 @@ impl<'s> Checker<'s> {
                     });
                 }
             }
-        }
-        if let Some(properties) = properties.filter(|_| self.null_is_absent)
-            && object.iter().any(|(_, value)| value.is_null())
-        {
-            // A struct: a field set to null counts as absent.
-            object.retain(|(key, value)| !(value.is_null() && properties.lookup(key).is_some()));
         }
         let known =
             |key: &str| properties.is_some_and(|properties| properties.lookup(key).is_some());
@@ -513,6 +518,12 @@ impl<'s> Checker<'s> {
             }
         }
     }
+}
+
+/// Whether some field of `object` is sent more than once.
+fn sent_twice(object: &[(Cow<'_, str>, Node<'_>)]) -> bool {
+    (object.iter().enumerate())
+        .any(|(at, (name, _))| object[..at].iter().any(|(earlier, _)| earlier == name))
 }
 
 /// The field of `properties` that the unknown `key` most likely meant, among those not sent.

@@ -93,8 +93,10 @@ pub(crate) fn parse_checked<T: DeserializeOwned>(
     schema: &Prepared,
     tool: &str,
 ) -> Result<T, Refusal> {
-    checked_rest(arguments, schema.view(), tool)?;
-    parse(arguments, schema, tool)
+    // Read as checked: a field sent as `null` is absent to the handler too.
+    let cleaned = checked(arguments, schema.view(), None)
+        .map_err(|faults| refusal(tool, schema.view().schema, faults))?;
+    parse(cleaned.as_deref().unwrap_or(arguments), schema, tool)
 }
 
 /// [`parse`] for a `T` that refuses unknown fields itself (`#[serde(deny_unknown_fields)]`, as
@@ -216,10 +218,11 @@ fn reread(
     let cleaned = checked(arguments, schema, Some(first_error))
         .map_err(|faults| refusal(tool, schema.schema, faults))?;
     // The checker found nothing: read as serde alone would, nulls for absent fields taken out.
-    match read(&cleaned, None) {
+    let cleaned = cleaned.as_deref().unwrap_or(arguments);
+    match read(cleaned, None) {
         Ok(()) => Ok(()),
         Err(error) => {
-            let fault = located(&cleaned, error, read);
+            let fault = located(cleaned, error, read);
             Err(refusal(tool, schema.schema, vec![fault]))
         }
     }
@@ -274,13 +277,13 @@ fn read_all<'a, T>(
 }
 
 /// The arguments held against the schema: every fault, or, if there is none, the text of the
-/// arguments with the nulls that stand for absent fields taken out. `first_error` is serde's,
-/// when serde refused them.
+/// arguments with the nulls that stand for absent fields taken out (`None` when there were
+/// none, and the arguments stand as sent). `first_error` is serde's, when serde refused them.
 fn checked(
     arguments: &str,
     schema: View<'_>,
     first_error: Option<&serde_json::Error>,
-) -> Result<String, Vec<Fault>> {
+) -> Result<Option<String>, Vec<Fault>> {
     let mut value = Node::parse(arguments).map_err(|error| {
         vec![Fault {
             path: String::new(),
@@ -316,11 +319,11 @@ fn checked(
     if !checker.faults.is_empty() {
         return Err(checker.faults);
     }
-    if first_error.is_none() {
-        return Ok(String::new());
+    if !checker.took_out_nulls {
+        return Ok(None);
     }
     // A tree with string keys always serializes.
-    Ok(serde_json::to_string(&value).unwrap_or_default())
+    Ok(Some(serde_json::to_string(&value).unwrap_or_default()))
 }
 
 /// The problem with arguments serde_json could not read: nested too deeply, or not JSON.
