@@ -269,3 +269,30 @@ fn a_field_sent_as_null_is_absent_to_every_rule_and_to_the_handler() {
         Ok(json!({"contact": "email", "email": "a@b.c"}))
     );
 }
+
+/// Files a report for a year.
+#[tool]
+async fn report_file(
+    /// The year, in four digits.
+    #[schemars(regex(pattern = r"^\d{4}$"))]
+    year: String,
+) -> String {
+    year
+}
+
+#[tokio::test]
+async fn a_pattern_s_digits_are_ascii_as_ecma_262_says() {
+    let registry = Registry::builder().tool(ReportFile).build().unwrap();
+    let refused = outcome(&registry, "report_file", json!({"year": "٢٠٢٦"}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [fault(
+            "year",
+            r#"expected text matching ^\d{4}$, received "٢٠٢٦""#
+        )]
+    );
+    let filed = outcome(&registry, "report_file", json!({"year": "2026"})).await;
+    assert_eq!(filed.as_deref(), Ok("2026"));
+}

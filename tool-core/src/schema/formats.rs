@@ -59,7 +59,7 @@ pub(crate) fn holds(format: &str, text: &str) -> bool {
         "hostname" => is_hostname(text),
         "ipv4" => text.parse::<Ipv4Addr>().is_ok(),
         "ipv6" => text.parse::<Ipv6Addr>().is_ok(),
-        "regex" => super::patterns::Regex::new(text).is_ok(),
+        "regex" => super::patterns::compile(text).is_ok(),
         _ => true,
     }
 }

@@ -4,6 +4,10 @@
 //! classes) but has no look-around and no backreferences; a pattern it cannot read makes the
 //! registry refuse the tool when it is built.
 //!
+//! ECMA 262's `\d`, `\w` and `\b` are ASCII (a digit is `0` to `9`) where the `regex`
+//! crate's are Unicode (`\d` takes `٣`): each is written as its ASCII class before compiling,
+//! so that a pattern takes what a model reading it as ECMA 262 expects, and no more.
+//!
 //! Without the `patterns` feature there is no `regex` crate to read them with: [`Regex`] is
 //! then a type no value has, [`readable`] says to turn the feature on, and every pattern
 //! matches nothing, so a schema with a pattern is refused when the registry is made and a value
@@ -33,9 +37,53 @@ impl Regex {
     }
 }
 
+/// `pattern`, read as ECMA 262 reads it (see the module documentation).
+#[cfg(feature = "patterns")]
+pub(crate) fn compile(pattern: &str) -> Result<Regex, regex::Error> {
+    Regex::new(&as_ecma_262(pattern))
+}
+
+/// Without the `patterns` feature, an error saying to turn it on.
+#[cfg(not(feature = "patterns"))]
+pub(crate) fn compile(pattern: &str) -> Result<Regex, String> {
+    Regex::new(pattern)
+}
+
+/// `pattern` with ECMA 262's ASCII classes written out for the `regex` crate: `\d` as
+/// `[0-9]`, `\w` as `[0-9A-Za-z_]`, their negations likewise (inside a class too, as a nested
+/// class), and `\b`, `\B` as ASCII word boundaries.
+#[cfg(feature = "patterns")]
+fn as_ecma_262(pattern: &str) -> std::borrow::Cow<'_, str> {
+    if !pattern.contains('\\') {
+        return pattern.into();
+    }
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('d') => out.push_str("[0-9]"),
+            Some('D') => out.push_str("[^0-9]"),
+            Some('w') => out.push_str("[0-9A-Za-z_]"),
+            Some('W') => out.push_str("[^0-9A-Za-z_]"),
+            Some('b') => out.push_str("(?-u:\\b)"),
+            Some('B') => out.push_str("(?-u:\\B)"),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out.into()
+}
+
 /// Whether the registry can read `pattern`; else what to do, in words for a refusal.
 pub(crate) fn readable(pattern: &str) -> Result<(), String> {
-    match Regex::new(pattern) {
+    match compile(pattern) {
         Ok(_) => Ok(()),
         #[cfg(feature = "patterns")]
         Err(error) => Err(format!(
@@ -72,7 +120,7 @@ impl Patterns {
         let mut patterns = Patterns::default();
         for_each_pattern(schema, &mut |_, pattern| {
             if !patterns.compiled.iter().any(|(known, _)| known == pattern)
-                && let Ok(regex) = Regex::new(pattern)
+                && let Ok(regex) = compile(pattern)
             {
                 patterns.compiled.push((pattern.to_owned(), regex));
             }
@@ -93,7 +141,7 @@ impl Patterns {
     pub(crate) fn matches(&self, pattern: &str, text: &str) -> bool {
         match self.compiled.iter().find(|(known, _)| known == pattern) {
             Some((_, regex)) => regex.is_match(text),
-            None => Regex::new(pattern).is_ok_and(|regex| regex.is_match(text)),
+            None => compile(pattern).is_ok_and(|regex| regex.is_match(text)),
         }
     }
 }
@@ -106,4 +154,32 @@ pub(crate) fn for_each_pattern(schema: &Map<String, Value>, visit: &mut dyn FnMu
             visit(path, pattern);
         }
     });
+}
+
+#[cfg(all(test, feature = "patterns"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_are_ascii_as_ecma_262_has_them() {
+        for (pattern, text, matches) in [
+            (r"^\d{4}$", "2026", true),
+            (r"^\d{4}$", "٢٠٢٦", false),
+            (r"^\w+$", "snake_case9", true),
+            (r"^\w+$", "café", false),
+            (r"^\D+$", "é-x", true),
+            (r"^\W$", "é", true),
+            (r"^[\d.]+$", "1.5", true),
+            (r"^[\d.]+$", "١.٥", false),
+            (r"^[^\W_]+$", "ab1", true),
+            (r"^[^\W_]+$", "a_b", false),
+            (r"\bcat\b", "écat", true),
+            (r"^\\d$", "\\d", true),
+            (r"^\p{L}+$", "café", true),
+            (r"^\s$", "\u{a0}", true),
+        ] {
+            let regex = compile(pattern).unwrap();
+            assert_eq!(regex.is_match(text), matches, "{pattern} on {text:?}");
+        }
+    }
 }
