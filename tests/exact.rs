@@ -296,3 +296,66 @@ async fn a_pattern_s_digits_are_ascii_as_ecma_262_says() {
     let filed = outcome(&registry, "report_file", json!({"year": "2026"})).await;
     assert_eq!(filed.as_deref(), Ok("2026"));
 }
+
+/// Who may see a note, when anyone is named.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[schemars(extend("minProperties" = 1))]
+struct Audience {
+    team: Option<String>,
+    person: Option<String>,
+}
+
+/// Shares a note.
+#[tool]
+async fn note_share(
+    /// How it is shared.
+    #[schemars(extend("enum" = ["read", "edit"]))]
+    mode: String,
+    /// Who shares it: a name, or null for nobody in particular.
+    #[schemars(required)]
+    sharer: Option<String>,
+) -> String {
+    format!("{mode} {sharer:?}")
+}
+
+/// Shares a note with an audience.
+#[tool]
+async fn note_show(#[input] audience: Audience) -> String {
+    format!("{:?} {:?}", audience.team, audience.person)
+}
+
+#[tokio::test]
+async fn rules_written_onto_a_type_are_held_beyond_what_serde_reads() {
+    let registry = (Registry::builder().tool(NoteShare).tool(NoteShow))
+        .build()
+        .unwrap();
+    let refused = outcome(&registry, "note_share", json!({"mode": "own"}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [
+            fault("mode", r#"expected one of "read", "edit", received "own""#),
+            fault("sharer", "missing; expected string"),
+        ]
+    );
+    let shared = outcome(
+        &registry,
+        "note_share",
+        json!({"mode": "edit", "sharer": null}),
+    )
+    .await;
+    assert_eq!(shared.as_deref(), Ok("edit None"));
+    let refused = outcome(&registry, "note_show", json!({}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [fault(
+            "(arguments)",
+            "expected at least 1 fields, received 0"
+        )]
+    );
+    let shown = outcome(&registry, "note_show", json!({"team": "ops"})).await;
+    assert_eq!(shown.as_deref(), Ok(r#"Some("ops") None"#));
+}

@@ -17,6 +17,7 @@ use super::MAX_ARGUMENT_DEPTH;
 use super::path::{Path, quote};
 use crate::args::leniency::Leniency;
 use crate::args::tree::Node;
+use crate::schema::keywords::is_null_schema;
 use crate::schema::walk::{Lookup, Root};
 
 /// How many `$ref`s and optionals one value's schema may go through before it counts as
@@ -283,15 +284,6 @@ fn number_in(text: &str, integer: bool) -> Option<Number> {
     let number: Number = serde_json::from_str(text).ok()?;
     let whole = number.is_i64() || number.is_u64();
     (whole || !integer).then_some(number)
-}
-
-/// Whether a schema is `{"type": "null"}`, the other branch of an optional.
-fn is_null_schema(schema: &Value) -> bool {
-    schema
-        .as_object()
-        .and_then(|schema| schema.lookup("type"))
-        .and_then(Value::as_str)
-        == Some("null")
 }
 
 #[cfg(test)]

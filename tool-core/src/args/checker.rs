@@ -15,7 +15,7 @@ use crate::args::tree::Node;
 use crate::outcome::suggest::nearest;
 use crate::schema::Words;
 use crate::schema::formats;
-use crate::schema::keywords::{Keywords, integer_range};
+use crate::schema::keywords::{Keywords, admits_null, integer_range};
 use crate::schema::patterns::Patterns;
 use crate::schema::walk::{Lookup, Root};
 
@@ -156,10 +156,11 @@ impl<'s> Checker<'s> {
             && object.iter().any(|(_, value)| value.is_null())
             && !sent_twice(object)
         {
-            // A struct: a field set to null counts as absent, to every rule below (an `if`,
-            // a branch's `required`) as to the fields. (Not when a field is sent twice, which
-            // is refused below and may be sent as `null` once.)
-            object.retain(|(key, value)| !(value.is_null() && properties.lookup(key).is_some()));
+            // A struct: a field set to null that does not take null counts as absent, to
+            // every rule below (an `if`, a branch's `required`) as to the fields. (Not when a
+            // field is sent twice, which is refused below and may be sent as `null` once.)
+            let absent = |key: &str| properties.lookup(key).is_some_and(|p| !admits_null(p));
+            object.retain(|(key, value)| !(value.is_null() && absent(key)));
             self.took_out_nulls = true;
         }
         if let Some(target) = keywords
@@ -537,11 +538,6 @@ fn unsent_near<'p>(
         .map(String::as_str)
         .filter(|field| !object.iter().any(|(sent, _)| sent == field));
     nearest(key, unsent)
-}
-
-/// Whether a schema is `{"type": "null"}`, the other branch of an optional.
-pub(super) fn is_null_schema(schema: &Value) -> bool {
-    schema.get("type").and_then(Value::as_str) == Some("null")
 }
 
 /// The one value a property's schema allows (`const`, or an `enum` of one), as a tag has.

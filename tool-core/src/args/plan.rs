@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use super::numbers::{INEXACT, is_multiple_of};
 use crate::schema::formats;
-use crate::schema::keywords::Keywords;
+use crate::schema::keywords::{Keywords, admits_null, is_null_schema};
 use crate::schema::patterns::{Patterns, Regex};
 use crate::schema::walk::{self, Lookup};
 
@@ -80,6 +80,9 @@ pub(super) struct TextRule {
     max_length: Option<u64>,
     pattern: Option<Regex>,
     format: Option<String>,
+    /// An `enum` or `const` of text: the values allowed. serde checks a Rust enum's variants
+    /// itself, but not one written onto a `String` (`#[schemars(extend("enum" = ..))]`).
+    choices: Option<Vec<String>>,
 }
 
 impl Plan {
@@ -106,8 +109,9 @@ impl Plan {
         self.steps.iter().enumerate().any(|(at, step)| match step {
             Step::Any | Step::Same(_) | Step::Traced => false,
             Step::List { min, max, .. } => min.is_some() || max.is_some(),
-            // The root's fields are known to serde (the input struct, or its wrapper).
-            Step::Object { .. } => at != self.root(),
+            // The root's fields are known to serde (the input struct, or its wrapper); how
+            // many it must have is not.
+            Step::Object { min, max, .. } => at != self.root() || min.is_some() || max.is_some(),
             Step::HandOver | Step::Number(_) | Step::Text(_) => true,
         })
     }
@@ -219,9 +223,13 @@ impl Compiler<'_> {
                 items,
             };
         }
+        let Some(choices) = text_choices(&keywords) else {
+            // Values other than text allowed by name: the checker compares them.
+            return Step::HandOver;
+        };
         number_rule(&keywords)
             .map(Step::Number)
-            .or_else(|| self.text_rule(&keywords).map(Step::Text))
+            .or_else(|| self.text_rule(&keywords, choices).map(Step::Text))
             .unwrap_or(Step::Any)
     }
 
@@ -265,6 +273,18 @@ impl Compiler<'_> {
     }
 
     fn object_step(&mut self, keywords: &Keywords<'_>) -> Step {
+        // A field required though it takes `null` (`#[schemars(required)]` on an `Option`):
+        // serde reads its absence as `None`, so only the checker sees it missing.
+        let properties = keywords.properties.and_then(Value::as_object);
+        let required = keywords.required.and_then(Value::as_array);
+        let required_optional = required.into_iter().flatten().any(|name| {
+            (name.as_str())
+                .and_then(|name| properties?.lookup(name))
+                .is_some_and(admits_null)
+        });
+        if required_optional {
+            return Step::HandOver;
+        }
         let mut fields = Vec::new();
         if let Some(properties) = keywords.properties.and_then(Value::as_object) {
             for (name, schema) in properties {
@@ -285,7 +305,7 @@ impl Compiler<'_> {
         }
     }
 
-    fn text_rule(&self, keywords: &Keywords<'_>) -> Option<TextRule> {
+    fn text_rule(&self, keywords: &Keywords<'_>, choices: Option<Vec<String>>) -> Option<TextRule> {
         let pattern = match keywords.pattern.and_then(Value::as_str) {
             Some(pattern) => Some(self.patterns.compiled(pattern)?),
             None => None,
@@ -299,11 +319,13 @@ impl Compiler<'_> {
                 .and_then(Value::as_str)
                 .filter(|format| formats::expected(format).is_some())
                 .map(str::to_owned),
+            choices,
         };
         let says_something = rule.min_length.is_some()
             || rule.max_length.is_some()
             || rule.pattern.is_some()
-            || rule.format.is_some();
+            || rule.format.is_some()
+            || rule.choices.is_some();
         says_something.then_some(rule)
     }
 }
@@ -328,8 +350,25 @@ fn number_rule(keywords: &Keywords<'_>) -> Option<NumberRule> {
     says_something.then_some(rule)
 }
 
-fn is_null_schema(schema: &Value) -> bool {
-    schema.get("type").and_then(Value::as_str) == Some("null")
+/// The text an `enum` or `const` allows (`Some(None)` when there is neither; a `null` among
+/// them is left to the step's other rules, which every `null` passes), or `None` when it allows
+/// values other than text, which the plan does not compare.
+fn text_choices(keywords: &Keywords<'_>) -> Option<Option<Vec<String>>> {
+    let allowed = match (keywords.enumeration, keywords.constant) {
+        (None, None) => return Some(None),
+        (_, Some(constant)) => std::slice::from_ref(constant),
+        (Some(Value::Array(allowed)), None) => allowed.as_slice(),
+        (Some(_), None) => return None,
+    };
+    let mut choices = Vec::with_capacity(allowed.len());
+    for value in allowed {
+        match value {
+            Value::String(text) => choices.push(text.clone()),
+            Value::Null => {}
+            _ => return None,
+        }
+    }
+    Some(Some(choices))
 }
 
 /// Whether a schema object holds nothing but annotations besides its `$ref`.
@@ -362,6 +401,7 @@ impl TextRule {
             }
         };
         length_holds
+            && (self.choices.as_ref()).is_none_or(|choices| choices.iter().any(|c| c == text))
             && self
                 .pattern
                 .as_ref()

@@ -4,10 +4,11 @@
 
 use serde_json::Value;
 
-use super::checker::{Checker, fixed_value, is_null_schema, received, type_matches};
+use super::checker::{Checker, fixed_value, received, type_matches};
 use super::path::{Path, quote};
 use crate::args::tree::Node;
 use crate::outcome::suggest::nearest;
+use crate::schema::keywords::is_null_schema;
 use crate::schema::walk::Lookup;
 
 impl<'s> Checker<'s> {

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use crate::args::shown;
 use crate::schema::formats;
-use crate::schema::keywords::{self, integer_range};
+use crate::schema::keywords::{self, integer_range, is_null_schema};
 use crate::schema::{values, walk};
 
 /// Why a schema cannot be written in a provider's dialect.
@@ -480,10 +480,6 @@ fn make_nullable(schema: &mut Value) {
             }
         }
     }
-}
-
-fn is_null_schema(schema: &Value) -> bool {
-    schema.get("type").and_then(Value::as_str) == Some("null")
 }
 
 /// Gemini's OpenAPI-subset form of an (inlined, `$ref`-free) input schema.

@@ -3,6 +3,8 @@
 
 use serde_json::{Map, Value};
 
+use super::walk::Lookup;
+
 /// The keywords of one schema object the checker reads.
 #[derive(Default)]
 pub(crate) struct Keywords<'s> {
@@ -127,6 +129,33 @@ pub(crate) fn is_understood(keyword: &str) -> bool {
     Keywords::default().slot(keyword).is_some()
         || ANNOTATIONS.contains(&keyword)
         || keyword.starts_with("x-")
+}
+
+/// Whether a schema is `{"type": "null"}`, the other branch of an optional.
+#[inline]
+pub(crate) fn is_null_schema(schema: &Value) -> bool {
+    let types = (schema.as_object()).and_then(|schema| schema.lookup("type"));
+    types.and_then(Value::as_str) == Some("null")
+}
+
+/// Whether a schema takes `null` as a value: its `type` names it (`Option<T>` of a plain `T`),
+/// or a branch of its `anyOf` or `oneOf` is [`is_null_schema`] (of a `T` defined apart).
+pub(crate) fn admits_null(schema: &Value) -> bool {
+    let Some(schema) = schema.as_object() else {
+        return schema == &Value::Bool(true);
+    };
+    let keywords = Keywords::of(schema);
+    let named = match keywords.types {
+        Some(Value::String(name)) => name == "null",
+        Some(Value::Array(names)) => names.iter().any(|name| name == "null"),
+        _ => false,
+    };
+    let branch = [keywords.any_of, keywords.one_of]
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_array)
+        .any(|branches| branches.iter().any(is_null_schema));
+    named || branch
 }
 
 /// The Rust integer type schemars names by this `format`.
