@@ -22,6 +22,18 @@ pub(super) fn field_rules(param: &crate::model::Param) -> crate::error::Result<(
     };
     let name = crate::case::unraw(ident);
     let mut errors = Errors::default();
+    for alias in &field.aliases {
+        let shown = field.rename.as_deref().unwrap_or(&name);
+        errors.push(at(
+            alias,
+            format!(
+                "`alias` adds a name the tool's schema does not show: a model is never told of \
+                 it, and as the schema refuses fields it does not name, a call that used it \
+                 would be refused or read depending on the rest of the schema; take it out (to \
+                 every caller the field is `{shown}`)"
+            ),
+        ));
+    }
     for rule in &field.rules {
         match &rule.kind {
             RuleKind::Pattern(_) | RuleKind::Contains if !cfg!(feature = "patterns") => {

@@ -76,6 +76,8 @@ pub struct FieldRules {
     /// Whether its schema is not its type's (`with`, `schema_with`) or is merged into the
     /// input's (`flatten`), so its type says nothing of it.
     pub schema_elsewhere: bool,
+    /// Where each `alias = ".."` of its `#[serde]` is: a name serde reads that no schema shows.
+    pub aliases: Vec<proc_macro2::Span>,
 }
 
 /// Reads the rules of a field's attributes.
@@ -181,6 +183,8 @@ fn read_schemars(
 fn read_serde(meta: syn::meta::ParseNestedMeta<'_>, field: &mut FieldRules) -> syn::Result<()> {
     if meta.path.is_ident("flatten") {
         field.schema_elsewhere = true;
+    } else if meta.path.is_ident("alias") {
+        field.aliases.push(meta.path.span());
     } else if meta.path.is_ident("rename") {
         if meta.input.peek(syn::Token![=]) {
             if let Some(name) = literal(&meta.value()?.parse::<Expr>()?) {
