@@ -36,6 +36,15 @@ pub(super) fn field_rules(param: &crate::model::Param) -> crate::error::Result<(
     }
     for rule in &field.rules {
         match &rule.kind {
+            RuleKind::Format(format) if format == "ip" => {
+                errors.push(at(
+                    &rule.span,
+                    "`ip` writes the format `ip`, which is no standard format, so no model is \
+                     told what it means and the registry cannot check it on text: write `ipv4` or \
+                     `ipv6`, or give the parameter the type `std::net::IpAddr`, which reads either",
+                ));
+                continue;
+            }
             RuleKind::Pattern(_) | RuleKind::Contains if !cfg!(feature = "patterns") => {
                 errors.push(at(
                     &rule.span,
