@@ -68,13 +68,24 @@ pub(crate) fn holds(format: &str, text: &str) -> bool {
 #[cfg(feature = "formats")]
 fn holds_with_crate(format: &str, text: &str) -> bool {
     match format {
-        "date-time" => chrono::DateTime::parse_from_rfc3339(text).is_ok(),
+        // RFC 3339's `date-time` has a `T` between date and time; chrono also takes a space,
+        // which the RFC leaves to applications that agree on it.
+        "date-time" => {
+            matches!(text.as_bytes().get(10), Some(b'T' | b't'))
+                && chrono::DateTime::parse_from_rfc3339(text).is_ok()
+        }
         "date" => text.len() == 10 && chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").is_ok(),
         "time" => chrono::DateTime::parse_from_rfc3339(&format!("1970-01-01T{text}")).is_ok(),
         // The hyphenated form RFC 9562 writes, which is what the format means; the crate reads
         // other forms too.
         "uuid" => text.len() == 36 && uuid::Uuid::try_parse(text).is_ok(),
-        "uri" => url::Url::parse(text).is_ok(),
+        // RFC 3986's characters only: the crate reads a URL as a browser does, taking out
+        // spaces, tabs and line breaks and reading other characters (an IRI's, a backslash)
+        // that no URI holds.
+        "uri" => {
+            text.bytes().all(|b| b.is_ascii_graphic() && b != b'\\')
+                && url::Url::parse(text).is_ok()
+        }
         _ => false,
     }
 }
@@ -137,5 +148,16 @@ mod tests {
             assert!(!holds(format, bad), "{format}: {bad}");
         }
         assert!(holds("uint64", "anything"), "formats not checked hold");
+        for (format, bad) in [
+            ("date-time", "2026-01-31 09:30:00Z"),
+            ("uri", " https://example.com"),
+            ("uri", "https://exa\tmple.com"),
+            ("uri", "https://example.com/a b"),
+            ("uri", "https://例え.jp"),
+            ("uri", "https://example.com\\a"),
+        ] {
+            assert!(!holds(format, bad), "{format}: {bad:?}");
+        }
+        assert!(holds("date-time", "2026-01-31t09:30:00z"));
     }
 }
