@@ -485,7 +485,7 @@ async fn numbers_out_of_range_are_refused_with_their_paths() {
             "/items/0/qty",
             "18446744073709551616",
             "items[0].qty",
-            "expected u32, received 1.8446744073709552e+19",
+            "expected u32, received 1.8446744073709552e+19, which is out of range",
         ),
         (
             "/filter/since",

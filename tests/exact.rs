@@ -3,7 +3,7 @@
 //! written by hand held whole whatever type its arguments are read into.
 
 use serde_json::{Value, json};
-use tool_core::call::Arguments;
+use tool_core::call::{Arguments, Context, ToolCall};
 use tool_core::tool::InputSchema;
 use tool_core::{Registry, tool};
 use tool_tests::{fault, faults, outcome};
@@ -358,4 +358,45 @@ async fn rules_written_onto_a_type_are_held_beyond_what_serde_reads() {
     );
     let shown = outcome(&registry, "note_show", json!({"team": "ops"})).await;
     assert_eq!(shown.as_deref(), Ok(r#"Some("ops") None"#));
+}
+
+/// Counts grains.
+#[tool]
+async fn grains_count(
+    /// How many grains, in a 128-bit count.
+    grains: u128,
+    /// How many sacks.
+    sacks: u8,
+    /// How many scoops.
+    scoops: u64,
+) -> String {
+    format!("{grains} {sacks} {scoops}")
+}
+
+#[tokio::test]
+async fn a_128_bit_integer_is_read_whole_past_what_64_bits_hold() {
+    let registry = Registry::builder().tool(GrainsCount).build().unwrap();
+    let call = |text: &'static str| {
+        let call = ToolCall::new("1", "grains_count", Arguments::from_text(text));
+        let registry = &registry;
+        async move {
+            let outcome = registry.call(call, &Context::default()).await.outcome;
+            outcome.map(|output| output.as_text().into_owned())
+        }
+    };
+    let counted = call(r#"{"grains": 18446744073709551621, "sacks": 3, "scoops": 1}"#).await;
+    assert_eq!(counted.as_deref(), Ok("18446744073709551621 3 1"));
+    let refused = call(r#"{"grains": 18446744073709551621, "sacks": 300, "scoops": 1e20}"#)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [
+            fault("sacks", "expected u8, received 300, which is out of range"),
+            fault(
+                "scoops",
+                "expected u64, received 1e+20, which is out of range"
+            ),
+        ]
+    );
 }

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use super::Fault;
-use super::numbers::{INEXACT, compared, is_multiple};
+use super::numbers::{INEXACT, beyond_64_bits, compared, is_multiple};
 use super::path::{Path, quote, write_quoted};
 use super::prepared::View;
 use crate::args::tree::Node;
@@ -227,7 +227,8 @@ impl<'s> Checker<'s> {
             let fits = match (number.as_i64(), number.as_u64()) {
                 (Some(n), _) => i128::from(n) >= min && i128::from(n) <= max,
                 (None, Some(n)) => i128::from(n) >= min && i128::from(n) <= max,
-                (None, None) => true,
+                // Whole, and beyond every 64-bit integer (`beyond_64_bits`).
+                (None, None) => false,
             };
             if !fits {
                 let mut problem = self.expected(keywords, &Node::Number(number.clone()));
@@ -558,7 +559,9 @@ pub(super) fn type_matches(types: &Value, value: &Node<'_>) -> bool {
         | ("string", Node::String(_))
         | ("array", Node::Array(_))
         | ("object", Node::Object(_)) => true,
-        ("integer", Node::Number(number)) => number.is_i64() || number.is_u64(),
+        ("integer", Node::Number(number)) => {
+            number.is_i64() || number.is_u64() || beyond_64_bits(number)
+        }
         ("null" | "boolean" | "integer" | "number" | "string" | "array" | "object", _) => false,
         _ => true,
     };

@@ -52,6 +52,17 @@ pub(super) fn key(number: &serde_json::Number) -> String {
     }
 }
 
+/// Whether `number` is a whole number no 64-bit integer holds, as the text of a 128-bit one
+/// is read into a tree (as a double: the tree's numbers are serde_json's). serde, reading the
+/// arguments' text into a 128-bit integer, reads it exactly.
+pub(super) fn beyond_64_bits(number: &serde_json::Number) -> bool {
+    // From the least `i64` to one past the greatest `u64`: what 64 bits hold.
+    let held = -9_223_372_036_854_775_808.0..18_446_744_073_709_551_616.0;
+    number
+        .as_f64()
+        .is_some_and(|n| n.fract() == 0.0 && !held.contains(&n))
+}
+
 /// `number` as an integer, when it is written as one.
 fn whole(number: &serde_json::Number) -> Option<i128> {
     (number.as_i64().map(i128::from)).or_else(|| number.as_u64().map(i128::from))
