@@ -256,6 +256,42 @@ fn a_keyword_whose_value_the_registry_cannot_read_is_refused_when_the_registry_i
     }
 }
 
+#[test]
+fn fields_written_beside_a_ref_and_in_its_definition_are_refused_when_the_registry_is_built() {
+    let with_point = |point: Value| {
+        let schema = json!({
+            "type": "object",
+            "properties": {"point": point},
+            "additionalProperties": false,
+            "$defs": {"Point": {
+                "type": "object",
+                "properties": {"x": {"type": "number"}},
+                "additionalProperties": false,
+            }},
+        });
+        let schema = schema.as_object().unwrap().clone();
+        Registry::builder()
+            .tool(Raw(ToolDefinition::new("raw_tool", "A tool.", schema)))
+            .build()
+    };
+    let beside = json!({"$ref": "#/$defs/Point", "properties": {"z": {"type": "number"}}});
+    let error = with_point(beside).unwrap_err();
+    let RegistryError::Unexportable { errors } = &error else {
+        panic!("{error}");
+    };
+    assert_eq!(errors[0].path, "point");
+    assert!(
+        errors[0].problem.starts_with(
+            "`properties` is written beside `$ref`, and the definition it points to says which \
+             fields an object has too"
+        ),
+        "{}",
+        errors[0].problem
+    );
+    let described = json!({"$ref": "#/$defs/Point", "description": "Where."});
+    assert!(with_point(described).is_ok());
+}
+
 /// Halves, as a hand-written schema describes them: keywords no schemars attribute writes.
 #[derive(Debug, serde::Deserialize)]
 struct Halves(Vec<f64>);

@@ -23,7 +23,7 @@ pub(crate) fn unreadable(map: &Map<String, Value>, root: &Map<String, Value>) ->
     let mut problems = Vec::new();
     for (keyword, value) in map {
         let problem = match keyword.as_str() {
-            "$ref" => reference_problem(value, root),
+            "$ref" => reference_problem(value, root).or_else(|| beside_reference(map, root)),
             "type" => type_problem(value),
             "enum" => (!value.is_array()).then(|| {
                 let list = Value::Array(vec![value.clone()]);
@@ -79,6 +79,42 @@ fn reference_problem(reference: &Value, root: &Map<String, Value>) -> Option<Str
             shown(reference)
         )
     })
+}
+
+/// What an object says beside its `$ref` that the definition says differently, or of the
+/// fields that the definition names too. Both apply to a value, each apart (a closed object
+/// refuses the fields the other names); an export, inlining the definition, could show them
+/// only merged, as one schema that takes more than is taken.
+fn beside_reference(map: &Map<String, Value>, root: &Map<String, Value>) -> Option<String> {
+    const OF_FIELDS: [&str; 3] = ["properties", "additionalProperties", "required"];
+    let reference = map.get("$ref")?.as_str()?;
+    let target = Root::new(root).resolve(reference)?.as_object()?;
+    let notes = [
+        "$ref",
+        "description",
+        "title",
+        "default",
+        "examples",
+        "deprecated",
+        "$comment",
+    ];
+    let differs = map.iter().find(|(key, value)| {
+        !notes.contains(&key.as_str())
+            && (target.get(*key).is_some_and(|theirs| theirs != *value)
+                || (OF_FIELDS.contains(&key.as_str())
+                    && OF_FIELDS.iter().any(|of| target.contains_key(*of))))
+    })?;
+    Some(format!(
+        "`{}` is written beside `$ref`, and the definition it points to says {}: each holds \
+         apart, which no export can show; write them in one place (the definition's keywords \
+         and these together)",
+        differs.0,
+        if OF_FIELDS.contains(&differs.0.as_str()) {
+            "which fields an object has too"
+        } else {
+            "otherwise"
+        }
+    ))
 }
 
 /// `value` as compact JSON, cut short when long.
