@@ -369,8 +369,10 @@ async fn grains_count(
     sacks: u8,
     /// How many scoops.
     scoops: u64,
+    /// What is owed, in grains.
+    debt: i128,
 ) -> String {
-    format!("{grains} {sacks} {scoops}")
+    format!("{grains} {sacks} {scoops} {debt}")
 }
 
 #[tokio::test]
@@ -384,11 +386,14 @@ async fn a_128_bit_integer_is_read_whole_past_what_64_bits_hold() {
             outcome.map(|output| output.as_text().into_owned())
         }
     };
-    let counted = call(r#"{"grains": 18446744073709551621, "sacks": 3, "scoops": 1}"#).await;
-    assert_eq!(counted.as_deref(), Ok("18446744073709551621 3 1"));
-    let refused = call(r#"{"grains": 18446744073709551621, "sacks": 300, "scoops": 1e20}"#)
-        .await
-        .unwrap_err();
+    let counted =
+        call(r#"{"grains": 18446744073709551621, "sacks": 3, "scoops": 1, "debt": -1}"#).await;
+    assert_eq!(counted.as_deref(), Ok("18446744073709551621 3 1 -1"));
+    // The checker runs (`sacks` and `scoops` are out of range) and takes the others whole,
+    // `debt` just past the least `i64` too.
+    let text = r#"{"grains": 18446744073709551621, "sacks": 300, "scoops": 1e20,
+        "debt": -9223372036854775809}"#;
+    let refused = call(text).await.unwrap_err();
     assert_eq!(
         faults(&refused),
         [
@@ -398,5 +403,100 @@ async fn a_128_bit_integer_is_read_whole_past_what_64_bits_hold() {
                 "expected u64, received 1e+20, which is out of range"
             ),
         ]
+    );
+}
+
+#[test]
+fn a_null_a_field_takes_leaves_the_arguments_as_written() {
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Grains {
+        big: u128,
+        note: Option<String>,
+    }
+    let schema = json!({
+        "type": "object",
+        "properties": {"big": {"type": "integer", "minimum": 0}, "note": {"type": ["string", "null"]}},
+        "required": ["big"],
+        "additionalProperties": false,
+    });
+    let schema = InputSchema::new(schema.as_object().cloned().unwrap_or_default());
+    let text = r#"{"big": 123456789012345678901234567890, "note": null}"#;
+    let read = schema.read::<Grains>(&Arguments::from_text(text), "grains");
+    assert_eq!(
+        read.ok(),
+        Some(Grains {
+            big: 123456789012345678901234567890,
+            note: None
+        })
+    );
+}
+
+#[test]
+fn an_enum_a_const_and_a_type_each_hold() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "size": {"type": "string", "enum": ["s", 1]},
+            "mode": {"enum": ["a", "b"], "const": "a"},
+        },
+    });
+    assert_eq!(
+        read(schema.clone(), json!({"size": 1, "mode": "b"})),
+        Err(vec![
+            fault("size", "expected string, received 1"),
+            fault("mode", r#"expected "a", received "b""#),
+        ])
+    );
+    assert!(read(schema, json!({"size": "s", "mode": "a"})).is_ok());
+}
+
+/// A colour.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Colour {
+    Red,
+    Blue,
+}
+
+/// A count that may be unknown.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+struct Maybe(Option<u32>);
+
+/// Paints a payload.
+#[tool(allow_any)]
+async fn payload_paint(
+    /// Anything to paint.
+    payload: Value,
+    /// The colour.
+    colour: Colour,
+    /// How many coats, if known.
+    coats: Maybe,
+) -> String {
+    format!("{payload} {colour:?} {:?}", coats.0)
+}
+
+#[tokio::test]
+async fn a_null_is_taken_where_its_field_takes_null_whatever_else_the_tool_takes() {
+    let registry = Registry::builder().tool(PayloadPaint).build().unwrap();
+    let painted = outcome(
+        &registry,
+        "payload_paint",
+        json!({"payload": null, "colour": "red", "coats": null}),
+    )
+    .await;
+    assert_eq!(painted.as_deref(), Ok("null Red None"));
+    let refused = outcome(
+        &registry,
+        "payload_paint",
+        json!({"payload": 1, "colour": "green", "coats": null}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [fault(
+            "colour",
+            r#"expected one of "red", "blue", received "green""#
+        )]
     );
 }

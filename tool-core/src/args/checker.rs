@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use super::Fault;
-use super::numbers::{INEXACT, beyond_64_bits, compared, is_multiple};
+use super::numbers::{INEXACT, compared, is_multiple};
 use super::path::{Path, quote, write_quoted};
 use super::prepared::View;
 use crate::args::tree::Node;
@@ -109,6 +109,19 @@ impl<'s> Checker<'s> {
         problem
     }
 
+    /// [`expected`](Self::expected) of a value its `enum` lists: the `const` it is not, or
+    /// else the type it is not.
+    #[cold]
+    fn expected_apart(&self, keywords: &Keywords<'s>, fixed: bool, value: &Node<'_>) -> String {
+        let said = Keywords {
+            enumeration: None,
+            constant: keywords.constant.filter(|_| !fixed),
+            types: keywords.types.filter(|_| fixed),
+            ..*keywords
+        };
+        self.expected(&said, value)
+    }
+
     pub(super) fn fault(&mut self, path: &Path, problem: String) {
         self.faults.push(Fault {
             path: path.0.clone(),
@@ -154,14 +167,17 @@ impl<'s> Checker<'s> {
         if let (true, Some(Value::Object(properties)), Node::Object(object)) =
             (self.null_is_absent, keywords.properties, &mut *value)
             && object.iter().any(|(_, value)| value.is_null())
-            && !sent_twice(object)
+            && !Node::sent_twice(object)
         {
             // A struct: a field set to null that does not take null counts as absent, to
             // every rule below (an `if`, a branch's `required`) as to the fields. (Not when a
             // field is sent twice, which is refused below and may be sent as `null` once.)
-            let absent = |key: &str| properties.lookup(key).is_some_and(|p| !admits_null(p));
+            let root = self.root;
+            let absent =
+                |key: &str| (properties.lookup(key)).is_some_and(|p| !admits_null(p, root));
+            let sent = object.len();
             object.retain(|(key, value)| !(value.is_null() && absent(key)));
-            self.took_out_nulls = true;
+            self.took_out_nulls |= object.len() < sent;
         }
         if let Some(target) = keywords
             .reference
@@ -183,21 +199,24 @@ impl<'s> Checker<'s> {
         if let Some(condition) = keywords.condition {
             self.check_condition(value, condition, (keywords.then, keywords.otherwise), path);
         }
-        let allowed = match (keywords.enumeration, keywords.constant, keywords.types) {
-            (Some(Value::Array(allowed)), _, _) => allowed.iter().any(|a| value.equals(a)),
-            (_, Some(constant), _) => value.equals(constant),
-            (_, _, Some(types)) => type_matches(types, value),
-            _ => true,
-        };
-        if !allowed {
-            let meant = match (keywords.enumeration, &*value) {
+        // Each of the three that the schema says holds; a fault says the first that does not.
+        let listed = (keywords.enumeration.and_then(Value::as_array))
+            .is_none_or(|allowed| allowed.iter().any(|a| value.equals(a)));
+        let fixed = (keywords.constant).is_none_or(|constant| value.equals(constant));
+        let typed = (keywords.types).is_none_or(|types| value.is_of_type(types));
+        if !(listed && fixed && typed) {
+            let meant = match (keywords.enumeration.filter(|_| !listed), &*value) {
                 (Some(Value::Array(allowed)), Node::String(sent)) => {
                     nearest(sent, allowed.iter().filter_map(Value::as_str))
                         .filter(|meant| meant.eq_ignore_ascii_case(sent))
                 }
                 _ => None,
             };
-            let mut problem = self.expected(&keywords, value);
+            let mut problem = if listed && (keywords.enumeration.or(keywords.constant)).is_some() {
+                self.expected_apart(&keywords, fixed, value)
+            } else {
+                self.expected(&keywords, value)
+            };
             if let Some(meant) = meant {
                 problem.push_str("; did you mean ");
                 write_quoted(meant, &mut problem);
@@ -411,8 +430,8 @@ impl<'s> Checker<'s> {
     }
 
     /// `uniqueItems`: one fault for the first item that repeats an earlier one, compared as
-    /// JSON Schema compares values ([`Node::same`]). Text and numbers are compared through a
-    /// set; other items pair by pair, within the steps left, and named by their places.
+    /// JSON Schema compares values ([`Node::write_key`]); an array's or object's places are
+    /// named, as its text would be long.
     fn check_unique(&mut self, items: &[Node<'_>], path: &Path) {
         if items.iter().all(Node::is_scalar) {
             let mut seen = std::collections::HashSet::with_capacity(items.len());
@@ -425,22 +444,20 @@ impl<'s> Checker<'s> {
             }
             return;
         }
-        let pairs = items.len().saturating_mul(items.len()) / 2;
-        if pairs > self.steps_left {
-            self.gave_up = true;
-            return;
-        }
-        self.steps_left -= pairs;
-        let repeated = items.iter().enumerate().find_map(|(at, item)| {
-            let earlier = items[..at].iter().position(|earlier| earlier.same(item))?;
-            Some((earlier, at, item))
-        });
-        if let Some((earlier, at, item)) = repeated {
-            let problem = format!(
-                "expected unique items, received {} at [{earlier}] and again at [{at}]",
-                received(item)
-            );
-            self.fault(path, problem);
+        // Each item as a key, whatever order its fields come in: in time that grows with the
+        // items' size, where comparing them pair by pair grew with its square.
+        let mut seen = std::collections::HashMap::with_capacity(items.len());
+        for (at, item) in items.iter().enumerate() {
+            let mut key = String::new();
+            item.write_key(&mut key);
+            if let Some(earlier) = seen.insert(key, at) {
+                let problem = format!(
+                    "expected unique items, received {} at [{earlier}] and again at [{at}]",
+                    received(item)
+                );
+                self.fault(path, problem);
+                return;
+            }
         }
     }
 
@@ -452,7 +469,7 @@ impl<'s> Checker<'s> {
     ) {
         let properties = keywords.properties.and_then(Value::as_object);
         let extra = keywords.additional_properties;
-        if let Some(properties) = properties.filter(|_| sent_twice(object)) {
+        if let Some(properties) = properties.filter(|_| Node::sent_twice(object)) {
             // A struct's field is read once; serde refuses a second (and would name only the
             // first field sent twice).
             for key in properties.keys() {
@@ -522,12 +539,6 @@ impl<'s> Checker<'s> {
     }
 }
 
-/// Whether some field of `object` is sent more than once.
-fn sent_twice(object: &[(Cow<'_, str>, Node<'_>)]) -> bool {
-    (object.iter().enumerate())
-        .any(|(at, (name, _))| object[..at].iter().any(|(earlier, _)| earlier == name))
-}
-
 /// The field of `properties` that the unknown `key` most likely meant, among those not sent.
 fn unsent_near<'p>(
     key: &str,
@@ -549,27 +560,6 @@ pub(super) fn fixed_value(property: &Value) -> Option<&Value> {
             Some(Value::Array(only)) if only.len() == 1 => only.first(),
             _ => None,
         })
-}
-
-pub(super) fn type_matches(types: &Value, value: &Node<'_>) -> bool {
-    let matches = |name: &str| match (name, value) {
-        ("null", Node::Null)
-        | ("boolean", Node::Bool(_))
-        | ("number", Node::Number(_))
-        | ("string", Node::String(_))
-        | ("array", Node::Array(_))
-        | ("object", Node::Object(_)) => true,
-        ("integer", Node::Number(number)) => {
-            number.is_i64() || number.is_u64() || beyond_64_bits(number)
-        }
-        ("null" | "boolean" | "integer" | "number" | "string" | "array" | "object", _) => false,
-        _ => true,
-    };
-    match types {
-        Value::String(name) => matches(name),
-        Value::Array(names) => names.iter().filter_map(Value::as_str).any(matches),
-        _ => true,
-    }
 }
 
 /// A value as a fault message shows it: short values in full, long ones cut.

@@ -40,13 +40,14 @@ fn is_whole(x: f64, n: i128) -> bool {
 }
 
 /// A number written as a key that the same numbers share ([`same`]) and no others: the
-/// integer's digits for a whole number, else the shortest decimal of its double.
+/// integer's digits for a whole number, else its double's shortest form in scientific
+/// notation (short for `1e308` too).
 pub(super) fn key(number: &serde_json::Number) -> String {
     match whole(number) {
         Some(n) => n.to_string(),
         None => match number.as_f64() {
             Some(x) if x.fract() == 0.0 && x.abs() < 1e38 => (x as i128).to_string(),
-            Some(x) => x.to_string(),
+            Some(x) => format!("{x:e}"),
             None => number.to_string(),
         },
     }
@@ -56,11 +57,10 @@ pub(super) fn key(number: &serde_json::Number) -> String {
 /// is read into a tree (as a double: the tree's numbers are serde_json's). serde, reading the
 /// arguments' text into a 128-bit integer, reads it exactly.
 pub(super) fn beyond_64_bits(number: &serde_json::Number) -> bool {
-    // From the least `i64` to one past the greatest `u64`: what 64 bits hold.
-    let held = -9_223_372_036_854_775_808.0..18_446_744_073_709_551_616.0;
-    number
-        .as_f64()
-        .is_some_and(|n| n.fract() == 0.0 && !held.contains(&n))
+    // Integers just below the least `i64` read as it, so it counts as past 64 bits too.
+    number.as_f64().is_some_and(|n| {
+        n.fract() == 0.0 && (n <= -9_223_372_036_854_775_808.0 || n >= 18_446_744_073_709_551_616.0)
+    })
 }
 
 /// `number` as an integer, when it is written as one.

@@ -280,7 +280,7 @@ impl Compiler<'_> {
         let required_optional = required.into_iter().flatten().any(|name| {
             (name.as_str())
                 .and_then(|name| properties?.lookup(name))
-                .is_some_and(admits_null)
+                .is_some_and(|property| admits_null(property, walk::Root::new(self.root)))
         });
         if required_optional {
             return Step::HandOver;
@@ -356,9 +356,10 @@ fn number_rule(keywords: &Keywords<'_>) -> Option<NumberRule> {
 fn text_choices(keywords: &Keywords<'_>) -> Option<Option<Vec<String>>> {
     let allowed = match (keywords.enumeration, keywords.constant) {
         (None, None) => return Some(None),
-        (_, Some(constant)) => std::slice::from_ref(constant),
+        (None, Some(constant)) => std::slice::from_ref(constant),
         (Some(Value::Array(allowed)), None) => allowed.as_slice(),
-        (Some(_), None) => return None,
+        // Both, each to hold: the checker holds the value to each.
+        (Some(_), _) => return None,
     };
     let mut choices = Vec::with_capacity(allowed.len());
     for value in allowed {

@@ -122,22 +122,84 @@ impl<'a> Node<'a> {
         }
     }
 
-    /// Whether this is the same JSON value as `other`, compared as [`equals`](Self::equals)
-    /// compares.
-    pub(crate) fn same(&self, other: &Node<'_>) -> bool {
-        match (self, other) {
-            (Node::Number(a), Node::Number(b)) => numbers::same(a, b),
-            (Node::Array(a), Node::Array(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(a, b)| a.same(b))
+    /// Whether this is of one of the JSON Schema `types` (a name, or a list of them); a
+    /// name JSON Schema does not have takes any value. A whole number past what 64 bits hold
+    /// is an integer ([`numbers::beyond_64_bits`]).
+    #[inline]
+    pub(crate) fn is_of_type(&self, types: &Value) -> bool {
+        let matches = |name: &str| match (name, self) {
+            ("null", Node::Null)
+            | ("boolean", Node::Bool(_))
+            | ("number", Node::Number(_))
+            | ("string", Node::String(_))
+            | ("array", Node::Array(_))
+            | ("object", Node::Object(_)) => true,
+            ("integer", Node::Number(number)) => {
+                number.is_i64() || number.is_u64() || numbers::beyond_64_bits(number)
             }
-            (Node::Object(a), Node::Object(b)) => {
-                a.len() == b.len()
-                    && a.iter()
-                        .all(|(key, item)| other.field(key).is_some_and(|b| item.same(b)))
-                    && b.iter().all(|(key, _)| self.field(key).is_some())
-            }
-            (a, b) => a == b,
+            ("null" | "boolean" | "integer" | "number" | "string" | "array" | "object", _) => false,
+            _ => true,
+        };
+        match types {
+            Value::String(name) => matches(name),
+            Value::Array(names) => names.iter().filter_map(Value::as_str).any(matches),
+            _ => true,
         }
+    }
+
+    /// Writes this value at the end of `out` as a key that the same values share, compared
+    /// as [`equals`](Self::equals) compares, and no others: numbers by value, an object's
+    /// fields in the order of their names. Not JSON: a key, made in time that grows with the
+    /// value's size (its fields sorted), not with the square of it.
+    pub(crate) fn write_key(&self, out: &mut String) {
+        match self {
+            Node::Null => out.push('n'),
+            Node::Bool(flag) => out.push(if *flag { 't' } else { 'f' }),
+            Node::Number(number) => {
+                out.push('#');
+                out.push_str(&numbers::key(number));
+                out.push(';');
+            }
+            Node::String(text) => write_key_text(text, out),
+            Node::Array(items) => {
+                out.push('[');
+                for item in items {
+                    item.write_key(out);
+                    out.push(',');
+                }
+                out.push(']');
+            }
+            Node::Object(fields) => {
+                let mut sorted: Vec<_> = fields.iter().collect();
+                sorted.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
+                out.push('{');
+                for (name, item) in sorted {
+                    write_key_text(name, out);
+                    out.push(':');
+                    item.write_key(out);
+                    out.push(',');
+                }
+                out.push('}');
+            }
+        }
+    }
+
+    /// Whether some field of `object` is sent more than once: pair by pair for a struct's few
+    /// fields, through a set for more, so that no object costs the square of its size.
+    #[inline]
+    pub(crate) fn sent_twice(object: &[(Cow<'_, str>, Node<'_>)]) -> bool {
+        if object.len() > 16 {
+            return Node::sent_twice_of_many(object);
+        }
+        (object.iter().enumerate())
+            .any(|(at, (name, _))| object[..at].iter().any(|(earlier, _)| earlier == name))
+    }
+
+    /// [`sent_twice`](Self::sent_twice) for an object of many fields.
+    #[cold]
+    fn sent_twice_of_many(object: &[(Cow<'_, str>, Node<'_>)]) -> bool {
+        let mut names = std::collections::HashSet::with_capacity(object.len());
+        !object.iter().all(|(name, _)| names.insert(name))
     }
 
     /// How many values this holds, itself included; without recursion.
@@ -154,6 +216,19 @@ impl<'a> Node<'a> {
         }
         count
     }
+}
+
+/// Text in a key ([`Node::write_key`]): quoted, its quotes and backslashes escaped, so that
+/// where it ends is never in doubt.
+fn write_key_text(text: &str, out: &mut String) {
+    out.push('"');
+    for c in text.chars() {
+        if matches!(c, '"' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
 }
 
 impl fmt::Display for Node<'_> {
@@ -323,6 +398,34 @@ impl<'de> Visitor<'de> for TextVisitor {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn keys_are_shared_by_the_same_values_alone() {
+        let key = |text: &str| {
+            let mut key = String::new();
+            Node::parse(text).unwrap().write_key(&mut key);
+            key
+        };
+        let same = [
+            (
+                r#"{"b":1,"a":[1.0,{"y":2,"x":1}]}"#,
+                r#"{"a":[1,{"x":1,"y":2.0}],"b":1}"#,
+            ),
+            (r#""\u0041""#, r#""A""#),
+        ];
+        for (a, b) in same {
+            assert_eq!(key(a), key(b), "{a} and {b}");
+        }
+        let apart = [
+            (r#"{"a":"x","b":"y"}"#, r#"{"a":"x\",\"b\":\"y"}"#),
+            (r#"[[1],[2]]"#, r#"[[1,2]]"#),
+            (r#"["1"]"#, r#"[1]"#),
+            (r#"{"a":null}"#, r#"{"a":"n"}"#),
+        ];
+        for (a, b) in apart {
+            assert_ne!(key(a), key(b), "{a} and {b}");
+        }
+    }
 
     #[test]
     fn strings_without_escapes_borrow_the_text() {

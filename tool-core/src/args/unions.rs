@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::checker::{Checker, fixed_value, received, type_matches};
+use super::checker::{Checker, fixed_value, received};
 use super::path::{Path, quote};
 use crate::args::tree::Node;
 use crate::outcome::suggest::nearest;
@@ -205,7 +205,7 @@ impl<'s> Checker<'s> {
         }
         let typed = schema
             .lookup("type")
-            .is_some_and(|types| type_matches(types, value));
+            .is_some_and(|types| value.is_of_type(types));
         match (
             value,
             schema.lookup("properties").and_then(Value::as_object),

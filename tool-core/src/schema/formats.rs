@@ -82,12 +82,24 @@ fn holds_with_crate(format: &str, text: &str) -> bool {
         // RFC 3986's characters only: the crate reads a URL as a browser does, taking out
         // spaces, tabs and line breaks and reading other characters (an IRI's, a backslash)
         // that no URI holds.
-        "uri" => {
-            text.bytes().all(|b| b.is_ascii_graphic() && b != b'\\')
-                && url::Url::parse(text).is_ok()
-        }
+        "uri" => is_uri_text(text) && url::Url::parse(text).is_ok(),
         _ => false,
     }
+}
+
+/// Whether `text` is made of what RFC 3986 lets a URI hold: its unreserved, reserved and
+/// `%` characters, each `%` followed by two hex digits.
+#[cfg(feature = "formats")]
+fn is_uri_text(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().all(|(at, &b)| match b {
+        b'%' => bytes
+            .get(at + 1..at + 3)
+            .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit)),
+        b'-' | b'.' | b'_' | b'~' | b':' | b'/' | b'?' | b'#' | b'[' | b']' | b'@' | b'!'
+        | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'=' => true,
+        b => b.is_ascii_alphanumeric(),
+    })
 }
 
 /// Without the `formats` feature nothing checks these formats, so nothing holds.
@@ -155,9 +167,14 @@ mod tests {
             ("uri", "https://example.com/a b"),
             ("uri", "https://例え.jp"),
             ("uri", "https://example.com\\a"),
+            ("uri", "https://a.com/{x}"),
+            ("uri", "https://a.com/a|b"),
+            ("uri", "https://a.com/%zz"),
+            ("uri", "https://a.com/%2"),
         ] {
             assert!(!holds(format, bad), "{format}: {bad:?}");
         }
         assert!(holds("date-time", "2026-01-31t09:30:00z"));
+        assert!(holds("uri", "https://a.com/%20x?q=[1]&r=(2)#f"));
     }
 }

@@ -3,10 +3,10 @@
 
 use serde_json::{Map, Value};
 
-use super::walk::Lookup;
+use super::walk::{Lookup, MAX_NESTED_SCHEMAS, Root};
 
 /// The keywords of one schema object the checker reads.
-#[derive(Default)]
+#[derive(Clone, Copy, Default)]
 pub(crate) struct Keywords<'s> {
     pub(crate) reference: Option<&'s Value>,
     pub(crate) all_of: Option<&'s Value>,
@@ -138,24 +138,40 @@ pub(crate) fn is_null_schema(schema: &Value) -> bool {
     types.and_then(Value::as_str) == Some("null")
 }
 
-/// Whether a schema takes `null` as a value: its `type` names it (`Option<T>` of a plain `T`),
-/// or a branch of its `anyOf` or `oneOf` is [`is_null_schema`] (of a `T` defined apart).
-pub(crate) fn admits_null(schema: &Value) -> bool {
+/// Whether a schema takes `null` as a value: its `type`, `enum` or `const` says so
+/// (`Option<T>` of a plain `T`), a branch of its `anyOf` or `oneOf` does (of a `T` defined
+/// apart), or it says no type at all (a `serde_json::Value`). A `$ref` is followed, a few
+/// levels deep; past them, `null` is taken as allowed, and checked as any value is.
+pub(crate) fn admits_null(schema: &Value, root: Root<'_>) -> bool {
+    admits_null_within(schema, root, MAX_NESTED_SCHEMAS)
+}
+
+fn admits_null_within(schema: &Value, root: Root<'_>, depth: usize) -> bool {
     let Some(schema) = schema.as_object() else {
         return schema == &Value::Bool(true);
     };
-    let keywords = Keywords::of(schema);
-    let named = match keywords.types {
-        Some(Value::String(name)) => name == "null",
-        Some(Value::Array(names)) => names.iter().any(|name| name == "null"),
-        _ => false,
+    let Some(depth) = depth.checked_sub(1) else {
+        return true;
     };
-    let branch = [keywords.any_of, keywords.one_of]
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_array)
-        .any(|branches| branches.iter().any(is_null_schema));
-    named || branch
+    let keywords = Keywords::of(schema);
+    let target = (keywords.reference.and_then(Value::as_str)).and_then(|to| root.resolve(to));
+    if target.is_some_and(|target| !admits_null_within(target, root, depth)) {
+        return false;
+    }
+    let any = |branches: &Value| {
+        (branches.as_array())
+            .is_some_and(|all| all.iter().any(|b| admits_null_within(b, root, depth)))
+    };
+    match (keywords.types, keywords.enumeration, keywords.constant) {
+        (Some(Value::String(name)), ..) => name == "null",
+        (Some(Value::Array(names)), ..) => names.iter().any(|name| name == "null"),
+        (_, Some(Value::Array(values)), _) => values.contains(&Value::Null),
+        (_, _, Some(constant)) => constant.is_null(),
+        _ => match (keywords.any_of, keywords.one_of) {
+            (Some(branches), _) | (None, Some(branches)) => any(branches),
+            (None, None) => true,
+        },
+    }
 }
 
 /// The Rust integer type schemars names by this `format`.

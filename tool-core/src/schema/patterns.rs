@@ -51,7 +51,8 @@ pub(crate) fn compile(pattern: &str) -> Result<Regex, String> {
 
 /// `pattern` with ECMA 262's ASCII classes written out for the `regex` crate: `\d` as
 /// `[0-9]`, `\w` as `[0-9A-Za-z_]`, their negations likewise (inside a class too, as a nested
-/// class), and `\b`, `\B` as ASCII word boundaries.
+/// class), and `\b`, `\B` as ASCII word boundaries, but inside a class `\b` as the
+/// backspace it means there.
 #[cfg(feature = "patterns")]
 fn as_ecma_262(pattern: &str) -> std::borrow::Cow<'_, str> {
     if !pattern.contains('\\') {
@@ -59,12 +60,20 @@ fn as_ecma_262(pattern: &str) -> std::borrow::Cow<'_, str> {
     }
     let mut out = String::with_capacity(pattern.len() + 16);
     let mut chars = pattern.chars();
+    let mut in_class = false;
     while let Some(c) = chars.next() {
         if c != '\\' {
+            // ECMA 262's classes do not nest: `[` inside one is itself.
+            in_class = match c {
+                '[' => true,
+                ']' => false,
+                _ => in_class,
+            };
             out.push(c);
             continue;
         }
         match chars.next() {
+            Some('b') if in_class => out.push_str("\\x08"),
             Some('d') => out.push_str("[0-9]"),
             Some('D') => out.push_str("[^0-9]"),
             Some('w') => out.push_str("[0-9A-Za-z_]"),
@@ -177,6 +186,9 @@ mod tests {
             (r"^\\d$", "\\d", true),
             (r"^\p{L}+$", "café", true),
             (r"^\s$", "\u{a0}", true),
+            (r"^[\b]$", "\u{8}", true),
+            (r"^[a\]\d]+$", "a]1", true),
+            (r"\\$", "\\", true),
         ] {
             let regex = compile(pattern).unwrap();
             assert_eq!(regex.is_match(text), matches, "{pattern} on {text:?}");
