@@ -198,7 +198,8 @@ fn a_keyword_whose_value_the_registry_cannot_read_is_refused_when_the_registry_i
         (
             json!({"type": "string", "maxLength": 10.0}),
             "items",
-            "`maxLength` is 10.0, which is not a whole number of zero or more written as one: \
+            "`maxLength` is 10.0, which is not a count (a whole number, 0 or more, written without \
+             a fraction): \
              write 10",
         ),
         (

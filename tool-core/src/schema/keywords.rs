@@ -124,11 +124,15 @@ const ANNOTATIONS: [&str; 13] = [
 ];
 
 /// Whether the registry knows what `keyword` means: the checker enforces it, or it constrains
-/// nothing. Extensions (`x-...`) are annotations too.
+/// nothing.
 pub(crate) fn is_understood(keyword: &str) -> bool {
-    Keywords::default().slot(keyword).is_some()
-        || ANNOTATIONS.contains(&keyword)
-        || keyword.starts_with("x-")
+    Keywords::default().slot(keyword).is_some() || is_annotation(keyword)
+}
+
+/// Whether `keyword` says something of a value without constraining it. Extensions (`x-...`)
+/// are annotations too.
+pub(crate) fn is_annotation(keyword: &str) -> bool {
+    ANNOTATIONS.contains(&keyword) || keyword.starts_with("x-")
 }
 
 /// Whether a schema is `{"type": "null"}`, the other branch of an optional.

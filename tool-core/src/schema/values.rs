@@ -6,6 +6,7 @@
 
 use serde_json::{Map, Value};
 
+use super::keywords::is_annotation;
 use super::walk::Root;
 use crate::outcome::suggest::nearest;
 
@@ -89,17 +90,9 @@ fn beside_reference(map: &Map<String, Value>, root: &Map<String, Value>) -> Opti
     const OF_FIELDS: [&str; 3] = ["properties", "additionalProperties", "required"];
     let reference = map.get("$ref")?.as_str()?;
     let target = Root::new(root).resolve(reference)?.as_object()?;
-    let notes = [
-        "$ref",
-        "description",
-        "title",
-        "default",
-        "examples",
-        "deprecated",
-        "$comment",
-    ];
     let differs = map.iter().find(|(key, value)| {
-        !notes.contains(&key.as_str())
+        *key != "$ref"
+            && !is_annotation(key)
             && (target.get(*key).is_some_and(|theirs| theirs != *value)
                 || (OF_FIELDS.contains(&key.as_str())
                     && OF_FIELDS.iter().any(|of| target.contains_key(*of))))
@@ -220,7 +213,8 @@ fn count_problem(keyword: &str, value: &Value) -> Option<String> {
         None => "write one such as 0 or 10".to_owned(),
     };
     Some(format!(
-        "`{keyword}` is {}, which is not a whole number of zero or more written as one: {hint}",
+        "`{keyword}` is {}, which is not a count (a whole number, 0 or more, written without a \
+         fraction): {hint}",
         shown(value)
     ))
 }

@@ -27,10 +27,9 @@ pub(super) fn field_rules(param: &crate::model::Param) -> crate::error::Result<(
         errors.push(at(
             alias,
             format!(
-                "`alias` adds a name the tool's schema does not show: a model is never told of \
-                 it, and as the schema refuses fields it does not name, a call that used it \
-                 would be refused or read depending on the rest of the schema; take it out (to \
-                 every caller the field is `{shown}`)"
+                "`alias` gives this field a second name that its schema does not show: a model \
+                 is never told of it, and the registry may refuse it as an unknown field; take \
+                 it out (to every caller the field is `{shown}`)"
             ),
         ));
     }
