@@ -311,7 +311,7 @@ async fn note_share(
     /// How it is shared.
     #[schemars(extend("enum" = ["read", "edit"]))]
     mode: String,
-    /// Who shares it: a name, or null for nobody in particular.
+    /// Who shares it.
     #[schemars(required)]
     sharer: Option<String>,
 ) -> String {
@@ -342,10 +342,10 @@ async fn rules_written_onto_a_type_are_held_beyond_what_serde_reads() {
     let shared = outcome(
         &registry,
         "note_share",
-        json!({"mode": "edit", "sharer": null}),
+        json!({"mode": "edit", "sharer": "ann"}),
     )
     .await;
-    assert_eq!(shared.as_deref(), Ok("edit None"));
+    assert_eq!(shared.as_deref(), Ok(r#"edit Some("ann")"#));
     let refused = outcome(&registry, "note_show", json!({}))
         .await
         .unwrap_err();
@@ -358,6 +358,81 @@ async fn rules_written_onto_a_type_are_held_beyond_what_serde_reads() {
     );
     let shown = outcome(&registry, "note_show", json!({"team": "ops"})).await;
     assert_eq!(shown.as_deref(), Ok(r#"Some("ops") None"#));
+}
+
+/// Signs a note.
+#[tool]
+async fn note_sign(
+    /// Who signs it: `#[schemars(required)]` writes `String` and requires it.
+    #[schemars(required)]
+    signer: Option<String>,
+) -> String {
+    format!("{signer:?}")
+}
+
+/// A line of a ledger.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+struct Entry {
+    /// What is paid for.
+    item: String,
+    /// Who approved it.
+    #[schemars(required)]
+    approver: Option<String>,
+}
+
+/// A ledger.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+struct Ledger {
+    entries: Vec<Entry>,
+    /// Where it is kept, if anywhere.
+    shelf: Option<String>,
+}
+
+/// Files a ledger.
+#[tool]
+async fn ledger_file(#[input] ledger: Ledger) -> String {
+    let entries = ledger.entries.iter();
+    let approved = entries.map(|entry| format!("{} by {:?}", entry.item, entry.approver));
+    format!(
+        "{} on {:?}",
+        approved.collect::<Vec<_>>().join(", "),
+        ledger.shelf
+    )
+}
+
+#[tokio::test]
+async fn an_option_its_schema_requires_is_refused_when_left_out_or_null() {
+    let registry = (Registry::builder().tool(NoteSign).tool(LedgerFile))
+        .build()
+        .unwrap();
+    let definitions = registry.definitions();
+    let signer = &(definitions.iter())
+        .find(|definition| definition.name == "note_sign")
+        .unwrap()
+        .input_schema;
+    assert_eq!(signer["properties"]["signer"]["type"], "string");
+    assert_eq!(signer["required"], json!(["signer"]));
+    for arguments in [json!({}), json!({"signer": null})] {
+        let refused = outcome(&registry, "note_sign", arguments.clone())
+            .await
+            .unwrap_err();
+        assert_eq!(
+            faults(&refused),
+            [fault("signer", "missing; expected string")],
+            "{arguments}"
+        );
+    }
+    let signed = outcome(&registry, "note_sign", json!({"signer": "ann"})).await;
+    assert_eq!(signed.as_deref(), Ok(r#"Some("ann")"#));
+    let ledger = json!({"entries": [{"item": "ink", "approver": "bo"}, {"item": "nib"}]});
+    let refused = outcome(&registry, "ledger_file", ledger).await.unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [fault("entries[1].approver", "missing; expected string")]
+    );
+    let ledger = json!({"entries": [{"item": "ink", "approver": "bo"}], "shelf": null});
+    let filed = outcome(&registry, "ledger_file", ledger).await;
+    assert_eq!(filed.as_deref(), Ok(r#"ink by Some("bo") on None"#));
 }
 
 /// Counts grains.

@@ -62,14 +62,18 @@ fn input_schema<T: ToolInput>(cell: &'static SchemaCell) -> &'static Map<String,
 }
 
 fn prepared<T: ToolInput>(cell: &'static SchemaCell) -> &'static Prepared {
-    prepare(cell, crate::schema::input_schema::<T>)
+    prepare(cell, prepare_input::<T>)
+}
+
+fn prepare_input<T: ToolInput>() -> Prepared {
+    Prepared::of_type::<T>(crate::schema::input_schema::<T>())
 }
 
 /// [`prepared`] for any input type, compiled once rather than once for each tool (inlined
 /// where optimized: a call's fast path is the cell's check).
 #[inline]
-fn prepare(cell: &'static SchemaCell, schema: fn() -> Map<String, Value>) -> &'static Prepared {
-    cell.get_or_init(|| Prepared::new(schema()))
+fn prepare(cell: &'static SchemaCell, make: fn() -> Prepared) -> &'static Prepared {
+    cell.get_or_init(make)
 }
 
 fn parse_arguments<T: ToolInput>(

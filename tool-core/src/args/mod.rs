@@ -26,6 +26,7 @@ mod numbers;
 mod path;
 mod plan;
 pub(crate) mod prepared;
+mod required;
 mod top_level;
 pub(crate) mod tree;
 mod unions;

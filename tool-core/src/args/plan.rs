@@ -124,6 +124,14 @@ impl Plan {
         }
     }
 
+    /// The plan that hands every call to the checker.
+    pub(super) fn handed_over() -> Plan {
+        Plan {
+            steps: vec![Step::HandOver],
+            defined: Vec::new(),
+        }
+    }
+
     /// The plan of a read that checks nothing: every value read as serde alone reads it.
     pub(super) fn nothing() -> &'static Plan {
         static NOTHING: LazyLock<Plan> = LazyLock::new(|| Plan {
@@ -273,8 +281,10 @@ impl Compiler<'_> {
     }
 
     fn object_step(&mut self, keywords: &Keywords<'_>) -> Step {
-        // A field required though it takes `null` (`#[schemars(required)]` on an `Option`):
-        // serde reads its absence as `None`, so only the checker sees it missing.
+        // A field required though its schema takes `null`: its type may read the field's
+        // absence as it reads `null` (a missing field is handed to `deserialize_option` as
+        // `None`), so only the checker is sure to see it missing. (A required field whose
+        // schema does not take `null` is asked about once, in `required.rs`.)
         let properties = keywords.properties.and_then(Value::as_object);
         let required = keywords.required.and_then(Value::as_array);
         let required_optional = required.into_iter().flatten().any(|name| {

@@ -3,8 +3,10 @@
 //! (they must when the schema says more than the Rust type does: a bound, a length, a
 //! pattern, a format, a nested object that may not take fields it does not name).
 
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use super::Read;
 use super::plan::Plan;
 use crate::schema::patterns::Patterns;
 use crate::schema::walk;
@@ -55,6 +57,23 @@ impl Prepared {
             patterns,
             plan,
         }
+    }
+
+    /// [`Prepared::new`] for `schema`, the schema of `T`. `T` itself is read a few times, to
+    /// learn whether it takes as absent a field the schema requires: then every call is held
+    /// to the checker, which refuses it missing, as the schema says.
+    pub(crate) fn of_type<T: DeserializeOwned>(schema: Map<String, Value>) -> Prepared {
+        Prepared::for_type(schema, &mut |text, guard| {
+            super::read_typed::<T>(text, guard).map(drop)
+        })
+    }
+
+    fn for_type(schema: Map<String, Value>, read: &mut Read<'_>) -> Prepared {
+        let mut prepared = Prepared::new(schema);
+        if super::required::read_without(&prepared.schema, read) {
+            prepared.plan = Some(Plan::handed_over());
+        }
+        prepared
     }
 
     /// The schema itself.

@@ -1,0 +1,231 @@
+//! Whether an input type reads a field its schema requires when the field is left out: an
+//! `Option` the schema calls required and not `null` (`#[schemars(required)]`, or a
+//! `#[schemars(with = "T")]` of a plain `T`), or a `deserialize_with` that takes `null`. serde
+//! reads such a field's absence, and its `null`, as `None`, and the plan trusts serde with the
+//! fields a type has, so only the checker would refuse the call that leaves it out.
+//!
+//! No trait says whether a type is an `Option`, and its schema says what the schema says, so
+//! the type is asked once, when its schema is prepared: arguments made for the purpose are read
+//! through its own deserializer, traced. A field whose `null` is read without a fault at it,
+//! where a wrong value is refused at it, is taken as absent by the type where its schema
+//! requires it. A field whose read the trace cannot see (one of a `#[serde(flatten)]`ed
+//! struct, read from serde's buffer) gives no such answer, and is not counted.
+
+use serde_json::{Map, Value};
+
+use super::Read;
+use super::guard::Findings;
+use super::path::Path;
+use super::plan::Plan;
+use crate::schema::keywords::{admits_null, is_null_schema};
+use crate::schema::walk::{Lookup, Root};
+
+/// The deepest a field is looked for: past it, fields are not asked about.
+const MAX_DEPTH: usize = 64;
+
+/// Whether the type `read` reads takes as absent a field that `schema`, its own schema,
+/// requires and does not let be `null`.
+pub(super) fn read_without(schema: &Map<String, Value>, read: &mut Read<'_>) -> bool {
+    let mut asker = Asker {
+        root: Root::new(schema),
+        read,
+        followed: Vec::new(),
+        outline: Vec::new(),
+    };
+    asker.object(schema)
+}
+
+/// One step from the arguments down to a field.
+#[derive(Clone, Copy)]
+enum Step<'s> {
+    Field(&'s str),
+    /// The first item of an array.
+    Item,
+}
+
+struct Asker<'s, 'r, 'x> {
+    root: Root<'s>,
+    read: &'r mut Read<'x>,
+    /// The `$ref`s already looked into: a definition is asked about once, where first met.
+    followed: Vec<&'s str>,
+    /// Where the schema being looked at sits in the arguments.
+    outline: Vec<Step<'s>>,
+}
+
+impl<'s> Asker<'s, '_, '_> {
+    fn schema(&mut self, schema: &'s Value) -> bool {
+        match schema.as_object() {
+            Some(map) if self.outline.len() < MAX_DEPTH => self.object(map),
+            _ => false,
+        }
+    }
+
+    fn object(&mut self, map: &'s Map<String, Value>) -> bool {
+        self.definition(map.lookup("$ref"))
+            || self.optional(map.lookup("anyOf"))
+            || (map.lookup("items"))
+                .is_some_and(|items| self.below(Step::Item, |asker| asker.schema(items)))
+            || self.fields(map)
+    }
+
+    /// What a `$ref` points to, unless looked into already.
+    fn definition(&mut self, reference: Option<&'s Value>) -> bool {
+        let Some(reference) = reference.and_then(Value::as_str) else {
+            return false;
+        };
+        if self.followed.contains(&reference) {
+            return false;
+        }
+        self.followed.push(reference);
+        let root = self.root;
+        root.resolve(reference).is_some_and(|to| self.schema(to))
+    }
+
+    /// An `Option<T>` not required (`anyOf` of `T` and `null`): what `T` reads.
+    fn optional(&mut self, branches: Option<&'s Value>) -> bool {
+        let Some(Value::Array(branches)) = branches else {
+            return false;
+        };
+        let mut solid = branches.iter().filter(|branch| !is_null_schema(branch));
+        match (solid.next(), solid.next()) {
+            (Some(only), None) => self.schema(only),
+            _ => false,
+        }
+    }
+
+    /// Each field of an object schema: asked about when required, and looked into.
+    fn fields(&mut self, map: &'s Map<String, Value>) -> bool {
+        let Some(properties) = map.lookup("properties").and_then(Value::as_object) else {
+            return false;
+        };
+        let required = map.lookup("required").and_then(Value::as_array);
+        properties.iter().any(|(name, property)| {
+            let must = required.is_some_and(|required| required.iter().any(|r| r == name));
+            self.below(Step::Field(name), |asker| {
+                (must && !admits_null(property, asker.root) && asker.takes_null_here())
+                    || asker.schema(property)
+            })
+        })
+    }
+
+    fn below(&mut self, step: Step<'s>, f: impl FnOnce(&mut Self) -> bool) -> bool {
+        self.outline.push(step);
+        let found = f(self);
+        self.outline.pop();
+        found
+    }
+
+    /// Whether the type reads a `null` at the field the outline leads to, and refuses a wrong
+    /// value there: the read of the field is seen, and `null` passes it.
+    fn takes_null_here(&mut self) -> bool {
+        let mut path = Path::default();
+        for step in &self.outline {
+            match step {
+                Step::Field(name) => path.push_field(name),
+                Step::Item => path.push_index(0),
+            }
+        }
+        let here = |at: &str| {
+            at.strip_prefix(path.0.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+        };
+        let null = self.failed_at(&Value::Null);
+        let wrong = self.failed_at(&serde_json::json!({"\u{0}": []}));
+        !null.as_deref().is_some_and(here) && wrong.as_deref().is_some_and(here)
+    }
+
+    /// Where a read of arguments holding `value` at the outline's end fails, if it does.
+    fn failed_at(&mut self, value: &Value) -> Option<String> {
+        let mut arguments = value.clone();
+        for step in self.outline.iter().rev() {
+            arguments = match step {
+                Step::Field(name) => {
+                    Value::Object(Map::from_iter([((*name).to_owned(), arguments)]))
+                }
+                Step::Item => Value::Array(vec![arguments]),
+            };
+        }
+        let findings = Findings::traced();
+        match (self.read)(&arguments.to_string(), Some((&Plan::traced(), &findings))) {
+            Ok(()) => None,
+            Err(_) => Some(findings.failed_at()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Deserialize;
+    use serde::de::DeserializeOwned;
+
+    use super::*;
+    use crate::args::read_typed;
+
+    fn reads_without<T: DeserializeOwned + schemars::JsonSchema>() -> bool {
+        let schema = crate::schema::input_schema::<T>();
+        read_without(&schema, &mut |text, guard| {
+            read_typed::<T>(text, guard).map(drop)
+        })
+    }
+
+    #[derive(Deserialize, schemars::JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Plain {
+        name: String,
+        note: Option<String>,
+        #[serde(default)]
+        count: u32,
+        tags: Vec<String>,
+    }
+
+    #[derive(Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Required {
+        name: String,
+        #[schemars(required)]
+        sharer: Option<String>,
+    }
+
+    #[derive(Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Nested {
+        items: Vec<Required>,
+    }
+
+    #[derive(Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct OptionallyNested {
+        inner: Option<Box<Required>>,
+        plain: Plain,
+    }
+
+    #[derive(Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Named {
+        name: String,
+        age: u8,
+    }
+
+    #[derive(Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Flattened {
+        #[serde(flatten)]
+        inner: Named,
+        note: Option<String>,
+    }
+
+    #[test]
+    fn a_required_option_is_found_wherever_it_sits() {
+        assert!(!reads_without::<Plain>());
+        assert!(reads_without::<Required>());
+        assert!(reads_without::<Nested>());
+        assert!(reads_without::<OptionallyNested>());
+    }
+
+    #[test]
+    fn a_field_the_trace_cannot_see_is_not_counted() {
+        // Read from serde's buffer, `name` refuses `null` where the trace does not see it.
+        assert!(!reads_without::<Flattened>());
+    }
+}
