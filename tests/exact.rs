@@ -435,6 +435,47 @@ async fn an_option_its_schema_requires_is_refused_when_left_out_or_null() {
     assert_eq!(filed.as_deref(), Ok(r#"ink by Some("bo") on None"#));
 }
 
+/// Stacks boxes.
+#[tool]
+async fn boxes_stack(
+    /// How many boxes.
+    count: u32,
+    /// Each box's size.
+    sizes: Vec<u8>,
+    /// How full each is.
+    ratio: f64,
+    /// Where to start, if not at the bottom.
+    from: Option<i64>,
+) -> String {
+    format!("{count} {sizes:?} {ratio} {from:?}")
+}
+
+#[tokio::test]
+async fn a_whole_number_written_with_a_fraction_is_an_integer() {
+    let registry = Registry::builder().tool(BoxesStack).build().unwrap();
+    let arguments = json!({"count": 3.0, "sizes": [1.0, 2, 2e1], "ratio": 1.0, "from": -4.0});
+    let stacked = outcome(&registry, "boxes_stack", arguments).await;
+    assert_eq!(stacked.as_deref(), Ok("3 [1, 2, 20] 1 Some(-4)"));
+    let arguments = json!({"count": 3.5, "sizes": [256.0], "ratio": 1, "from": 1e19});
+    let refused = outcome(&registry, "boxes_stack", arguments)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [
+            fault("count", "expected u32, received 3.5"),
+            fault(
+                "sizes[0]",
+                "expected u8, received 256.0, which is out of range"
+            ),
+            fault(
+                "from",
+                "expected i64 or null, received 1e+19, which is out of range"
+            ),
+        ]
+    );
+}
+
 /// Counts grains.
 #[tool]
 async fn grains_count(

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use super::Fault;
-use super::numbers::{INEXACT, compared, is_multiple};
+use super::numbers::{INEXACT, compared, is_multiple, whole, written_whole};
 use super::path::{Path, quote, write_quoted};
 use super::prepared::View;
 use crate::args::tree::Node;
@@ -74,9 +74,10 @@ pub(super) struct Checker<'s> {
     /// Whether some object schema requires a field its `properties` do not describe: only then
     /// are required fields looked for beyond the properties.
     pub(super) required_elsewhere: bool,
-    /// Whether a field set to `null` was taken out of the value somewhere, so that the
-    /// arguments are to be read as the checker left them.
-    pub(super) took_out_nulls: bool,
+    /// Whether the value was changed somewhere (a field set to `null` taken out, a whole
+    /// number written as an integer), so that the arguments are to be read as the checker
+    /// left them.
+    pub(super) rewrote: bool,
 }
 
 impl<'s> Checker<'s> {
@@ -94,7 +95,7 @@ impl<'s> Checker<'s> {
                 .max(CHECK_STEPS_AT_LEAST),
             gave_up: false,
             required_elsewhere: schema.required_elsewhere,
-            took_out_nulls: false,
+            rewrote: false,
         }
     }
 
@@ -177,7 +178,7 @@ impl<'s> Checker<'s> {
                 |key: &str| (properties.lookup(key)).is_some_and(|p| !admits_null(p, root));
             let sent = object.len();
             object.retain(|(key, value)| !(value.is_null() && absent(key)));
-            self.took_out_nulls |= object.len() < sent;
+            self.rewrote |= object.len() < sent;
         }
         if let Some(target) = keywords
             .reference
@@ -226,7 +227,13 @@ impl<'s> Checker<'s> {
             return;
         }
         match value {
-            Node::Number(number) => self.check_number(number, schema, &keywords, path),
+            Node::Number(number) => {
+                self.check_number(number, schema, &keywords, path);
+                if number.is_f64() {
+                    let whole = written_whole(number, keywords.types);
+                    self.rewrote |= whole.map(|whole| *number = whole).is_some();
+                }
+            }
             Node::String(text) => self.check_string(text, &keywords, path),
             Node::Array(items) => self.check_array(items, &keywords, path),
             Node::Object(object) => self.check_fields(object, &keywords, path),
@@ -243,12 +250,13 @@ impl<'s> Checker<'s> {
     ) {
         let format = keywords.format.and_then(Value::as_str);
         if let Some((min, max)) = format.and_then(integer_range) {
-            let fits = match (number.as_i64(), number.as_u64()) {
-                (Some(n), _) => i128::from(n) >= min && i128::from(n) <= max,
-                (None, Some(n)) => i128::from(n) >= min && i128::from(n) <= max,
-                // Whole, and beyond every 64-bit integer (`beyond_64_bits`).
-                (None, None) => false,
-            };
+            // `3.0` as the integer it is; a number past every 64-bit integer is out of range.
+            let integer = (whole(number)).or_else(|| {
+                written_whole(number, keywords.types)
+                    .as_ref()
+                    .and_then(whole)
+            });
+            let fits = integer.is_some_and(|n| n >= min && n <= max);
             if !fits {
                 let mut problem = self.expected(keywords, &Node::Number(number.clone()));
                 problem.push_str(", which is out of range");

@@ -320,7 +320,7 @@ fn checked(
     if !checker.faults.is_empty() {
         return Err(checker.faults);
     }
-    if !checker.took_out_nulls {
+    if !checker.rewrote {
         return Ok(None);
     }
     // A tree with string keys always serializes.

@@ -53,18 +53,45 @@ pub(super) fn key(number: &serde_json::Number) -> String {
     }
 }
 
-/// Whether `number` is a whole number no 64-bit integer holds, as the text of a 128-bit one
-/// is read into a tree (as a double: the tree's numbers are serde_json's). serde, reading the
-/// arguments' text into a 128-bit integer, reads it exactly.
-pub(super) fn beyond_64_bits(number: &serde_json::Number) -> bool {
-    // Integers just below the least `i64` read as it, so it counts as past 64 bits too.
-    number.as_f64().is_some_and(|n| {
-        n.fract() == 0.0 && (n <= -9_223_372_036_854_775_808.0 || n >= 18_446_744_073_709_551_616.0)
-    })
+/// Whether `number`, read as a double, is a whole number: one written with a fraction or an
+/// exponent (`3.0`, `1e3`), or an integer past what 64 bits hold (the tree's numbers are
+/// serde_json's, which reads those as doubles; serde, reading the text into a 128-bit
+/// integer, reads it exactly).
+pub(super) fn is_whole_double(number: &serde_json::Number) -> bool {
+    number.as_f64().is_some_and(|n| n.fract() == 0.0)
+}
+
+/// `number`, written with a fraction or an exponent (`3.0`, `1e3`), as the integer it is,
+/// where `types` (a schema's) says `integer` and 64 bits hold it: JSON Schema's `integer` is
+/// any number without a fraction, where serde reads an integer type from integers written as
+/// such alone.
+#[inline]
+pub(super) fn written_whole(
+    number: &serde_json::Number,
+    types: Option<&Value>,
+) -> Option<serde_json::Number> {
+    if !number.is_f64() {
+        return None;
+    }
+    let integer = |name: &Value| name == "integer";
+    match types? {
+        Value::Array(names) if names.iter().any(integer) => {}
+        name if integer(name) => {}
+        _ => return None,
+    }
+    let n = number.as_f64().filter(|n| n.fract() == 0.0)?;
+    // Not the least `i64` itself: integers just below it (an `i128`'s) are read as it.
+    if n > -9_223_372_036_854_775_808.0 && n < 9_223_372_036_854_775_808.0 {
+        Some((n as i64).into())
+    } else if (0.0..18_446_744_073_709_551_616.0).contains(&n) {
+        Some((n as u64).into())
+    } else {
+        None
+    }
 }
 
 /// `number` as an integer, when it is written as one.
-fn whole(number: &serde_json::Number) -> Option<i128> {
+pub(super) fn whole(number: &serde_json::Number) -> Option<i128> {
     (number.as_i64().map(i128::from)).or_else(|| number.as_u64().map(i128::from))
 }
 
@@ -143,6 +170,32 @@ fn decimal(n: f64) -> Option<(i128, i32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_whole_number_written_with_a_fraction_is_the_integer_it_is() {
+        let whole = |text: &str| {
+            let number: serde_json::Number = serde_json::from_str(text).unwrap();
+            written_whole(&number, Some(&"integer".into())).map(|n| n.to_string())
+        };
+        assert_eq!(whole("3.0").as_deref(), Some("3"));
+        assert_eq!(whole("-0.0").as_deref(), Some("0"));
+        assert_eq!(whole("1e3").as_deref(), Some("1000"));
+        assert_eq!(
+            whole("-9.223372036854774784e18").as_deref(),
+            Some("-9223372036854774784")
+        );
+        assert_eq!(whole("1e19").as_deref(), Some("10000000000000000000"));
+        // Not whole, written as an integer already, or past 64 bits.
+        assert_eq!(whole("3.5"), None);
+        assert_eq!(whole("3"), None);
+        assert_eq!(whole("1.8446744073709552e19"), None);
+        assert_eq!(whole("-1e19"), None);
+        assert_eq!(whole("-9223372036854775809"), None);
+        let number = serde_json::Number::from_f64(3.0).unwrap();
+        assert_eq!(written_whole(&number, Some(&"number".into())), None);
+        let types = serde_json::json!(["integer", "null"]);
+        assert_eq!(written_whole(&number, Some(&types)), Some(3.into()));
+    }
 
     #[test]
     fn decimals_divide_as_written() {

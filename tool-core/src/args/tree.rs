@@ -123,8 +123,9 @@ impl<'a> Node<'a> {
     }
 
     /// Whether this is of one of the JSON Schema `types` (a name, or a list of them); a
-    /// name JSON Schema does not have takes any value. A whole number past what 64 bits hold
-    /// is an integer ([`numbers::beyond_64_bits`]).
+    /// name JSON Schema does not have takes any value. A number without a fraction is an
+    /// integer, as JSON Schema says, however it is written (`3.0`, `1e3`, and past what 64 bits
+    /// hold).
     #[inline]
     pub(crate) fn is_of_type(&self, types: &Value) -> bool {
         let matches = |name: &str| match (name, self) {
@@ -135,7 +136,7 @@ impl<'a> Node<'a> {
             | ("array", Node::Array(_))
             | ("object", Node::Object(_)) => true,
             ("integer", Node::Number(number)) => {
-                number.is_i64() || number.is_u64() || numbers::beyond_64_bits(number)
+                number.is_i64() || number.is_u64() || numbers::is_whole_double(number)
             }
             ("null" | "boolean" | "integer" | "number" | "string" | "array" | "object", _) => false,
             _ => true,
