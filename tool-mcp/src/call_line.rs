@@ -9,7 +9,8 @@
 //! arguments kept as the client wrote them ([`RawArguments`]), which is how the registry takes
 //! them ([`arguments`]), rather than read into a map to be written out again. So a line's
 //! arguments reach a tool as they do in process: a field sent twice is refused, where a map
-//! keeps the last. Anything else (the answers of a round, a call rmcp would take some other
+//! keeps the last. An HTTP body served by [`McpServer::http_router`](crate::McpServer) is read
+//! so too, when its call runs (`server/body.rs`). Anything else (the answers of a round, a call rmcp would take some other
 //! way, one nested past what rmcp reads) is left to rmcp's reading. Its nesting is followed by
 //! hand, as `unread` follows a message's keys: a serde type of its own would add a reading of
 //! serde_json's to the crate, which moves what the compiler inlines on every call's path.
@@ -36,10 +37,27 @@ pub(crate) fn arguments(arguments: Option<JsonObject>, extensions: &Extensions) 
     if let Some(written) = extensions.get::<RawArguments>() {
         return Arguments::from_text(written.0.clone());
     }
+    #[cfg(feature = "http")]
+    if let Some(written) = crate::server::body::written_arguments(extensions) {
+        return Arguments::from_text(written.0);
+    }
     match arguments.map(|arguments| serde_json::to_string(&arguments)) {
         Some(Ok(text)) => Arguments::from_text(text),
         // A map with string keys always serializes.
         Some(Err(_)) | None => Arguments::empty(),
+    }
+}
+
+/// The arguments of `text`, a message, as the client wrote them, if it is plainly a
+/// `tools/call` with arguments.
+#[cfg(feature = "http")]
+pub(crate) fn written_arguments(text: &str) -> Option<RawArguments> {
+    match call(text)? {
+        ClientJsonRpcMessage::Request(JsonRpcRequest {
+            request: ClientRequest::CallToolRequest(mut request),
+            ..
+        }) => request.extensions.remove::<RawArguments>(),
+        _ => None,
     }
 }
 

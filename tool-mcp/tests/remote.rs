@@ -490,6 +490,47 @@ async fn a_call_line_s_arguments_reach_the_tool_as_written_as_in_process() {
             "{answer}"
         );
     }
+
+    // Over HTTP too, in a session and without one: rmcp reads the body into a map, which kept
+    // the last `name`.
+    for stateless in [false, true] {
+        let server = McpServer::new(shop().0);
+        let server = match stateless {
+            true => server.stateless(),
+            false => server,
+        };
+        let http = HttpServer::serve(server).await;
+        let session = match stateless {
+            true => None,
+            false => Some(support::HttpSession::open(&http.url()).await),
+        };
+        let post = |call: String| async {
+            match &session {
+                Some(session) => session.post_text(call).await,
+                None => support::post_without_session(&http.url(), call).await,
+            }
+        };
+        for (id, meta) in [(2, ""), (3, meta)] {
+            let comma = if meta.is_empty() { "" } else { ", " };
+            let call = format!(
+                r#"{{"jsonrpc": "2.0", "id": {id}, "method": "tools/call", "params": {{"name":
+                "shop_greet", "arguments": {written}{comma}{meta}}}}}"#
+            );
+            let answer = support::answer_in(&post(call.clone()).await, id, &json!(call));
+            assert_eq!(answer["result"]["isError"], true, "{answer}");
+            assert_eq!(
+                answer["result"]["content"][0]["text"], in_process,
+                "{answer}"
+            );
+        }
+        // Arguments sent once, in a call rmcp alone reads (with a field it reads past).
+        let call = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+            "params": {"name": "shop_greet", "arguments": {"name": "ann"}, "task": null}});
+        let answer = support::answer_in(&post(call.to_string()).await, 4, &call);
+        let greeted = &answer["result"]["content"][0]["text"];
+        assert_eq!(greeted, "hello ann\twith a tab", "{answer}");
+        http.stop().await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

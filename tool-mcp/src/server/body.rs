@@ -16,10 +16,11 @@
 //! body and its refusal carries no id, so the pieces of a `POST`'s body are kept as rmcp reads
 //! them (a count on each piece's bytes, not a copy) until the answer's status says whether they
 //! are needed, and read again only for a refused body. rmcp copies the body into a buffer of its
-//! own to read it and frees that once read; the pieces kept here live until rmcp's answer
-//! begins: at once for an answer sent as a stream of events, at the call's end for one sent as
-//! plain JSON (`json_response`). So a body is held for its call's run, within rmcp's bound on a
-//! body's size.
+//! own to read it and frees that once read; the pieces kept here live until a `tools/call`
+//! takes them for its arguments as written ([`written_arguments`]), or rmcp's answer begins:
+//! at once for an answer sent as a stream of events, at the call's end for one sent as plain
+//! JSON (`json_response`). So a body is held at most for its call's run, within rmcp's bound
+//! on a body's size.
 
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -35,6 +36,7 @@ use rmcp::model::{ClientJsonRpcMessage, ErrorData, RequestId};
 use rmcp::transport::streamable_http_server::session::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
+use crate::call_line::RawArguments;
 use crate::unread::{Unread, unread};
 
 /// The most of rmcp's plain-text answer read: far more than its prefix and serde's reason.
@@ -59,6 +61,10 @@ pub(super) async fn readable(
     }
     let kept = Kept::default();
     let session = crate::owner::session_named(request.headers()).map(Arc::<str>::from);
+    let mut request = request;
+    // rmcp hands the request's parts to the call it reads from the body: the call finds the
+    // body there ([`written_arguments`]).
+    request.extensions_mut().insert(kept.clone());
     let request = request.map(|body| {
         Body::new(Keeping {
             body,
@@ -110,6 +116,17 @@ pub(super) async fn readable(
         }
     };
     refused(error, id)
+}
+
+/// The arguments of the call posted in the HTTP request whose parts are in `extensions`, as
+/// the client wrote them, if its body is plainly a `tools/call` (`call_line`): rmcp reads them
+/// into a map, which keeps the last of a field sent twice, where the registry refuses it, as it
+/// does in process and over a line. The body is taken: rmcp has read it, or the call would not
+/// be running, and no 415 is answered to a body it read.
+pub(crate) fn written_arguments(extensions: &rmcp::model::Extensions) -> Option<RawArguments> {
+    let parts = extensions.get::<crate::owner::HttpRequestParts>()?;
+    let sent = String::from_utf8(parts.extensions.get::<Kept>()?.take()).ok()?;
+    crate::call_line::written_arguments(&sent)
 }
 
 /// The parse error for a body that is no JSON, for `reason`.

@@ -23,7 +23,7 @@
 mod accept;
 mod beside;
 #[cfg(feature = "http")]
-mod body;
+pub(crate) mod body;
 #[cfg(feature = "http")]
 mod bounds;
 mod cancels;

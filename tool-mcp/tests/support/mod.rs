@@ -283,7 +283,7 @@ impl HttpSession {
         let initialize = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
             "params": {"protocolVersion": "2025-11-25", "capabilities": {},
             "clientInfo": {"name": "tool-mcp-tests", "version": "0"}}});
-        let response = (posting(&client, url, &initialize, None).send())
+        let response = (posting(&client, url, initialize.to_string(), None).send())
             .await
             .expect("the server answers `initialize`");
         let id = (response.headers().get("mcp-session-id"))
@@ -303,7 +303,14 @@ impl HttpSession {
 
     /// Posts `message` in the session; the answer's body.
     pub async fn post(&self, message: &serde_json::Value) -> String {
-        let response = (posting(&self.client, &self.url, message, Some(&self.id)).send())
+        self.post_text(message.to_string()).await
+    }
+
+    /// Posts `message`, JSON text as written (a key twice, say), in the session; the answer's
+    /// body.
+    pub async fn post_text(&self, message: String) -> String {
+        let request = posting(&self.client, &self.url, message.clone(), Some(&self.id));
+        let response = (request.send())
             .await
             .unwrap_or_else(|error| panic!("no answer to {message}: {error}"));
         (response.text().await).unwrap_or_else(|error| panic!("no answer to {message}: {error}"))
@@ -318,6 +325,20 @@ impl HttpSession {
     pub async fn request(&self, id: u64, message: &serde_json::Value) -> serde_json::Value {
         answer_in(&self.post(message).await, id, message)
     }
+}
+
+/// Posts `message`, JSON text as written, to a server without sessions at `url`; the answer's
+/// body, read whole within [`ANSWER_LIMIT`](lines::ANSWER_LIMIT).
+pub async fn post_without_session(url: &str, message: String) -> String {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let client = reqwest::Client::builder()
+        .timeout(lines::ANSWER_LIMIT)
+        .build()
+        .expect("an HTTP client");
+    let response = (posting(&client, url, message.clone(), None).send())
+        .await
+        .unwrap_or_else(|error| panic!("no answer to {message}: {error}"));
+    (response.text().await).unwrap_or_else(|error| panic!("no answer to {message}: {error}"))
 }
 
 /// Asserts that `answer` is a JSON-RPC error of `code` whose message says each of `says`.
@@ -363,13 +384,13 @@ pub async fn end_session(client: &reqwest::Client, url: &str, id: &str) -> u16 {
 fn posting(
     client: &reqwest::Client,
     url: &str,
-    message: &serde_json::Value,
+    message: String,
     session: Option<&str>,
 ) -> reqwest::RequestBuilder {
     let request = (client.post(url))
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream")
-        .body(message.to_string());
+        .body(message);
     match session {
         Some(id) => request
             .header("mcp-session-id", id)
