@@ -9,11 +9,13 @@
 //! arguments kept as the client wrote them ([`RawArguments`]), which is how the registry takes
 //! them ([`arguments`]), rather than read into a map to be written out again. So a line's
 //! arguments reach a tool as they do in process: a field sent twice is refused, where a map
-//! keeps the last. An HTTP body served by [`McpServer::http_router`](crate::McpServer) is read
-//! so too, when its call runs (`server/body.rs`). Anything else (the answers of a round, a call rmcp would take some other
+//! keeps the last. Anything else (the answers of a round, a call rmcp would take some other
 //! way, one nested past what rmcp reads) is left to rmcp's reading. Its nesting is followed by
 //! hand, as `unread` follows a message's keys: a serde type of its own would add a reading of
 //! serde_json's to the crate, which moves what the compiler inlines on every call's path.
+//!
+//! An HTTP body served by [`McpServer::http_router`](crate::McpServer) is read so too, when
+//! its call runs (`server/body.rs`, through `written_arguments`).
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, Extensions,
@@ -30,15 +32,19 @@ use tool_core::call::Arguments;
 pub(crate) struct RawArguments(pub(crate) String);
 
 /// A call's arguments as the registry takes them, as JSON text: as the client wrote them when
-/// its line was read here, else rmcp's map written out again. serde_json writes the map with a
-/// recursion once per level: rmcp read it from JSON text, which serde_json reads no deeper than
-/// 128 levels, so the recursion is as bounded here as it was there.
-pub(crate) fn arguments(arguments: Option<JsonObject>, extensions: &Extensions) -> Arguments {
+/// its line was read here, or when `posted` finds them (in an HTTP body), else rmcp's map
+/// written out again. serde_json writes the map with a recursion once per level: rmcp read it
+/// from JSON text, which serde_json reads no deeper than 128 levels, so the recursion is as
+/// bounded here as it was there.
+pub(crate) fn arguments(
+    arguments: Option<JsonObject>,
+    extensions: &Extensions,
+    posted: fn(&Extensions) -> Option<RawArguments>,
+) -> Arguments {
     if let Some(written) = extensions.get::<RawArguments>() {
         return Arguments::from_text(written.0.clone());
     }
-    #[cfg(feature = "http")]
-    if let Some(written) = crate::server::body::written_arguments(extensions) {
+    if let Some(written) = posted(extensions) {
         return Arguments::from_text(written.0);
     }
     match arguments.map(|arguments| serde_json::to_string(&arguments)) {

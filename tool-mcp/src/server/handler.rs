@@ -261,7 +261,12 @@ impl ServerHandler for McpServer {
             }
             ctx = ctx.with_extension(token.clone());
         }
-        let arguments = crate::call_line::arguments(request.arguments, &context.extensions);
+        // A call posted over HTTP is read from its body as a line is (`body.rs`).
+        #[cfg(feature = "http")]
+        let posted = super::body::written_arguments;
+        #[cfg(not(feature = "http"))]
+        let posted = |_: &_| None;
+        let arguments = crate::call_line::arguments(request.arguments, &context.extensions, posted);
         let call = ToolCall::new(id_text(&context.id), request.name.as_ref(), arguments);
         let as_task = match way {
             Run::Direct => false,
