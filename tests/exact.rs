@@ -384,6 +384,9 @@ struct Entry {
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 struct Ledger {
     entries: Vec<Entry>,
+    /// Lines kept apart, by name.
+    #[serde(default)]
+    apart: std::collections::BTreeMap<String, Entry>,
     /// Where it is kept, if anywhere.
     shelf: Option<String>,
 }
@@ -391,7 +394,7 @@ struct Ledger {
 /// Files a ledger.
 #[tool]
 async fn ledger_file(#[input] ledger: Ledger) -> String {
-    let entries = ledger.entries.iter();
+    let entries = ledger.entries.iter().chain(ledger.apart.values());
     let approved = entries.map(|entry| format!("{} by {:?}", entry.item, entry.approver));
     format!(
         "{} on {:?}",
@@ -429,6 +432,12 @@ async fn an_option_its_schema_requires_is_refused_when_left_out_or_null() {
     assert_eq!(
         faults(&refused),
         [fault("entries[1].approver", "missing; expected string")]
+    );
+    let ledger = json!({"entries": [], "apart": {"a": {"item": "ink", "approver": null}}});
+    let refused = outcome(&registry, "ledger_file", ledger).await.unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [fault("apart.a.approver", "missing; expected string")]
     );
     let ledger = json!({"entries": [{"item": "ink", "approver": "bo"}], "shelf": null});
     let filed = outcome(&registry, "ledger_file", ledger).await;

@@ -1,15 +1,16 @@
-//! Whether an input type reads a field its schema requires when the field is left out: an
+//! Whether an input type may read a call that leaves out a field its schema requires: an
 //! `Option` the schema calls required and not `null` (`#[schemars(required)]`, or a
 //! `#[schemars(with = "T")]` of a plain `T`), or a `deserialize_with` that takes `null`. serde
-//! reads such a field's absence, and its `null`, as `None`, and the plan trusts serde with the
-//! fields a type has, so only the checker would refuse the call that leaves it out.
+//! reads such a field's `null`, and most often its absence, as `None`, and the plan trusts
+//! serde with the fields a type has, so only the checker would refuse the call.
 //!
 //! No trait says whether a type is an `Option`, and its schema says what the schema says, so
-//! the type is asked once, when its schema is prepared: arguments made for the purpose are read
-//! through its own deserializer, traced. A field whose `null` is read without a fault at it,
-//! where a wrong value is refused at it, is taken as absent by the type where its schema
-//! requires it. A field whose read the trace cannot see (one of a `#[serde(flatten)]`ed
-//! struct, read from serde's buffer) gives no such answer, and is not counted.
+//! the type is asked once, when its schema is prepared: arguments that put `null` at one such
+//! field are read through its own deserializer, traced. Only a field whose `null` is seen
+//! refused where it sits is left to serde. One whose `null` passes, or whose read the trace
+//! cannot see (a field of a `#[serde(flatten)]`ed struct or of an internally tagged enum's
+//! variant, read from serde's buffer), sends every call of the tool to the checker. A union of
+//! several branches is not looked into: the plan sends it to the checker wherever it is sent.
 
 use serde_json::{Map, Value};
 
@@ -20,11 +21,15 @@ use super::plan::Plan;
 use crate::schema::keywords::{admits_null, is_null_schema};
 use crate::schema::walk::{Lookup, Root};
 
-/// The deepest a field is looked for: past it, fields are not asked about.
+/// The deepest a field is looked for: a schema nested deeper is taken as one the checker
+/// must see.
 const MAX_DEPTH: usize = 64;
 
-/// Whether the type `read` reads takes as absent a field that `schema`, its own schema,
-/// requires and does not let be `null`.
+/// The key a map's value is asked about under.
+const KEY: &str = "key";
+
+/// Whether the type `read` reads may take a call without a field that `schema`, its own
+/// schema, requires and does not let be `null`.
 pub(super) fn read_without(schema: &Map<String, Value>, read: &mut Read<'_>) -> bool {
     let mut asker = Asker {
         root: Root::new(schema),
@@ -55,16 +60,20 @@ struct Asker<'s, 'r, 'x> {
 impl<'s> Asker<'s, '_, '_> {
     fn schema(&mut self, schema: &'s Value) -> bool {
         match schema.as_object() {
-            Some(map) if self.outline.len() < MAX_DEPTH => self.object(map),
-            _ => false,
+            Some(_) if self.outline.len() >= MAX_DEPTH => true,
+            Some(map) => self.object(map),
+            None => false,
         }
     }
 
     fn object(&mut self, map: &'s Map<String, Value>) -> bool {
         self.definition(map.lookup("$ref"))
-            || self.optional(map.lookup("anyOf"))
+            || self.one_branch(map.lookup("anyOf"))
+            || self.one_branch(map.lookup("oneOf"))
             || (map.lookup("items"))
                 .is_some_and(|items| self.below(Step::Item, |asker| asker.schema(items)))
+            || (map.lookup("additionalProperties"))
+                .is_some_and(|values| self.below(Step::Field(KEY), |asker| asker.schema(values)))
             || self.fields(map)
     }
 
@@ -81,8 +90,9 @@ impl<'s> Asker<'s, '_, '_> {
         root.resolve(reference).is_some_and(|to| self.schema(to))
     }
 
-    /// An `Option<T>` not required (`anyOf` of `T` and `null`): what `T` reads.
-    fn optional(&mut self, branches: Option<&'s Value>) -> bool {
+    /// A union of one branch beside `null` (an `Option<T>` not required, an enum of one
+    /// variant): what that branch reads.
+    fn one_branch(&mut self, branches: Option<&'s Value>) -> bool {
         let Some(Value::Array(branches)) = branches else {
             return false;
         };
@@ -102,7 +112,7 @@ impl<'s> Asker<'s, '_, '_> {
         properties.iter().any(|(name, property)| {
             let must = required.is_some_and(|required| required.iter().any(|r| r == name));
             self.below(Step::Field(name), |asker| {
-                (must && !admits_null(property, asker.root) && asker.takes_null_here())
+                (must && !admits_null(property, asker.root) && !asker.refuses_null_here())
                     || asker.schema(property)
             })
         })
@@ -115,9 +125,8 @@ impl<'s> Asker<'s, '_, '_> {
         found
     }
 
-    /// Whether the type reads a `null` at the field the outline leads to, and refuses a wrong
-    /// value there: the read of the field is seen, and `null` passes it.
-    fn takes_null_here(&mut self) -> bool {
+    /// Whether the type is seen refusing a `null` at the field the outline leads to.
+    fn refuses_null_here(&mut self) -> bool {
         let mut path = Path::default();
         for step in &self.outline {
             match step {
@@ -129,9 +138,7 @@ impl<'s> Asker<'s, '_, '_> {
             at.strip_prefix(path.0.as_str())
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
         };
-        let null = self.failed_at(&Value::Null);
-        let wrong = self.failed_at(&serde_json::json!({"\u{0}": []}));
-        !null.as_deref().is_some_and(here) && wrong.as_deref().is_some_and(here)
+        self.failed_at(&Value::Null).as_deref().is_some_and(here)
     }
 
     /// Where a read of arguments holding `value` at the outline's end fails, if it does.
@@ -202,6 +209,52 @@ mod tests {
 
     #[derive(Deserialize, schemars::JsonSchema)]
     #[allow(dead_code)]
+    enum Size {
+        Small,
+        Large,
+    }
+
+    #[derive(Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Everyday {
+        size: Size,
+        boxed: Box<Plain>,
+        by_name: std::collections::HashMap<String, Plain>,
+        pairs: Vec<(String, u8)>,
+    }
+
+    #[derive(Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Mapped {
+        by: std::collections::HashMap<String, Required>,
+    }
+
+    #[derive(Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct RequiredMap {
+        // A map takes the object a wrong value might be made of.
+        #[schemars(required)]
+        tags: Option<std::collections::HashMap<String, Vec<String>>>,
+    }
+
+    #[derive(Deserialize, schemars::JsonSchema)]
+    #[serde(tag = "kind")]
+    #[allow(dead_code)]
+    enum OneVariant {
+        Only {
+            #[schemars(required)]
+            by: Option<String>,
+        },
+    }
+
+    #[derive(Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Tagged {
+        act: Option<OneVariant>,
+    }
+
+    #[derive(Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
     struct Named {
         name: String,
         age: u8,
@@ -217,15 +270,23 @@ mod tests {
 
     #[test]
     fn a_required_option_is_found_wherever_it_sits() {
-        assert!(!reads_without::<Plain>());
         assert!(reads_without::<Required>());
         assert!(reads_without::<Nested>());
         assert!(reads_without::<OptionallyNested>());
+        assert!(reads_without::<Mapped>());
+        assert!(reads_without::<RequiredMap>());
+        assert!(reads_without::<Tagged>());
     }
 
     #[test]
-    fn a_field_the_trace_cannot_see_is_not_counted() {
+    fn fields_serde_is_seen_to_hold_are_left_to_it() {
+        assert!(!reads_without::<Plain>());
+        assert!(!reads_without::<Everyday>());
+    }
+
+    #[test]
+    fn a_field_the_trace_cannot_see_is_left_to_the_checker() {
         // Read from serde's buffer, `name` refuses `null` where the trace does not see it.
-        assert!(!reads_without::<Flattened>());
+        assert!(reads_without::<Flattened>());
     }
 }
