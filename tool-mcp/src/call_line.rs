@@ -32,20 +32,12 @@ use tool_core::call::Arguments;
 pub(crate) struct RawArguments(pub(crate) String);
 
 /// A call's arguments as the registry takes them, as JSON text: as the client wrote them when
-/// its line was read here, or when `posted` finds them (in an HTTP body), else rmcp's map
-/// written out again. serde_json writes the map with a recursion once per level: rmcp read it
-/// from JSON text, which serde_json reads no deeper than 128 levels, so the recursion is as
-/// bounded here as it was there.
-pub(crate) fn arguments(
-    arguments: Option<JsonObject>,
-    extensions: &Extensions,
-    posted: fn(&Extensions) -> Option<RawArguments>,
-) -> Arguments {
+/// its line was read here, else rmcp's map written out again. serde_json writes the map with a
+/// recursion once per level: rmcp read it from JSON text, which serde_json reads no deeper than
+/// 128 levels, so the recursion is as bounded here as it was there.
+pub(crate) fn arguments(arguments: Option<JsonObject>, extensions: &Extensions) -> Arguments {
     if let Some(written) = extensions.get::<RawArguments>() {
         return Arguments::from_text(written.0.clone());
-    }
-    if let Some(written) = posted(extensions) {
-        return Arguments::from_text(written.0);
     }
     match arguments.map(|arguments| serde_json::to_string(&arguments)) {
         Some(Ok(text)) => Arguments::from_text(text),
@@ -54,43 +46,44 @@ pub(crate) fn arguments(
     }
 }
 
-/// The arguments of `text`, a message, as the client wrote them, if it is plainly a
-/// `tools/call` with arguments.
+/// The arguments of `text`, a message rmcp has read, as the client wrote them, if it is
+/// plainly a `tools/call` with arguments.
 #[cfg(feature = "http")]
 pub(crate) fn written_arguments(text: &str) -> Option<RawArguments> {
-    match call(text)? {
-        ClientJsonRpcMessage::Request(JsonRpcRequest {
-            request: ClientRequest::CallToolRequest(mut request),
-            ..
-        }) => request.extensions.remove::<RawArguments>(),
-        _ => None,
-    }
+    // rmcp read it whole: its arguments are JSON it took, read here as they were written.
+    let arguments = plain_call(text)?.1.arguments?.get();
+    arguments
+        .starts_with('{')
+        .then(|| RawArguments(arguments.to_owned()))
 }
 
-/// `text` as the message rmcp would read it as, if it is plainly a `tools/call`.
-pub(crate) fn call(text: &str) -> Option<ClientJsonRpcMessage> {
-    /// A request's fields and no others (a stray `result` makes it no request); `method`
-    /// borrowed, so that one written with escapes is left to rmcp.
-    #[derive(Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Envelope<'a> {
-        #[allow(dead_code)] // read only to be checked, as rmcp checks it
-        jsonrpc: JsonRpcVersion2_0,
-        id: RequestId,
-        method: &'a str,
-        #[serde(borrow)]
-        params: &'a RawValue,
-    }
-    /// A call's params of a name, arguments and `_meta` alone.
-    #[derive(Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Params<'a> {
-        name: String,
-        #[serde(borrow, default)]
-        arguments: Option<&'a RawValue>,
-        #[serde(rename = "_meta", borrow, default)]
-        meta: Option<&'a RawValue>,
-    }
+/// A request's fields and no others (a stray `result` makes it no request); `method` borrowed,
+/// so that one written with escapes is left to rmcp.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Envelope<'a> {
+    #[allow(dead_code)] // read only to be checked, as rmcp checks it
+    jsonrpc: JsonRpcVersion2_0,
+    id: RequestId,
+    method: &'a str,
+    #[serde(borrow)]
+    params: &'a RawValue,
+}
+
+/// A call's params of a name, arguments and `_meta` alone.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Params<'a> {
+    name: String,
+    #[serde(borrow, default)]
+    arguments: Option<&'a RawValue>,
+    #[serde(rename = "_meta", borrow, default)]
+    meta: Option<&'a RawValue>,
+}
+
+/// The id and params of `text`, if it is plainly a `tools/call`.
+#[inline]
+fn plain_call(text: &str) -> Option<(RequestId, Params<'_>)> {
     // serde reads a struct from an array too, by position; rmcp reads a message and its
     // params only from objects.
     if !text.trim_start().starts_with('{') {
@@ -101,6 +94,12 @@ pub(crate) fn call(text: &str) -> Option<ClientJsonRpcMessage> {
         return None;
     }
     let params = serde_json::from_str::<Params<'_>>(envelope.params.get()).ok()?;
+    Some((envelope.id, params))
+}
+
+/// `text` as the message rmcp would read it as, if it is plainly a `tools/call`.
+pub(crate) fn call(text: &str) -> Option<ClientJsonRpcMessage> {
+    let (id, params) = plain_call(text)?;
     // Each piece is read again on its own, with a nesting bound of its own: a piece nested as
     // deep as rmcp allows the whole message would pass where rmcp refuses it.
     if [params.arguments, params.meta]
@@ -131,7 +130,7 @@ pub(crate) fn call(text: &str) -> Option<ClientJsonRpcMessage> {
         (request.extensions).insert(RawArguments(arguments.get().to_owned()));
     }
     Some(ClientJsonRpcMessage::Request(JsonRpcRequest::new(
-        envelope.id,
+        id,
         ClientRequest::CallToolRequest(request),
     )))
 }

@@ -118,13 +118,12 @@ pub(super) async fn readable(
     refused(error, id)
 }
 
-/// The arguments of the call posted in the HTTP request whose parts are in `extensions`, as
-/// the client wrote them, if its body is plainly a `tools/call` (`call_line`): rmcp reads them
-/// into a map, which keeps the last of a field sent twice, where the registry refuses it, as it
-/// does in process and over a line. The body is taken: rmcp has read it, or the call would not
-/// be running, and no 415 is answered to a body it read.
-pub(crate) fn written_arguments(extensions: &rmcp::model::Extensions) -> Option<RawArguments> {
-    let parts = extensions.get::<crate::owner::HttpRequestParts>()?;
+/// The arguments of the call posted in the HTTP request of `parts`, as the client wrote them,
+/// if its body is plainly a `tools/call` (`call_line`): rmcp reads them into a map, which
+/// keeps the last of a field sent twice, where the registry refuses it, as it does in process
+/// and over a line. The body is taken: rmcp has read it, or the call would not be running, and
+/// no 415 is answered to a body it read.
+pub(crate) fn written_arguments(parts: &crate::owner::HttpRequestParts) -> Option<RawArguments> {
     let sent = String::from_utf8(parts.extensions.get::<Kept>()?.take()).ok()?;
     crate::call_line::written_arguments(&sent)
 }

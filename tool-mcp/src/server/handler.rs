@@ -25,6 +25,7 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 use serde::Deserialize;
+use tool_core::call::Arguments;
 use tool_core::{Context, Provider, Registry, ToolCall};
 
 use super::McpServer;
@@ -252,10 +253,11 @@ impl ServerHandler for McpServer {
         if let Some(parent) = trace_parent {
             ctx = ctx.with_extension(parent);
         }
+        // The HTTP request the call was posted in, looked up once.
+        #[cfg(feature = "http")]
+        let posted_in = context.extensions.get::<crate::owner::HttpRequestParts>();
         #[cfg(feature = "oauth")]
-        if let Some(token) = (context.extensions.get::<crate::owner::HttpRequestParts>())
-            .and_then(crate::auth::token_in)
-        {
+        if let Some(token) = posted_in.and_then(crate::auth::token_in) {
             if let Some(client) = token.client_id() {
                 ctx = ctx.with_client(client);
             }
@@ -263,10 +265,13 @@ impl ServerHandler for McpServer {
         }
         // A call posted over HTTP is read from its body as a line is (`body.rs`).
         #[cfg(feature = "http")]
-        let posted = super::body::written_arguments;
+        let posted = posted_in.and_then(super::body::written_arguments);
         #[cfg(not(feature = "http"))]
-        let posted = |_: &_| None;
-        let arguments = crate::call_line::arguments(request.arguments, &context.extensions, posted);
+        let posted: Option<crate::call_line::RawArguments> = None;
+        let arguments = match posted {
+            Some(written) => Arguments::from_text(written.0),
+            None => crate::call_line::arguments(request.arguments, &context.extensions),
+        };
         let call = ToolCall::new(id_text(&context.id), request.name.as_ref(), arguments);
         let as_task = match way {
             Run::Direct => false,
