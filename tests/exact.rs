@@ -485,6 +485,48 @@ async fn a_whole_number_written_with_a_fraction_is_an_integer() {
     );
 }
 
+/// A label, and any counts beside it.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+struct Counts {
+    /// What is counted.
+    label: String,
+    #[serde(flatten)]
+    counts: std::collections::BTreeMap<String, u32>,
+}
+
+/// Tallies counts.
+#[tool]
+async fn counts_tally(#[input] counts: Counts) -> String {
+    format!("{} {:?}", counts.label, counts.counts)
+}
+
+#[tokio::test]
+async fn a_flattened_map_s_fields_are_advertised_and_taken_as_serde_takes_them() {
+    let registry = Registry::builder().tool(CountsTally).build().unwrap();
+    // Every provider's dialect takes it (OpenAI's not strict, Gemini's without the map).
+    for provider in tool_core::Provider::ALL {
+        assert!(registry.export(provider).is_ok(), "{provider:?}");
+    }
+    let definitions = registry.definitions();
+    let tally = &(definitions.iter())
+        .find(|definition| definition.name == "counts_tally")
+        .unwrap()
+        .input_schema;
+    assert_eq!(
+        tally["additionalProperties"]["type"], "integer",
+        "{tally:?}"
+    );
+    let tallied = outcome(&registry, "counts_tally", json!({"label": "l", "a": 3.0})).await;
+    assert_eq!(tallied.as_deref(), Ok(r#"l {"a": 3}"#));
+    let refused = outcome(&registry, "counts_tally", json!({"label": "l", "a": "x"}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [fault("a", r#"expected u32, received "x""#)]
+    );
+}
+
 /// Counts grains.
 #[tool]
 async fn grains_count(
