@@ -485,6 +485,46 @@ async fn a_whole_number_written_with_a_fraction_is_an_integer() {
     );
 }
 
+/// A count, or a share.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+enum Amount {
+    Count(u32),
+    Share(f64),
+}
+
+/// A count, or a name.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+enum Pick {
+    Count(u32),
+    Name(String),
+}
+
+/// Weighs a load.
+#[tool]
+async fn load_weigh(
+    /// How much.
+    amount: Amount,
+    /// Which.
+    pick: Option<Pick>,
+    /// In grams.
+    grams: Option<u64>,
+    /// Notes.
+    #[serde(default)]
+    notes: Vec<String>,
+) -> String {
+    let amount = match amount {
+        Amount::Count(count) => format!("Count({count})"),
+        Amount::Share(share) => format!("Share({share:?})"),
+    };
+    let pick = pick.map(|pick| match pick {
+        Pick::Count(count) => format!("Count({count})"),
+        Pick::Name(name) => format!("Name({name})"),
+    });
+    format!("{amount} {pick:?} {grams:?} {notes:?}")
+}
+
 /// A label, and any counts beside it.
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 struct Counts {
@@ -498,6 +538,40 @@ struct Counts {
 #[tool]
 async fn counts_tally(#[input] counts: Counts) -> String {
     format!("{} {:?}", counts.label, counts.counts)
+}
+
+#[tokio::test]
+async fn a_whole_number_is_read_as_serde_reads_it_as_sent_and_exactly() {
+    let registry = Registry::builder().tool(LoadWeigh).build().unwrap();
+    // Whether or not something else sends the call to the checker (a `null` for a list), an
+    // untagged enum reads `3.0` as serde does: the first variant that takes it as sent.
+    for notes in [json!([]), json!(null)] {
+        let arguments = json!({"amount": 3.0, "pick": 4.0, "notes": notes});
+        let weighed = outcome(&registry, "load_weigh", arguments).await;
+        assert_eq!(
+            weighed.as_deref(),
+            Ok(r#"Share(3.0) Some("Count(4)") None []"#)
+        );
+    }
+    // Past 2^53 a double is not always the integer written: refused, saying what to write.
+    let arguments = json!({"amount": 1, "grams": 9007199254740993.0_f64});
+    let refused = outcome(&registry, "load_weigh", arguments)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [fault(
+            "grams",
+            "expected u64 or null, received 9007199254740992.0, which is past 2^53, where a \
+             number written with a fraction or an exponent may not be the integer meant: write \
+             it as an integer"
+        )]
+    );
+    let weighed = outcome(&registry, "load_weigh", json!({"amount": 1, "grams": 9e15})).await;
+    assert_eq!(
+        weighed.as_deref(),
+        Ok("Count(1) None Some(9000000000000000) []")
+    );
 }
 
 #[tokio::test]

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use super::Fault;
-use super::numbers::{INEXACT, compared, is_multiple, whole, written_whole};
+use super::numbers::{INEXACT, compared, is_multiple, past_exact, whole, written_whole};
 use super::path::{Path, quote, write_quoted};
 use super::prepared::View;
 use crate::args::tree::Node;
@@ -259,7 +259,7 @@ impl<'s> Checker<'s> {
             let fits = integer.is_some_and(|n| n >= min && n <= max);
             if !fits {
                 let mut problem = self.expected(keywords, &Node::Number(number.clone()));
-                problem.push_str(", which is out of range");
+                problem.push_str(past_exact(number, (min, max)));
                 self.fault(path, problem);
                 return;
             }

@@ -62,9 +62,11 @@ pub(super) fn is_whole_double(number: &serde_json::Number) -> bool {
 }
 
 /// `number`, written with a fraction or an exponent (`3.0`, `1e3`), as the integer it is,
-/// where `types` (a schema's) says `integer` and 64 bits hold it: JSON Schema's `integer` is
-/// any number without a fraction, where serde reads an integer type from integers written as
-/// such alone.
+/// where `types` (a schema's) says `integer` and a double holds it exactly (below 2^53, as
+/// [`INEXACT`] says): JSON Schema's `integer` is any number without a fraction, where serde
+/// reads an integer type from integers written as such alone. Past 2^53 the double read may
+/// be another integer than the one written (`9007199254740993.0` reads as
+/// `9007199254740992`), so it is not taken for one ([`past_exact`] says so).
 #[inline]
 pub(super) fn written_whole(
     number: &serde_json::Number,
@@ -79,14 +81,23 @@ pub(super) fn written_whole(
         name if integer(name) => {}
         _ => return None,
     }
-    let n = number.as_f64().filter(|n| n.fract() == 0.0)?;
-    // Not the least `i64` itself: integers just below it (an `i128`'s) are read as it.
-    if n > -9_223_372_036_854_775_808.0 && n < 9_223_372_036_854_775_808.0 {
-        Some((n as i64).into())
-    } else if (0.0..18_446_744_073_709_551_616.0).contains(&n) {
-        Some((n as u64).into())
-    } else {
-        None
+    let n = number
+        .as_f64()
+        .filter(|n| n.fract() == 0.0 && n.abs() < INEXACT)?;
+    Some((n as i64).into())
+}
+
+/// What a fault adds for `number`, which no integer in `min..=max` is: that it is out of
+/// range, or, for a whole number written with a fraction or an exponent that a double does
+/// not hold exactly, to write it as an integer.
+#[cold]
+pub(super) fn past_exact(number: &serde_json::Number, (min, max): (i128, i128)) -> &'static str {
+    match number.as_f64() {
+        Some(n) if number.is_f64() && n.fract() == 0.0 && n >= min as f64 && n <= max as f64 => {
+            ", which is past 2^53, where a number written with a fraction or an exponent may \
+             not be the integer meant: write it as an integer"
+        }
+        _ => ", which is out of range",
     }
 }
 
@@ -181,16 +192,27 @@ mod tests {
         assert_eq!(whole("-0.0").as_deref(), Some("0"));
         assert_eq!(whole("1e3").as_deref(), Some("1000"));
         assert_eq!(
-            whole("-9.223372036854774784e18").as_deref(),
-            Some("-9223372036854774784")
+            whole("-9007199254740991.0").as_deref(),
+            Some("-9007199254740991")
         );
-        assert_eq!(whole("1e19").as_deref(), Some("10000000000000000000"));
-        // Not whole, written as an integer already, or past 64 bits.
+        // Not whole, written as an integer already, or past what a double holds exactly.
         assert_eq!(whole("3.5"), None);
         assert_eq!(whole("3"), None);
-        assert_eq!(whole("1.8446744073709552e19"), None);
-        assert_eq!(whole("-1e19"), None);
+        assert_eq!(whole("9007199254740992.0"), None);
+        assert_eq!(whole("9007199254740993.0"), None);
+        assert_eq!(whole("1e19"), None);
         assert_eq!(whole("-9223372036854775809"), None);
+        let number = |text: &str| serde_json::from_str::<serde_json::Number>(text).unwrap();
+        let u64_range = (0, u64::MAX.into());
+        assert!(past_exact(&number("1e19"), u64_range).contains("2^53"));
+        assert_eq!(
+            past_exact(&number("1e20"), u64_range),
+            ", which is out of range"
+        );
+        assert_eq!(
+            past_exact(&number("-1.0"), u64_range),
+            ", which is out of range"
+        );
         let number = serde_json::Number::from_f64(3.0).unwrap();
         assert_eq!(written_whole(&number, Some(&"number".into())), None);
         let types = serde_json::json!(["integer", "null"]);

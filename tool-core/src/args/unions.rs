@@ -40,8 +40,16 @@ impl<'s> Checker<'s> {
                 == 1;
         // Each branch is tried with the faults so far set aside, sharing this checker's steps.
         let outer = std::mem::take(&mut self.faults);
-        // For `oneOf`, the first branch that fits, and its value, while the others are tried.
-        let mut fits: Option<(usize, Node<'_>)> = None;
+        // For `oneOf`, the first branch that fits, its value, and whether the check changed it,
+        // while the others are tried.
+        let mut fits: Option<(usize, Node<'_>, bool)> = None;
+        // For `anyOf`, the first branch that fits only once the check changed the value (`3.0`
+        // read as an integer, a `null` taken out), while one that fits it as sent is looked
+        // for: serde's read of an untagged enum takes the first variant that reads the value
+        // as sent, and so must the check, which hands serde the value as it leaves it.
+        let mut changed: Option<Node<'_>> = None;
+        // Whether the value was changed before: each trial's changes are its own.
+        let before = std::mem::take(&mut self.rewrote);
         for (at, branch) in branches.iter().enumerate() {
             if self.tag_differs(branch, value) {
                 continue;
@@ -56,12 +64,18 @@ impl<'s> Checker<'s> {
             let mut trial = value.clone();
             self.check(&mut trial, branch, path);
             let faults = std::mem::take(&mut self.faults);
+            let trial_changed = std::mem::take(&mut self.rewrote);
             if self.gave_up {
                 break;
             }
+            if faults.is_empty() && trial_changed && !exactly_one {
+                changed.get_or_insert(trial);
+                continue;
+            }
             if faults.is_empty() {
-                if let Some((first, _)) = &fits {
+                if let Some((first, ..)) = &fits {
                     self.faults = outer;
+                    self.rewrote = before;
                     let problem = format!(
                         "fits both branch {} and branch {} of `oneOf`, which takes a value \
                          that fits exactly one",
@@ -73,11 +87,12 @@ impl<'s> Checker<'s> {
                 }
                 if exactly_one {
                     // The others are tried too: none of them may fit.
-                    fits = Some((at, trial));
+                    fits = Some((at, trial, trial_changed));
                     continue;
                 }
                 *value = trial;
                 self.faults = outer;
+                self.rewrote = before;
                 return;
             }
             if only_one_solid && !is_null_schema(branch) {
@@ -87,11 +102,18 @@ impl<'s> Checker<'s> {
             }
         }
         self.faults = outer;
+        self.rewrote = before;
         if self.gave_up {
             return;
         }
-        if let Some((_, trial)) = fits {
+        if let Some((_, trial, trial_changed)) = fits {
             *value = trial;
+            self.rewrote |= trial_changed;
+            return;
+        }
+        if let Some(trial) = changed {
+            *value = trial;
+            self.rewrote = true;
             return;
         }
         if let Some(faults) = solid {
