@@ -370,6 +370,20 @@ async fn note_sign(
     format!("{signer:?}")
 }
 
+/// Keeps a value.
+#[tool(allow_any)]
+async fn value_keep(
+    /// Under what.
+    key: String,
+    /// What.
+    value: serde_json::Value,
+    /// What else, even if nothing: `#[schemars(required)]` on an `Option` of any value.
+    #[schemars(required)]
+    extra: Option<serde_json::Value>,
+) -> String {
+    format!("{key} {value} {extra:?}")
+}
+
 /// A line of a ledger.
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 struct Entry {
@@ -427,6 +441,26 @@ async fn an_option_its_schema_requires_is_refused_when_left_out_or_null() {
     }
     let signed = outcome(&registry, "note_sign", json!({"signer": "ann"})).await;
     assert_eq!(signed.as_deref(), Ok(r#"Some("ann")"#));
+    // A required field that takes any value, `null` too: one serde refuses when left out, and
+    // one it would read as `None`.
+    let keeper = Registry::builder().tool(ValueKeep).build().unwrap();
+    let refused = outcome(&keeper, "value_keep", json!({"key": "k", "extra": 1}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [fault("value", "missing; expected any value")]
+    );
+    let refused = outcome(&keeper, "value_keep", json!({"key": "k", "value": 1}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [fault("extra", "missing; expected any value")]
+    );
+    let kept = json!({"key": "k", "value": null, "extra": null});
+    let kept = outcome(&keeper, "value_keep", kept).await;
+    assert_eq!(kept.as_deref(), Ok("k null None"));
     let ledger = json!({"entries": [{"item": "ink", "approver": "bo"}, {"item": "nib"}]});
     let refused = outcome(&registry, "ledger_file", ledger).await.unwrap_err();
     assert_eq!(

@@ -87,7 +87,14 @@ pub(super) struct TextRule {
 
 impl Plan {
     /// The plan of `schema`, a tool's input schema, whose patterns are compiled in `patterns`.
-    pub(super) fn of(schema: &Map<String, Value>, patterns: &Patterns) -> Plan {
+    /// `absence_known`: whether the type is known to refuse the absence of every required
+    /// field whose schema takes `null` (`required.rs` asked it), so that none needs the
+    /// checker.
+    pub(super) fn of(
+        schema: &Map<String, Value>,
+        patterns: &Patterns,
+        absence_known: bool,
+    ) -> Plan {
         let mut plan = Plan {
             steps: Vec::new(),
             defined: Vec::new(),
@@ -96,6 +103,7 @@ impl Plan {
             plan: &mut plan,
             root: schema,
             patterns,
+            absence_known,
         };
         compiler.compile_map(schema);
         plan
@@ -164,6 +172,7 @@ struct Compiler<'a> {
     plan: &'a mut Plan,
     root: &'a Map<String, Value>,
     patterns: &'a Patterns,
+    absence_known: bool,
 }
 
 impl Compiler<'_> {
@@ -283,15 +292,15 @@ impl Compiler<'_> {
     fn object_step(&mut self, keywords: &Keywords<'_>) -> Step {
         // A field required though its schema takes `null`: its type may read the field's
         // absence as it reads `null` (a missing field is handed to `deserialize_option` as
-        // `None`), so only the checker is sure to see it missing. (A required field whose
-        // schema does not take `null` is asked about once, in `required.rs`.)
+        // `None`), so only the checker is sure to see it missing, unless the type was asked.
         let properties = keywords.properties.and_then(Value::as_object);
         let required = keywords.required.and_then(Value::as_array);
-        let required_optional = required.into_iter().flatten().any(|name| {
-            (name.as_str())
-                .and_then(|name| properties?.lookup(name))
-                .is_some_and(|property| admits_null(property, walk::Root::new(self.root)))
-        });
+        let required_optional = !self.absence_known
+            && required.into_iter().flatten().any(|name| {
+                (name.as_str())
+                    .and_then(|name| properties?.lookup(name))
+                    .is_some_and(|property| admits_null(property, walk::Root::new(self.root)))
+            });
         if required_optional {
             return Step::HandOver;
         }

@@ -49,8 +49,15 @@ impl<'s> View<'s> {
 impl Prepared {
     /// `schema`, with what the parser needs of it worked out.
     pub fn new(schema: Map<String, Value>) -> Prepared {
+        Prepared::planned(schema, false)
+    }
+
+    /// [`Prepared::new`], its plan made knowing (`absence_known`) or not that the type refuses
+    /// the absence of every required field whose schema takes `null`.
+    fn planned(schema: Map<String, Value>, absence_known: bool) -> Prepared {
         let patterns = Patterns::of(&schema);
-        let plan = Some(Plan::of(&schema, &patterns)).filter(Plan::checks_beyond_serde);
+        let plan = Some(Plan::of(&schema, &patterns, absence_known));
+        let plan = plan.filter(Plan::checks_beyond_serde);
         Prepared {
             required_elsewhere: requires_beyond_properties(&schema),
             schema,
@@ -60,8 +67,9 @@ impl Prepared {
     }
 
     /// [`Prepared::new`] for `schema`, the schema of `T`. `T` itself is read a few times, to
-    /// learn whether it takes as absent a field the schema requires: then every call is held
-    /// to the checker, which refuses it missing, as the schema says.
+    /// learn whether it may take a call that leaves out a field the schema requires: then every
+    /// call is held to the checker, which refuses it missing, as the schema says; else none
+    /// goes to the checker for such a field.
     pub(crate) fn of_type<T: DeserializeOwned>(schema: Map<String, Value>) -> Prepared {
         Prepared::for_type(schema, &mut |text, guard| {
             super::read_typed::<T>(text, guard).map(drop)
@@ -69,11 +77,12 @@ impl Prepared {
     }
 
     fn for_type(schema: Map<String, Value>, read: &mut Read<'_>) -> Prepared {
-        let mut prepared = Prepared::new(schema);
-        if super::required::read_without(&prepared.schema, read) {
+        if super::required::read_without(&schema, read) {
+            let mut prepared = Prepared::planned(schema, false);
             prepared.plan = Some(Plan::handed_over());
+            return prepared;
         }
-        prepared
+        Prepared::planned(schema, true)
     }
 
     /// The schema itself.

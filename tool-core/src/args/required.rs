@@ -111,11 +111,33 @@ impl<'s> Asker<'s, '_, '_> {
         let required = map.lookup("required").and_then(Value::as_array);
         properties.iter().any(|(name, property)| {
             let must = required.is_some_and(|required| required.iter().any(|r| r == name));
-            self.below(Step::Field(name), |asker| {
-                (must && !admits_null(property, asker.root) && !asker.refuses_null_here())
-                    || asker.schema(property)
-            })
+            let takes_null = must && admits_null(property, self.root);
+            (takes_null && !self.refuses_absence(properties, name))
+                || self.below(Step::Field(name), |asker| {
+                    (must && !takes_null && !asker.refuses_null_here()) || asker.schema(property)
+                })
         })
+    }
+
+    /// Whether the type is seen refusing the object at the outline's end without `name`, a
+    /// required field whose schema takes `null` (a `serde_json::Value`, which serde refuses
+    /// when absent; an `Option` of one, which it takes), every other field sent as the least
+    /// value its schema takes: serde names the first field it misses, in the order the schema
+    /// lists them.
+    fn refuses_absence(&mut self, properties: &'s Map<String, Value>, name: &str) -> bool {
+        let mut object = Map::new();
+        for (other, schema) in properties.iter().filter(|(other, _)| *other != name) {
+            match least(schema, self.root, MAX_LEAST_DEPTH) {
+                Some(least) => object.insert(other.clone(), least),
+                None => return false,
+            };
+        }
+        let here = self.path();
+        let missing = format!("missing field `{name}`");
+        match self.read_at(Value::Object(object)) {
+            Ok(()) => false,
+            Err((at, error)) => at == here.0 && error.starts_with(&missing),
+        }
     }
 
     fn below(&mut self, step: Step<'s>, f: impl FnOnce(&mut Self) -> bool) -> bool {
@@ -127,6 +149,16 @@ impl<'s> Asker<'s, '_, '_> {
 
     /// Whether the type is seen refusing a `null` at the field the outline leads to.
     fn refuses_null_here(&mut self) -> bool {
+        let path = self.path();
+        let here = |at: &str| {
+            at.strip_prefix(path.0.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+        };
+        self.read_at(Value::Null).is_err_and(|(at, _)| here(&at))
+    }
+
+    /// The path of the outline's end, as a traced read writes it.
+    fn path(&self) -> Path {
         let mut path = Path::default();
         for step in &self.outline {
             match step {
@@ -134,16 +166,13 @@ impl<'s> Asker<'s, '_, '_> {
                 Step::Item => path.push_index(0),
             }
         }
-        let here = |at: &str| {
-            at.strip_prefix(path.0.as_str())
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
-        };
-        self.failed_at(&Value::Null).as_deref().is_some_and(here)
+        path
     }
 
-    /// Where a read of arguments holding `value` at the outline's end fails, if it does.
-    fn failed_at(&mut self, value: &Value) -> Option<String> {
-        let mut arguments = value.clone();
+    /// A read of arguments holding `value` at the outline's end: where it fails, and serde's
+    /// message, if it does.
+    fn read_at(&mut self, value: Value) -> Result<(), (String, String)> {
+        let mut arguments = value;
         for step in self.outline.iter().rev() {
             arguments = match step {
                 Step::Field(name) => {
@@ -154,10 +183,51 @@ impl<'s> Asker<'s, '_, '_> {
         }
         let findings = Findings::traced();
         match (self.read)(&arguments.to_string(), Some((&Plan::traced(), &findings))) {
-            Ok(()) => None,
-            Err(_) => Some(findings.failed_at()),
+            Ok(()) => Ok(()),
+            Err(error) => Err((findings.failed_at(), error.to_string())),
         }
     }
+}
+
+/// How deep [`least`] builds a value.
+const MAX_LEAST_DEPTH: usize = 8;
+
+/// The least value `schema` takes, by its type alone, for a read that checks nothing else:
+/// `null` where it takes `null`, an enum's first value, `0` (or its `minimum`), `""`, `false`,
+/// `[]`, an object of its properties' least values. `None` where it cannot say (a union of
+/// several, a type it does not name, deeper than `depth`).
+fn least(schema: &Value, root: Root<'_>, depth: usize) -> Option<Value> {
+    if admits_null(schema, root) {
+        return Some(Value::Null);
+    }
+    let depth = depth.checked_sub(1)?;
+    let map = root.deref(schema)?;
+    if let Some(Value::Array(values)) = map.lookup("enum") {
+        return values.first().cloned();
+    }
+    if let Some(value) = map.lookup("const") {
+        return Some(value.clone());
+    }
+    let kind = match map.lookup("type") {
+        Some(Value::String(kind)) => kind.as_str(),
+        Some(Value::Array(kinds)) => kinds.iter().find_map(Value::as_str)?,
+        _ => return None,
+    };
+    Some(match kind {
+        "string" => Value::String(String::new()),
+        "integer" | "number" => map.lookup("minimum").cloned().unwrap_or(0.into()),
+        "boolean" => Value::Bool(false),
+        "array" => Value::Array(Vec::new()),
+        "object" => {
+            let properties = map.lookup("properties").and_then(Value::as_object);
+            let mut object = Map::new();
+            for (name, property) in properties.into_iter().flatten() {
+                object.insert(name.clone(), least(property, root, depth)?);
+            }
+            Value::Object(object)
+        }
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
@@ -282,6 +352,45 @@ mod tests {
     fn fields_serde_is_seen_to_hold_are_left_to_it() {
         assert!(!reads_without::<Plain>());
         assert!(!reads_without::<Everyday>());
+    }
+
+    #[derive(Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Stored {
+        key: String,
+        size: std::num::NonZeroU32,
+        value: serde_json::Value,
+        kind: Size,
+        at: Plain,
+    }
+
+    #[derive(Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Kept {
+        key: String,
+        value: serde_json::Value,
+    }
+
+    #[derive(Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct MaybeStored {
+        key: String,
+        #[schemars(required)]
+        value: Option<serde_json::Value>,
+    }
+
+    #[test]
+    fn a_required_field_that_takes_null_is_asked_whether_it_may_be_left_out() {
+        // serde refuses a `Value` left out, and reads an `Option` of one left out as `None`.
+        assert!(!reads_without::<Stored>());
+        assert!(reads_without::<MaybeStored>());
+        // So a tool taking a `Value` is read by serde alone, with no plan.
+        let schema = crate::schema::input_schema::<Kept>();
+        let prepared = crate::args::prepared::Prepared::of_type::<Kept>(schema);
+        assert!(prepared.plan.is_none());
+        let schema = crate::schema::input_schema::<MaybeStored>();
+        let prepared = crate::args::prepared::Prepared::of_type::<MaybeStored>(schema);
+        assert!(prepared.plan.is_some());
     }
 
     #[test]
