@@ -11,6 +11,12 @@
 //! cannot see (a field of a `#[serde(flatten)]`ed struct or of an internally tagged enum's
 //! variant, read from serde's buffer), sends every call of the tool to the checker. A union of
 //! several branches is not looked into: the plan sends it to the checker wherever it is sent.
+//!
+//! A required field whose schema takes `null` (a `serde_json::Value`, or an `Option` of one)
+//! cannot be asked so: `null` is a value it takes. It is asked whether it may be left out
+//! instead: its object is read with every other field at the least value its schema takes,
+//! and a refusal naming the field, where the object sits, says serde holds it. Any other
+//! answer sends every call of the tool to the checker.
 
 use serde_json::{Map, Value};
 
