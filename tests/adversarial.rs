@@ -671,7 +671,8 @@ enum Kind {
 fn fits(kind: Kind, sample: &Value) -> bool {
     // A number without a fraction is an integer, however it is written (`-0.0`).
     let integer = |min: i128, max: i128| {
-        let whole = |n: f64| (n.fract() == 0.0 && n.abs() < 1e18).then_some(n as i128);
+        let whole =
+            |n: f64| (n.fract() == 0.0 && n.abs() < 4_503_599_627_370_496.0).then_some(n as i128);
         let n = sample
             .as_i64()
             .map(i128::from)

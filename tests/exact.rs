@@ -587,7 +587,7 @@ async fn a_whole_number_is_read_as_serde_reads_it_as_sent_and_exactly() {
             Ok(r#"Share(3.0) Some("Count(4)") None []"#)
         );
     }
-    // Past 2^53 a double is not always the integer written: refused, saying what to write.
+    // Past 2^52 a double is not always the number written: refused, saying what to write.
     let arguments = json!({"amount": 1, "grams": 9007199254740993.0_f64});
     let refused = outcome(&registry, "load_weigh", arguments)
         .await
@@ -596,15 +596,15 @@ async fn a_whole_number_is_read_as_serde_reads_it_as_sent_and_exactly() {
         faults(&refused),
         [fault(
             "grams",
-            "expected u64 or null, received 9007199254740992.0, which is past 2^53, where a \
-             number written with a fraction or an exponent may not be the integer meant: write \
-             it as an integer"
+            "expected u64 or null, received 9007199254740992.0, which is out of range, or past \
+             2^52 and written with a fraction or an exponent, where it may not be the integer \
+             meant: write it as an integer, within range"
         )]
     );
-    let weighed = outcome(&registry, "load_weigh", json!({"amount": 1, "grams": 9e15})).await;
+    let weighed = outcome(&registry, "load_weigh", json!({"amount": 1, "grams": 4e15})).await;
     assert_eq!(
         weighed.as_deref(),
-        Ok("Count(1) None Some(9000000000000000) []")
+        Ok("Count(1) None Some(4000000000000000) []")
     );
 }
 

@@ -1,14 +1,18 @@
 //! The checker: a value held against a tool's JSON Schema, finding every fault with its path,
-//! and taking a struct's fields set to `null` as absent. It runs only once serde has refused
-//! the arguments (or on a tool's own output, in debug builds), so it may take its time, within
-//! bounds that no input can escape.
+//! taking a struct's fields set to `null` as absent and a whole number written with a fraction
+//! as an integer where the schema says integer. It runs once serde has refused the arguments,
+//! where the plan cannot say (or for every call of a tool whose type serde cannot be trusted
+//! with, `required.rs`), or on a tool's own output, in debug builds, so it may take its time,
+//! within bounds that no input can escape.
 
 use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
 use super::Fault;
-use super::numbers::{INEXACT, compared, is_multiple, past_exact, whole, written_whole};
+use super::numbers::{
+    INEXACT, compared, is_multiple, past_exact, whole, whole_double, written_whole,
+};
 use super::path::{Path, quote, write_quoted};
 use super::prepared::View;
 use crate::args::tree::Node;
@@ -251,11 +255,7 @@ impl<'s> Checker<'s> {
         let format = keywords.format.and_then(Value::as_str);
         if let Some((min, max)) = format.and_then(integer_range) {
             // `3.0` as the integer it is; a number past every 64-bit integer is out of range.
-            let integer = (whole(number)).or_else(|| {
-                written_whole(number, keywords.types)
-                    .as_ref()
-                    .and_then(whole)
-            });
+            let integer = whole(number).or_else(|| whole_double(number).map(i128::from));
             let fits = integer.is_some_and(|n| n >= min && n <= max);
             if !fits {
                 let mut problem = self.expected(keywords, &Node::Number(number.clone()));

@@ -54,10 +54,13 @@ impl<'s> Checker<'s> {
         }
         self.steps_left -= copied;
         let outer = std::mem::take(&mut self.faults);
+        // The copy's changes (a `3.0` read as 3) are dropped with it.
+        let rewrote = self.rewrote;
         let mut trial = value.clone();
         self.check(&mut trial, schema, path);
         let fits = self.faults.is_empty();
         self.faults = outer;
+        self.rewrote = rewrote;
         (!self.gave_up).then_some(fits)
     }
 }

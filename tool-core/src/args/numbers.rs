@@ -53,20 +53,31 @@ pub(super) fn key(number: &serde_json::Number) -> String {
     }
 }
 
-/// Whether `number`, read as a double, is a whole number: one written with a fraction or an
-/// exponent (`3.0`, `1e3`), or an integer past what 64 bits hold (the tree's numbers are
-/// serde_json's, which reads those as doubles; serde, reading the text into a 128-bit
-/// integer, reads it exactly).
+/// Whether `number`, read as a double, has no fraction: `3` read as `3.0` by the tree, one
+/// written with a fraction or an exponent (`3.0`, `1e3`), or an integer past what 64 bits hold
+/// (the tree's numbers are serde_json's, which reads those as doubles; serde, reading the text
+/// into a 128-bit integer, reads it exactly).
 pub(super) fn is_whole_double(number: &serde_json::Number) -> bool {
     number.as_f64().is_some_and(|n| n.fract() == 0.0)
 }
 
-/// `number`, written with a fraction or an exponent (`3.0`, `1e3`), as the integer it is,
-/// where `types` (a schema's) says `integer` and a double holds it exactly (below 2^53, as
-/// [`INEXACT`] says): JSON Schema's `integer` is any number without a fraction, where serde
-/// reads an integer type from integers written as such alone. Past 2^53 the double read may
-/// be another integer than the one written (`9007199254740993.0` reads as
-/// `9007199254740992`), so it is not taken for one ([`past_exact`] says so).
+/// The least magnitude at which doubles are a whole number apart: a number written with a
+/// fraction (`4503599627370496.5`) reads as a whole double there, so past it a whole double
+/// is not known to be a whole number, nor the one written.
+const FRACTION_LOST: f64 = 4_503_599_627_370_496.0;
+
+/// `number`, a double, as the integer it is, when it has no fraction and is below 2^52
+/// ([`FRACTION_LOST`]), where a whole double is the whole number written.
+pub(super) fn whole_double(number: &serde_json::Number) -> Option<i64> {
+    let n = number.as_f64().filter(|_| number.is_f64())?;
+    (n.fract() == 0.0 && n.abs() < FRACTION_LOST).then_some(n as i64)
+}
+
+/// `number`, written with a fraction or an exponent (`3.0`, `1e3`), as the integer it is
+/// ([`whole_double`]), where `types` (a schema's) says `integer`: JSON Schema's `integer` is
+/// any number without a fraction, where serde reads an integer type from integers written as
+/// such alone. Past 2^52 the double read may be another number than the one written, so it is
+/// not taken for an integer ([`past_exact`] says so).
 #[inline]
 pub(super) fn written_whole(
     number: &serde_json::Number,
@@ -81,21 +92,24 @@ pub(super) fn written_whole(
         name if integer(name) => {}
         _ => return None,
     }
-    let n = number
-        .as_f64()
-        .filter(|n| n.fract() == 0.0 && n.abs() < INEXACT)?;
-    Some((n as i64).into())
+    whole_double(number).map(Into::into)
 }
 
 /// What a fault adds for `number`, which no integer in `min..=max` is: that it is out of
-/// range, or, for a whole number written with a fraction or an exponent that a double does
-/// not hold exactly, to write it as an integer.
+/// range, or, for a whole double past 2^52 that would be within it, that written with a
+/// fraction or an exponent it may not be the integer meant (the tree cannot tell how a
+/// number so large was written).
 #[cold]
 pub(super) fn past_exact(number: &serde_json::Number, (min, max): (i128, i128)) -> &'static str {
     match number.as_f64() {
-        Some(n) if number.is_f64() && n.fract() == 0.0 && n >= min as f64 && n <= max as f64 => {
-            ", which is past 2^53, where a number written with a fraction or an exponent may \
-             not be the integer meant: write it as an integer"
+        Some(n)
+            if number.is_f64()
+                && n.fract() == 0.0
+                && (FRACTION_LOST..1e38).contains(&n.abs())
+                && (min..=max).contains(&(n as i128)) =>
+        {
+            ", which is out of range, or past 2^52 and written with a fraction or an exponent, \
+             where it may not be the integer meant: write it as an integer, within range"
         }
         _ => ", which is out of range",
     }
@@ -192,31 +206,23 @@ mod tests {
         assert_eq!(whole("-0.0").as_deref(), Some("0"));
         assert_eq!(whole("1e3").as_deref(), Some("1000"));
         assert_eq!(
-            whole("-9007199254740991.0").as_deref(),
-            Some("-9007199254740991")
+            whole("-4503599627370495.0").as_deref(),
+            Some("-4503599627370495")
         );
-        // Not whole, written as an integer already, or past what a double holds exactly.
+        // Not whole, written as an integer already, or past where a fraction is kept.
         assert_eq!(whole("3.5"), None);
         assert_eq!(whole("3"), None);
-        assert_eq!(whole("9007199254740992.0"), None);
+        assert_eq!(whole("4503599627370496.5"), None);
         assert_eq!(whole("9007199254740993.0"), None);
         assert_eq!(whole("1e19"), None);
         assert_eq!(whole("-9223372036854775809"), None);
         let number = |text: &str| serde_json::from_str::<serde_json::Number>(text).unwrap();
         let u64_range = (0, u64::MAX.into());
-        assert!(past_exact(&number("1e19"), u64_range).contains("2^53"));
-        assert_eq!(
-            past_exact(&number("1e20"), u64_range),
-            ", which is out of range"
-        );
-        assert_eq!(
-            past_exact(&number("-1.0"), u64_range),
-            ", which is out of range"
-        );
-        let number = serde_json::Number::from_f64(3.0).unwrap();
-        assert_eq!(written_whole(&number, Some(&"number".into())), None);
-        let types = serde_json::json!(["integer", "null"]);
-        assert_eq!(written_whole(&number, Some(&types)), Some(3.into()));
+        assert!(past_exact(&number("1e19"), u64_range).contains("2^52"));
+        for beyond in ["1e20", "18446744073709551616", "-1.0"] {
+            let said = past_exact(&number(beyond), u64_range);
+            assert_eq!(said, ", which is out of range", "{beyond}");
+        }
     }
 
     #[test]
