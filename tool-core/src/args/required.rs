@@ -31,8 +31,11 @@ use crate::schema::walk::{Lookup, Root};
 /// must see.
 const MAX_DEPTH: usize = 64;
 
-/// The key a map's value is asked about under.
+/// The key a map's value is asked about under, unless its schema names keys of another kind.
 const KEY: &str = "key";
+
+/// The key of a map whose keys are UUIDs.
+const NIL_UUID: &str = "00000000-0000-0000-0000-000000000000";
 
 /// Whether the type `read` reads may take a call without a field that `schema`, its own
 /// schema, requires and does not let be `null`.
@@ -52,6 +55,8 @@ enum Step<'s> {
     Field(&'s str),
     /// The first item of an array.
     Item,
+    /// A map's value, under this key.
+    Entry(&'s str),
 }
 
 struct Asker<'s, 'r, 'x> {
@@ -78,9 +83,41 @@ impl<'s> Asker<'s, '_, '_> {
             || self.one_branch(map.lookup("oneOf"))
             || (map.lookup("items"))
                 .is_some_and(|items| self.below(Step::Item, |asker| asker.schema(items)))
-            || (map.lookup("additionalProperties"))
-                .is_some_and(|values| self.below(Step::Field(KEY), |asker| asker.schema(values)))
+            || (map.lookup("additionalProperties")).is_some_and(|values| {
+                let key = self.key_of(map);
+                self.below(Step::Entry(key), |asker| asker.schema(values))
+            })
             || self.fields(map)
+    }
+
+    /// A key the map of `map` takes: one its `propertyNames` name, a UUID for UUIDs, else
+    /// [`KEY`]. A key the map's type refuses anyway leaves its values unasked
+    /// ([`Asker::key_refused`]).
+    fn key_of(&self, map: &'s Map<String, Value>) -> &'s str {
+        let names = (map.lookup("propertyNames")).and_then(|names| self.root.deref(names));
+        let named = names.and_then(|names| {
+            let listed = names.lookup("enum").and_then(Value::as_array);
+            (listed
+                .and_then(|listed| listed.first())
+                .or(names.lookup("const")))
+            .and_then(Value::as_str)
+            .or((names.lookup("format") == Some(&Value::from("uuid"))).then_some(NIL_UUID))
+        });
+        named.unwrap_or(KEY)
+    }
+
+    /// Whether a read failed at `at`, a map whose key the outline's `Entry` holds: the map's
+    /// type refused the key, and its values are not seen.
+    fn key_refused(&self, at: &str) -> bool {
+        let mut path = Path::default();
+        for step in &self.outline {
+            match step {
+                Step::Entry(_) if path.0 == at => return true,
+                Step::Field(name) | Step::Entry(name) => path.push_field(name),
+                Step::Item => path.push_index(0),
+            }
+        }
+        false
     }
 
     /// What a `$ref` points to, unless looked into already.
@@ -142,7 +179,9 @@ impl<'s> Asker<'s, '_, '_> {
         let missing = format!("missing field `{name}`");
         match self.read_at(Value::Object(object)) {
             Ok(()) => false,
-            Err((at, error)) => at == here.0 && error.starts_with(&missing),
+            Err((at, error)) => {
+                (at == here.0 && error.starts_with(&missing)) || self.key_refused(&at)
+            }
         }
     }
 
@@ -160,7 +199,8 @@ impl<'s> Asker<'s, '_, '_> {
             at.strip_prefix(path.0.as_str())
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
         };
-        self.read_at(Value::Null).is_err_and(|(at, _)| here(&at))
+        self.read_at(Value::Null)
+            .is_err_and(|(at, _)| here(&at) || self.key_refused(&at))
     }
 
     /// The path of the outline's end, as a traced read writes it.
@@ -168,7 +208,7 @@ impl<'s> Asker<'s, '_, '_> {
         let mut path = Path::default();
         for step in &self.outline {
             match step {
-                Step::Field(name) => path.push_field(name),
+                Step::Field(name) | Step::Entry(name) => path.push_field(name),
                 Step::Item => path.push_index(0),
             }
         }
@@ -181,7 +221,7 @@ impl<'s> Asker<'s, '_, '_> {
         let mut arguments = value;
         for step in self.outline.iter().rev() {
             arguments = match step {
-                Step::Field(name) => {
+                Step::Field(name) | Step::Entry(name) => {
                     Value::Object(Map::from_iter([((*name).to_owned(), arguments)]))
                 }
                 Step::Item => Value::Array(vec![arguments]),
@@ -283,7 +323,7 @@ mod tests {
         plain: Plain,
     }
 
-    #[derive(Deserialize, schemars::JsonSchema)]
+    #[derive(Deserialize, schemars::JsonSchema, PartialEq, Eq, PartialOrd, Ord)]
     #[allow(dead_code)]
     enum Size {
         Small,
@@ -354,10 +394,27 @@ mod tests {
         assert!(reads_without::<Tagged>());
     }
 
+    #[derive(Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Keyed {
+        by_letter: std::collections::HashMap<char, Named>,
+        by_size: std::collections::BTreeMap<Size, Named>,
+    }
+
+    #[derive(Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct KeyedBySize {
+        by_size: std::collections::BTreeMap<Size, Required>,
+    }
+
     #[test]
     fn fields_serde_is_seen_to_hold_are_left_to_it() {
         assert!(!reads_without::<Plain>());
         assert!(!reads_without::<Everyday>());
+        // A map whose keys are not any text: its values asked under a key it takes, or, where
+        // none is known, left to serde.
+        assert!(!reads_without::<Keyed>());
+        assert!(reads_without::<KeyedBySize>());
     }
 
     #[derive(Deserialize, schemars::JsonSchema)]
