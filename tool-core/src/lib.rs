@@ -91,7 +91,8 @@
 //!
 //! What a tool's schema tells a model is what the registry enforces, before the handler runs:
 //! types, every validation keyword (bounds, lengths, patterns, formats, unique items), the tags
-//! of tagged enums, and objects closed at every depth. A field set to `null` counts as absent;
+//! of tagged enums, and objects closed at every depth (but maps). A field set to `null` counts
+//! as absent, and a whole number written with a fraction (`3.0`) is an integer;
 //! every fault is reported at once with its path, and a near miss with a suggestion. See
 //! [`Refusal`] for the text form a model sees; here, a call with a wrong tag, a misspelt field,
 //! a number out of its bounds and a field a nested struct does not have (`<TAB>` stands for a

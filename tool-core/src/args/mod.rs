@@ -6,8 +6,9 @@
 //! the slow path run: the text is parsed into a light JSON tree (`tree::Node`, which borrows
 //! its strings and keeps a key sent twice), checked against the input's JSON Schema to find
 //! *every* fault (unknown, missing and repeated fields, wrong values, each with its path, such
-//! as `items[2].qty`), and, when the only trouble was a field set to `null`, deserialized
-//! again with those nulls taken as absent.
+//! as `items[2].qty`), and, when the only trouble was a field set to `null` or a whole number
+//! written with a fraction for an integer, deserialized again with those nulls taken as absent
+//! and those numbers written as integers.
 //!
 //! The slow path is bounded whatever arrives: nesting stops at serde_json's 128 levels, the
 //! checker gives up (and refuses with serde's first error) past a number of steps proportional

@@ -17,10 +17,9 @@
 //! them (a count on each piece's bytes, not a copy) until the answer's status says whether they
 //! are needed, and read again only for a refused body. rmcp copies the body into a buffer of its
 //! own to read it and frees that once read; the pieces kept here live until a `tools/call`
-//! takes them for its arguments as written ([`written_arguments`]), or rmcp's answer begins:
-//! at once for an answer sent as a stream of events, at the call's end for one sent as plain
-//! JSON (`json_response`). So a body is held at most for its call's run, within rmcp's bound
-//! on a body's size.
+//! takes them for its arguments as written ([`written_arguments`]), or the request's handler
+//! ends (rmcp hands it the request's parts, which hold them too) and rmcp's answer begins. So
+//! a body is held at most for its request's run, within rmcp's bound on a body's size.
 
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};

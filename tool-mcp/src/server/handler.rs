@@ -253,7 +253,7 @@ impl ServerHandler for McpServer {
         if let Some(parent) = trace_parent {
             ctx = ctx.with_extension(parent);
         }
-        // The HTTP request the call was posted in, looked up once.
+        // The HTTP request the call was posted in: its token, and its body.
         #[cfg(feature = "http")]
         let posted_in = context.extensions.get::<crate::owner::HttpRequestParts>();
         #[cfg(feature = "oauth")]

@@ -25,8 +25,10 @@ impl McpServer {
     /// The streamable-HTTP service, to mount in an axum router (at `/mcp`, say). It checks no
     /// bearer token: a server with [`McpServer::with_bearer_auth`] mounted this way lists and
     /// runs no tool for anyone; mount [`McpServer::http_router`] instead, which checks them.
-    /// Nor does it bound sessions, and it answers a JSON body it cannot read as rmcp does (415,
-    /// plain text) where the router answers 400 with a JSON-RPC error.
+    /// Nor does it bound sessions, it answers a JSON body it cannot read as rmcp does (415,
+    /// plain text) where the router answers 400 with a JSON-RPC error, and it hands a call the
+    /// arguments rmcp read into a map, which keeps the last of a field sent twice, where the
+    /// router's call reads them as written and refuses it.
     pub fn http_service(self) -> StreamableHttpService<McpServer, LocalSessionManager> {
         let sessions = Arc::new(self.session_manager());
         self.service_with(sessions)
