@@ -17,7 +17,7 @@ use super::MAX_ARGUMENT_DEPTH;
 use super::path::{Path, quote};
 use crate::args::leniency::Leniency;
 use crate::args::tree::Node;
-use crate::schema::keywords::is_null_schema;
+use crate::schema::keywords::only_solid_branch;
 use crate::schema::walk::{Lookup, Root};
 
 /// How many `$ref`s and optionals one value's schema may go through before it counts as
@@ -132,11 +132,7 @@ impl<'s> Adjuster<'s> {
             let Some(branches) = branches else {
                 return Some(schema);
             };
-            let mut solid = branches.iter().filter(|branch| !is_null_schema(branch));
-            let (Some(only), None) = (solid.next(), solid.next()) else {
-                return None;
-            };
-            schema = only.as_object()?;
+            schema = only_solid_branch(branches)?.as_object()?;
         }
         None
     }

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use super::numbers::{INEXACT, is_multiple_of};
 use crate::schema::formats;
-use crate::schema::keywords::{Keywords, admits_null, is_null_schema};
+use crate::schema::keywords::{Keywords, admits_null, only_solid_branch};
 use crate::schema::patterns::{Patterns, Regex};
 use crate::schema::walk::{self, Lookup};
 
@@ -216,10 +216,9 @@ impl Compiler<'_> {
             return Step::HandOver;
         }
         if let Some(Value::Array(branches)) = keywords.any_of.or(keywords.one_of) {
-            let mut solid = branches.iter().filter(|branch| !is_null_schema(branch));
-            return match (solid.next(), solid.next()) {
+            return match only_solid_branch(branches) {
                 // `Option<T>`: null, or what `T` is.
-                (Some(only), None) if keywords.types.is_none() => Step::Same(self.compile(only)),
+                Some(only) if keywords.types.is_none() => Step::Same(self.compile(only)),
                 // An enum of plain values (variants with doc comments): serde checks them all.
                 _ if branches.iter().all(|branch| self.is_plain(branch)) => Step::Any,
                 _ => Step::HandOver,

@@ -142,6 +142,16 @@ pub(crate) fn is_null_schema(schema: &Value) -> bool {
     types.and_then(Value::as_str) == Some("null")
 }
 
+/// The one branch of `branches` that is not [`is_null_schema`], when there is exactly one: an
+/// `Option<T>`'s `T`, or an enum's one variant.
+pub(crate) fn only_solid_branch(branches: &[Value]) -> Option<&Value> {
+    let mut solid = branches.iter().filter(|branch| !is_null_schema(branch));
+    match (solid.next(), solid.next()) {
+        (Some(only), None) => Some(only),
+        _ => None,
+    }
+}
+
 /// Whether a schema takes `null` as a value: its `type`, `enum` or `const` says so
 /// (`Option<T>` of a plain `T`), a branch of its `anyOf` or `oneOf` does (of a `T` defined
 /// apart), or it says no type at all (a `serde_json::Value`). A `$ref` is followed, a few

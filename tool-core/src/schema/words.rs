@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::keywords::{Keywords, integer_name};
+use super::keywords::{Keywords, integer_name, only_solid_branch};
 use super::walk::{Lookup, MAX_NESTED_SCHEMAS, Root};
 
 /// Says schemas of one root in words.
@@ -26,13 +26,10 @@ impl<'s> Words<'s> {
     /// keeps none. An optional's rules are its value's.
     pub(crate) fn rules(&self, schema: &'s Value) -> Option<String> {
         let mut map = self.root.deref(schema)?;
-        if let Some(Value::Array(branches)) = map.lookup("anyOf") {
-            let mut solid = branches
-                .iter()
-                .filter(|branch| branch.get("type").and_then(Value::as_str) != Some("null"));
-            if let (Some(only), None) = (solid.next(), solid.next()) {
-                map = self.root.deref(only)?;
-            }
+        if let Some(Value::Array(branches)) = map.lookup("anyOf")
+            && let Some(only) = only_solid_branch(branches)
+        {
+            map = self.root.deref(only)?;
         }
         let keywords = Keywords::of(map);
         let mut rules = Vec::new();
