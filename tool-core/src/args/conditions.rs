@@ -20,10 +20,10 @@ impl<'s> Checker<'s> {
         if then.is_none() && otherwise.is_none() {
             return;
         }
-        let Some(fits) = self.fits(value, condition, path) else {
+        let Some(tried) = self.trial(value, condition, path) else {
             return;
         };
-        let (branch, why) = match fits {
+        let (branch, why) = match tried.faults.is_empty() {
             true => (
                 then,
                 " (the schema's `then` asks for it, as the value fits its `if`)",
@@ -41,26 +41,5 @@ impl<'s> Checker<'s> {
         for fault in &mut self.faults[before..] {
             fault.problem.push_str(why);
         }
-    }
-
-    /// Whether `value` fits `schema`, tried on a copy with the faults found so far set aside;
-    /// `None` when the checker ran out of steps on the way.
-    fn fits(&mut self, value: &Node<'_>, schema: &'s Value, path: &mut Path) -> Option<bool> {
-        // A trial copies the value, which costs what checking it does.
-        let copied = value.count();
-        if copied > self.steps_left {
-            self.gave_up = true;
-            return None;
-        }
-        self.steps_left -= copied;
-        let outer = std::mem::take(&mut self.faults);
-        // The copy's changes (a `3.0` read as 3) are dropped with it.
-        let rewrote = self.rewrote;
-        let mut trial = value.clone();
-        self.check(&mut trial, schema, path);
-        let fits = self.faults.is_empty();
-        self.faults = outer;
-        self.rewrote = rewrote;
-        (!self.gave_up).then_some(fits)
     }
 }

@@ -6,9 +6,8 @@
 //! the slow path run: the text is parsed into a light JSON tree (`tree::Node`, which borrows
 //! its strings and keeps a key sent twice), checked against the input's JSON Schema to find
 //! *every* fault (unknown, missing and repeated fields, wrong values, each with its path, such
-//! as `items[2].qty`), and, when the only trouble was a field set to `null` or a whole number
-//! written with a fraction for an integer, deserialized again with those nulls taken as absent
-//! and those numbers written as integers.
+//! as `items[2].qty`), and, when the only trouble was a `null` for an absent field or a `3.0`
+//! for an integer, deserialized again with the nulls taken out and the integers written as such.
 //!
 //! The slow path is bounded whatever arrives: nesting stops at serde_json's 128 levels, the
 //! checker gives up (and refuses with serde's first error) past a number of steps proportional
@@ -30,6 +29,7 @@ pub(crate) mod prepared;
 mod required;
 mod top_level;
 pub(crate) mod tree;
+mod trial;
 mod unions;
 
 pub(crate) use self::adjust::{Adjustment, adjust};

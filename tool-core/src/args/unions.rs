@@ -8,7 +8,7 @@ use super::checker::{Checker, fixed_value, received};
 use super::path::{Path, quote};
 use crate::args::tree::Node;
 use crate::outcome::suggest::nearest;
-use crate::schema::keywords::is_null_schema;
+use crate::schema::keywords::{is_null_schema, only_solid_branch};
 use crate::schema::walk::Lookup;
 
 impl<'s> Checker<'s> {
@@ -32,50 +32,29 @@ impl<'s> Checker<'s> {
         // The faults of the one branch that is not `null`, for a value that is not null: an
         // optional's type, whatever shape it has (a union of its own, say).
         let mut solid = None;
-        let only_one_solid = !value.is_null()
-            && branches
-                .iter()
-                .filter(|branch| !is_null_schema(branch))
-                .count()
-                == 1;
-        // Each branch is tried with the faults so far set aside, sharing this checker's steps.
-        let outer = std::mem::take(&mut self.faults);
-        // For `oneOf`, the first branch that fits, its value, and whether the check changed it,
-        // while the others are tried.
+        let only_one_solid = !value.is_null() && only_solid_branch(branches).is_some();
+        // Each branch is tried on a copy, sharing this checker's steps. For `oneOf`, the first
+        // branch that fits, its value, and whether the check changed it, while the others are
+        // tried.
         let mut fits: Option<(usize, Node<'_>, bool)> = None;
         // For `anyOf`, the first branch that fits only once the check changed the value (`3.0`
         // read as an integer, a `null` taken out), while one that fits it as sent is looked
         // for: serde's read of an untagged enum takes the first variant that reads the value
         // as sent, and so must the check, which hands serde the value as it leaves it.
         let mut changed: Option<Node<'_>> = None;
-        // Whether the value was changed before: each trial's changes are its own.
-        let before = std::mem::take(&mut self.rewrote);
         for (at, branch) in branches.iter().enumerate() {
             if self.tag_differs(branch, value) {
                 continue;
             }
-            // A trial copies the value, which costs what checking it does.
-            let copied = value.count();
-            if copied > self.steps_left {
-                self.gave_up = true;
-                break;
-            }
-            self.steps_left -= copied;
-            let mut trial = value.clone();
-            self.check(&mut trial, branch, path);
-            let faults = std::mem::take(&mut self.faults);
-            let trial_changed = std::mem::take(&mut self.rewrote);
-            if self.gave_up {
-                break;
-            }
-            if faults.is_empty() && trial_changed && !exactly_one {
-                changed.get_or_insert(trial);
-                continue;
-            }
-            if faults.is_empty() {
+            let Some(trial) = self.trial(value, branch, path) else {
+                return;
+            };
+            if trial.faults.is_empty() {
+                if trial.changed && !exactly_one {
+                    changed.get_or_insert(trial.value);
+                    continue;
+                }
                 if let Some((first, ..)) = &fits {
-                    self.faults = outer;
-                    self.rewrote = before;
                     let problem = format!(
                         "fits both branch {} and branch {} of `oneOf`, which takes a value \
                          that fits exactly one",
@@ -87,24 +66,17 @@ impl<'s> Checker<'s> {
                 }
                 if exactly_one {
                     // The others are tried too: none of them may fit.
-                    fits = Some((at, trial, trial_changed));
+                    fits = Some((at, trial.value, trial.changed));
                     continue;
                 }
-                *value = trial;
-                self.faults = outer;
-                self.rewrote = before;
+                *value = trial.value;
                 return;
             }
             if only_one_solid && !is_null_schema(branch) {
-                solid = Some(faults);
+                solid = Some(trial.faults);
             } else if self.shape_matches(branch, value) {
-                candidates.push(faults);
+                candidates.push(trial.faults);
             }
-        }
-        self.faults = outer;
-        self.rewrote = before;
-        if self.gave_up {
-            return;
         }
         if let Some((_, trial, trial_changed)) = fits {
             *value = trial;
