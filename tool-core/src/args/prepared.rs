@@ -49,15 +49,16 @@ impl<'s> View<'s> {
 impl Prepared {
     /// `schema`, with what the parser needs of it worked out.
     pub fn new(schema: Map<String, Value>) -> Prepared {
-        Prepared::planned(schema, false)
+        Prepared::planned(schema, |schema, patterns| Plan::of(schema, patterns, false))
     }
 
-    /// [`Prepared::new`], its plan made knowing (`absence_known`) or not that the type refuses
-    /// the absence of every required field whose schema takes `null`.
-    fn planned(schema: Map<String, Value>, absence_known: bool) -> Prepared {
+    /// [`Prepared::new`], its plan made by `plan`.
+    fn planned(
+        schema: Map<String, Value>,
+        plan: impl FnOnce(&Map<String, Value>, &Patterns) -> Plan,
+    ) -> Prepared {
         let patterns = Patterns::of(&schema);
-        let plan = Some(Plan::of(&schema, &patterns, absence_known));
-        let plan = plan.filter(Plan::checks_beyond_serde);
+        let plan = Some(plan(&schema, &patterns)).filter(Plan::checks_beyond_serde);
         Prepared {
             required_elsewhere: requires_beyond_properties(&schema),
             schema,
@@ -77,12 +78,12 @@ impl Prepared {
     }
 
     fn for_type(schema: Map<String, Value>, read: &mut Read<'_>) -> Prepared {
-        if super::required::read_without(&schema, read) {
-            let mut prepared = Prepared::planned(schema, false);
-            prepared.plan = Some(Plan::handed_over());
-            return prepared;
-        }
-        Prepared::planned(schema, true)
+        // Asked, the type says whether serde holds every field the schema requires.
+        let read_without = super::required::read_without(&schema, read);
+        Prepared::planned(schema, |schema, patterns| match read_without {
+            true => Plan::handed_over(),
+            false => Plan::of(schema, patterns, true),
+        })
     }
 
     /// The schema itself.

@@ -24,7 +24,7 @@ use super::Read;
 use super::guard::Findings;
 use super::path::Path;
 use super::plan::Plan;
-use crate::schema::keywords::{admits_null, is_null_schema};
+use crate::schema::keywords::{admits_null, only_solid_branch};
 use crate::schema::walk::{Lookup, Root};
 
 /// The deepest a field is looked for: a schema nested deeper is taken as one the checker
@@ -109,15 +109,8 @@ impl<'s> Asker<'s, '_, '_> {
     /// Whether a read failed at `at`, a map whose key the outline's `Entry` holds: the map's
     /// type refused the key, and its values are not seen.
     fn key_refused(&self, at: &str) -> bool {
-        let mut path = Path::default();
-        for step in &self.outline {
-            match step {
-                Step::Entry(_) if path.0 == at => return true,
-                Step::Field(name) | Step::Entry(name) => path.push_field(name),
-                Step::Item => path.push_index(0),
-            }
-        }
-        false
+        (self.outline.iter().enumerate())
+            .any(|(len, step)| matches!(step, Step::Entry(_)) && self.path_to(len).0 == at)
     }
 
     /// What a `$ref` points to, unless looked into already.
@@ -136,13 +129,9 @@ impl<'s> Asker<'s, '_, '_> {
     /// A union of one branch beside `null` (an `Option<T>` not required, an enum of one
     /// variant): what that branch reads.
     fn one_branch(&mut self, branches: Option<&'s Value>) -> bool {
-        let Some(Value::Array(branches)) = branches else {
-            return false;
-        };
-        let mut solid = branches.iter().filter(|branch| !is_null_schema(branch));
-        match (solid.next(), solid.next()) {
-            (Some(only), None) => self.schema(only),
-            _ => false,
+        match branches.and_then(Value::as_array) {
+            Some(branches) => only_solid_branch(branches).is_some_and(|only| self.schema(only)),
+            None => false,
         }
     }
 
@@ -205,8 +194,13 @@ impl<'s> Asker<'s, '_, '_> {
 
     /// The path of the outline's end, as a traced read writes it.
     fn path(&self) -> Path {
+        self.path_to(self.outline.len())
+    }
+
+    /// The path of the outline's first `len` steps.
+    fn path_to(&self, len: usize) -> Path {
         let mut path = Path::default();
-        for step in &self.outline {
+        for step in &self.outline[..len] {
             match step {
                 Step::Field(name) | Step::Entry(name) => path.push_field(name),
                 Step::Item => path.push_index(0),
