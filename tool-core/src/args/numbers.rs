@@ -83,9 +83,6 @@ pub(super) fn written_whole(
     number: &serde_json::Number,
     types: Option<&Value>,
 ) -> Option<serde_json::Number> {
-    if !number.is_f64() {
-        return None;
-    }
     let integer = |name: &Value| name == "integer";
     match types? {
         Value::Array(names) if names.iter().any(integer) => {}
@@ -108,8 +105,8 @@ pub(super) fn past_exact(number: &serde_json::Number, (min, max): (i128, i128)) 
                 && (FRACTION_LOST..1e38).contains(&n.abs())
                 && (min..=max).contains(&(n as i128)) =>
         {
-            ", which is out of range, or past 2^52 and written with a fraction or an exponent, \
-             where it may not be the integer meant: write it as an integer, within range"
+            ", which is too large to be read exactly with a fraction or an exponent: write it \
+             in digits alone, within the type's range"
         }
         _ => ", which is out of range",
     }
@@ -218,7 +215,7 @@ mod tests {
         assert_eq!(whole("-9223372036854775809"), None);
         let number = |text: &str| serde_json::from_str::<serde_json::Number>(text).unwrap();
         let u64_range = (0, u64::MAX.into());
-        assert!(past_exact(&number("1e19"), u64_range).contains("2^52"));
+        assert!(past_exact(&number("1e19"), u64_range).contains("digits alone"));
         for beyond in ["1e20", "18446744073709551616", "-1.0"] {
             let said = past_exact(&number(beyond), u64_range);
             assert_eq!(said, ", which is out of range", "{beyond}");
