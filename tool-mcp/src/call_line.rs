@@ -49,12 +49,10 @@ pub(crate) fn arguments(arguments: Option<JsonObject>, extensions: &Extensions) 
 /// The arguments of `text`, a message rmcp has read, as the client wrote them, if it is
 /// plainly a `tools/call` with arguments.
 #[cfg(feature = "http")]
-pub(crate) fn written_arguments(text: &str) -> Option<RawArguments> {
+pub(crate) fn written_arguments(text: &str) -> Option<String> {
     // rmcp read it whole: its arguments are JSON it took, read here as they were written.
     let arguments = plain_call(text)?.1.arguments?.get();
-    arguments
-        .starts_with('{')
-        .then(|| RawArguments(arguments.to_owned()))
+    arguments.starts_with('{').then(|| arguments.to_owned())
 }
 
 /// A request's fields and no others (a stray `result` makes it no request); `method` borrowed,

@@ -35,7 +35,6 @@ use rmcp::model::{ClientJsonRpcMessage, ErrorData, RequestId};
 use rmcp::transport::streamable_http_server::session::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
-use crate::call_line::RawArguments;
 use crate::unread::{Unread, unread};
 
 /// The most of rmcp's plain-text answer read: far more than its prefix and serde's reason.
@@ -122,7 +121,7 @@ pub(super) async fn readable(
 /// keeps the last of a field sent twice, where the registry refuses it, as it does in process
 /// and over a line. The body is taken: rmcp has read it, or the call would not be running, and
 /// no 415 is answered to a body it read.
-pub(crate) fn written_arguments(parts: &crate::owner::HttpRequestParts) -> Option<RawArguments> {
+pub(super) fn written_arguments(parts: &crate::owner::HttpRequestParts) -> Option<String> {
     let sent = String::from_utf8(parts.extensions.get::<Kept>()?.take()).ok()?;
     crate::call_line::written_arguments(&sent)
 }

@@ -267,9 +267,9 @@ impl ServerHandler for McpServer {
         #[cfg(feature = "http")]
         let posted = posted_in.and_then(super::body::written_arguments);
         #[cfg(not(feature = "http"))]
-        let posted: Option<crate::call_line::RawArguments> = None;
+        let posted: Option<String> = None;
         let arguments = match posted {
-            Some(written) => Arguments::from_text(written.0),
+            Some(written) => Arguments::from_text(written),
             None => crate::call_line::arguments(request.arguments, &context.extensions),
         };
         let call = ToolCall::new(id_text(&context.id), request.name.as_ref(), arguments);

@@ -23,7 +23,7 @@
 mod accept;
 mod beside;
 #[cfg(feature = "http")]
-pub(crate) mod body;
+mod body;
 #[cfg(feature = "http")]
 mod bounds;
 mod cancels;
