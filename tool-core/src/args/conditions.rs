@@ -10,6 +10,8 @@ use super::path::Path;
 use crate::args::tree::Node;
 
 impl<'s> Checker<'s> {
+    // Kept apart from the check of every value, which most never reach.
+    #[inline(never)]
     pub(super) fn check_condition(
         &mut self,
         value: &mut Node<'_>,

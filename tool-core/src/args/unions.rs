@@ -15,6 +15,8 @@ impl<'s> Checker<'s> {
     /// `anyOf`/`oneOf`: fine if any branch accepts the value (`oneOf`, `exactly_one`: if no
     /// other does too). Otherwise report the faults of the one branch whose shape the value has
     /// (an enum variant's object, say), or one fault naming every branch.
+    // Kept apart from the check of every value, which most never reach.
+    #[inline(never)]
     pub(super) fn check_branches(
         &mut self,
         value: &mut Node<'_>,
