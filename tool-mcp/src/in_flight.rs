@@ -70,6 +70,11 @@ impl InFlight {
         self.ids.remove(id);
     }
 
+    /// Whether a request passed to rmcp and not cancelled is still to be answered.
+    pub(crate) fn awaits_answers(&self) -> bool {
+        self.ids.values().any(|cancelled| !cancelled)
+    }
+
     /// Notes that the client cancelled the request `id`, if it runs; past [`KEPT`], the oldest
     /// cancelled id is free again.
     fn cancel(&mut self, id: &RequestId) {

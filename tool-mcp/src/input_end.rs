@@ -7,7 +7,10 @@
 //! loop that is gone, and hold its call's answer past the drain. So the line transport says
 //! when the input ends, and each of the framework's waits on rmcp's loop ends with it: notices
 //! are dropped (nothing could carry them), a question is refused, a listen stream ends, and the
-//! call's answer is written. A host's own handler (`McpServer::with_handler`) talks to rmcp's
+//! call's answer is written. rmcp's own steps toward an answer wait on its loop too (a listen
+//! stream's acknowledgement is counted as sent there), so the transport tells rmcp of the end
+//! only once every request read is answered, or a few seconds on (`lines::Transport`), and
+//! the loop runs until then. A host's own handler (`McpServer::with_handler`) talks to rmcp's
 //! peer directly, and is not covered.
 
 use std::sync::Arc;

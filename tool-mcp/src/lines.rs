@@ -17,6 +17,8 @@
 //! the connection passes through `opening`.
 
 use std::io;
+use std::pin::Pin;
+use std::time::Duration;
 
 use futures::stream::BoxStream;
 use futures::{SinkExt, StreamExt};
@@ -28,6 +30,7 @@ use rmcp::transport::async_rw::JsonRpcMessageCodec;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
+use tokio::time::Sleep;
 use tokio_util::bytes::BytesMut;
 use tokio_util::codec::{Decoder, FramedRead, FramedWrite, LinesCodec, LinesCodecError};
 
@@ -38,6 +41,11 @@ use crate::unread::{Unread, unread};
 
 /// Messages waiting to be written; past this many, rmcp and the reader wait for the writer.
 const PENDING: usize = 64;
+
+/// How long after the input ends the requests read are waited for before rmcp's loop is told
+/// of the end (which then drains the answers of calls still running for as long again, and
+/// cancels them).
+const ANSWERS_DUE: Duration = Duration::from_secs(5);
 
 /// rmcp's transport: the messages read from the pipe in, its own messages out to the writer.
 ///
@@ -60,6 +68,31 @@ pub(crate) struct Transport {
     in_flight: InFlight,
     /// The answer to a request `in_flight` refused, written before anything more is read.
     refused: Option<ServerJsonRpcMessage>,
+    /// Once the input has ended, how long rmcp's loop is kept from hearing so while requests
+    /// read are unanswered (see `receive`). Boxed: held here, not in the future `receive`
+    /// makes for every message.
+    answers_due: Option<Pin<Box<Sleep>>>,
+}
+
+impl Transport {
+    /// `None`, the input's end, once every request read has been answered, or [`ANSWERS_DUE`]
+    /// after the end at the latest.
+    ///
+    /// rmcp's loop stops on the input's end, and from then on only drains answers: a request
+    /// whose handler still waits on the loop itself (a listen stream, whose acknowledgement
+    /// the loop has sent but not yet counted as sent when the client closes its input) would
+    /// never be answered. Held back, the loop runs on while the framework's waits end with
+    /// the input (`input_end`), and every answer goes out as any other. rmcp makes a new
+    /// `receive` whenever it has handled something else, so the requests unanswered are
+    /// counted again after each answer sent.
+    async fn ended(&mut self) -> Option<ClientJsonRpcMessage> {
+        if let Some(due) = &mut self.answers_due
+            && self.in_flight.awaits_answers()
+        {
+            due.as_mut().await;
+        }
+        None
+    }
 }
 
 impl rmcp::transport::Transport<RoleServer> for Transport {
@@ -94,9 +127,13 @@ impl rmcp::transport::Transport<RoleServer> for Transport {
             let message = match self.opening.released() {
                 Some(held) => held,
                 None => {
+                    if self.answers_due.is_some() {
+                        return self.ended().await;
+                    }
                     let Some((message, bytes)) = self.incoming.next().await else {
                         self.input_end.end();
-                        return None;
+                        self.answers_due = Some(Box::pin(tokio::time::sleep(ANSWERS_DUE)));
+                        return self.ended().await;
                     };
                     match self.opening.pass(message, bytes) {
                         Some(message) => message,
@@ -159,6 +196,7 @@ where
         input_end,
         in_flight: InFlight::default(),
         refused: None,
+        answers_due: None,
     };
     (transport, writing)
 }
@@ -469,5 +507,73 @@ mod tests {
                 (said, _) => panic!("{text}: {said:?}"),
             }
         }
+    }
+
+    /// A transport reading `input`, its writer's output thrown away.
+    fn over(input: &'static [u8]) -> (Transport, InputEnd) {
+        let (writer, output) = tokio::io::duplex(1 << 16);
+        // The writer's output is read to its end, so that answers are never held up.
+        tokio::spawn(async move {
+            let mut output = output;
+            let _ = tokio::io::copy(&mut output, &mut tokio::io::sink()).await;
+        });
+        let input_end = InputEnd::default();
+        let (transport, _writing) = transport(input, writer, 1024, input_end.clone());
+        (transport, input_end)
+    }
+
+    fn pong(id: i64) -> ServerJsonRpcMessage {
+        serde_json::from_value(serde_json::json!({"jsonrpc": "2.0", "id": id, "result": {}}))
+            .unwrap()
+    }
+
+    /// Whether `transport` says, within a (virtual) second, that its input has ended.
+    async fn tells_the_end(transport: &mut Transport) -> bool {
+        use rmcp::transport::Transport as _;
+        let received = tokio::time::timeout(Duration::from_secs(1), transport.receive()).await;
+        match received {
+            Ok(None) => true,
+            Ok(Some(message)) => panic!("a message after the input's end: {message:?}"),
+            Err(_) => false,
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_input_s_end_is_told_once_the_requests_read_are_answered() {
+        use rmcp::transport::Transport as _;
+        // The connection starts at `initialize`, so that the cancel is passed on as it is read.
+        let input = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":\
+            {\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\
+            \"clientInfo\":{\"name\":\"lines\",\"version\":\"1\"}}}\n\
+            {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n\
+            {\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n\
+            {\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":3}}\n";
+        let (mut transport, input_end) = over(input);
+        for _ in 0..4 {
+            assert!(transport.receive().await.is_some());
+        }
+        assert!(
+            !tells_the_end(&mut transport).await,
+            "1 and 2 are unanswered"
+        );
+        // What waits on rmcp's loop stops waiting as soon as the input ends.
+        assert_eq!(input_end.before(std::future::pending::<()>()).await, None);
+        transport.send(pong(1)).await.unwrap();
+        assert!(!tells_the_end(&mut transport).await, "2 is unanswered");
+        // 3 was cancelled: rmcp sends it no answer.
+        transport.send(pong(2)).await.unwrap();
+        assert!(tells_the_end(&mut transport).await);
+        assert!(tells_the_end(&mut transport).await, "the end is told again");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_input_s_end_is_told_at_last_with_requests_unanswered() {
+        use rmcp::transport::Transport as _;
+        let (mut transport, _) = over(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n");
+        assert!(transport.receive().await.is_some());
+        let ended = tokio::time::Instant::now();
+        assert!(transport.receive().await.is_none());
+        assert_eq!(ended.elapsed(), ANSWERS_DUE);
+        assert!(tells_the_end(&mut transport).await);
     }
 }
