@@ -75,8 +75,8 @@ pub(crate) struct Transport {
 }
 
 impl Transport {
-    /// `None`, the input's end, once every request read has been answered, or [`ANSWERS_DUE`]
-    /// after the end at the latest.
+    /// Once the input has ended, what is waited for before `receive` says so (`None`) while
+    /// requests read are unanswered: [`ANSWERS_DUE`] after the end.
     ///
     /// rmcp's loop stops on the input's end, and from then on only drains answers: a request
     /// whose handler still waits on the loop itself (a listen stream, whose acknowledgement
@@ -85,13 +85,9 @@ impl Transport {
     /// the input (`input_end`), and every answer goes out as any other. rmcp makes a new
     /// `receive` whenever it has handled something else, so the requests unanswered are
     /// counted again after each answer sent.
-    async fn ended(&mut self) -> Option<ClientJsonRpcMessage> {
-        if let Some(due) = &mut self.answers_due
-            && self.in_flight.awaits_answers()
-        {
-            due.as_mut().await;
-        }
-        None
+    fn end_held(&mut self) -> Option<Pin<&mut Sleep>> {
+        let due = self.answers_due.as_mut()?;
+        self.in_flight.awaits_answers().then_some(due.as_mut())
     }
 }
 
@@ -126,14 +122,17 @@ impl rmcp::transport::Transport<RoleServer> for Transport {
             }
             let message = match self.opening.released() {
                 Some(held) => held,
-                None => {
-                    if self.answers_due.is_some() {
-                        return self.ended().await;
+                None if self.answers_due.is_some() => {
+                    if let Some(due) = self.end_held() {
+                        due.await;
                     }
+                    return None;
+                }
+                None => {
                     let Some((message, bytes)) = self.incoming.next().await else {
                         self.input_end.end();
                         self.answers_due = Some(Box::pin(tokio::time::sleep(ANSWERS_DUE)));
-                        return self.ended().await;
+                        continue;
                     };
                     match self.opening.pass(message, bytes) {
                         Some(message) => message,
