@@ -79,8 +79,8 @@ pub(super) struct Checker<'s> {
     /// are required fields looked for beyond the properties.
     pub(super) required_elsewhere: bool,
     /// Whether the value was changed somewhere (a field set to `null` taken out, a whole
-    /// number written as an integer), so that the arguments are to be read as the checker
-    /// left them.
+    /// number to be written as an integer), so that the arguments are to be read as the
+    /// checker left them.
     pub(super) rewrote: bool,
 }
 
@@ -234,8 +234,7 @@ impl<'s> Checker<'s> {
             Node::Number(number) => {
                 self.check_number(number, schema, &keywords, path);
                 if number.is_f64() {
-                    let whole = written_whole(number, keywords.types);
-                    self.rewrote |= whole.map(|whole| *number = whole).is_some();
+                    self.rewrote |= written_whole(number, keywords.types);
                 }
             }
             Node::String(text) => self.check_string(text, &keywords, path),

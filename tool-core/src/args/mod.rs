@@ -7,7 +7,8 @@
 //! its strings and keeps a key sent twice), checked against the input's JSON Schema to find
 //! *every* fault (unknown, missing and repeated fields, wrong values, each with its path, such
 //! as `items[2].qty`), and, when the only trouble was a `null` for an absent field or a `3.0`
-//! for an integer, deserialized again with the nulls taken out and the integers written as such.
+//! for an integer, deserialized again with the nulls taken out and the integers written as such
+//! (`written`: each other number as sent).
 //!
 //! The slow path is bounded whatever arrives: nesting stops at serde_json's 128 levels, the
 //! checker gives up (and refuses with serde's first error) past a number of steps proportional
@@ -31,6 +32,7 @@ mod top_level;
 pub(crate) mod tree;
 mod trial;
 mod unions;
+mod written;
 
 pub(crate) use self::adjust::{Adjustment, adjust};
 pub use self::leniency::Leniency;
@@ -279,8 +281,8 @@ fn read_all<'a, T>(
 }
 
 /// The arguments held against the schema: every fault, or, if there is none, the text of the
-/// arguments with the nulls that stand for absent fields taken out (`None` when there were
-/// none, and the arguments stand as sent). `first_error` is serde's, when serde refused them.
+/// arguments with the nulls that stand for absent fields taken out and whole numbers written
+/// as integers (`None` when there were none, and the arguments stand as sent). `first_error` is serde's, when serde refused them.
 fn checked(
     arguments: &str,
     schema: View<'_>,
@@ -321,11 +323,7 @@ fn checked(
     if !checker.faults.is_empty() {
         return Err(checker.faults);
     }
-    if !checker.rewrote {
-        return Ok(None);
-    }
-    // A tree with string keys always serializes.
-    Ok(Some(serde_json::to_string(&value).unwrap_or_default()))
+    Ok(checker.rewrote.then(|| written::text(&value, arguments)))
 }
 
 /// The problem with arguments serde_json could not read: nested too deeply, or not JSON.

@@ -64,7 +64,7 @@ pub(super) fn is_whole_double(number: &serde_json::Number) -> bool {
 /// The least magnitude at which doubles are a whole number apart: a number written with a
 /// fraction (`4503599627370496.5`) reads as a whole double there, so past it a whole double
 /// is not known to be a whole number, nor the one written.
-const FRACTION_LOST: f64 = 4_503_599_627_370_496.0;
+pub(super) const FRACTION_LOST: f64 = 4_503_599_627_370_496.0;
 
 /// `number`, a double, as the integer it is, when it has no fraction and is below 2^52
 /// ([`FRACTION_LOST`]), where a whole double is the whole number written.
@@ -73,23 +73,30 @@ pub(super) fn whole_double(number: &serde_json::Number) -> Option<i64> {
     (n.fract() == 0.0 && n.abs() < FRACTION_LOST).then_some(n as i64)
 }
 
-/// `number`, written with a fraction or an exponent (`3.0`, `1e3`), as the integer it is
-/// ([`whole_double`]), where `types` (a schema's) says `integer`: JSON Schema's `integer` is
-/// any number without a fraction, where serde reads an integer type from integers written as
-/// such alone. Past 2^52 the double read may be another number than the one written, so it is
-/// not taken for an integer ([`past_exact`] says so).
+/// Takes `number`, written with a fraction or an exponent (`3.0`, `1e3`) where `types` (a
+/// schema's) says `integer`, as the integer it is: JSON Schema's `integer` is any number
+/// without a fraction, where serde reads an integer type from integers written as such alone.
+/// Below 2^52 the tree holds it as the integer ([`whole_double`]). Past it the double read may
+/// be another number than the one written, so a 64-bit integer type refuses it
+/// ([`past_exact`]), and for a wider one the arguments are written again from their text
+/// (`written`), where the number's digits are known. Whether they are to be written again.
 #[inline]
-pub(super) fn written_whole(
-    number: &serde_json::Number,
-    types: Option<&Value>,
-) -> Option<serde_json::Number> {
+pub(super) fn written_whole(number: &mut serde_json::Number, types: Option<&Value>) -> bool {
     let integer = |name: &Value| name == "integer";
-    match types? {
-        Value::Array(names) if names.iter().any(integer) => {}
-        name if integer(name) => {}
-        _ => return None,
+    match types {
+        Some(Value::Array(names)) if names.iter().any(integer) => {}
+        Some(name) if integer(name) => {}
+        _ => return false,
     }
-    whole_double(number).map(Into::into)
+    match whole_double(number) {
+        Some(whole) => {
+            *number = whole.into();
+            true
+        }
+        None => number
+            .as_f64()
+            .is_some_and(|n| n.fract() == 0.0 && n.abs() >= FRACTION_LOST),
+    }
 }
 
 /// What a fault adds for `number`, which no integer in `min..=max` is: that it is out of
@@ -195,24 +202,35 @@ mod tests {
 
     #[test]
     fn a_whole_number_written_with_a_fraction_is_the_integer_it_is() {
+        // Whether the arguments are written again, and the number as the tree then holds it.
         let whole = |text: &str| {
-            let number: serde_json::Number = serde_json::from_str(text).unwrap();
-            written_whole(&number, Some(&"integer".into())).map(|n| n.to_string())
+            let mut number: serde_json::Number = serde_json::from_str(text).unwrap();
+            let again = written_whole(&mut number, Some(&"integer".into()));
+            (
+                again,
+                number
+                    .is_f64()
+                    .then_some(())
+                    .map_or(number.to_string(), |()| "f64".into()),
+            )
         };
-        assert_eq!(whole("3.0").as_deref(), Some("3"));
-        assert_eq!(whole("-0.0").as_deref(), Some("0"));
-        assert_eq!(whole("1e3").as_deref(), Some("1000"));
-        assert_eq!(
-            whole("-4503599627370495.0").as_deref(),
-            Some("-4503599627370495")
-        );
-        // Not whole, written as an integer already, or past where a fraction is kept.
-        assert_eq!(whole("3.5"), None);
-        assert_eq!(whole("3"), None);
-        assert_eq!(whole("4503599627370496.5"), None);
-        assert_eq!(whole("9007199254740993.0"), None);
-        assert_eq!(whole("1e19"), None);
-        assert_eq!(whole("-9223372036854775809"), None);
+        let taken = |integer: &str| (true, integer.to_owned());
+        assert_eq!(whole("3.0"), taken("3"));
+        assert_eq!(whole("-0.0"), taken("0"));
+        assert_eq!(whole("1e3"), taken("1000"));
+        assert_eq!(whole("-4503599627370495.0"), taken("-4503599627370495"));
+        // Not whole, or written as an integer already: as sent.
+        assert_eq!(whole("3.5"), (false, "f64".to_owned()));
+        assert_eq!(whole("3"), (false, "3".to_owned()));
+        // Past where a fraction is kept, or past 64 bits: written again from the text.
+        for past in [
+            "4503599627370496.5",
+            "9007199254740993.0",
+            "1e19",
+            "-9223372036854775809",
+        ] {
+            assert_eq!(whole(past), taken("f64"), "{past}");
+        }
         let number = |text: &str| serde_json::from_str::<serde_json::Number>(text).unwrap();
         let u64_range = (0, u64::MAX.into());
         assert!(past_exact(&number("1e19"), u64_range).contains("digits alone"));
