@@ -786,3 +786,61 @@ async fn a_null_is_taken_where_its_field_takes_null_whatever_else_the_tool_takes
         )]
     );
 }
+
+/// A note, once called a memo.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Memo {
+    /// Its title.
+    #[serde(alias = "heading")]
+    title: String,
+}
+
+/// A shelf.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Shelf {
+    /// Its label.
+    #[serde(alias = "tag")]
+    label: String,
+}
+
+/// Files a memo.
+#[tool]
+async fn memo_file(#[input] memo: Memo) -> String {
+    memo.title
+}
+
+/// Labels a shelf.
+#[tool]
+async fn shelf_label(shelf: Shelf) -> String {
+    shelf.label
+}
+
+#[tokio::test]
+async fn a_name_serde_takes_that_the_schema_does_not_show_is_refused_at_every_depth() {
+    let registry = Registry::builder()
+        .tool(MemoFile)
+        .tool(ShelfLabel)
+        .build()
+        .unwrap();
+    let filed = outcome(&registry, "memo_file", json!({"title": "t"}));
+    assert_eq!(filed.await.as_deref(), Ok("t"));
+    let labelled = outcome(&registry, "shelf_label", json!({"shelf": {"label": "l"}}));
+    assert_eq!(labelled.await.as_deref(), Ok("l"));
+    // The schemas show `title` and `label` alone, and take no other field.
+    let refused = outcome(&registry, "memo_file", json!({"heading": "t"}));
+    assert_eq!(
+        faults(&refused.await.unwrap_err()),
+        [
+            fault("heading", "unknown field"),
+            fault("title", "missing; expected string")
+        ]
+    );
+    let refused = outcome(&registry, "shelf_label", json!({"shelf": {"tag": "l"}}));
+    assert_eq!(
+        faults(&refused.await.unwrap_err()),
+        [
+            fault("shelf.tag", "unknown field"),
+            fault("shelf.label", "missing; expected string")
+        ]
+    );
+}

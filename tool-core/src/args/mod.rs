@@ -80,10 +80,11 @@ pub fn parse<T: DeserializeOwned>(
     tool: &str,
 ) -> Result<T, Refusal> {
     // One `parse_with` for both kinds of schema: each is compiled once for every input type.
-    parse_with(arguments, schema.view(), tool, |text, guard| {
-        read_all(text, |deserializer| match guard {
-            Some((plan, findings)) => T::deserialize(Guard::root(deserializer, plan, findings)),
-            None => T::deserialize(TopLevel(deserializer)),
+    let view = schema.view();
+    parse_with(arguments, view, tool, |text, guard| {
+        read_all(text, |de| match guard {
+            Some((plan, findings)) => T::deserialize(Guard::root(de, plan, findings)),
+            None => T::deserialize(TopLevel::of(de, view.names)),
         })
     })
 }
@@ -144,7 +145,7 @@ pub(crate) fn parse_object(
 ) -> Result<Map<String, Value>, Refusal> {
     parse_with(arguments, View::unprepared(schema), tool, |text, _| {
         read_all(text, |deserializer| {
-            <Map<String, Value>>::deserialize(TopLevel(deserializer))
+            <Map<String, Value>>::deserialize(TopLevel::of(deserializer, None))
         })
     })
 }

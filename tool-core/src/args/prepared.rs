@@ -20,6 +20,8 @@ pub struct Prepared {
     pub(super) plan: Option<Plan>,
     /// Whether some object schema in it requires a field its `properties` do not describe.
     required_elsewhere: bool,
+    /// The fields a closed object at its top shows.
+    names: Option<Box<[String]>>,
 }
 
 /// What the parser reads of a schema.
@@ -31,6 +33,9 @@ pub(super) struct View<'s> {
     /// Whether some object schema in it requires a field its `properties` do not describe:
     /// the checker looks for required fields beyond the properties only then.
     pub(super) required_elsewhere: bool,
+    /// The fields a closed object at the schema's top shows: the only ones an input struct
+    /// is let read (`top_level.rs`).
+    pub(super) names: Option<&'s [String]>,
 }
 
 impl<'s> View<'s> {
@@ -42,6 +47,7 @@ impl<'s> View<'s> {
             patterns: &crate::schema::patterns::NONE,
             plan: None,
             required_elsewhere: true,
+            names: None,
         }
     }
 }
@@ -61,6 +67,7 @@ impl Prepared {
         let plan = Some(plan(&schema, &patterns)).filter(Plan::checks_beyond_serde);
         Prepared {
             required_elsewhere: requires_beyond_properties(&schema),
+            names: names(&schema),
             schema,
             patterns,
             plan,
@@ -97,8 +104,18 @@ impl Prepared {
             patterns: &self.patterns,
             plan: self.plan.as_ref(),
             required_elsewhere: self.required_elsewhere,
+            names: self.names.as_deref(),
         }
     }
+}
+
+/// The fields `schema` shows at its top, when it takes no others.
+fn names(schema: &Map<String, Value>) -> Option<Box<[String]>> {
+    if schema.get("additionalProperties") != Some(&Value::Bool(false)) {
+        return None;
+    }
+    let shown = schema.get("properties").and_then(Value::as_object);
+    Some(shown.map_or_else(Default::default, |shown| shown.keys().cloned().collect()))
 }
 
 /// Whether some object schema in `schema` (itself, its `$defs` and every subschema) requires a

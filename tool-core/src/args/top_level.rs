@@ -1,5 +1,6 @@
 //! The serde side of reading arguments: a wrapper around the deserializer of the arguments
-//! that refuses fields the input struct does not have and arrays read into it by position.
+//! that refuses fields the input schema does not show and arrays read into a struct by
+//! position.
 
 use std::fmt;
 
@@ -7,10 +8,21 @@ use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess
 
 /// Wraps the deserializer of the arguments so that the input struct refuses fields it does
 /// not have, whether or not it says `#[serde(deny_unknown_fields)]`, and refuses arrays, which
-/// serde would otherwise read into a struct by position.
-pub(super) struct TopLevel<D>(pub(super) D);
+/// serde would otherwise read into a struct by position. With `names` (the fields a closed
+/// input schema shows), a field is known when the schema shows it: serde's own list has each
+/// `#[serde(alias)]` too, names no schema shows a model.
+pub(super) struct TopLevel<'n, D> {
+    de: D,
+    names: Option<&'n [String]>,
+}
 
-impl<'de, D: Deserializer<'de>> Deserializer<'de> for TopLevel<D> {
+impl<'n, D> TopLevel<'n, D> {
+    pub(super) fn of(de: D, names: Option<&'n [String]>) -> TopLevel<'n, D> {
+        TopLevel { de, names }
+    }
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for TopLevel<'_, D> {
     type Error = D::Error;
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -19,12 +31,15 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for TopLevel<D> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        self.0
-            .deserialize_struct(name, fields, KnownFields { visitor, fields })
+        let known = Known {
+            fields,
+            names: self.names,
+        };
+        (self.de).deserialize_struct(name, fields, KnownFields { visitor, known })
     }
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        self.0.deserialize_any(visitor)
+        self.de.deserialize_any(visitor)
     }
 
     serde::forward_to_deserialize_any! {
@@ -34,12 +49,28 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for TopLevel<D> {
     }
 }
 
-struct KnownFields<V> {
-    visitor: V,
+/// The fields an input struct takes: those serde reads, or those its schema shows.
+#[derive(Clone, Copy)]
+struct Known<'n> {
     fields: &'static [&'static str],
+    names: Option<&'n [String]>,
 }
 
-impl<'de, V: Visitor<'de>> Visitor<'de> for KnownFields<V> {
+impl Known<'_> {
+    fn has(self, key: &str) -> bool {
+        match self.names {
+            Some(names) => names.iter().any(|name| name == key),
+            None => self.fields.contains(&key),
+        }
+    }
+}
+
+struct KnownFields<'n, V> {
+    visitor: V,
+    known: Known<'n>,
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for KnownFields<'_, V> {
     type Value = V::Value;
 
     fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -49,17 +80,17 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for KnownFields<V> {
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
         self.visitor.visit_map(KnownFieldsMap {
             map,
-            fields: self.fields,
+            known: self.known,
         })
     }
 }
 
-struct KnownFieldsMap<A> {
+struct KnownFieldsMap<'n, A> {
     map: A,
-    fields: &'static [&'static str],
+    known: Known<'n>,
 }
 
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for KnownFieldsMap<A> {
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for KnownFieldsMap<'_, A> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
@@ -68,7 +99,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for KnownFieldsMap<A> {
     ) -> Result<Option<K::Value>, Self::Error> {
         self.map.next_key_seed(KnownKey {
             seed,
-            fields: self.fields,
+            known: self.known,
         })
     }
 
@@ -84,12 +115,12 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for KnownFieldsMap<A> {
     }
 }
 
-struct KnownKey<K> {
+struct KnownKey<'n, K> {
     seed: K,
-    fields: &'static [&'static str],
+    known: Known<'n>,
 }
 
-impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KnownKey<K> {
+impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KnownKey<'_, K> {
     type Value = K::Value;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<K::Value, D::Error> {
@@ -97,7 +128,7 @@ impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KnownKey<K> {
     }
 }
 
-impl<'de, K: DeserializeSeed<'de>> Visitor<'de> for KnownKey<K> {
+impl<'de, K: DeserializeSeed<'de>> Visitor<'de> for KnownKey<'_, K> {
     type Value = K::Value;
 
     fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -105,8 +136,8 @@ impl<'de, K: DeserializeSeed<'de>> Visitor<'de> for KnownKey<K> {
     }
 
     fn visit_str<E: de::Error>(self, key: &str) -> Result<K::Value, E> {
-        if !self.fields.contains(&key) {
-            return Err(E::unknown_field(key, self.fields));
+        if !self.known.has(key) {
+            return Err(E::unknown_field(key, self.known.fields));
         }
         self.seed.deserialize(key.into_deserializer())
     }
