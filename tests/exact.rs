@@ -417,9 +417,19 @@ async fn ledger_file(#[input] ledger: Ledger) -> String {
     )
 }
 
+/// Lines of a ledger by their initial.
+#[tool]
+async fn initials_file(
+    /// The lines.
+    by_initial: std::collections::BTreeMap<char, Entry>,
+) -> String {
+    format!("{by_initial:?}")
+}
+
 #[tokio::test]
 async fn an_option_its_schema_requires_is_refused_when_left_out_or_null() {
     let registry = (Registry::builder().tool(NoteSign).tool(LedgerFile))
+        .tool(InitialsFile)
         .build()
         .unwrap();
     let definitions = registry.definitions();
@@ -469,6 +479,13 @@ async fn an_option_its_schema_requires_is_refused_when_left_out_or_null() {
         let missing = fault(left_out, "missing; expected string");
         assert_eq!(faults(&refused), [missing]);
     }
+    // Under keys that are characters.
+    let initials = json!({"by_initial": {"i": {"item": "ink"}}});
+    let refused = outcome(&registry, "initials_file", initials)
+        .await
+        .unwrap_err();
+    let missing = fault("by_initial.i.approver", "missing; expected string");
+    assert_eq!(faults(&refused), [missing]);
     let ledger = json!({"entries": [{"item": "ink", "approver": "bo"}], "shelf": null});
     let filed = outcome(&registry, "ledger_file", ledger).await;
     assert_eq!(filed.as_deref(), Ok(r#"ink by Some("bo") on None"#));

@@ -84,15 +84,31 @@ impl<'s> Asker<'s, '_, '_> {
             || (map.lookup("items"))
                 .is_some_and(|items| self.below(Step::Item, |asker| asker.schema(items)))
             || (map.lookup("additionalProperties")).is_some_and(|values| {
-                let key = self.key_of(map);
+                let key = self.key_taken(map);
                 self.below(Step::Entry(key), |asker| asker.schema(values))
             })
             || self.fields(map)
     }
 
+    /// A key the map of `map`, at the outline's end, takes: of [`Asker::key_of`]'s, a
+    /// number's and a character's, the first the map's type is seen reading; else `key_of`'s,
+    /// under which its values are left unasked ([`Asker::key_refused`]).
+    fn key_taken(&mut self, map: &'s Map<String, Value>) -> &'s str {
+        let named = self.key_of(map);
+        let map_at = self.path();
+        [named, "0", "k"]
+            .into_iter()
+            .find(|&key| {
+                // Refused where the map sits, the key was: a value is refused at its own path.
+                self.below(Step::Entry(key), |asker| {
+                    (asker.read_at(Value::Null)).map_or_else(|(at, _)| at != map_at.0, |()| true)
+                })
+            })
+            .unwrap_or(named)
+    }
+
     /// A key the map of `map` takes: one its `propertyNames` name, a UUID for UUIDs, else
-    /// [`KEY`]. A key the map's type refuses anyway leaves its values unasked
-    /// ([`Asker::key_refused`]).
+    /// [`KEY`].
     fn key_of(&self, map: &'s Map<String, Value>) -> &'s str {
         let names = (map.lookup("propertyNames")).and_then(|names| self.root.deref(names));
         let named = names.and_then(|names| {
@@ -399,6 +415,17 @@ mod tests {
     #[allow(dead_code)]
     struct KeyedBySize {
         by_size: std::collections::BTreeMap<Size, Required>,
+    }
+
+    #[derive(Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct ByLetter {
+        by_letter: std::collections::BTreeMap<char, Required>,
+    }
+
+    #[test]
+    fn a_map_s_values_are_asked_under_a_key_its_type_takes() {
+        assert!(reads_without::<ByLetter>());
     }
 
     #[test]
