@@ -159,6 +159,12 @@ fn a_rule_the_registry_cannot_check_is_refused_when_the_registry_is_built() {
             json!({"type": "string", "pattern": "^(?=a)"}),
             "cannot be read by the regex crate",
         ),
+        // As schemars describes a `HashMap<u32, _>`: the fix is in the Rust type.
+        (
+            json!({"type": "object", "additionalProperties": false,
+                   "patternProperties": {"^\\d+$": {"type": "string"}}}),
+            "key the map by `String`",
+        ),
     ];
     for (field, problem) in cases {
         let error = Registry::builder()

@@ -282,8 +282,8 @@ pub(crate) fn unenforceable(schema: &Map<String, Value>) -> Vec<(String, String)
                 path.clone(),
                 format!(
                     "`{keyword}` is not a keyword the registry can check, so a model would be \
-                     told a rule nobody enforces; take it out of the schema (and check it in the \
-                     handler, saying so in the description)"
+                     told a rule nobody enforces; {}",
+                    keywords::without(keyword)
                 ),
             ));
         }

@@ -129,6 +129,21 @@ pub(crate) fn is_understood(keyword: &str) -> bool {
     Keywords::default().slot(keyword).is_some() || is_annotation(keyword)
 }
 
+/// What to do about `keyword`, which the registry does not know ([`is_understood`]).
+pub(crate) fn without(keyword: &str) -> &'static str {
+    match keyword {
+        // schemars describes a map keyed by numbers so: the fix is in the Rust type.
+        "patternProperties" => {
+            "key the map by `String` (schemars describes a map keyed by numbers, such as \
+             `HashMap<u32, _>`, so), and read the numbers in the handler"
+        }
+        _ => {
+            "take it out of the schema (and check it in the handler, saying so in the \
+             description)"
+        }
+    }
+}
+
 /// Whether `keyword` says something of a value without constraining it. Extensions (`x-...`)
 /// are annotations too.
 pub(crate) fn is_annotation(keyword: &str) -> bool {
