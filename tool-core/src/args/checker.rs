@@ -79,8 +79,8 @@ pub(super) struct Checker<'s> {
     /// are required fields looked for beyond the properties.
     pub(super) required_elsewhere: bool,
     /// Whether the value was changed somewhere (a field set to `null` taken out, a whole
-    /// number to be written as an integer), so that the arguments are to be read as the
-    /// checker left them.
+    /// number taken as an integer), so that the arguments are to be read as the checker left
+    /// them.
     pub(super) rewrote: bool,
 }
 

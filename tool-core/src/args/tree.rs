@@ -278,7 +278,7 @@ const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 /// Whether serde_json hands numbers over as `{NUMBER_TOKEN: "digits"}` (its
 /// `arbitrary_precision` feature is on in this build); found once, by asking it. Without the
 /// feature, an object with that key is an object like any other, sent by a caller.
-fn numbers_come_as_maps() -> bool {
+pub(super) fn numbers_come_as_maps() -> bool {
     static ANSWER: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ANSWER.get_or_init(|| {
         let probe = format!(r#"{{"{NUMBER_TOKEN}":"1"}}"#);

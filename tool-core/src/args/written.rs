@@ -6,34 +6,40 @@
 //! from the tree, `18446744073709551621` would come back as `1.8446744073709552e19`, which no
 //! 128-bit integer reads. So a double is written as its text was, found by its place among the
 //! text's numbers (the tree keeps every number in the order sent; the checker takes out nulls
-//! alone). One written with a fraction or an exponent that is a whole number past 2^52 is
-//! written as its digits, as a 128-bit integer reads it (`1e20` as
-//! `100000000000000000000`); a double reads those digits as the same double. serde_json has
-//! no way to hand over a number's text (short of its `arbitrary_precision` feature, which
-//! would change every number of every crate in a build), hence the few lines here that find
-//! them.
+//! alone, and a union's check puts back a copy of the same value). serde_json has no way to
+//! hand over a number's text (short of its `arbitrary_precision` feature, which would change
+//! every number of every crate in a build, and with which the tree's numbers keep their text
+//! themselves), hence the few lines here that find them.
 
 use serde::ser::{Error as _, Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::value::RawValue;
 use std::cell::RefCell;
 
-use super::numbers::FRACTION_LOST;
-use super::tree::Node;
+use super::tree::{self, Node};
 
 /// `value`, read from `text` and changed by the checker, written again as JSON.
 pub(super) fn text(value: &Node<'_>, text: &str) -> String {
     let written = numbers(text);
+    // Should the text's numbers not be the tree's, one for one, the tree is written as it
+    // holds them.
+    if tree::numbers_come_as_maps() || written.len() != count(value) {
+        return serde_json::to_string(value).unwrap_or_default();
+    }
     let numbers = RefCell::new(written.into_iter());
     let shown = serde_json::to_string(&AsWritten {
         node: value,
         numbers: &numbers,
     });
-    // The text's numbers are the tree's, one for one, so none is missing; should one be, the
-    // tree is written as it holds them.
-    let every_number_placed = numbers.borrow_mut().next().is_none();
-    match shown {
-        Ok(shown) if every_number_placed => shown,
-        _ => serde_json::to_string(value).unwrap_or_default(),
+    shown.unwrap_or_else(|_| serde_json::to_string(value).unwrap_or_default())
+}
+
+/// How many numbers `node` holds.
+fn count(node: &Node<'_>) -> usize {
+    match node {
+        Node::Number(_) => 1,
+        Node::Array(items) => items.iter().map(count).sum(),
+        Node::Object(fields) => fields.iter().map(|(_, item)| count(item)).sum(),
+        Node::Null | Node::Bool(_) | Node::String(_) => 0,
     }
 }
 
@@ -88,13 +94,8 @@ impl<'t, I: Iterator<Item = &'t str>> Serialize for AsWritten<'_, I> {
                 let written = self.numbers.borrow_mut().next();
                 match written {
                     Some(written) if number.is_f64() => {
-                        let raw = match number.as_f64() {
-                            Some(n) if n.abs() >= FRACTION_LOST => digits(written),
-                            _ => None,
-                        };
-                        let raw = RawValue::from_string(raw.unwrap_or_else(|| written.to_owned()))
-                            .map_err(S::Error::custom)?;
-                        raw.serialize(serializer)
+                        let raw = RawValue::from_string(written.to_owned());
+                        raw.map_err(S::Error::custom)?.serialize(serializer)
                     }
                     _ => number.serialize(serializer),
                 }
@@ -118,52 +119,6 @@ impl<'t, I: Iterator<Item = &'t str>> Serialize for AsWritten<'_, I> {
     }
 }
 
-/// `written`, a JSON number with a fraction or an exponent, as the digits of the whole number
-/// it is, when it is one a 128-bit integer holds; else `None`.
-fn digits(written: &str) -> Option<String> {
-    let (negative, unsigned) = match written.strip_prefix('-') {
-        Some(unsigned) => (true, unsigned),
-        None => (false, written),
-    };
-    let (mantissa, exponent) = match unsigned.split_once(['e', 'E']) {
-        Some((mantissa, exponent)) => (mantissa, exponent.parse::<i32>().ok()?),
-        None => (unsigned, 0),
-    };
-    if mantissa.len() == unsigned.len() && !mantissa.contains('.') {
-        // Digits alone: written as they are.
-        return None;
-    }
-    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let fraction = fraction.trim_end_matches('0');
-    let significand = format!("{whole}{fraction}");
-    let significand = significand.trim_start_matches('0');
-    let value: u128 = if significand.is_empty() {
-        0
-    } else {
-        significand.parse().ok()?
-    };
-    // `value` times ten to `scale`.
-    let scale = i64::from(exponent) - i64::try_from(fraction.len()).ok()?;
-    let power = |scale: i64| 10u128.checked_pow(u32::try_from(scale).ok()?);
-    let magnitude = if value == 0 {
-        0
-    } else if scale >= 0 {
-        value.checked_mul(power(scale)?)?
-    } else {
-        let divisor = power(-scale)?;
-        if !value.is_multiple_of(divisor) {
-            return None;
-        }
-        value / divisor
-    };
-    match (negative, magnitude) {
-        (_, 0) => Some("0".to_owned()),
-        (false, magnitude) => Some(magnitude.to_string()),
-        (true, magnitude) if magnitude <= i128::MIN.unsigned_abs() => Some(format!("-{magnitude}")),
-        (true, _) => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,39 +130,28 @@ mod tests {
     }
 
     #[test]
-    fn a_whole_number_with_a_fraction_or_an_exponent_is_its_digits_within_128_bits() {
-        for (written, expected) in [
-            ("1e20", Some("100000000000000000000")),
-            ("-1.5E19", Some("-15000000000000000000")),
-            ("1500e-2", Some("15")),
-            ("00.00e5", Some("0")),
-            ("-0.0", Some("0")),
-            (
-                "340282366920938463463374607431768211455.0",
-                Some("340282366920938463463374607431768211455"),
-            ),
-            ("3.4028236692093846346337460743176821146e38", None),
-            (
-                "-1.70141183460469231731687303715884105728e38",
-                Some("-170141183460469231731687303715884105728"),
-            ),
-            ("-1.70141183460469231731687303715884105729e38", None),
-            ("4503599627370496.5", None),
-            ("1e-3", None),
-            ("1e99999999999", None),
-            ("18446744073709551621", None),
-        ] {
-            assert_eq!(digits(written).as_deref(), expected, "{written}");
-        }
-    }
-
-    #[test]
     fn a_tree_is_written_with_its_doubles_as_sent() {
-        let sent = r#"{"big": 18446744073709551621, "small": 2.50, "e": 1e20, "n": 3}"#;
-        let tree = Node::parse(sent).unwrap();
+        let sent = r#"{"big": 18446744073709551621, "small": 2.50, "e": 1E+20, "n": [3, null]}"#;
+        let mut tree = Node::parse(sent).unwrap();
         assert_eq!(
             text(&tree, sent),
-            r#"{"big":18446744073709551621,"small":2.50,"e":100000000000000000000,"n":3}"#
+            r#"{"big":18446744073709551621,"small":2.50,"e":1E+20,"n":[3,null]}"#
+        );
+        // Numbers taken as integers are written as the tree holds them.
+        if let Node::Object(fields) = &mut tree {
+            fields[1].1 = Node::Number(2.into());
+        }
+        assert_eq!(
+            text(&tree, sent),
+            r#"{"big":18446744073709551621,"small":2,"e":1E+20,"n":[3,null]}"#
+        );
+        // Numbers the text does not hold one for one: the tree's own.
+        if let Node::Object(fields) = &mut tree {
+            fields.pop();
+        }
+        assert_eq!(
+            text(&tree, sent),
+            r#"{"big":1.8446744073709552e+19,"small":2,"e":1e+20}"#
         );
     }
 }
