@@ -8,7 +8,7 @@
 //! *every* fault (unknown, missing and repeated fields, wrong values, each with its path, such
 //! as `items[2].qty`), and, when the only trouble was a `null` for an absent field or a `3.0`
 //! for an integer, deserialized again with the nulls taken out and the integers written as such
-//! (`written`: each other number as sent).
+//! (`written`: every other number as sent).
 //!
 //! The slow path is bounded whatever arrives: nesting stops at serde_json's 128 levels, the
 //! checker gives up (and refuses with serde's first error) past a number of steps proportional
@@ -80,11 +80,10 @@ pub fn parse<T: DeserializeOwned>(
     tool: &str,
 ) -> Result<T, Refusal> {
     // One `parse_with` for both kinds of schema: each is compiled once for every input type.
-    let view = schema.view();
-    parse_with(arguments, view, tool, |text, guard| {
+    parse_with(arguments, schema.view(), tool, |text, guard| {
         read_all(text, |de| match guard {
             Some((plan, findings)) => T::deserialize(Guard::root(de, plan, findings)),
-            None => T::deserialize(TopLevel::of(de, view.names)),
+            None => T::deserialize(TopLevel::of(de, schema.names())),
         })
     })
 }

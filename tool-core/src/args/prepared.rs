@@ -33,9 +33,6 @@ pub(super) struct View<'s> {
     /// Whether some object schema in it requires a field its `properties` do not describe:
     /// the checker looks for required fields beyond the properties only then.
     pub(super) required_elsewhere: bool,
-    /// The fields a closed object at the schema's top shows: the only ones an input struct
-    /// is let read (`top_level.rs`).
-    pub(super) names: Option<&'s [String]>,
 }
 
 impl<'s> View<'s> {
@@ -47,7 +44,6 @@ impl<'s> View<'s> {
             patterns: &crate::schema::patterns::NONE,
             plan: None,
             required_elsewhere: true,
-            names: None,
         }
     }
 }
@@ -104,8 +100,13 @@ impl Prepared {
             patterns: &self.patterns,
             plan: self.plan.as_ref(),
             required_elsewhere: self.required_elsewhere,
-            names: self.names.as_deref(),
         }
+    }
+
+    /// The fields a closed object at the schema's top shows: the only ones an input struct is
+    /// let read (`top_level.rs`).
+    pub(super) fn names(&self) -> Option<&[String]> {
+        self.names.as_deref()
     }
 }
 
