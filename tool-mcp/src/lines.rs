@@ -43,9 +43,9 @@ use crate::unread::{Unread, unread};
 const PENDING: usize = 64;
 
 /// How long after the input ends the requests read are waited for before rmcp's loop is told
-/// of the end (which then drains the answers of calls still running for as long again, and
-/// cancels them).
-const ANSWERS_DUE: Duration = Duration::from_secs(5);
+/// of the end: ample for rmcp's own steps toward an answer, each a turn of its loop. A call
+/// still running then has rmcp's drain (5 s) to end in, and is cancelled after it.
+const ANSWERS_DUE: Duration = Duration::from_secs(2);
 
 /// rmcp's transport: the messages read from the pipe in, its own messages out to the writer.
 ///
@@ -76,7 +76,8 @@ pub(crate) struct Transport {
 
 impl Transport {
     /// Once the input has ended, what is waited for before `receive` says so (`None`) while
-    /// requests read are unanswered: [`ANSWERS_DUE`] after the end.
+    /// requests read are unanswered and answers can still be written: [`ANSWERS_DUE`] after
+    /// the end.
     ///
     /// rmcp's loop stops on the input's end, and from then on only drains answers: a request
     /// whose handler still waits on the loop itself (a listen stream, whose acknowledgement
@@ -87,7 +88,8 @@ impl Transport {
     /// counted again after each answer sent.
     fn end_held(&mut self) -> Option<Pin<&mut Sleep>> {
         let due = self.answers_due.as_mut()?;
-        self.in_flight.awaits_answers().then_some(due.as_mut())
+        let answerable = self.in_flight.awaits_answers() && !self.outgoing.is_closed();
+        answerable.then_some(due.as_mut())
     }
 }
 
@@ -508,17 +510,12 @@ mod tests {
         }
     }
 
-    /// A transport reading `input`, its writer's output thrown away.
-    fn over(input: &'static [u8]) -> (Transport, InputEnd) {
+    /// A transport reading `input`, and its writer's output (of room enough for every test).
+    fn over(input: &'static [u8]) -> (Transport, InputEnd, tokio::io::DuplexStream) {
         let (writer, output) = tokio::io::duplex(1 << 16);
-        // The writer's output is read to its end, so that answers are never held up.
-        tokio::spawn(async move {
-            let mut output = output;
-            let _ = tokio::io::copy(&mut output, &mut tokio::io::sink()).await;
-        });
         let input_end = InputEnd::default();
         let (transport, _writing) = transport(input, writer, 1024, input_end.clone());
-        (transport, input_end)
+        (transport, input_end, output)
     }
 
     fn pong(id: i64) -> ServerJsonRpcMessage {
@@ -526,10 +523,11 @@ mod tests {
             .unwrap()
     }
 
-    /// Whether `transport` says, within a (virtual) second, that its input has ended.
+    /// Whether `transport` says, within a tenth of [`ANSWERS_DUE`] (virtual time), that its
+    /// input has ended.
     async fn tells_the_end(transport: &mut Transport) -> bool {
         use rmcp::transport::Transport as _;
-        let received = tokio::time::timeout(Duration::from_secs(1), transport.receive()).await;
+        let received = tokio::time::timeout(ANSWERS_DUE / 10, transport.receive()).await;
         match received {
             Ok(None) => true,
             Ok(Some(message)) => panic!("a message after the input's end: {message:?}"),
@@ -547,7 +545,7 @@ mod tests {
             {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n\
             {\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\n\
             {\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":3}}\n";
-        let (mut transport, input_end) = over(input);
+        let (mut transport, input_end, _output) = over(input);
         for _ in 0..4 {
             assert!(transport.receive().await.is_some());
         }
@@ -566,9 +564,30 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
+    async fn the_input_s_end_is_told_at_once_when_nothing_more_can_be_written() {
+        use rmcp::transport::Transport as _;
+        let (mut transport, _, output) =
+            over(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n");
+        assert!(transport.receive().await.is_some());
+        // The client reads no more: the next line written fails, and the writer stops.
+        drop(output);
+        transport.send(pong(7)).await.unwrap();
+        while !transport.outgoing.is_closed() {
+            tokio::task::yield_now().await;
+        }
+        let ended = tokio::time::Instant::now();
+        assert!(
+            transport.receive().await.is_none(),
+            "1 is unanswered, but cannot be"
+        );
+        assert_eq!(ended.elapsed(), Duration::ZERO);
+    }
+
+    #[tokio::test(start_paused = true)]
     async fn the_input_s_end_is_told_at_last_with_requests_unanswered() {
         use rmcp::transport::Transport as _;
-        let (mut transport, _) = over(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n");
+        let (mut transport, _, _output) =
+            over(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n");
         assert!(transport.receive().await.is_some());
         let ended = tokio::time::Instant::now();
         assert!(transport.receive().await.is_none());
