@@ -235,9 +235,11 @@ impl TokenEndpoint {
             );
         };
         let now = now();
+        // The client is told its token lasts two seconds, and must renew it by then; the token
+        // itself lasts a minute, so that none expires on its way on a loaded machine.
         let claims = json!({"iss": self.issuer, "aud": field("resource"), "sub": "notes-agent",
                             "client_id": "notes-agent", "scope": "notes:read",
-                            "iat": now, "exp": now + 2});
+                            "iat": now, "exp": now + 60});
         self.issued.fetch_add(1, Ordering::SeqCst);
         let answer = json!({"access_token": key.sign(&claims), "token_type": "Bearer",
                             "expires_in": 2, "scope": "notes:read"});

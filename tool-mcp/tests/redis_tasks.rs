@@ -277,13 +277,16 @@ async fn a_task_started_on_one_replica_is_polled_answered_cancelled_and_read_on_
         "{refused}"
     );
 
-    // Its progress shows on another replica, and a cancel sent to a third stops it.
+    // Its progress shows on another replica, and a cancel sent to a third stops it. Thirty
+    // notes at two seconds each: a minute, so that however loaded the machine the export
+    // still runs when the progress is seen and the cancel sent.
+    a.write_notes(27).await;
     let slow = a.start("note_export", json!({"pace_ms": 2000})).await;
     let working = b
         .until(&slow, "showing progress", |state| {
             state["statusMessage"]
                 .as_str()
-                .is_some_and(|message| message.ends_with("of 3: exporting"))
+                .is_some_and(|message| message.ends_with("of 30: exporting"))
         })
         .await;
     assert_eq!(working["status"], "working", "{working}");

@@ -211,13 +211,14 @@ async fn a_remote_tool_outside_the_grant_is_refused_with_nothing_sent() {
     assert_eq!(remote_calls.load(Ordering::SeqCst), 1);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+// On tokio's paused clock, in one thread: the remote's timeout fires only once every task
+// waits, the server's handler among them, so the call has started on the server before its
+// cancel is sent however loaded the machine (a call cancelled before it starts never runs its
+// handler, and the test waits for the handler to see its cancel).
+#[tokio::test(start_paused = true)]
 async fn a_hung_remote_times_out_is_cancelled_there_and_a_dead_one_fails() {
     let (served, _, cancelled) = shop_telling_of_cancels();
     let (remote, stop, server) = over_mcp(served).await;
-    // Long enough for the call to start on the server before its cancel is sent: the test
-    // waits for the handler to see its cancel, and a call cancelled before it starts never
-    // runs its handler.
     let registry = remote
         .with_timeout(Duration::from_secs(1))
         .add_to(Registry::builder())
