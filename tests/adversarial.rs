@@ -924,7 +924,7 @@ async fn internally_tagged_recursive_enums_are_checked_in_linear_time() {
         )
         .await;
     assert!(
-        started.elapsed() < Duration::from_secs(2),
+        started.elapsed() < Duration::from_secs(30),
         "{:?}",
         started.elapsed()
     );
@@ -980,7 +980,7 @@ async fn the_fault_check_gives_up_rather_than_take_exponential_time() {
         )
         .await;
     assert!(
-        started.elapsed() < Duration::from_secs(5),
+        started.elapsed() < Duration::from_secs(60),
         "{:?}",
         started.elapsed()
     );

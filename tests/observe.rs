@@ -37,7 +37,7 @@ fn each_call_is_recorded_with_a_checksum_of_its_arguments_as_received() {
         assert!(registry.call(bad, &Context::default()).await.is_refused());
     });
 
-    let first = records.recv_timeout(Duration::from_secs(5)).unwrap();
+    let first = records.recv_timeout(Duration::from_secs(60)).unwrap();
     assert_eq!(first.id, "c1");
     assert_eq!(first.tool, "add");
     assert_eq!(first.caller.as_deref(), Some("alice"));
@@ -49,9 +49,9 @@ fn each_call_is_recorded_with_a_checksum_of_its_arguments_as_received() {
     assert_eq!(first.outcome, "ok");
     assert_eq!(first.output_bytes, 1);
     assert!(first.started >= before - Duration::from_secs(1));
-    assert!(first.elapsed < Duration::from_secs(5));
+    assert!(first.elapsed < Duration::from_secs(60));
 
-    let second = records.recv_timeout(Duration::from_secs(5)).unwrap();
+    let second = records.recv_timeout(Duration::from_secs(60)).unwrap();
     assert_eq!(second.id, "c2");
     assert_eq!(second.tool, "ad");
     assert_eq!(second.caller, None);
@@ -77,7 +77,7 @@ fn an_observer_that_blocks_does_not_delay_calls_and_what_it_misses_is_counted() 
             assert!(!registry.call(call, &Context::default()).await.is_refused());
         }
     });
-    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(started.elapsed() < Duration::from_secs(60));
     // One record is with the observer, two wait; the rest were dropped.
     let dropped = registry.records_dropped();
     assert!((47..=48).contains(&dropped), "{dropped} dropped");
@@ -100,7 +100,7 @@ fn an_observer_that_panics_breaks_no_call_and_gets_the_next_records() {
         }
     });
     assert_eq!(
-        records.recv_timeout(Duration::from_secs(5)).unwrap(),
+        records.recv_timeout(Duration::from_secs(60)).unwrap(),
         "after"
     );
 }
@@ -115,7 +115,7 @@ fn each_call_of_a_batch_is_recorded() {
     let results = run(registry.call_all(calls, &Context::default()));
     assert_eq!(results.len(), 3);
     let mut ids: Vec<String> = (0..3)
-        .map(|_| records.recv_timeout(Duration::from_secs(5)).unwrap().id)
+        .map(|_| records.recv_timeout(Duration::from_secs(60)).unwrap().id)
         .collect();
     ids.sort();
     assert_eq!(ids, ["0", "1", "2"]);

@@ -191,8 +191,8 @@ async fn a_cancel_during_the_call_ends_it_without_waiting_for_the_handler() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_earliest_deadline_ends_the_call() {
     let (registry, _) = lab();
-    // The tool's own timeout (100 ms) comes first. Each wait is bounded far below the other
-    // deadlines (the handlers' sleep, the tool's own minute), however loaded the machine.
+    // The tool's own timeout (100 ms) comes first. Each wait is bounded below the other
+    // deadlines (an hour's sleep, the tool's own minute), however loaded the machine.
     let started = Instant::now();
     let result = registry
         .call(
@@ -203,7 +203,7 @@ async fn the_earliest_deadline_ends_the_call() {
     assert_eq!(code(&result), "timed-out");
     let took = started.elapsed();
     assert!(
-        took >= Duration::from_millis(100) && took < Duration::from_secs(5),
+        took >= Duration::from_millis(100) && took < Duration::from_secs(30),
         "answered after {took:?}"
     );
 
@@ -216,7 +216,7 @@ async fn the_earliest_deadline_ends_the_call() {
     assert_eq!(code(&result), "timed-out");
     let took = started.elapsed();
     assert!(
-        took >= Duration::from_millis(80) && took < Duration::from_secs(5),
+        took >= Duration::from_millis(80) && took < Duration::from_secs(30),
         "answered after {took:?}"
     );
 
@@ -229,7 +229,7 @@ async fn the_earliest_deadline_ends_the_call() {
         .await;
     assert_eq!(code(&result), "timed-out");
     let took = started.elapsed();
-    assert!(took < Duration::from_secs(5), "answered after {took:?}");
+    assert!(took < Duration::from_secs(30), "answered after {took:?}");
 }
 
 #[tokio::test]
@@ -337,7 +337,7 @@ async fn a_thousand_calls_with_panics_cancels_and_timeouts_all_answer_in_order()
         assert!(result.id.ends_with(&format!("-{value}")), "out of order");
         assert_eq!(code(result), *code_expected, "{}", result.id);
     }
-    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(started.elapsed() < Duration::from_secs(60));
     assert_eq!(
         probe.live.load(Ordering::SeqCst),
         0,
@@ -763,5 +763,5 @@ fn without_timers_an_approver_past_its_timeout_is_a_decline_when_it_wakes() {
     ));
     let refusal = result.refusal().expect("declined");
     assert_eq!(refusal.code, tool_core::code::DECLINED, "{refusal}");
-    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(started.elapsed() < Duration::from_secs(60));
 }
