@@ -548,20 +548,28 @@ async fn merge_settles_collisions_by_policy() {
     assert_eq!(registry.call(hello(), &ctx).await.text(), "goodbye a");
 }
 
+/// A handler's gate: it says when it has entered, and waits to be let out.
+#[derive(Default)]
+struct Gate {
+    entered: tokio::sync::Notify,
+    release: tokio::sync::Notify,
+}
+
 /// Waits until told to finish.
 #[tool(readonly)]
 async fn gate_wait(ctx: &Context) -> String {
-    let Some(gate) = ctx.get::<Arc<tokio::sync::Notify>>() else {
+    let Some(gate) = ctx.get::<Arc<Gate>>() else {
         return "no gate".to_owned();
     };
-    gate.notified().await;
+    gate.entered.notify_one();
+    gate.release.notified().await;
     "released".to_owned()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_running_call_holds_no_lock_that_blocks_a_writer() {
     let registry = Registry::builder().tool(GateWait).build().unwrap();
-    let gate = Arc::new(tokio::sync::Notify::new());
+    let gate = Arc::new(Gate::default());
     let ctx = Context::new().with_extension(gate.clone());
     let running = {
         let registry = registry.clone();
@@ -571,16 +579,20 @@ async fn a_running_call_holds_no_lock_that_blocks_a_writer() {
                 .await
         })
     };
-    tokio::time::sleep(Duration::from_millis(20)).await;
-    // The handler is parked inside `call`; a writer must still get through at once.
-    let writer = tokio::time::timeout(Duration::from_secs(1), async {
-        registry.add(Shout).unwrap();
-        registry.remove("shout")
-    })
-    .await;
-    assert_eq!(writer, Ok(true));
+    tokio::time::timeout(Duration::from_secs(60), gate.entered.notified())
+        .await
+        .expect("the handler entered");
+    // The handler is parked inside `call`; a writer must still get through, on a thread of
+    // its own so that a lock the call held would be a timeout here, not a hung test.
+    let writing = registry.clone();
+    let writer = tokio::task::spawn_blocking(move || {
+        writing.add(Shout).unwrap();
+        writing.remove("shout")
+    });
+    let removed = tokio::time::timeout(Duration::from_secs(60), writer).await;
+    assert_eq!(removed.ok().and_then(Result::ok), Some(true));
     assert_eq!(registry.definitions().len(), 1);
-    gate.notify_one();
+    gate.release.notify_one();
     assert_eq!(running.await.unwrap().text(), "released");
 }
 
