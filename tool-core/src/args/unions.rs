@@ -35,15 +35,13 @@ impl<'s> Checker<'s> {
         // optional's type, whatever shape it has (a union of its own, say).
         let mut solid = None;
         let only_one_solid = !value.is_null() && only_solid_branch(branches).is_some();
-        // Each branch is tried on a copy, sharing this checker's steps. For `oneOf`, the first
-        // branch that fits, its value, and whether the check changed it, while the others are
-        // tried.
+        // Each branch is tried on a copy, sharing this checker's steps. The first branch that
+        // fits, its value, and whether the check changed it, held while the others are tried:
+        // for `oneOf`, none of them may fit too; for `anyOf`, one that fits the value as sent
+        // (not only once changed: `3.0` read as an integer, a `null` taken out) is taken first,
+        // as serde's read of an untagged enum takes the first variant that reads the value as
+        // sent, and so must the check, which hands serde the value as it leaves it.
         let mut fits: Option<(usize, Node<'_>, bool)> = None;
-        // For `anyOf`, the first branch that fits only once the check changed the value (`3.0`
-        // read as an integer, a `null` taken out), while one that fits it as sent is looked
-        // for: serde's read of an untagged enum takes the first variant that reads the value
-        // as sent, and so must the check, which hands serde the value as it leaves it.
-        let mut changed: Option<Node<'_>> = None;
         for (at, branch) in branches.iter().enumerate() {
             if self.tag_differs(branch, value) {
                 continue;
@@ -52,11 +50,11 @@ impl<'s> Checker<'s> {
                 return;
             };
             if trial.faults.is_empty() {
-                if trial.changed && !exactly_one {
-                    changed.get_or_insert(trial.value);
-                    continue;
+                if !exactly_one && !trial.changed {
+                    *value = trial.value;
+                    return;
                 }
-                if let Some((first, ..)) = &fits {
+                if let (true, Some((first, ..))) = (exactly_one, &fits) {
                     let problem = format!(
                         "fits both branch {} and branch {} of `oneOf`, which takes a value \
                          that fits exactly one",
@@ -66,13 +64,8 @@ impl<'s> Checker<'s> {
                     self.fault(path, problem);
                     return;
                 }
-                if exactly_one {
-                    // The others are tried too: none of them may fit.
-                    fits = Some((at, trial.value, trial.changed));
-                    continue;
-                }
-                *value = trial.value;
-                return;
+                fits.get_or_insert((at, trial.value, trial.changed));
+                continue;
             }
             if only_one_solid && !is_null_schema(branch) {
                 solid = Some(trial.faults);
@@ -80,14 +73,9 @@ impl<'s> Checker<'s> {
                 candidates.push(trial.faults);
             }
         }
-        if let Some((_, trial, trial_changed)) = fits {
+        if let Some((_, trial, changed)) = fits {
             *value = trial;
-            self.rewrote |= trial_changed;
-            return;
-        }
-        if let Some(trial) = changed {
-            *value = trial;
-            self.rewrote = true;
+            self.rewrote |= changed;
             return;
         }
         if let Some(faults) = solid {
