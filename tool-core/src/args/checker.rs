@@ -253,7 +253,8 @@ impl<'s> Checker<'s> {
     ) {
         let format = keywords.format.and_then(Value::as_str);
         if let Some((min, max)) = format.and_then(integer_range) {
-            // `3.0` as the integer it is; a number past every 64-bit integer is out of range.
+            // `3.0` as the integer it is (below 2^52); one past every 64-bit integer is out of
+            // range.
             let integer = whole(number).or_else(|| whole_double(number).map(i128::from));
             let fits = integer.is_some_and(|n| n >= min && n <= max);
             if !fits {

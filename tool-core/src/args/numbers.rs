@@ -98,14 +98,15 @@ pub(super) fn written_whole(number: &mut serde_json::Number, types: Option<&Valu
 #[cold]
 pub(super) fn past_exact(number: &serde_json::Number, (min, max): (i128, i128)) -> &'static str {
     match number.as_f64() {
+        // The range is never wider than 64 bits, so `as` (which saturates) keeps it apart.
         Some(n)
             if number.is_f64()
-                && n.fract() == 0.0
-                && (FRACTION_LOST..1e38).contains(&n.abs())
+                && is_whole_double(number)
+                && n.abs() >= FRACTION_LOST
                 && (min..=max).contains(&(n as i128)) =>
         {
-            ", which is too large to be read exactly with a fraction or an exponent: write it \
-             in digits alone, within the type's range"
+            ", which, written with a fraction or an exponent, may not be the integer meant past \
+             2^52: write the integer in digits alone"
         }
         _ => ", which is out of range",
     }
@@ -194,17 +195,16 @@ mod tests {
 
     #[test]
     fn a_whole_number_written_with_a_fraction_is_the_integer_it_is() {
-        // Whether the arguments are written again, and the number as the tree then holds it.
+        // Whether the number was changed, and how the tree then holds it.
         let whole = |text: &str| {
             let mut number: serde_json::Number = serde_json::from_str(text).unwrap();
-            let again = written_whole(&mut number, Some(&"integer".into()));
-            (
-                again,
-                number
-                    .is_f64()
-                    .then_some(())
-                    .map_or(number.to_string(), |()| "f64".into()),
-            )
+            let changed = written_whole(&mut number, Some(&"integer".into()));
+            let held = if number.is_f64() {
+                "f64".to_owned()
+            } else {
+                number.to_string()
+            };
+            (changed, held)
         };
         let taken = |integer: &str| (true, integer.to_owned());
         assert_eq!(whole("3.0"), taken("3"));
