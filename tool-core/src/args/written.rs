@@ -19,27 +19,18 @@ use super::tree::{self, Node};
 
 /// `value`, read from `text` and changed by the checker, written again as JSON.
 pub(super) fn text(value: &Node<'_>, text: &str) -> String {
-    let written = numbers(text);
-    // Should the text's numbers not be the tree's, one for one, the tree is written as it
-    // holds them.
-    if tree::numbers_come_as_maps() || written.len() != count(value) {
-        return serde_json::to_string(value).unwrap_or_default();
-    }
-    let numbers = RefCell::new(written.into_iter());
+    let numbers = RefCell::new(numbers(text).into_iter());
     let shown = serde_json::to_string(&AsWritten {
         node: value,
         numbers: &numbers,
     });
-    shown.unwrap_or_else(|_| serde_json::to_string(value).unwrap_or_default())
-}
-
-/// How many numbers `node` holds.
-fn count(node: &Node<'_>) -> usize {
-    match node {
-        Node::Number(_) => 1,
-        Node::Array(items) => items.iter().map(count).sum(),
-        Node::Object(fields) => fields.iter().map(|(_, item)| count(item)).sum(),
-        Node::Null | Node::Bool(_) | Node::String(_) => 0,
+    // Should the text's numbers not be the tree's, one for one (or serde_json keep numbers'
+    // text itself), the tree is written as it holds them.
+    match shown {
+        Ok(shown) if numbers.borrow_mut().next().is_none() && !tree::numbers_come_as_maps() => {
+            shown
+        }
+        _ => serde_json::to_string(value).unwrap_or_default(),
     }
 }
 
@@ -92,13 +83,13 @@ impl<'t, I: Iterator<Item = &'t str>> Serialize for AsWritten<'_, I> {
         match self.node {
             Node::Number(number) => {
                 let written = self.numbers.borrow_mut().next();
-                match written {
-                    Some(written) if number.is_f64() => {
-                        let raw = RawValue::from_string(written.to_owned());
-                        raw.map_err(S::Error::custom)?.serialize(serializer)
-                    }
-                    _ => number.serialize(serializer),
+                let written =
+                    written.ok_or_else(|| S::Error::custom("a number not in the text"))?;
+                if !number.is_f64() {
+                    return number.serialize(serializer);
                 }
+                let raw = RawValue::from_string(written.to_owned());
+                raw.map_err(S::Error::custom)?.serialize(serializer)
             }
             Node::Array(items) => {
                 let mut seq = serializer.serialize_seq(Some(items.len()))?;
