@@ -90,13 +90,14 @@ impl<'s> Asker<'s, '_, '_> {
             || self.fields(map)
     }
 
-    /// A key the map of `map`, at the outline's end, takes: of [`Asker::key_of`]'s, a
-    /// number's and a character's, the first the map's type is seen reading; else `key_of`'s,
-    /// under which its values are left unasked ([`Asker::key_refused`]).
+    /// A key the map of `map`, at the outline's end, takes: [`Asker::key_of`]'s, or else a
+    /// digit (which keys of numbers and of characters both read), if the map's type is seen
+    /// reading it; else `key_of`'s, under which its values are left unasked
+    /// ([`Asker::key_refused`]).
     fn key_taken(&mut self, map: &'s Map<String, Value>) -> &'s str {
         let named = self.key_of(map);
         let map_at = self.path();
-        [named, "0", "k"]
+        [named, "0"]
             .into_iter()
             .find(|&key| {
                 // Refused where the map sits, the key was: a value is refused at its own path.
