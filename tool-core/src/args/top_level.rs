@@ -10,7 +10,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess
 /// not have, whether or not it says `#[serde(deny_unknown_fields)]`, and refuses arrays, which
 /// serde would otherwise read into a struct by position. With `names` (the fields a closed
 /// input schema shows), a field is known when the schema shows it: serde's own list has each
-/// `#[serde(alias)]` too, names no schema shows a model.
+/// `#[serde(alias)]` too, names the schema does not show a model.
 pub(super) struct TopLevel<'n, D> {
     de: D,
     names: Option<&'n [String]>,
@@ -61,6 +61,20 @@ impl Known<'_> {
         match self.names {
             Some(names) => names.iter().any(|name| name == key),
             None => self.fields.contains(&key),
+        }
+    }
+
+    /// The error for `key`, which is not known, naming the fields that are.
+    fn unknown<E: de::Error>(self, key: &str) -> E {
+        match self.names {
+            Some(names) => {
+                let names: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
+                E::custom(format_args!(
+                    "unknown field `{key}`, expected one of {}",
+                    names.join(", ")
+                ))
+            }
+            None => E::unknown_field(key, self.fields),
         }
     }
 }
@@ -137,7 +151,7 @@ impl<'de, K: DeserializeSeed<'de>> Visitor<'de> for KnownKey<'_, K> {
 
     fn visit_str<E: de::Error>(self, key: &str) -> Result<K::Value, E> {
         if !self.known.has(key) {
-            return Err(E::unknown_field(key, self.known.fields));
+            return Err(self.known.unknown(key));
         }
         self.seed.deserialize(key.into_deserializer())
     }
