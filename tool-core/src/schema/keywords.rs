@@ -134,8 +134,9 @@ pub(crate) fn without(keyword: &str) -> &'static str {
     match keyword {
         // schemars describes a map keyed by numbers so: the fix is in the Rust type.
         "patternProperties" => {
-            "key the map by `String` (schemars describes a map keyed by numbers, such as \
-             `HashMap<u32, _>`, so), and read the numbers in the handler"
+            "if it describes a map keyed by numbers (schemars describes a `HashMap<u32, _>` so), \
+             key the map by `String` and read the numbers in the handler; else take it out of \
+             the schema (and check it in the handler, saying so in the description)"
         }
         _ => {
             "take it out of the schema (and check it in the handler, saying so in the \
