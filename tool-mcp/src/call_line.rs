@@ -51,8 +51,7 @@ pub(crate) fn arguments(arguments: Option<JsonObject>, extensions: &Extensions) 
 #[cfg(feature = "http")]
 pub(crate) fn written_arguments(text: &str) -> Option<String> {
     // rmcp read it whole: its arguments are JSON it took, read here as they were written.
-    let arguments = plain_call(text)?.1.arguments?.get();
-    arguments.starts_with('{').then(|| arguments.to_owned())
+    Some(plain_call(text)?.1.arguments?.get().to_owned())
 }
 
 /// A request's fields and no others (a stray `result` makes it no request); `method` borrowed,
@@ -79,7 +78,8 @@ struct Params<'a> {
     meta: Option<&'a RawValue>,
 }
 
-/// The id and params of `text`, if it is plainly a `tools/call`.
+/// The id and params of `text`, if it is plainly a `tools/call` (its arguments, if any, an
+/// object: rmcp takes only an object, and other arguments are its to refuse).
 #[inline]
 fn plain_call(text: &str) -> Option<(RequestId, Params<'_>)> {
     // serde reads a struct from an array too, by position; rmcp reads a message and its
@@ -92,6 +92,9 @@ fn plain_call(text: &str) -> Option<(RequestId, Params<'_>)> {
         return None;
     }
     let params = serde_json::from_str::<Params<'_>>(envelope.params.get()).ok()?;
+    if (params.arguments).is_some_and(|arguments| !arguments.get().starts_with('{')) {
+        return None;
+    }
     Some((envelope.id, params))
 }
 
@@ -117,12 +120,9 @@ pub(crate) fn call(text: &str) -> Option<ClientJsonRpcMessage> {
         (request.extensions).insert(RequestMetaObject::from(meta));
     }
     if let Some(arguments) = params.arguments {
-        // rmcp takes only an object; other arguments are its to refuse or to read again. Kept
-        // as written, they are still read whole (as `_meta` is), so that JSON rmcp would
+        // Kept as written, they are still read whole (as `_meta` is), so that JSON rmcp would
         // refuse (a broken escape, a number beyond a float) is refused by rmcp as before.
-        if !arguments.get().starts_with('{')
-            || serde_json::from_str::<Value>(arguments.get()).is_err()
-        {
+        if serde_json::from_str::<Value>(arguments.get()).is_err() {
             return None;
         }
         (request.extensions).insert(RawArguments(arguments.get().to_owned()));

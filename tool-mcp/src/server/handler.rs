@@ -268,6 +268,8 @@ impl ServerHandler for McpServer {
         let posted = posted_in.and_then(super::body::written_arguments);
         #[cfg(not(feature = "http"))]
         let posted: Option<String> = None;
+        // Chosen here rather than passed down to `call_line::arguments`: held across that call,
+        // the posted text made every call's future larger, and its moves dearer.
         let arguments = match posted {
             Some(written) => Arguments::from_text(written),
             None => crate::call_line::arguments(request.arguments, &context.extensions),
