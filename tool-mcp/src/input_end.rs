@@ -9,7 +9,7 @@
 //! are dropped (nothing could carry them), a question is refused, a listen stream ends, and the
 //! call's answer is written. rmcp's own steps toward an answer wait on its loop too (a listen
 //! stream's acknowledgement is counted as sent there), so the transport tells rmcp of the end
-//! only once every request read is answered, or two seconds on (`lines::Transport`), and
+//! only once every request read is answered, or `ANSWERS_DUE` on (`lines.rs`), and
 //! the loop runs until then. A host's own handler (`McpServer::with_handler`) talks to rmcp's
 //! peer directly, and is not covered.
 

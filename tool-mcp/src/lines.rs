@@ -353,6 +353,8 @@ enum Written {
 
 #[cfg(test)]
 mod tests {
+    use rmcp::transport::Transport as _;
+
     use super::*;
 
     /// What a line gets: a message (with this method), an answer (with this error code), or
@@ -526,7 +528,6 @@ mod tests {
     /// Whether `transport` says, within a tenth of [`ANSWERS_DUE`] (virtual time), that its
     /// input has ended.
     async fn tells_the_end(transport: &mut Transport) -> bool {
-        use rmcp::transport::Transport as _;
         let received = tokio::time::timeout(ANSWERS_DUE / 10, transport.receive()).await;
         match received {
             Ok(None) => true,
@@ -537,7 +538,6 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn the_input_s_end_is_told_once_the_requests_read_are_answered() {
-        use rmcp::transport::Transport as _;
         // The connection starts at `initialize`, so that the cancel is passed on as it is read.
         let input = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":\
             {\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\
@@ -565,7 +565,6 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn the_input_s_end_is_told_at_once_when_nothing_more_can_be_written() {
-        use rmcp::transport::Transport as _;
         let (mut transport, _, output) =
             over(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n");
         assert!(transport.receive().await.is_some());
@@ -585,7 +584,6 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn the_input_s_end_is_told_at_last_with_requests_unanswered() {
-        use rmcp::transport::Transport as _;
         let (mut transport, _, _output) =
             over(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n");
         assert!(transport.receive().await.is_some());
