@@ -2,15 +2,17 @@
 //! wire in both revisions: its prompts and resources are served and announced, its
 //! capabilities merged with ours, its errors passed through; the tools stay the registry's,
 //! whatever the handler lists; a 2026-07-28 list it left without caching hints gets the safe
-//! ones, and one it gave keeps them. Without a handler, those methods are not found.
+//! ones, and one it gave keeps them. A request the handler panics on is answered, and the
+//! connection served on. Without a handler, those methods are not found.
 
 use serde_json::{Value, json};
 use tool_core::{Registry, tool};
 use tool_mcp::McpServer;
 use tool_mcp::rmcp::model::{
-    CacheScope, CustomRequest, CustomResult, ListPromptsResult, ListResourcesResult,
-    ListToolsResult, PaginatedRequestParams, Prompt, ReadResourceRequestParams,
-    ReadResourceResponse, Resource, ServerCapabilities, ServerConfig, Tool,
+    CacheScope, CustomRequest, CustomResult, GetPromptRequestParams, GetPromptResponse,
+    ListPromptsResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams, Prompt,
+    ReadResourceRequestParams, ReadResourceResponse, Resource, ServerCapabilities, ServerConfig,
+    Tool,
 };
 use tool_mcp::rmcp::service::{RequestContext, RoleServer};
 use tool_mcp::rmcp::{ErrorData, ServerHandler};
@@ -87,6 +89,14 @@ impl ServerHandler for Handler {
             "not the registry's",
             std::sync::Arc::new(schema),
         )]))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        panic!("no prompt named {}", request.name)
     }
 
     async fn on_custom_request(
@@ -193,4 +203,26 @@ async fn without_a_handler_the_other_methods_are_not_found() {
         answer["error"]["message"],
         "Method not found: this server does not serve `notes/echo`"
     );
+}
+
+#[tokio::test]
+async fn a_request_the_handler_panics_on_is_answered_and_the_connection_served_on() {
+    for current in [false, true] {
+        let mut client = LineClient::open(server(true), current);
+        if !current {
+            client.handshake().await;
+        }
+        let id = client.start("prompts/get", json!({"name": "review"})).await;
+        let refused = client.answer(&json!(id)).await;
+        assert_eq!(refused["error"]["code"], -32603, "{refused}");
+        let message = refused["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("prompts/get") && !message.contains("no prompt named"),
+            "which request, and not the panic's own text: {refused}"
+        );
+        let tools = client.request("tools/list", json!({})).await;
+        assert_eq!(names(&tools, "tools"), ["hello"], "served on");
+        let prompts = client.request("prompts/list", json!({})).await;
+        assert_eq!(names(&prompts, "prompts"), ["review"], "the handler too");
+    }
 }

@@ -5,7 +5,11 @@
 //!
 //! rmcp's `ServerHandler` returns `impl Future`, which cannot be called through a `dyn`; the
 //! [`Beside`] trait is the same methods with boxed futures, written once for every handler.
+//! rmcp runs each request in a task of its own, and a task that panics answers nothing: the
+//! client would wait for ever. So a panic in the host's handler is caught and answered as an
+//! internal error naming the method, its text logged.
 
+use futures::FutureExt;
 use rmcp::ErrorData as McpError;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
@@ -15,6 +19,9 @@ use rmcp::model::{
     SubscribeRequestParams, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
+use std::fmt::Display;
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
 use tool_core::call::BoxFuture;
 
 type Answer<'a, T> = BoxFuture<'a, Result<T, McpError>>;
@@ -78,44 +85,60 @@ impl<H: ServerHandler> Beside for H {
         request: CompleteRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Answer<'_, CompleteResult> {
-        Box::pin(ServerHandler::complete(self, request, context))
+        caught(
+            "completion/complete",
+            ServerHandler::complete(self, request, context),
+        )
     }
     fn get_prompt(
         &self,
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Answer<'_, GetPromptResponse> {
-        Box::pin(ServerHandler::get_prompt(self, request, context))
+        caught(
+            "prompts/get",
+            ServerHandler::get_prompt(self, request, context),
+        )
     }
     fn list_prompts(
         &self,
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Answer<'_, ListPromptsResult> {
-        Box::pin(ServerHandler::list_prompts(self, request, context))
+        caught(
+            "prompts/list",
+            ServerHandler::list_prompts(self, request, context),
+        )
     }
     fn list_resources(
         &self,
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Answer<'_, ListResourcesResult> {
-        Box::pin(ServerHandler::list_resources(self, request, context))
+        caught(
+            "resources/list",
+            ServerHandler::list_resources(self, request, context),
+        )
     }
     fn list_resource_templates(
         &self,
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Answer<'_, ListResourceTemplatesResult> {
-        Box::pin(ServerHandler::list_resource_templates(
-            self, request, context,
-        ))
+        caught(
+            "resources/templates/list",
+            ServerHandler::list_resource_templates(self, request, context),
+        )
     }
     fn read_resource(
         &self,
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Answer<'_, ReadResourceResponse> {
-        Box::pin(ServerHandler::read_resource(self, request, context))
+        caught(
+            "resources/read",
+            ServerHandler::read_resource(self, request, context),
+        )
     }
     #[allow(deprecated)] // resources/subscribe is 2025-11-25's; its clients use it.
     fn subscribe(
@@ -123,7 +146,10 @@ impl<H: ServerHandler> Beside for H {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Answer<'_, ()> {
-        Box::pin(ServerHandler::subscribe(self, request, context))
+        caught(
+            "resources/subscribe",
+            ServerHandler::subscribe(self, request, context),
+        )
     }
     #[allow(deprecated)] // as `subscribe`.
     fn unsubscribe(
@@ -131,15 +157,49 @@ impl<H: ServerHandler> Beside for H {
         request: UnsubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Answer<'_, ()> {
-        Box::pin(ServerHandler::unsubscribe(self, request, context))
+        caught(
+            "resources/unsubscribe",
+            ServerHandler::unsubscribe(self, request, context),
+        )
     }
     fn custom(
         &self,
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Answer<'_, CustomResult> {
-        Box::pin(ServerHandler::on_custom_request(self, request, context))
+        let method = request.method.clone();
+        caught(
+            method,
+            ServerHandler::on_custom_request(self, request, context),
+        )
     }
+}
+
+/// `answer`, the host's handler's to `method`, boxed, a panic in it answered as an internal
+/// error that names the method (its text logged, not shown: a handler's panic may tell of its
+/// internals).
+fn caught<'a, T: 'a>(
+    method: impl Display + Send + 'a,
+    answer: impl Future<Output = Result<T, McpError>> + Send + 'a,
+) -> Answer<'a, T> {
+    Box::pin(async move {
+        match AssertUnwindSafe(answer).catch_unwind().await {
+            Ok(answer) => answer,
+            Err(panic) => {
+                let text = (panic.downcast_ref::<&str>().copied())
+                    .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+                    .unwrap_or("a panic without a message");
+                tracing::error!(%method, panic = text, "the host's handler panicked");
+                Err(McpError::internal_error(
+                    format!(
+                        "the server's handler failed unexpectedly answering `{method}`; the \
+                         details were logged"
+                    ),
+                    None,
+                ))
+            }
+        }
+    })
 }
 
 /// Our capabilities with the host handler's for what it serves: prompts, resources and
