@@ -706,6 +706,73 @@ async fn a_128_bit_integer_is_read_whole_past_what_64_bits_hold() {
     }
 }
 
+/// Counts grains in sacks, each a 128-bit count.
+#[tool]
+async fn sacks_count(
+    /// Each sack's grains.
+    sacks: Vec<u128>,
+    /// What is owed, in grains.
+    debt: i128,
+) -> String {
+    format!("{sacks:?} {debt}")
+}
+
+#[tokio::test]
+async fn a_128_bit_integer_written_with_a_fraction_or_an_exponent_is_refused_at_its_path() {
+    let registry = (Registry::builder()
+        .tool(GrainsCount)
+        .tool(SacksCount)
+        .build())
+    .unwrap();
+    let past = "which, written with a fraction or an exponent, may not be the integer meant past \
+                2^52: write the integer in digits alone";
+    for (tool, text, path, received) in [
+        (
+            "grains_count",
+            r#"{"grains": 1e20, "sacks": 3, "scoops": 1, "debt": -1}"#,
+            "grains",
+            "1e20",
+        ),
+        (
+            "grains_count",
+            r#"{"grains": 4503599627370496.5, "sacks": 3, "scoops": 1, "debt": 0}"#,
+            "grains",
+            "4503599627370496.5",
+        ),
+        (
+            "grains_count",
+            r#"{"grains": 1, "sacks": 3, "scoops": 1,
+            "debt": -1.5E+30}"#,
+            "debt",
+            "-1.5E+30",
+        ),
+        (
+            "sacks_count",
+            r#"{"sacks": [1, 2e30], "debt": 0}"#,
+            "sacks[1]",
+            "2e30",
+        ),
+    ] {
+        let call = ToolCall::new("1", tool, Arguments::from_text(text));
+        let refused = registry
+            .call(call, &Context::default())
+            .await
+            .outcome
+            .unwrap_err();
+        let problem = format!("expected an integer, received {received}, {past}");
+        assert_eq!(faults(&refused), [fault(path, &problem)], "{text}");
+    }
+    // Below 2^52, such a number is the integer it is, as for any integer type.
+    let call = ToolCall::new(
+        "1",
+        "sacks_count",
+        Arguments::from_text(r#"{"sacks": [1e3, 2.0], "debt": -4e0}"#),
+    );
+    let counted = registry.call(call, &Context::default()).await.outcome;
+    let counted = counted.map(|output| output.as_text().into_owned());
+    assert_eq!(counted.as_deref(), Ok("[1000, 2] -4"));
+}
+
 #[test]
 fn a_null_a_field_takes_leaves_the_arguments_as_written() {
     #[derive(Debug, PartialEq, serde::Deserialize)]

@@ -22,6 +22,7 @@ mod adjust;
 mod checker;
 mod conditions;
 mod guard;
+mod in_part;
 pub(crate) mod leniency;
 mod numbers;
 mod path;
@@ -233,19 +234,20 @@ fn reread(
 }
 
 /// The fault serde's `error` is, met reading `text` with `read`, at its path: for a fault the
-/// schema does not explain (a custom `Deserialize` refusing a value the schema allows, say).
-/// The path is found by reading `text` again through the guard, traced.
+/// schema does not explain (a custom `Deserialize` refusing a value the schema allows, say, or
+/// a number serde read in part: [`in_part`]). The path is found by reading `text` again
+/// through the guard, traced.
 fn located(text: &str, error: serde_json::Error, read: &mut Read<'_>) -> Fault {
     let findings = Findings::traced();
     // The traced read fails as the first did; if it does not, the fault is the first's.
-    let (path, error) = match read(text, Some((&Plan::traced(), &findings))) {
-        Err(traced) => (findings.failed_at(), traced),
-        Ok(()) => (String::new(), error),
+    let (path, problem) = match read(text, Some((&Plan::traced(), &findings))) {
+        Err(traced) => match in_part::problem(text, &traced) {
+            Some(problem) => (findings.read_last(), problem),
+            None => (findings.failed_at(), without_position(&traced)),
+        },
+        Ok(()) => (String::new(), without_position(&error)),
     };
-    Fault {
-        path,
-        problem: without_position(&error),
-    }
+    Fault { path, problem }
 }
 
 /// `value` read into `T`, or the first fault serde meets, at its path. Read as JSON text, as

@@ -91,6 +91,12 @@ pub(super) fn written_whole(number: &mut serde_json::Number, types: Option<&Valu
         .is_some()
 }
 
+/// What a fault adds for a whole number past 2^52 written with a fraction or an exponent,
+/// where an integer is expected.
+pub(super) const PAST_EXACT: &str = ", which, written with a fraction or an exponent, may not \
+                                     be the integer meant past 2^52: write the integer in \
+                                     digits alone";
+
 /// What a fault adds for `number`, which no integer in `min..=max` is: that it is out of
 /// range, or, for a whole double past 2^52 that would be within it, that written with a
 /// fraction or an exponent it may not be the integer meant (the tree cannot tell how a
@@ -105,8 +111,7 @@ pub(super) fn past_exact(number: &serde_json::Number, (min, max): (i128, i128)) 
                 && n.abs() >= FRACTION_LOST
                 && (min..=max).contains(&(n as i128)) =>
         {
-            ", which, written with a fraction or an exponent, may not be the integer meant past \
-             2^52: write the integer in digits alone"
+            PAST_EXACT
         }
         _ => ", which is out of range",
     }
