@@ -9,7 +9,7 @@
 
 use serde_json::error::Category;
 
-use super::numbers::PAST_EXACT;
+use super::numbers::{FRACTION_LOST, PAST_EXACT};
 
 /// The problem with a number written with a fraction or an exponent that serde read in part,
 /// when that is what `error`, met reading `text` (valid JSON), is.
@@ -31,8 +31,18 @@ pub(super) fn problem(text: &str, error: &serde_json::Error) -> Option<String> {
         .map_or(bytes.len(), |len| start + len);
     // Every byte taken is ASCII, so `start..end` lies on character boundaries.
     let number = text.get(start..end)?;
-    let written_so = number.contains(['.', 'e', 'E']) && number.parse::<f64>().is_ok();
-    written_so.then(|| format!("expected an integer, received {number}{PAST_EXACT}"))
+    if !number.contains(['.', 'e', 'E']) {
+        return None;
+    }
+    let n = number.parse::<f64>().ok()?;
+    // The checker refuses a number with a fraction where the schema says `integer`, and takes
+    // one below 2^52 for the integer it is; a schema that says less leaves them to here.
+    let why = match n.fract() == 0.0 {
+        true if n.abs() >= FRACTION_LOST => PAST_EXACT,
+        true => ", which a 128-bit integer reads in digits alone: write it so",
+        false => ", which is not a whole number",
+    };
+    Some(format!("expected an integer, received {number}{why}"))
 }
 
 #[cfg(test)]
@@ -51,19 +61,29 @@ mod tests {
 
     #[test]
     fn the_number_read_in_part_is_found_where_serde_stopped() {
-        for (text, number) in [
-            (r#"{"big": [1e20]}"#, Some("1e20")),
-            ("{\"big\": [\n  1,\n  -2.5E+30 ]}", Some("-2.5E+30")),
+        let received =
+            |number: &str, why: &str| format!("expected an integer, received {number}{why}");
+        let digits = ", which a 128-bit integer reads in digits alone: write it so";
+        for (text, problem_is) in [
+            (r#"{"big": [1e20]}"#, Some(received("1e20", PAST_EXACT))),
+            (
+                "{\"big\": [\n  1,\n  -2.5E+30 ]}",
+                Some(received("-2.5E+30", PAST_EXACT)),
+            ),
             (
                 r#"{"big": [4503599627370496.5, 1]}"#,
-                Some("4503599627370496.5"),
+                Some(received("4503599627370496.5", PAST_EXACT)),
             ),
+            // Where a schema says `number`, not `integer`, the checker lets these by.
+            (
+                r#"{"big": [1.5]}"#,
+                Some(received("1.5", ", which is not a whole number")),
+            ),
+            (r#"{"big": [1E3]}"#, Some(received("1E3", digits))),
             (r#"{"big": [1], "x": 1}"#, None),
             (r#"{"big": [1] "x"}"#, None),
         ] {
-            let expected =
-                number.map(|number| format!("expected an integer, received {number}{PAST_EXACT}"));
-            assert_eq!(problem(text, &error(text)), expected, "{text}");
+            assert_eq!(problem(text, &error(text)), problem_is, "{text}");
         }
     }
 }

@@ -64,7 +64,7 @@ pub(super) fn is_whole_double(number: &serde_json::Number) -> bool {
 /// The least magnitude at which doubles are a whole number apart: a number written with a
 /// fraction (`4503599627370496.5`) reads as a whole double there, so past it a whole double
 /// is not known to be a whole number, nor the one written.
-const FRACTION_LOST: f64 = 4_503_599_627_370_496.0;
+pub(super) const FRACTION_LOST: f64 = 4_503_599_627_370_496.0;
 
 /// `number`, a double, as the integer it is, when it has no fraction and is below 2^52
 /// ([`FRACTION_LOST`]), where a whole double is the whole number written.
