@@ -26,7 +26,6 @@ pub mod gemini;
 pub mod mcp;
 mod mcp_meta;
 pub mod openai;
-mod unfit;
 
 use std::fmt;
 
@@ -193,7 +192,7 @@ pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<Expo
             });
         }
         if !definition.allows_any() {
-            for path in unfit::untyped_fields(&definition.input_schema) {
+            for path in dialect::untyped_fields(&definition.input_schema) {
                 errors.push(ExportError {
                     tool: definition.name.clone(),
                     provider: None,
@@ -217,7 +216,7 @@ pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<Expo
             let unsendable = crate::schema::headers::unsendable(&definition.input_schema);
             for (path, problem) in unsendable
                 .into_iter()
-                .chain(unfit::unenforceable(&definition.input_schema))
+                .chain(dialect::unenforceable(&definition.input_schema))
             {
                 errors.push(ExportError {
                     tool: definition.name.clone(),
@@ -227,7 +226,7 @@ pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<Expo
                 });
             }
         }
-        for name in unfit::endless_definitions(&definition.input_schema) {
+        for name in dialect::endless_definitions(&definition.input_schema) {
             errors.push(ExportError {
                 tool: definition.name.clone(),
                 provider: None,

@@ -90,9 +90,8 @@ impl<T: JsonSchema> Form<T> {
         form.insert("type".into(), "object".into());
         let single = schema.get("type") != Some(&Value::from("object"));
         if !single {
-            if (schema.contains_key("additionalProperties")
-                && schema.get("additionalProperties") != Some(&Value::Bool(false)))
-                || schema.contains_key("patternProperties")
+            if schema.contains_key("additionalProperties")
+                && schema.get("additionalProperties") != Some(&Value::Bool(false))
             {
                 return Err(unsupported("it", "takes fields of any name"));
             }
