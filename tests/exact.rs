@@ -706,6 +706,15 @@ async fn a_128_bit_integer_is_read_whole_past_what_64_bits_hold() {
     }
 }
 
+/// What is owed.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+enum Owed {
+    /// So many grains.
+    Exact(u128),
+    /// About so many sacks.
+    Rough(f64),
+}
+
 /// Counts grains in sacks, each a 128-bit count.
 #[tool]
 async fn sacks_count(
@@ -713,8 +722,10 @@ async fn sacks_count(
     sacks: Vec<u128>,
     /// What is owed, in grains.
     debt: i128,
+    /// What else is owed.
+    owed: Option<Owed>,
 ) -> String {
-    format!("{sacks:?} {debt}")
+    format!("{sacks:?} {debt} {owed:?}")
 }
 
 #[tokio::test]
@@ -752,6 +763,19 @@ async fn a_128_bit_integer_written_with_a_fraction_or_an_exponent_is_refused_at_
             "sacks[1]",
             "2e30",
         ),
+        // Inside an enum's variant, where the traced read does not follow.
+        (
+            "sacks_count",
+            r#"{"sacks": [1], "debt": 0, "owed": {"Exact": 1e20}}"#,
+            "owed.Exact",
+            "1e20",
+        ),
+        (
+            "sacks_count",
+            r#"{"owed": {"Exact": 1e20}, "sacks": [1], "debt": 0}"#,
+            "owed.Exact",
+            "1e20",
+        ),
     ] {
         let call = ToolCall::new("1", tool, Arguments::from_text(text));
         let refused = registry
@@ -770,7 +794,7 @@ async fn a_128_bit_integer_written_with_a_fraction_or_an_exponent_is_refused_at_
     );
     let counted = registry.call(call, &Context::default()).await.outcome;
     let counted = counted.map(|output| output.as_text().into_owned());
-    assert_eq!(counted.as_deref(), Ok("[1000, 2] -4"));
+    assert_eq!(counted.as_deref(), Ok("[1000, 2] -4 None"));
 }
 
 #[test]

@@ -4,16 +4,24 @@
 //! with no path. The checker takes such a number for the integer it is below 2^52, where a
 //! double holds it exactly; past it, the double the checker sees may be another integer than
 //! the one written, and only the text tells how it was written, so the fault is found here:
-//! at the number serde's error points to, the path of the last value the traced read took
-//! whole.
+//! the number is the one serde's error points to, and its path is read off the text before it
+//! (the traced read's path would stop at an enum, whose variant it does not follow, and at an
+//! array's next item, whose read is what fails).
 
 use serde_json::error::Category;
 
+use super::Fault;
 use super::numbers::{FRACTION_LOST, PAST_EXACT};
+use super::path::Path;
+use crate::outcome::shorten::cut_after;
 
-/// The problem with a number written with a fraction or an exponent that serde read in part,
-/// when that is what `error`, met reading `text` (valid JSON), is.
-pub(super) fn problem(text: &str, error: &serde_json::Error) -> Option<String> {
+/// How many characters of the number a fault repeats: a number may be as long as the
+/// arguments.
+const NUMBER_SHOWN: usize = 40;
+
+/// The fault a number written with a fraction or an exponent that serde read in part is, when
+/// that is what `error`, met reading `text` (valid JSON), is.
+pub(super) fn fault(text: &str, error: &serde_json::Error) -> Option<Fault> {
     if error.classify() != Category::Syntax {
         return None;
     }
@@ -26,7 +34,7 @@ pub(super) fn problem(text: &str, error: &serde_json::Error) -> Option<String> {
     let at = line_start + error.column().checked_sub(1)?;
     let in_number = |byte: &u8| matches!(byte, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E');
     let bytes = text.as_bytes();
-    let start = (bytes.get(..=at)?.iter().rposition(|byte| !in_number(byte)))? + 1;
+    let start = (bytes.get(..=at)?.iter().rposition(|byte| !in_number(byte))).map_or(0, |i| i + 1);
     let end = (bytes.get(start..)?.iter().position(|byte| !in_number(byte)))
         .map_or(bytes.len(), |len| start + len);
     // Every byte taken is ASCII, so `start..end` lies on character boundaries.
@@ -42,7 +50,60 @@ pub(super) fn problem(text: &str, error: &serde_json::Error) -> Option<String> {
         true => ", which a 128-bit integer reads in digits alone: write it so",
         false => ", which is not a whole number",
     };
-    Some(format!("expected an integer, received {number}{why}"))
+    let path = path_to(text, start)?.0;
+    let number = cut_after(number, NUMBER_SHOWN);
+    let problem = format!("expected an integer, received {number}{why}");
+    Some(Fault { path, problem })
+}
+
+/// Where in `text`, valid JSON, the value that starts at byte `at` sits.
+fn path_to(text: &str, at: usize) -> Option<Path> {
+    /// An object with the key of the value being read, if one has been; an array with the
+    /// index of the item being read.
+    enum Level {
+        Object(Option<String>),
+        Array(u64),
+    }
+    let bytes = text.as_bytes();
+    let mut levels = Vec::new();
+    let mut i = 0;
+    while i < at {
+        match bytes.get(i)? {
+            b'"' => {
+                // To the closing quote, past each escaped character.
+                let mut end = i + 1;
+                while *bytes.get(end)? != b'"' {
+                    end += if bytes.get(end) == Some(&b'\\') { 2 } else { 1 };
+                }
+                end += 1;
+                // A key is followed by its colon; a string value is not.
+                let is_key = text.get(end..)?.trim_start().starts_with(':');
+                if let (true, Some(Level::Object(key))) = (is_key, levels.last_mut()) {
+                    *key = Some(serde_json::from_str(text.get(i..end)?).ok()?);
+                }
+                i = end;
+                continue;
+            }
+            b'{' => levels.push(Level::Object(None)),
+            b'[' => levels.push(Level::Array(0)),
+            b'}' | b']' => drop(levels.pop()),
+            b',' => {
+                if let Some(Level::Array(index)) = levels.last_mut() {
+                    *index += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let mut path = Path::default();
+    for level in &levels {
+        match level {
+            Level::Object(key) => path.push_field(key.as_deref()?),
+            Level::Array(index) => path.push_index(*index),
+        }
+    }
+    Some(path)
 }
 
 #[cfg(test)]
@@ -64,26 +125,56 @@ mod tests {
         let received =
             |number: &str, why: &str| format!("expected an integer, received {number}{why}");
         let digits = ", which a 128-bit integer reads in digits alone: write it so";
-        for (text, problem_is) in [
-            (r#"{"big": [1e20]}"#, Some(received("1e20", PAST_EXACT))),
+        let long = format!(r#"{{"big": [4503599627370496.{}1]}}"#, "0".repeat(100));
+        let cut = format!("4503599627370496.{}…", "0".repeat(23));
+        for (text, found) in [
+            (
+                r#"{"big": [1e20]}"#,
+                Some(("big[0]", received("1e20", PAST_EXACT))),
+            ),
             (
                 "{\"big\": [\n  1,\n  -2.5E+30 ]}",
-                Some(received("-2.5E+30", PAST_EXACT)),
+                Some(("big[1]", received("-2.5E+30", PAST_EXACT))),
             ),
             (
                 r#"{"big": [4503599627370496.5, 1]}"#,
-                Some(received("4503599627370496.5", PAST_EXACT)),
+                Some(("big[0]", received("4503599627370496.5", PAST_EXACT))),
             ),
+            (&long, Some(("big[0]", received(&cut, PAST_EXACT)))),
             // Where a schema says `number`, not `integer`, the checker lets these by.
             (
                 r#"{"big": [1.5]}"#,
-                Some(received("1.5", ", which is not a whole number")),
+                Some(("big[0]", received("1.5", ", which is not a whole number"))),
             ),
-            (r#"{"big": [1E3]}"#, Some(received("1E3", digits))),
+            (
+                r#"{"big": [1E3]}"#,
+                Some(("big[0]", received("1E3", digits))),
+            ),
             (r#"{"big": [1], "x": 1}"#, None),
             (r#"{"big": [1] "x"}"#, None),
         ] {
-            assert_eq!(problem(text, &error(text)), problem_is, "{text}");
+            let found = found.map(|(path, problem)| Fault {
+                path: path.to_owned(),
+                problem,
+            });
+            assert_eq!(fault(text, &error(text)), found, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_value_s_path_is_read_off_the_text_before_it() {
+        let text = r#"{"a,]": "x:{", "b": [{"c\"": [1, [2, 3], 9]}], "d e": 4}"#;
+        for (value, path) in [
+            ("9", r#"b[0]["c\""][2]"#),
+            ("3", r#"b[0]["c\""][1][1]"#),
+            ("4", r#"["d e"]"#),
+        ] {
+            let at = text.rfind(value).unwrap_or_default();
+            assert_eq!(
+                path_to(text, at).map(|path| path.0),
+                Some(path.to_owned()),
+                "{value}"
+            );
         }
     }
 }

@@ -52,11 +52,6 @@ impl Findings {
         self.trail.map(Trail::failed_at).unwrap_or_default()
     }
 
-    /// In a traced read, the path of the last value read whole.
-    pub(super) fn read_last(self) -> String {
-        self.trail.map(Trail::read_last).unwrap_or_default()
-    }
-
     /// `read` of the value of the last key read; in a traced read, its path noted.
     fn field<T, E>(&self, read: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
         match &self.trail {

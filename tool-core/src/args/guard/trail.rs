@@ -1,6 +1,6 @@
-//! A traced read's trail: the path the guard is at as it goes down the arguments, the path
-//! of the innermost value whose read failed (errors come up from the innermost value first,
-//! so the first failure noted is the innermost), and that of the last value read whole.
+//! A traced read's trail: the path the guard is at as it goes down the arguments, and the
+//! path of the innermost value whose read failed (errors come up from the innermost value
+//! first, so the first failure noted is the innermost).
 
 use std::cell::RefCell;
 
@@ -13,8 +13,6 @@ pub(super) struct Trail {
     /// The last key read: the field of the value read next.
     key: RefCell<String>,
     failed: RefCell<Option<String>>,
-    /// The path of the last value whose read succeeded.
-    read: RefCell<String>,
 }
 
 impl Trail {
@@ -50,11 +48,8 @@ impl Trail {
         push(&mut self.at.borrow_mut());
         let result = read();
         let mut at = self.at.borrow_mut();
-        match result {
-            Ok(_) => self.read.borrow_mut().clone_from(&at.0),
-            Err(_) => {
-                self.failed.borrow_mut().get_or_insert_with(|| at.0.clone());
-            }
+        if result.is_err() {
+            self.failed.borrow_mut().get_or_insert_with(|| at.0.clone());
         }
         at.0.truncate(len);
         result
@@ -63,11 +58,6 @@ impl Trail {
     /// Where the read failed; empty for the arguments as a whole, or if it did not fail.
     pub(super) fn failed_at(self) -> String {
         self.failed.into_inner().unwrap_or_default()
-    }
-
-    /// The path of the last value read whole; empty if none was.
-    pub(super) fn read_last(self) -> String {
-        self.read.into_inner()
     }
 }
 
