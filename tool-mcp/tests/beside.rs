@@ -2,17 +2,18 @@
 //! wire in both revisions: its prompts and resources are served and announced, its
 //! capabilities merged with ours, its errors passed through; the tools stay the registry's,
 //! whatever the handler lists; a 2026-07-28 list it left without caching hints gets the safe
-//! ones, and one it gave keeps them. A request the handler panics on is answered, and the
-//! connection served on. Without a handler, those methods are not found.
+//! ones, and one it gave keeps them. A request the handler panics on (in its future or
+//! before it) is answered, and the connection served on; a handler that panics describing
+//! itself is left out. Without a handler, those methods are not found.
 
 use serde_json::{Value, json};
 use tool_core::{Registry, tool};
 use tool_mcp::McpServer;
 use tool_mcp::rmcp::model::{
     CacheScope, CustomRequest, CustomResult, GetPromptRequestParams, GetPromptResponse,
-    ListPromptsResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams, Prompt,
-    ReadResourceRequestParams, ReadResourceResponse, Resource, ServerCapabilities, ServerConfig,
-    Tool,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, Prompt, ReadResourceRequestParams, ReadResourceResponse, Resource,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use tool_mcp::rmcp::service::{RequestContext, RoleServer};
 use tool_mcp::rmcp::{ErrorData, ServerHandler};
@@ -89,6 +90,17 @@ impl ServerHandler for Handler {
             "not the registry's",
             std::sync::Arc::new(schema),
         )]))
+    }
+
+    // Written as a plain `fn`, as rmcp's own defaults are: it panics before any future is made.
+    fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<ListResourceTemplatesResult, ErrorData>> + Send + '_ {
+        let cursor = request.and_then(|request| request.cursor);
+        assert!(cursor.is_none(), "no page after {cursor:?}");
+        std::future::ready(Ok(ListResourceTemplatesResult::default()))
     }
 
     async fn get_prompt(
@@ -212,17 +224,48 @@ async fn a_request_the_handler_panics_on_is_answered_and_the_connection_served_o
         if !current {
             client.handshake().await;
         }
-        let id = client.start("prompts/get", json!({"name": "review"})).await;
-        let refused = client.answer(&json!(id)).await;
-        assert_eq!(refused["error"]["code"], -32603, "{refused}");
-        let message = refused["error"]["message"].as_str().unwrap_or_default();
-        assert!(
-            message.contains("prompts/get") && !message.contains("no prompt named"),
-            "which request, and not the panic's own text: {refused}"
-        );
+        for (method, params, text) in [
+            ("prompts/get", json!({"name": "review"}), "no prompt named"),
+            (
+                "resources/templates/list",
+                json!({"cursor": "2"}),
+                "no page after",
+            ),
+        ] {
+            let id = client.start(method, params).await;
+            let refused = client.answer(&json!(id)).await;
+            assert_eq!(refused["error"]["code"], -32603, "{refused}");
+            let message = refused["error"]["message"].as_str().unwrap_or_default();
+            assert!(
+                message.contains(method) && !message.contains(text),
+                "which request, and not the panic's own text: {refused}"
+            );
+        }
         let tools = client.request("tools/list", json!({})).await;
         assert_eq!(names(&tools, "tools"), ["hello"], "served on");
         let prompts = client.request("prompts/list", json!({})).await;
         assert_eq!(names(&prompts, "prompts"), ["review"], "the handler too");
     }
+}
+
+/// A handler whose description of itself panics.
+#[derive(Clone)]
+struct Unsure;
+
+impl ServerHandler for Unsure {
+    fn get_info(&self) -> ServerConfig {
+        panic!("no description of this handler")
+    }
+}
+
+#[tokio::test]
+async fn a_handler_that_panics_describing_itself_leaves_the_tools_served() {
+    let registry = Registry::builder().tool(Hello).build().expect("a registry");
+    let server = McpServer::new(registry).with_handler(Unsure);
+    let mut client = LineClient::open(server, false);
+    let opened = client.handshake().await;
+    assert!(opened["capabilities"]["prompts"].is_null(), "{opened}");
+    assert!(opened["capabilities"]["tools"].is_object(), "{opened}");
+    let tools = client.request("tools/list", json!({})).await;
+    assert_eq!(names(&tools, "tools"), ["hello"]);
 }

@@ -19,7 +19,8 @@ use rmcp::model::{
     SubscribeRequestParams, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
-use std::fmt::Display;
+use std::any::Any;
+use std::fmt::{Debug, Display};
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use tool_core::call::BoxFuture;
@@ -78,67 +79,66 @@ pub(super) trait Beside: Send + Sync + 'static {
 
 impl<H: ServerHandler> Beside for H {
     fn info(&self) -> InitializeResult {
-        self.get_info()
+        // A panic here would end the connection (rmcp asks for it while it answers
+        // `initialize`): the host's handler then serves nothing, and ours is announced alone.
+        std::panic::catch_unwind(AssertUnwindSafe(|| self.get_info())).unwrap_or_else(|panic| {
+            logged(&"initialize", &*panic);
+            InitializeResult::default()
+        })
     }
     fn complete(
         &self,
         request: CompleteRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Answer<'_, CompleteResult> {
-        caught(
-            "completion/complete",
-            ServerHandler::complete(self, request, context),
-        )
+        caught("completion/complete", move || {
+            ServerHandler::complete(self, request, context)
+        })
     }
     fn get_prompt(
         &self,
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Answer<'_, GetPromptResponse> {
-        caught(
-            "prompts/get",
-            ServerHandler::get_prompt(self, request, context),
-        )
+        caught("prompts/get", move || {
+            ServerHandler::get_prompt(self, request, context)
+        })
     }
     fn list_prompts(
         &self,
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Answer<'_, ListPromptsResult> {
-        caught(
-            "prompts/list",
-            ServerHandler::list_prompts(self, request, context),
-        )
+        caught("prompts/list", move || {
+            ServerHandler::list_prompts(self, request, context)
+        })
     }
     fn list_resources(
         &self,
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Answer<'_, ListResourcesResult> {
-        caught(
-            "resources/list",
-            ServerHandler::list_resources(self, request, context),
-        )
+        caught("resources/list", move || {
+            ServerHandler::list_resources(self, request, context)
+        })
     }
     fn list_resource_templates(
         &self,
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Answer<'_, ListResourceTemplatesResult> {
-        caught(
-            "resources/templates/list",
-            ServerHandler::list_resource_templates(self, request, context),
-        )
+        caught("resources/templates/list", move || {
+            ServerHandler::list_resource_templates(self, request, context)
+        })
     }
     fn read_resource(
         &self,
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Answer<'_, ReadResourceResponse> {
-        caught(
-            "resources/read",
-            ServerHandler::read_resource(self, request, context),
-        )
+        caught("resources/read", move || {
+            ServerHandler::read_resource(self, request, context)
+        })
     }
     #[allow(deprecated)] // resources/subscribe is 2025-11-25's; its clients use it.
     fn subscribe(
@@ -146,10 +146,9 @@ impl<H: ServerHandler> Beside for H {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Answer<'_, ()> {
-        caught(
-            "resources/subscribe",
-            ServerHandler::subscribe(self, request, context),
-        )
+        caught("resources/subscribe", move || {
+            ServerHandler::subscribe(self, request, context)
+        })
     }
     #[allow(deprecated)] // as `subscribe`.
     fn unsubscribe(
@@ -157,10 +156,9 @@ impl<H: ServerHandler> Beside for H {
         request: UnsubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Answer<'_, ()> {
-        caught(
-            "resources/unsubscribe",
-            ServerHandler::unsubscribe(self, request, context),
-        )
+        caught("resources/unsubscribe", move || {
+            ServerHandler::unsubscribe(self, request, context)
+        })
     }
     fn custom(
         &self,
@@ -168,28 +166,30 @@ impl<H: ServerHandler> Beside for H {
         context: RequestContext<RoleServer>,
     ) -> Answer<'_, CustomResult> {
         let method = request.method.clone();
-        caught(
-            method,
-            ServerHandler::on_custom_request(self, request, context),
-        )
+        caught(method, move || {
+            ServerHandler::on_custom_request(self, request, context)
+        })
     }
 }
 
-/// `answer`, the host's handler's to `method`, boxed, a panic in it answered as an internal
-/// error that names the method (its text logged, not shown: a handler's panic may tell of its
-/// internals).
-fn caught<'a, T: 'a>(
-    method: impl Display + Send + 'a,
-    answer: impl Future<Output = Result<T, McpError>> + Send + 'a,
-) -> Answer<'a, T> {
+/// The host's handler's answer to `method`, which `answer` makes, boxed: a panic in it, as
+/// the answer is made or awaited, answered as an internal error that names the method (its
+/// text logged, not shown: a handler's panic may tell of its internals).
+fn caught<'a, T: 'a, F>(
+    method: impl Display + Debug + Send + 'a,
+    answer: impl FnOnce() -> F + Send + 'a,
+) -> Answer<'a, T>
+where
+    F: Future<Output = Result<T, McpError>> + Send + 'a,
+{
     Box::pin(async move {
-        match AssertUnwindSafe(answer).catch_unwind().await {
+        match AssertUnwindSafe(async move { answer().await })
+            .catch_unwind()
+            .await
+        {
             Ok(answer) => answer,
             Err(panic) => {
-                let text = (panic.downcast_ref::<&str>().copied())
-                    .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
-                    .unwrap_or("a panic without a message");
-                tracing::error!(%method, panic = text, "the host's handler panicked");
+                logged(&method, &*panic);
                 Err(McpError::internal_error(
                     format!(
                         "the server's handler failed unexpectedly answering `{method}`; the \
@@ -200,6 +200,15 @@ fn caught<'a, T: 'a>(
             }
         }
     })
+}
+
+/// Logs the host's handler's panic in what it was doing (`method`, which a client may have
+/// named, written quoted).
+fn logged(method: &dyn Debug, panic: &(dyn Any + Send)) {
+    let text = (panic.downcast_ref::<&str>().copied())
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic without a message");
+    tracing::error!(?method, panic = text, "the host's handler panicked");
 }
 
 /// Our capabilities with the host handler's for what it serves: prompts, resources and
