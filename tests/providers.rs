@@ -245,12 +245,25 @@ fn openai_strict_makes_optional_fields_nullable() {
     assert!(id.get("format").is_none(), "integer formats are dropped");
 }
 
+/// Stamps labels, if any are given.
+#[tool]
+async fn label_stamp(
+    /// Labels by name, if any.
+    labels: Option<BTreeMap<String, String>>,
+) -> String {
+    format!("{labels:?}")
+}
+
 #[test]
 fn openai_strict_is_off_for_maps_and_recursive_types() {
     for name in ["order_place", "tree_count"] {
         let exported = openai::tool(&definition(name)).unwrap();
         assert_eq!(exported["function"]["strict"], false, "{name}");
     }
+    // A map that may be left out (`"type": ["object", "null"]`) is a map all the same.
+    let registry = Registry::builder().tool(LabelStamp).build().unwrap();
+    let exported = json!(registry.export(Provider::OpenAi).unwrap());
+    assert_eq!(exported[0]["function"]["strict"], false, "{exported}");
 }
 
 #[test]

@@ -399,8 +399,12 @@ pub(crate) fn openai_strict(schema: &Map<String, Value>) -> Result<Map<String, V
         if map.get("type").and_then(Value::as_str) == Some("integer") {
             map.remove("format");
         }
+        // An object that may be `null` (`"type": ["object", "null"]`) too.
         let is_object = map.contains_key("properties")
-            || map.get("type").and_then(Value::as_str) == Some("object");
+            || match map.get("type") {
+                Some(Value::Array(names)) => names.iter().any(|name| name == "object"),
+                name => name.and_then(Value::as_str) == Some("object"),
+            };
         if !is_object {
             return;
         }
