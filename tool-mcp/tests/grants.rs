@@ -228,3 +228,41 @@ async fn a_server_that_names_its_callers_grants_a_request_without_one_nothing_un
     open.stop().await;
     unchecked.stop().await;
 }
+
+#[tokio::test]
+async fn a_hook_that_panics_grants_nothing_and_every_request_is_answered() {
+    let registry = tool_core::Registry::builder()
+        .tool(support::notebook::NoteWrite)
+        .tool(support::notebook::Weather)
+        .build()
+        .expect("a registry");
+    let server = McpServer::new(registry)
+        .with_caller(|parts| {
+            let caller = parts.headers.get("x-caller")?.to_str().ok()?;
+            assert_ne!(caller, "crash", "a caller the hook cannot name");
+            Some(caller.to_owned())
+        })
+        .with_grant(|caller| {
+            assert_ne!(caller, "boom", "a caller the hook cannot grant");
+            Grant::all()
+        });
+    let server = support::HttpServer::serve(server).await;
+    for revision in [LEGACY, CURRENT] {
+        for caller in ["crash", "boom"] {
+            let seen = as_caller(&server.url(), Some(caller), revision).await;
+            assert!(
+                seen.listed.is_empty(),
+                "{revision} {caller}: {:?}",
+                seen.names()
+            );
+            let (text, is_error) = seen.write_text();
+            assert!(
+                is_error && text.starts_with("refused\tnot-permitted\t"),
+                "{revision} {caller}: {text}"
+            );
+        }
+        let alice = as_caller(&server.url(), Some("alice"), revision).await;
+        assert_eq!(alice.names(), ["note_write", "weather"], "{revision}");
+    }
+    server.stop().await;
+}

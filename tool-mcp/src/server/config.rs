@@ -220,7 +220,8 @@ impl McpServer {
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     /// Tells who an HTTP caller is, from its request (a header the host's proxy set, say).
     /// The answer becomes the context's caller, which the host asserts: the framework never
-    /// reads it from a call's arguments. Over stdio there is no request, and no caller.
+    /// reads it from a call's arguments. Over stdio there is no request, and no caller. A
+    /// hook that panics names no caller for that request (the panic logged).
     ///
     /// With deferred loading, it also says whose found tools a request without a session
     /// lists and lets through: the tools a caller's search found are that caller's, on every
@@ -240,7 +241,8 @@ impl McpServer {
     /// gives that caller: it sees and runs only what the grant lets through
     /// ([`Grant::all`] for every tool, [`Grant::new`] for none), so a caller the hook does not
     /// name explicitly gets what its last arm grants, never the whole registry by default.
-    /// Without this hook, a named caller is served the whole registry.
+    /// A hook that panics grants nothing (the panic logged). Without this hook, a named caller
+    /// is served the whole registry.
     ///
     /// A request without a caller gets what [`McpServer::with_anonymous`] grants: nothing,
     /// unless that is set, on a server that names callers or grants. Over stdio there is no

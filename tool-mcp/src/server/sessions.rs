@@ -4,6 +4,8 @@
 //! through the task store when there is one, and the level its calls log at.
 
 use std::borrow::Cow;
+#[cfg(feature = "http")]
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use std::sync::PoisonError;
 
@@ -51,7 +53,11 @@ impl McpServer {
     #[cfg(feature = "http")]
     pub(super) fn host_registry(&self, caller: Option<&str>, over_http: bool) -> Cow<'_, Registry> {
         let grant = match caller {
-            Some(caller) => self.grant.as_ref().map(|grant| grant(caller)),
+            // A hook that panics grants nothing (and the request is answered).
+            Some(caller) => (self.grant.as_ref()).map(|grant| {
+                catch_unwind(AssertUnwindSafe(|| grant(caller)))
+                    .unwrap_or_else(|_| panicked("with_grant", Grant::new()))
+            }),
             None if over_http => match &self.anonymous {
                 Some(grant) => Some(grant.clone()),
                 None if self.caller.is_some() || self.grant.is_some() => Some(Grant::new()),
@@ -121,7 +127,9 @@ impl McpServer {
     #[cfg(feature = "http")]
     pub(crate) fn caller_from(&self, parts: &HttpRequestParts) -> Option<String> {
         match &self.caller {
-            Some(identify) => identify(parts),
+            // A hook that panics names no caller (and the request is answered as such).
+            Some(identify) => catch_unwind(AssertUnwindSafe(|| identify(parts)))
+                .unwrap_or_else(|_| panicked("with_caller", None)),
             #[cfg(feature = "oauth")]
             None => crate::auth::token_in(parts).map(|token| token.subject().to_owned()),
             #[cfg(not(feature = "oauth"))]
@@ -253,4 +261,15 @@ impl RequestSession {
             | RequestSession::Unbound(session) => session,
         }
     }
+}
+
+/// What a host's `hook` that panicked stands for: `instead`, the panic logged (its text the
+/// panic hook has written already).
+#[cfg(feature = "http")]
+fn panicked<T>(hook: &str, instead: T) -> T {
+    tracing::error!(
+        hook,
+        "the host's hook panicked; the request was served without what it says"
+    );
+    instead
 }
