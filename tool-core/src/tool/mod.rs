@@ -34,6 +34,11 @@ pub trait Tool: Send + Sync + 'static {
 
     /// Runs the tool: parses `arguments` into its input, runs the handler, converts its
     /// output. Refusals for bad arguments, and the handler's own, come back as `Err`.
+    ///
+    /// Do the work inside the future (`Box::pin(async move { ... })`), as `#[tool]` does: the
+    /// registry catches a panic, and holds the call to its deadline and its cancellation, from
+    /// the future's first poll; a panic in `call` itself, before the future exists, reaches
+    /// the registry's caller.
     fn call<'a>(
         &'a self,
         arguments: &'a Arguments,
