@@ -150,6 +150,51 @@ async fn a_panic_becomes_internal_and_the_registry_keeps_serving() {
     );
 }
 
+/// A tool written by hand whose `call` panics before it makes its future.
+struct Hasty;
+
+impl tool_core::tool::Tool for Hasty {
+    fn definition(&self) -> tool_core::tool::ToolDefinition {
+        let schema = json!({"type": "object"});
+        let schema = schema.as_object().cloned().unwrap_or_default();
+        tool_core::tool::ToolDefinition::new("hasty", "Panics at once.", schema)
+    }
+
+    fn call<'a>(
+        &'a self,
+        arguments: &'a tool_core::call::Arguments,
+        _ctx: &'a Context,
+    ) -> tool_core::call::BoxFuture<'a, Result<tool_core::outcome::Output, tool_core::Refusal>>
+    {
+        assert!(arguments.as_str().contains("later"), "asked too soon");
+        Box::pin(async { Ok(tool_core::outcome::Output::Empty) })
+    }
+}
+
+#[tokio::test]
+async fn a_tool_that_panics_before_its_future_exists_is_refused_as_internal() {
+    let added = Registry::builder().tool(Hasty).build().unwrap();
+    let shared = (Registry::builder().shared_tool(Arc::new(Hasty), "hand")).build();
+    for registry in [added, shared.unwrap()] {
+        let ctx = Context::default();
+        let result = registry
+            .call(ToolCall::new("1", "hasty", json!({})), &ctx)
+            .await;
+        assert_eq!(code(&result), "internal", "{}", result.text());
+        let shown = registry.clone().with_panic_messages(true);
+        let result = shown
+            .call(ToolCall::new("2", "hasty", json!({})), &ctx)
+            .await;
+        assert!(
+            result.text().contains("asked too soon"),
+            "{}",
+            result.text()
+        );
+        let later = ToolCall::new("3", "hasty", json!({"later": true}));
+        assert_eq!(code(&registry.call(later, &ctx).await), "ok");
+    }
+}
+
 #[tokio::test]
 async fn a_cancelled_context_never_enters_the_handler() {
     let (registry, probe) = lab();

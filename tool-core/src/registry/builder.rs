@@ -30,11 +30,9 @@ impl RegistryBuilder {
 
     /// Adds a tool that is already shared, in the toolkit of this name.
     pub fn shared_tool(mut self, tool: Arc<dyn Tool>, toolkit: &str) -> Self {
-        self.definitions.push(tool.definition());
-        self.entries.push(Entry {
-            tool,
-            toolkit: toolkit.into(),
-        });
+        let (entry, definition) = Entry::shared(tool, toolkit);
+        self.definitions.push(definition);
+        self.entries.push(entry);
         self
     }
 

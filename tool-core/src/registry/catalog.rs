@@ -11,6 +11,7 @@ use super::RegistryError;
 #[cfg(feature = "search")]
 use super::index::SearchIndex;
 use crate::providers::{self, ExportError, Provider};
+use crate::run::guarded::guarded;
 use crate::tool::Tool;
 use crate::tool::definition::ToolDefinition;
 use crate::tool::toolkit::Toolkit;
@@ -50,8 +51,17 @@ pub(super) struct Entry {
 impl Entry {
     /// A tool on its own, in a toolkit named like it, with its definition.
     pub(super) fn single(tool: Arc<dyn Tool>) -> (Entry, ToolDefinition) {
+        let tool = guarded(tool);
         let definition = tool.definition();
         let toolkit = definition.name.as_str().into();
+        (Entry { tool, toolkit }, definition)
+    }
+
+    /// A tool already shared, in the toolkit of this name, with its definition.
+    pub(super) fn shared(tool: Arc<dyn Tool>, toolkit: &str) -> (Entry, ToolDefinition) {
+        let tool = guarded(tool);
+        let definition = tool.definition();
+        let toolkit = toolkit.into();
         (Entry { tool, toolkit }, definition)
     }
 
@@ -61,6 +71,7 @@ impl Entry {
     ) -> impl Iterator<Item = (Entry, ToolDefinition)> {
         let name: Arc<str> = T::NAME.into();
         toolkit.into_tools().into_iter().map(move |tool| {
+            let tool = guarded(tool);
             let definition = tool.definition();
             let entry = Entry {
                 tool,

@@ -68,12 +68,7 @@ impl Registry {
     /// [`RegistryBuilder::shared_tool`](crate::registry::RegistryBuilder::shared_tool) does);
     /// an error, changing nothing, if its name is taken.
     pub fn add_shared(&self, tool: Arc<dyn Tool>, toolkit: &str) -> Result<(), RegistryError> {
-        let definition = tool.definition();
-        let entry = Entry {
-            tool,
-            toolkit: toolkit.into(),
-        };
-        self.add_entries(vec![(entry, definition)])
+        self.add_entries(vec![Entry::shared(tool, toolkit)])
     }
 
     /// Adds every tool of a toolkit at the end; an error, changing nothing, if a name is

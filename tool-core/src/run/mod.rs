@@ -6,6 +6,7 @@
 pub(crate) mod ask;
 pub(crate) mod deadline;
 pub(crate) mod execute;
+pub(crate) mod guarded;
 pub(crate) mod task;
 
 pub use self::ask::{Answer, SINGLE_VALUE_FIELD, form_for};

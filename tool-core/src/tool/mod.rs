@@ -36,12 +36,18 @@ pub trait Tool: Send + Sync + 'static {
     /// output. Refusals for bad arguments, and the handler's own, come back as `Err`.
     ///
     /// Do the work inside the future (`Box::pin(async move { ... })`), as `#[tool]` does: the
-    /// registry catches a panic, and holds the call to its deadline and its cancellation, from
-    /// the future's first poll; a panic in `call` itself, before the future exists, reaches
-    /// the registry's caller.
+    /// registry holds the call to its deadline and its cancellation from the future's first
+    /// poll. A panic is refused as `internal`, in `call` or in the future.
     fn call<'a>(
         &'a self,
         arguments: &'a Arguments,
         ctx: &'a Context,
     ) -> BoxFuture<'a, Result<Output, Refusal>>;
+
+    /// Whether `call` does nothing but make its future, as `#[tool]`'s does: the registry then
+    /// holds the tool as it is, where it otherwise runs `call` under a catch of panics.
+    #[doc(hidden)]
+    fn __makes_its_future_only(&self) -> bool {
+        false
+    }
 }

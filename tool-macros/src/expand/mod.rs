@@ -240,6 +240,10 @@ pub fn tool_items(tool: &ToolFn, tool_type: &syn::Ident, target: TokenStream) ->
                         #convert
                     })
                 }
+
+                fn __makes_its_future_only(&self) -> bool {
+                    true
+                }
             }
         };
     }

@@ -34,6 +34,10 @@ pub fn tool(tool: &ToolFn) -> TokenStream {
             ) -> ::tool_core::call::BoxFuture<'__a, ::core::result::Result<::tool_core::outcome::Output, ::tool_core::outcome::Refusal>> {
                 ::tool_core::__private::stand_in_call()
             }
+
+            fn __makes_its_future_only(&self) -> bool {
+                true
+            }
         }
 
         impl ::tool_core::tool::Toolkit for #struct_ident {

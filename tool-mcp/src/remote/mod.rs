@@ -492,6 +492,10 @@ impl Tool for RemoteTool {
         self.definition.clone()
     }
 
+    fn __makes_its_future_only(&self) -> bool {
+        true
+    }
+
     fn call<'a>(
         &'a self,
         arguments: &'a Arguments,
