@@ -227,37 +227,36 @@ fn reread(
     match read(cleaned, None) {
         Ok(()) => Ok(()),
         Err(error) => {
-            let fault = located(cleaned, error, read, true);
+            // A number read in part is found in the text, which has them as sent.
+            let fault =
+                in_part::fault(cleaned, &error).unwrap_or_else(|| located(cleaned, error, read));
             Err(refusal(tool, schema.schema, vec![fault]))
         }
     }
 }
 
-/// The fault serde's `error` is, met reading `text` with `read`, at its path, found by reading
-/// `text` again through the guard, traced: for a fault the schema does not explain (a type's
-/// own `Deserialize` refusing a value the schema allows; a number read in part, [`in_part`],
-/// when `sent`: `text` holds the numbers as sent).
-fn located(text: &str, error: serde_json::Error, read: &mut Read<'_>, sent: bool) -> Fault {
+/// The fault serde's `error` is, met reading `text` with `read`, at its path: for a fault the
+/// schema does not explain (a custom `Deserialize` refusing a value the schema allows, say).
+/// The path is found by reading `text` again through the guard, traced.
+fn located(text: &str, error: serde_json::Error, read: &mut Read<'_>) -> Fault {
     let findings = Findings::traced();
     // The traced read fails as the first did; if it does not, the fault is the first's.
-    let (path, problem) = match read(text, Some((&Plan::traced(), &findings))) {
-        Err(traced) => match (in_part::fault(text, &traced)).filter(|_| sent) {
-            Some(fault) => return fault,
-            None => (findings.failed_at(), without_position(&traced)),
-        },
-        Ok(()) => (String::new(), without_position(&error)),
+    let (path, error) = match read(text, Some((&Plan::traced(), &findings))) {
+        Err(traced) => (findings.failed_at(), traced),
+        Ok(()) => (String::new(), error),
     };
+    let problem = without_position(&error);
     Fault { path, problem }
 }
 
 /// `value` read into `T`, or the first fault serde meets, at its path. Read as JSON text, as
 /// arguments are, so that `T`'s deserializer is the one compiled for text and the guard, not a
-/// further copy for `Value`'s deserializer. Its numbers are as serde_json writes them.
+/// further copy for `Value`'s deserializer.
 pub(crate) fn read_value<T: DeserializeOwned>(value: &Value) -> Result<T, Fault> {
     let text = value.to_string();
     let mut read =
         |text: &str, guard: Option<(&Plan, &Findings)>| read_typed::<T>(text, guard).map(drop);
-    read_typed(&text, None).map_err(|error| located(&text, error, &mut read, false))
+    read_typed(&text, None).map_err(|error| located(&text, error, &mut read))
 }
 
 /// serde_json's message without its `at line … column …`, which means nothing to a model
