@@ -11,6 +11,7 @@
 use serde_json::error::Category;
 
 use super::Fault;
+use super::json_text::{in_number, number_end, string_end};
 use super::numbers::{FRACTION_LOST, PAST_EXACT};
 use super::path::Path;
 use crate::outcome::shorten::cut_after;
@@ -32,13 +33,10 @@ pub(super) fn fault(text: &str, error: &serde_json::Error) -> Option<Fault> {
     .map(str::len)
     .sum();
     let at = line_start + error.column().checked_sub(1)?;
-    let in_number = |byte: &u8| matches!(byte, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E');
     let bytes = text.as_bytes();
     let start = (bytes.get(..=at)?.iter().rposition(|byte| !in_number(byte))).map_or(0, |i| i + 1);
-    let end = (bytes.get(start..)?.iter().position(|byte| !in_number(byte)))
-        .map_or(bytes.len(), |len| start + len);
-    // Every byte taken is ASCII, so `start..end` lies on character boundaries.
-    let number = text.get(start..end)?;
+    // Every byte taken is ASCII, so the number lies on character boundaries.
+    let number = text.get(start..number_end(bytes, start))?;
     if !number.contains(['.', 'e', 'E']) {
         return None;
     }
@@ -70,12 +68,7 @@ fn path_to(text: &str, at: usize) -> Option<Path> {
     while i < at {
         match bytes.get(i)? {
             b'"' => {
-                // To the closing quote, past each escaped character.
-                let mut end = i + 1;
-                while *bytes.get(end)? != b'"' {
-                    end += if bytes.get(end) == Some(&b'\\') { 2 } else { 1 };
-                }
-                end += 1;
+                let end = string_end(bytes, i);
                 // A key is followed by its colon; a string value is not.
                 let is_key = text.get(end..)?.trim_start().starts_with(':');
                 if let (true, Some(Level::Object(key))) = (is_key, levels.last_mut()) {

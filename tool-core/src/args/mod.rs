@@ -23,6 +23,7 @@ mod checker;
 mod conditions;
 mod guard;
 mod in_part;
+mod json_text;
 pub(crate) mod leniency;
 mod numbers;
 mod path;

@@ -15,6 +15,7 @@ use serde::ser::{Error as _, Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::value::RawValue;
 use std::cell::RefCell;
 
+use super::json_text::{number_end, string_end};
 use super::tree::{self, Node};
 
 /// `value`, read from `text` and changed by the checker, written again as JSON.
@@ -41,25 +42,12 @@ fn numbers(text: &str) -> Vec<&str> {
     let mut at = 0;
     while let Some(&byte) = bytes.get(at) {
         match byte {
-            b'"' => {
-                // To the closing quote, past each escaped character.
-                at += 1;
-                while let Some(&byte) = bytes.get(at) {
-                    at += if byte == b'\\' { 2 } else { 1 };
-                    if byte == b'"' {
-                        break;
-                    }
-                }
-            }
+            b'"' => at = string_end(bytes, at),
             b'-' | b'0'..=b'9' => {
-                let start = at;
-                while bytes.get(at).is_some_and(|byte| {
-                    matches!(byte, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
-                }) {
-                    at += 1;
-                }
-                // Every byte taken is ASCII, so `start..at` lies on character boundaries.
-                found.extend(text.get(start..at));
+                let end = number_end(bytes, at);
+                // Every byte taken is ASCII, so `at..end` lies on character boundaries.
+                found.extend(text.get(at..end));
+                at = end;
             }
             _ => at += 1,
         }
