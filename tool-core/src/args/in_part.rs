@@ -44,9 +44,13 @@ pub(super) fn fault(text: &str, error: &serde_json::Error) -> Option<Fault> {
     // The checker refuses a number with a fraction where the schema says `integer`, and takes
     // one below 2^52 for the integer it is; a schema that says less leaves them to here.
     let why = match n.fract() == 0.0 {
-        true if n.abs() >= FRACTION_LOST => PAST_EXACT,
-        true => ", which a 128-bit integer reads in digits alone: write it so",
-        false => ", which is not a whole number",
+        true if n.abs() >= FRACTION_LOST => PAST_EXACT.to_owned(),
+        // Below 2^52 the double is the whole number written.
+        true => format!(
+            ", which a 128-bit integer reads in digits alone: write {}",
+            n as i64
+        ),
+        false => ", which is not a whole number".to_owned(),
     };
     let path = path_to(text, start)?.0;
     let number = cut_after(number, NUMBER_SHOWN);
@@ -117,7 +121,7 @@ mod tests {
     fn the_number_read_in_part_is_found_where_serde_stopped() {
         let received =
             |number: &str, why: &str| format!("expected an integer, received {number}{why}");
-        let digits = ", which a 128-bit integer reads in digits alone: write it so";
+        let digits = ", which a 128-bit integer reads in digits alone: write 1000";
         let long = format!(r#"{{"big": [4503599627370496.{}1]}}"#, "0".repeat(100));
         let cut = format!("4503599627370496.{}…", "0".repeat(23));
         for (text, found) in [
