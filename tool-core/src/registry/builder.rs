@@ -22,7 +22,7 @@ impl RegistryBuilder {
     /// Adds a tool; for `#[tool] async fn note_write`, pass `NoteWrite`. A tool added on its
     /// own is a toolkit of its own, named like it.
     pub fn tool(mut self, tool: impl Tool) -> Self {
-        let (entry, definition) = Entry::single(Arc::new(tool));
+        let (entry, definition) = Entry::new(Arc::new(tool), None);
         self.entries.push(entry);
         self.definitions.push(definition);
         self
@@ -30,7 +30,7 @@ impl RegistryBuilder {
 
     /// Adds a tool that is already shared, in the toolkit of this name.
     pub fn shared_tool(mut self, tool: Arc<dyn Tool>, toolkit: &str) -> Self {
-        let (entry, definition) = Entry::shared(tool, toolkit);
+        let (entry, definition) = Entry::new(tool, Some(toolkit.into()));
         self.definitions.push(definition);
         self.entries.push(entry);
         self

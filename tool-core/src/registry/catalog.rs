@@ -49,19 +49,13 @@ pub(super) struct Entry {
 }
 
 impl Entry {
-    /// A tool on its own, in a toolkit named like it, with its definition.
-    pub(super) fn single(tool: Arc<dyn Tool>) -> (Entry, ToolDefinition) {
+    /// `tool` in `toolkit` (without one, in a toolkit named like the tool), with its
+    /// definition; held under a catch of panics unless it only makes its future
+    /// (`run/guarded.rs`).
+    pub(super) fn new(tool: Arc<dyn Tool>, toolkit: Option<Arc<str>>) -> (Entry, ToolDefinition) {
         let tool = guarded(tool);
         let definition = tool.definition();
-        let toolkit = definition.name.as_str().into();
-        (Entry { tool, toolkit }, definition)
-    }
-
-    /// A tool already shared, in the toolkit of this name, with its definition.
-    pub(super) fn shared(tool: Arc<dyn Tool>, toolkit: &str) -> (Entry, ToolDefinition) {
-        let tool = guarded(tool);
-        let definition = tool.definition();
-        let toolkit = toolkit.into();
+        let toolkit = toolkit.unwrap_or_else(|| definition.name.as_str().into());
         (Entry { tool, toolkit }, definition)
     }
 
@@ -70,15 +64,7 @@ impl Entry {
         toolkit: T,
     ) -> impl Iterator<Item = (Entry, ToolDefinition)> {
         let name: Arc<str> = T::NAME.into();
-        toolkit.into_tools().into_iter().map(move |tool| {
-            let tool = guarded(tool);
-            let definition = tool.definition();
-            let entry = Entry {
-                tool,
-                toolkit: name.clone(),
-            };
-            (entry, definition)
-        })
+        (toolkit.into_tools().into_iter()).map(move |tool| Entry::new(tool, Some(name.clone())))
     }
 }
 

@@ -61,14 +61,14 @@ impl Registry {
 
     /// Adds a tool at the end; an error, changing nothing, if its name is taken.
     pub fn add(&self, tool: impl Tool) -> Result<(), RegistryError> {
-        self.add_entries(vec![Entry::single(Arc::new(tool))])
+        self.add_entries(vec![Entry::new(Arc::new(tool), None)])
     }
 
     /// Adds a tool that is already shared at the end, in the toolkit of this name (as
     /// [`RegistryBuilder::shared_tool`](crate::registry::RegistryBuilder::shared_tool) does);
     /// an error, changing nothing, if its name is taken.
     pub fn add_shared(&self, tool: Arc<dyn Tool>, toolkit: &str) -> Result<(), RegistryError> {
-        self.add_entries(vec![Entry::shared(tool, toolkit)])
+        self.add_entries(vec![Entry::new(tool, Some(toolkit.into()))])
     }
 
     /// Adds every tool of a toolkit at the end; an error, changing nothing, if a name is
@@ -94,7 +94,7 @@ impl Registry {
     /// Puts `tool` in place of the tool of the same name, keeping its position and toolkit, or
     /// adds it at the end if there is none.
     pub fn replace(&self, tool: impl Tool) -> Result<(), RegistryError> {
-        let (entry, definition) = Entry::single(Arc::new(tool));
+        let (entry, definition) = Entry::new(Arc::new(tool), None);
         refuse_unexportable(std::slice::from_ref(&definition), &self.config.providers)?;
         let name = definition.name.clone();
         let replaced = self.change(|entries, definitions| {
