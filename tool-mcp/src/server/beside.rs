@@ -5,11 +5,8 @@
 //!
 //! rmcp's `ServerHandler` returns `impl Future`, which cannot be called through a `dyn`; the
 //! [`Beside`] trait is the same methods with boxed futures, written once for every handler.
-//! rmcp runs each request in a task of its own, and a task that panics answers nothing: the
-//! client would wait for ever. So a panic in the host's handler is caught and answered as an
-//! internal error naming the method, its text logged.
+//! Each is called under `host_code`'s catch of panics.
 
-use futures::FutureExt;
 use rmcp::ErrorData as McpError;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
@@ -19,11 +16,9 @@ use rmcp::model::{
     SubscribeRequestParams, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
-use std::any::Any;
-use std::fmt::{Debug, Display};
-use std::future::Future;
-use std::panic::AssertUnwindSafe;
 use tool_core::call::BoxFuture;
+
+use super::host_code::{caught, or_instead};
 
 type Answer<'a, T> = BoxFuture<'a, Result<T, McpError>>;
 
@@ -81,10 +76,7 @@ impl<H: ServerHandler> Beside for H {
     fn info(&self) -> InitializeResult {
         // A panic here would end the connection (rmcp asks for it while it answers
         // `initialize`): the host's handler then serves nothing, and ours is announced alone.
-        std::panic::catch_unwind(AssertUnwindSafe(|| self.get_info())).unwrap_or_else(|panic| {
-            logged(&"initialize", &*panic);
-            InitializeResult::default()
-        })
+        or_instead("get_info", || self.get_info(), InitializeResult::default)
     }
     fn complete(
         &self,
@@ -170,45 +162,6 @@ impl<H: ServerHandler> Beside for H {
             ServerHandler::on_custom_request(self, request, context)
         })
     }
-}
-
-/// The host's handler's answer to `method`, which `answer` makes, boxed: a panic in it, as
-/// the answer is made or awaited, answered as an internal error that names the method (its
-/// text logged, not shown: a handler's panic may tell of its internals).
-fn caught<'a, T: 'a, F>(
-    method: impl Display + Debug + Send + 'a,
-    answer: impl FnOnce() -> F + Send + 'a,
-) -> Answer<'a, T>
-where
-    F: Future<Output = Result<T, McpError>> + Send + 'a,
-{
-    Box::pin(async move {
-        match AssertUnwindSafe(async move { answer().await })
-            .catch_unwind()
-            .await
-        {
-            Ok(answer) => answer,
-            Err(panic) => {
-                logged(&method, &*panic);
-                Err(McpError::internal_error(
-                    format!(
-                        "the server's handler failed unexpectedly answering `{method}`; the \
-                         details were logged"
-                    ),
-                    None,
-                ))
-            }
-        }
-    })
-}
-
-/// Logs the host's handler's panic in what it was doing (`method`, which a client may have
-/// named, written quoted).
-fn logged(method: &dyn Debug, panic: &(dyn Any + Send)) {
-    let text = (panic.downcast_ref::<&str>().copied())
-        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("a panic without a message");
-    tracing::error!(?method, panic = text, "the host's handler panicked");
 }
 
 /// Our capabilities with the host handler's for what it serves: prompts, resources and

@@ -13,7 +13,8 @@
 //! `ending`), `sessions`
 //! (which grant, which deferred-loading session and which log level a request is served by),
 //! `handler` (rmcp's `ServerHandler`: every MCP method), `beside` (the host's own rmcp handler,
-//! for the methods that are not a tool's), and `notices` (a call's progress and log messages
+//! for the methods that are not a tool's), `host_code` (the host's handler and hooks, a panic
+//! in them caught and stood in for), and `notices` (a call's progress and log messages
 //! as notifications), `tokens` (what a bearer token decides, with the `oauth` feature); without
 //! the `http` feature, `without_http` (its methods, each a compile
 //! error naming the feature), and without `asking`, `without_asking` (the same for its
@@ -33,6 +34,7 @@ mod ending;
 #[cfg(feature = "http")]
 mod events;
 mod handler;
+mod host_code;
 #[cfg(feature = "http")]
 mod http;
 mod notices;

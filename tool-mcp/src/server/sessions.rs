@@ -4,8 +4,6 @@
 //! through the task store when there is one, and the level its calls log at.
 
 use std::borrow::Cow;
-#[cfg(feature = "http")]
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use std::sync::PoisonError;
 
@@ -17,6 +15,8 @@ use tool_core::Registry;
 use tool_core::call::LogLevel;
 
 use super::McpServer;
+#[cfg(feature = "http")]
+use super::host_code::or_instead;
 use crate::owner::Owner;
 #[cfg(feature = "http")]
 use crate::owner::{HttpRequestParts, is_current};
@@ -54,10 +54,8 @@ impl McpServer {
     pub(super) fn host_registry(&self, caller: Option<&str>, over_http: bool) -> Cow<'_, Registry> {
         let grant = match caller {
             // A hook that panics grants nothing (and the request is answered).
-            Some(caller) => (self.grant.as_ref()).map(|grant| {
-                catch_unwind(AssertUnwindSafe(|| grant(caller)))
-                    .unwrap_or_else(|_| panicked("with_grant", Grant::new()))
-            }),
+            Some(caller) => (self.grant.as_ref())
+                .map(|grant| or_instead("with_grant", || grant(caller), Grant::new)),
             None if over_http => match &self.anonymous {
                 Some(grant) => Some(grant.clone()),
                 None if self.caller.is_some() || self.grant.is_some() => Some(Grant::new()),
@@ -128,8 +126,7 @@ impl McpServer {
     pub(crate) fn caller_from(&self, parts: &HttpRequestParts) -> Option<String> {
         match &self.caller {
             // A hook that panics names no caller (and the request is answered as such).
-            Some(identify) => catch_unwind(AssertUnwindSafe(|| identify(parts)))
-                .unwrap_or_else(|_| panicked("with_caller", None)),
+            Some(identify) => or_instead("with_caller", || identify(parts), || None),
             #[cfg(feature = "oauth")]
             None => crate::auth::token_in(parts).map(|token| token.subject().to_owned()),
             #[cfg(not(feature = "oauth"))]
@@ -261,15 +258,4 @@ impl RequestSession {
             | RequestSession::Unbound(session) => session,
         }
     }
-}
-
-/// What a host's `hook` that panicked stands for: `instead`, the panic logged (its text the
-/// panic hook has written already).
-#[cfg(feature = "http")]
-fn panicked<T>(hook: &str, instead: T) -> T {
-    tracing::error!(
-        hook,
-        "the host's hook panicked; the request was served without what it says"
-    );
-    instead
 }
