@@ -418,3 +418,19 @@ async fn adjusted_arguments_are_held_to_the_size_limit_too() {
     let roomier = registry().with_max_argument_bytes(sent.to_string().len() + 2);
     assert!(!call(&roomier, "note_purge", sent).await.is_refused());
 }
+
+/// Counts notes by their revision.
+#[tool(readonly, lenient)]
+async fn note_tally(by_revision: std::collections::BTreeMap<u32, u32>) -> String {
+    format!("{by_revision:?}")
+}
+
+#[tokio::test]
+async fn a_map_keyed_by_numbers_has_its_values_adjusted_as_any_map() {
+    let registry = Registry::builder().tool(NoteTally).build().unwrap();
+    let result = call(&registry, "note_tally", json!({"by_revision": {"3": "7"}})).await;
+    assert_eq!(
+        result.text(),
+        "{3: 7}\nadjusted\tby_revision.3\tread the text \"7\" as the number 7"
+    );
+}

@@ -18,6 +18,7 @@ use super::path::{Path, quote};
 use crate::args::leniency::Leniency;
 use crate::args::tree::Node;
 use crate::schema::keywords::only_solid_branch;
+use crate::schema::patterns::NONE;
 use crate::schema::walk::{Lookup, Root};
 
 /// How many `$ref`s and optionals one value's schema may go through before it counts as
@@ -232,11 +233,17 @@ impl<'s> Adjuster<'s> {
         let others = schema
             .lookup("additionalProperties")
             .and_then(Value::as_object);
+        let keyed = schema
+            .lookup("patternProperties")
+            .and_then(Value::as_object);
         for (key, item) in fields.iter_mut() {
-            let field_schema = properties
-                .and_then(|properties| properties.lookup(key))
-                .map(Value::as_object)
-                .unwrap_or(others);
+            // A field's own schema; else the first a pattern its name matches gives (a map
+            // keyed by numbers); else the others'.
+            let by_pattern = || (keyed?.iter()).find(|(pattern, _)| NONE.key_matches(pattern, key));
+            let field_schema = match properties.and_then(|properties| properties.lookup(key)) {
+                Some(property) => property.as_object(),
+                None => by_pattern().map_or(others, |(_, values)| values.as_object()),
+            };
             let Some(field_schema) = field_schema else {
                 continue;
             };

@@ -5,7 +5,7 @@
 //! with, `required.rs`), or on a tool's own output, in debug builds, so it may take its time,
 //! within bounds that no input can escape.
 
-use std::borrow::Cow;
+mod fields;
 
 use serde_json::{Map, Value};
 
@@ -468,96 +468,6 @@ impl<'s> Checker<'s> {
             }
         }
     }
-
-    fn check_fields(
-        &mut self,
-        object: &mut Vec<(Cow<'_, str>, Node<'_>)>,
-        keywords: &Keywords<'s>,
-        path: &mut Path,
-    ) {
-        let properties = keywords.properties.and_then(Value::as_object);
-        let extra = keywords.additional_properties;
-        if let Some(properties) = properties.filter(|_| Node::sent_twice(object)) {
-            // A struct's field is read once; serde refuses a second (and would name only the
-            // first field sent twice).
-            for key in properties.keys() {
-                if object
-                    .iter()
-                    .filter(|(name, _)| name == key)
-                    .nth(1)
-                    .is_some()
-                {
-                    path.with_field(key, |path| {
-                        self.fault(
-                            path,
-                            format!("duplicate field `{key}`: sent more than once; send it once"),
-                        )
-                    });
-                }
-            }
-        }
-        let known =
-            |key: &str| properties.is_some_and(|properties| properties.lookup(key).is_some());
-        match extra {
-            Some(Value::Bool(false)) => {
-                for (key, _) in object.iter().filter(|(key, _)| !known(key)) {
-                    let problem = match unsent_near(key, properties, object) {
-                        Some(meant) => format!("unknown field; did you mean {meant}?"),
-                        None => "unknown field".to_owned(),
-                    };
-                    path.with_field(key, |path| self.fault(path, problem));
-                }
-            }
-            Some(extra @ Value::Object(_)) => {
-                for (key, value) in object.iter_mut().filter(|(key, _)| !known(key)) {
-                    path.with_field(key, |path| self.check(value, extra, path));
-                }
-            }
-            _ => {}
-        }
-        let bounds = (keywords.min_properties, keywords.max_properties);
-        self.check_count(object.len(), bounds, "fields", path);
-        let required = keywords.required.and_then(Value::as_array);
-        // A field required here and described elsewhere (`anyOf: [{"required": ["phone"]}]`
-        // beside the object's `properties`), or nowhere.
-        let elsewhere = required.filter(|_| self.required_elsewhere);
-        for key in elsewhere.into_iter().flatten().filter_map(Value::as_str) {
-            if !object.iter().any(|(name, _)| name == key) && !known(key) {
-                path.with_field(key, |path| self.fault(path, "missing".to_owned()));
-            }
-        }
-        let Some(properties) = properties else {
-            return;
-        };
-        for (key, property) in properties {
-            let value = object
-                .iter_mut()
-                .find_map(|(name, value)| (name == key).then_some(value));
-            match value {
-                Some(value) => path.with_field(key, |path| self.check(value, property, path)),
-                None if required.is_some_and(|required| required.iter().any(|r| r == key)) => {
-                    let expected = self.words.of(property);
-                    path.with_field(key, |path| {
-                        self.fault(path, format!("missing; expected {expected}"))
-                    });
-                }
-                None => {}
-            }
-        }
-    }
-}
-
-/// The field of `properties` that the unknown `key` most likely meant, among those not sent.
-fn unsent_near<'p>(
-    key: &str,
-    properties: Option<&'p Map<String, Value>>,
-    object: &[(Cow<'_, str>, Node<'_>)],
-) -> Option<&'p str> {
-    let unsent = properties?
-        .keys()
-        .map(String::as_str)
-        .filter(|field| !object.iter().any(|(sent, _)| sent == field));
-    nearest(key, unsent)
 }
 
 /// The one value a property's schema allows (`const`, or an `enum` of one), as a tag has.

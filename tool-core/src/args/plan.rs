@@ -210,6 +210,7 @@ impl Compiler<'_> {
         }
         let unplanned = keywords.all_of.is_some()
             || keywords.condition.is_some()
+            || keywords.pattern_properties.is_some()
             || keywords.prefix_items.is_some()
             || keywords.unique_items == Some(&Value::Bool(true));
         if unplanned {

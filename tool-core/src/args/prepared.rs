@@ -112,7 +112,9 @@ impl Prepared {
 
 /// The fields `schema` shows at its top, when it takes no others.
 fn names(schema: &Map<String, Value>) -> Option<Box<[String]>> {
-    if schema.get("additionalProperties") != Some(&Value::Bool(false)) {
+    if schema.get("additionalProperties") != Some(&Value::Bool(false))
+        || schema.contains_key("patternProperties")
+    {
         return None;
     }
     let shown = schema.get("properties").and_then(Value::as_object);

@@ -26,6 +26,7 @@ pub mod gemini;
 pub mod mcp;
 mod mcp_meta;
 pub mod openai;
+mod unfit;
 
 use std::fmt;
 
@@ -192,7 +193,7 @@ pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<Expo
             });
         }
         if !definition.allows_any() {
-            for path in dialect::untyped_fields(&definition.input_schema) {
+            for path in unfit::untyped_fields(&definition.input_schema) {
                 errors.push(ExportError {
                     tool: definition.name.clone(),
                     provider: None,
@@ -216,7 +217,7 @@ pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<Expo
             let unsendable = crate::schema::headers::unsendable(&definition.input_schema);
             for (path, problem) in unsendable
                 .into_iter()
-                .chain(dialect::unenforceable(&definition.input_schema))
+                .chain(unfit::unenforceable(&definition.input_schema))
             {
                 errors.push(ExportError {
                     tool: definition.name.clone(),
@@ -226,7 +227,7 @@ pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<Expo
                 });
             }
         }
-        for name in dialect::endless_definitions(&definition.input_schema) {
+        for name in unfit::endless_definitions(&definition.input_schema) {
             errors.push(ExportError {
                 tool: definition.name.clone(),
                 provider: None,

@@ -90,8 +90,9 @@ impl<T: JsonSchema> Form<T> {
         form.insert("type".into(), "object".into());
         let single = schema.get("type") != Some(&Value::from("object"));
         if !single {
-            if schema.contains_key("additionalProperties")
-                && schema.get("additionalProperties") != Some(&Value::Bool(false))
+            if (schema.contains_key("additionalProperties")
+                && schema.get("additionalProperties") != Some(&Value::Bool(false)))
+                || schema.contains_key("patternProperties")
             {
                 return Err(unsupported("it", "takes fields of any name"));
             }

@@ -31,6 +31,7 @@ pub(crate) struct Keywords<'s> {
     pub(crate) items: Option<&'s Value>,
     pub(crate) properties: Option<&'s Value>,
     pub(crate) additional_properties: Option<&'s Value>,
+    pub(crate) pattern_properties: Option<&'s Value>,
     pub(crate) required: Option<&'s Value>,
     pub(crate) min_properties: Option<&'s Value>,
     pub(crate) max_properties: Option<&'s Value>,
@@ -92,6 +93,7 @@ impl<'s> Keywords<'s> {
             "items" => &mut self.items,
             "properties" => &mut self.properties,
             "additionalProperties" => &mut self.additional_properties,
+            "patternProperties" => &mut self.pattern_properties,
             "required" => &mut self.required,
             "minProperties" => &mut self.min_properties,
             "maxProperties" => &mut self.max_properties,
@@ -129,21 +131,9 @@ pub(crate) fn is_understood(keyword: &str) -> bool {
     Keywords::default().slot(keyword).is_some() || is_annotation(keyword)
 }
 
-/// What to do about `keyword`, which the registry does not know ([`is_understood`]).
-pub(crate) fn without(keyword: &str) -> &'static str {
-    match keyword {
-        // schemars describes a map keyed by numbers so: the fix is in the Rust type.
-        "patternProperties" => {
-            "if it describes a map keyed by numbers (schemars describes a `HashMap<u32, _>` so), \
-             key the map by `String` and read the numbers in the handler; else take it out of \
-             the schema (and check it in the handler, saying so in the description)"
-        }
-        _ => {
-            "take it out of the schema (and check it in the handler, saying so in the \
-             description)"
-        }
-    }
-}
+/// What to do about a keyword the registry does not know ([`is_understood`]).
+pub(crate) const WITHOUT: &str =
+    "take it out of the schema (and check it in the handler, saying so in the description)";
 
 /// Whether `keyword` says something of a value without constraining it. Extensions (`x-...`)
 /// are annotations too.

@@ -132,8 +132,8 @@ fn close_nested_objects(schema: Map<String, Value>) -> Map<String, Value> {
 }
 
 /// `map`'s `$ref` replaced by the fields of the object it names in `definitions` (their
-/// `properties`, `required` and `additionalProperties`; `map`'s own fields kept where both
-/// name one), when it names one.
+/// `properties`, `required`, `additionalProperties` and `patternProperties`; `map`'s own
+/// fields kept where both name one), when it names one.
 fn take_in_reference(map: &mut Map<String, Value>, definitions: Option<&Value>) {
     let Some(target) = (map.get("$ref").and_then(Value::as_str))
         .and_then(walk::definition_name)
@@ -163,9 +163,10 @@ fn take_in_reference(map: &mut Map<String, Value>, definitions: Option<&Value>) 
             }
         }
     }
-    if let Some(other) = target.get("additionalProperties") {
-        map.entry("additionalProperties")
-            .or_insert_with(|| other.clone());
+    for others in ["additionalProperties", "patternProperties"] {
+        if let Some(taken) = target.get(others) {
+            map.entry(others).or_insert_with(|| taken.clone());
+        }
     }
 }
 

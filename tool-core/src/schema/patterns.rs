@@ -11,7 +11,10 @@
 //! Without the `patterns` feature there is no `regex` crate to read them with: [`Regex`] is
 //! then a type no value has, [`readable`] says to turn the feature on, and every pattern
 //! matches nothing, so a schema with a pattern is refused when the registry is made and a value
-//! checked against one any other way (an answer to a question) is refused too.
+//! checked against one any other way (an answer to a question) is refused too. The two
+//! patterns schemars gives the keys of a map keyed by integers (`patternProperties`) are
+//! matched by hand, with the feature or without it: such a map is a plain Rust type, and needs
+//! no regular expression to check.
 
 #[cfg(feature = "patterns")]
 pub(crate) use regex::Regex;
@@ -145,6 +148,11 @@ impl Patterns {
             .map(|(_, regex)| regex.clone())
     }
 
+    /// Whether `key` matches `pattern`, a key of `patternProperties`.
+    pub(crate) fn key_matches(&self, pattern: &str, key: &str) -> bool {
+        by_hand(pattern, key).unwrap_or_else(|| self.matches(pattern, key))
+    }
+
     /// Whether `text` matches `pattern` somewhere (patterns are not anchored unless they say
     /// `^` and `$`); a pattern that does not compile matches nothing.
     pub(crate) fn matches(&self, pattern: &str, text: &str) -> bool {
@@ -155,14 +163,70 @@ impl Patterns {
     }
 }
 
-/// Calls `visit` with the path and text of every `pattern` in `schema` and its `$defs`.
+/// Whether `text` matches `pattern`, for the patterns schemars gives the keys of a map keyed
+/// by unsigned or signed integers (`HashMap<u32, _>`, `HashMap<i64, _>`): ASCII digits, as
+/// ECMA 262's `\d` is.
+fn by_hand(pattern: &str, text: &str) -> Option<bool> {
+    let digits = |text: &str| !text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit());
+    match pattern {
+        r"^\d+$" => Some(digits(text)),
+        r"^-?\d+$" => Some(digits(text.strip_prefix('-').unwrap_or(text))),
+        _ => None,
+    }
+}
+
+/// Whether the registry can read `pattern`, a key of `patternProperties`; else what to do.
+pub(crate) fn key_readable(pattern: &str) -> Result<(), String> {
+    match by_hand(pattern, "") {
+        Some(_) => Ok(()),
+        None => readable(pattern),
+    }
+}
+
+/// Calls `visit` with the path and text of every pattern in `schema` and its `$defs`: each
+/// `pattern`, and each key of a `patternProperties` not matched by hand.
 pub(crate) fn for_each_pattern(schema: &Map<String, Value>, visit: &mut dyn FnMut(&str, &str)) {
     let mut schema = Value::Object(schema.clone());
     walk::every_subschema_mut(&mut schema, &mut String::new(), &mut |map, path| {
         if let Some(Value::String(pattern)) = map.get("pattern") {
             visit(path, pattern);
         }
+        if let Some(Value::Object(keyed)) = map.get("patternProperties") {
+            for key in keyed.keys().filter(|key| by_hand(key, "").is_none()) {
+                visit(path, key);
+            }
+        }
     });
+}
+
+#[cfg(test)]
+mod keys {
+    use super::*;
+
+    #[test]
+    fn the_keys_of_a_map_keyed_by_integers_are_matched_with_the_feature_or_without() {
+        let patterns = Patterns::default();
+        for (pattern, key, matches) in [
+            (r"^\d+$", "0", true),
+            (r"^\d+$", "4096", true),
+            (r"^\d+$", "-1", false),
+            (r"^\d+$", "", false),
+            (r"^\d+$", "1.5", false),
+            (r"^\d+$", "٣", false),
+            (r"^-?\d+$", "-12", true),
+            (r"^-?\d+$", "12", true),
+            (r"^-?\d+$", "-", false),
+            (r"^-?\d+$", "--1", false),
+            (r"^-?\d+$", "1-", false),
+        ] {
+            assert_eq!(
+                patterns.key_matches(pattern, key),
+                matches,
+                "{pattern} on {key:?}"
+            );
+            assert!(key_readable(pattern).is_ok());
+        }
+    }
 }
 
 #[cfg(all(test, feature = "patterns"))]

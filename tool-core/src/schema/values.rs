@@ -63,7 +63,7 @@ pub(crate) fn unreadable(map: &Map<String, Value>, root: &Map<String, Value>) ->
                 not_a_schema(keyword, value)
             }
             "prefixItems" | "allOf" | "anyOf" | "oneOf" => list_problem(keyword, value),
-            "properties" | "$defs" => named_problem(keyword, value),
+            "properties" | "patternProperties" | "$defs" => named_problem(keyword, value),
             _ => None,
         };
         problems.extend(problem);
@@ -87,7 +87,12 @@ fn reference_problem(reference: &Value, root: &Map<String, Value>) -> Option<Str
 /// refuses the fields the other names); an export, inlining the definition, could show them
 /// only merged, as one schema that takes more than is taken.
 fn beside_reference(map: &Map<String, Value>, root: &Map<String, Value>) -> Option<String> {
-    const OF_FIELDS: [&str; 3] = ["properties", "additionalProperties", "required"];
+    const OF_FIELDS: [&str; 4] = [
+        "properties",
+        "patternProperties",
+        "additionalProperties",
+        "required",
+    ];
     let reference = map.get("$ref")?.as_str()?;
     let target = Root::new(root).resolve(reference)?.as_object()?;
     let differs = map.iter().find(|(key, value)| {

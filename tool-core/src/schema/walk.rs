@@ -22,7 +22,8 @@ pub(crate) enum Slot<'k> {
     Items,
     /// `prefixItems[i]`: the element at one position of a tuple.
     PrefixItem,
-    /// `additionalProperties`: the values of a map, or of the fields `properties` leaves out.
+    /// `additionalProperties`, or a schema of `patternProperties`: the values of a map, or of
+    /// the fields `properties` leaves out.
     AdditionalProperties,
     /// A branch of `anyOf`, `oneOf` or `allOf`, or `if`, `then` or `else`: another schema for
     /// the same value.
@@ -42,6 +43,11 @@ macro_rules! visit_children {
                 }
                 ("items", value) => $visit(Slot::Items, value)?,
                 ("additionalProperties", value) => $visit(Slot::AdditionalProperties, value)?,
+                ("patternProperties", Value::Object(patterns)) => {
+                    for (_, values) in patterns.$iter() {
+                        $visit(Slot::AdditionalProperties, values)?;
+                    }
+                }
                 ("prefixItems", Value::Array(items)) => {
                     for item in items.$iter() {
                         $visit(Slot::PrefixItem, item)?;

@@ -1,0 +1,181 @@
+//! An object's fields held to its schema: `properties` and `required`, the fields it does not
+//! name (`additionalProperties`, `patternProperties`), and how many it has.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+use super::Checker;
+use crate::args::path::Path;
+use crate::args::tree::Node;
+use crate::outcome::suggest::nearest;
+use crate::schema::keywords::Keywords;
+use crate::schema::walk::Lookup;
+
+impl<'s> Checker<'s> {
+    pub(super) fn check_fields(
+        &mut self,
+        object: &mut Vec<(Cow<'_, str>, Node<'_>)>,
+        keywords: &Keywords<'s>,
+        path: &mut Path,
+    ) {
+        let properties = keywords.properties.and_then(Value::as_object);
+        let extra = keywords.additional_properties;
+        if let Some(properties) = properties.filter(|_| Node::sent_twice(object)) {
+            // A struct's field is read once; serde refuses a second (and would name only the
+            // first field sent twice).
+            for key in properties.keys() {
+                if object
+                    .iter()
+                    .filter(|(name, _)| name == key)
+                    .nth(1)
+                    .is_some()
+                {
+                    path.with_field(key, |path| {
+                        self.fault(
+                            path,
+                            format!("duplicate field `{key}`: sent more than once; send it once"),
+                        )
+                    });
+                }
+            }
+        }
+        let known =
+            |key: &str| properties.is_some_and(|properties| properties.lookup(key).is_some());
+        let keyed = keywords.pattern_properties.and_then(Value::as_object);
+        match extra {
+            _ if keyed.is_some() => self.check_keyed(object, keyed, extra, known, path),
+            Some(Value::Bool(false)) => {
+                for (key, _) in object.iter().filter(|(key, _)| !known(key)) {
+                    let problem = match unsent_near(key, properties, object) {
+                        Some(meant) => format!("unknown field; did you mean {meant}?"),
+                        None => "unknown field".to_owned(),
+                    };
+                    path.with_field(key, |path| self.fault(path, problem));
+                }
+            }
+            Some(extra @ Value::Object(_)) => {
+                for (key, value) in object.iter_mut().filter(|(key, _)| !known(key)) {
+                    path.with_field(key, |path| self.check(value, extra, path));
+                }
+            }
+            _ => {}
+        }
+        let bounds = (keywords.min_properties, keywords.max_properties);
+        self.check_count(object.len(), bounds, "fields", path);
+        let required = keywords.required.and_then(Value::as_array);
+        // A field required here and described elsewhere (`anyOf: [{"required": ["phone"]}]`
+        // beside the object's `properties`), or nowhere.
+        let elsewhere = required.filter(|_| self.required_elsewhere);
+        for key in elsewhere.into_iter().flatten().filter_map(Value::as_str) {
+            if !object.iter().any(|(name, _)| name == key) && !known(key) {
+                path.with_field(key, |path| self.fault(path, "missing".to_owned()));
+            }
+        }
+        let Some(properties) = properties else {
+            return;
+        };
+        for (key, property) in properties {
+            let value = object
+                .iter_mut()
+                .find_map(|(name, value)| (name == key).then_some(value));
+            match value {
+                Some(value) => path.with_field(key, |path| self.check(value, property, path)),
+                None if required.is_some_and(|required| required.iter().any(|r| r == key)) => {
+                    let expected = self.words.of(property);
+                    path.with_field(key, |path| {
+                        self.fault(path, format!("missing; expected {expected}"))
+                    });
+                }
+                None => {}
+            }
+        }
+    }
+
+    /// The fields `properties` does not name, of an object with `patternProperties` (a map
+    /// keyed by numbers, as schemars describes one): each held to the schema of every pattern
+    /// its name matches, or, matching none, to `additionalProperties`.
+    #[cold]
+    fn check_keyed(
+        &mut self,
+        object: &mut [(Cow<'_, str>, Node<'_>)],
+        keyed: Option<&'s Map<String, Value>>,
+        extra: Option<&'s Value>,
+        known: impl Fn(&str) -> bool,
+        path: &mut Path,
+    ) {
+        let Some(keyed) = keyed else { return };
+        for (key, value) in object.iter_mut().filter(|(key, _)| !known(key)) {
+            let mut matched = false;
+            for (pattern, values) in keyed {
+                if self.patterns.key_matches(pattern, key) {
+                    matched = true;
+                    path.with_field(key, |path| self.check(value, values, path));
+                }
+            }
+            match extra {
+                _ if matched => {}
+                Some(Value::Bool(false)) => {
+                    let patterns: Vec<&str> = keyed.keys().map(String::as_str).collect();
+                    let problem = format!("expected a key matching {}", patterns.join(" or "));
+                    path.with_field(key, |path| self.fault(path, problem));
+                }
+                Some(extra @ Value::Object(_)) => {
+                    path.with_field(key, |path| self.check(value, extra, path));
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The field of `properties` that the unknown `key` most likely meant, among those not sent.
+fn unsent_near<'p>(
+    key: &str,
+    properties: Option<&'p Map<String, Value>>,
+    object: &[(Cow<'_, str>, Node<'_>)],
+) -> Option<&'p str> {
+    let unsent = properties?
+        .keys()
+        .map(String::as_str)
+        .filter(|field| !object.iter().any(|(sent, _)| sent == field));
+    nearest(key, unsent)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::args::validate;
+
+    #[test]
+    fn a_key_a_pattern_takes_is_held_to_its_schema_and_no_other() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"name": {"type": "string"}},
+            "patternProperties": {"^\\d+$": {"type": "integer"}, "^-?\\d+$": {"minimum": 0}},
+            "additionalProperties": {"type": "boolean"},
+        });
+        let schema = schema.as_object().cloned().unwrap_or_default();
+        let faults = |value: serde_json::Value| {
+            let faults = validate(&value, &schema);
+            (faults.into_iter())
+                .map(|fault| format!("{}: {}", fault.path, fault.problem))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            faults(json!({"name": "a", "1": 2, "-3": true, "x": false})),
+            Vec::<String>::new(),
+            "a field of `properties`, a key each pattern takes, and another"
+        );
+        assert_eq!(
+            faults(json!({"name": 1, "2": "b", "-3": -1, "x": 4})),
+            [
+                "2: expected integer, received \"b\"",
+                "-3: expected at least 0, received -1",
+                "x: expected boolean, received 4",
+                "name: expected string, received 1",
+            ]
+        );
+    }
+}

@@ -1,0 +1,141 @@
+//! What in a tool's input schema makes the registry refuse the tool when it is made: fields
+//! that say nothing of what to send, rules it could not enforce (a model would be told a rule
+//! nobody holds), and definitions that are only references to themselves.
+
+use serde_json::{Map, Value};
+
+use super::dialect::STANDARD_FORMATS;
+use crate::args::shown;
+use crate::schema::{formats, keywords, patterns, values, walk};
+
+/// The paths of fields of no single type: schemas such as `true` or `{}` (what
+/// `serde_json::Value` gives) that say nothing of what to send.
+pub(crate) fn untyped_fields(schema: &Map<String, Value>) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut root = Value::Object(schema.clone());
+    walk::every_subschema_mut(&mut root, &mut String::new(), &mut |map, path| {
+        if let Some(Value::Object(properties)) = map.get("properties") {
+            for (field, property) in properties {
+                if says_nothing(property) {
+                    found.push(if path.is_empty() {
+                        field.clone()
+                    } else {
+                        format!("{path}.{field}")
+                    });
+                }
+            }
+        }
+    });
+    found
+}
+
+/// Every rule in `schema` the registry could not enforce, with the path of its field: a
+/// keyword the checker does not know, or whose value it cannot read, a `$ref` that leads
+/// nowhere in the schema, a standard format it does not check, a pattern the `regex` crate
+/// cannot read.
+pub(crate) fn unenforceable(schema: &Map<String, Value>) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    let mut root = Value::Object(schema.clone());
+    walk::every_subschema_mut(&mut root, &mut String::new(), &mut |map, path| {
+        let path = shown(path.to_owned());
+        for problem in values::unreadable(map, schema) {
+            found.push((path.clone(), problem));
+        }
+        for keyword in map
+            .keys()
+            .filter(|keyword| !keywords::is_understood(keyword))
+        {
+            found.push((
+                path.clone(),
+                format!(
+                    "`{keyword}` is not a keyword the registry can check, so a model would be \
+                     told a rule nobody enforces; {}",
+                    keywords::WITHOUT
+                ),
+            ));
+        }
+        if let Some(Value::String(format)) = map.get("format")
+            && STANDARD_FORMATS.contains(&format.as_str())
+            && formats::expected(format).is_none()
+        {
+            let problem = match formats::feature_for(format) {
+                Some(feature) => format!(
+                    "the format `{format}` is checked with tool-core's `{feature}` feature, \
+                     which is off: {}",
+                    crate::features::enable(feature)
+                ),
+                None => format!(
+                    "the format `{format}` is not one the registry can check; take it out, or \
+                     use a type the registry checks"
+                ),
+            };
+            found.push((path.clone(), problem));
+        }
+        if let Some(Value::String(pattern)) = map.get("pattern")
+            && let Err(problem) = crate::schema::patterns::readable(pattern)
+        {
+            found.push((path.clone(), problem));
+        }
+        if let Some(Value::Object(keyed)) = map.get("patternProperties") {
+            let unread = keyed
+                .keys()
+                .filter_map(|key| patterns::key_readable(key).err());
+            found.extend(unread.map(|problem| (path.clone(), problem)));
+        }
+    });
+    found
+}
+
+/// The names of definitions that are a chain of `$ref`s leading back to themselves, as
+/// `struct A(Box<A>)` gives: no finite value fits one, and serde, reading one, recurses
+/// without end (whatever the input, since a newtype consumes none of it).
+pub(crate) fn endless_definitions(schema: &Map<String, Value>) -> Vec<String> {
+    let Some(defs) = schema.get("$defs").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let next = |def: &Value| {
+        def.get("$ref")
+            .and_then(Value::as_str)
+            .and_then(walk::definition_name)
+            .map(str::to_owned)
+    };
+    defs.iter()
+        .filter(|(name, def)| {
+            let mut seen = vec![name.to_string()];
+            let mut current = next(def);
+            while let Some(target) = current {
+                if target == **name {
+                    return true;
+                }
+                if seen.contains(&target) {
+                    return false;
+                }
+                current = defs.get(&target).and_then(next);
+                seen.push(target);
+            }
+            false
+        })
+        .map(|(name, _)| name.clone())
+        .collect()
+}
+
+/// Whether a schema constrains nothing: `true`, or an object with no type-giving keyword.
+fn says_nothing(schema: &Value) -> bool {
+    match schema {
+        Value::Bool(true) => true,
+        Value::Object(map) => ![
+            "type",
+            "$ref",
+            "anyOf",
+            "oneOf",
+            "allOf",
+            "enum",
+            "const",
+            "properties",
+            "items",
+        ]
+        .iter()
+        .any(|key| map.contains_key(*key)),
+        _ => false,
+    }
+}
