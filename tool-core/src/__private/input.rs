@@ -5,7 +5,6 @@
 use std::sync::OnceLock;
 
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
 
 use crate::args::prepared::Prepared;
 use crate::call::arguments::Arguments;
@@ -34,8 +33,8 @@ impl<T: DeserializeOwned + schemars::JsonSchema> ToolInput for T {}
 /// What the generated code does with its input type, reached through one generic call so that
 /// a bad parameter type is reported once here (and precisely at the parameter).
 pub struct InputOps<T> {
-    /// The input schema, from the tool's cell.
-    pub schema: fn(&'static SchemaCell) -> &'static Map<String, Value>,
+    /// The input schema, prepared, from the tool's cell.
+    pub prepared: fn(&'static SchemaCell) -> &'static Prepared,
     /// Parses a call's arguments.
     pub parse: fn(&Arguments, &'static SchemaCell, &str) -> Result<T, Refusal>,
 }
@@ -43,7 +42,7 @@ pub struct InputOps<T> {
 /// The operations on input type `T`.
 pub const fn input_ops<T: ToolInput>() -> InputOps<T> {
     InputOps {
-        schema: input_schema::<T>,
+        prepared: prepared::<T>,
         parse: parse_arguments::<T>,
     }
 }
@@ -52,13 +51,9 @@ pub const fn input_ops<T: ToolInput>() -> InputOps<T> {
 /// `#[serde(deny_unknown_fields)]`.
 pub const fn generated_input_ops<T: ToolInput>() -> InputOps<T> {
     InputOps {
-        schema: input_schema::<T>,
+        prepared: prepared::<T>,
         parse: parse_generated_arguments::<T>,
     }
-}
-
-fn input_schema<T: ToolInput>(cell: &'static SchemaCell) -> &'static Map<String, Value> {
-    prepared::<T>(cell).schema()
 }
 
 fn prepared<T: ToolInput>(cell: &'static SchemaCell) -> &'static Prepared {

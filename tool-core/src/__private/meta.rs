@@ -6,6 +6,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use crate::args::leniency::Leniency;
+use crate::args::prepared::Prepared;
 use crate::tool::definition::{Annotations, ToolDefinition};
 
 /// What `#[tool(...)]` says about a tool, besides its types.
@@ -98,9 +99,10 @@ impl Declared {
 /// The definition of a tool.
 pub fn definition(
     meta: &Meta,
-    input_schema: &Map<String, Value>,
+    input: &Prepared,
     output_schema: Option<Map<String, Value>>,
 ) -> ToolDefinition {
+    let input_schema = input.schema();
     let mut definition = ToolDefinition::new(
         meta.name,
         meta.summary.unwrap_or(meta.description),
@@ -127,8 +129,11 @@ pub fn definition(
     }
     for rule in meta.rules {
         if let Some((path, problem)) = rule.unapplied(input_schema) {
-            definition = definition.with_unapplied_rule(path, problem);
+            definition = definition.with_untrue_part(path, problem);
         }
+    }
+    for (path, problem) in input.unread_keys() {
+        definition = definition.with_untrue_part(path.clone(), problem.clone());
     }
     definition
 }

@@ -24,6 +24,8 @@ mod conditions;
 mod guard;
 mod in_part;
 mod json_text;
+mod keyed;
+mod least;
 pub(crate) mod leniency;
 mod numbers;
 mod path;
@@ -359,11 +361,8 @@ fn refusal(tool: &str, schema: &Map<String, Value>, faults: Vec<Fault>) -> Refus
         })
         .collect();
     refusal.lines.reserve(1);
-    let fields = schema
-        .lookup("properties")
-        .and_then(Value::as_object)
-        .map(|properties| properties.keys().cloned().collect::<Vec<_>>())
-        .unwrap_or_default();
+    let fields = schema.lookup("properties").and_then(Value::as_object);
+    let fields = fields.map_or_else(Vec::new, |fields| fields.keys().cloned().collect());
     refusal.lines.push(Line {
         label: "fields".into(),
         cells: fields,

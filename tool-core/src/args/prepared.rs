@@ -22,6 +22,9 @@ pub struct Prepared {
     required_elsewhere: bool,
     /// The fields a closed object at its top shows.
     names: Option<Box<[String]>>,
+    /// The maps keyed by numbers its type is not seen reading a key of (`keyed.rs`): where
+    /// each sits, and what to do.
+    unread_keys: Vec<(String, String)>,
 }
 
 /// What the parser reads of a schema.
@@ -67,6 +70,7 @@ impl Prepared {
             schema,
             patterns,
             plan,
+            unread_keys: Vec::new(),
         }
     }
 
@@ -81,17 +85,29 @@ impl Prepared {
     }
 
     fn for_type(schema: Map<String, Value>, read: &mut Read<'_>) -> Prepared {
-        // Asked, the type says whether serde holds every field the schema requires.
+        // Asked, the type says whether serde holds every field the schema requires, and
+        // whether it reads the keys of its maps keyed by numbers.
         let read_without = super::required::read_without(&schema, read);
-        Prepared::planned(schema, |schema, patterns| match read_without {
+        let unread_keys = super::keyed::unread_keys(&schema, read);
+        let prepared = Prepared::planned(schema, |schema, patterns| match read_without {
             true => Plan::handed_over(),
             false => Plan::of(schema, patterns, true),
-        })
+        });
+        Prepared {
+            unread_keys,
+            ..prepared
+        }
     }
 
     /// The schema itself.
     pub fn schema(&self) -> &Map<String, Value> {
         &self.schema
+    }
+
+    /// The maps keyed by numbers in the schema that its type is not seen reading a key of:
+    /// the path of each, and what to do. Building a registry refuses the tool for them.
+    pub(crate) fn unread_keys(&self) -> &[(String, String)] {
+        &self.unread_keys
     }
 
     pub(super) fn view(&self) -> View<'_> {

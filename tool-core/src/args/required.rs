@@ -22,6 +22,7 @@ use serde_json::{Map, Value};
 
 use super::Read;
 use super::guard::Findings;
+use super::least::{MAX_LEAST_DEPTH, least, least_key};
 use super::path::Path;
 use super::plan::Plan;
 use crate::schema::keywords::{admits_null, only_solid_branch};
@@ -30,12 +31,6 @@ use crate::schema::walk::{Lookup, Root};
 /// The deepest a field is looked for: a schema nested deeper is taken as one the checker
 /// must see.
 const MAX_DEPTH: usize = 64;
-
-/// The key a map's value is asked about under, unless its schema names keys of another kind.
-const KEY: &str = "key";
-
-/// The key of a map whose keys are UUIDs.
-const NIL_UUID: &str = "00000000-0000-0000-0000-000000000000";
 
 /// Whether the type `read` reads may take a call without a field that `schema`, its own
 /// schema, requires and does not let be `null`.
@@ -108,19 +103,9 @@ impl<'s> Asker<'s, '_, '_> {
             .unwrap_or(named)
     }
 
-    /// A key the map of `map` takes: one its `propertyNames` name, a UUID for UUIDs, else
-    /// [`KEY`].
+    /// A key the map of `map` takes: [`least_key`]'s.
     fn key_of(&self, map: &'s Map<String, Value>) -> &'s str {
-        let names = (map.lookup("propertyNames")).and_then(|names| self.root.deref(names));
-        let named = names.and_then(|names| {
-            let listed = names.lookup("enum").and_then(Value::as_array);
-            (listed
-                .and_then(|listed| listed.first())
-                .or(names.lookup("const")))
-            .and_then(Value::as_str)
-            .or((names.lookup("format") == Some(&Value::from("uuid"))).then_some(NIL_UUID))
-        });
-        named.unwrap_or(KEY)
+        least_key(map, self.root)
     }
 
     /// Whether a read failed at `at`, a map whose key the outline's `Entry` holds: the map's
@@ -244,47 +229,6 @@ impl<'s> Asker<'s, '_, '_> {
             Err(error) => Err((findings.failed_at(), error.to_string())),
         }
     }
-}
-
-/// How deep [`least`] builds a value.
-const MAX_LEAST_DEPTH: usize = 8;
-
-/// The least value `schema` takes, by its type alone, for a read that checks nothing else:
-/// `null` where it takes `null`, an enum's first value, `0` (or its `minimum`), `""`, `false`,
-/// `[]`, an object of its properties' least values. `None` where it cannot say (a union of
-/// several, a type it does not name, deeper than `depth`).
-fn least(schema: &Value, root: Root<'_>, depth: usize) -> Option<Value> {
-    if admits_null(schema, root) {
-        return Some(Value::Null);
-    }
-    let depth = depth.checked_sub(1)?;
-    let map = root.deref(schema)?;
-    if let Some(Value::Array(values)) = map.lookup("enum") {
-        return values.first().cloned();
-    }
-    if let Some(value) = map.lookup("const") {
-        return Some(value.clone());
-    }
-    let kind = match map.lookup("type") {
-        Some(Value::String(kind)) => kind.as_str(),
-        Some(Value::Array(kinds)) => kinds.iter().find_map(Value::as_str)?,
-        _ => return None,
-    };
-    Some(match kind {
-        "string" => Value::String(String::new()),
-        "integer" | "number" => map.lookup("minimum").cloned().unwrap_or(0.into()),
-        "boolean" => Value::Bool(false),
-        "array" => Value::Array(Vec::new()),
-        "object" => {
-            let properties = map.lookup("properties").and_then(Value::as_object);
-            let mut object = Map::new();
-            for (name, property) in properties.into_iter().flatten() {
-                object.insert(name.clone(), least(property, root, depth)?);
-            }
-            Value::Object(object)
-        }
-        _ => return None,
-    })
 }
 
 #[cfg(test)]

@@ -205,7 +205,7 @@ pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<Expo
                 });
             }
         }
-        for (path, problem) in definition.unapplied_rules() {
+        for (path, problem) in definition.untrue_parts() {
             errors.push(ExportError {
                 tool: definition.name.clone(),
                 provider: None,

@@ -175,6 +175,12 @@ fn by_hand(pattern: &str, text: &str) -> Option<bool> {
     }
 }
 
+/// Whether `pattern`, a key of `patternProperties`, is one schemars gives the keys of a map
+/// keyed by integers.
+pub(crate) fn keys_integers(pattern: &str) -> bool {
+    by_hand(pattern, "").is_some()
+}
+
 /// Whether the registry can read `pattern`, a key of `patternProperties`; else what to do.
 pub(crate) fn key_readable(pattern: &str) -> Result<(), String> {
     match by_hand(pattern, "") {

@@ -79,10 +79,11 @@ pub struct ToolDefinition {
     task_required: bool,
     #[serde(skip)]
     task_after_input: bool,
-    /// Rules the tool's code declares that its schema does not carry (see
-    /// `__private::Declared`), each a field and why; building a registry refuses them.
+    /// Where its schema says what its code would not hold to (a rule the code declares that
+    /// the schema does not carry, see `__private::Declared`; a map keyed by numbers its input
+    /// type cannot read a key of), each a field and why; building a registry refuses them.
     #[serde(skip)]
-    unapplied: Vec<(String, String)>,
+    untrue: Vec<(String, String)>,
 }
 
 impl ToolDefinition {
@@ -112,19 +113,21 @@ impl ToolDefinition {
             task: false,
             task_required: false,
             task_after_input: false,
-            unapplied: Vec::new(),
+            untrue: Vec::new(),
         }
     }
 
-    pub(crate) fn with_unapplied_rule(mut self, path: String, problem: String) -> Self {
-        self.unapplied.push((path, problem));
+    pub(crate) fn with_untrue_part(mut self, path: String, problem: String) -> Self {
+        self.untrue.push((path, problem));
         self
     }
 
-    /// The rules the tool's code declares that its schema does not carry: what
-    /// [`providers::check`](crate::providers::check) refuses besides the schema's own faults.
-    pub(crate) fn unapplied_rules(&self) -> &[(String, String)] {
-        &self.unapplied
+    /// Where the tool's schema says what its code would not hold to (a rule the code declares
+    /// that the schema leaves out, a map keyed by numbers whose keys the input type cannot
+    /// read): what [`providers::check`](crate::providers::check) refuses besides the schema's
+    /// own faults.
+    pub(crate) fn untrue_parts(&self) -> &[(String, String)] {
+        &self.untrue
     }
 
     /// Limits each call to `timeout`, in place of the registry's default

@@ -184,7 +184,7 @@ fn readable_pattern(_pattern: &str) -> Result<(), String> {
 /// The keywords the registry enforces, and those that constrain nothing, as `tool-core`'s
 /// `schema::keywords` lists them (a proc-macro crate cannot share that list); `x-...` are
 /// annotations.
-const UNDERSTOOD: [&str; 38] = [
+const UNDERSTOOD: [&str; 39] = [
     "$ref",
     "allOf",
     "anyOf",
@@ -208,6 +208,7 @@ const UNDERSTOOD: [&str; 38] = [
     "items",
     "properties",
     "additionalProperties",
+    "patternProperties",
     "required",
     "minProperties",
     "maxProperties",

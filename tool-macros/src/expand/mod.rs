@@ -223,7 +223,7 @@ pub fn tool_items(tool: &ToolFn, tool_type: &syn::Ident, target: TokenStream) ->
                 fn definition(&self) -> ::tool_core::tool::ToolDefinition {
                     ::tool_core::__private::definition(
                         &#meta,
-                        (__INPUT.schema)(&__INPUT_SCHEMA),
+                        (__INPUT.prepared)(&__INPUT_SCHEMA),
                         #output_schema,
                     )
                     #metadata
