@@ -452,3 +452,68 @@ async fn plain_parameters_are_read_as_serde_reads_them() {
         assert_eq!(faults(&refusal), [expected], "{arguments}");
     }
 }
+
+/// Someone, by name.
+#[derive(Debug, PartialEq, Eq, Hash, serde::Deserialize, schemars::JsonSchema)]
+struct Person(String);
+
+/// Someone's level, by a number or a name.
+#[derive(Debug, PartialEq, Eq, Hash, serde::Deserialize, schemars::JsonSchema)]
+enum Level {
+    /// The lowest.
+    Low,
+    /// The highest.
+    High,
+}
+
+/// A note, which may not read "bad": a rule serde holds and the schema does not say.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(try_from = "String")]
+struct Note(String);
+
+impl TryFrom<String> for Note {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Note, String> {
+        match text.as_str() {
+            "bad" => Err("a note may not be bad".into()),
+            _ => Ok(Note(text)),
+        }
+    }
+}
+
+/// Keeps notes on people.
+#[tool]
+async fn notes_keep(
+    /// Each person's note.
+    by_person: std::collections::HashMap<Person, Note>,
+    /// Each level's note.
+    by_level: std::collections::HashMap<Level, Note>,
+) -> String {
+    format!("{} {}", by_person.len(), by_level.len())
+}
+
+#[tokio::test]
+async fn a_fault_only_serde_finds_after_a_key_of_a_newtype_or_an_enum_is_found_at_its_path() {
+    let registry = Registry::builder().tool(NotesKeep).build().unwrap();
+    for (arguments, at) in [
+        (
+            json!({"by_person": {"ann": "fine", "bob": "bad"}, "by_level": {}}),
+            "by_person.bob",
+        ),
+        (
+            json!({"by_person": {}, "by_level": {"High": "bad"}}),
+            "by_level.High",
+        ),
+    ] {
+        let refused = registry
+            .call(
+                ToolCall::new("1", "notes_keep", arguments),
+                &Context::default(),
+            )
+            .await
+            .outcome
+            .unwrap_err();
+        assert_eq!(faults(&refused), [fault(at, "a note may not be bad")]);
+    }
+}

@@ -125,11 +125,72 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisitor<'_, V> {
         self.inner.visit_i64(key)
     }
 
+    fn visit_u128<E: de::Error>(self, key: u128) -> Result<V::Value, E> {
+        self.notes.note_number(key);
+        self.inner.visit_u128(key)
+    }
+
+    fn visit_i128<E: de::Error>(self, key: i128) -> Result<V::Value, E> {
+        self.notes.note_number(key);
+        self.inner.visit_i128(key)
+    }
+
+    fn visit_bool<E: de::Error>(self, key: bool) -> Result<V::Value, E> {
+        self.notes.note(if key { "true" } else { "false" });
+        self.inner.visit_bool(key)
+    }
+
+    fn visit_char<E: de::Error>(self, key: char) -> Result<V::Value, E> {
+        self.notes.note(key.encode_utf8(&mut [0; 4]));
+        self.inner.visit_char(key)
+    }
+
+    fn visit_f64<E: de::Error>(self, key: f64) -> Result<V::Value, E> {
+        self.inner.visit_f64(key)
+    }
+
+    // A key of a newtype (`struct Id(u32)`) or an enum: what it wraps, or the variant's name,
+    // is read through the key reader too, and so noted.
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, de: D) -> Result<V::Value, D::Error> {
+        self.inner.visit_newtype_struct(KeyReader {
+            de,
+            notes: self.notes,
+        })
+    }
+
+    fn visit_enum<A: de::EnumAccess<'de>>(self, access: A) -> Result<V::Value, A::Error> {
+        self.inner.visit_enum(KeyVariant {
+            access,
+            notes: self.notes,
+        })
+    }
+
     fn visit_bytes<E: de::Error>(self, key: &[u8]) -> Result<V::Value, E> {
         self.inner.visit_bytes(key)
     }
 
     fn visit_borrowed_bytes<E: de::Error>(self, key: &'de [u8]) -> Result<V::Value, E> {
         self.inner.visit_borrowed_bytes(key)
+    }
+}
+
+/// An enum key's variant, its name read through the key reader.
+struct KeyVariant<'p, A> {
+    access: A,
+    notes: &'p KeyNotes<'p>,
+}
+
+impl<'de, A: de::EnumAccess<'de>> de::EnumAccess<'de> for KeyVariant<'_, A> {
+    type Error = A::Error;
+    type Variant = A::Variant;
+
+    fn variant_seed<S: DeserializeSeed<'de>>(
+        self,
+        seed: S,
+    ) -> Result<(S::Value, A::Variant), A::Error> {
+        self.access.variant_seed(KeySeed {
+            seed,
+            notes: self.notes,
+        })
     }
 }
