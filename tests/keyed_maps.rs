@@ -286,3 +286,230 @@ fn a_map_keyed_by_numbers_that_serde_reads_from_its_buffer_is_refused_when_the_r
         );
     }
 }
+
+/// A node of a tree whose children are known by their shape alone.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct Node {
+    /// Counts at this node, by number.
+    counts: HashMap<u32, u8>,
+    /// The node's children.
+    kids: Vec<Kid>,
+}
+
+/// A child: a node, or a leaf's name.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum Kid {
+    /// A node below.
+    Node(Node),
+    /// A leaf.
+    Leaf(String),
+}
+
+/// Takes a tree whose nodes below the first are read from serde's buffer.
+#[tool]
+async fn tree_take(root: Node) -> String {
+    format!("{root:?}")
+}
+
+/// Takes counts flattened under an `Option`, which serde reads as `None` when they fail.
+#[tool]
+async fn maybe_flattened(
+    /// The counts, if any.
+    #[serde(flatten)]
+    tally: Option<Tally>,
+    /// What is counted.
+    name: String,
+) -> String {
+    format!("{name} {tally:?}")
+}
+
+/// Counts by number or by name, told apart by serde trying each.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum ByEither {
+    /// By number.
+    ById(HashMap<u32, u8>),
+    /// By name.
+    ByName(HashMap<String, u8>),
+}
+
+/// Takes counts by number or by name.
+#[tool]
+async fn either_take(counts: ByEither) -> String {
+    format!("{counts:?}")
+}
+
+#[test]
+fn a_map_keyed_by_numbers_read_from_a_buffer_on_any_way_to_it_is_refused() {
+    // Below a type that refers to itself through an untagged enum; under a flattened `Option`
+    // (whose failure serde drops, so the entry would be lost); beside a branch that takes
+    // every key as text (so no call could reach the map keyed by numbers).
+    let cases = [
+        (Registry::builder().tool(TreeTake), "root.kids[0].counts"),
+        (Registry::builder().tool(MaybeFlattened), "counts"),
+        (Registry::builder().tool(EitherTake), "counts"),
+    ];
+    for (builder, path) in cases {
+        let error = builder.build().unwrap_err();
+        let RegistryError::Unexportable { errors } = &error else {
+            panic!("{error}");
+        };
+        // Gemini refuses the recursive type besides: what every provider refuses is asked.
+        let errors: Vec<_> = errors
+            .iter()
+            .filter(|error| error.provider.is_none())
+            .collect();
+        let paths: Vec<&str> = errors.iter().map(|error| error.path.as_str()).collect();
+        assert_eq!(paths, [path], "{error}");
+        assert!(errors[0].problem.contains("from its own buffer"), "{error}");
+    }
+}
+
+/// A user, by number.
+#[derive(Debug, PartialEq, Eq, Hash, serde::Deserialize, schemars::JsonSchema)]
+struct UserId(u32);
+
+/// A side of a shelf. Its variants carry no docs: schemars then names them as a map's keys
+/// (with docs it describes the map as keyed by any text, and no key the asking can guess
+/// reaches the map keyed by numbers below, which is then refused).
+#[derive(Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Deserialize, schemars::JsonSchema)]
+#[allow(missing_docs)]
+enum Side {
+    Left,
+    Right,
+}
+
+/// Takes maps keyed by numbers beside fields of every kind the least arguments must be made
+/// of, and below maps keyed by other text.
+#[tool]
+#[allow(clippy::too_many_arguments)] // a tool's parameters are its arguments' fields
+async fn everything_take(
+    /// Scores by user.
+    scores: HashMap<UserId, f64>,
+    /// Large counts.
+    large: BTreeMap<u128, u8>,
+    /// Counts by side, then number.
+    by_side: BTreeMap<Side, BTreeMap<u32, u8>>,
+    /// Counts by letter, then number.
+    by_letter: BTreeMap<char, BTreeMap<i16, u8>>,
+    /// Counts by day, then number.
+    by_day: BTreeMap<chrono::NaiveDate, BTreeMap<u32, u8>>,
+    /// Counts by shelf, then number.
+    by_shelf: BTreeMap<uuid::Uuid, BTreeMap<u32, u8>>,
+    /// Counts by bin, never 0.
+    nonzero: BTreeMap<std::num::NonZeroU32, u8>,
+    /// A point.
+    at: [f64; 3],
+    /// An address.
+    ip: std::net::IpAddr,
+    /// When.
+    when: chrono::NaiveDateTime,
+) -> String {
+    format!(
+        "{scores:?} {large:?} {by_side:?} {by_letter:?} {by_day:?} {} {nonzero:?} {at:?} {ip} {when}",
+        by_shelf.len()
+    )
+}
+
+#[tokio::test]
+async fn a_map_keyed_by_numbers_beside_any_field_and_below_any_map_is_taken() {
+    let registry = Registry::builder().tool(EverythingTake).build().unwrap();
+    let ran = outcome(
+        &registry,
+        "everything_take",
+        json!({
+            "scores": {"7": 1.5},
+            "large": {"340282366920938463463374607431768211455": 1},
+            "by_side": {"Left": {"1": 2}},
+            "by_letter": {"a": {"-3": 4}},
+            "by_day": {"2026-12-05": {"5": 6}},
+            "by_shelf": {"67e55044-10b1-426f-9247-bb680e5fe0c8": {"7": 8}},
+            "nonzero": {"9": 10},
+            "at": [1.0, 2.0, 3.0],
+            "ip": "10.0.0.1",
+            "when": "2026-12-05T10:00:00"
+        }),
+    );
+    assert_eq!(
+        ran.await.as_deref(),
+        Ok(
+            "{UserId(7): 1.5} {340282366920938463463374607431768211455: 1} {Left: {1: 2}} \
+            {'a': {-3: 4}} {2026-12-05: {5: 6}} 1 {9: 10} [1.0, 2.0, 3.0] 10.0.0.1 \
+            2026-12-05 10:00:00"
+        )
+    );
+}
+
+/// A change tagged inside itself, wrapping a struct defined apart.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(tag = "kind")]
+#[allow(dead_code)]
+enum Wrapped {
+    /// Sets counts.
+    Set(Tally),
+}
+
+/// Takes an internally tagged change wrapping a tally.
+#[tool]
+async fn wrapped_take(change: Wrapped) -> String {
+    format!("{change:?}")
+}
+
+/// Nodes eight wide, four deep, each with counts: reached too many ways to ask about each.
+macro_rules! wide {
+    ($name:ident, $below:ty) => {
+        /// A wide node.
+        #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+        #[allow(dead_code)]
+        struct $name {
+            a: Box<$below>,
+            b: Box<$below>,
+            c: Box<$below>,
+            d: Box<$below>,
+            e: Box<$below>,
+            f: Box<$below>,
+            g: Box<$below>,
+            h: Box<$below>,
+            counts: BTreeMap<u32, u8>,
+        }
+    };
+}
+wide!(Wide3, Tally);
+wide!(Wide2, Wide3);
+wide!(Wide1, Wide2);
+
+/// Takes a wide tree.
+#[tool]
+async fn wide_take(root: Wide1) -> String {
+    format!("{}", root.counts.len())
+}
+
+#[test]
+fn where_the_asking_stops_the_map_is_refused_and_each_map_is_named_once() {
+    // The struct an internally tagged variant wraps is defined apart: the map is named where
+    // the call has it, not again in its definition.
+    let error = Registry::builder().tool(WrappedTake).build().unwrap_err();
+    let RegistryError::Unexportable { errors } = &error else {
+        panic!("{error}");
+    };
+    let paths: Vec<&str> = errors.iter().map(|error| error.path.as_str()).collect();
+    assert_eq!(paths, ["change.counts"], "{error}");
+    let error = Registry::builder().tool(WideTake).build().unwrap_err();
+    let RegistryError::Unexportable { errors } = &error else {
+        panic!("{error}");
+    };
+    assert!(
+        errors
+            .iter()
+            .all(|error| error.problem.contains("too many ways to ask about each")),
+        "{error}"
+    );
+    assert!(
+        errors.iter().any(|error| error.path == "root.counts"),
+        "{error}"
+    );
+}

@@ -4,21 +4,32 @@
 //! signed keys), and serde_json reads such a key from its text. A map serde reads from its own
 //! buffer instead (a `#[serde(flatten)]`ed field's, an internally tagged, adjacently tagged or
 //! untagged enum variant's) is handed each key as text, which a number refuses: every call
-//! sending the map an entry would be refused, though the schema takes it. No schema shows a
-//! flatten, so the type is asked, once, when its schema is prepared: arguments made of the
-//! least values the schema takes are read through the type's own deserializer with the map
-//! empty, then with one entry (the key `0`, and its value's least value). A map whose entry is
-//! read, or refused at the entry's own path (where its value is refused, after its key was
-//! read), has its keys read. Every other map keyed by numbers (refused where it sits or above,
-//! in arguments the type did not read even empty, or where the asking does not go: under
-//! `allOf` or `if`, past its depth) is one the registry refuses when it is made, saying what to
-//! write instead, rather than a schema that promises what no call can send.
+//! sending the map an entry would be refused (or, under a flattened `Option`, dropped), though
+//! the schema takes it. No schema shows a flatten, so the type is asked, once, when its schema
+//! is prepared. On every way from the arguments down to such a map, the least arguments the
+//! schema takes (`least.rs`) are read through the type's own deserializer, traced, with one
+//! entry in the map: the key `1`, which every integer type takes, and a value the entry's
+//! schema takes no type of. A map whose key is read fails at that value, at the entry's own
+//! path; one read from a buffer fails at its key, where the trace does not see, or not at all.
+//! Each object's fields are sent in the schema's order and then in reverse: serde reads an
+//! adjacently tagged enum's content from its buffer only when it comes before the tag.
+//!
+//! A type that refers to itself is followed round once more on each way: whether a way passes
+//! through a buffer only grows along it, so a second round shows all a cycle can add. Only
+//! parts of the schema that lead to such a map are walked, and the reads are bounded: a map
+//! on a way not asked (past the bound, under `allOf`, `if` or `not`, too deep) is refused, as
+//! is one not seen reading its key on every way asked. The registry refuses such a tool when it
+//! is made, saying what to write instead, rather than advertise what no call can send.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use serde::de::Unexpected;
 use serde_json::{Map, Value};
 
 use super::Read;
 use super::guard::Findings;
-use super::least::{MAX_LEAST_DEPTH, least, least_fields, least_key};
+use super::least::{MAX_LEAST_DEPTH, NIL_UUID, least, least_fields, least_key};
 use super::path::Path;
 use super::plan::Plan;
 use crate::schema::patterns::keys_integers;
@@ -27,26 +38,34 @@ use crate::schema::walk::{self, Lookup, Root};
 /// The deepest the asking goes.
 const MAX_DEPTH: usize = 64;
 
-/// The most schemas the asking looks at: a schema whose definitions refer to each other many
-/// ways over has maps past it refused rather than asked without end.
-const MAX_VISITS: usize = 4096;
+/// The most reads the asking tries: a schema whose definitions are reached many ways over
+/// has the maps past the bound refused rather than asked without end.
+const MAX_READS: usize = 96;
 
-/// The key a map keyed by numbers is asked with: one both patterns take, and every integer type.
-const KEY: &str = "0";
+/// How many times a way passes through one definition.
+const ROUNDS: usize = 2;
+
+/// The key a map keyed by numbers is asked with: one both patterns, every integer type and
+/// every non-zero one take.
+const KEY: &str = "1";
+
+/// Keys to try, after the one its schema names, for a map keyed by other text on the way to
+/// one keyed by numbers: a character, a day, a UUID.
+const OTHER_KEYS: [&str; 3] = ["1", "1970-01-01", NIL_UUID];
 
 /// Why a map keyed by numbers its type reads from serde's buffer is refused.
 const BUFFERED: &str = "this map's keys are numbers, and the input type does not read them \
     from a call's JSON here: serde reads the map from its own buffer (inside a \
     `#[serde(flatten)]`ed field, or an internally tagged, adjacently tagged or untagged enum), \
-    where each key is text, which a number refuses, so every call sending it an entry would be \
-    refused; key the map by `String` and read the numbers in the handler, or keep the map out \
-    of the flattened field or the enum";
+    where each key is text, which a number refuses, so calls sending it an entry would be \
+    refused or lose it; key the map by `String` and read the numbers in the handler, or keep \
+    the map out of the flattened field or the enum";
 
 /// Why a map keyed by numbers the type was not seen reading is refused.
 const UNSEEN: &str = "this map's keys are numbers, and the input type was not seen reading \
-    one (the least arguments its schema takes were refused, or the map sits under `allOf`, \
-    `if` or `not`, or too deep to ask about); key the map by `String` and read the numbers in \
-    the handler";
+    one (the least arguments its schema takes could not be made or were refused, or the map \
+    sits under `allOf`, `if` or `not`, or is reached too many ways to ask about each); key \
+    the map by `String` and read the numbers in the handler";
 
 /// A map keyed by numbers its type is not seen reading a key of: its path, and what to do.
 type Unread = (String, String);
@@ -54,32 +73,48 @@ type Unread = (String, String);
 /// The maps keyed by numbers in `schema`, the schema of the type `read` reads, that the type
 /// is not seen reading a key of: each one's path and what to do.
 pub(super) fn unread_keys(schema: &Map<String, Value>, read: &mut Read<'_>) -> Vec<Unread> {
+    let root = Root::new(schema);
     let mut keyed = Vec::new();
-    find_keyed(schema, &mut String::new(), MAX_DEPTH, &mut keyed);
+    reachable(
+        schema,
+        root,
+        &mut String::new(),
+        &mut Vec::new(),
+        &mut keyed,
+    );
     if keyed.is_empty() {
         return Vec::new();
     }
+    let leads = Leads::new(schema);
     let mut asker = Asker {
-        root: Root::new(schema),
+        root,
         read,
+        leads: &leads,
         way: Vec::new(),
         references: Vec::new(),
-        visits: 0,
+        reads: 0,
+        exhausted: false,
         answers: Vec::new(),
+        unasked: Vec::new(),
     };
     asker.object(schema);
-    let answers = asker.answers;
-    let mut refused = Vec::new();
-    for (map, schema_path) in keyed {
-        let mut seen = (answers.iter())
-            .filter(|answer| std::ptr::eq(answer.map, map))
-            .peekable();
-        if seen.peek().is_none() {
-            refused.push((schema_path, UNSEEN.to_owned()));
+    let (answers, unasked, exhausted) = (asker.answers, asker.unasked, asker.exhausted);
+    let mut refused: Vec<Unread> = Vec::new();
+    for (map, path) in keyed {
+        let answered = answers
+            .iter()
+            .filter(|answer| std::ptr::eq(answer.map, map));
+        let mut unread: Vec<Unread> = answered.filter_map(|a| a.unread.clone()).collect();
+        let asked = answers.iter().any(|answer| std::ptr::eq(answer.map, map));
+        if exhausted || !asked || unasked.iter().any(|&at| std::ptr::eq(at, map)) {
+            unread.push((path, UNSEEN.to_owned()));
         }
-        refused.extend(seen.filter_map(|answer| answer.unread.clone()));
+        for each in unread {
+            if !refused.contains(&each) {
+                refused.push(each);
+            }
+        }
     }
-    refused.dedup();
     refused
 }
 
@@ -89,35 +124,98 @@ fn is_keyed(map: &Map<String, Value>) -> bool {
         .is_some_and(|patterns| patterns.keys().any(|pattern| keys_integers(pattern)))
 }
 
-/// Every map keyed by numbers in `map` (its `$defs` and every subschema), with the path the
-/// registry's other refusals write for it.
-fn find_keyed<'s>(
+/// Every map keyed by numbers reachable from `map` (its `$ref`s followed, each once), with the
+/// path the registry's other refusals write for the first way to it.
+fn reachable<'s>(
     map: &'s Map<String, Value>,
+    root: Root<'s>,
     path: &mut String,
-    depth: usize,
+    followed: &mut Vec<&'s str>,
     found: &mut Vec<(&'s Map<String, Value>, String)>,
 ) {
-    if is_keyed(map) {
+    if is_keyed(map) && !found.iter().any(|(at, _)| std::ptr::eq(*at, map)) {
         found.push((map, path.clone()));
     }
-    let Some(depth) = depth.checked_sub(1) else {
-        return;
-    };
-    if let Some(Value::Object(definitions)) = map.lookup("$defs") {
-        for (name, definition) in definitions {
-            if let Some(definition) = definition.as_object() {
-                find_keyed(definition, &mut format!("$defs.{name}"), depth, found);
-            }
+    let reference = map.lookup("$ref").and_then(Value::as_str);
+    if let Some(reference) = reference.filter(|reference| !followed.contains(reference)) {
+        followed.push(reference);
+        if let Some(target) = root.resolve(reference).and_then(Value::as_object) {
+            reachable(target, root, path, followed, found);
         }
     }
     let _ = walk::children::<()>(map, |slot, child| {
         if let Some(child) = child.as_object() {
             let length = walk::push_slot(path, slot);
-            find_keyed(child, path, depth, found);
+            reachable(child, root, path, followed, found);
             path.truncate(length);
         }
         Ok(())
     });
+}
+
+/// Which parts of a schema lead to a map keyed by numbers, so that the asking walks no other.
+struct Leads<'s> {
+    /// Each definition, and whether it leads to one.
+    definitions: HashMap<&'s str, bool>,
+    /// Each schema object asked about once the definitions are known, by its address: the
+    /// walk asks again of every part below a way.
+    known: RefCell<HashMap<*const Map<String, Value>, bool>>,
+}
+
+impl<'s> Leads<'s> {
+    /// Works out each definition of `schema`: those holding such a map, then, until nothing
+    /// changes, those referring to one that leads to it.
+    fn new(schema: &'s Map<String, Value>) -> Leads<'s> {
+        let mut leads = Leads {
+            definitions: HashMap::new(),
+            known: RefCell::default(),
+        };
+        let definitions = schema.lookup("$defs").and_then(Value::as_object);
+        let definitions: Vec<(&'s str, &'s Value)> = (definitions.into_iter().flatten())
+            .map(|(name, definition)| (name.as_str(), definition))
+            .collect();
+        loop {
+            let mut changed = false;
+            for &(name, definition) in &definitions {
+                let found = definition.as_object().is_some_and(|map| leads.holds(map));
+                if found && leads.definitions.insert(name, true) != Some(true) {
+                    changed = true;
+                }
+            }
+            if !changed {
+                return leads;
+            }
+        }
+    }
+
+    /// Whether `map` leads to such a map, the definitions known.
+    fn within(&self, map: &Map<String, Value>) -> bool {
+        let address: *const Map<String, Value> = map;
+        if let Some(&known) = self.known.borrow().get(&address) {
+            return known;
+        }
+        let found = self.holds(map);
+        self.known.borrow_mut().insert(address, found);
+        found
+    }
+
+    /// Whether `map` holds such a map, or refers to a definition known to lead to one.
+    fn holds(&self, map: &Map<String, Value>) -> bool {
+        let referred = (map.lookup("$ref").and_then(Value::as_str))
+            .and_then(walk::definition_name)
+            .is_some_and(|name| self.definitions.get(name) == Some(&true));
+        is_keyed(map)
+            || referred
+            || walk::children(map, |_, child| match child.as_object() {
+                Some(child) if self.holds(child) => Err(()),
+                _ => Ok(()),
+            })
+            .is_err()
+    }
+
+    fn leads(&self, schema: &Value) -> bool {
+        schema.as_object().is_some_and(|map| self.within(map))
+    }
 }
 
 /// One step from a schema down to one of its parts.
@@ -132,32 +230,42 @@ enum Step<'s> {
     Branch,
 }
 
-struct Asker<'s, 'r, 'x> {
+struct Asker<'s, 'r, 'x, 'l> {
     root: Root<'s>,
     read: &'r mut Read<'x>,
+    leads: &'l Leads<'s>,
     /// The way from the arguments to the schema looked at: each schema passed, and the step
     /// taken out of it.
     way: Vec<(&'s Map<String, Value>, Step<'s>)>,
-    /// The `$ref`s followed on the way: a recursive type is looked into once on each way.
+    /// The `$ref`s followed on the way.
     references: Vec<&'s str>,
-    visits: usize,
-    /// Each map keyed by numbers asked about.
+    reads: usize,
+    /// Whether the reads ran out, or the least arguments could not be made: every map keyed
+    /// by numbers is then refused.
+    exhausted: bool,
+    /// Each map keyed by numbers asked about, once for each way to it.
     answers: Vec<Answer<'s>>,
+    /// The maps keyed by numbers on a way not asked.
+    unasked: Vec<&'s Map<String, Value>>,
 }
 
-/// A map keyed by numbers asked about, and what is wrong where its keys are not seen read.
+/// A map keyed by numbers asked about on one way, and what is wrong if its key is not seen
+/// read there.
 struct Answer<'s> {
     map: &'s Map<String, Value>,
     unread: Option<Unread>,
 }
 
-impl<'s> Asker<'s, '_, '_> {
+impl<'s> Asker<'s, '_, '_, '_> {
     fn schema(&mut self, schema: &'s Value) {
         let Some(raw) = schema.as_object() else {
             return;
         };
         let reference = raw.lookup("$ref").and_then(Value::as_str);
-        if reference.is_some_and(|reference| self.references.contains(&reference)) {
+        let rounds = (self.references.iter())
+            .filter(|&&on_way| Some(on_way) == reference)
+            .count();
+        if rounds >= ROUNDS {
             return;
         }
         let Some(map) = self.root.deref(schema) else {
@@ -171,15 +279,29 @@ impl<'s> Asker<'s, '_, '_> {
     }
 
     fn object(&mut self, map: &'s Map<String, Value>) {
-        self.visits += 1;
-        if self.way.len() >= MAX_DEPTH || self.visits > MAX_VISITS {
+        if self.exhausted || !self.leads.within(map) {
+            return;
+        }
+        if self.reads >= MAX_READS {
+            self.exhausted = true;
+            return;
+        }
+        if self.way.len() >= MAX_DEPTH {
+            let mut found = Vec::new();
+            reachable(
+                map,
+                self.root,
+                &mut String::new(),
+                &mut Vec::new(),
+                &mut found,
+            );
+            self.unasked.extend(found.into_iter().map(|(map, _)| map));
             return;
         }
         if is_keyed(map) {
             let unread = self.ask(map).err();
             self.answers.push(Answer { map, unread });
         }
-        let root = self.root;
         if let Some(Value::Object(properties)) = map.lookup("properties") {
             for (name, property) in properties {
                 self.below(map, Step::Field(name), property);
@@ -190,8 +312,12 @@ impl<'s> Asker<'s, '_, '_> {
                 self.below(map, Step::Entry(KEY), values);
             }
         }
-        if let Some(values @ Value::Object(_)) = map.lookup("additionalProperties") {
-            self.below(map, Step::Entry(least_key(map, root)), values);
+        let values = map
+            .lookup("additionalProperties")
+            .filter(|values| values.is_object());
+        if let Some(values) = values.filter(|values| self.leads.leads(values)) {
+            let key = self.key_for(map, values);
+            self.below(map, Step::Entry(key), values);
         }
         if let Some(items @ Value::Object(_)) = map.lookup("items") {
             self.below(map, Step::Item(0), items);
@@ -214,39 +340,76 @@ impl<'s> Asker<'s, '_, '_> {
     }
 
     fn below(&mut self, map: &'s Map<String, Value>, step: Step<'s>, schema: &'s Value) {
+        if !self.leads.leads(schema) {
+            return;
+        }
         self.way.push((map, step));
         self.schema(schema);
         self.way.pop();
     }
 
-    /// Whether the map keyed by numbers at the way's end, `map`, is seen reading a key. Each
-    /// object's fields are sent in the schema's order and then in reverse: serde reads an
-    /// adjacently tagged enum's content from its buffer only when it comes before the tag.
+    /// A key the map of `map`, at the way's end, is seen taking: the one its schema names,
+    /// else the first of [`OTHER_KEYS`] that is not refused where the map sits.
+    fn key_for(&mut self, map: &'s Map<String, Value>, values: &'s Value) -> &'s str {
+        let named = least_key(map, self.root);
+        let value = least(values, self.root, MAX_LEAST_DEPTH).unwrap_or(Value::Null);
+        let map_at = self.path();
+        let taken = |asker: &mut Self, key: &str| {
+            let entry = Map::from_iter([(key.to_owned(), value.clone())]);
+            let least = least_fields(map, asker.root, MAX_LEAST_DEPTH).unwrap_or_default();
+            let entry = least.into_iter().chain(entry).collect();
+            // Refused where the map sits, the key was: a value is refused at its own path.
+            !matches!(asker.read_with(&entry, false), Some(Err((at, _))) if at == map_at)
+        };
+        if taken(self, named) {
+            return named;
+        }
+        (OTHER_KEYS.into_iter())
+            .find(|key| taken(self, key))
+            .unwrap_or(named)
+    }
+
+    /// Whether the map keyed by numbers at the way's end, `map`, is seen reading a key.
     fn ask(&mut self, map: &'s Map<String, Value>) -> Result<(), Unread> {
         let path = self.path();
         let unseen = || (path.clone(), UNSEEN.to_owned());
         let values = (map.lookup("patternProperties").and_then(Value::as_object))
             .and_then(|patterns| patterns.iter().find(|(pattern, _)| keys_integers(pattern)))
             .map(|(_, values)| values);
-        let value = values.and_then(|values| least(values, self.root, MAX_LEAST_DEPTH));
+        // A value the entry's schema refuses fails at the entry, once its key is read; where
+        // no such value is known, the least it takes must be read whole.
+        let refused = values.and_then(|values| refused_value(values, self.root));
+        let strict = refused.is_some();
+        let value = (refused.clone())
+            .or_else(|| values.and_then(|values| least(values, self.root, MAX_LEAST_DEPTH)))
+            .unwrap_or(Value::Null);
         // The map's own fields, if it has any (a struct beside a flattened map).
         let empty = least_fields(map, self.root, MAX_LEAST_DEPTH).ok_or_else(unseen)?;
         let mut one = empty.clone();
-        one.insert(KEY.to_owned(), value.unwrap_or(Value::Null));
+        one.insert(KEY.to_owned(), value);
         let mut entry_at = Path(path.clone());
         entry_at.push_field(KEY);
-        let within = |at: &str| {
+        // Refused at the entry, or for the value sent there where the trace does not follow
+        // (an enum's variant): serde's message names what it did not expect.
+        let unexpected = refused.as_ref().map(unexpected);
+        let at_value = |(at, message): (String, String)| {
             at.strip_prefix(entry_at.0.as_str())
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+                || unexpected
+                    .as_ref()
+                    .is_some_and(|shown| message.contains(shown.as_str()))
         };
         for reversed in [false, true] {
-            let empty = self.read_with(&empty, reversed);
-            let one = self.read_with(&one, reversed);
-            match (empty, one) {
-                (Some(Ok(())), Some(Ok(()))) => {}
-                (Some(Ok(())), Some(Err(at))) if within(&at) => {}
-                (Some(Ok(())), Some(Err(_))) => return Err((path, BUFFERED.to_owned())),
-                _ => return Err(unseen()),
+            let read = match self.read_with(&one, reversed) {
+                Some(Err(failed)) => at_value(failed),
+                Some(Ok(())) => !strict,
+                None => false,
+            };
+            if !read {
+                return match self.read_with(&empty, reversed) {
+                    Some(Ok(())) => Err((path, BUFFERED.to_owned())),
+                    _ => Err(unseen()),
+                };
             }
         }
         Ok(())
@@ -259,13 +422,19 @@ impl<'s> Asker<'s, '_, '_> {
         &mut self,
         map: &Map<String, Value>,
         reversed: bool,
-    ) -> Option<Result<(), String>> {
-        let arguments = self.arguments(in_order(map.clone(), reversed), reversed)?;
+    ) -> Option<Result<(), (String, String)>> {
+        self.reads += 1;
+        let Some(arguments) = self.arguments(in_order(map.clone(), reversed), reversed) else {
+            // Least arguments too large to make, or of a type `least` cannot name, would be so
+            // on other ways too: none is asked about.
+            self.exhausted = true;
+            return None;
+        };
         let findings = Findings::traced();
         Some(
             match (self.read)(&arguments.to_string(), Some((&Plan::traced(), &findings))) {
                 Ok(()) => Ok(()),
-                Err(_) => Err(findings.failed_at()),
+                Err(error) => Err((findings.failed_at(), error.to_string())),
             },
         )
     }
@@ -276,16 +445,8 @@ impl<'s> Asker<'s, '_, '_> {
         for &(map, step) in self.way.iter().rev() {
             inner = match step {
                 Step::Field(name) => {
-                    let properties = map.lookup("properties").and_then(Value::as_object)?;
-                    let mut object = Map::new();
-                    let mut placed = Some(inner);
-                    for (field, schema) in properties {
-                        let value = match field == name {
-                            true => placed.take()?,
-                            false => least(schema, self.root, MAX_LEAST_DEPTH)?,
-                        };
-                        object.insert(field.clone(), value);
-                    }
+                    let mut object = least_fields(map, self.root, MAX_LEAST_DEPTH)?;
+                    object.insert(name.to_owned(), inner);
                     in_order(object, reversed)
                 }
                 Step::Item(position) => {
@@ -320,6 +481,74 @@ impl<'s> Asker<'s, '_, '_> {
         }
         path.0
     }
+}
+
+/// A value of a JSON type `schema` takes none of (`true`, else `""`, else `0`), if one is
+/// known: where its types cannot be told (no `type`, `allOf`), none.
+fn refused_value(schema: &Value, root: Root<'_>) -> Option<Value> {
+    let mut types = Vec::new();
+    if !json_types(schema, root, MAX_LEAST_DEPTH, &mut types) {
+        return None;
+    }
+    let takes = |name: &str| types.contains(&name);
+    if !takes("boolean") {
+        Some(Value::Bool(true))
+    } else if !takes("string") {
+        Some(Value::String(String::new()))
+    } else if !takes("number") && !takes("integer") {
+        Some(Value::from(0))
+    } else {
+        None
+    }
+}
+
+/// How serde's messages show `value`, one of [`refused_value`]'s, as what they did not expect.
+fn unexpected(value: &Value) -> String {
+    match value {
+        Value::Bool(value) => Unexpected::Bool(*value).to_string(),
+        Value::String(value) => Unexpected::Str(value).to_string(),
+        _ => Unexpected::Unsigned(0).to_string(),
+    }
+}
+
+/// Adds to `types` the JSON types `schema` takes; `false` where it cannot tell.
+fn json_types<'s>(
+    schema: &'s Value,
+    root: Root<'s>,
+    depth: usize,
+    types: &mut Vec<&'s str>,
+) -> bool {
+    let (Some(depth), Some(map)) = (depth.checked_sub(1), root.deref(schema)) else {
+        return false;
+    };
+    if map.contains_key("allOf") || map.contains_key("not") || map.contains_key("if") {
+        return false;
+    }
+    if let Some(values) = (map.lookup("enum").and_then(Value::as_array))
+        .map(|values| values.iter().collect::<Vec<_>>())
+        .or_else(|| map.lookup("const").map(|value| vec![value]))
+    {
+        types.extend(values.into_iter().map(|value| match value {
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        }));
+        return true;
+    }
+    match map.lookup("type") {
+        Some(Value::String(name)) => types.push(name),
+        Some(Value::Array(names)) => types.extend(names.iter().filter_map(Value::as_str)),
+        _ => {
+            let branches = map.lookup("anyOf").or(map.lookup("oneOf"));
+            return branches.and_then(Value::as_array).is_some_and(|branches| {
+                (branches.iter()).all(|branch| json_types(branch, root, depth, types))
+            });
+        }
+    }
+    true
 }
 
 /// `object`, its fields in the order inserted or `reversed`.

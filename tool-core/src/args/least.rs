@@ -11,18 +11,37 @@ use crate::schema::walk::{Lookup, Root};
 const KEY: &str = "key";
 
 /// The least UUID, a key or a text of the format `uuid`.
-const NIL_UUID: &str = "00000000-0000-0000-0000-000000000000";
+pub(super) const NIL_UUID: &str = "00000000-0000-0000-0000-000000000000";
 
 /// How deep [`least`] builds a value.
-pub(super) const MAX_LEAST_DEPTH: usize = 8;
+pub(super) const MAX_LEAST_DEPTH: usize = 32;
+
+/// The most values one least value is made of: a schema whose definitions refer to each
+/// other many ways over would otherwise be written out whole, each way over.
+const MAX_LEAST_VALUES: usize = 2048;
 
 /// The least value `schema` takes, by its type alone, for a read that checks nothing else:
 /// `null` where it takes `null`, an enum's first value, `0` (or its `minimum`), a text of
 /// its least length (the least instant, day or UUID where its `format` names one), `false`,
-/// `[]` (a tuple's least items), an object of its properties' least values, a union's first
-/// branch that has one. `None` where it cannot say (a type it does not name, deeper than
-/// `depth`).
+/// a list of its least length (a tuple's least items), an object of its required fields'
+/// least values, a union's first branch that has one. `None` where it cannot say (a type it
+/// does not name, deeper than `depth`, more than [`MAX_LEAST_VALUES`] values).
 pub(super) fn least(schema: &Value, root: Root<'_>, depth: usize) -> Option<Value> {
+    least_of(schema, root, depth, &mut MAX_LEAST_VALUES.clone())
+}
+
+/// An object of the least values of the fields `map`, an object schema, requires.
+pub(super) fn least_fields(
+    map: &Map<String, Value>,
+    root: Root<'_>,
+    depth: usize,
+) -> Option<Map<String, Value>> {
+    fields_of(map, root, depth, &mut MAX_LEAST_VALUES.clone())
+}
+
+/// [`least`], with `left` values to make it of.
+fn least_of(schema: &Value, root: Root<'_>, depth: usize, left: &mut usize) -> Option<Value> {
+    *left = left.checked_sub(1)?;
     if admits_null(schema, root) {
         return Some(Value::Null);
     }
@@ -37,7 +56,11 @@ pub(super) fn least(schema: &Value, root: Root<'_>, depth: usize) -> Option<Valu
     let kind = match map.lookup("type") {
         Some(Value::String(kind)) => kind.as_str(),
         Some(Value::Array(kinds)) => kinds.iter().find_map(Value::as_str)?,
-        _ => return first_branch(map, root, depth),
+        _ => {
+            let branches = map.lookup("anyOf").or(map.lookup("oneOf"));
+            return (branches.and_then(Value::as_array)?.iter())
+                .find_map(|branch| least_of(branch, root, depth, left));
+        }
     };
     Some(match kind {
         "string" => least_text(map),
@@ -46,51 +69,75 @@ pub(super) fn least(schema: &Value, root: Root<'_>, depth: usize) -> Option<Valu
         "array" => match map.lookup("prefixItems").and_then(Value::as_array) {
             Some(items) => Value::Array(
                 (items.iter())
-                    .map(|item| least(item, root, depth))
+                    .map(|item| least_of(item, root, depth, left))
                     .collect::<Option<_>>()?,
             ),
-            None => Value::Array(Vec::new()),
+            None => least_list(map, root, depth, left)?,
         },
-        "object" => Value::Object(least_fields(map, root, depth)?),
+        "object" => Value::Object(fields_of(map, root, depth, left)?),
         _ => return None,
     })
 }
 
-/// A key the map `map` describes takes: one its `propertyNames` name, a UUID for UUIDs, else
-/// [`KEY`].
+/// A key the map `map` describes takes: one its `propertyNames` name (an enum's first
+/// variant), a UUID for UUIDs, else [`KEY`].
 pub(super) fn least_key<'s>(map: &'s Map<String, Value>, root: Root<'s>) -> &'s str {
-    let names = (map.lookup("propertyNames")).and_then(|names| root.deref(names));
-    let named = names.and_then(|names| {
-        let listed = names.lookup("enum").and_then(Value::as_array);
-        (listed
-            .and_then(|listed| listed.first())
-            .or(names.lookup("const")))
-        .and_then(Value::as_str)
-        .or((names.lookup("format") == Some(&Value::from("uuid"))).then_some(NIL_UUID))
-    });
-    named.unwrap_or(KEY)
+    (map.lookup("propertyNames"))
+        .and_then(|names| first_name(names, root, MAX_LEAST_DEPTH))
+        .unwrap_or(KEY)
 }
 
-/// An object of the least values of the properties of `map`, an object schema.
-pub(super) fn least_fields(
+/// The first text `names`, a schema of keys, takes by name: its first `enum` value or its
+/// `const`, its first branch's, or the least UUID for the format `uuid`.
+fn first_name<'s>(names: &'s Value, root: Root<'s>, depth: usize) -> Option<&'s str> {
+    let names = root.deref(names)?;
+    let depth = depth.checked_sub(1)?;
+    let listed = names.lookup("enum").and_then(Value::as_array);
+    let named = (listed.and_then(|listed| listed.first()))
+        .or(names.lookup("const"))
+        .and_then(Value::as_str);
+    let branches = names.lookup("anyOf").or(names.lookup("oneOf"));
+    named
+        .or_else(|| {
+            (branches.and_then(Value::as_array)?.iter())
+                .find_map(|branch| first_name(branch, root, depth))
+        })
+        .or((names.lookup("format") == Some(&Value::from("uuid"))).then_some(NIL_UUID))
+}
+
+/// [`least_fields`], with `left` values to make it of.
+fn fields_of(
     map: &Map<String, Value>,
     root: Root<'_>,
     depth: usize,
+    left: &mut usize,
 ) -> Option<Map<String, Value>> {
     let properties = map.lookup("properties").and_then(Value::as_object);
+    let required = map.lookup("required").and_then(Value::as_array);
+    let required = |name: &str| required.is_some_and(|required| required.iter().any(|r| r == name));
     let mut object = Map::new();
     for (name, property) in properties.into_iter().flatten() {
-        object.insert(name.clone(), least(property, root, depth)?);
+        if required(name) {
+            object.insert(name.clone(), least_of(property, root, depth, left)?);
+        }
     }
     Some(object)
 }
 
-/// The least value of the first branch of a union that has one.
-fn first_branch(map: &Map<String, Value>, root: Root<'_>, depth: usize) -> Option<Value> {
-    let branches = (map.lookup("anyOf").or(map.lookup("oneOf"))).and_then(Value::as_array)?;
-    branches
-        .iter()
-        .find_map(|branch| least(branch, root, depth))
+/// A list of `minItems` least items (a fixed-size array's length).
+fn least_list(
+    map: &Map<String, Value>,
+    root: Root<'_>,
+    depth: usize,
+    left: &mut usize,
+) -> Option<Value> {
+    let length = map.lookup("minItems").and_then(Value::as_u64).unwrap_or(0);
+    if length == 0 {
+        return Some(Value::Array(Vec::new()));
+    }
+    let item = least_of(map.lookup("items")?, root, depth, left)?;
+    let length = usize::try_from(length.min(64)).unwrap_or(64);
+    Some(Value::Array(vec![item; length]))
 }
 
 /// A text serde's readers of the `format` take (chrono's, time's and jiff's instants and days,
@@ -98,8 +145,10 @@ fn first_branch(map: &Map<String, Value>, root: Root<'_>, depth: usize) -> Optio
 fn least_text(map: &Map<String, Value>) -> Value {
     let formatted = match map.lookup("format").and_then(Value::as_str) {
         Some("date-time") => "1970-01-01T00:00:00Z",
+        Some("partial-date-time") => "1970-01-01T00:00:00",
         Some("date") => "1970-01-01",
-        Some("time") => "00:00:00",
+        Some("time" | "partial-time") => "00:00:00",
+        Some("ip") => "0.0.0.0",
         Some("uuid") => NIL_UUID,
         Some("ipv4") => "0.0.0.0",
         Some("ipv6") => "::",
