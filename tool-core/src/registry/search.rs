@@ -28,7 +28,9 @@ impl Registry {
     /// The index is made when the registry is first searched and again only after its tools
     /// change; a search reads it without waiting on one another.
     ///
-    /// ```
+    // Without the feature, the example is the compile error the feature's absence promises.
+    #[cfg_attr(feature = "search", doc = "```")]
+    #[cfg_attr(not(feature = "search"), doc = "```compile_fail")]
     /// use tool_core::{Registry, tool};
     ///
     /// /// Writes a note to the notebook.
