@@ -469,6 +469,7 @@ enum Level {
 /// A note, which may not read "bad": a rule serde holds and the schema does not say.
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 #[serde(try_from = "String")]
+#[allow(dead_code)] // made to be refused, never read
 struct Note(String);
 
 impl TryFrom<String> for Note {

@@ -33,16 +33,24 @@ async fn bins_stock(
     format!("{counts:?} {offsets:?} {:?}", shelves.len())
 }
 
+/// The fault of a key not of a map keyed by unsigned integers.
+const UNSIGNED: &str = "expected a key that is a whole number in digits, without a leading zero";
+
+/// The fault of a key not of a map keyed by signed integers.
+const SIGNED: &str = "expected a key that is a whole number in digits (after a minus if below zero), without a \
+     leading zero";
+
 #[tokio::test]
 async fn a_map_keyed_by_numbers_is_advertised_and_held_to_its_keys_and_values() {
     let registry = Registry::builder().tool(BinsStock).build().unwrap();
     let exported = json!(registry.export(Provider::Mcp).unwrap());
     let properties = &exported[0]["inputSchema"]["properties"];
     assert_eq!(
-        properties["counts"]["patternProperties"]["^\\d+$"]["maximum"], 255,
+        properties["counts"]["patternProperties"]["^(0|[1-9][0-9]*)$"]["maximum"], 255,
         "{properties}"
     );
-    assert!(properties["offsets"]["patternProperties"]["^-?\\d+$"].is_object());
+    // As serde_json reads keys: schemars' `^-?\\d+$` would take `-0` and `007`, which it refuses.
+    assert!(properties["offsets"]["patternProperties"]["^(0|-?[1-9][0-9]*)$"].is_object());
     let ran = outcome(
         &registry,
         "bins_stock",
@@ -53,8 +61,8 @@ async fn a_map_keyed_by_numbers_is_advertised_and_held_to_its_keys_and_values() 
         &registry,
         "bins_stock",
         json!({
-            "counts": {"x": 3, "2": 300, "-1": 1},
-            "offsets": {"1.5": "a", "-2": 7},
+            "counts": {"x": 3, "2": 300, "-1": 1, "007": 1},
+            "offsets": {"1.5": "a", "-2": 7, "-0": "b"},
             "shelves": {"7": {"label": ""}, "8": {"label": "bolts", "size": 3}}
         }),
     )
@@ -63,14 +71,16 @@ async fn a_map_keyed_by_numbers_is_advertised_and_held_to_its_keys_and_values() 
     assert_eq!(
         faults(&refused),
         [
-            fault("counts.x", "expected a key matching ^\\d+$"),
+            fault("counts.x", UNSIGNED),
             fault(
                 "counts.2",
                 "expected u8, received 300, which is out of range"
             ),
-            fault("counts.-1", "expected a key matching ^\\d+$"),
-            fault("offsets[\"1.5\"]", "expected a key matching ^-?\\d+$"),
+            fault("counts.-1", UNSIGNED),
+            fault("counts.007", UNSIGNED),
+            fault("offsets[\"1.5\"]", SIGNED),
             fault("offsets.-2", "expected string, received 7"),
+            fault("offsets.-0", SIGNED),
             fault(
                 "shelves.7.label",
                 "expected text that is not empty, received \"\""
@@ -152,7 +162,7 @@ async fn a_map_keyed_by_numbers_that_serde_reads_from_the_call_is_taken_at_any_d
     assert_eq!(
         faults(&refused),
         [
-            fault("changes[0].Set.counts.x", "expected a key matching ^\\d+$"),
+            fault("changes[0].Set.counts.x", UNSIGNED),
             fault(
                 "by_shelf.a.2.counts.1",
                 "expected u8, received 256, which is out of range"

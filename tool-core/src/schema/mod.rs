@@ -114,6 +114,9 @@ fn root_into_definitions(schema: Map<String, Value>, title: Option<Value>) -> Ma
 /// variant: its tag, and the `$ref` of the struct it wraps) takes the referenced object's
 /// fields in first: `additionalProperties` sees only the fields beside it, so closed as it
 /// stands, each would refuse the other's.
+///
+/// The keys of a map keyed by integers are advertised as serde_json reads them
+/// ([`patterns::exact_keys`]).
 fn close_nested_objects(schema: Map<String, Value>) -> Map<String, Value> {
     let definitions = schema.get("$defs").cloned();
     let mut schema = Value::Object(schema);
@@ -123,6 +126,15 @@ fn close_nested_objects(schema: Map<String, Value>) -> Map<String, Value> {
         }
         if map.contains_key("properties") && !map.contains_key("additionalProperties") {
             map.insert("additionalProperties".into(), false.into());
+        }
+        if let Some(Value::Object(keyed)) = map.get_mut("patternProperties") {
+            *keyed = std::mem::take(keyed)
+                .into_iter()
+                .map(|(pattern, values)| match patterns::exact_keys(&pattern) {
+                    Some(exact) => (exact.to_owned(), values),
+                    None => (pattern, values),
+                })
+                .collect();
         }
     });
     match schema {

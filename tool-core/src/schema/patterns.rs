@@ -163,14 +163,51 @@ impl Patterns {
     }
 }
 
-/// Whether `text` matches `pattern`, for the patterns schemars gives the keys of a map keyed
-/// by unsigned or signed integers (`HashMap<u32, _>`, `HashMap<i64, _>`): ASCII digits, as
-/// ECMA 262's `\d` is.
+/// The keys of a map keyed by unsigned integers, as serde_json reads them: digits, without a
+/// leading zero.
+const UNSIGNED_KEYS: &str = "^(0|[1-9][0-9]*)$";
+
+/// The keys of a map keyed by signed integers, as serde_json reads them: `UNSIGNED_KEYS`, or
+/// one of them but `0` after a minus.
+const SIGNED_KEYS: &str = "^(0|-?[1-9][0-9]*)$";
+
+/// The pattern to advertise for the keys of a map keyed by integers in place of schemars'
+/// (`^\d+$`, `^-?\d+$`), which takes keys serde_json refuses (`007`, `-0`).
+pub(crate) fn exact_keys(pattern: &str) -> Option<&'static str> {
+    match pattern {
+        r"^\d+$" => Some(UNSIGNED_KEYS),
+        r"^-?\d+$" => Some(SIGNED_KEYS),
+        _ => None,
+    }
+}
+
+/// A pattern of a map's keys in the words a fault says it with, for a map keyed by integers
+/// as [`exact_keys`] writes it.
+pub(crate) fn keys_in_words(pattern: &str) -> Option<&'static str> {
+    match pattern {
+        UNSIGNED_KEYS => Some("that is a whole number in digits, without a leading zero"),
+        SIGNED_KEYS => Some(
+            "that is a whole number in digits (after a minus if below zero), without a leading \
+             zero",
+        ),
+        _ => None,
+    }
+}
+
+/// Whether `text` matches `pattern`, for the patterns of the keys of a map keyed by unsigned
+/// or signed integers (`HashMap<u32, _>`, `HashMap<i64, _>`), schemars' and
+/// [`exact_keys`]': ASCII digits, as ECMA 262's `\d` is.
 fn by_hand(pattern: &str, text: &str) -> Option<bool> {
     let digits = |text: &str| !text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit());
+    let exact = |text: &str| digits(text) && (text == "0" || !text.starts_with('0'));
     match pattern {
         r"^\d+$" => Some(digits(text)),
         r"^-?\d+$" => Some(digits(text.strip_prefix('-').unwrap_or(text))),
+        UNSIGNED_KEYS => Some(exact(text)),
+        SIGNED_KEYS => Some(match text.strip_prefix('-') {
+            Some(negative) => exact(negative) && negative != "0",
+            None => exact(text),
+        }),
         _ => None,
     }
 }
@@ -224,6 +261,19 @@ mod keys {
             (r"^-?\d+$", "-", false),
             (r"^-?\d+$", "--1", false),
             (r"^-?\d+$", "1-", false),
+            (r"^-?\d+$", "-0", true),
+            (UNSIGNED_KEYS, "0", true),
+            (UNSIGNED_KEYS, "40", true),
+            (UNSIGNED_KEYS, "007", false),
+            (UNSIGNED_KEYS, "00", false),
+            (UNSIGNED_KEYS, "-1", false),
+            (UNSIGNED_KEYS, "", false),
+            (SIGNED_KEYS, "-12", true),
+            (SIGNED_KEYS, "0", true),
+            (SIGNED_KEYS, "-0", false),
+            (SIGNED_KEYS, "-01", false),
+            (SIGNED_KEYS, "-", false),
+            (SIGNED_KEYS, "1-", false),
         ] {
             assert_eq!(
                 patterns.key_matches(pattern, key),

@@ -10,6 +10,7 @@ use crate::args::path::Path;
 use crate::args::tree::Node;
 use crate::outcome::suggest::nearest;
 use crate::schema::keywords::Keywords;
+use crate::schema::patterns::keys_in_words;
 use crate::schema::walk::Lookup;
 
 impl<'s> Checker<'s> {
@@ -116,8 +117,13 @@ impl<'s> Checker<'s> {
             match extra {
                 _ if matched => {}
                 Some(Value::Bool(false)) => {
-                    let patterns: Vec<&str> = keyed.keys().map(String::as_str).collect();
-                    let problem = format!("expected a key matching {}", patterns.join(" or "));
+                    let patterns: Vec<String> = (keyed.keys())
+                        .map(|pattern| match keys_in_words(pattern) {
+                            Some(words) => words.to_owned(),
+                            None => format!("matching {pattern}"),
+                        })
+                        .collect();
+                    let problem = format!("expected a key {}", patterns.join(" or "));
                     path.with_field(key, |path| self.fault(path, problem));
                 }
                 Some(extra @ Value::Object(_)) => {
