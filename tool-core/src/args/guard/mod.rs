@@ -18,6 +18,7 @@
 
 mod keys;
 mod trail;
+mod variants;
 
 use std::cell::Cell;
 use std::fmt;
@@ -50,6 +51,14 @@ impl Findings {
     /// for the arguments as a whole.
     pub(super) fn failed_at(self) -> String {
         self.trail.map(Trail::failed_at).unwrap_or_default()
+    }
+
+    /// Whether a traced read read `key` as an integer, a key of a map keyed by integers that
+    /// serde read from the text.
+    pub(super) fn read_as_integer(&self, key: &str) -> bool {
+        self.trail
+            .as_ref()
+            .is_some_and(|trail| trail.read_as_integer(key))
     }
 
     /// `read` of the value of the last key read; in a traced read, its path noted.
@@ -219,6 +228,16 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guard<'_, D> {
     ) -> Result<V::Value, D::Error> {
         // An enum's variants are branches the plan does not describe, unless the enum is of
         // plain values alone (text, or constants), which serde reads in full.
+        if let (Step::Traced, Some(trail)) = (self.plan.step(self.at), &self.findings.trail) {
+            let traced = variants::TracedEnum {
+                inner: visitor,
+                plan: self.plan,
+                at: self.at,
+                findings: self.findings,
+                trail,
+            };
+            return self.de.deserialize_enum(name, variants, traced);
+        }
         if !matches!(self.plan.step(self.at), Step::Any | Step::Text(_)) {
             self.findings.unchecked.set(true);
         }
