@@ -3,10 +3,13 @@
 //! (they must when the schema says more than the Rust type does: a bound, a length, a
 //! pattern, a format, a nested object that may not take fields it does not name).
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::Read;
+use super::guard::Findings;
 use super::plan::Plan;
 use crate::schema::patterns::Patterns;
 use crate::schema::walk;
@@ -85,10 +88,20 @@ impl Prepared {
     }
 
     fn for_type(schema: Map<String, Value>, read: &mut Read<'_>) -> Prepared {
+        // Asked with values a call may not send (a `null`, a value of another type), a type's
+        // own `Deserialize` may panic (a `deserialize_with` that trusts the guard): taken as a
+        // refusal, when the registry is made, where it would end the program.
+        let mut read = |text: &str, guard: Option<(&Plan, &Findings)>| {
+            catch_unwind(AssertUnwindSafe(|| read(text, guard))).unwrap_or_else(|_| {
+                Err(serde::de::Error::custom(
+                    "the input type's deserializer panicked",
+                ))
+            })
+        };
         // Asked, the type says whether serde holds every field the schema requires, and
         // whether it reads the keys of its maps keyed by numbers.
-        let read_without = super::required::read_without(&schema, read);
-        let unread_keys = super::keyed::unread_keys(&schema, read);
+        let read_without = super::required::read_without(&schema, &mut read);
+        let unread_keys = super::keyed::unread_keys(&schema, &mut read);
         let prepared = Prepared::planned(schema, |schema, patterns| match read_without {
             true => Plan::handed_over(),
             false => Plan::of(schema, patterns, true),
