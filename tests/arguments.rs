@@ -518,3 +518,75 @@ async fn a_fault_only_serde_finds_after_a_key_of_a_newtype_or_an_enum_is_found_a
         assert_eq!(faults(&refused), [fault(at, "a note may not be bad")]);
     }
 }
+
+/// Reads a note, trusting the schema never to send `null` for it.
+fn never_null<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Option<String>, D::Error> {
+    let read: Option<String> = serde::Deserialize::deserialize(de)?;
+    Ok(Some(read.expect("the schema says text")))
+}
+
+/// Signs with a note the schema requires.
+#[tool]
+async fn note_sign(
+    /// The note, required though an `Option`.
+    #[schemars(required)]
+    #[serde(deserialize_with = "never_null")]
+    note: Option<String>,
+) -> String {
+    format!("{note:?}")
+}
+
+#[tokio::test]
+async fn a_type_whose_own_code_panics_on_a_value_it_is_asked_about_still_makes_a_registry() {
+    // The type is asked, while its schema is prepared, whether it reads `null` for the note:
+    // its code panics on it, which is taken as a refusal, not the end of the program.
+    let registry = Registry::builder().tool(NoteSign).build().unwrap();
+    let ran = registry
+        .call(
+            ToolCall::new("1", "note_sign", json!({"note": "hi"})),
+            &Context::default(),
+        )
+        .await;
+    assert_eq!(ran.outcome.unwrap().as_text(), "Some(\"hi\")");
+}
+
+/// Something to do with a note.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)] // made to be refused, never read
+enum Act {
+    /// Writes it.
+    Write {
+        /// The note.
+        note: Note,
+    },
+    /// Pins it, then writes it.
+    Pin(u8, Note),
+}
+
+/// Does something with a note.
+#[tool]
+async fn note_act(
+    /// What to do.
+    act: Act,
+) -> String {
+    format!("{act:?}")
+}
+
+#[tokio::test]
+async fn a_fault_only_serde_finds_inside_an_enum_s_variant_is_found_at_its_path() {
+    let registry = Registry::builder().tool(NoteAct).build().unwrap();
+    for (arguments, at) in [
+        (json!({"act": {"Write": {"note": "bad"}}}), "act.Write.note"),
+        (json!({"act": {"Pin": [1, "bad"]}}), "act.Pin[1]"),
+    ] {
+        let refused = registry
+            .call(
+                ToolCall::new("1", "note_act", arguments),
+                &Context::default(),
+            )
+            .await
+            .outcome
+            .unwrap_err();
+        assert_eq!(faults(&refused), [fault(at, "a note may not be bad")]);
+    }
+}

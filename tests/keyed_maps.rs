@@ -523,3 +523,216 @@ fn where_the_asking_stops_the_map_is_refused_and_each_map_is_named_once() {
         "{error}"
     );
 }
+
+/// A value of any plain kind, told apart by serde trying each.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum Scalar {
+    /// A truth value.
+    Flag(bool),
+    /// Text.
+    Text(String),
+    /// A number.
+    Number(f64),
+}
+
+/// Values of any plain kind, by number or by name.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum ByAny {
+    /// By number.
+    ById(HashMap<u32, Scalar>),
+    /// By name.
+    ByName(HashMap<String, Scalar>),
+}
+
+/// Takes values by number or by name.
+#[tool]
+async fn any_either(values: ByAny) -> String {
+    format!("{values:?}")
+}
+
+/// Values of any plain kind by number, beside a name.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct AnyTally {
+    /// The values, by number.
+    values: HashMap<u32, Scalar>,
+}
+
+/// Takes values flattened under an `Option`.
+#[tool]
+async fn any_flattened(
+    /// The values, if any.
+    #[serde(flatten)]
+    tally: Option<AnyTally>,
+    /// What is counted.
+    name: String,
+) -> String {
+    format!("{name} {tally:?}")
+}
+
+#[test]
+fn a_map_keyed_by_numbers_whose_values_take_any_plain_kind_is_asked_by_its_key() {
+    // No value the entry's schema refuses is left to send: the key read as an integer, or
+    // not, tells.
+    for (builder, path) in [
+        (Registry::builder().tool(AnyEither), "values"),
+        (Registry::builder().tool(AnyFlattened), "values"),
+    ] {
+        let error = builder.build().unwrap_err();
+        let RegistryError::Unexportable { errors } = &error else {
+            panic!("{error}");
+        };
+        let paths: Vec<&str> = errors.iter().map(|error| error.path.as_str()).collect();
+        assert_eq!(paths, [path], "{error}");
+        assert!(errors[0].problem.contains("from its own buffer"), "{error}");
+    }
+}
+
+/// A colour.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+enum Colour {
+    /// Red.
+    Red,
+    /// Green.
+    Green,
+}
+
+/// A change of paint, tagged as serde tags an enum by default.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)] // read through Debug, which the lint does not count
+enum Paint {
+    /// Paints bins, by number.
+    Set(BTreeMap<u32, Colour>),
+    /// Paints some bins of a shelf.
+    Shelf(u8, BTreeMap<u32, Option<Colour>>),
+}
+
+/// Counts reads `counts` as numbers it trusts the guard to have held to the schema.
+fn trusted<'de, D: serde::Deserializer<'de>>(de: D) -> Result<BTreeMap<u32, u8>, D::Error> {
+    let read: BTreeMap<u32, serde_json::Value> = serde::Deserialize::deserialize(de)?;
+    Ok(read
+        .into_iter()
+        .map(|(key, value)| {
+            let value = value.as_u64().expect("the schema says a number");
+            (
+                key,
+                u8::try_from(value).expect("the schema says at most 255"),
+            )
+        })
+        .collect())
+}
+
+/// A week of counts, by day.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct Week {
+    monday: Tally,
+    tuesday: Tally,
+    wednesday: Tally,
+    thursday: Tally,
+    friday: Tally,
+    saturday: Tally,
+    sunday: Tally,
+}
+
+/// Takes maps keyed by numbers inside an enum's variants, below a map keyed by addresses,
+/// read by a `deserialize_with` that trusts the schema, and many ways over.
+#[tool]
+async fn paint_take(
+    /// The change.
+    paint: Paint,
+    /// Counts by host, then number.
+    by_host: BTreeMap<std::net::IpAddr, BTreeMap<u32, u8>>,
+    /// Counts read trusting the schema.
+    #[serde(deserialize_with = "trusted")]
+    trusted: BTreeMap<u32, u8>,
+    /// This week's counts.
+    this: Week,
+    /// Last week's.
+    last: Week,
+    /// Next week's, if planned.
+    next: Option<Week>,
+) -> String {
+    format!(
+        "{paint:?} {by_host:?} {trusted:?} {} {} {}",
+        this.monday.counts.len(),
+        last.sunday.counts.len(),
+        next.is_some()
+    )
+}
+
+#[tokio::test]
+async fn a_map_keyed_by_numbers_in_a_variant_or_read_by_code_of_its_own_is_taken() {
+    let registry = Registry::builder().tool(PaintTake).build().unwrap();
+    let week = json!({
+        "monday": {"counts": {"1": 1}}, "tuesday": {"counts": {}},
+        "wednesday": {"counts": {}}, "thursday": {"counts": {}}, "friday": {"counts": {}},
+        "saturday": {"counts": {}}, "sunday": {"counts": {"2": 2}}
+    });
+    let ran = outcome(
+        &registry,
+        "paint_take",
+        json!({
+            "paint": {"Set": {"1": "Red"}},
+            "by_host": {"10.0.0.1": {"3": 4}},
+            "trusted": {"5": 6},
+            "this": week, "last": week, "next": null
+        }),
+    );
+    assert_eq!(
+        ran.await.as_deref(),
+        Ok("Set({1: Red}) {10.0.0.1: {3: 4}} {5: 6} 1 1 false")
+    );
+    let refused = outcome(
+        &registry,
+        "paint_take",
+        json!({
+            "paint": {"Shelf": [2, {"x": "Red", "1": "Blue"}]},
+            "by_host": {}, "trusted": {"5": "six"},
+            "this": week, "last": week
+        }),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [
+            fault("paint.Shelf[1].x", UNSIGNED),
+            fault(
+                "paint.Shelf[1].1",
+                "expected \"Red\" or \"Green\", received \"Blue\""
+            ),
+            fault("trusted.5", "expected u8, received \"six\""),
+        ]
+    );
+}
+
+/// A shelf's address, which serde reads from text a JSON Schema names no format for.
+#[tool]
+async fn addressed_take(
+    /// Where the shelf answers.
+    address: std::net::SocketAddr,
+    /// Counts, by number.
+    counts: HashMap<u32, u8>,
+) -> String {
+    format!("{address} {counts:?}")
+}
+
+#[test]
+fn a_map_keyed_by_numbers_that_cannot_be_asked_about_is_refused_naming_what_stopped_it() {
+    let error = Registry::builder().tool(AddressedTake).build().unwrap_err();
+    let RegistryError::Unexportable { errors } = &error else {
+        panic!("{error}");
+    };
+    assert_eq!(errors[0].path, "counts", "{error}");
+    assert!(
+        errors[0]
+            .problem
+            .contains("it refused the least arguments its schema takes at `address`"),
+        "{error}"
+    );
+}

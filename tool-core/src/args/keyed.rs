@@ -4,32 +4,33 @@
 //! signed keys), and serde_json reads such a key from its text. A map serde reads from its own
 //! buffer instead (a `#[serde(flatten)]`ed field's, an internally tagged, adjacently tagged or
 //! untagged enum variant's) is handed each key as text, which a number refuses: every call
-//! sending the map an entry would be refused (or, under a flattened `Option`, dropped), though
+//! sending the map an entry would be refused (or, under a flattened `Option`, lose it), though
 //! the schema takes it. No schema shows a flatten, so the type is asked, once, when its schema
 //! is prepared. On every way from the arguments down to such a map, the least arguments the
 //! schema takes (`least.rs`) are read through the type's own deserializer, traced, with one
-//! entry in the map: the key `1`, which every integer type takes, and a value the entry's
-//! schema takes no type of. A map whose key is read fails at that value, at the entry's own
-//! path; one read from a buffer fails at its key, where the trace does not see, or not at all.
-//! Each object's fields are sent in the schema's order and then in reverse: serde reads an
-//! adjacently tagged enum's content from its buffer only when it comes before the tag.
+//! entry in the map, under a key every integer type takes. Read from the text, the key is read
+//! as an integer, which the trace notes; read from a buffer, it is read as text. A key type
+//! that reads text itself (parsing it) is seen another way: the entry's value is one the
+//! value's schema takes no type of, and the read fails at the entry's own path. Each object's
+//! fields are sent in the schema's order and then in reverse: serde reads an adjacently tagged
+//! enum's content from its buffer only when it comes before the tag.
 //!
 //! A type that refers to itself is followed round once more on each way: whether a way passes
 //! through a buffer only grows along it, so a second round shows all a cycle can add. Only
-//! parts of the schema that lead to such a map are walked, and the reads are bounded: a map
-//! on a way not asked (past the bound, under `allOf`, `if` or `not`, too deep) is refused, as
-//! is one not seen reading its key on every way asked. The registry refuses such a tool when it
-//! is made, saying what to write instead, rather than advertise what no call can send.
+//! parts of the schema that lead to such a map are walked, and the work is bounded: a map on a
+//! way not asked (past the bound, under `allOf`, `if` or `not`, too deep, below a map none of
+//! whose keys the asking knows) is refused, as is one not seen reading its key on every way
+//! asked. The registry refuses such a tool when it is made, saying what to write instead,
+//! rather than advertise what no call can send.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use serde::de::Unexpected;
 use serde_json::{Map, Value};
 
 use super::Read;
 use super::guard::Findings;
-use super::least::{MAX_LEAST_DEPTH, NIL_UUID, least, least_fields, least_key};
+use super::least::{MAX_LEAST_DEPTH, NIL_UUID, least, least_fields, least_key, refused_value};
 use super::path::Path;
 use super::plan::Plan;
 use crate::schema::patterns::keys_integers;
@@ -38,20 +39,34 @@ use crate::schema::walk::{self, Lookup, Root};
 /// The deepest the asking goes.
 const MAX_DEPTH: usize = 64;
 
-/// The most reads the asking tries: a schema whose definitions are reached many ways over
-/// has the maps past the bound refused rather than asked without end.
-const MAX_READS: usize = 96;
+/// The most work the asking does, in values of the least arguments it reads: a schema whose
+/// definitions are reached many ways over has the maps past it refused rather than asked
+/// without end.
+const MAX_WORK: usize = 200_000;
 
 /// How many times a way passes through one definition.
 const ROUNDS: usize = 2;
 
-/// The key a map keyed by numbers is asked with: one both patterns, every integer type and
-/// every non-zero one take.
+/// The key of a map keyed by numbers on the way to another: one both patterns, every integer
+/// type and every non-zero one take.
 const KEY: &str = "1";
 
+/// The keys a map keyed by numbers is asked with, the first its own fields do not name.
+const ASKED_KEYS: [&str; 3] = ["2", "3", "4"];
+
 /// Keys to try, after the one its schema names, for a map keyed by other text on the way to
-/// one keyed by numbers: a character, a day, a UUID.
-const OTHER_KEYS: [&str; 3] = ["1", "1970-01-01", NIL_UUID];
+/// one keyed by numbers: a character or a number, a day, a UUID, an address, an instant, a
+/// time of day, a truth value.
+const OTHER_KEYS: [&str; 8] = [
+    "1",
+    "1970-01-01",
+    NIL_UUID,
+    "0.0.0.0",
+    "1970-01-01T00:00:00Z",
+    "1970-01-01T00:00:00",
+    "00:00:00",
+    "true",
+];
 
 /// Why a map keyed by numbers its type reads from serde's buffer is refused.
 const BUFFERED: &str = "this map's keys are numbers, and the input type does not read them \
@@ -63,9 +78,20 @@ const BUFFERED: &str = "this map's keys are numbers, and the input type does not
 
 /// Why a map keyed by numbers the type was not seen reading is refused.
 const UNSEEN: &str = "this map's keys are numbers, and the input type was not seen reading \
-    one (the least arguments its schema takes could not be made or were refused, or the map \
-    sits under `allOf`, `if` or `not`, or is reached too many ways to ask about each); key \
-    the map by `String` and read the numbers in the handler";
+    one: the map sits under `allOf`, `if` or `not`, below a map keyed by text none of whose \
+    keys could be made, or is reached too many ways to ask about each; key the map by \
+    `String` and read the numbers in the handler";
+
+/// Why a map keyed by numbers is refused whose type refused the least arguments its schema
+/// takes, at `at`.
+fn unasked_at(at: &str, error: &str) -> String {
+    let at = if at.is_empty() { "(arguments)" } else { at };
+    format!(
+        "this map's keys are numbers, and whether the input type reads them could not be \
+         asked: it refused the least arguments its schema takes at `{at}` ({error}); key the \
+         map by `String` and read the numbers in the handler"
+    )
+}
 
 /// A map keyed by numbers its type is not seen reading a key of: its path, and what to do.
 type Unread = (String, String);
@@ -92,28 +118,28 @@ pub(super) fn unread_keys(schema: &Map<String, Value>, read: &mut Read<'_>) -> V
         leads: &leads,
         way: Vec::new(),
         references: Vec::new(),
-        reads: 0,
+        work: 0,
         exhausted: false,
         answers: Vec::new(),
         unasked: Vec::new(),
     };
     asker.object(schema);
     let (answers, unasked, exhausted) = (asker.answers, asker.unasked, asker.exhausted);
+    // One fault a map: the first way it is not seen read on, else where it first sits.
     let mut refused: Vec<Unread> = Vec::new();
     for (map, path) in keyed {
-        let answered = answers
+        let mut answered = answers
             .iter()
             .filter(|answer| std::ptr::eq(answer.map, map));
-        let mut unread: Vec<Unread> = answered.filter_map(|a| a.unread.clone()).collect();
-        let asked = answers.iter().any(|answer| std::ptr::eq(answer.map, map));
-        if exhausted || !asked || unasked.iter().any(|&at| std::ptr::eq(at, map)) {
-            unread.push((path, UNSEEN.to_owned()));
-        }
-        for each in unread {
-            if !refused.contains(&each) {
-                refused.push(each);
-            }
-        }
+        let asked = answered.clone().next().is_some();
+        let unread = answered.find_map(|answer| answer.unread.clone());
+        let unasked = unasked.iter().any(|&at| std::ptr::eq(at, map));
+        let fault = match unread {
+            Some(unread) => Some(unread),
+            None if exhausted || !asked || unasked => Some((path, UNSEEN.to_owned())),
+            None => None,
+        };
+        refused.extend(fault.filter(|fault| !refused.contains(fault)));
     }
     refused
 }
@@ -239,8 +265,9 @@ struct Asker<'s, 'r, 'x, 'l> {
     way: Vec<(&'s Map<String, Value>, Step<'s>)>,
     /// The `$ref`s followed on the way.
     references: Vec<&'s str>,
-    reads: usize,
-    /// Whether the reads ran out, or the least arguments could not be made: every map keyed
+    /// The values of the least arguments read so far.
+    work: usize,
+    /// Whether the work ran out, or the least arguments could not be made: every map keyed
     /// by numbers is then refused.
     exhausted: bool,
     /// Each map keyed by numbers asked about, once for each way to it.
@@ -254,6 +281,14 @@ struct Asker<'s, 'r, 'x, 'l> {
 struct Answer<'s> {
     map: &'s Map<String, Value>,
     unread: Option<Unread>,
+}
+
+/// What one read of the least arguments showed.
+struct Seen {
+    /// Where it failed and serde's message, if it did.
+    failed: Option<(String, String)>,
+    /// Whether it read the key asked about as an integer.
+    as_integer: bool,
 }
 
 impl<'s> Asker<'s, '_, '_, '_> {
@@ -282,20 +317,12 @@ impl<'s> Asker<'s, '_, '_, '_> {
         if self.exhausted || !self.leads.within(map) {
             return;
         }
-        if self.reads >= MAX_READS {
+        if self.work >= MAX_WORK {
             self.exhausted = true;
             return;
         }
         if self.way.len() >= MAX_DEPTH {
-            let mut found = Vec::new();
-            reachable(
-                map,
-                self.root,
-                &mut String::new(),
-                &mut Vec::new(),
-                &mut found,
-            );
-            self.unasked.extend(found.into_iter().map(|(map, _)| map));
+            self.unasked_below(map);
             return;
         }
         if is_keyed(map) {
@@ -316,8 +343,10 @@ impl<'s> Asker<'s, '_, '_, '_> {
             .lookup("additionalProperties")
             .filter(|values| values.is_object());
         if let Some(values) = values.filter(|values| self.leads.leads(values)) {
-            let key = self.key_for(map, values);
-            self.below(map, Step::Entry(key), values);
+            match self.key_for(map, values) {
+                Some(key) => self.below(map, Step::Entry(key), values),
+                None => self.unasked_below(map),
+            }
         }
         if let Some(items @ Value::Object(_)) = map.lookup("items") {
             self.below(map, Step::Item(0), items);
@@ -348,95 +377,109 @@ impl<'s> Asker<'s, '_, '_, '_> {
         self.way.pop();
     }
 
+    /// Notes the maps keyed by numbers reachable from `schema` as on a way not asked.
+    fn unasked_below(&mut self, schema: &'s Map<String, Value>) {
+        let mut found = Vec::new();
+        reachable(
+            schema,
+            self.root,
+            &mut String::new(),
+            &mut Vec::new(),
+            &mut found,
+        );
+        self.unasked.extend(found.into_iter().map(|(map, _)| map));
+    }
+
     /// A key the map of `map`, at the way's end, is seen taking: the one its schema names,
-    /// else the first of [`OTHER_KEYS`] that is not refused where the map sits.
-    fn key_for(&mut self, map: &'s Map<String, Value>, values: &'s Value) -> &'s str {
+    /// else the first of [`OTHER_KEYS`] that is not refused where the map sits; `None` where
+    /// none is.
+    fn key_for(&mut self, map: &'s Map<String, Value>, values: &'s Value) -> Option<&'s str> {
         let named = least_key(map, self.root);
         let value = least(values, self.root, MAX_LEAST_DEPTH).unwrap_or(Value::Null);
         let map_at = self.path();
+        let least = least_fields(map, self.root, MAX_LEAST_DEPTH).unwrap_or_default();
         let taken = |asker: &mut Self, key: &str| {
-            let entry = Map::from_iter([(key.to_owned(), value.clone())]);
-            let least = least_fields(map, asker.root, MAX_LEAST_DEPTH).unwrap_or_default();
-            let entry = least.into_iter().chain(entry).collect();
+            let mut entry = least.clone();
+            entry.insert(key.to_owned(), value.clone());
             // Refused where the map sits, the key was: a value is refused at its own path.
-            !matches!(asker.read_with(&entry, false), Some(Err((at, _))) if at == map_at)
+            (asker.read_with(&entry, false, key))
+                .is_some_and(|seen| !matches!(seen.failed, Some((at, _)) if at == map_at))
         };
-        if taken(self, named) {
-            return named;
-        }
-        (OTHER_KEYS.into_iter())
+        std::iter::once(named)
+            .chain(OTHER_KEYS)
             .find(|key| taken(self, key))
-            .unwrap_or(named)
     }
 
     /// Whether the map keyed by numbers at the way's end, `map`, is seen reading a key.
     fn ask(&mut self, map: &'s Map<String, Value>) -> Result<(), Unread> {
         let path = self.path();
-        let unseen = || (path.clone(), UNSEEN.to_owned());
         let values = (map.lookup("patternProperties").and_then(Value::as_object))
             .and_then(|patterns| patterns.iter().find(|(pattern, _)| keys_integers(pattern)))
             .map(|(_, values)| values);
-        // A value the entry's schema refuses fails at the entry, once its key is read; where
-        // no such value is known, the least it takes must be read whole.
-        let refused = values.and_then(|values| refused_value(values, self.root));
-        let strict = refused.is_some();
-        let value = (refused.clone())
-            .or_else(|| values.and_then(|values| least(values, self.root, MAX_LEAST_DEPTH)))
-            .unwrap_or(Value::Null);
         // The map's own fields, if it has any (a struct beside a flattened map).
-        let empty = least_fields(map, self.root, MAX_LEAST_DEPTH).ok_or_else(unseen)?;
-        let mut one = empty.clone();
-        one.insert(KEY.to_owned(), value);
+        let Some(empty) = least_fields(map, self.root, MAX_LEAST_DEPTH) else {
+            return Err((path, UNSEEN.to_owned()));
+        };
+        let key = (ASKED_KEYS.into_iter())
+            .find(|key| !empty.contains_key(*key) && !has_field(map, key))
+            .unwrap_or(KEY);
+        let with = |value: Value| {
+            let mut one = empty.clone();
+            one.insert(key.to_owned(), value);
+            one
+        };
+        let least = values.and_then(|values| least(values, self.root, MAX_LEAST_DEPTH));
+        let least = with(least.unwrap_or(Value::Null));
+        // A key type that reads text itself is seen reading the key by the value after it: one
+        // the entry's schema refuses fails at the entry. Sent only where the key is not seen
+        // read as an integer: code of the type's own may trust the schema (and panic).
+        let refused = (values.and_then(|values| refused_value(values, self.root))).map(with);
         let mut entry_at = Path(path.clone());
-        entry_at.push_field(KEY);
-        // Refused at the entry, or for the value sent there where the trace does not follow
-        // (an enum's variant): serde's message names what it did not expect.
-        let unexpected = refused.as_ref().map(unexpected);
-        let at_value = |(at, message): (String, String)| {
-            at.strip_prefix(entry_at.0.as_str())
+        entry_at.push_field(key);
+        let at_value = |at: &str| {
+            (at.strip_prefix(entry_at.0.as_str()))
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
-                || unexpected
-                    .as_ref()
-                    .is_some_and(|shown| message.contains(shown.as_str()))
         };
         for reversed in [false, true] {
-            let read = match self.read_with(&one, reversed) {
-                Some(Err(failed)) => at_value(failed),
-                Some(Ok(())) => !strict,
-                None => false,
-            };
+            let as_integer =
+                (self.read_with(&least, reversed, key)).is_some_and(|seen| seen.as_integer);
+            let read = as_integer
+                || refused.as_ref().is_some_and(|refused| {
+                    (self.read_with(refused, reversed, key))
+                        .is_some_and(|seen| seen.failed.is_some_and(|(at, _)| at_value(&at)))
+                });
             if !read {
-                return match self.read_with(&empty, reversed) {
-                    Some(Ok(())) => Err((path, BUFFERED.to_owned())),
-                    _ => Err(unseen()),
-                };
+                return Err(match self.read_with(&empty, reversed, key) {
+                    Some(Seen { failed: None, .. }) => (path, BUFFERED.to_owned()),
+                    Some(Seen {
+                        failed: Some((at, error)),
+                        ..
+                    }) => (path, unasked_at(&at, &error)),
+                    None => (path, UNSEEN.to_owned()),
+                });
             }
         }
         Ok(())
     }
 
     /// The read of the least arguments with `map` at the way's end, each object's fields in
-    /// the schema's order or `reversed`: where it failed, if it did; `None` where the least
-    /// arguments cannot be made.
-    fn read_with(
-        &mut self,
-        map: &Map<String, Value>,
-        reversed: bool,
-    ) -> Option<Result<(), (String, String)>> {
-        self.reads += 1;
+    /// the schema's order or `reversed`, and whether it read `key` as an integer; `None`
+    /// where the least arguments cannot be made.
+    fn read_with(&mut self, map: &Map<String, Value>, reversed: bool, key: &str) -> Option<Seen> {
         let Some(arguments) = self.arguments(in_order(map.clone(), reversed), reversed) else {
             // Least arguments too large to make, or of a type `least` cannot name, would be so
             // on other ways too: none is asked about.
             self.exhausted = true;
             return None;
         };
+        self.work += size(&arguments);
         let findings = Findings::traced();
-        Some(
-            match (self.read)(&arguments.to_string(), Some((&Plan::traced(), &findings))) {
-                Ok(()) => Ok(()),
-                Err(error) => Err((findings.failed_at(), error.to_string())),
-            },
-        )
+        let read = (self.read)(&arguments.to_string(), Some((&Plan::traced(), &findings)));
+        let as_integer = findings.read_as_integer(key);
+        let failed = read
+            .err()
+            .map(|error| (findings.failed_at(), error.to_string()));
+        Some(Seen { failed, as_integer })
     }
 
     /// The least arguments the schema takes with `value` at the way's end.
@@ -483,78 +526,25 @@ impl<'s> Asker<'s, '_, '_, '_> {
     }
 }
 
-/// A value of a JSON type `schema` takes none of (`true`, else `""`, else `0`), if one is
-/// known: where its types cannot be told (no `type`, `allOf`), none.
-fn refused_value(schema: &Value, root: Root<'_>) -> Option<Value> {
-    let mut types = Vec::new();
-    if !json_types(schema, root, MAX_LEAST_DEPTH, &mut types) {
-        return None;
-    }
-    let takes = |name: &str| types.contains(&name);
-    if !takes("boolean") {
-        Some(Value::Bool(true))
-    } else if !takes("string") {
-        Some(Value::String(String::new()))
-    } else if !takes("number") && !takes("integer") {
-        Some(Value::from(0))
-    } else {
-        None
-    }
-}
-
-/// How serde's messages show `value`, one of [`refused_value`]'s, as what they did not expect.
-fn unexpected(value: &Value) -> String {
-    match value {
-        Value::Bool(value) => Unexpected::Bool(*value).to_string(),
-        Value::String(value) => Unexpected::Str(value).to_string(),
-        _ => Unexpected::Unsigned(0).to_string(),
-    }
-}
-
-/// Adds to `types` the JSON types `schema` takes; `false` where it cannot tell.
-fn json_types<'s>(
-    schema: &'s Value,
-    root: Root<'s>,
-    depth: usize,
-    types: &mut Vec<&'s str>,
-) -> bool {
-    let (Some(depth), Some(map)) = (depth.checked_sub(1), root.deref(schema)) else {
-        return false;
-    };
-    if map.contains_key("allOf") || map.contains_key("not") || map.contains_key("if") {
-        return false;
-    }
-    if let Some(values) = (map.lookup("enum").and_then(Value::as_array))
-        .map(|values| values.iter().collect::<Vec<_>>())
-        .or_else(|| map.lookup("const").map(|value| vec![value]))
-    {
-        types.extend(values.into_iter().map(|value| match value {
-            Value::Null => "null",
-            Value::Bool(_) => "boolean",
-            Value::Number(_) => "number",
-            Value::String(_) => "string",
-            Value::Array(_) => "array",
-            Value::Object(_) => "object",
-        }));
-        return true;
-    }
-    match map.lookup("type") {
-        Some(Value::String(name)) => types.push(name),
-        Some(Value::Array(names)) => types.extend(names.iter().filter_map(Value::as_str)),
-        _ => {
-            let branches = map.lookup("anyOf").or(map.lookup("oneOf"));
-            return branches.and_then(Value::as_array).is_some_and(|branches| {
-                (branches.iter()).all(|branch| json_types(branch, root, depth, types))
-            });
-        }
-    }
-    true
-}
-
 /// `object`, its fields in the order inserted or `reversed`.
 fn in_order(object: Map<String, Value>, reversed: bool) -> Value {
     match reversed {
         true => Value::Object(object.into_iter().rev().collect()),
         false => Value::Object(object),
+    }
+}
+
+/// Whether the object schema `map` has a field named `name`.
+fn has_field(map: &Map<String, Value>, name: &str) -> bool {
+    (map.lookup("properties").and_then(Value::as_object))
+        .is_some_and(|properties| properties.contains_key(name))
+}
+
+/// How many values `value` is made of.
+fn size(value: &Value) -> usize {
+    1 + match value {
+        Value::Array(items) => items.iter().map(size).sum(),
+        Value::Object(fields) => fields.values().map(size).sum(),
+        _ => 0,
     }
 }

@@ -1,6 +1,7 @@
-//! The least value a schema takes: what a type is read with when it is asked, once, while its
-//! schema is prepared, how it reads one of its parts (`required.rs`, `keyed.rs`). The value
-//! need only be one serde reads; the checker never sees it.
+//! The least value a schema takes, and a value it refuses: what a type is read with when it is
+//! asked, once, while its schema is prepared, how it reads one of its parts (`required.rs`,
+//! `keyed.rs`). The values need only be ones serde reads (or refuses); the checker never sees
+//! them.
 
 use serde_json::{Map, Value};
 
@@ -174,4 +175,70 @@ fn least_number(map: &Map<String, Value>) -> Value {
         },
         _ => 0.into(),
     }
+}
+
+/// A value of a JSON type `schema` takes none of (`true`, `""`, `0`, `null`, `[]`, `{}`, the
+/// first it does not take), if one is known: where its types cannot be told (no `type`,
+/// `allOf`), none.
+pub(super) fn refused_value(schema: &Value, root: Root<'_>) -> Option<Value> {
+    let mut types = Vec::new();
+    if !json_types(schema, root, MAX_LEAST_DEPTH, &mut types) {
+        return None;
+    }
+    let takes = |name: &str| types.contains(&name);
+    let number = takes("number") || takes("integer");
+    // A struct reads a list of its fields too: a list is refused only where objects are.
+    [
+        (!takes("boolean"), Value::Bool(true)),
+        (!takes("string"), Value::String(String::new())),
+        (!number, Value::from(0)),
+        (!takes("null"), Value::Null),
+        (
+            !takes("array") && !takes("object"),
+            Value::Array(Vec::new()),
+        ),
+        (!takes("object"), Value::Object(Map::new())),
+    ]
+    .into_iter()
+    .find_map(|(refused, value)| refused.then_some(value))
+}
+
+/// Adds to `types` the JSON types `schema` takes; `false` where it cannot tell.
+fn json_types<'s>(
+    schema: &'s Value,
+    root: Root<'s>,
+    depth: usize,
+    types: &mut Vec<&'s str>,
+) -> bool {
+    let (Some(depth), Some(map)) = (depth.checked_sub(1), root.deref(schema)) else {
+        return false;
+    };
+    if map.contains_key("allOf") || map.contains_key("not") || map.contains_key("if") {
+        return false;
+    }
+    if let Some(values) = (map.lookup("enum").and_then(Value::as_array))
+        .map(|values| values.iter().collect::<Vec<_>>())
+        .or_else(|| map.lookup("const").map(|value| vec![value]))
+    {
+        types.extend(values.into_iter().map(|value| match value {
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        }));
+        return true;
+    }
+    match map.lookup("type") {
+        Some(Value::String(name)) => types.push(name),
+        Some(Value::Array(names)) => types.extend(names.iter().filter_map(Value::as_str)),
+        _ => {
+            let branches = map.lookup("anyOf").or(map.lookup("oneOf"));
+            return branches.and_then(Value::as_array).is_some_and(|branches| {
+                (branches.iter()).all(|branch| json_types(branch, root, depth, types))
+            });
+        }
+    }
+    true
 }

@@ -33,7 +33,7 @@ impl KeyNotes<'_> {
     /// traced read keeps it, written as the text it was sent as.
     fn note_number(&self, key: impl itoa::Integer) {
         if let Some(trail) = self.trail {
-            trail.note_key(itoa::Buffer::new().format(key));
+            trail.note_integer_key(itoa::Buffer::new().format(key));
         }
     }
 }

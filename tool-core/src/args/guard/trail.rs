@@ -12,6 +12,9 @@ pub(super) struct Trail {
     at: RefCell<Path>,
     /// The last key read: the field of the value read next.
     key: RefCell<String>,
+    /// Each key serde read as an integer (of a map keyed by integers read from the text, not
+    /// from serde's buffer, where a key is text), as it was written.
+    integers: RefCell<Vec<String>>,
     failed: RefCell<Option<String>>,
 }
 
@@ -21,6 +24,17 @@ impl Trail {
         let mut kept = self.key.borrow_mut();
         kept.clear();
         kept.push_str(key);
+    }
+
+    /// Notes `key`, read as an integer, as [`Trail::note_key`] does, and keeps it.
+    pub(super) fn note_integer_key(&self, key: &str) {
+        self.note_key(key);
+        self.integers.borrow_mut().push(key.to_owned());
+    }
+
+    /// Whether `key` was read as an integer.
+    pub(super) fn read_as_integer(&self, key: &str) -> bool {
+        self.integers.borrow().iter().any(|each| each == key)
     }
 
     /// `read` of the value of the last key read, its path noted if it fails.
