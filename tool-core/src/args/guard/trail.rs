@@ -2,7 +2,7 @@
 //! path of the innermost value whose read failed (errors come up from the innermost value
 //! first, so the first failure noted is the innermost).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use crate::args::path::Path;
 
@@ -12,9 +12,10 @@ pub(super) struct Trail {
     at: RefCell<Path>,
     /// The last key read: the field of the value read next.
     key: RefCell<String>,
-    /// Each key serde read as an integer (of a map keyed by integers read from the text, not
-    /// from serde's buffer, where a key is text), as it was written.
-    integers: RefCell<Vec<String>>,
+    /// The keys from 0 to 7 serde read as integers (of a map keyed by integers read from the
+    /// text, not from serde's buffer, where a key is text), a bit each: what asking a type
+    /// about such a map needs (`keyed.rs`), in a field with nothing to drop.
+    integers: Cell<u8>,
     failed: RefCell<Option<String>>,
 }
 
@@ -26,15 +27,18 @@ impl Trail {
         kept.push_str(key);
     }
 
-    /// Notes `key`, read as an integer, as [`Trail::note_key`] does, and keeps it.
+    /// Notes `key`, read as an integer, as [`Trail::note_key`] does, and keeps it if it is
+    /// one from 0 to 7.
     pub(super) fn note_integer_key(&self, key: &str) {
         self.note_key(key);
-        self.integers.borrow_mut().push(key.to_owned());
+        if let Some(bit) = small(key) {
+            self.integers.set(self.integers.get() | bit);
+        }
     }
 
-    /// Whether `key` was read as an integer.
+    /// Whether `key`, one from 0 to 7, was read as an integer.
     pub(super) fn read_as_integer(&self, key: &str) -> bool {
-        self.integers.borrow().iter().any(|each| each == key)
+        small(key).is_some_and(|bit| self.integers.get() & bit != 0)
     }
 
     /// `read` of the value of the last key read, its path noted if it fails.
@@ -72,6 +76,14 @@ impl Trail {
     /// Where the read failed; empty for the arguments as a whole, or if it did not fail.
     pub(super) fn failed_at(self) -> String {
         self.failed.into_inner().unwrap_or_default()
+    }
+}
+
+/// The bit of `key`, an integer from 0 to 7 written in digits.
+fn small(key: &str) -> Option<u8> {
+    match key.as_bytes() {
+        [digit @ b'0'..=b'7'] => Some(1 << (digit - b'0')),
+        _ => None,
     }
 }
 
