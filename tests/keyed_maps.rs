@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use serde_json::json;
-use tool_core::registry::RegistryError;
+use tool_core::registry::{RegistryBuilder, RegistryError};
 use tool_core::{Provider, Registry, tool};
 use tool_tests::{fault, faults, outcome};
 
@@ -39,6 +39,32 @@ const UNSIGNED: &str = "expected a key that is a whole number in digits, without
 /// The fault of a key not of a map keyed by signed integers.
 const SIGNED: &str = "expected a key that is a whole number in digits (after a minus if below zero), without a \
      leading zero";
+
+/// What building `builder`'s registry refuses for every provider: each path and problem.
+fn refused(builder: RegistryBuilder) -> Vec<(String, String)> {
+    let error = builder.build().unwrap_err();
+    let RegistryError::Unexportable { errors } = error else {
+        panic!("{error}");
+    };
+    (errors.into_iter())
+        .filter(|error| error.provider.is_none())
+        .map(|error| (error.path, error.problem))
+        .collect()
+}
+
+/// That `builder`'s registry is refused for one map keyed by numbers, at `path`, which serde
+/// reads from its own buffer.
+fn refused_as_buffered(builder: RegistryBuilder, path: &str) {
+    let refused = refused(builder);
+    let paths: Vec<&str> = refused.iter().map(|(path, _)| path.as_str()).collect();
+    assert_eq!(paths, [path], "{refused:?}");
+    let problem = &refused[0].1;
+    assert!(
+        problem.contains("serde reads the map from its own buffer")
+            && problem.contains("key the map by `String`"),
+        "{problem}"
+    );
+}
 
 #[tokio::test]
 async fn a_map_keyed_by_numbers_is_advertised_and_held_to_its_keys_and_values() {
@@ -253,47 +279,14 @@ async fn shaped_take(changes: Vec<Shaped>) -> String {
 #[test]
 fn a_map_keyed_by_numbers_that_serde_reads_from_its_buffer_is_refused_when_the_registry_is_built() {
     let cases = [
-        (
-            Registry::builder().tool(TallyFlattened),
-            "tally_flattened",
-            "counts",
-        ),
-        (Registry::builder().tool(LooseTake), "loose_take", ""),
-        (
-            Registry::builder().tool(InsideTake),
-            "inside_take",
-            "change.counts",
-        ),
-        (
-            Registry::builder().tool(BesideTake),
-            "beside_take",
-            "change.of",
-        ),
-        (
-            Registry::builder().tool(ShapedTake),
-            "shaped_take",
-            "changes[0]",
-        ),
+        (Registry::builder().tool(TallyFlattened), "counts"),
+        (Registry::builder().tool(LooseTake), ""),
+        (Registry::builder().tool(InsideTake), "change.counts"),
+        (Registry::builder().tool(BesideTake), "change.of"),
+        (Registry::builder().tool(ShapedTake), "changes[0]"),
     ];
-    for (builder, tool, path) in cases {
-        let error = builder.build().unwrap_err();
-        let RegistryError::Unexportable { errors } = &error else {
-            panic!("{error}");
-        };
-        assert_eq!(errors.len(), 1, "{tool}: {error}");
-        assert_eq!(
-            (errors[0].tool.as_str(), errors[0].path.as_str()),
-            (tool, path),
-            "{error}"
-        );
-        assert!(
-            errors[0]
-                .problem
-                .contains("serde reads the map from its own buffer")
-                && errors[0].problem.contains("key the map by `String`"),
-            "{tool}: {}",
-            errors[0].problem
-        );
+    for (builder, path) in cases {
+        refused_as_buffered(builder, path);
     }
 }
 
@@ -363,19 +356,9 @@ fn a_map_keyed_by_numbers_read_from_a_buffer_on_any_way_to_it_is_refused() {
         (Registry::builder().tool(MaybeFlattened), "counts"),
         (Registry::builder().tool(EitherTake), "counts"),
     ];
+    // Gemini refuses the recursive type besides: what every provider refuses is asked.
     for (builder, path) in cases {
-        let error = builder.build().unwrap_err();
-        let RegistryError::Unexportable { errors } = &error else {
-            panic!("{error}");
-        };
-        // Gemini refuses the recursive type besides: what every provider refuses is asked.
-        let errors: Vec<_> = errors
-            .iter()
-            .filter(|error| error.provider.is_none())
-            .collect();
-        let paths: Vec<&str> = errors.iter().map(|error| error.path.as_str()).collect();
-        assert_eq!(paths, [path], "{error}");
-        assert!(errors[0].problem.contains("from its own buffer"), "{error}");
+        refused_as_buffered(builder, path);
     }
 }
 
@@ -502,25 +485,16 @@ async fn wide_take(root: Wide1) -> String {
 fn where_the_asking_stops_the_map_is_refused_and_each_map_is_named_once() {
     // The struct an internally tagged variant wraps is defined apart: the map is named where
     // the call has it, not again in its definition.
-    let error = Registry::builder().tool(WrappedTake).build().unwrap_err();
-    let RegistryError::Unexportable { errors } = &error else {
-        panic!("{error}");
-    };
-    let paths: Vec<&str> = errors.iter().map(|error| error.path.as_str()).collect();
-    assert_eq!(paths, ["change.counts"], "{error}");
-    let error = Registry::builder().tool(WideTake).build().unwrap_err();
-    let RegistryError::Unexportable { errors } = &error else {
-        panic!("{error}");
-    };
+    refused_as_buffered(Registry::builder().tool(WrappedTake), "change.counts");
+    let refused = refused(Registry::builder().tool(WideTake));
+    let unasked = "too many ways to ask about each";
     assert!(
-        errors
-            .iter()
-            .all(|error| error.problem.contains("too many ways to ask about each")),
-        "{error}"
+        refused.iter().all(|(_, problem)| problem.contains(unasked)),
+        "{refused:?}"
     );
     assert!(
-        errors.iter().any(|error| error.path == "root.counts"),
-        "{error}"
+        refused.iter().any(|(path, _)| path == "root.counts"),
+        "{refused:?}"
     );
 }
 
@@ -582,13 +556,7 @@ fn a_map_keyed_by_numbers_whose_values_take_any_plain_kind_is_asked_by_its_key()
         (Registry::builder().tool(AnyEither), "values"),
         (Registry::builder().tool(AnyFlattened), "values"),
     ] {
-        let error = builder.build().unwrap_err();
-        let RegistryError::Unexportable { errors } = &error else {
-            panic!("{error}");
-        };
-        let paths: Vec<&str> = errors.iter().map(|error| error.path.as_str()).collect();
-        assert_eq!(paths, [path], "{error}");
-        assert!(errors[0].problem.contains("from its own buffer"), "{error}");
+        refused_as_buffered(builder, path);
     }
 }
 
@@ -724,15 +692,8 @@ async fn addressed_take(
 
 #[test]
 fn a_map_keyed_by_numbers_that_cannot_be_asked_about_is_refused_naming_what_stopped_it() {
-    let error = Registry::builder().tool(AddressedTake).build().unwrap_err();
-    let RegistryError::Unexportable { errors } = &error else {
-        panic!("{error}");
-    };
-    assert_eq!(errors[0].path, "counts", "{error}");
-    assert!(
-        errors[0]
-            .problem
-            .contains("it refused the least arguments its schema takes at `address`"),
-        "{error}"
-    );
+    let refused = refused(Registry::builder().tool(AddressedTake));
+    assert_eq!(refused[0].0, "counts", "{refused:?}");
+    let stopped = "it refused the least arguments its schema takes at `address`";
+    assert!(refused[0].1.contains(stopped), "{refused:?}");
 }
