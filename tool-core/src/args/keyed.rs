@@ -28,11 +28,11 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use super::Read;
 use super::guard::Findings;
 use super::least::{MAX_LEAST_DEPTH, NIL_UUID, least, least_fields, least_key, refused_value};
 use super::path::Path;
 use super::plan::Plan;
+use super::{Read, without_position};
 use crate::schema::patterns::keys_integers;
 use crate::schema::walk::{self, Lookup, Root};
 
@@ -476,9 +476,8 @@ impl<'s> Asker<'s, '_, '_, '_> {
         let findings = Findings::traced();
         let read = (self.read)(&arguments.to_string(), Some((&Plan::traced(), &findings)));
         let as_integer = findings.read_as_integer(key);
-        let failed = read
-            .err()
-            .map(|error| (findings.failed_at(), error.to_string()));
+        // serde's words without their line and column, which are the asking's own text's.
+        let failed = (read.err()).map(|error| (findings.failed_at(), without_position(&error)));
         Some(Seen { failed, as_integer })
     }
 
