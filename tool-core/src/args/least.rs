@@ -28,7 +28,8 @@ const MAX_LEAST_VALUES: usize = 2048;
 /// least values, a union's first branch that has one. `None` where it cannot say (a type it
 /// does not name, deeper than `depth`, more than [`MAX_LEAST_VALUES`] values).
 pub(super) fn least(schema: &Value, root: Root<'_>, depth: usize) -> Option<Value> {
-    least_of(schema, root, depth, &mut MAX_LEAST_VALUES.clone())
+    let mut left = MAX_LEAST_VALUES;
+    least_of(schema, root, depth, &mut left)
 }
 
 /// An object of the least values of the fields `map`, an object schema, requires.
@@ -37,7 +38,8 @@ pub(super) fn least_fields(
     root: Root<'_>,
     depth: usize,
 ) -> Option<Map<String, Value>> {
-    fields_of(map, root, depth, &mut MAX_LEAST_VALUES.clone())
+    let mut left = MAX_LEAST_VALUES;
+    fields_of(map, root, depth, &mut left)
 }
 
 /// [`least`], with `left` values to make it of.
