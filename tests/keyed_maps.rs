@@ -694,7 +694,8 @@ async fn addressed_take(
 fn a_map_keyed_by_numbers_that_cannot_be_asked_about_is_refused_naming_what_stopped_it() {
     let refused = refused(Registry::builder().tool(AddressedTake));
     assert_eq!(refused[0].0, "counts", "{refused:?}");
-    let stopped = "it refused the least arguments its schema takes at `address` (invalid \
-                   socket address syntax); key the map by `String`";
+    let stopped = "it sends the simplest value the schema allows for each field, and the type \
+                   refused the one at `address` (invalid socket address syntax); key the map by \
+                   `String`";
     assert!(refused[0].1.contains(stopped), "{refused:?}");
 }

@@ -77,19 +77,20 @@ const BUFFERED: &str = "this map's keys are numbers, and the input type does not
     the map out of the flattened field or the enum";
 
 /// Why a map keyed by numbers the type was not seen reading is refused.
-const UNSEEN: &str = "this map's keys are numbers, and the input type was not seen reading \
-    one: the map sits under `allOf`, `if` or `not`, below a map keyed by text none of whose \
-    keys could be made, or is reached too many ways to ask about each; key the map by \
-    `String` and read the numbers in the handler";
+const UNSEEN: &str = "this map's keys are numbers, and the registry could not check that the \
+    input type reads them from a call: the map sits under `allOf`, `if` or `not`, below a map \
+    whose key type it could not guess a key of, or is reached too many ways to ask about each; \
+    key the map by `String` and read the numbers in the handler";
 
 /// Why a map keyed by numbers is refused whose type refused the least arguments its schema
 /// takes, at `at`.
 fn unasked_at(at: &str, error: &str) -> String {
     let at = if at.is_empty() { "(arguments)" } else { at };
     format!(
-        "this map's keys are numbers, and whether the input type reads them could not be \
-         asked: it refused the least arguments its schema takes at `{at}` ({error}); key the \
-         map by `String` and read the numbers in the handler"
+        "this map's keys are numbers, and the registry could not check that the input type \
+         reads them from a call: to check, it sends the simplest value the schema allows for \
+         each field, and the type refused the one at `{at}` ({error}); key the map by `String` \
+         and read the numbers in the handler"
     )
 }
 
@@ -128,17 +129,13 @@ pub(super) fn unread_keys(schema: &Map<String, Value>, read: &mut Read<'_>) -> V
     // One fault a map: the first way it is not seen read on, else where it first sits.
     let mut refused: Vec<Unread> = Vec::new();
     for (map, path) in keyed {
-        let mut answered = answers
-            .iter()
-            .filter(|answer| std::ptr::eq(answer.map, map));
-        let asked = answered.clone().next().is_some();
-        let unread = answered.find_map(|answer| answer.unread.clone());
-        let unasked = unasked.iter().any(|&at| std::ptr::eq(at, map));
-        let fault = match unread {
-            Some(unread) => Some(unread),
-            None if exhausted || !asked || unasked => Some((path, UNSEEN.to_owned())),
-            None => None,
-        };
+        let here: Vec<&Answer> = (answers.iter())
+            .filter(|answer| std::ptr::eq(answer.map, map))
+            .collect();
+        let unasked =
+            exhausted || here.is_empty() || unasked.iter().any(|&at| std::ptr::eq(at, map));
+        let fault = (here.iter().find_map(|answer| answer.unread.clone()))
+            .or_else(|| unasked.then(|| (path, UNSEEN.to_owned())));
         refused.extend(fault.filter(|fault| !refused.contains(fault)));
     }
     refused
@@ -420,8 +417,9 @@ impl<'s> Asker<'s, '_, '_, '_> {
         let Some(empty) = least_fields(map, self.root, MAX_LEAST_DEPTH) else {
             return Err((path, UNSEEN.to_owned()));
         };
+        let properties = map.lookup("properties").and_then(Value::as_object);
         let key = (ASKED_KEYS.into_iter())
-            .find(|key| !empty.contains_key(*key) && !has_field(map, key))
+            .find(|key| !properties.is_some_and(|properties| properties.contains_key(*key)))
             .unwrap_or(KEY);
         let with = |value: Value| {
             let mut one = empty.clone();
@@ -531,12 +529,6 @@ fn in_order(object: Map<String, Value>, reversed: bool) -> Value {
         true => Value::Object(object.into_iter().rev().collect()),
         false => Value::Object(object),
     }
-}
-
-/// Whether the object schema `map` has a field named `name`.
-fn has_field(map: &Map<String, Value>, name: &str) -> bool {
-    (map.lookup("properties").and_then(Value::as_object))
-        .is_some_and(|properties| properties.contains_key(name))
 }
 
 /// How many values `value` is made of.

@@ -220,9 +220,9 @@ pub(crate) fn keys_integers(pattern: &str) -> bool {
 
 /// Whether the registry can read `pattern`, a key of `patternProperties`; else what to do.
 pub(crate) fn key_readable(pattern: &str) -> Result<(), String> {
-    match by_hand(pattern, "") {
-        Some(_) => Ok(()),
-        None => readable(pattern),
+    match keys_integers(pattern) {
+        true => Ok(()),
+        false => readable(pattern),
     }
 }
 
@@ -235,7 +235,7 @@ pub(crate) fn for_each_pattern(schema: &Map<String, Value>, visit: &mut dyn FnMu
             visit(path, pattern);
         }
         if let Some(Value::Object(keyed)) = map.get("patternProperties") {
-            for key in keyed.keys().filter(|key| by_hand(key, "").is_none()) {
+            for key in keyed.keys().filter(|key| !keys_integers(key)) {
                 visit(path, key);
             }
         }
