@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 use tool_core::call::Arguments;
 use tool_core::outcome::Line;
 use tool_core::{Context, Refusal, Registry, ToolCall, tool};
-use tool_tests::{fault, faults};
+use tool_tests::{fault, faults, outcome};
 
 #[derive(Debug, Clone, PartialEq, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
 struct Item {
@@ -507,13 +507,8 @@ async fn a_fault_only_serde_finds_after_a_key_of_a_newtype_or_an_enum_is_found_a
             "by_level.High",
         ),
     ] {
-        let refused = registry
-            .call(
-                ToolCall::new("1", "notes_keep", arguments),
-                &Context::default(),
-            )
+        let refused = outcome(&registry, "notes_keep", arguments)
             .await
-            .outcome
             .unwrap_err();
         assert_eq!(faults(&refused), [fault(at, "a note may not be bad")]);
     }
@@ -541,13 +536,8 @@ async fn a_type_whose_own_code_panics_on_a_value_it_is_asked_about_still_makes_a
     // The type is asked, while its schema is prepared, whether it reads `null` for the note:
     // its code panics on it, which is taken as a refusal, not the end of the program.
     let registry = Registry::builder().tool(NoteSign).build().unwrap();
-    let ran = registry
-        .call(
-            ToolCall::new("1", "note_sign", json!({"note": "hi"})),
-            &Context::default(),
-        )
-        .await;
-    assert_eq!(ran.outcome.unwrap().as_text(), "Some(\"hi\")");
+    let ran = outcome(&registry, "note_sign", json!({"note": "hi"})).await;
+    assert_eq!(ran.as_deref(), Ok("Some(\"hi\")"));
 }
 
 /// Something to do with a note.
@@ -579,14 +569,7 @@ async fn a_fault_only_serde_finds_inside_an_enum_s_variant_is_found_at_its_path(
         (json!({"act": {"Write": {"note": "bad"}}}), "act.Write.note"),
         (json!({"act": {"Pin": [1, "bad"]}}), "act.Pin[1]"),
     ] {
-        let refused = registry
-            .call(
-                ToolCall::new("1", "note_act", arguments),
-                &Context::default(),
-            )
-            .await
-            .outcome
-            .unwrap_err();
+        let refused = outcome(&registry, "note_act", arguments).await.unwrap_err();
         assert_eq!(faults(&refused), [fault(at, "a note may not be bad")]);
     }
 }
