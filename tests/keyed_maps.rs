@@ -33,12 +33,17 @@ async fn bins_stock(
     format!("{counts:?} {offsets:?} {:?}", shelves.len())
 }
 
-/// The fault of a key not of a map keyed by unsigned integers.
-const UNSIGNED: &str = "expected a key that is a whole number in digits, without a leading zero";
+/// The fault of a key not of a map keyed by `u32`.
+const UNSIGNED: &str =
+    "expected a key that is a whole number from 0 to 4294967295, in digits without a leading zero";
 
-/// The fault of a key not of a map keyed by signed integers.
-const SIGNED: &str = "expected a key that is a whole number in digits (after a minus if below zero), without a \
-     leading zero";
+/// The fault of a key not of a map keyed by `i64`.
+const SIGNED: &str = "expected a key that is a whole number from -9223372036854775808 to \
+    9223372036854775807, in digits without a leading zero";
+
+/// The pattern of the keys of a map keyed by `u16`, as serde_json reads them.
+const U16_KEYS: &str =
+    "^(0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$";
 
 /// What building `builder`'s registry refuses for every provider: each path and problem.
 fn refused(builder: RegistryBuilder) -> Vec<(String, String)> {
@@ -71,12 +76,13 @@ async fn a_map_keyed_by_numbers_is_advertised_and_held_to_its_keys_and_values() 
     let registry = Registry::builder().tool(BinsStock).build().unwrap();
     let exported = json!(registry.export(Provider::Mcp).unwrap());
     let properties = &exported[0]["inputSchema"]["properties"];
-    assert_eq!(
-        properties["counts"]["patternProperties"]["^(0|[1-9][0-9]*)$"]["maximum"], 255,
-        "{properties}"
-    );
-    // As serde_json reads keys: schemars' `^-?\\d+$` would take `-0` and `007`, which it refuses.
-    assert!(properties["offsets"]["patternProperties"]["^(0|-?[1-9][0-9]*)$"].is_object());
+    // The keys serde_json reads: schemars' `^\\d+$` would take `-0`, `007` and `65536`.
+    let shelves = &properties["shelves"]["patternProperties"];
+    assert!(shelves[U16_KEYS].is_object(), "{shelves}");
+    let counts = properties["counts"]["patternProperties"]
+        .as_object()
+        .unwrap();
+    assert_eq!(counts.values().next().unwrap()["maximum"], 255);
     let ran = outcome(
         &registry,
         "bins_stock",
@@ -89,7 +95,7 @@ async fn a_map_keyed_by_numbers_is_advertised_and_held_to_its_keys_and_values() 
         json!({
             "counts": {"x": 3, "2": 300, "-1": 1, "007": 1},
             "offsets": {"1.5": "a", "-2": 7, "-0": "b"},
-            "shelves": {"7": {"label": ""}, "8": {"label": "bolts", "size": 3}}
+            "shelves": {"7": {"label": ""}, "8": {"label": "bolts", "size": 3}, "65536": {"label": "x"}}
         }),
     )
     .await
@@ -112,6 +118,11 @@ async fn a_map_keyed_by_numbers_is_advertised_and_held_to_its_keys_and_values() 
                 "expected text that is not empty, received \"\""
             ),
             fault("shelves.8.size", "unknown field"),
+            fault(
+                "shelves.65536",
+                "expected a key that is a whole number from 0 to 65535, in digits without a \
+                 leading zero"
+            ),
         ]
     );
 }
@@ -698,4 +709,149 @@ fn a_map_keyed_by_numbers_that_cannot_be_asked_about_is_refused_naming_what_stop
                    refused the one at `address` (invalid socket address syntax); key the map by \
                    `String`";
     assert!(refused[0].1.contains(stopped), "{refused:?}");
+}
+
+/// A slot on a rack: a number up to 1000, read by a rule of its own.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, serde::Deserialize, schemars::JsonSchema)]
+#[serde(try_from = "u16")]
+#[schemars(with = "u16")]
+struct Slot(u16);
+
+impl TryFrom<u16> for Slot {
+    type Error = &'static str;
+
+    fn try_from(number: u16) -> Result<Slot, &'static str> {
+        match number {
+            0..=1000 => Ok(Slot(number)),
+            _ => Err("a slot is at most 1000"),
+        }
+    }
+}
+
+/// Racks, each a map of maps keyed by numbers of every width.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct Rack {
+    /// Levels by floor, then by offset from the middle.
+    levels: BTreeMap<u8, BTreeMap<i8, u8>>,
+}
+
+/// A crate on a stack: a type that refers to itself, and so is a definition of its schema.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct Stack {
+    /// How many of each, by number.
+    counts: BTreeMap<u8, u8>,
+    /// The crate below, if any.
+    below: Option<Box<Stack>>,
+}
+
+/// Takes maps keyed by integers of every width, and by a key of its own.
+#[tool]
+async fn racks_fill(
+    /// By floor.
+    floors: BTreeMap<std::num::NonZeroU32, u8>,
+    /// By offset, never 0.
+    offsets: BTreeMap<std::num::NonZeroI16, u8>,
+    /// This rack, and the spare.
+    rack: Rack,
+    /// The spare.
+    spare: Rack,
+    /// By slot.
+    slots: BTreeMap<Slot, u8>,
+    /// A stack of crates.
+    stack: Stack,
+) -> String {
+    format!("{floors:?} {offsets:?} {rack:?} {spare:?} {slots:?} {stack:?}")
+}
+
+#[tokio::test]
+async fn a_map_keyed_by_numbers_advertises_and_holds_the_range_its_key_type_takes() {
+    // Gemini takes no type that refers to itself.
+    let registry = (Registry::builder().tool(RacksFill))
+        .providers([Provider::Mcp])
+        .build()
+        .unwrap();
+    let exported = json!(registry.export(Provider::Mcp).unwrap());
+    let schema = &exported[0]["inputSchema"];
+    let keys = |at: &serde_json::Value| -> Vec<String> {
+        at["patternProperties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect()
+    };
+    let properties = &schema["properties"];
+    // schemars gives a `NonZeroU32` key the signed pattern, and says no range at all.
+    assert_eq!(
+        keys(&properties["floors"]),
+        [
+            "^([1-9][0-9]{0,8}|[1-3][0-9]{9}|4[0-1][0-9]{8}|42[0-8][0-9]{7}|429[0-3][0-9]{6}|\
+          4294[0-8][0-9]{5}|42949[0-5][0-9]{4}|429496[0-6][0-9]{3}|4294967[0-1][0-9]{2}|\
+          42949672[0-8][0-9]|429496729[0-5])$"
+        ]
+    );
+    // A map of maps, in both fields of its type: both keys narrowed.
+    let u8_keys = "^(0|[1-9][0-9]?|1[0-9]{2}|2[0-4][0-9]|25[0-5])$";
+    for rack in ["rack", "spare"] {
+        let levels = &properties[rack]["properties"]["levels"];
+        assert_eq!(keys(levels), [u8_keys]);
+        assert_eq!(
+            keys(&levels["patternProperties"][u8_keys]),
+            ["^(0|[1-9][0-9]?|1[0-1][0-9]|12[0-7]|-([1-9][0-9]?|1[0-1][0-9]|12[0-8]))$"]
+        );
+    }
+    // In a definition, which a way reaches twice.
+    assert_eq!(
+        keys(&schema["$defs"]["Stack"]["properties"]["counts"]),
+        [u8_keys]
+    );
+    // A key of its own takes keys by its own rule, which no pattern is made of.
+    assert_eq!(keys(&properties["slots"]), ["^(0|[1-9][0-9]*)$"]);
+
+    let rack = json!({"levels": {"255": {"-128": 1, "127": 2}}});
+    let ran = outcome(
+        &registry,
+        "racks_fill",
+        json!({"floors": {"4294967295": 1}, "offsets": {"-32768": 2}, "rack": rack, "spare": rack, "slots": {"1000": 3}, "stack": {"counts": {}}}),
+    );
+    assert!(ran.await.is_ok());
+    let rack = json!({"levels": {"256": {}, "1": {"-129": 1, "128": 2, "-0": 3}}});
+    let refused = outcome(
+        &registry,
+        "racks_fill",
+        json!({"floors": {"0": 1, "-1": 1, "4294967296": 1}, "offsets": {"0": 2}, "rack": rack, "spare": {"levels": {}}, "slots": {}, "stack": {"counts": {"1": 1}, "below": {"counts": {"256": 1}}}}),
+    )
+    .await
+    .unwrap_err();
+    let words = |range: &str| {
+        format!(
+            "expected a key that is a whole number from {range}, in digits without a leading zero"
+        )
+    };
+    // Every fault at once, each at its key.
+    assert_eq!(
+        faults(&refused),
+        [
+            fault("floors.0", &words("1 to 4294967295")),
+            fault("floors.-1", &words("1 to 4294967295")),
+            fault("floors.4294967296", &words("1 to 4294967295")),
+            fault("offsets.0", &words("-32768 to 32767 other than 0")),
+            fault("rack.levels.256", &words("0 to 255")),
+            fault("rack.levels.1.-129", &words("-128 to 127")),
+            fault("rack.levels.1.128", &words("-128 to 127")),
+            fault("rack.levels.1.-0", &words("-128 to 127")),
+            fault("stack.below.counts.256", &words("0 to 255")),
+        ]
+    );
+    // Past its own rule, a key of its own is refused by its type, at the map.
+    let refused = outcome(
+        &registry,
+        "racks_fill",
+        json!({"floors": {}, "offsets": {}, "rack": {"levels": {}}, "spare": {"levels": {}}, "slots": {"1001": 3}, "stack": {"counts": {}}}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(faults(&refused), [fault("slots", "a slot is at most 1000")]);
 }

@@ -15,6 +15,11 @@
 //! fields are sent in the schema's order and then in reverse: serde reads an adjacently tagged
 //! enum's content from its buffer only when it comes before the tag.
 //!
+//! A map whose key is read as an integer is asked, on the first way to it, which integers its
+//! key type takes (keys past each integer type's greatest and least, and `0`): the schema then
+//! advertises exactly those keys, and the checker refuses any other at its own path, beside
+//! every other fault, where serde would refuse it at the map, alone.
+//!
 //! A type that refers to itself is followed round once more on each way: whether a way passes
 //! through a buffer only grows along it, so a second round shows all a cycle can add. Only
 //! parts of the schema that lead to such a map are walked, and the work is bounded: a map on a
@@ -33,7 +38,7 @@ use super::least::{MAX_LEAST_DEPTH, NIL_UUID, least, least_fields, least_key, re
 use super::path::Path;
 use super::plan::Plan;
 use super::{Read, without_position};
-use crate::schema::patterns::keys_integers;
+use crate::schema::integer_keys::{KeyRange, keys_integers};
 use crate::schema::walk::{self, Lookup, Root};
 
 /// The deepest the asking goes.
@@ -97,9 +102,18 @@ fn unasked_at(at: &str, error: &str) -> String {
 /// A map keyed by numbers its type is not seen reading a key of: its path, and what to do.
 type Unread = (String, String);
 
-/// The maps keyed by numbers in `schema`, the schema of the type `read` reads, that the type
-/// is not seen reading a key of: each one's path and what to do.
-pub(super) fn unread_keys(schema: &Map<String, Value>, read: &mut Read<'_>) -> Vec<Unread> {
+/// What asking a type about its maps keyed by numbers found.
+#[derive(Default)]
+pub(super) struct Asked {
+    /// The maps its type is not seen reading a key of: each one's path and what to do.
+    pub(super) unread: Vec<Unread>,
+    /// The maps whose keys it reads from a call, each by its address in the schema asked
+    /// about, with the integers its key type takes.
+    pub(super) ranges: Vec<(*const Map<String, Value>, KeyRange)>,
+}
+
+/// Asks the type `read` reads about the maps keyed by numbers in `schema`, its schema.
+pub(super) fn ask(schema: &Map<String, Value>, read: &mut Read<'_>) -> Asked {
     let root = Root::new(schema);
     let mut keyed = Vec::new();
     reachable(
@@ -110,7 +124,7 @@ pub(super) fn unread_keys(schema: &Map<String, Value>, read: &mut Read<'_>) -> V
         &mut keyed,
     );
     if keyed.is_empty() {
-        return Vec::new();
+        return Asked::default();
     }
     let leads = Leads::new(schema);
     let mut asker = Asker {
@@ -127,7 +141,7 @@ pub(super) fn unread_keys(schema: &Map<String, Value>, read: &mut Read<'_>) -> V
     asker.object(schema);
     let (answers, unasked, exhausted) = (asker.answers, asker.unasked, asker.exhausted);
     // One fault a map: the first way it is not seen read on, else where it first sits.
-    let mut refused: Vec<Unread> = Vec::new();
+    let mut asked = Asked::default();
     for (map, path) in keyed {
         let here: Vec<&Answer> = (answers.iter())
             .filter(|answer| std::ptr::eq(answer.map, map))
@@ -136,9 +150,14 @@ pub(super) fn unread_keys(schema: &Map<String, Value>, read: &mut Read<'_>) -> V
             exhausted || here.is_empty() || unasked.iter().any(|&at| std::ptr::eq(at, map));
         let fault = (here.iter().find_map(|answer| answer.unread.clone()))
             .or_else(|| unasked.then(|| (path, UNSEEN.to_owned())));
-        refused.extend(fault.filter(|fault| !refused.contains(fault)));
+        // Asked on the first way to it: a map is the same type on every way.
+        match (fault, here.iter().find_map(|answer| answer.range)) {
+            (Some(fault), _) if !asked.unread.contains(&fault) => asked.unread.push(fault),
+            (None, Some(range)) => asked.ranges.push((map, range)),
+            _ => {}
+        }
     }
-    refused
+    asked
 }
 
 /// Whether `map` describes a map keyed by numbers.
@@ -274,10 +293,11 @@ struct Asker<'s, 'r, 'x, 'l> {
 }
 
 /// A map keyed by numbers asked about on one way, and what is wrong if its key is not seen
-/// read there.
+/// read there, else the integers its key type takes, if they were asked.
 struct Answer<'s> {
     map: &'s Map<String, Value>,
     unread: Option<Unread>,
+    range: Option<KeyRange>,
 }
 
 /// What one read of the least arguments showed.
@@ -323,8 +343,11 @@ impl<'s> Asker<'s, '_, '_, '_> {
             return;
         }
         if is_keyed(map) {
-            let unread = self.ask(map).err();
-            self.answers.push(Answer { map, unread });
+            let (unread, range) = match self.ask(map) {
+                Ok(range) => (None, range),
+                Err(unread) => (Some(unread), None),
+            };
+            self.answers.push(Answer { map, unread, range });
         }
         if let Some(Value::Object(properties)) = map.lookup("properties") {
             for (name, property) in properties {
@@ -407,8 +430,9 @@ impl<'s> Asker<'s, '_, '_, '_> {
             .find(|key| taken(self, key))
     }
 
-    /// Whether the map keyed by numbers at the way's end, `map`, is seen reading a key.
-    fn ask(&mut self, map: &'s Map<String, Value>) -> Result<(), Unread> {
+    /// Whether the map keyed by numbers at the way's end, `map`, is seen reading a key; if it
+    /// is, read as an integer, the integers its key type takes, asked on the first way to it.
+    fn ask(&mut self, map: &'s Map<String, Value>) -> Result<Option<KeyRange>, Unread> {
         let path = self.path();
         let values = (map.lookup("patternProperties").and_then(Value::as_object))
             .and_then(|patterns| patterns.iter().find(|(pattern, _)| keys_integers(pattern)))
@@ -421,13 +445,15 @@ impl<'s> Asker<'s, '_, '_, '_> {
         let key = (ASKED_KEYS.into_iter())
             .find(|key| !properties.is_some_and(|properties| properties.contains_key(*key)))
             .unwrap_or(KEY);
-        let with = |value: Value| {
+        let with_key = |key: &str, value: Value| {
             let mut one = empty.clone();
             one.insert(key.to_owned(), value);
             one
         };
-        let least = values.and_then(|values| least(values, self.root, MAX_LEAST_DEPTH));
-        let least = with(least.unwrap_or(Value::Null));
+        let with = |value: Value| with_key(key, value);
+        let value = values.and_then(|values| least(values, self.root, MAX_LEAST_DEPTH));
+        let value = value.unwrap_or(Value::Null);
+        let least = with(value.clone());
         // A key type that reads text itself is seen reading the key by the value after it: one
         // the entry's schema refuses fails at the entry. Sent only where the key is not seen
         // read as an integer: code of the type's own may trust the schema (and panic).
@@ -438,9 +464,11 @@ impl<'s> Asker<'s, '_, '_, '_> {
             (at.strip_prefix(entry_at.0.as_str()))
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
         };
+        let mut integers = true;
         for reversed in [false, true] {
             let as_integer =
                 (self.read_with(&least, reversed, key)).is_some_and(|seen| seen.as_integer);
+            integers &= as_integer;
             let read = as_integer
                 || refused.as_ref().is_some_and(|refused| {
                     (self.read_with(refused, reversed, key))
@@ -457,7 +485,18 @@ impl<'s> Asker<'s, '_, '_, '_> {
                 });
             }
         }
-        Ok(())
+        let asked_before = (self.answers.iter()).any(|answer| std::ptr::eq(answer.map, map));
+        if !integers || asked_before {
+            return Ok(None);
+        }
+        // Refused where the map sits or at the entry, the key was: the value is one it takes.
+        Ok(KeyRange::asked(|key| {
+            let mut entry_at = Path(path.clone());
+            entry_at.push_field(key);
+            (self.read_with(&with_key(key, value.clone()), false, key)).is_some_and(
+                |seen| !matches!(seen.failed, Some((at, _)) if at == path || at == entry_at.0),
+            )
+        }))
     }
 
     /// The read of the least arguments with `map` at the way's end, each object's fields in

@@ -12,6 +12,7 @@
 
 pub(crate) mod formats;
 pub(crate) mod headers;
+pub(crate) mod integer_keys;
 pub(crate) mod keywords;
 pub(crate) mod patterns;
 pub(crate) mod values;
@@ -116,7 +117,7 @@ fn root_into_definitions(schema: Map<String, Value>, title: Option<Value>) -> Ma
 /// stands, each would refuse the other's.
 ///
 /// The keys of a map keyed by integers are advertised as serde_json reads them
-/// ([`patterns::exact_keys`]).
+/// ([`integer_keys::exact_keys`]).
 fn close_nested_objects(schema: Map<String, Value>) -> Map<String, Value> {
     let definitions = schema.get("$defs").cloned();
     let mut schema = Value::Object(schema);
@@ -130,10 +131,12 @@ fn close_nested_objects(schema: Map<String, Value>) -> Map<String, Value> {
         if let Some(Value::Object(keyed)) = map.get_mut("patternProperties") {
             *keyed = std::mem::take(keyed)
                 .into_iter()
-                .map(|(pattern, values)| match patterns::exact_keys(&pattern) {
-                    Some(exact) => (exact.to_owned(), values),
-                    None => (pattern, values),
-                })
+                .map(
+                    |(pattern, values)| match integer_keys::exact_keys(&pattern) {
+                        Some(exact) => (exact.to_owned(), values),
+                        None => (pattern, values),
+                    },
+                )
                 .collect();
         }
     });

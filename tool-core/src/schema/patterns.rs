@@ -11,15 +11,14 @@
 //! Without the `patterns` feature there is no `regex` crate to read them with: [`Regex`] is
 //! then a type no value has, [`readable`] says to turn the feature on, and every pattern
 //! matches nothing, so a schema with a pattern is refused when the registry is made and a value
-//! checked against one any other way (an answer to a question) is refused too. The two
-//! patterns schemars gives the keys of a map keyed by integers (`patternProperties`) are
-//! matched by hand, with the feature or without it: such a map is a plain Rust type, and needs
-//! no regular expression to check.
+//! checked against one any other way (an answer to a question) is refused too. The patterns of
+//! the keys of a map keyed by integers are matched by hand (`integer_keys.rs`).
 
 #[cfg(feature = "patterns")]
 pub(crate) use regex::Regex;
 use serde_json::{Map, Value};
 
+use super::integer_keys::{self, keys_integers};
 use super::walk;
 
 /// A regular expression; without the `patterns` feature, one that no pattern ever becomes.
@@ -150,7 +149,7 @@ impl Patterns {
 
     /// Whether `key` matches `pattern`, a key of `patternProperties`.
     pub(crate) fn key_matches(&self, pattern: &str, key: &str) -> bool {
-        by_hand(pattern, key).unwrap_or_else(|| self.matches(pattern, key))
+        integer_keys::matches(pattern, key).unwrap_or_else(|| self.matches(pattern, key))
     }
 
     /// Whether `text` matches `pattern` somewhere (patterns are not anchored unless they say
@@ -161,61 +160,6 @@ impl Patterns {
             None => compile(pattern).is_ok_and(|regex| regex.is_match(text)),
         }
     }
-}
-
-/// The keys of a map keyed by unsigned integers, as serde_json reads them: digits, without a
-/// leading zero.
-const UNSIGNED_KEYS: &str = "^(0|[1-9][0-9]*)$";
-
-/// The keys of a map keyed by signed integers, as serde_json reads them: `UNSIGNED_KEYS`, or
-/// one of them but `0` after a minus.
-const SIGNED_KEYS: &str = "^(0|-?[1-9][0-9]*)$";
-
-/// The pattern to advertise for the keys of a map keyed by integers in place of schemars'
-/// (`^\d+$`, `^-?\d+$`), which takes keys serde_json refuses (`007`, `-0`).
-pub(crate) fn exact_keys(pattern: &str) -> Option<&'static str> {
-    match pattern {
-        r"^\d+$" => Some(UNSIGNED_KEYS),
-        r"^-?\d+$" => Some(SIGNED_KEYS),
-        _ => None,
-    }
-}
-
-/// A pattern of a map's keys in the words a fault says it with, for a map keyed by integers
-/// as [`exact_keys`] writes it.
-pub(crate) fn keys_in_words(pattern: &str) -> Option<&'static str> {
-    match pattern {
-        UNSIGNED_KEYS => Some("that is a whole number in digits, without a leading zero"),
-        SIGNED_KEYS => Some(
-            "that is a whole number in digits (after a minus if below zero), without a leading \
-             zero",
-        ),
-        _ => None,
-    }
-}
-
-/// Whether `text` matches `pattern`, for the patterns of the keys of a map keyed by unsigned
-/// or signed integers (`HashMap<u32, _>`, `HashMap<i64, _>`), schemars' and
-/// [`exact_keys`]': ASCII digits, as ECMA 262's `\d` is.
-fn by_hand(pattern: &str, text: &str) -> Option<bool> {
-    let digits = |text: &str| !text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit());
-    let exact = |text: &str| digits(text) && (text == "0" || !text.starts_with('0'));
-    match pattern {
-        r"^\d+$" => Some(digits(text)),
-        r"^-?\d+$" => Some(digits(text.strip_prefix('-').unwrap_or(text))),
-        UNSIGNED_KEYS => Some(exact(text)),
-        SIGNED_KEYS => Some(match text.strip_prefix('-') {
-            Some(negative) => exact(negative) && negative != "0",
-            None => exact(text),
-        }),
-        _ => None,
-    }
-}
-
-/// Whether `pattern`, a key of `patternProperties`, is one schemars gives the keys of a map
-/// keyed by integers.
-pub(crate) fn keys_integers(pattern: &str) -> bool {
-    by_hand(pattern, "").is_some()
 }
 
 /// Whether the registry can read `pattern`, a key of `patternProperties`; else what to do.
@@ -240,49 +184,6 @@ pub(crate) fn for_each_pattern(schema: &Map<String, Value>, visit: &mut dyn FnMu
             }
         }
     });
-}
-
-#[cfg(test)]
-mod keys {
-    use super::*;
-
-    #[test]
-    fn the_keys_of_a_map_keyed_by_integers_are_matched_with_the_feature_or_without() {
-        let patterns = Patterns::default();
-        for (pattern, key, matches) in [
-            (r"^\d+$", "0", true),
-            (r"^\d+$", "4096", true),
-            (r"^\d+$", "-1", false),
-            (r"^\d+$", "", false),
-            (r"^\d+$", "1.5", false),
-            (r"^\d+$", "٣", false),
-            (r"^-?\d+$", "-12", true),
-            (r"^-?\d+$", "12", true),
-            (r"^-?\d+$", "-", false),
-            (r"^-?\d+$", "--1", false),
-            (r"^-?\d+$", "1-", false),
-            (r"^-?\d+$", "-0", true),
-            (UNSIGNED_KEYS, "0", true),
-            (UNSIGNED_KEYS, "40", true),
-            (UNSIGNED_KEYS, "007", false),
-            (UNSIGNED_KEYS, "00", false),
-            (UNSIGNED_KEYS, "-1", false),
-            (UNSIGNED_KEYS, "", false),
-            (SIGNED_KEYS, "-12", true),
-            (SIGNED_KEYS, "0", true),
-            (SIGNED_KEYS, "-0", false),
-            (SIGNED_KEYS, "-01", false),
-            (SIGNED_KEYS, "-", false),
-            (SIGNED_KEYS, "1-", false),
-        ] {
-            assert_eq!(
-                patterns.key_matches(pattern, key),
-                matches,
-                "{pattern} on {key:?}"
-            );
-            assert!(key_readable(pattern).is_ok());
-        }
-    }
 }
 
 #[cfg(all(test, feature = "patterns"))]

@@ -9,8 +9,8 @@ use super::Checker;
 use crate::args::path::Path;
 use crate::args::tree::Node;
 use crate::outcome::suggest::nearest;
+use crate::schema::integer_keys::keys_in_words;
 use crate::schema::keywords::Keywords;
-use crate::schema::patterns::keys_in_words;
 use crate::schema::walk::Lookup;
 
 impl<'s> Checker<'s> {
@@ -119,7 +119,7 @@ impl<'s> Checker<'s> {
                 Some(Value::Bool(false)) => {
                     let patterns: Vec<String> = (keyed.keys())
                         .map(|pattern| match keys_in_words(pattern) {
-                            Some(words) => words.to_owned(),
+                            Some(words) => words,
                             None => format!("matching {pattern}"),
                         })
                         .collect();
