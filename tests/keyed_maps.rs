@@ -41,6 +41,10 @@ const UNSIGNED: &str =
 const SIGNED: &str = "expected a key that is a whole number from -9223372036854775808 to \
     9223372036854775807, in digits without a leading zero";
 
+/// The fault of a key not of a map keyed by unsigned integers of no range asked.
+const UNSIGNED_ANY: &str =
+    "expected a key that is a whole number in digits, without a leading zero";
+
 /// The pattern of the keys of a map keyed by `u16`, as serde_json reads them.
 const U16_KEYS: &str =
     "^(0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])$";
@@ -854,4 +858,125 @@ async fn a_map_keyed_by_numbers_advertises_and_holds_the_range_its_key_type_take
     .await
     .unwrap_err();
     assert_eq!(faults(&refused), [fault("slots", "a slot is at most 1000")]);
+}
+
+/// Maps keyed by numbers under a type the schema of another stands for.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct Small {
+    /// By number.
+    m: BTreeMap<u8, u8>,
+}
+
+/// Read as schemars is told a `Small` is.
+#[derive(Debug, serde::Deserialize)]
+#[allow(dead_code)]
+struct Big {
+    m: BTreeMap<u32, u8>,
+}
+
+/// A key read as an `i64`, which schemars is told is a `u32`.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, serde::Deserialize, schemars::JsonSchema)]
+#[schemars(with = "u32")]
+struct Offset(i64);
+
+/// Takes maps whose schemas say other than their types.
+#[tool]
+async fn shared_take(
+    /// A small one.
+    a: Small,
+    /// A big one, described as a small one.
+    #[schemars(with = "Small")]
+    b: Big,
+    /// By offset.
+    offsets: BTreeMap<Offset, u8>,
+) -> String {
+    format!("{a:?} {b:?} {offsets:?}")
+}
+
+#[tokio::test]
+async fn a_map_keyed_by_numbers_is_advertised_no_more_than_its_type_and_its_schema_both_take() {
+    let registry = Registry::builder().tool(SharedTake).build().unwrap();
+    let exported = json!(registry.export(Provider::Mcp).unwrap());
+    let properties = &exported[0]["inputSchema"]["properties"];
+    // One schema for a `u8` key and a `u32` key: the schema's own pattern, which both take.
+    for field in ["a", "b"] {
+        let keys = &properties[field]["properties"]["m"]["patternProperties"];
+        assert!(keys["^(0|[1-9][0-9]*)$"].is_object(), "{keys}");
+    }
+    // A key type read as signed that schemars says is unsigned: not widened to negatives.
+    assert!(properties["offsets"]["patternProperties"]["^(0|[1-9][0-9]*)$"].is_object());
+    let taken = outcome(
+        &registry,
+        "shared_take",
+        json!({"a": {"m": {"255": 1}}, "b": {"m": {"256": 1}}, "offsets": {"5": 1}}),
+    );
+    assert!(taken.await.is_ok());
+    let refused = outcome(
+        &registry,
+        "shared_take",
+        json!({"a": {"m": {}}, "b": {"m": {}}, "offsets": {"-5": 1}}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(faults(&refused), [fault("offsets.-5", UNSIGNED_ANY)]);
+}
+
+/// A struct of as many maps keyed by numbers as its fields are named.
+macro_rules! wide {
+    ($($field:ident)*) => {
+        /// Many maps.
+        #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+        #[allow(dead_code)]
+        struct ManyMaps {
+            $(
+                /// By number.
+                $field: BTreeMap<u8, u8>,
+            )*
+        }
+    };
+}
+
+wide!(f0 f1 f2 f3 f4 f5 f6 f7 f8 f9 f10 f11 f12 f13 f14 f15 f16 f17 f18 f19 f20 f21 f22 f23 f24 f25 f26 f27 f28 f29 f30 f31 f32 f33 f34 f35 f36 f37 f38 f39 f40 f41 f42 f43 f44 f45 f46 f47 f48 f49 f50 f51 f52 f53 f54 f55 f56 f57 f58 f59 f60 f61 f62 f63 f64 f65 f66 f67 f68 f69 f70 f71 f72 f73 f74 f75 f76 f77 f78 f79 f80 f81 f82 f83 f84 f85 f86 f87 f88 f89 f90 f91 f92 f93 f94 f95 f96 f97 f98 f99 f100 f101 f102 f103 f104 f105 f106 f107 f108 f109 f110 f111 f112 f113 f114 f115 f116 f117 f118 f119 f120 f121 f122 f123 f124 f125 f126 f127 f128 f129 f130 f131 f132 f133 f134 f135 f136 f137 f138 f139 f140 f141 f142 f143 f144 f145 f146 f147 f148 f149 f150 f151 f152 f153 f154 f155 f156 f157 f158 f159 f160 f161 f162 f163 f164 f165 f166 f167 f168 f169 f170 f171 f172 f173 f174 f175 f176 f177 f178 f179 f180 f181 f182 f183 f184 f185 f186 f187 f188 f189 f190 f191 f192 f193 f194 f195 f196 f197 f198 f199 f200 f201 f202 f203 f204 f205 f206 f207 f208 f209 f210 f211 f212 f213 f214 f215 f216 f217 f218 f219 f220 f221 f222 f223 f224 f225 f226 f227 f228 f229 f230 f231 f232 f233 f234 f235 f236 f237 f238 f239 f240 f241 f242 f243 f244 f245 f246 f247 f248 f249 f250 f251 f252 f253 f254 f255 f256 f257 f258 f259 f260 f261 f262 f263 f264 f265 f266 f267 f268 f269 f270 f271 f272 f273 f274 f275 f276 f277 f278 f279 f280 f281 f282 f283 f284 f285 f286 f287 f288 f289 f290 f291 f292 f293 f294 f295 f296 f297 f298 f299);
+
+/// Takes many maps.
+#[tool]
+async fn many_take(#[input] maps: ManyMaps) -> String {
+    format!("{}", maps.f0.len())
+}
+
+#[tokio::test]
+async fn many_maps_keyed_by_numbers_are_taken_whether_or_not_their_ranges_were_asked() {
+    let registry = Registry::builder().tool(ManyTake).build().unwrap();
+    let exported = json!(registry.export(Provider::Mcp).unwrap());
+    let properties = &exported[0]["inputSchema"]["properties"];
+    // The first asked; past the work the asking of ranges has, a plain pattern.
+    let keys = |field: &str| {
+        properties[field]["patternProperties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .next()
+            .cloned()
+    };
+    assert_eq!(
+        keys("f0").as_deref(),
+        Some("^(0|[1-9][0-9]?|1[0-9]{2}|2[0-4][0-9]|25[0-5])$")
+    );
+    assert_eq!(keys("f299").as_deref(), Some("^(0|[1-9][0-9]*)$"));
+    let mut arguments = serde_json::Map::new();
+    for at in 0..300 {
+        arguments.insert(format!("f{at}"), json!({}));
+    }
+    arguments.insert("f0".into(), json!({"256": 1}));
+    let refused = outcome(&registry, "many_take", serde_json::Value::Object(arguments))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [fault(
+            "f0.256",
+            "expected a key that is a whole number from 0 to 255, in digits without a leading zero"
+        )]
+    );
 }

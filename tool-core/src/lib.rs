@@ -93,7 +93,7 @@
 //! types, every validation keyword (bounds, lengths, patterns, formats, unique items), the tags
 //! of tagged enums, and objects closed at every depth (but maps; a map keyed by numbers, such
 //! as `HashMap<u32, V>`, takes the keys serde_json reads for its key type, and advertises them
-//! exactly, its range too, while one that serde reads
+//! with the range of its integer type, while one that serde reads
 //! from its own buffer, inside a `#[serde(flatten)]`ed field or an internally tagged or
 //! untagged enum, is refused when the registry is made). A field set to `null` counts
 //! as absent, and a whole number written with a fraction (`3.0`) is an integer;

@@ -15,10 +15,13 @@
 //! fields are sent in the schema's order and then in reverse: serde reads an adjacently tagged
 //! enum's content from its buffer only when it comes before the tag.
 //!
-//! A map whose key is read as an integer is asked, on the first way to it, which integers its
-//! key type takes (keys past each integer type's greatest and least, and `0`): the schema then
-//! advertises exactly those keys, and the checker refuses any other at its own path, beside
-//! every other fault, where serde would refuse it at the map, alone.
+//! A map whose key is read as an integer is asked, on every way to it, which integers its key
+//! type takes (keys past each integer type's greatest and least, and `0`): where every way
+//! finds the same integer type's range, within what schemars' pattern said, the schema
+//! advertises exactly its keys, and the checker refuses any other at its own path, beside
+//! every other fault, where serde would refuse it at the map, alone. Only the edges are
+//! asked: a key type with a rule of its own inside the range (a `try_from` refusing some
+//! keys) is advertised the whole range, and serde refuses the rest at the map.
 //!
 //! A type that refers to itself is followed round once more on each way: whether a way passes
 //! through a buffer only grows along it, so a second round shows all a cycle can add. Only
@@ -134,6 +137,7 @@ pub(super) fn ask(schema: &Map<String, Value>, read: &mut Read<'_>) -> Asked {
         way: Vec::new(),
         references: Vec::new(),
         work: 0,
+        range_work: 0,
         exhausted: false,
         answers: Vec::new(),
         unasked: Vec::new(),
@@ -150,8 +154,10 @@ pub(super) fn ask(schema: &Map<String, Value>, read: &mut Read<'_>) -> Asked {
             exhausted || here.is_empty() || unasked.iter().any(|&at| std::ptr::eq(at, map));
         let fault = (here.iter().find_map(|answer| answer.unread.clone()))
             .or_else(|| unasked.then(|| (path, UNSEEN.to_owned())));
-        // Asked on the first way to it: a map is the same type on every way.
-        match (fault, here.iter().find_map(|answer| answer.range)) {
+        // A range only where every way found the same: two types may share one schema.
+        let range = here.first().and_then(|answer| answer.range);
+        let range = range.filter(|range| here.iter().all(|answer| answer.range == Some(*range)));
+        match (fault, range) {
             (Some(fault), _) if !asked.unread.contains(&fault) => asked.unread.push(fault),
             (None, Some(range)) => asked.ranges.push((map, range)),
             _ => {}
@@ -281,8 +287,10 @@ struct Asker<'s, 'r, 'x, 'l> {
     way: Vec<(&'s Map<String, Value>, Step<'s>)>,
     /// The `$ref`s followed on the way.
     references: Vec<&'s str>,
-    /// The values of the least arguments read so far.
+    /// The values of the least arguments read so far, but for the ranges of keys.
     work: usize,
+    /// The values read to ask the ranges of keys.
+    range_work: usize,
     /// Whether the work ran out, or the least arguments could not be made: every map keyed
     /// by numbers is then refused.
     exhausted: bool,
@@ -431,7 +439,7 @@ impl<'s> Asker<'s, '_, '_, '_> {
     }
 
     /// Whether the map keyed by numbers at the way's end, `map`, is seen reading a key; if it
-    /// is, read as an integer, the integers its key type takes, asked on the first way to it.
+    /// is, read as an integer, the integers its key type takes.
     fn ask(&mut self, map: &'s Map<String, Value>) -> Result<Option<KeyRange>, Unread> {
         let path = self.path();
         let values = (map.lookup("patternProperties").and_then(Value::as_object))
@@ -485,18 +493,23 @@ impl<'s> Asker<'s, '_, '_, '_> {
                 });
             }
         }
-        let asked_before = (self.answers.iter()).any(|answer| std::ptr::eq(answer.map, map));
-        if !integers || asked_before {
+        if !integers || self.range_work >= MAX_WORK {
             return Ok(None);
         }
         // Refused where the map sits or at the entry, the key was: the value is one it takes.
-        Ok(KeyRange::asked(|key| {
+        // Work of its own, so that where it runs out a map keeps its plain pattern, and is not
+        // refused.
+        let work = self.work;
+        let range = KeyRange::asked(|key| {
             let mut entry_at = Path(path.clone());
             entry_at.push_field(key);
             (self.read_with(&with_key(key, value.clone()), false, key)).is_some_and(
                 |seen| !matches!(seen.failed, Some((at, _)) if at == path || at == entry_at.0),
             )
-        }))
+        });
+        self.range_work += self.work - work;
+        self.work = work;
+        Ok(range)
     }
 
     /// The read of the least arguments with `map` at the way's end, each object's fields in

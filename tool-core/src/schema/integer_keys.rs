@@ -29,7 +29,8 @@ const UNSIGNED_KEYS: &str = "^(0|[1-9][0-9]*)$";
 const SIGNED_KEYS: &str = "^(0|-?[1-9][0-9]*)$";
 
 /// The integers a map's key type takes: from `min` to `max`, `0` among them unless `zero` is
-/// false (a `NonZeroI32`'s).
+/// false (a `NonZeroI32`'s), and written `-0` too where `minus_zero` says so (serde_json reads
+/// an `i128` key so).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct KeyRange {
     /// The least key.
@@ -38,17 +39,18 @@ pub(crate) struct KeyRange {
     pub(crate) max: u128,
     /// Whether `0` is a key.
     pub(crate) zero: bool,
+    /// Whether `-0` is a key.
+    pub(crate) minus_zero: bool,
 }
+
+/// How many bits each integer type's greatest value has, its signed types' too, ascending.
+const BITS: [u32; 10] = [7, 8, 15, 16, 31, 32, 63, 64, 127, 128];
 
 impl KeyRange {
     /// Each integer type's range, and each non-zero integer type's: the only ranges asked
     /// about, and the only range patterns recognised.
     pub(crate) const STANDARD: [KeyRange; 20] = {
-        let mut ranges = [KeyRange {
-            min: 0,
-            max: 0,
-            zero: true,
-        }; 20];
+        let mut ranges = [KeyRange::new(0, 0, true); 20];
         let mut at = 0;
         while at < 5 {
             let bits = 8 << at;
@@ -58,6 +60,7 @@ impl KeyRange {
             ranges[4 * at] = KeyRange::new(0, unsigned, true);
             ranges[4 * at + 1] = KeyRange::new(1, unsigned, false);
             ranges[4 * at + 2] = KeyRange::new(lowest, signed, true);
+            ranges[4 * at + 2].minus_zero = bits == 128;
             ranges[4 * at + 3] = KeyRange::new(lowest, signed, false);
             at += 1;
         }
@@ -65,35 +68,61 @@ impl KeyRange {
     };
 
     const fn new(min: i128, max: u128, zero: bool) -> KeyRange {
-        KeyRange { min, max, zero }
+        KeyRange {
+            min,
+            max,
+            zero,
+            minus_zero: false,
+        }
     }
 
     /// The standard range of the keys a key type takes, asked of it a key at a time
-    /// (`accepts`): past which integer type's greatest and least it refuses keys, and whether
-    /// it takes `0`. `None` where its answers fit no integer type's range (a key type of its
-    /// own, taking keys by another rule).
+    /// (`accepts`): past which integer type's greatest and least it refuses keys, whether it
+    /// takes `0`, and `-0`. `None` where its answers fit no integer type's range (a key type
+    /// of its own, taking keys by another rule). Only the edges are asked: a rule of its own
+    /// that refuses keys inside a standard range is not seen.
     pub(crate) fn asked(mut accepts: impl FnMut(&str) -> bool) -> Option<KeyRange> {
-        let bits = [7, 8, 15, 16, 31, 32, 63, 64, 127, 128];
-        let max = bits.iter().find_map(|&bits| {
-            let max = u128::MAX >> (128 - bits);
-            let past = match max.checked_add(1) {
-                Some(past) => past.to_string(),
-                None => format!("{}6", u128::MAX / 10),
-            };
-            (!accepts(&past)).then_some(max)
-        })?;
+        let greatest = |at: usize| u128::MAX >> (128 - BITS[at]);
+        let past = |max: u128| match max.checked_add(1) {
+            Some(past) => past.to_string(),
+            None => format!("{}6", u128::MAX / 10),
+        };
+        let max = greatest(first(BITS.len(), |at| !accepts(&past(greatest(at))))?);
         let min = match accepts("-1") {
             false => i128::from(!accepts("0")),
-            true => bits.iter().step_by(2).find_map(|&bits| {
-                let min = i128::MIN >> (127 - bits);
-                (!accepts(&format!("-{}", min.unsigned_abs() + 1))).then_some(min)
-            })?,
+            true => {
+                // The signed types' least values, each the negative of a greatest of `BITS`.
+                let least = |at: usize| i128::MIN >> (127 - BITS[2 * at]);
+                let below = |at: usize| format!("-{}", least(at).unsigned_abs() + 1);
+                least(first(BITS.len() / 2, |at| !accepts(&below(at)))?)
+            }
         };
-        let zero = min == 0 || (min < 0 && accepts("0"));
-        let range = KeyRange::new(min, max, zero);
+        let mut range = KeyRange::new(min, max, min == 0 || (min < 0 && accepts("0")));
+        range.minus_zero = range.zero && min < 0 && accepts("-0");
         let edges = [max.to_string(), min.to_string()];
         (KeyRange::STANDARD.contains(&range) && edges.iter().all(|edge| accepts(edge)))
             .then_some(range)
+    }
+
+    /// The integers a pattern of a map keyed by integers says its keys are: schemars' (and
+    /// [`exact_keys`]' for them) any integer, or any not below zero; a range's, its range.
+    fn of_keys(pattern: &str) -> Option<KeyRange> {
+        match pattern {
+            r"^\d+$" | UNSIGNED_KEYS => Some(KeyRange::new(0, u128::MAX, true)),
+            r"^-?\d+$" | SIGNED_KEYS => Some(KeyRange {
+                minus_zero: true,
+                ..KeyRange::new(i128::MIN, u128::MAX, true)
+            }),
+            _ => KeyRange::of_pattern(pattern),
+        }
+    }
+
+    /// Whether every key of this range is one of `other`'s.
+    fn within(&self, other: &KeyRange) -> bool {
+        self.min >= other.min
+            && self.max <= other.max
+            && (other.zero || !self.zero)
+            && (other.minus_zero || !self.minus_zero)
     }
 
     /// The pattern of exactly the keys of this range, as serde_json writes them: an
@@ -105,7 +134,11 @@ impl KeyRange {
         }
         alternatives.extend(up_to(self.max));
         if self.min < 0 {
-            alternatives.push(format!("-({})", up_to(self.min.unsigned_abs()).join("|")));
+            let mut negatives = up_to(self.min.unsigned_abs());
+            if self.minus_zero {
+                negatives.insert(0, "0".to_owned());
+            }
+            alternatives.push(format!("-({})", negatives.join("|")));
         }
         format!("^({})$", alternatives.join("|"))
     }
@@ -140,7 +173,7 @@ impl KeyRange {
             return false;
         };
         match (negative, magnitude) {
-            (true, 0) => false,
+            (true, 0) => self.minus_zero,
             (_, 0) => self.zero,
             (true, _) => self.min < 0 && magnitude <= self.min.unsigned_abs(),
             (false, _) => magnitude <= self.max,
@@ -156,6 +189,20 @@ impl KeyRange {
         words.push_str(", in digits without a leading zero");
         words
     }
+}
+
+/// The first of `0..count` at which `refused` holds, where it holds at every one after the
+/// first: found by halves.
+fn first(count: usize, mut refused: impl FnMut(usize) -> bool) -> Option<usize> {
+    let (mut low, mut high) = (0, count);
+    while low < high {
+        let middle = (low + high) / 2;
+        match refused(middle) {
+            true => high = middle,
+            false => low = middle + 1,
+        }
+    }
+    (low < count).then_some(low)
 }
 
 /// Alternatives of a pattern that together match exactly the integers from 1 to `max`, in
@@ -268,7 +315,9 @@ pub(crate) fn keys_integers(pattern: &str) -> bool {
 }
 
 /// `schema` with the keys of each map in `ranges`, known by its address, advertised as exactly
-/// its range's ([`KeyRange::pattern`]).
+/// its range's ([`KeyRange::pattern`]), where the range is within what the map's pattern
+/// said (a key type schemars was told is unsigned keeps the unsigned pattern, though it
+/// reads negative keys).
 pub(crate) fn narrow(
     schema: &mut Map<String, Value>,
     ranges: &[(*const Map<String, Value>, KeyRange)],
@@ -292,9 +341,9 @@ pub(crate) fn narrow(
     if let (Some(range), Some(Value::Object(keyed))) = (range, schema.get_mut("patternProperties"))
     {
         *keyed = (std::mem::take(keyed).into_iter())
-            .map(|(pattern, values)| match keys_integers(&pattern) {
-                true => (range.pattern(), values),
-                false => (pattern, values),
+            .map(|(pattern, values)| match KeyRange::of_keys(&pattern) {
+                Some(keys) if range.within(&keys) => (range.pattern(), values),
+                _ => (pattern, values),
             })
             .collect();
     }
@@ -381,18 +430,41 @@ mod tests {
 
     #[test]
     fn a_range_holds_exactly_the_keys_its_integer_type_reads() {
-        for range in KeyRange::STANDARD {
-            for key in keys_to_try(&range) {
-                let read = match (key.parse::<i128>(), key.parse::<u128>()) {
-                    _ if !exact_digits(key.strip_prefix('-').unwrap_or(&key)) || key == "-0" => {
-                        false
-                    }
-                    (_, Ok(positive)) => positive <= range.max && (positive != 0 || range.zero),
-                    (Ok(negative), _) => negative >= range.min,
-                    _ => false,
-                };
-                assert_eq!(range.holds(&key), read, "{range:?} on {key:?}");
+        use std::num::*;
+        /// Whether serde_json reads `key` as a key of a map keyed by `K`.
+        fn read<K: serde::de::DeserializeOwned + Ord>(key: &str) -> bool {
+            let text = serde_json::json!({ key: 1 }).to_string();
+            serde_json::from_str::<std::collections::BTreeMap<K, u8>>(&text).is_ok()
+        }
+        // In the order of `KeyRange::STANDARD`.
+        let types: [fn(&str) -> bool; 20] = [
+            read::<u8>,
+            read::<NonZeroU8>,
+            read::<i8>,
+            read::<NonZeroI8>,
+            read::<u16>,
+            read::<NonZeroU16>,
+            read::<i16>,
+            read::<NonZeroI16>,
+            read::<u32>,
+            read::<NonZeroU32>,
+            read::<i32>,
+            read::<NonZeroI32>,
+            read::<u64>,
+            read::<NonZeroU64>,
+            read::<i64>,
+            read::<NonZeroI64>,
+            read::<u128>,
+            read::<NonZeroU128>,
+            read::<i128>,
+            read::<NonZeroI128>,
+        ];
+        for (range, read) in KeyRange::STANDARD.iter().zip(types) {
+            for key in keys_to_try(range) {
+                assert_eq!(range.holds(&key), read(&key), "{range:?} on {key:?}");
             }
+            let asked = KeyRange::asked(read);
+            assert_eq!(asked.as_ref(), Some(range), "asked of the type itself");
         }
     }
 
@@ -405,7 +477,7 @@ mod tests {
                 range.holds(key)
             });
             assert_eq!(found, Some(range));
-            assert!(asked <= 19, "{range:?}: {asked} keys asked");
+            assert!(asked <= 12, "{range:?}: {asked} keys asked");
         }
         // Keys by a rule of their own: from 0 to 1000, even ones, any at all.
         assert_eq!(
