@@ -37,9 +37,9 @@ async fn bins_stock(
 const UNSIGNED: &str =
     "expected a key that is a whole number from 0 to 4294967295, in digits without a leading zero";
 
-/// The fault of a key not of a map keyed by `i64`.
-const SIGNED: &str = "expected a key that is a whole number from -9223372036854775808 to \
-    9223372036854775807, in digits without a leading zero";
+/// The fault of a key not of a map keyed by `i64`, a range too wide to advertise.
+const SIGNED: &str = "expected a key that is a whole number in digits (after a minus if below \
+    zero), without a leading zero";
 
 /// The fault of a key not of a map keyed by unsigned integers of no range asked.
 const UNSIGNED_ANY: &str =
@@ -830,8 +830,13 @@ async fn a_map_keyed_by_numbers_advertises_and_holds_the_range_its_key_type_take
     .await
     .unwrap_err();
     let words = |range: &str| {
+        let minus = match range.starts_with('-') {
+            true => " (after a minus if below zero)",
+            false => "",
+        };
         format!(
-            "expected a key that is a whole number from {range}, in digits without a leading zero"
+            "expected a key that is a whole number from {range}, in digits{minus} without a \
+             leading zero"
         )
     };
     // Every fault at once, each at its key.
@@ -978,5 +983,43 @@ async fn many_maps_keyed_by_numbers_are_taken_whether_or_not_their_ranges_were_a
             "f0.256",
             "expected a key that is a whole number from 0 to 255, in digits without a leading zero"
         )]
+    );
+}
+
+/// Counts by number, as a tool's whole input.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct CountsIn(BTreeMap<u8, u8>);
+
+/// Takes counts by number as its whole input.
+#[tool]
+async fn counts_take(#[input] counts: CountsIn) -> String {
+    format!("{counts:?}")
+}
+
+#[tokio::test]
+async fn a_map_keyed_by_numbers_that_is_the_whole_input_is_advertised_and_held_to_its_range() {
+    let registry = Registry::builder().tool(CountsTake).build().unwrap();
+    let exported = json!(registry.export(Provider::Mcp).unwrap());
+    let keys = exported[0]["inputSchema"]["patternProperties"]
+        .as_object()
+        .unwrap();
+    assert_eq!(
+        keys.keys().collect::<Vec<_>>(),
+        ["^(0|[1-9][0-9]?|1[0-9]{2}|2[0-4][0-9]|25[0-5])$"]
+    );
+    let refused = outcome(&registry, "counts_take", json!({"256": 1, "7": 300}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [
+            fault(
+                "256",
+                "expected a key that is a whole number from 0 to 255, in digits without a \
+                 leading zero"
+            ),
+            fault("7", "expected u8, received 300, which is out of range"),
+        ]
     );
 }

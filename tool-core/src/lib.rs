@@ -92,11 +92,11 @@
 //! What a tool's schema tells a model is what the registry enforces, before the handler runs:
 //! types, every validation keyword (bounds, lengths, patterns, formats, unique items), the tags
 //! of tagged enums, and objects closed at every depth (but maps; a map keyed by numbers, such
-//! as `HashMap<u32, V>`, takes the keys serde_json reads for its key type, and advertises them
-//! with the range of its integer type, while one that serde reads
-//! from its own buffer, inside a `#[serde(flatten)]`ed field or an internally tagged or
-//! untagged enum, is refused when the registry is made). A field set to `null` counts
-//! as absent, and a whole number written with a fraction (`3.0`) is an integer;
+//! as `HashMap<u32, V>`, takes the keys serde_json reads for its key type, and advertises its
+//! integer type's range where it can tell it (up to 32 bits); one that serde reads from its own
+//! buffer, inside a `#[serde(flatten)]`ed field or an internally tagged or untagged enum, is
+//! refused when the registry is made). A field set to `null` counts as absent, and a whole
+//! number written with a fraction (`3.0`) is an integer;
 //! every fault is reported at once with its path, and a near miss with a suggestion. See
 //! [`Refusal`] for the text form a model sees; here, a call with a wrong tag, a misspelt field,
 //! a number out of its bounds and a field a nested struct does not have (`<TAB>` stands for a

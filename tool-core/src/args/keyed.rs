@@ -16,12 +16,10 @@
 //! enum's content from its buffer only when it comes before the tag.
 //!
 //! A map whose key is read as an integer is asked, on every way to it, which integers its key
-//! type takes (keys past each integer type's greatest and least, and `0`): where every way
-//! finds the same integer type's range, within what schemars' pattern said, the schema
-//! advertises exactly its keys, and the checker refuses any other at its own path, beside
-//! every other fault, where serde would refuse it at the map, alone. Only the edges are
-//! asked: a key type with a rule of its own inside the range (a `try_from` refusing some
-//! keys) is advertised the whole range, and serde refuses the rest at the map.
+//! type takes (`key_ranges.rs`): where every way finds the same range of an integer type of up
+//! to 32 bits, within what schemars' pattern said, the schema advertises exactly its keys, and
+//! the checker refuses any other at its own path, beside every other fault, where serde would
+//! refuse it at the map, alone.
 //!
 //! A type that refers to itself is followed round once more on each way: whether a way passes
 //! through a buffer only grows along it, so a second round shows all a cycle can add. Only
@@ -110,9 +108,9 @@ type Unread = (String, String);
 pub(super) struct Asked {
     /// The maps its type is not seen reading a key of: each one's path and what to do.
     pub(super) unread: Vec<Unread>,
-    /// The maps whose keys it reads from a call, each by its address in the schema asked
-    /// about, with the integers its key type takes.
-    pub(super) ranges: Vec<(*const Map<String, Value>, KeyRange)>,
+    /// The maps whose keys it reads from a call, each by its JSON Pointer in the schema
+    /// asked about, with the integers its key type takes.
+    pub(super) ranges: Vec<(String, KeyRange)>,
 }
 
 /// Asks the type `read` reads about the maps keyed by numbers in `schema`, its schema.
@@ -146,6 +144,7 @@ pub(super) fn ask(schema: &Map<String, Value>, read: &mut Read<'_>) -> Asked {
     let (answers, unasked, exhausted) = (asker.answers, asker.unasked, asker.exhausted);
     // One fault a map: the first way it is not seen read on, else where it first sits.
     let mut asked = Asked::default();
+    let mut ranges = Vec::new();
     for (map, path) in keyed {
         let here: Vec<&Answer> = (answers.iter())
             .filter(|answer| std::ptr::eq(answer.map, map))
@@ -159,10 +158,11 @@ pub(super) fn ask(schema: &Map<String, Value>, read: &mut Read<'_>) -> Asked {
         let range = range.filter(|range| here.iter().all(|answer| answer.range == Some(*range)));
         match (fault, range) {
             (Some(fault), _) if !asked.unread.contains(&fault) => asked.unread.push(fault),
-            (None, Some(range)) => asked.ranges.push((map, range)),
+            (None, Some(range)) => ranges.push((map, range)),
             _ => {}
         }
     }
+    asked.ranges = super::key_ranges::located(schema, &ranges);
     asked
 }
 
@@ -496,11 +496,11 @@ impl<'s> Asker<'s, '_, '_, '_> {
         if !integers || self.range_work >= MAX_WORK {
             return Ok(None);
         }
-        // Refused where the map sits or at the entry, the key was: the value is one it takes.
-        // Work of its own, so that where it runs out a map keeps its plain pattern, and is not
-        // refused.
+        // A read that fails where the map sits, or at the entry, refused the key: the entry's
+        // value is one the type takes. Work of its own, so that where it runs out a map keeps
+        // its plain pattern, and is not refused.
         let work = self.work;
-        let range = KeyRange::asked(|key| {
+        let range = super::key_ranges::asked(|key| {
             let mut entry_at = Path(path.clone());
             entry_at.push_field(key);
             (self.read_with(&with_key(key, value.clone()), false, key)).is_some_and(

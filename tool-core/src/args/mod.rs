@@ -24,6 +24,7 @@ mod conditions;
 mod guard;
 mod in_part;
 mod json_text;
+mod key_ranges;
 mod keyed;
 mod least;
 pub(crate) mod leniency;

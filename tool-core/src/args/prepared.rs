@@ -87,7 +87,7 @@ impl Prepared {
         })
     }
 
-    fn for_type(mut schema: Map<String, Value>, read: &mut Read<'_>) -> Prepared {
+    fn for_type(schema: Map<String, Value>, read: &mut Read<'_>) -> Prepared {
         // Asked with values a call may not send (a `null`, a value of another type), a type's
         // own `Deserialize` may panic (a `deserialize_with` that trusts the guard): taken as a
         // refusal, when the registry is made, where it would end the program.
@@ -99,11 +99,10 @@ impl Prepared {
             })
         };
         // Asked, the type says whether serde holds every field the schema requires, and
-        // whether it reads the keys of its maps keyed by numbers, and which. The schema is
-        // not moved between the asking and the narrowing: its maps are known by address.
+        // whether it reads the keys of its maps keyed by numbers, and which.
         let read_without = super::required::read_without(&schema, &mut read);
         let asked = super::keyed::ask(&schema, &mut read);
-        crate::schema::integer_keys::narrow(&mut schema, &asked.ranges);
+        let schema = super::key_ranges::narrow(schema, &asked.ranges);
         let unread_keys = asked.unread;
         let prepared = Prepared::planned(schema, |schema, patterns| match read_without {
             true => Plan::handed_over(),

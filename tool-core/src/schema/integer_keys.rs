@@ -4,21 +4,18 @@
 //! a plain Rust type, and needs no regular expression to check).
 //!
 //! serde_json reads such a key from its text as the key's integer type reads a number: with
-//! no leading zero, no `-0`, and within the type's range. schemars' patterns say neither the
-//! form nor the range, so they are advertised as serde_json reads the keys
-//! ([`exact_keys`]), and, where the input type was asked which integers its key type takes
-//! (`args/keyed.rs`), as exactly those ([`KeyRange::pattern`]): a `u8` key takes `0` to `255`,
-//! a `NonZeroU32` key (which schemars gives the signed pattern) `1` to `4294967295`. A range
-//! is one of the integer types' ([`KeyRange::STANDARD`]): its pattern is recognised by its
-//! text, so a schema read again (an answer's, a remote server's of our own making) is matched
-//! by hand too.
+//! no leading zero, no `-0` (but for an `i128`), and within the type's range. schemars'
+//! patterns say neither the form nor the range, so they are advertised as serde_json reads the
+//! keys ([`exact_keys`]), and, where the input type was asked which integers its key type
+//! takes (`args/key_ranges.rs`), as exactly those ([`KeyRange::pattern`]): a `u8` key takes `0`
+//! to `255`, a `NonZeroU32` key (which schemars gives the signed pattern) `1` to `4294967295`.
+//! Only the ranges of integers of up to 32 bits are advertised so: a wider one's pattern runs
+//! to hundreds or thousands of characters, repeated wherever the type is, for keys no model
+//! sends. Each advertised range's pattern is recognised by its text, so a schema read again (an
+//! answer's, a remote server's of our own making) is matched by hand too.
 
 use std::fmt::Write as _;
 use std::sync::OnceLock;
-
-use serde_json::{Map, Value};
-
-use super::walk;
 
 /// The keys of a map keyed by unsigned integers, as serde_json reads them: digits, without a
 /// leading zero.
@@ -43,8 +40,9 @@ pub(crate) struct KeyRange {
     pub(crate) minus_zero: bool,
 }
 
-/// How many bits each integer type's greatest value has, its signed types' too, ascending.
-const BITS: [u32; 10] = [7, 8, 15, 16, 31, 32, 63, 64, 127, 128];
+/// How many bits each integer type's greatest value has, its signed types' too, ascending:
+/// each signed type's least value is the negative of one past the greatest before it.
+pub(crate) const BITS: [u32; 10] = [7, 8, 15, 16, 31, 32, 63, 64, 127, 128];
 
 impl KeyRange {
     /// Each integer type's range, and each non-zero integer type's: the only ranges asked
@@ -53,7 +51,7 @@ impl KeyRange {
         let mut ranges = [KeyRange::new(0, 0, true); 20];
         let mut at = 0;
         while at < 5 {
-            let bits = 8 << at;
+            let bits = BITS[2 * at + 1];
             let unsigned = u128::MAX >> (128 - bits);
             let signed = unsigned >> 1;
             let lowest = -(signed as i128) - 1;
@@ -67,7 +65,7 @@ impl KeyRange {
         ranges
     };
 
-    const fn new(min: i128, max: u128, zero: bool) -> KeyRange {
+    pub(crate) const fn new(min: i128, max: u128, zero: bool) -> KeyRange {
         KeyRange {
             min,
             max,
@@ -76,37 +74,16 @@ impl KeyRange {
         }
     }
 
-    /// The standard range of the keys a key type takes, asked of it a key at a time
-    /// (`accepts`): past which integer type's greatest and least it refuses keys, whether it
-    /// takes `0`, and `-0`. `None` where its answers fit no integer type's range (a key type
-    /// of its own, taking keys by another rule). Only the edges are asked: a rule of its own
-    /// that refuses keys inside a standard range is not seen.
-    pub(crate) fn asked(mut accepts: impl FnMut(&str) -> bool) -> Option<KeyRange> {
-        let greatest = |at: usize| u128::MAX >> (128 - BITS[at]);
-        let past = |max: u128| match max.checked_add(1) {
-            Some(past) => past.to_string(),
-            None => format!("{}6", u128::MAX / 10),
-        };
-        let max = greatest(first(BITS.len(), |at| !accepts(&past(greatest(at))))?);
-        let min = match accepts("-1") {
-            false => i128::from(!accepts("0")),
-            true => {
-                // The signed types' least values, each the negative of a greatest of `BITS`.
-                let least = |at: usize| i128::MIN >> (127 - BITS[2 * at]);
-                let below = |at: usize| format!("-{}", least(at).unsigned_abs() + 1);
-                least(first(BITS.len() / 2, |at| !accepts(&below(at)))?)
-            }
-        };
-        let mut range = KeyRange::new(min, max, min == 0 || (min < 0 && accepts("0")));
-        range.minus_zero = range.zero && min < 0 && accepts("-0");
-        let edges = [max.to_string(), min.to_string()];
-        (KeyRange::STANDARD.contains(&range) && edges.iter().all(|edge| accepts(edge)))
-            .then_some(range)
+    /// Whether this range is advertised as its own pattern: a range of up to 32 bits.
+    pub(crate) fn advertised(&self) -> bool {
+        self.max <= u128::from(u32::MAX)
     }
 
     /// The integers a pattern of a map keyed by integers says its keys are: schemars' (and
     /// [`exact_keys`]' for them) any integer, or any not below zero; a range's, its range.
-    fn of_keys(pattern: &str) -> Option<KeyRange> {
+    /// `SIGNED_KEYS` refuses `-0`, but stands for schemars' `^-?\d+$`, which takes it: an
+    /// `i128` key reads it.
+    pub(crate) fn of_keys(pattern: &str) -> Option<KeyRange> {
         match pattern {
             r"^\d+$" | UNSIGNED_KEYS => Some(KeyRange::new(0, u128::MAX, true)),
             r"^-?\d+$" | SIGNED_KEYS => Some(KeyRange {
@@ -118,7 +95,7 @@ impl KeyRange {
     }
 
     /// Whether every key of this range is one of `other`'s.
-    fn within(&self, other: &KeyRange) -> bool {
+    pub(crate) fn within(&self, other: &KeyRange) -> bool {
         self.min >= other.min
             && self.max <= other.max
             && (other.zero || !self.zero)
@@ -143,7 +120,7 @@ impl KeyRange {
         format!("^({})$", alternatives.join("|"))
     }
 
-    /// The standard range whose [`pattern`](KeyRange::pattern) `pattern` is.
+    /// The advertised range whose [`pattern`](KeyRange::pattern) `pattern` is.
     fn of_pattern(pattern: &str) -> Option<KeyRange> {
         static PATTERNS: OnceLock<Vec<(String, KeyRange)>> = OnceLock::new();
         // Every range pattern starts so; the generic patterns do not.
@@ -152,6 +129,7 @@ impl KeyRange {
         }
         let patterns = PATTERNS.get_or_init(|| {
             (KeyRange::STANDARD.iter())
+                .filter(|range| range.advertised())
                 .map(|range| (range.pattern(), *range))
                 .collect()
         });
@@ -186,23 +164,14 @@ impl KeyRange {
         if !self.zero && self.min < 0 {
             words.push_str(" other than 0");
         }
-        words.push_str(", in digits without a leading zero");
+        // A minus only before a number below zero: not before `0`, which a reader could take
+        // `-0` to be.
+        words.push_str(match self.min < 0 {
+            true => ", in digits (after a minus if below zero) without a leading zero",
+            false => ", in digits without a leading zero",
+        });
         words
     }
-}
-
-/// The first of `0..count` at which `refused` holds, where it holds at every one after the
-/// first: found by halves.
-fn first(count: usize, mut refused: impl FnMut(usize) -> bool) -> Option<usize> {
-    let (mut low, mut high) = (0, count);
-    while low < high {
-        let middle = (low + high) / 2;
-        match refused(middle) {
-            true => high = middle,
-            false => low = middle + 1,
-        }
-    }
-    (low < count).then_some(low)
 }
 
 /// Alternatives of a pattern that together match exactly the integers from 1 to `max`, in
@@ -314,39 +283,37 @@ pub(crate) fn keys_integers(pattern: &str) -> bool {
     matches(pattern, "").is_some()
 }
 
-/// `schema` with the keys of each map in `ranges`, known by its address, advertised as exactly
-/// its range's ([`KeyRange::pattern`]), where the range is within what the map's pattern
-/// said (a key type schemars was told is unsigned keeps the unsigned pattern, though it
-/// reads negative keys).
-pub(crate) fn narrow(
-    schema: &mut Map<String, Value>,
-    ranges: &[(*const Map<String, Value>, KeyRange)],
-) {
-    // A map is known by its address, as the asking saw it: each object's is looked up before
-    // the objects inside it are rewritten, and its own keys rewritten after, which moves them.
-    let address: *const Map<String, Value> = schema;
-    let range = ranges.iter().find(|(at, _)| std::ptr::eq(*at, address));
-    let range = range.map(|(_, range)| *range);
-    if let Some(Value::Object(definitions)) = schema.get_mut("$defs") {
-        for definition in definitions.values_mut().filter_map(Value::as_object_mut) {
-            narrow(definition, ranges);
-        }
+/// Whether serde_json reads a key as one of each integer type's, in the order of
+/// [`KeyRange::STANDARD`]: what a range is held to.
+#[cfg(test)]
+pub(crate) fn serde_reads() -> [fn(&str) -> bool; 20] {
+    use std::num::*;
+    fn read<K: serde::de::DeserializeOwned + Ord>(key: &str) -> bool {
+        let text = serde_json::json!({ key: 1 }).to_string();
+        serde_json::from_str::<std::collections::BTreeMap<K, u8>>(&text).is_ok()
     }
-    let _ = walk::children_mut::<()>(schema, |_, child| {
-        if let Some(child) = child.as_object_mut() {
-            narrow(child, ranges);
-        }
-        Ok(())
-    });
-    if let (Some(range), Some(Value::Object(keyed))) = (range, schema.get_mut("patternProperties"))
-    {
-        *keyed = (std::mem::take(keyed).into_iter())
-            .map(|(pattern, values)| match KeyRange::of_keys(&pattern) {
-                Some(keys) if range.within(&keys) => (range.pattern(), values),
-                _ => (pattern, values),
-            })
-            .collect();
-    }
+    [
+        read::<u8>,
+        read::<NonZeroU8>,
+        read::<i8>,
+        read::<NonZeroI8>,
+        read::<u16>,
+        read::<NonZeroU16>,
+        read::<i16>,
+        read::<NonZeroI16>,
+        read::<u32>,
+        read::<NonZeroU32>,
+        read::<i32>,
+        read::<NonZeroI32>,
+        read::<u64>,
+        read::<NonZeroU64>,
+        read::<i64>,
+        read::<NonZeroI64>,
+        read::<u128>,
+        read::<NonZeroU128>,
+        read::<i128>,
+        read::<NonZeroI128>,
+    ]
 }
 
 #[cfg(test)]
@@ -399,14 +366,15 @@ mod tests {
             "^([1-9][0-9]?|1[0-1][0-9]|12[0-7]|-([1-9][0-9]?|1[0-1][0-9]|12[0-8]))$"
         );
         for range in KeyRange::STANDARD {
-            assert_eq!(KeyRange::of_pattern(&range.pattern()), Some(range));
-            assert!(keys_integers(&range.pattern()));
+            let recognised = range.advertised().then_some(range);
+            assert_eq!(KeyRange::of_pattern(&range.pattern()), recognised);
+            assert_eq!(keys_integers(&range.pattern()), range.advertised());
         }
         assert_eq!(
             keys_in_words(&non_zero_i8.pattern()).as_deref(),
             Some(
-                "that is a whole number from -128 to 127 other than 0, in digits without a \
-                 leading zero"
+                "that is a whole number from -128 to 127 other than 0, in digits (after a minus if \
+                 below zero) without a leading zero"
             )
         );
     }
@@ -430,65 +398,11 @@ mod tests {
 
     #[test]
     fn a_range_holds_exactly_the_keys_its_integer_type_reads() {
-        use std::num::*;
-        /// Whether serde_json reads `key` as a key of a map keyed by `K`.
-        fn read<K: serde::de::DeserializeOwned + Ord>(key: &str) -> bool {
-            let text = serde_json::json!({ key: 1 }).to_string();
-            serde_json::from_str::<std::collections::BTreeMap<K, u8>>(&text).is_ok()
-        }
-        // In the order of `KeyRange::STANDARD`.
-        let types: [fn(&str) -> bool; 20] = [
-            read::<u8>,
-            read::<NonZeroU8>,
-            read::<i8>,
-            read::<NonZeroI8>,
-            read::<u16>,
-            read::<NonZeroU16>,
-            read::<i16>,
-            read::<NonZeroI16>,
-            read::<u32>,
-            read::<NonZeroU32>,
-            read::<i32>,
-            read::<NonZeroI32>,
-            read::<u64>,
-            read::<NonZeroU64>,
-            read::<i64>,
-            read::<NonZeroI64>,
-            read::<u128>,
-            read::<NonZeroU128>,
-            read::<i128>,
-            read::<NonZeroI128>,
-        ];
-        for (range, read) in KeyRange::STANDARD.iter().zip(types) {
+        for (range, read) in KeyRange::STANDARD.iter().zip(serde_reads()) {
             for key in keys_to_try(range) {
                 assert_eq!(range.holds(&key), read(&key), "{range:?} on {key:?}");
             }
-            let asked = KeyRange::asked(read);
-            assert_eq!(asked.as_ref(), Some(range), "asked of the type itself");
         }
-    }
-
-    #[test]
-    fn a_range_is_asked_of_a_key_type_at_its_edges() {
-        for range in KeyRange::STANDARD {
-            let mut asked = 0;
-            let found = KeyRange::asked(|key| {
-                asked += 1;
-                range.holds(key)
-            });
-            assert_eq!(found, Some(range));
-            assert!(asked <= 12, "{range:?}: {asked} keys asked");
-        }
-        // Keys by a rule of their own: from 0 to 1000, even ones, any at all.
-        assert_eq!(
-            KeyRange::asked(|key| key.parse::<u16>().is_ok_and(|n| n <= 1000)),
-            None
-        );
-        assert_eq!(
-            KeyRange::asked(|key| key.parse::<u8>().is_ok_and(|n| n % 2 == 0)),
-            None
-        );
-        assert_eq!(KeyRange::asked(|_| true), None);
     }
 
     #[cfg(feature = "patterns")]
