@@ -1,5 +1,4 @@
-//! Whether an input type reads the keys of each map its schema keys by numbers, and what its
-//! maps' keys are where the schema does not say.
+//! Whether an input type reads the keys of each map its schema keys by numbers.
 //!
 //! schemars describes a `HashMap<u32, V>` with `patternProperties` (`^\d+$`, or `^-?\d+$` for
 //! signed keys), and serde_json reads such a key from its text. A map serde reads from its own
@@ -17,14 +16,10 @@
 //! enum's content from its buffer only when it comes before the tag.
 //!
 //! A map whose key is read as an integer is asked, on every way to it, which integers its key
-//! type takes (`keys_learnt.rs`): where every way finds the same range of an integer type of up
+//! type takes (`key_ranges.rs`): where every way finds the same range of an integer type of up
 //! to 32 bits, within what schemars' pattern said, the schema advertises exactly its keys, and
 //! the checker refuses any other at its own path, beside every other fault, where serde would
 //! refuse it at the map, alone.
-//!
-//! A map whose schema says nothing of its keys (`additionalProperties` alone) is asked, in a
-//! walk of its own, whether its key type is an enum, and which names it takes
-//! (`keys_learnt.rs`): where every way finds the same, the schema names them.
 //!
 //! A type that refers to itself is followed round once more on each way: whether a way passes
 //! through a buffer only grows along it, so a second round shows all a cycle can add. Only
@@ -34,17 +29,18 @@
 //! asked. The registry refuses such a tool when it is made, saying what to write instead,
 //! rather than advertise what no call can send.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use super::guard::Findings;
-use super::keys_learnt::{Learnt, located, variants};
-use super::leads::{Leads, reachable};
 use super::least::{MAX_LEAST_DEPTH, NIL_UUID, least, least_fields, least_key, refused_value};
 use super::path::Path;
 use super::plan::Plan;
 use super::{Read, without_position};
 use crate::schema::integer_keys::{KeyRange, keys_integers};
-use crate::schema::walk::{Lookup, Root};
+use crate::schema::walk::{self, Lookup, Root};
 
 /// The deepest the asking goes.
 const MAX_DEPTH: usize = 64;
@@ -107,62 +103,48 @@ fn unasked_at(at: &str, error: &str) -> String {
 /// A map keyed by numbers its type is not seen reading a key of: its path, and what to do.
 type Unread = (String, String);
 
-/// What asking a type about its maps found.
+/// What asking a type about its maps keyed by numbers found.
 #[derive(Default)]
 pub(super) struct Asked {
-    /// The maps keyed by numbers its type is not seen reading a key of: each one's path and
-    /// what to do.
+    /// The maps its type is not seen reading a key of: each one's path and what to do.
     pub(super) unread: Vec<Unread>,
-    /// What was learnt of the keys of maps, each by its JSON Pointer in the schema asked
-    /// about: the integers a key type takes, the names an enum key takes.
-    pub(super) learnt: Vec<(String, Learnt)>,
+    /// The maps whose keys it reads from a call, each by its JSON Pointer in the schema
+    /// asked about, with the integers its key type takes.
+    pub(super) ranges: Vec<(String, KeyRange)>,
 }
 
-/// A key no enum's variant is named: sent to a map of any key to hear its type name the
-/// ones it takes.
-const UNNAMED: &str = "\u{1}";
-
-/// Asks the type `read` reads about the maps in `schema`, its schema.
+/// Asks the type `read` reads about the maps keyed by numbers in `schema`, its schema.
 pub(super) fn ask(schema: &Map<String, Value>, read: &mut Read<'_>) -> Asked {
     let root = Root::new(schema);
-    let mut learnt = Vec::new();
-    let open = Leads::new(schema, is_open);
-    if open.within(schema) {
-        let mut asker = Asker::new(root, read, &open, true);
-        asker.object(schema);
-        let named = &asker.named;
-        for (at, (map, names)) in named.iter().enumerate() {
-            let here = || named.iter().filter(|(other, _)| std::ptr::eq(*other, *map));
-            // Once a map; names only where every way found the same: two types may share one
-            // schema.
-            let first = named
-                .iter()
-                .position(|(other, _)| std::ptr::eq(*other, *map));
-            let agreed = here().all(|(_, other)| other == names);
-            if let (true, Some(names)) = (first == Some(at) && agreed, names) {
-                learnt.push((*map, Learnt::Names(names.clone())));
-            }
-        }
-    }
     let mut keyed = Vec::new();
     reachable(
-        is_keyed,
         schema,
         root,
         &mut String::new(),
         &mut Vec::new(),
         &mut keyed,
     );
-    let mut asked = Asked::default();
     if keyed.is_empty() {
-        asked.learnt = located(schema, &learnt);
-        return asked;
+        return Asked::default();
     }
-    let leads = Leads::new(schema, is_keyed);
-    let mut asker = Asker::new(root, read, &leads, false);
+    let leads = Leads::new(schema);
+    let mut asker = Asker {
+        root,
+        read,
+        leads: &leads,
+        way: Vec::new(),
+        references: Vec::new(),
+        work: 0,
+        range_work: 0,
+        exhausted: false,
+        answers: Vec::new(),
+        unasked: Vec::new(),
+    };
     asker.object(schema);
     let (answers, unasked, exhausted) = (asker.answers, asker.unasked, asker.exhausted);
     // One fault a map: the first way it is not seen read on, else where it first sits.
+    let mut asked = Asked::default();
+    let mut ranges = Vec::new();
     for (map, path) in keyed {
         let here: Vec<&Answer> = (answers.iter())
             .filter(|answer| std::ptr::eq(answer.map, map))
@@ -176,11 +158,11 @@ pub(super) fn ask(schema: &Map<String, Value>, read: &mut Read<'_>) -> Asked {
         let range = range.filter(|range| here.iter().all(|answer| answer.range == Some(*range)));
         match (fault, range) {
             (Some(fault), _) if !asked.unread.contains(&fault) => asked.unread.push(fault),
-            (None, Some(range)) => learnt.push((map, Learnt::Range(range))),
+            (None, Some(range)) => ranges.push((map, range)),
             _ => {}
         }
     }
-    asked.learnt = located(schema, &learnt);
+    asked.ranges = super::key_ranges::located(schema, &ranges);
     asked
 }
 
@@ -190,13 +172,98 @@ fn is_keyed(map: &Map<String, Value>) -> bool {
         .is_some_and(|patterns| patterns.keys().any(|pattern| keys_integers(pattern)))
 }
 
-/// Whether `map` describes a map whose schema says nothing of its keys: `additionalProperties`
-/// alone, as schemars writes a map keyed by a type it cannot describe as text.
-fn is_open(map: &Map<String, Value>) -> bool {
-    map.lookup("additionalProperties")
-        .is_some_and(Value::is_object)
-        && map.lookup("properties").is_none()
-        && map.lookup("patternProperties").is_none()
+/// Every map keyed by numbers reachable from `map` (its `$ref`s followed, each once), with the
+/// path the registry's other refusals write for the first way to it.
+fn reachable<'s>(
+    map: &'s Map<String, Value>,
+    root: Root<'s>,
+    path: &mut String,
+    followed: &mut Vec<&'s str>,
+    found: &mut Vec<(&'s Map<String, Value>, String)>,
+) {
+    if is_keyed(map) && !found.iter().any(|(at, _)| std::ptr::eq(*at, map)) {
+        found.push((map, path.clone()));
+    }
+    let reference = map.lookup("$ref").and_then(Value::as_str);
+    if let Some(reference) = reference.filter(|reference| !followed.contains(reference)) {
+        followed.push(reference);
+        if let Some(target) = root.resolve(reference).and_then(Value::as_object) {
+            reachable(target, root, path, followed, found);
+        }
+    }
+    let _ = walk::children::<()>(map, |slot, child| {
+        if let Some(child) = child.as_object() {
+            let length = walk::push_slot(path, slot);
+            reachable(child, root, path, followed, found);
+            path.truncate(length);
+        }
+        Ok(())
+    });
+}
+
+/// Which parts of a schema lead to a map keyed by numbers, so that the asking walks no other.
+struct Leads<'s> {
+    /// Each definition, and whether it leads to one.
+    definitions: HashMap<&'s str, bool>,
+    /// Each schema object asked about once the definitions are known, by its address: the
+    /// walk asks again of every part below a way.
+    known: RefCell<HashMap<*const Map<String, Value>, bool>>,
+}
+
+impl<'s> Leads<'s> {
+    /// Works out each definition of `schema`: those holding such a map, then, until nothing
+    /// changes, those referring to one that leads to it.
+    fn new(schema: &'s Map<String, Value>) -> Leads<'s> {
+        let mut leads = Leads {
+            definitions: HashMap::new(),
+            known: RefCell::default(),
+        };
+        let definitions = schema.lookup("$defs").and_then(Value::as_object);
+        let definitions: Vec<(&'s str, &'s Value)> = (definitions.into_iter().flatten())
+            .map(|(name, definition)| (name.as_str(), definition))
+            .collect();
+        loop {
+            let mut changed = false;
+            for &(name, definition) in &definitions {
+                let found = definition.as_object().is_some_and(|map| leads.holds(map));
+                if found && leads.definitions.insert(name, true) != Some(true) {
+                    changed = true;
+                }
+            }
+            if !changed {
+                return leads;
+            }
+        }
+    }
+
+    /// Whether `map` leads to such a map, the definitions known.
+    fn within(&self, map: &Map<String, Value>) -> bool {
+        let address: *const Map<String, Value> = map;
+        if let Some(&known) = self.known.borrow().get(&address) {
+            return known;
+        }
+        let found = self.holds(map);
+        self.known.borrow_mut().insert(address, found);
+        found
+    }
+
+    /// Whether `map` holds such a map, or refers to a definition known to lead to one.
+    fn holds(&self, map: &Map<String, Value>) -> bool {
+        let referred = (map.lookup("$ref").and_then(Value::as_str))
+            .and_then(walk::definition_name)
+            .is_some_and(|name| self.definitions.get(name) == Some(&true));
+        is_keyed(map)
+            || referred
+            || walk::children(map, |_, child| match child.as_object() {
+                Some(child) if self.holds(child) => Err(()),
+                _ => Ok(()),
+            })
+            .is_err()
+    }
+
+    fn leads(&self, schema: &Value) -> bool {
+        schema.as_object().is_some_and(|map| self.within(map))
+    }
 }
 
 /// One step from a schema down to one of its parts.
@@ -220,8 +287,6 @@ struct Asker<'s, 'r, 'x, 'l> {
     way: Vec<(&'s Map<String, Value>, Step<'s>)>,
     /// The `$ref`s followed on the way.
     references: Vec<&'s str>,
-    /// Whether this walk asks the names of maps' keys, not about maps keyed by numbers.
-    naming: bool,
     /// The values of the least arguments read so far, but for the ranges of keys.
     work: usize,
     /// The values read to ask the ranges of keys.
@@ -233,8 +298,6 @@ struct Asker<'s, 'r, 'x, 'l> {
     answers: Vec<Answer<'s>>,
     /// The maps keyed by numbers on a way not asked.
     unasked: Vec<&'s Map<String, Value>>,
-    /// Each map of any key asked about, once for each way to it.
-    named: Vec<Named<'s>>,
 }
 
 /// A map keyed by numbers asked about on one way, and what is wrong if its key is not seen
@@ -245,9 +308,6 @@ struct Answer<'s> {
     range: Option<KeyRange>,
 }
 
-/// A map of any key asked about on one way, and the names its key takes, if it is an enum.
-type Named<'s> = (&'s Map<String, Value>, Option<Vec<String>>);
-
 /// What one read of the least arguments showed.
 struct Seen {
     /// Where it failed and serde's message, if it did.
@@ -256,29 +316,7 @@ struct Seen {
     as_integer: bool,
 }
 
-impl<'s, 'r, 'x, 'l> Asker<'s, 'r, 'x, 'l> {
-    fn new(
-        root: Root<'s>,
-        read: &'r mut Read<'x>,
-        leads: &'l Leads<'s>,
-        naming: bool,
-    ) -> Asker<'s, 'r, 'x, 'l> {
-        Asker {
-            root,
-            read,
-            leads,
-            way: Vec::new(),
-            references: Vec::new(),
-            naming,
-            work: 0,
-            range_work: 0,
-            exhausted: false,
-            answers: Vec::new(),
-            unasked: Vec::new(),
-            named: Vec::new(),
-        }
-    }
-
+impl<'s> Asker<'s, '_, '_, '_> {
     fn schema(&mut self, schema: &'s Value) {
         let Some(raw) = schema.as_object() else {
             return;
@@ -312,11 +350,7 @@ impl<'s, 'r, 'x, 'l> Asker<'s, 'r, 'x, 'l> {
             self.unasked_below(map);
             return;
         }
-        if self.naming && is_open(map) {
-            let names = self.names(map);
-            self.named.push((map, names));
-        }
-        if !self.naming && is_keyed(map) {
+        if is_keyed(map) {
             let (unread, range) = match self.ask(map) {
                 Ok(range) => (None, range),
                 Err(unread) => (Some(unread), None),
@@ -375,7 +409,6 @@ impl<'s, 'r, 'x, 'l> Asker<'s, 'r, 'x, 'l> {
     fn unasked_below(&mut self, schema: &'s Map<String, Value>) {
         let mut found = Vec::new();
         reachable(
-            is_keyed,
             schema,
             self.root,
             &mut String::new(),
@@ -467,7 +500,7 @@ impl<'s, 'r, 'x, 'l> Asker<'s, 'r, 'x, 'l> {
         // value is one the type takes. Work of its own, so that where it runs out a map keeps
         // its plain pattern, and is not refused.
         let work = self.work;
-        let range = super::keys_learnt::asked(|key| {
+        let range = super::key_ranges::asked(|key| {
             let mut entry_at = Path(path.clone());
             entry_at.push_field(key);
             (self.read_with(&with_key(key, value.clone()), false, key)).is_some_and(
@@ -477,32 +510,6 @@ impl<'s, 'r, 'x, 'l> Asker<'s, 'r, 'x, 'l> {
         self.range_work += self.work - work;
         self.work = work;
         Ok(range)
-    }
-
-    /// The names the key type of the map of any key at the way's end, `map`, takes, where it
-    /// is an enum: asked a key no variant is named, it says the names (see `keys_learnt.rs`),
-    /// and each is then seen taken.
-    fn names(&mut self, map: &'s Map<String, Value>) -> Option<Vec<String>> {
-        let path = self.path();
-        let values = map.lookup("additionalProperties")?;
-        let value = least(values, self.root, MAX_LEAST_DEPTH)?;
-        let refused_at = |at: &str, key: &str| {
-            let mut entry_at = Path(path.clone());
-            entry_at.push_field(key);
-            at == path || at == entry_at.0
-        };
-        let read = |asker: &mut Self, key: &str| {
-            let entry = Map::from_iter([(key.to_owned(), value.clone())]);
-            let seen = asker.read_with(&entry, false, key)?;
-            Some(seen.failed.filter(|(at, _)| refused_at(at, key)))
-        };
-        let Some(Some((_, error))) = read(self, UNNAMED) else {
-            return None;
-        };
-        let names = variants(&error, UNNAMED)?;
-        (names.iter())
-            .all(|name| read(self, name) == Some(None))
-            .then_some(names)
     }
 
     /// The read of the least arguments with `map` at the way's end, each object's fields in

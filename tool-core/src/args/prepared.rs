@@ -98,11 +98,11 @@ impl Prepared {
                 ))
             })
         };
-        // Asked, the type says whether serde holds every field the schema requires, whether
-        // it reads the keys of its maps keyed by numbers, and what its maps' keys are.
+        // Asked, the type says whether serde holds every field the schema requires, and
+        // whether it reads the keys of its maps keyed by numbers, and which.
         let read_without = super::required::read_without(&schema, &mut read);
         let asked = super::keyed::ask(&schema, &mut read);
-        let schema = super::keys_learnt::written(schema, &asked.learnt);
+        let schema = super::key_ranges::narrow(schema, &asked.ranges);
         let unread_keys = asked.unread;
         let prepared = Prepared::planned(schema, |schema, patterns| match read_without {
             true => Plan::handed_over(),

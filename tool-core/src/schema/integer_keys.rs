@@ -7,7 +7,7 @@
 //! no leading zero, no `-0` (but for an `i128`), and within the type's range. schemars'
 //! patterns say neither the form nor the range, so they are advertised as serde_json reads the
 //! keys ([`exact_keys`]), and, where the input type was asked which integers its key type
-//! takes (`args/keys_learnt.rs`), as exactly those ([`KeyRange::pattern`]): a `u8` key takes `0`
+//! takes (`args/key_ranges.rs`), as exactly those ([`KeyRange::pattern`]): a `u8` key takes `0`
 //! to `255`, a `NonZeroU32` key (which schemars gives the signed pattern) `1` to `4294967295`.
 //! Only the ranges of integers of up to 32 bits are advertised so: a wider one's pattern runs
 //! to hundreds or thousands of characters, repeated wherever the type is, for keys no model
