@@ -29,18 +29,16 @@
 //! asked. The registry refuses such a tool when it is made, saying what to write instead,
 //! rather than advertise what no call can send.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-
 use serde_json::{Map, Value};
 
 use super::guard::Findings;
+use super::leads::{Leads, reachable};
 use super::least::{MAX_LEAST_DEPTH, NIL_UUID, least, least_fields, least_key, refused_value};
 use super::path::Path;
 use super::plan::Plan;
 use super::{Read, without_position};
 use crate::schema::integer_keys::{KeyRange, keys_integers};
-use crate::schema::walk::{self, Lookup, Root};
+use crate::schema::walk::{Lookup, Root};
 
 /// The deepest the asking goes.
 const MAX_DEPTH: usize = 64;
@@ -118,6 +116,7 @@ pub(super) fn ask(schema: &Map<String, Value>, read: &mut Read<'_>) -> Asked {
     let root = Root::new(schema);
     let mut keyed = Vec::new();
     reachable(
+        is_keyed,
         schema,
         root,
         &mut String::new(),
@@ -127,7 +126,7 @@ pub(super) fn ask(schema: &Map<String, Value>, read: &mut Read<'_>) -> Asked {
     if keyed.is_empty() {
         return Asked::default();
     }
-    let leads = Leads::new(schema);
+    let leads = Leads::new(schema, is_keyed);
     let mut asker = Asker {
         root,
         read,
@@ -170,100 +169,6 @@ pub(super) fn ask(schema: &Map<String, Value>, read: &mut Read<'_>) -> Asked {
 fn is_keyed(map: &Map<String, Value>) -> bool {
     (map.lookup("patternProperties").and_then(Value::as_object))
         .is_some_and(|patterns| patterns.keys().any(|pattern| keys_integers(pattern)))
-}
-
-/// Every map keyed by numbers reachable from `map` (its `$ref`s followed, each once), with the
-/// path the registry's other refusals write for the first way to it.
-fn reachable<'s>(
-    map: &'s Map<String, Value>,
-    root: Root<'s>,
-    path: &mut String,
-    followed: &mut Vec<&'s str>,
-    found: &mut Vec<(&'s Map<String, Value>, String)>,
-) {
-    if is_keyed(map) && !found.iter().any(|(at, _)| std::ptr::eq(*at, map)) {
-        found.push((map, path.clone()));
-    }
-    let reference = map.lookup("$ref").and_then(Value::as_str);
-    if let Some(reference) = reference.filter(|reference| !followed.contains(reference)) {
-        followed.push(reference);
-        if let Some(target) = root.resolve(reference).and_then(Value::as_object) {
-            reachable(target, root, path, followed, found);
-        }
-    }
-    let _ = walk::children::<()>(map, |slot, child| {
-        if let Some(child) = child.as_object() {
-            let length = walk::push_slot(path, slot);
-            reachable(child, root, path, followed, found);
-            path.truncate(length);
-        }
-        Ok(())
-    });
-}
-
-/// Which parts of a schema lead to a map keyed by numbers, so that the asking walks no other.
-struct Leads<'s> {
-    /// Each definition, and whether it leads to one.
-    definitions: HashMap<&'s str, bool>,
-    /// Each schema object asked about once the definitions are known, by its address: the
-    /// walk asks again of every part below a way.
-    known: RefCell<HashMap<*const Map<String, Value>, bool>>,
-}
-
-impl<'s> Leads<'s> {
-    /// Works out each definition of `schema`: those holding such a map, then, until nothing
-    /// changes, those referring to one that leads to it.
-    fn new(schema: &'s Map<String, Value>) -> Leads<'s> {
-        let mut leads = Leads {
-            definitions: HashMap::new(),
-            known: RefCell::default(),
-        };
-        let definitions = schema.lookup("$defs").and_then(Value::as_object);
-        let definitions: Vec<(&'s str, &'s Value)> = (definitions.into_iter().flatten())
-            .map(|(name, definition)| (name.as_str(), definition))
-            .collect();
-        loop {
-            let mut changed = false;
-            for &(name, definition) in &definitions {
-                let found = definition.as_object().is_some_and(|map| leads.holds(map));
-                if found && leads.definitions.insert(name, true) != Some(true) {
-                    changed = true;
-                }
-            }
-            if !changed {
-                return leads;
-            }
-        }
-    }
-
-    /// Whether `map` leads to such a map, the definitions known.
-    fn within(&self, map: &Map<String, Value>) -> bool {
-        let address: *const Map<String, Value> = map;
-        if let Some(&known) = self.known.borrow().get(&address) {
-            return known;
-        }
-        let found = self.holds(map);
-        self.known.borrow_mut().insert(address, found);
-        found
-    }
-
-    /// Whether `map` holds such a map, or refers to a definition known to lead to one.
-    fn holds(&self, map: &Map<String, Value>) -> bool {
-        let referred = (map.lookup("$ref").and_then(Value::as_str))
-            .and_then(walk::definition_name)
-            .is_some_and(|name| self.definitions.get(name) == Some(&true));
-        is_keyed(map)
-            || referred
-            || walk::children(map, |_, child| match child.as_object() {
-                Some(child) if self.holds(child) => Err(()),
-                _ => Ok(()),
-            })
-            .is_err()
-    }
-
-    fn leads(&self, schema: &Value) -> bool {
-        schema.as_object().is_some_and(|map| self.within(map))
-    }
 }
 
 /// One step from a schema down to one of its parts.
@@ -409,6 +314,7 @@ impl<'s> Asker<'s, '_, '_, '_> {
     fn unasked_below(&mut self, schema: &'s Map<String, Value>) {
         let mut found = Vec::new();
         reachable(
+            is_keyed,
             schema,
             self.root,
             &mut String::new(),

@@ -7,8 +7,7 @@
 //! its strings and keeps a key sent twice), checked against the input's JSON Schema to find
 //! *every* fault (unknown, missing and repeated fields, wrong values, each with its path, such
 //! as `items[2].qty`), and, when the only trouble was a `null` for an absent field or a `3.0`
-//! for an integer, deserialized again with the nulls taken out and the integers written as such
-//! (`written`: every other number as sent).
+//! for an integer, deserialized again with the nulls out and the integers written (`written`).
 //!
 //! The slow path is bounded whatever arrives: nesting stops at serde_json's 128 levels, the
 //! checker gives up (and refuses with serde's first error) past a number of steps proportional
@@ -26,6 +25,7 @@ mod in_part;
 mod json_text;
 mod key_ranges;
 mod keyed;
+mod leads;
 mod least;
 pub(crate) mod leniency;
 mod numbers;
