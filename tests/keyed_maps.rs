@@ -1023,3 +1023,97 @@ async fn a_map_keyed_by_numbers_that_is_the_whole_input_is_advertised_and_held_t
         ]
     );
 }
+
+/// A side of a shelf, each with docs: schemars describes a map keyed by it as a map of any key.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum DocumentedSide {
+    /// The side by the door.
+    DoorSide,
+    /// The far side.
+    FarSide,
+}
+
+/// A key read as text by a rule no guess meets: three upper-case letters.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, serde::Deserialize, schemars::JsonSchema)]
+#[serde(try_from = "String")]
+#[schemars(with = "String")]
+struct Code(String);
+
+impl TryFrom<String> for Code {
+    type Error = &'static str;
+
+    fn try_from(text: String) -> Result<Code, &'static str> {
+        match text.len() == 3 && text.bytes().all(|byte| byte.is_ascii_uppercase()) {
+            true => Ok(Code(text)),
+            false => Err("a code is three upper-case letters"),
+        }
+    }
+}
+
+/// Counts by side, then by bin.
+type SidedBins = BTreeMap<DocumentedSide, BTreeMap<u8, u8>>;
+
+/// Takes counts by number below maps keyed by a documented enum.
+#[tool]
+async fn sided_counts(
+    /// By side, then by bin.
+    by_side: BTreeMap<DocumentedSide, BTreeMap<u8, u8>>,
+    /// By side, then by room, then by bin.
+    by_room: Option<BTreeMap<String, SidedBins>>,
+) -> String {
+    format!("{by_side:?} {by_room:?}")
+}
+
+/// Takes counts by number below a map whose keys the registry cannot guess.
+#[tool]
+async fn coded_counts(
+    /// By code, then by bin.
+    by_code: BTreeMap<Code, BTreeMap<u8, u8>>,
+) -> String {
+    format!("{by_code:?}")
+}
+
+#[tokio::test]
+async fn a_map_keyed_by_numbers_below_a_map_keyed_by_a_documented_enum_is_asked_through_it() {
+    let registry = Registry::builder().tool(SidedCounts).build().unwrap();
+    let exported = json!(registry.export(Provider::Mcp).unwrap());
+    let by_side = &exported[0]["inputSchema"]["properties"]["by_side"];
+    let bins = &by_side["additionalProperties"]["patternProperties"];
+    assert!(
+        bins["^(0|[1-9][0-9]?|1[0-9]{2}|2[0-4][0-9]|25[0-5])$"].is_object(),
+        "{by_side}"
+    );
+    let ran = outcome(
+        &registry,
+        "sided_counts",
+        json!({"by_side": {"far_side": {"7": 1}}, "by_room": {"hall": {"door_side": {"255": 2}}}}),
+    );
+    assert_eq!(
+        ran.await.as_deref(),
+        Ok("{FarSide: {7: 1}} Some({\"hall\": {DoorSide: {255: 2}}})")
+    );
+    let past = outcome(
+        &registry,
+        "sided_counts",
+        json!({"by_side": {"far_side": {"256": 1}}, "by_room": null}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        faults(&past),
+        [fault(
+            "by_side.far_side.256",
+            "expected a key that is a whole number from 0 to 255, in digits without a leading \
+             zero"
+        )]
+    );
+    // A key type that names none of the keys it takes leaves the map below unasked: refused.
+    let unasked = refused(Registry::builder().tool(CodedCounts));
+    assert_eq!(unasked.len(), 1, "{unasked:?}");
+    assert_eq!(unasked[0].0, "by_code[]");
+    assert!(
+        unasked[0].1.contains("could not guess a key of"),
+        "{unasked:?}"
+    );
+}

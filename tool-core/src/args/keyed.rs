@@ -21,6 +21,11 @@
 //! the checker refuses any other at its own path, beside every other fault, where serde would
 //! refuse it at the map, alone.
 //!
+//! A map of other keys on the way is sent one its type takes: the one its schema names, else a
+//! guess (a number, a day, a UUID, an address, an instant), else, for an enum whose variants
+//! have docs (which schemars describes as a map of any key), one of the names its type gives
+//! refusing a key no variant is named (serde's refusal of an unknown variant lists them).
+//!
 //! A type that refers to itself is followed round once more on each way: whether a way passes
 //! through a buffer only grows along it, so a second round shows all a cycle can add. Only
 //! parts of the schema that lead to such a map are walked, and the work is bounded: a map on a
@@ -71,6 +76,10 @@ const OTHER_KEYS: [&str; 8] = [
     "00:00:00",
     "true",
 ];
+
+/// A key no enum's variant is named: sent to a map on the way whose key none of the others
+/// fits, to hear its type name the keys it takes.
+const UNNAMED: &str = "\u{1}";
 
 /// Why a map keyed by numbers its type reads from serde's buffer is refused.
 const BUFFERED: &str = "this map's keys are numbers, and the input type does not read them \
@@ -138,6 +147,7 @@ pub(super) fn ask(schema: &Map<String, Value>, read: &mut Read<'_>) -> Asked {
         exhausted: false,
         answers: Vec::new(),
         unasked: Vec::new(),
+        keys: Vec::new(),
     };
     asker.object(schema);
     let (answers, unasked, exhausted) = (asker.answers, asker.unasked, asker.exhausted);
@@ -179,6 +189,8 @@ enum Step<'s> {
     Item(usize),
     /// A map's value, under this key.
     Entry(&'s str),
+    /// A map's value, under the key the asking learnt at this position of its `keys`.
+    Learnt(usize),
     /// A branch of `anyOf` or `oneOf`: the same value.
     Branch,
 }
@@ -203,6 +215,8 @@ struct Asker<'s, 'r, 'x, 'l> {
     answers: Vec<Answer<'s>>,
     /// The maps keyed by numbers on a way not asked.
     unasked: Vec<&'s Map<String, Value>>,
+    /// The keys learnt of maps on the way, each from its type's refusal of another.
+    keys: Vec<String>,
 }
 
 /// A map keyed by numbers asked about on one way, and what is wrong if its key is not seen
@@ -277,7 +291,7 @@ impl<'s> Asker<'s, '_, '_, '_> {
             .filter(|values| values.is_object());
         if let Some(values) = values.filter(|values| self.leads.leads(values)) {
             match self.key_for(map, values) {
-                Some(key) => self.below(map, Step::Entry(key), values),
+                Some(step) => self.below(map, step, values),
                 None => self.unasked_below(map),
             }
         }
@@ -324,24 +338,36 @@ impl<'s> Asker<'s, '_, '_, '_> {
         self.unasked.extend(found.into_iter().map(|(map, _)| map));
     }
 
-    /// A key the map of `map`, at the way's end, is seen taking: the one its schema names,
-    /// else the first of [`OTHER_KEYS`] that is not refused where the map sits; `None` where
-    /// none is.
-    fn key_for(&mut self, map: &'s Map<String, Value>, values: &'s Value) -> Option<&'s str> {
+    /// The step into the map of `map`, at the way's end, under a key it is seen taking: the
+    /// one its schema names, else the first of [`OTHER_KEYS`] that is not refused where the
+    /// map sits, else one its type names refusing [`UNNAMED`] as an enum refuses an unknown
+    /// variant (schemars describes a map keyed by an enum whose variants have docs as one of
+    /// any key); `None` where none is.
+    fn key_for(&mut self, map: &'s Map<String, Value>, values: &'s Value) -> Option<Step<'s>> {
         let named = least_key(map, self.root);
         let value = least(values, self.root, MAX_LEAST_DEPTH).unwrap_or(Value::Null);
         let map_at = self.path();
         let least = least_fields(map, self.root, MAX_LEAST_DEPTH).unwrap_or_default();
-        let taken = |asker: &mut Self, key: &str| {
+        let read = |asker: &mut Self, key: &str| {
             let mut entry = least.clone();
             entry.insert(key.to_owned(), value.clone());
-            // Refused where the map sits, the key was: a value is refused at its own path.
-            (asker.read_with(&entry, false, key))
+            asker.read_with(&entry, false, key)
+        };
+        // Refused where the map sits, the key was: a value is refused at its own path.
+        let taken = |asker: &mut Self, key: &str| {
+            read(asker, key)
                 .is_some_and(|seen| !matches!(seen.failed, Some((at, _)) if at == map_at))
         };
-        std::iter::once(named)
+        if let Some(key) = std::iter::once(named)
             .chain(OTHER_KEYS)
             .find(|key| taken(self, key))
+        {
+            return Some(Step::Entry(key));
+        }
+        let (_, refusal) = read(self, UNNAMED)?.failed?;
+        let key = (variants(&refusal, UNNAMED)?.into_iter()).find(|name| taken(self, name))?;
+        self.keys.push(key);
+        Some(Step::Learnt(self.keys.len() - 1))
     }
 
     /// Whether the map keyed by numbers at the way's end, `map`, is seen reading a key; if it
@@ -461,6 +487,7 @@ impl<'s> Asker<'s, '_, '_, '_> {
                     Value::Array(array)
                 }
                 Step::Entry(key) => Value::Object(Map::from_iter([(key.to_owned(), inner)])),
+                Step::Learnt(at) => Value::Object(Map::from_iter([(self.keys[at].clone(), inner)])),
                 Step::Branch => inner,
             };
         }
@@ -473,6 +500,7 @@ impl<'s> Asker<'s, '_, '_, '_> {
         for (_, step) in &self.way {
             match step {
                 Step::Field(name) | Step::Entry(name) => path.push_field(name),
+                Step::Learnt(at) => path.push_field(&self.keys[*at]),
                 Step::Item(position) => path.push_index(*position as u64),
                 Step::Branch => {}
             }
@@ -495,5 +523,55 @@ fn size(value: &Value) -> usize {
         Value::Array(items) => items.iter().map(size).sum(),
         Value::Object(fields) => fields.values().map(size).sum(),
         _ => 0,
+    }
+}
+
+/// The names serde's refusal of the unknown variant `key` says it expects (its
+/// `Error::unknown_variant`, which a derived `Deserialize` of an enum calls), `error` being
+/// that refusal: `None` where it is not one.
+fn variants(error: &str, key: &str) -> Option<Vec<String>> {
+    let expected = error.strip_prefix(&format!("unknown variant `{key}`, expected "))?;
+    let expected = expected.strip_prefix("one of ").unwrap_or(expected);
+    // Names between backticks, apart by nothing before the first, then `, ` or ` or `.
+    let mut names = Vec::new();
+    for (at, part) in expected.split('`').enumerate() {
+        match at % 2 {
+            1 => names.push(part.to_owned()),
+            _ if at == 0 => part.is_empty().then_some(())?,
+            _ => ["", ", ", " or "].contains(&part).then_some(())?,
+        }
+    }
+    (!names.is_empty() && expected.ends_with('`')).then_some(names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::variants;
+
+    #[test]
+    fn serde_s_refusal_of_an_unknown_variant_names_the_variants() {
+        let names = |error: &str| variants(error, "\u{1}");
+        let owned = |names: &[&str]| Some(names.iter().map(|name| name.to_string()).collect());
+        assert_eq!(
+            names("unknown variant `\u{1}`, expected `Left`"),
+            owned(&["Left"])
+        );
+        assert_eq!(
+            names("unknown variant `\u{1}`, expected `Left` or `Right`"),
+            owned(&["Left", "Right"])
+        );
+        assert_eq!(
+            names("unknown variant `\u{1}`, expected one of `a b`, `c`, `d`"),
+            owned(&["a b", "c", "d"])
+        );
+        for other in [
+            "unknown variant `\u{1}`, there are no variants",
+            "unknown variant `x`, expected `Left`",
+            "invalid type: string, expected a character",
+            "unknown variant `\u{1}`, expected `Left` and so on",
+            "unknown variant `\u{1}`, expected `Left",
+        ] {
+            assert_eq!(names(other), None, "{other}");
+        }
     }
 }
