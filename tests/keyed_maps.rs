@@ -1117,3 +1117,38 @@ async fn a_map_keyed_by_numbers_below_a_map_keyed_by_a_documented_enum_is_asked_
         "{unasked:?}"
     );
 }
+
+/// Counts by bin, under a name.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct Bins {
+    /// By bin.
+    counts: BTreeMap<u8, u8>,
+}
+
+/// A shelf's name, and its bins by row, flattened beside it.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct NamedRows {
+    /// The shelf's name.
+    name: String,
+    /// The bins of each row.
+    #[serde(flatten)]
+    rows: BTreeMap<String, Bins>,
+}
+
+/// Takes rows flattened beside a required name.
+#[tool]
+async fn rows_take(
+    /// The shelf.
+    shelf: NamedRows,
+) -> String {
+    format!("{shelf:?}")
+}
+
+#[test]
+fn a_map_keyed_by_numbers_in_a_map_flattened_beside_a_field_is_refused_as_read_from_a_buffer() {
+    // The asking sends the field beside the flattened map, as a call must: the reason given
+    // is serde's buffer, not a field the asking left out.
+    refused_as_buffered(Registry::builder().tool(RowsTake), "shelf.key.counts");
+}

@@ -22,7 +22,7 @@
 //! refuse it at the map, alone.
 //!
 //! A map of other keys on the way is sent one its type takes: the one its schema names, else a
-//! guess (a number, a day, a UUID, an address, an instant), else, for an enum whose variants
+//! guess ([`OTHER_KEYS`]: a number, a day, a UUID, an address, a time), else, for an enum whose variants
 //! have docs (which schemars describes as a map of any key), one of the names its type gives
 //! refusing a key no variant is named (serde's refusal of an unknown variant lists them).
 //!
@@ -78,8 +78,9 @@ const OTHER_KEYS: [&str; 8] = [
 ];
 
 /// A key no enum's variant is named: sent to a map on the way whose key none of the others
-/// fits, to hear its type name the keys it takes.
-const UNNAMED: &str = "\u{1}";
+/// fits, to hear its type name the keys it takes. Printable: a hand-written key type may
+/// trust its text.
+const UNNAMED: &str = "(no such variant)";
 
 /// Why a map keyed by numbers its type reads from serde's buffer is refused.
 const BUFFERED: &str = "this map's keys are numbers, and the input type does not read them \
@@ -486,8 +487,18 @@ impl<'s> Asker<'s, '_, '_, '_> {
                     array.extend(placed);
                     Value::Array(array)
                 }
-                Step::Entry(key) => Value::Object(Map::from_iter([(key.to_owned(), inner)])),
-                Step::Learnt(at) => Value::Object(Map::from_iter([(self.keys[at].clone(), inner)])),
+                // Beside the map's own fields, as `key_for` sent it (a struct with a field
+                // beside a flattened map).
+                Step::Entry(_) | Step::Learnt(_) => {
+                    let key = match step {
+                        Step::Learnt(at) => self.keys[at].clone(),
+                        Step::Entry(key) => key.to_owned(),
+                        _ => unreachable!("a step into a map"),
+                    };
+                    let mut object = least_fields(map, self.root, MAX_LEAST_DEPTH)?;
+                    object.insert(key, inner);
+                    in_order(object, reversed)
+                }
                 Step::Branch => inner,
             };
         }
@@ -528,20 +539,31 @@ fn size(value: &Value) -> usize {
 
 /// The names serde's refusal of the unknown variant `key` says it expects (its
 /// `Error::unknown_variant`, which a derived `Deserialize` of an enum calls), `error` being
-/// that refusal: `None` where it is not one.
+/// that refusal: `None` where it is not one. A name with a backtick in it makes the list
+/// ambiguous: then every other piece between backticks is a name to try.
 fn variants(error: &str, key: &str) -> Option<Vec<String>> {
     let expected = error.strip_prefix(&format!("unknown variant `{key}`, expected "))?;
     let expected = expected.strip_prefix("one of ").unwrap_or(expected);
-    // Names between backticks, apart by nothing before the first, then `, ` or ` or `.
-    let mut names = Vec::new();
-    for (at, part) in expected.split('`').enumerate() {
-        match at % 2 {
-            1 => names.push(part.to_owned()),
-            _ if at == 0 => part.is_empty().then_some(())?,
-            _ => ["", ", ", " or "].contains(&part).then_some(())?,
-        }
-    }
-    (!names.is_empty() && expected.ends_with('`')).then_some(names)
+    let pieces: Vec<&str> = expected.split('`').collect();
+    let between = |piece: &&str| [", ", " or "].contains(piece);
+    // As serde writes the list: each name between backticks, nothing before the first or
+    // after the last, and `, ` or ` or ` between two.
+    let last = pieces.len() - 1;
+    let listed = pieces.len() >= 3
+        && pieces.len() % 2 == 1
+        && (pieces.iter().enumerate().step_by(2)).all(|(at, piece)| match at {
+            0 => piece.is_empty(),
+            _ if at == last => piece.is_empty(),
+            _ => between(piece),
+        });
+    let names: Vec<String> = (pieces.iter().enumerate())
+        .filter(|(at, piece)| match listed {
+            true => at % 2 == 1,
+            false => !piece.is_empty() && !between(piece),
+        })
+        .map(|(_, piece)| piece.to_string())
+        .collect();
+    (!names.is_empty()).then_some(names)
 }
 
 #[cfg(test)]
@@ -564,12 +586,15 @@ mod tests {
             names("unknown variant `\u{1}`, expected one of `a b`, `c`, `d`"),
             owned(&["a b", "c", "d"])
         );
+        // A name with a backtick in it: each piece is one to try.
+        assert_eq!(
+            names("unknown variant `\u{1}`, expected `a`b` or `Z`"),
+            owned(&["a", "b", "Z"])
+        );
         for other in [
             "unknown variant `\u{1}`, there are no variants",
             "unknown variant `x`, expected `Left`",
             "invalid type: string, expected a character",
-            "unknown variant `\u{1}`, expected `Left` and so on",
-            "unknown variant `\u{1}`, expected `Left",
         ] {
             assert_eq!(names(other), None, "{other}");
         }
