@@ -37,6 +37,7 @@ mod top_level;
 pub(crate) mod tree;
 mod trial;
 mod unions;
+mod variants;
 mod written;
 
 pub(crate) use self::adjust::{Adjustment, adjust};
@@ -77,8 +78,7 @@ pub struct Fault {
 }
 
 /// Parses `arguments` into `T`, whose JSON Schema is `schema`; on failure, a `bad-arguments`
-/// refusal listing every fault found, followed by a `fields` line naming the fields `tool`
-/// takes.
+/// refusal listing every fault found, then a `fields` line naming the fields `tool` takes.
 pub fn parse<T: DeserializeOwned>(
     arguments: &str,
     schema: &Prepared,
@@ -95,8 +95,7 @@ pub fn parse<T: DeserializeOwned>(
 
 /// [`parse`] for a schema written by hand ([`InputSchema`](crate::tool::InputSchema)): `T` is
 /// not the schema's own type (a `Value`, say, takes anything), so what serde accepts says
-/// nothing of the schema, and the checker holds the arguments to all of it before `T` reads
-/// them.
+/// nothing of the schema: the checker holds the arguments to all of it before `T` reads them.
 pub(crate) fn parse_checked<T: DeserializeOwned>(
     arguments: &str,
     schema: &Prepared,
