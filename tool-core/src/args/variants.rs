@@ -8,7 +8,7 @@
 /// The names serde's refusal of the unknown variant `key` says it expects (its
 /// `Error::unknown_variant`, which a derived `Deserialize` of an enum calls), `error` being
 /// that refusal: `None` where it is not one. A name with a backtick in it makes the list
-/// ambiguous: then every other piece between backticks is a name to try.
+/// ambiguous: then every piece between backticks that is not a separator is a name to try.
 pub(super) fn variants(error: &str, key: &str) -> Option<Vec<String>> {
     let expected = error.strip_prefix(&format!("unknown variant `{key}`, expected "))?;
     let expected = expected.strip_prefix("one of ").unwrap_or(expected);
