@@ -34,6 +34,8 @@
 //! asked. The registry refuses such a tool when it is made, saying what to write instead,
 //! rather than advertise what no call can send.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use super::guard::Findings;
@@ -149,7 +151,6 @@ pub(super) fn ask(schema: &Map<String, Value>, read: &mut Read<'_>) -> Asked {
         exhausted: false,
         answers: Vec::new(),
         unasked: Vec::new(),
-        keys: Vec::new(),
     };
     asker.object(schema);
     let (answers, unasked, exhausted) = (asker.answers, asker.unasked, asker.exhausted);
@@ -184,15 +185,13 @@ fn is_keyed(map: &Map<String, Value>) -> bool {
 }
 
 /// One step from a schema down to one of its parts.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 enum Step<'s> {
-    Field(&'s str),
+    /// An object's field, or a map's value, under this key: the schema's, or one learnt of
+    /// the map's type.
+    Key(Cow<'s, str>),
     /// The item at this position of an array (the first of a list).
     Item(usize),
-    /// A map's value, under this key.
-    Entry(&'s str),
-    /// A map's value, under the key the asking learnt at this position of its `keys`.
-    Learnt(usize),
     /// A branch of `anyOf` or `oneOf`: the same value.
     Branch,
 }
@@ -217,8 +216,6 @@ struct Asker<'s, 'r, 'x, 'l> {
     answers: Vec<Answer<'s>>,
     /// The maps keyed by numbers on a way not asked.
     unasked: Vec<&'s Map<String, Value>>,
-    /// The keys learnt of maps on the way, each from its type's refusal of another.
-    keys: Vec<String>,
 }
 
 /// A map keyed by numbers asked about on one way, and what is wrong if its key is not seen
@@ -280,12 +277,12 @@ impl<'s> Asker<'s, '_, '_, '_> {
         }
         if let Some(Value::Object(properties)) = map.lookup("properties") {
             for (name, property) in properties {
-                self.below(map, Step::Field(name), property);
+                self.below(map, Step::Key(name.into()), property);
             }
         }
         if let Some(Value::Object(patterns)) = map.lookup("patternProperties") {
             for values in patterns.values() {
-                self.below(map, Step::Entry(KEY), values);
+                self.below(map, Step::Key(KEY.into()), values);
             }
         }
         let values = map
@@ -364,12 +361,11 @@ impl<'s> Asker<'s, '_, '_, '_> {
             .chain(OTHER_KEYS)
             .find(|key| taken(self, key))
         {
-            return Some(Step::Entry(key));
+            return Some(Step::Key(key.into()));
         }
         let (_, refusal) = read(self, UNNAMED)?.failed?;
         let key = (variants(&refusal, UNNAMED)?.into_iter()).find(|name| taken(self, name))?;
-        self.keys.push(key);
-        Some(Step::Learnt(self.keys.len() - 1))
+        Some(Step::Key(key.into()))
     }
 
     /// Whether the map keyed by numbers at the way's end, `map`, is seen reading a key; if it
@@ -468,11 +464,13 @@ impl<'s> Asker<'s, '_, '_, '_> {
     /// The least arguments the schema takes with `value` at the way's end.
     fn arguments(&self, value: Value, reversed: bool) -> Option<Value> {
         let mut inner = value;
-        for &(map, step) in self.way.iter().rev() {
+        for (map, step) in self.way.iter().rev() {
             inner = match step {
-                Step::Field(name) => {
+                // Beside the object's other fields, or the map's own (a struct with a field
+                // beside a flattened map), as `key_for` sent it.
+                Step::Key(key) => {
                     let mut object = least_fields(map, self.root, MAX_LEAST_DEPTH)?;
-                    object.insert(name.to_owned(), inner);
+                    object.insert(key.to_string(), inner);
                     in_order(object, reversed)
                 }
                 Step::Item(position) => {
@@ -480,25 +478,13 @@ impl<'s> Asker<'s, '_, '_, '_> {
                     let mut placed = Some(inner);
                     let mut array = Vec::new();
                     for (at, item) in items.into_iter().flatten().enumerate() {
-                        array.push(match at == position {
+                        array.push(match at == *position {
                             true => placed.take()?,
                             false => least(item, self.root, MAX_LEAST_DEPTH)?,
                         });
                     }
                     array.extend(placed);
                     Value::Array(array)
-                }
-                // Beside the map's own fields, as `key_for` sent it (a struct with a field
-                // beside a flattened map).
-                Step::Entry(_) | Step::Learnt(_) => {
-                    let key = match step {
-                        Step::Learnt(at) => self.keys[at].clone(),
-                        Step::Entry(key) => key.to_owned(),
-                        _ => unreachable!("a step into a map"),
-                    };
-                    let mut object = least_fields(map, self.root, MAX_LEAST_DEPTH)?;
-                    object.insert(key, inner);
-                    in_order(object, reversed)
                 }
                 Step::Branch => inner,
             };
@@ -511,8 +497,7 @@ impl<'s> Asker<'s, '_, '_, '_> {
         let mut path = Path::default();
         for (_, step) in &self.way {
             match step {
-                Step::Field(name) | Step::Entry(name) => path.push_field(name),
-                Step::Learnt(at) => path.push_field(&self.keys[*at]),
+                Step::Key(key) => path.push_field(key),
                 Step::Item(position) => path.push_index(*position as u64),
                 Step::Branch => {}
             }
