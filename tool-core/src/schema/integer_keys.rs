@@ -26,8 +26,8 @@ const UNSIGNED_KEYS: &str = "^(0|[1-9][0-9]*)$";
 const SIGNED_KEYS: &str = "^(0|-?[1-9][0-9]*)$";
 
 /// The integers a map's key type takes: from `min` to `max`, `0` among them unless `zero` is
-/// false (a `NonZeroI32`'s), and written `-0` too where `minus_zero` says so (serde_json reads
-/// an `i128` key so).
+/// false (a `NonZeroI32`'s). A pattern's keys may be any integer (`min` and `max` then as far
+/// as these types go).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct KeyRange {
     /// The least key.
@@ -36,29 +36,26 @@ pub(crate) struct KeyRange {
     pub(crate) max: u128,
     /// Whether `0` is a key.
     pub(crate) zero: bool,
-    /// Whether `-0` is a key.
-    pub(crate) minus_zero: bool,
 }
 
-/// How many bits each integer type's greatest value has, its signed types' too, ascending:
-/// each signed type's least value is the negative of one past the greatest before it.
-pub(crate) const BITS: [u32; 10] = [7, 8, 15, 16, 31, 32, 63, 64, 127, 128];
+/// How many bits the greatest value of each integer type whose range is advertised has, its
+/// signed types' too, ascending: each signed type's least value is the negative of one past
+/// the greatest before it.
+pub(crate) const BITS: [u32; 6] = [7, 8, 15, 16, 31, 32];
 
 impl KeyRange {
-    /// Each integer type's range, and each non-zero integer type's: the only ranges asked
-    /// about, and the only range patterns recognised.
-    pub(crate) const STANDARD: [KeyRange; 20] = {
-        let mut ranges = [KeyRange::new(0, 0, true); 20];
+    /// The range of each integer type of up to 32 bits, and of each non-zero one: the only
+    /// ranges asked about, advertised, and recognised.
+    pub(crate) const STANDARD: [KeyRange; 12] = {
+        let mut ranges = [KeyRange::new(0, 0, true); 12];
         let mut at = 0;
-        while at < 5 {
-            let bits = BITS[2 * at + 1];
-            let unsigned = u128::MAX >> (128 - bits);
+        while at < 3 {
+            let unsigned = u128::MAX >> (128 - BITS[2 * at + 1]);
             let signed = unsigned >> 1;
             let lowest = -(signed as i128) - 1;
             ranges[4 * at] = KeyRange::new(0, unsigned, true);
             ranges[4 * at + 1] = KeyRange::new(1, unsigned, false);
             ranges[4 * at + 2] = KeyRange::new(lowest, signed, true);
-            ranges[4 * at + 2].minus_zero = bits == 128;
             ranges[4 * at + 3] = KeyRange::new(lowest, signed, false);
             at += 1;
         }
@@ -66,40 +63,22 @@ impl KeyRange {
     };
 
     pub(crate) const fn new(min: i128, max: u128, zero: bool) -> KeyRange {
-        KeyRange {
-            min,
-            max,
-            zero,
-            minus_zero: false,
-        }
-    }
-
-    /// Whether this range is advertised as its own pattern: a range of up to 32 bits.
-    pub(crate) fn advertised(&self) -> bool {
-        self.max <= u128::from(u32::MAX)
+        KeyRange { min, max, zero }
     }
 
     /// The integers a pattern of a map keyed by integers says its keys are: schemars' (and
     /// [`exact_keys`]' for them) any integer, or any not below zero; a range's, its range.
-    /// `SIGNED_KEYS` refuses `-0`, but stands for schemars' `^-?\d+$`, which takes it: an
-    /// `i128` key reads it.
     pub(crate) fn of_keys(pattern: &str) -> Option<KeyRange> {
         match pattern {
             r"^\d+$" | UNSIGNED_KEYS => Some(KeyRange::new(0, u128::MAX, true)),
-            r"^-?\d+$" | SIGNED_KEYS => Some(KeyRange {
-                minus_zero: true,
-                ..KeyRange::new(i128::MIN, u128::MAX, true)
-            }),
+            r"^-?\d+$" | SIGNED_KEYS => Some(KeyRange::new(i128::MIN, u128::MAX, true)),
             _ => KeyRange::of_pattern(pattern),
         }
     }
 
     /// Whether every key of this range is one of `other`'s.
     pub(crate) fn within(&self, other: &KeyRange) -> bool {
-        self.min >= other.min
-            && self.max <= other.max
-            && (other.zero || !self.zero)
-            && (other.minus_zero || !self.minus_zero)
+        self.min >= other.min && self.max <= other.max && (other.zero || !self.zero)
     }
 
     /// The pattern of exactly the keys of this range, as serde_json writes them: an
@@ -111,16 +90,13 @@ impl KeyRange {
         }
         alternatives.extend(up_to(self.max));
         if self.min < 0 {
-            let mut negatives = up_to(self.min.unsigned_abs());
-            if self.minus_zero {
-                negatives.insert(0, "0".to_owned());
-            }
+            let negatives = up_to(self.min.unsigned_abs());
             alternatives.push(format!("-({})", negatives.join("|")));
         }
         format!("^({})$", alternatives.join("|"))
     }
 
-    /// The advertised range whose [`pattern`](KeyRange::pattern) `pattern` is.
+    /// The standard range whose [`pattern`](KeyRange::pattern) `pattern` is.
     fn of_pattern(pattern: &str) -> Option<KeyRange> {
         static PATTERNS: OnceLock<Vec<(String, KeyRange)>> = OnceLock::new();
         // Every range pattern starts so; the generic patterns do not.
@@ -129,7 +105,6 @@ impl KeyRange {
         }
         let patterns = PATTERNS.get_or_init(|| {
             (KeyRange::STANDARD.iter())
-                .filter(|range| range.advertised())
                 .map(|range| (range.pattern(), *range))
                 .collect()
         });
@@ -151,7 +126,7 @@ impl KeyRange {
             return false;
         };
         match (negative, magnitude) {
-            (true, 0) => self.minus_zero,
+            (true, 0) => false,
             (_, 0) => self.zero,
             (true, _) => self.min < 0 && magnitude <= self.min.unsigned_abs(),
             (false, _) => magnitude <= self.max,
@@ -286,7 +261,7 @@ pub(crate) fn keys_integers(pattern: &str) -> bool {
 /// Whether serde_json reads a key as one of each integer type's, in the order of
 /// [`KeyRange::STANDARD`]: what a range is held to.
 #[cfg(test)]
-pub(crate) fn serde_reads() -> [fn(&str) -> bool; 20] {
+pub(crate) fn serde_reads() -> [fn(&str) -> bool; 12] {
     use std::num::*;
     fn read<K: serde::de::DeserializeOwned + Ord>(key: &str) -> bool {
         let text = serde_json::json!({ key: 1 }).to_string();
@@ -305,14 +280,6 @@ pub(crate) fn serde_reads() -> [fn(&str) -> bool; 20] {
         read::<NonZeroU32>,
         read::<i32>,
         read::<NonZeroI32>,
-        read::<u64>,
-        read::<NonZeroU64>,
-        read::<i64>,
-        read::<NonZeroI64>,
-        read::<u128>,
-        read::<NonZeroU128>,
-        read::<i128>,
-        read::<NonZeroI128>,
     ]
 }
 
@@ -366,9 +333,8 @@ mod tests {
             "^([1-9][0-9]?|1[0-1][0-9]|12[0-7]|-([1-9][0-9]?|1[0-1][0-9]|12[0-8]))$"
         );
         for range in KeyRange::STANDARD {
-            let recognised = range.advertised().then_some(range);
-            assert_eq!(KeyRange::of_pattern(&range.pattern()), recognised);
-            assert_eq!(keys_integers(&range.pattern()), range.advertised());
+            assert_eq!(KeyRange::of_pattern(&range.pattern()), Some(range));
+            assert!(keys_integers(&range.pattern()));
         }
         assert_eq!(
             keys_in_words(&non_zero_i8.pattern()).as_deref(),
