@@ -467,7 +467,7 @@ async fn wrapped_take(change: Wrapped) -> String {
     format!("{change:?}")
 }
 
-/// Nodes eight wide, four deep, each with counts: reached too many ways to ask about each.
+/// Nodes eight wide, four deep, each with counts: reached too many ways to check each.
 macro_rules! wide {
     ($name:ident, $below:ty) => {
         /// A wide node.
@@ -502,7 +502,7 @@ fn where_the_asking_stops_the_map_is_refused_and_each_map_is_named_once() {
     // the call has it, not again in its definition.
     refused_as_buffered(Registry::builder().tool(WrappedTake), "change.counts");
     let refused = refused(Registry::builder().tool(WideTake));
-    let unasked = "too many ways to ask about each";
+    let unasked = "too many ways to check each";
     assert!(
         refused.iter().all(|(_, problem)| problem.contains(unasked)),
         "{refused:?}"
@@ -1113,7 +1113,9 @@ async fn a_map_keyed_by_numbers_below_a_map_keyed_by_a_documented_enum_is_asked_
     assert_eq!(unasked.len(), 1, "{unasked:?}");
     assert_eq!(unasked[0].0, "by_code[]");
     assert!(
-        unasked[0].1.contains("could not guess a key of"),
+        unasked[0]
+            .1
+            .contains("inside a map the registry found no key to send to"),
         "{unasked:?}"
     );
 }

@@ -43,7 +43,7 @@ use super::leads::{Leads, reachable};
 use super::least::{MAX_LEAST_DEPTH, NIL_UUID, least, least_fields, least_key, refused_value};
 use super::path::Path;
 use super::plan::Plan;
-use super::variants::variants;
+use super::unknown_variant::variants;
 use super::{Read, without_position};
 use crate::schema::integer_keys::{KeyRange, keys_integers};
 use crate::schema::walk::{Lookup, Root};
@@ -95,9 +95,9 @@ const BUFFERED: &str = "this map's keys are numbers, and the input type does not
 
 /// Why a map keyed by numbers the type was not seen reading is refused.
 const UNSEEN: &str = "this map's keys are numbers, and the registry could not check that the \
-    input type reads them from a call: the map sits under `allOf`, `if` or `not`, below a map \
-    whose key type it could not guess a key of, or is reached too many ways to ask about each; \
-    key the map by `String` and read the numbers in the handler";
+    input type reads them from a call: the map sits under `allOf`, `if` or `not`, or inside a \
+    map the registry found no key to send to, or is reached too many ways to check each; key \
+    the map by `String` and read the numbers in the handler";
 
 /// Why a map keyed by numbers is refused whose type refused the least arguments its schema
 /// takes, at `at`.

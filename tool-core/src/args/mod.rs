@@ -37,7 +37,7 @@ mod top_level;
 pub(crate) mod tree;
 mod trial;
 mod unions;
-mod variants;
+mod unknown_variant;
 mod written;
 
 pub(crate) use self::adjust::{Adjustment, adjust};
