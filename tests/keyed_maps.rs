@@ -344,20 +344,20 @@ async fn maybe_flattened(
     format!("{name} {tally:?}")
 }
 
-/// Counts by number or by name, told apart by serde trying each.
+/// Values by number or by name, told apart by serde trying each.
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 #[allow(dead_code)]
-enum ByEither {
+enum ByEither<V> {
     /// By number.
-    ById(HashMap<u32, u8>),
+    ById(HashMap<u32, V>),
     /// By name.
-    ByName(HashMap<String, u8>),
+    ByName(HashMap<String, V>),
 }
 
 /// Takes counts by number or by name.
 #[tool]
-async fn either_take(counts: ByEither) -> String {
+async fn either_take(counts: ByEither<u8>) -> String {
     format!("{counts:?}")
 }
 
@@ -526,20 +526,9 @@ enum Scalar {
     Number(f64),
 }
 
-/// Values of any plain kind, by number or by name.
-#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
-#[serde(untagged)]
-#[allow(dead_code)]
-enum ByAny {
-    /// By number.
-    ById(HashMap<u32, Scalar>),
-    /// By name.
-    ByName(HashMap<String, Scalar>),
-}
-
-/// Takes values by number or by name.
+/// Takes values of any plain kind by number or by name.
 #[tool]
-async fn any_either(values: ByAny) -> String {
+async fn any_either(values: ByEither<Scalar>) -> String {
     format!("{values:?}")
 }
 
