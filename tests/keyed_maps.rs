@@ -690,18 +690,139 @@ async fn addressed_take(
     address: std::net::SocketAddr,
     /// Counts, by number.
     counts: HashMap<u32, u8>,
+    /// The shelf's hosts, by name.
+    hosts: BTreeMap<String, Host>,
 ) -> String {
-    format!("{address} {counts:?}")
+    format!("{address} {counts:?} {hosts:?}")
+}
+
+/// A mailbox, read by a rule of its own that a schema of any text does not show.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(try_from = "String")]
+#[allow(dead_code)] // read through Debug, which the lint does not count
+struct Mailbox(String);
+
+impl TryFrom<String> for Mailbox {
+    type Error = &'static str;
+
+    fn try_from(text: String) -> Result<Mailbox, &'static str> {
+        match text.contains('@') {
+            true => Ok(Mailbox(text)),
+            false => Err("a mailbox has an @"),
+        }
+    }
+}
+
+/// A host of a shelf: its fields before its map read by rules no schema shows.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct Host {
+    /// Who answers for it.
+    owner: Mailbox,
+    /// Where it answers, first and second.
+    at: [std::net::SocketAddr; 2],
+    /// Its bins, by number.
+    bins: BTreeMap<u8, String>,
+}
+
+#[tokio::test]
+async fn a_map_keyed_by_numbers_beside_fields_whose_least_values_are_refused_is_asked_without_them()
+{
+    let registry = Registry::builder().tool(AddressedTake).build().unwrap();
+    let exported = json!(registry.export(Provider::Mcp).unwrap());
+    let properties = &exported[0]["inputSchema"]["properties"];
+    let bins = &properties["hosts"]["additionalProperties"]["properties"]["bins"];
+    assert!(
+        bins["patternProperties"]["^(0|[1-9][0-9]?|1[0-9]{2}|2[0-4][0-9]|25[0-5])$"].is_object(),
+        "{bins}"
+    );
+    let host = json!({"owner": "a@b", "at": ["10.0.0.1:80", "10.0.0.2:80"], "bins": {"7": "nuts"}});
+    let ran = outcome(
+        &registry,
+        "addressed_take",
+        json!({"address": "10.0.0.1:80", "counts": {"4294967295": 1}, "hosts": {"front": host}}),
+    );
+    assert_eq!(
+        ran.await.as_deref(),
+        Ok(
+            "10.0.0.1:80 {4294967295: 1} {\"front\": Host { owner: Mailbox(\"a@b\"), at: \
+            [10.0.0.1:80, 10.0.0.2:80], bins: {7: \"nuts\"} }}"
+        )
+    );
+    let past = outcome(
+        &registry,
+        "addressed_take",
+        json!({
+            "address": "10.0.0.1:80", "counts": {"4294967296": 1},
+            "hosts": {"front": {"owner": "a@b", "at": ["10.0.0.1:80", "10.0.0.2:80"], "bins": {"256": "x"}}}
+        }),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        faults(&past),
+        [
+            fault("counts.4294967296", UNSIGNED),
+            fault(
+                "hosts.front.bins.256",
+                "expected a key that is a whole number from 0 to 255, in digits without a \
+                 leading zero"
+            ),
+        ]
+    );
+}
+
+/// Counts beside an address, in a pair.
+#[tool]
+async fn paired_take(
+    /// An address, and counts by number.
+    pair: (std::net::SocketAddr, HashMap<u32, u8>),
+) -> String {
+    format!("{pair:?}")
+}
+
+/// An address beside counts flattened into the same object.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct AddressedCounts {
+    /// Where the counts come from.
+    address: std::net::SocketAddr,
+    /// Counts, by number.
+    #[serde(flatten)]
+    counts: HashMap<u32, u8>,
+}
+
+/// Takes counts flattened beside an address.
+#[tool]
+async fn flattened_take(
+    /// The counts.
+    counts: AddressedCounts,
+) -> String {
+    format!("{counts:?}")
 }
 
 #[test]
-fn a_map_keyed_by_numbers_that_cannot_be_asked_about_is_refused_naming_what_stopped_it() {
-    let refused = refused(Registry::builder().tool(AddressedTake));
-    assert_eq!(refused[0].0, "counts", "{refused:?}");
-    let stopped = "it sends the simplest value the schema allows for each field, and the type \
-                   refused the one at `address` (invalid socket address syntax); key the map by \
-                   `String`";
-    assert!(refused[0].1.contains(stopped), "{refused:?}");
+fn a_map_keyed_by_numbers_its_type_reads_only_after_a_field_it_refuses_is_refused_naming_it() {
+    // An item of a pair cannot be left out; a flattened struct misses the field before it
+    // reads the map.
+    for (builder, map, at) in [
+        (Registry::builder().tool(PairedTake), "pair[1]", "pair[0]"),
+        (
+            Registry::builder().tool(FlattenedTake),
+            "counts",
+            "counts.address",
+        ),
+    ] {
+        let refused = refused(builder);
+        assert_eq!(refused.len(), 1, "{refused:?}");
+        assert_eq!(refused[0].0, map, "{refused:?}");
+        let stopped = format!(
+            "it sends the simplest value the schema allows for each field, and the type \
+             refused the one at `{at}` (invalid socket address syntax) and did not read the map \
+             without it; key the map by `String`"
+        );
+        assert!(refused[0].1.contains(&stopped), "{refused:?}");
+    }
 }
 
 /// A slot on a rack: a number up to 1000, read by a rule of its own.

@@ -26,6 +26,12 @@
 //! have docs (which schemars describes as a map of any key), one of the names its type gives
 //! refusing a key no variant is named (serde's refusal of an unknown variant lists them).
 //!
+//! A field off the way whose least value the type refuses (a `SocketAddr`, a `try_from` of
+//! its own, whose schema says only `"type": "string"`) is left out and the read made again:
+//! serde reads a struct's fields in the text's order and misses one only at the struct's end,
+//! after the map. A field the map cannot be read without (an item of a tuple, a field a
+//! flattened struct misses before it reads its map) leaves the map refused, naming the field.
+//!
 //! A type that refers to itself is followed round once more on each way: whether a way passes
 //! through a buffer only grows along it, so a second round shows all a cycle can add. Only
 //! parts of the schema that lead to such a map are walked, and the work is bounded: a map on a
@@ -41,7 +47,7 @@ use serde_json::{Map, Value};
 use super::guard::Findings;
 use super::leads::{Leads, reachable};
 use super::least::{MAX_LEAST_DEPTH, NIL_UUID, least, least_fields, least_key, refused_value};
-use super::path::Path;
+use super::path::{Path, leave_out};
 use super::plan::Plan;
 use super::unknown_variant::variants;
 use super::{Read, without_position};
@@ -106,8 +112,8 @@ fn unasked_at(at: &str, error: &str) -> String {
     format!(
         "this map's keys are numbers, and the registry could not check that the input type \
          reads them from a call: to check, it sends the simplest value the schema allows for \
-         each field, and the type refused the one at `{at}` ({error}); key the map by `String` \
-         and read the numbers in the handler"
+         each field, and the type refused the one at `{at}` ({error}) and did not read the map \
+         without it; key the map by `String` and read the numbers in the handler"
     )
 }
 
@@ -232,6 +238,9 @@ struct Seen {
     failed: Option<(String, String)>,
     /// Whether it read the key asked about as an integer.
     as_integer: bool,
+    /// Where the type first refused a value off the way, and serde's message, if it did:
+    /// the field holding it was left out and the arguments read again.
+    left_out: Option<(String, String)>,
 }
 
 impl<'s> Asker<'s, '_, '_, '_> {
@@ -416,6 +425,10 @@ impl<'s> Asker<'s, '_, '_, '_> {
                 return Err(match self.read_with(&empty, reversed, key) {
                     Some(Seen { failed: None, .. }) => (path, BUFFERED.to_owned()),
                     Some(Seen {
+                        left_out: Some((at, error)),
+                        ..
+                    })
+                    | Some(Seen {
                         failed: Some((at, error)),
                         ..
                     }) => (path, unasked_at(&at, &error)),
@@ -445,20 +458,39 @@ impl<'s> Asker<'s, '_, '_, '_> {
     /// The read of the least arguments with `map` at the way's end, each object's fields in
     /// the schema's order or `reversed`, and whether it read `key` as an integer; `None`
     /// where the least arguments cannot be made.
+    ///
+    /// A field off the way whose least value the type refuses (a `SocketAddr`, a `try_from`
+    /// with a rule of its own, which a schema of `"type": "string"` cannot tell) is left out
+    /// and the arguments read again: serde reads a struct's fields as the text gives them and
+    /// misses a field only at the end, so the map is read before the field is missed.
     fn read_with(&mut self, map: &Map<String, Value>, reversed: bool, key: &str) -> Option<Seen> {
-        let Some(arguments) = self.arguments(in_order(map.clone(), reversed), reversed) else {
+        let Some(mut arguments) = self.arguments(in_order(map.clone(), reversed), reversed) else {
             // Least arguments too large to make, or of a type `least` cannot name, would be so
             // on other ways too: none is asked about.
             self.exhausted = true;
             return None;
         };
-        self.work += size(&arguments);
-        let findings = Findings::traced();
-        let read = (self.read)(&arguments.to_string(), Some((&Plan::traced(), &findings)));
-        let as_integer = findings.read_as_integer(key);
-        // serde's words without their line and column, which are the asking's own text's.
-        let failed = (read.err()).map(|error| (findings.failed_at(), without_position(&error)));
-        Some(Seen { failed, as_integer })
+        let end = self.path();
+        let mut left_out = None;
+        // Each read leaves out a field more, or is the last: the loop ends.
+        loop {
+            self.work += size(&arguments);
+            let findings = Findings::traced();
+            let read = (self.read)(&arguments.to_string(), Some((&Plan::traced(), &findings)));
+            let as_integer = findings.read_as_integer(key);
+            // serde's words without their line and column, which are the asking's own text's.
+            let failed = (read.err()).map(|error| (findings.failed_at(), without_position(&error)));
+            let off_way = (failed.as_ref())
+                .is_some_and(|(at, _)| leave_out(&mut arguments, &mut Path::default(), at, &end));
+            if !off_way || self.work >= MAX_WORK {
+                return Some(Seen {
+                    failed,
+                    as_integer,
+                    left_out,
+                });
+            }
+            left_out = left_out.or(failed);
+        }
     }
 
     /// The least arguments the schema takes with `value` at the way's end.

@@ -1,7 +1,9 @@
 //! A path into the arguments, as a fault names where it is: `a.b[2].c`, with keys that would
-//! make it ambiguous quoted.
+//! make it ambiguous quoted; and what a path holds.
 
 use std::fmt::Write as _;
+
+use serde_json::Value;
 
 /// A path into the arguments, rendered as `a.b[2].c`. A key of anything but ASCII letters,
 /// digits, `_` and `-` (one with a dot, a bracket or a space in it, say, which would make the
@@ -66,6 +68,39 @@ impl Path {
     /// The path one item deeper, until truncated again.
     pub(super) fn push_index(&mut self, index: u64) {
         let _ = write!(self.0, "[{index}]");
+    }
+}
+
+/// Whether `path` is `at` or a path below it.
+pub(super) fn within(path: &str, at: &str) -> bool {
+    at.is_empty()
+        || (path.strip_prefix(at))
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+}
+
+/// Leaves out of `value`, at `path`, the innermost field that holds `at`, a place in it,
+/// unless that field holds `end`, the way's end, or is held by it: whether it did.
+pub(super) fn leave_out(value: &mut Value, path: &mut Path, at: &str, end: &str) -> bool {
+    match value {
+        Value::Object(fields) => {
+            let Some((name, field)) = (fields.iter_mut())
+                .find(|(name, _)| path.with_field(name, |path| within(at, &path.0)))
+            else {
+                return false;
+            };
+            let name = name.clone();
+            let (deeper, on_way) = path.with_field(&name, |path| {
+                let on_way = within(end, &path.0) || within(&path.0, end);
+                (leave_out(field, path, at, end), on_way)
+            });
+            deeper || (!on_way && fields.shift_remove(&name).is_some())
+        }
+        Value::Array(items) => (items.iter_mut().enumerate()).any(|(index, item)| {
+            path.with_index(index, |path| {
+                within(at, &path.0) && leave_out(item, path, at, end)
+            })
+        }),
+        _ => false,
     }
 }
 
@@ -155,5 +190,39 @@ mod tests {
             }
             assert_eq!(quote(text), expected, "{text:?}");
         }
+    }
+
+    #[test]
+    fn a_place_off_the_way_loses_its_innermost_field_and_one_on_it_nothing() {
+        let arguments = serde_json::json!({
+            "a": {"b": {"c": "x", "d": 1}, "map": {"1": 2}},
+            "pair": ["x", {"1": 2}],
+            "a.b": {"c": 1}
+        });
+        for (at, end, left) in [
+            (
+                "a.b.c",
+                "a.map",
+                Some(serde_json::json!({"a": {"b": {"d": 1}, "map": {"1": 2}}})),
+            ),
+            (
+                "a.b",
+                "a.map",
+                Some(serde_json::json!({"a": {"map": {"1": 2}}})),
+            ),
+            ("[\"a.b\"].c", "a.map", Some(serde_json::json!({"a.b": {}}))),
+            // On the way, or an item of an array: nothing to leave out.
+            ("a", "a.map", None),
+            ("a.map.1", "a.map", None),
+            ("pair[0]", "pair[1]", None),
+        ] {
+            let mut value = arguments.clone();
+            let removed = leave_out(&mut value, &mut Path::default(), at, end);
+            assert_eq!(removed, left.is_some(), "{at}");
+            for (name, field) in left.iter().flat_map(|left| left.as_object().unwrap()) {
+                assert_eq!(&value[name], field, "{at}");
+            }
+        }
+        assert!(within("a.b[2]", "a.b") && within("a", "") && !within("ab", "a"));
     }
 }
