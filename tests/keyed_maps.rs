@@ -772,6 +772,36 @@ async fn a_map_keyed_by_numbers_beside_fields_whose_least_values_are_refused_is_
     );
 }
 
+/// Counts beside a cube too large for the least arguments to hold.
+#[tool]
+async fn cubed_take(
+    /// Bytes, by layer, row and column.
+    cube: [[[u8; 32]; 32]; 32],
+    /// Counts, by number.
+    counts: BTreeMap<u8, u8>,
+) -> String {
+    format!("{} {counts:?}", cube[31][31][31])
+}
+
+#[tokio::test]
+async fn a_map_keyed_by_numbers_beside_a_field_too_large_to_send_is_asked_without_it() {
+    let registry = Registry::builder().tool(CubedTake).build().unwrap();
+    let exported = json!(registry.export(Provider::Mcp).unwrap());
+    let counts = &exported[0]["inputSchema"]["properties"]["counts"];
+    assert!(
+        counts["patternProperties"]["^(0|[1-9][0-9]?|1[0-9]{2}|2[0-4][0-9]|25[0-5])$"].is_object(),
+        "{counts}"
+    );
+    let mut cube = [[[0u8; 32]; 32]; 32];
+    cube[31][31][31] = 9;
+    let ran = outcome(
+        &registry,
+        "cubed_take",
+        json!({"cube": cube, "counts": {"255": 1}}),
+    );
+    assert_eq!(ran.await.as_deref(), Ok("9 {255: 1}"));
+}
+
 /// Counts beside an address, in a pair.
 #[tool]
 async fn paired_take(

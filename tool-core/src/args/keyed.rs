@@ -46,7 +46,9 @@ use serde_json::{Map, Value};
 
 use super::guard::Findings;
 use super::leads::{Leads, reachable};
-use super::least::{MAX_LEAST_DEPTH, NIL_UUID, least, least_fields, least_key, refused_value};
+use super::least::{
+    MAX_LEAST_DEPTH, NIL_UUID, least, least_fields, least_key, refused_value, size,
+};
 use super::path::{Path, leave_out};
 use super::plan::Plan;
 use super::unknown_variant::variants;
@@ -355,7 +357,7 @@ impl<'s> Asker<'s, '_, '_, '_> {
         let named = least_key(map, self.root);
         let value = least(values, self.root, MAX_LEAST_DEPTH).unwrap_or(Value::Null);
         let map_at = self.path();
-        let least = least_fields(map, self.root, MAX_LEAST_DEPTH).unwrap_or_default();
+        let least = least_fields(map, self.root, MAX_LEAST_DEPTH);
         let read = |asker: &mut Self, key: &str| {
             let mut entry = least.clone();
             entry.insert(key.to_owned(), value.clone());
@@ -385,9 +387,7 @@ impl<'s> Asker<'s, '_, '_, '_> {
             .and_then(|patterns| patterns.iter().find(|(pattern, _)| keys_integers(pattern)))
             .map(|(_, values)| values);
         // The map's own fields, if it has any (a struct beside a flattened map).
-        let Some(empty) = least_fields(map, self.root, MAX_LEAST_DEPTH) else {
-            return Err((path, UNSEEN.to_owned()));
-        };
+        let empty = least_fields(map, self.root, MAX_LEAST_DEPTH);
         let properties = map.lookup("properties").and_then(Value::as_object);
         let key = (ASKED_KEYS.into_iter())
             .find(|key| !properties.is_some_and(|properties| properties.contains_key(*key)))
@@ -501,7 +501,7 @@ impl<'s> Asker<'s, '_, '_, '_> {
                 // Beside the object's other fields, or the map's own (a struct with a field
                 // beside a flattened map), as `key_for` sent it.
                 Step::Key(key) => {
-                    let mut object = least_fields(map, self.root, MAX_LEAST_DEPTH)?;
+                    let mut object = least_fields(map, self.root, MAX_LEAST_DEPTH);
                     object.insert(key.to_string(), inner);
                     in_order(object, reversed)
                 }
@@ -543,14 +543,5 @@ fn in_order(object: Map<String, Value>, reversed: bool) -> Value {
     match reversed {
         true => Value::Object(object.into_iter().rev().collect()),
         false => Value::Object(object),
-    }
-}
-
-/// How many values `value` is made of.
-fn size(value: &Value) -> usize {
-    1 + match value {
-        Value::Array(items) => items.iter().map(size).sum(),
-        Value::Object(fields) => fields.values().map(size).sum(),
-        _ => 0,
     }
 }

@@ -25,19 +25,20 @@ const MAX_LEAST_VALUES: usize = 2048;
 /// `null` where it takes `null`, an enum's first value, `0` (or its `minimum`), a text of
 /// its least length (the least instant, day or UUID where its `format` names one), `false`,
 /// a list of its least length (a tuple's least items), an object of its required fields'
-/// least values, a union's first branch that has one. `None` where it cannot say (a type it
+/// least values (but those it cannot make), a union's first branch that has one. `None` where it cannot say (a type it
 /// does not name, deeper than `depth`, more than [`MAX_LEAST_VALUES`] values).
 pub(super) fn least(schema: &Value, root: Root<'_>, depth: usize) -> Option<Value> {
     let mut left = MAX_LEAST_VALUES;
     least_of(schema, root, depth, &mut left)
 }
 
-/// An object of the least values of the fields `map`, an object schema, requires.
+/// An object of the least values of the fields `map`, an object schema, requires: those it
+/// can make (serde misses a field only at its object's end, after reading the others).
 pub(super) fn least_fields(
     map: &Map<String, Value>,
     root: Root<'_>,
     depth: usize,
-) -> Option<Map<String, Value>> {
+) -> Map<String, Value> {
     let mut left = MAX_LEAST_VALUES;
     fields_of(map, root, depth, &mut left)
 }
@@ -77,7 +78,7 @@ fn least_of(schema: &Value, root: Root<'_>, depth: usize, left: &mut usize) -> O
             ),
             None => least_list(map, root, depth, left)?,
         },
-        "object" => Value::Object(fields_of(map, root, depth, left)?),
+        "object" => Value::Object(fields_of(map, root, depth, left)),
         _ => return None,
     })
 }
@@ -114,17 +115,19 @@ fn fields_of(
     root: Root<'_>,
     depth: usize,
     left: &mut usize,
-) -> Option<Map<String, Value>> {
+) -> Map<String, Value> {
     let properties = map.lookup("properties").and_then(Value::as_object);
     let required = map.lookup("required").and_then(Value::as_array);
     let required = |name: &str| required.is_some_and(|required| required.iter().any(|r| r == name));
     let mut object = Map::new();
     for (name, property) in properties.into_iter().flatten() {
-        if required(name) {
-            object.insert(name.clone(), least_of(property, root, depth, left)?);
+        if required(name)
+            && let Some(least) = least_of(property, root, depth, left)
+        {
+            object.insert(name.clone(), least);
         }
     }
-    Some(object)
+    object
 }
 
 /// A list of `minItems` least items (a fixed-size array's length).
@@ -140,7 +143,18 @@ fn least_list(
     }
     let item = least_of(map.lookup("items")?, root, depth, left)?;
     let length = usize::try_from(length.min(64)).unwrap_or(64);
+    // Each copy of the item is as many values as the first, which was counted as it was made.
+    *left = left.checked_sub(size(&item).checked_mul(length - 1)?)?;
     Some(Value::Array(vec![item; length]))
+}
+
+/// How many values `value` is made of.
+pub(super) fn size(value: &Value) -> usize {
+    1 + match value {
+        Value::Array(items) => items.iter().map(size).sum(),
+        Value::Object(fields) => fields.values().map(size).sum(),
+        _ => 0,
+    }
 }
 
 /// A text serde's readers of the `format` take (chrono's, time's and jiff's instants and days,
@@ -243,4 +257,40 @@ fn json_types<'s>(
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cube of bytes beside a name.
+    #[derive(schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Cubed {
+        cube: [[[u8; 32]; 32]; 32],
+        name: String,
+    }
+
+    #[test]
+    fn each_copy_of_a_fixed_arrays_item_counts_and_a_field_past_the_count_is_left_out() {
+        let schema = serde_json::to_value(schemars::schema_for!(Cubed)).unwrap();
+        let Value::Object(map) = &schema else {
+            panic!("{schema}");
+        };
+        let root = Root::new(map);
+        let properties = &schema["properties"];
+        // 32 × 32 × 32 bytes: past the count, though one item of each size is far within it.
+        let cube = least(&properties["cube"], root, MAX_LEAST_DEPTH);
+        assert!(
+            cube.is_none(),
+            "a cube of {} values made",
+            cube.as_ref().map_or(0, size)
+        );
+        let row = least(&properties["cube"]["items"]["items"], root, MAX_LEAST_DEPTH).unwrap();
+        assert_eq!(size(&row), 33);
+        assert_eq!(
+            Value::Object(least_fields(map, root, MAX_LEAST_DEPTH)),
+            serde_json::json!({"name": ""})
+        );
+    }
 }
