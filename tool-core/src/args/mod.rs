@@ -32,6 +32,7 @@ mod numbers;
 mod path;
 mod plan;
 pub(crate) mod prepared;
+mod refusal;
 mod required;
 mod top_level;
 pub(crate) mod tree;
@@ -55,10 +56,10 @@ use self::path::Path;
 pub(crate) use self::path::shown;
 use self::plan::Plan;
 use self::prepared::View;
+use self::refusal::refusal;
 use self::top_level::TopLevel;
 use crate::args::tree::Node;
-use crate::outcome::refusal::{Line, Refusal};
-use crate::schema::walk::Lookup;
+use crate::outcome::refusal::Refusal;
 
 type JsonDeserializer<'a> = serde_json::Deserializer<serde_json::de::StrRead<'a>>;
 
@@ -342,34 +343,6 @@ fn unreadable(error: &serde_json::Error) -> String {
     }
 }
 
-fn refusal(tool: &str, schema: &Map<String, Value>, faults: Vec<Fault>) -> Refusal {
-    let count = faults.len();
-    let mut message = String::with_capacity(48 + tool.len());
-    message.push_str(itoa::Buffer::new().format(count));
-    message.push_str(if count == 1 { " fault" } else { " faults" });
-    message.push_str(" in the arguments of ");
-    message.push_str(tool);
-    message.push_str("; nothing ran");
-    let mut refusal = Refusal::bad_arguments(message);
-    // Collected in place: a fault and a line are the same size, so the faults' buffer holds
-    // the lines, and has room for the fields' line after them unless it was full.
-    refusal.lines = faults
-        .into_iter()
-        .map(|fault| Line {
-            label: "fault".into(),
-            cells: vec![shown(fault.path), fault.problem],
-        })
-        .collect();
-    refusal.lines.reserve(1);
-    let fields = schema.lookup("properties").and_then(Value::as_object);
-    let fields = fields.map_or_else(Vec::new, |fields| fields.keys().cloned().collect());
-    refusal.lines.push(Line {
-        label: "fields".into(),
-        cells: fields,
-    });
-    refusal.made_by_parser()
-}
-
 /// Every way `value` departs from `schema`, taking `null` at face value: for checking what a
 /// tool wrote against the schema it advertised. A value too intricate to check in full gives
 /// the faults found before the checker gave up.
@@ -384,6 +357,7 @@ pub(crate) fn validate(value: &Value, schema: &Map<String, Value>) -> Vec<Fault>
 mod tests {
     use super::path::PLAIN_KEY_LIMIT;
     use super::*;
+    use crate::outcome::refusal::Line;
     use serde_json::json;
 
     #[derive(serde::Deserialize, Debug, PartialEq)]

@@ -151,11 +151,14 @@ impl<'s> Checker<'s> {
         tags: &[&'s Value],
         path: &mut Path,
     ) -> bool {
-        let listed = tags
-            .iter()
-            .map(|tag| tag.to_string())
-            .collect::<Vec<_>>()
-            .join(", ");
+        // Once each: variants paired with another flattened enum's share their tags.
+        let mut listed: Vec<String> = Vec::with_capacity(tags.len());
+        for tag in tags.iter().map(|tag| tag.to_string()) {
+            if !listed.contains(&tag) {
+                listed.push(tag);
+            }
+        }
+        let listed = listed.join(", ");
         let problem = match value.field(tag) {
             None => format!("missing; expected one of {listed}"),
             Some(sent) if tags.iter().any(|tag| sent.equals(tag)) => return false,

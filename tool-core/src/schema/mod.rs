@@ -4,12 +4,14 @@
 //! input schema is always an object schema whose `additionalProperties` is `false` unless the
 //! input takes other fields itself (a `#[serde(flatten)]`ed map), as is every object inside it
 //! that does not, because the argument parser refuses fields a tool does not have at any
-//! depth; nested structs stay in `$defs`.
+//! depth (an object that flattens an enum is a union of its variants, each holding its
+//! fields); nested structs stay in `$defs`.
 //!
 //! Reading a schema goes through `walk` (which keywords hold subschemas, where a `$ref`
 //! leads), `keywords` (the validation keywords of one schema object) and `words` (a schema
 //! said in words). Providers' own dialects are derived from these in `providers::dialect`.
 
+mod flattened;
 pub(crate) mod formats;
 pub(crate) mod headers;
 pub(crate) mod integer_keys;
@@ -60,7 +62,10 @@ fn input_schema_from(generated: schemars::Schema) -> Map<String, Value> {
         _ => false.into(),
     };
     schema.insert("additionalProperties".into(), others);
-    root_into_definitions(close_nested_objects(schema), title)
+    let mut schema = close_nested_objects(schema);
+    // An input that is an enum, or flattens one, is a union of objects, which is an object.
+    schema.insert("type".into(), "object".into());
+    root_into_definitions(schema, title)
 }
 
 /// A schema whose type holds itself (`struct Tree { children: Vec<Tree> }`) as its root, as
@@ -111,6 +116,9 @@ fn root_into_definitions(schema: Map<String, Value>, title: Option<Value>) -> Ma
 /// refused, not dropped. An object that takes other fields (a map, a struct that flattens
 /// one) says so with its own `additionalProperties`, and keeps it.
 ///
+/// An object that flattens an enum has its fields written into each variant first
+/// (`flattened.rs`): closed as they stand, each would refuse the other's.
+///
 /// An object with fields of its own beside a `$ref` (schemars' internally tagged newtype
 /// variant: its tag, and the `$ref` of the struct it wraps) takes the referenced object's
 /// fields in first: `additionalProperties` sees only the fields beside it, so closed as it
@@ -122,6 +130,7 @@ fn close_nested_objects(schema: Map<String, Value>) -> Map<String, Value> {
     let definitions = schema.get("$defs").cloned();
     let mut schema = Value::Object(schema);
     walk::every_subschema_mut(&mut schema, &mut String::new(), &mut |map, _| {
+        flattened::lift_union(map, definitions.as_ref());
         if map.contains_key("properties") {
             take_in_reference(map, definitions.as_ref());
         }
