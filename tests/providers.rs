@@ -315,6 +315,91 @@ fn gemini_uses_only_the_openapi_subset() {
     assert_eq!(pickup["enum"], json!(["pickup"]), "const becomes enum");
 }
 
+/// A size, each with a word on it.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+enum Size {
+    /// Fits a hand.
+    Small,
+    /// Fills a shelf.
+    Large,
+}
+
+/// A shape, tagged.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(tag = "kind")]
+#[allow(dead_code)] // read through Debug, which the lint does not count
+enum Shape {
+    /// Round.
+    Circle {
+        /// Its radius.
+        radius: f64,
+    },
+    /// A point.
+    Dot,
+}
+
+/// Stocks an item of every kind of schema Gemini has no keyword for.
+#[tool]
+async fn kinds_stock(
+    /// Its size, if known.
+    size: Option<Size>,
+    /// Its shape, if known.
+    shape: Option<Shape>,
+    /// Its tags, each once.
+    tags: std::collections::HashSet<String>,
+    /// Where it is.
+    at: (f64, f64),
+    /// Its shelf and bin.
+    place: (String, u8),
+) -> String {
+    format!("{size:?} {shape:?} {} {at:?} {place:?}", tags.len())
+}
+
+#[tokio::test]
+async fn gemini_is_shown_options_of_unions_sets_and_tuples_in_its_subset_and_they_are_held() {
+    let registry = Registry::builder().tool(KindsStock).build().unwrap();
+    let exported = json!(registry.export(Provider::Gemini).unwrap());
+    let parameters = &exported[0]["parameters"];
+    every_schema(parameters, &mut |schema| {
+        for refused in [
+            "oneOf",
+            "const",
+            "prefixItems",
+            "uniqueItems",
+            "additionalProperties",
+        ] {
+            assert!(!schema.contains_key(refused), "{refused} in {schema:?}");
+        }
+    });
+    let properties = &parameters["properties"];
+    assert_eq!(properties["size"]["nullable"], true, "{parameters}");
+    assert_eq!(properties["shape"]["anyOf"].as_array().unwrap().len(), 2);
+    let at = &properties["at"];
+    assert_eq!(
+        (&at["items"]["type"], &at["minItems"], &at["maxItems"]),
+        (&json!("number"), &json!(2), &json!(2)),
+        "{at}"
+    );
+    let kinds: Vec<&Value> = (properties["place"]["items"]["anyOf"].as_array().unwrap())
+        .iter()
+        .map(|kind| &kind["type"])
+        .collect();
+    assert_eq!(kinds, [&json!("string"), &json!("integer")]);
+    // What Gemini is not shown, the registry still holds.
+    let refused = tool_tests::outcome(
+        &registry,
+        "kinds_stock",
+        json!({"size": "Small", "shape": null, "tags": ["a", "a"], "at": [1, 2], "place": [3, "x"]}),
+    )
+    .await
+    .unwrap_err();
+    let paths: Vec<String> = tool_tests::faults(&refused)
+        .into_iter()
+        .map(|(path, _)| path)
+        .collect();
+    assert_eq!(paths, ["tags", "place[0]", "place[1]"], "{refused}");
+}
+
 #[test]
 fn gemini_refuses_a_recursive_type_naming_tool_and_field() {
     let error = gemini::tool(&definition("tree_count")).unwrap_err();

@@ -373,105 +373,16 @@ fn make_nullable(schema: &mut Value) {
 /// Type arrays become one type with `nullable: true`; `anyOf` with a `null` branch likewise;
 /// `oneOf` becomes `anyOf`; `const` becomes a one-value `enum`; `enum`s that are not all
 /// strings are dropped (their `type` stays, and this framework's parser still refuses values
-/// outside them); `additionalProperties`, `patternProperties`, `allOf` of one schema, `$schema`, `title` and formats
-/// Gemini does not know are removed. A union of several non-null types is refused.
+/// outside them); a tuple's `prefixItems` become `items` any of its items' schemas, as many as
+/// it has; `additionalProperties`, `patternProperties`, `uniqueItems`, `allOf` of one schema,
+/// `$schema`, `title` and formats Gemini does not know are removed (the parser still holds each
+/// call to them). A union of several non-null types is refused.
 pub(crate) fn gemini(schema: &Map<String, Value>) -> Result<Map<String, Value>, SchemaError> {
     let mut root = Value::Object(schema.clone());
     let mut refusal = None;
     walk::every_subschema_mut(&mut root, &mut String::new(), &mut |map, path| {
-        if map.contains_key("if") {
-            refusal.get_or_insert_with(|| {
-                error(
-                    path,
-                    "a condition (`if`/`then`/`else`) has no Gemini form; leave Gemini out of \
-                     the registry's providers, or write the rule in the handler"
-                        .to_owned(),
-                )
-            });
-        }
-        map.remove("$schema");
-        map.remove("$anchor");
-        map.remove("title");
-        map.remove("additionalProperties");
-        map.remove("patternProperties");
-        if let Some(Value::Array(mut all)) = map.remove("allOf") {
-            if all.len() == 1 {
-                if let Value::Object(only) = all.remove(0) {
-                    for (key, value) in only {
-                        map.entry(key).or_insert(value);
-                    }
-                }
-            } else {
-                refusal.get_or_insert_with(|| {
-                    error(
-                        path,
-                        "`allOf` of several schemas has no Gemini form".to_owned(),
-                    )
-                });
-            }
-        }
-        if let Some(one_of) = map.remove("oneOf") {
-            map.insert("anyOf".into(), one_of);
-        }
-        if let Some(constant) = map.remove("const") {
-            map.insert("enum".into(), Value::Array(vec![constant]));
-        }
-        if let Some(Value::Array(names)) = map.get("type").cloned() {
-            let types: Vec<Value> = names.into_iter().filter(|name| name != "null").collect();
-            match types.as_slice() {
-                [only] => {
-                    map.insert("type".into(), only.clone());
-                    map.insert("nullable".into(), Value::Bool(true));
-                }
-                _ => {
-                    refusal.get_or_insert_with(|| {
-                        error(
-                            path,
-                            "a value of several types has no Gemini form".to_owned(),
-                        )
-                    });
-                }
-            }
-        }
-        if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
-            let before = branches.len();
-            branches.retain(|branch| !is_null_schema(branch));
-            if branches.len() < before {
-                map.insert("nullable".into(), Value::Bool(true));
-            }
-            if let Some(Value::Array(branches)) = map.get("anyOf").cloned()
-                && let [only] = branches.as_slice()
-            {
-                map.remove("anyOf");
-                if let Value::Object(only) = only {
-                    for (key, value) in only {
-                        map.entry(key.clone()).or_insert(value.clone());
-                    }
-                }
-            }
-        }
-        if let Some(Value::Array(values)) = map.get("enum") {
-            if values.iter().all(Value::is_string) {
-                map.insert("type".into(), Value::String("string".into()));
-            } else {
-                map.remove("enum");
-            }
-        }
-        let known_format = match (map.get("type").and_then(Value::as_str), map.get("format")) {
-            (Some("integer"), Some(Value::String(format))) => {
-                ["int32", "int64"].contains(&format.as_str())
-            }
-            (Some("number"), Some(Value::String(format))) => {
-                ["float", "double"].contains(&format.as_str())
-            }
-            (Some("string"), Some(Value::String(format))) => {
-                ["date-time", "enum"].contains(&format.as_str())
-            }
-            _ => true,
-        };
-        if !known_format {
-            map.remove("format");
-        }
+        // A lone branch taken in brings keywords of its own (a `oneOf`, a `const`).
+        while gemini_form(map, path, &mut refusal) {}
     });
     match refusal {
         Some(error) => Err(error),
@@ -480,4 +391,129 @@ pub(crate) fn gemini(schema: &Map<String, Value>) -> Result<Map<String, Value>, 
             _ => Err(error("", "the schema is not an object".to_owned())),
         },
     }
+}
+
+/// One schema of [`gemini`]'s walk, made Gemini's: whether a lone branch of a union was taken
+/// in, whose keywords are then to be made Gemini's too.
+fn gemini_form(
+    map: &mut Map<String, Value>,
+    path: &str,
+    refusal: &mut Option<SchemaError>,
+) -> bool {
+    let mut merged = false;
+    if map.contains_key("if") {
+        refusal.get_or_insert_with(|| {
+            error(
+                path,
+                "a condition (`if`/`then`/`else`) has no Gemini form; leave Gemini out of \
+                 the registry's providers, or write the rule in the handler"
+                    .to_owned(),
+            )
+        });
+    }
+    map.remove("$schema");
+    map.remove("$anchor");
+    map.remove("title");
+    map.remove("additionalProperties");
+    map.remove("patternProperties");
+    if let Some(Value::Array(mut all)) = map.remove("allOf") {
+        if all.len() == 1 {
+            if let Value::Object(only) = all.remove(0) {
+                for (key, value) in only {
+                    map.entry(key).or_insert(value);
+                }
+            }
+        } else {
+            refusal.get_or_insert_with(|| {
+                error(
+                    path,
+                    "`allOf` of several schemas has no Gemini form".to_owned(),
+                )
+            });
+        }
+    }
+    if let Some(one_of) = map.remove("oneOf") {
+        map.insert("anyOf".into(), one_of);
+    }
+    if let Some(constant) = map.remove("const") {
+        map.insert("enum".into(), Value::Array(vec![constant]));
+    }
+    if let Some(Value::Array(names)) = map.get("type").cloned() {
+        let types: Vec<Value> = names.into_iter().filter(|name| name != "null").collect();
+        match types.as_slice() {
+            [only] => {
+                map.insert("type".into(), only.clone());
+                map.insert("nullable".into(), Value::Bool(true));
+            }
+            _ => {
+                refusal.get_or_insert_with(|| {
+                    error(
+                        path,
+                        "a value of several types has no Gemini form".to_owned(),
+                    )
+                });
+            }
+        }
+    }
+    if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
+        let before = branches.len();
+        branches.retain(|branch| !is_null_schema(branch));
+        if branches.len() < before {
+            map.insert("nullable".into(), Value::Bool(true));
+        }
+        if let Some(Value::Array(branches)) = map.get("anyOf").cloned()
+            && let [only] = branches.as_slice()
+        {
+            map.remove("anyOf");
+            if let Value::Object(only) = only {
+                for (key, value) in only {
+                    map.entry(key.clone()).or_insert(value.clone());
+                }
+            }
+            merged = true;
+        }
+    }
+    // A tuple: Gemini has no form for items by position, so its items are each any of the
+    // items' schemas, and there are as many as it has (the parser holds each to its own).
+    if let Some(Value::Array(positions)) = map.remove("prefixItems") {
+        let mut kinds: Vec<Value> = Vec::new();
+        for position in positions {
+            if !kinds.contains(&position) {
+                kinds.push(position);
+            }
+        }
+        let count = kinds.len();
+        map.entry("minItems").or_insert(count.into());
+        map.entry("maxItems").or_insert(count.into());
+        let items = match kinds.len() {
+            1 => kinds.remove(0),
+            _ => serde_json::json!({ "anyOf": kinds }),
+        };
+        map.insert("items".into(), items);
+    }
+    // Gemini refuses the keyword; the parser still refuses a repeated item.
+    map.remove("uniqueItems");
+    if let Some(Value::Array(values)) = map.get("enum") {
+        if values.iter().all(Value::is_string) {
+            map.insert("type".into(), Value::String("string".into()));
+        } else {
+            map.remove("enum");
+        }
+    }
+    let known_format = match (map.get("type").and_then(Value::as_str), map.get("format")) {
+        (Some("integer"), Some(Value::String(format))) => {
+            ["int32", "int64"].contains(&format.as_str())
+        }
+        (Some("number"), Some(Value::String(format))) => {
+            ["float", "double"].contains(&format.as_str())
+        }
+        (Some("string"), Some(Value::String(format))) => {
+            ["date-time", "enum"].contains(&format.as_str())
+        }
+        _ => true,
+    };
+    if !known_format {
+        map.remove("format");
+    }
+    merged
 }
