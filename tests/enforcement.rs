@@ -781,3 +781,47 @@ async fn an_internally_tagged_variant_wrapping_a_struct_takes_its_tag_and_its_fi
         );
     }
 }
+
+/// Moves a cursor by a step that is never zero.
+#[tool]
+async fn cursor_move(
+    /// How far, either way.
+    step: std::num::NonZeroI32,
+    /// How many lines, either way, if not one.
+    lines: Option<std::num::NonZeroI8>,
+) -> String {
+    format!("{step} {lines:?}")
+}
+
+#[tokio::test]
+async fn a_signed_non_zero_integer_is_advertised_as_the_ranges_either_side_of_zero() {
+    let registry = Registry::builder().tool(CursorMove).build().unwrap();
+    for provider in [
+        Provider::Mcp,
+        Provider::OpenAi,
+        Provider::Anthropic,
+        Provider::Gemini,
+    ] {
+        let exported = serde_json::to_string(&registry.export(provider).unwrap()).unwrap();
+        // A keyword neither OpenAI's strict mode nor Gemini takes.
+        assert!(!exported.contains("\"not\""), "{provider:?}: {exported}");
+    }
+    let ran = outcome(&registry, "cursor_move", json!({"step": -3, "lines": 2}));
+    assert_eq!(ran.await.as_deref(), Ok("-3 Some(2)"));
+    let refused = outcome(&registry, "cursor_move", json!({"step": 0, "lines": 0}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [
+            fault(
+                "step",
+                "expected i32 at most -1 or i32 at least 1, received 0"
+            ),
+            fault(
+                "lines",
+                "expected i8 at most -1 or i8 at least 1 or null, received 0"
+            ),
+        ]
+    );
+}

@@ -85,7 +85,7 @@ impl<'s> Checker<'s> {
         } else {
             let expected = branches
                 .iter()
-                .map(|branch| self.words.of(branch))
+                .map(|branch| self.words.of_branch(branch))
                 .collect::<Vec<_>>()
                 .join(" or ");
             self.fault(

@@ -11,6 +11,7 @@
 //! leads), `keywords` (the validation keywords of one schema object) and `words` (a schema
 //! said in words). Providers' own dialects are derived from these in `providers::dialect`.
 
+mod excluded;
 mod flattened;
 pub(crate) mod formats;
 pub(crate) mod headers;
@@ -116,6 +117,8 @@ fn root_into_definitions(schema: Map<String, Value>, title: Option<Value>) -> Ma
 /// refused, not dropped. An object that takes other fields (a map, a struct that flattens
 /// one) says so with its own `additionalProperties`, and keeps it.
 ///
+/// A signed non-zero integer's `not` becomes the ranges either side of zero (`excluded.rs`).
+///
 /// An object that flattens an enum has its fields written into each variant first
 /// (`flattened.rs`): closed as they stand, each would refuse the other's.
 ///
@@ -131,6 +134,7 @@ fn close_nested_objects(schema: Map<String, Value>) -> Map<String, Value> {
     let mut schema = Value::Object(schema);
     walk::every_subschema_mut(&mut schema, &mut String::new(), &mut |map, _| {
         flattened::lift_union(map, definitions.as_ref());
+        excluded::split_around(map);
         if map.contains_key("properties") {
             take_in_reference(map, definitions.as_ref());
         }

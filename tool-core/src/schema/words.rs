@@ -69,6 +69,30 @@ impl<'s> Words<'s> {
         out
     }
 
+    /// What a model should send for `branch`, one of a union's: [`Words::of`], and a number's
+    /// range where it says more than its type's own, since the range may be all that sets
+    /// the branches apart (a signed non-zero integer is those at most -1 or at least 1).
+    pub(crate) fn of_branch(&self, branch: &'s Value) -> String {
+        let mut out = String::new();
+        self.write_branch(branch, &mut Open::default(), &mut out);
+        out
+    }
+
+    /// [`Words::of_branch`], written at the end of `out`.
+    fn write_branch(&self, branch: &'s Value, open: &mut Open<'s>, out: &mut String) {
+        self.write_within(branch, open, out);
+        let Value::Object(map) = branch else {
+            return;
+        };
+        let keywords = Keywords::of(map);
+        let numeric = (keywords.types.and_then(Value::as_str))
+            .is_some_and(|kind| kind == "integer" || kind == "number");
+        if let Some(bounds) = range(keywords.bounds_beyond_type(), "").filter(|_| numeric) {
+            out.push(' ');
+            out.push_str(&bounds);
+        }
+    }
+
     /// What a model should send for this schema, in the Rust-flavoured words a model reads
     /// best: `u32`, `string`, `one of "low", "high"`, `object`, `array of u8`.
     pub(crate) fn of_map(&self, schema: &'s Map<String, Value>) -> String {
@@ -135,7 +159,7 @@ impl<'s> Words<'s> {
                     if index > 0 {
                         out.push_str(" or ");
                     }
-                    self.write_within(branch, open, out);
+                    self.write_branch(branch, open, out);
                 }
                 return;
             }
