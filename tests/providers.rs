@@ -633,3 +633,45 @@ fn exports_are_made_once_and_again_after_a_change() {
     let scoped = registry.scoped(tool_core::Grant::new().tool("order_place"));
     assert_eq!(scoped.export(Provider::Mcp).unwrap().len(), 1);
 }
+
+/// Books a host for a while.
+#[tool]
+async fn host_book(
+    /// From when.
+    from: chrono::NaiveDateTime,
+    /// Until when on the day.
+    until: chrono::NaiveTime,
+    host: std::net::IpAddr,
+) -> String {
+    format!("{from} {until} {host}")
+}
+
+#[tokio::test]
+async fn a_format_no_provider_knows_is_said_in_words_and_its_example_is_taken() {
+    let registry = Registry::builder().tool(HostBook).build().unwrap();
+    for provider in [
+        Provider::Mcp,
+        Provider::OpenAi,
+        Provider::Anthropic,
+        Provider::Gemini,
+    ] {
+        let exported = json!(registry.export(provider).unwrap());
+        let text = exported.to_string();
+        for format in ["partial-date-time", "partial-time", "\"ip\""] {
+            assert!(!text.contains(format), "{provider:?}: {text}");
+        }
+        for words in [
+            "From when. (a date and time without an offset, as 2024-01-31T09:30:00)",
+            "Until when on the day. (a time of day, as 09:30:00)",
+            "\"an IPv4 or IPv6 address\"",
+        ] {
+            assert!(text.contains(words), "{provider:?}: {words} in {text}");
+        }
+    }
+    let ran = tool_tests::outcome(
+        &registry,
+        "host_book",
+        json!({"from": "2024-01-31T09:30:00", "until": "09:30:00", "host": "::1"}),
+    );
+    assert_eq!(ran.await.as_deref(), Ok("2024-01-31 09:30:00 09:30:00 ::1"));
+}

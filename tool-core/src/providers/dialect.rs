@@ -88,6 +88,13 @@ fn standard_formats(schema: &mut Value) {
         }
         let format = format.clone();
         map.shift_remove("format");
+        if let Some(said) = format_in_words(&format) {
+            let description = match map.get("description").and_then(Value::as_str) {
+                Some(description) => format!("{description} ({said})"),
+                None => said.to_owned(),
+            };
+            map.insert("description".into(), description.into());
+        }
         let range = match integer_range(&format) {
             Some((min, max)) => Some((number_of(min), number_of(max))),
             None if format == "float" => Some((
@@ -101,6 +108,17 @@ fn standard_formats(schema: &mut Value) {
             tighten(map, "maximum", max, |bound, was| bound < was);
         }
     });
+}
+
+/// What a text of a format schemars writes that is no standard one holds, said for the model
+/// in its stead (the parser holds a call to the format itself).
+fn format_in_words(format: &str) -> Option<&'static str> {
+    Some(match format {
+        "ip" => "an IPv4 or IPv6 address",
+        "partial-date-time" => "a date and time without an offset, as 2024-01-31T09:30:00",
+        "partial-time" => "a time of day, as 09:30:00",
+        _ => return None,
+    })
 }
 
 /// An integer bound as a JSON number.
