@@ -3,7 +3,10 @@
 //! input with `#[input]`. Each is advertised as a union whose every variant holds the
 //! object's fields and is closed, and each call that serde takes is taken.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Value, json};
+use tool_core::registry::RegistryError;
 use tool_core::{Provider, Registry, tool};
 use tool_tests::{fault, faults, outcome};
 
@@ -219,19 +222,22 @@ async fn a_struct_that_flattens_an_enum_takes_the_variants_fields_beside_its_own
         faults(&refused),
         [
             fault("command.colour", "unknown field"),
+            // The variant whose own field was sent, not the command's number every one has.
             fault(
-                "sent",
-                "expected object with fields mailbox, id or object with fields queue, id, \
-                 received an object"
+                "sent.queue",
+                "expected u8, received 700, which is out of range"
             ),
             fault(
                 "urgent",
-                "expected object with fields Within, id or object with fields Whenever, id, \
+                "expected object with fields id, Within or object with fields id, Whenever, \
                  received an object"
             ),
             fault("addressed.to", "missing; expected one of \"All\", \"Some\""),
-            // Fits none of the audiences, and no audience is one of the ways.
-            fault("maybe.to", "unknown field"),
+            fault(
+                "maybe",
+                "expected object with fields id, to or object with fields id, to, who or \
+                 object with fields id, received an object"
+            ),
         ]
     );
 }
@@ -266,8 +272,14 @@ async fn a_struct_that_flattens_an_enum_is_advertised_as_its_variants_each_close
                 "{variant}"
             );
         }
-        let addressed = &schema["properties"]["addressed"]["anyOf"];
-        assert_eq!(addressed.as_array().unwrap().len(), 4, "{addressed}");
+        // Two tagged enums: each pairing of their variants, told apart by both tags.
+        let addressed = &schema["properties"]["addressed"];
+        let pairings = addressed.get("oneOf").or(addressed.get("anyOf"));
+        assert_eq!(
+            pairings.and_then(Value::as_array).map(Vec::len),
+            Some(4),
+            "{addressed}"
+        );
     }
     // Gemini, which takes no `oneOf` and closes nothing, is shown the same variants.
     let exported = json!(registry.export(Provider::Gemini).unwrap());
@@ -282,8 +294,35 @@ async fn a_struct_that_flattens_an_enum_is_advertised_as_its_variants_each_close
 }
 
 #[tokio::test]
-async fn an_enum_or_a_struct_that_flattens_one_is_taken_as_the_whole_input() {
+async fn an_enum_or_a_struct_that_flattens_one_is_taken_as_the_whole_input_over_mcp() {
+    // OpenAI, Anthropic and Gemini take one plain object at the top of a tool's parameters.
+    let Err(RegistryError::Unexportable { errors }) =
+        Registry::builder().tool(ActionRun).tool(CommandRun).build()
+    else {
+        panic!("a registry for every provider was made");
+    };
+    let refused: Vec<(&str, Option<Provider>)> = (errors.iter())
+        .map(|error| (error.tool.as_str(), error.provider))
+        .collect();
+    let providers = [Provider::OpenAi, Provider::Anthropic, Provider::Gemini];
+    let expected: Vec<(&str, Option<Provider>)> = ["action_run", "command_run"]
+        .into_iter()
+        .flat_map(|tool| providers.map(|provider| (tool, Some(provider))))
+        .collect();
+    assert_eq!(refused, expected);
+    assert!(
+        errors[0].problem.contains(
+            "the input's schema has `oneOf` at the top (an `#[input]` enum, an `#[input]` \
+             struct that flattens one, or a rule across fields), which OpenAI refuses: it takes \
+             one plain object there; take the enum as a parameter of its own (`action: \
+             Action`), hold the rule in the handler, or leave OpenAI out of the registry's \
+             providers (`.providers([Provider::Mcp])`)"
+        ),
+        "{}",
+        errors[0].problem
+    );
     let registry = Registry::builder()
+        .providers([Provider::Mcp])
         .tool(ActionRun)
         .tool(CommandRun)
         .tool(StepRun)
@@ -330,5 +369,251 @@ async fn an_enum_or_a_struct_that_flattens_one_is_taken_as_the_whole_input() {
             "type",
             "expected one of \"create\", \"archive\", received \"delete\""
         )]
+    );
+}
+
+/// A tagged enum of two.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(tag = "type")]
+#[allow(dead_code)]
+enum Kind {
+    /// With a number.
+    A {
+        /// The number.
+        a: u8,
+    },
+    /// Without.
+    B,
+}
+
+/// An untagged enum of two, told apart by their fields.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum Either {
+    /// A number.
+    X {
+        /// The number.
+        x: u8,
+    },
+    /// A text.
+    Y {
+        /// The text.
+        y: String,
+    },
+}
+
+/// A tagged and an untagged enum, flattened together.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct Both {
+    /// Its number.
+    id: u32,
+    /// Its kind.
+    #[serde(flatten)]
+    kind: Kind,
+    /// Its either.
+    #[serde(flatten)]
+    either: Either,
+}
+
+/// A struct that flattens an enum, wrapped by a variant of another.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+struct Inner {
+    /// Its own number.
+    my_id: u32,
+    /// Its kind.
+    #[serde(flatten)]
+    kind: Kind,
+}
+
+/// A tagged enum one of whose variants wraps a struct that flattens an enum.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(tag = "k")]
+#[allow(dead_code)]
+enum Wrapper {
+    /// The struct.
+    Cmd(Inner),
+    /// A number.
+    Plain {
+        /// The number.
+        z: u8,
+    },
+}
+
+/// Beside the wrapper.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct Wrapped {
+    /// Its number.
+    id: u32,
+    /// The wrapper.
+    #[serde(flatten)]
+    wrapper: Wrapper,
+}
+
+/// A tagged variant wrapping an untagged enum whose variants overlap.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(tag = "type")]
+#[allow(dead_code)]
+enum Overlapping {
+    /// The untagged enum.
+    Nested(Either),
+    /// Nothing.
+    Other,
+}
+
+/// Beside the overlapping enum.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct Over {
+    /// Its number.
+    id: u32,
+    /// The enum.
+    #[serde(flatten)]
+    overlapping: Overlapping,
+}
+
+/// A flattened enum beside a flattened map of notes, which serde hands every field the struct
+/// does not name (the enum's tag too).
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct Counted {
+    /// Its number.
+    id: u32,
+    /// Its kind.
+    #[serde(flatten)]
+    kind: Kind,
+    /// Any other notes.
+    #[serde(flatten)]
+    notes: BTreeMap<String, String>,
+}
+
+/// Takes every harder shape of flattened enum.
+#[tool]
+async fn shapes_take(
+    /// Two enums side by side.
+    both: Both,
+    /// A variant wrapping a struct that flattens an enum.
+    wrapped: Wrapped,
+    /// A tagged variant wrapping an untagged enum.
+    over: Over,
+    /// An enum beside a map.
+    counted: Counted,
+) -> String {
+    format!("{both:?} {wrapped:?} {over:?} {counted:?}")
+}
+
+#[tokio::test]
+async fn enums_side_by_side_within_each_other_and_beside_a_map_take_what_serde_takes() {
+    let registry = Registry::builder().tool(ShapesTake).build().unwrap();
+    let ran = outcome(
+        &registry,
+        "shapes_take",
+        json!({
+            "both": {"id": 1, "type": "A", "a": 1, "y": "s"},
+            "wrapped": {"id": 1, "k": "Cmd", "myId": 2, "type": "B"},
+            "over": {"id": 1, "type": "Nested", "x": 1},
+            "counted": {"id": 1, "type": "B", "colour": "red"},
+        }),
+    );
+    assert_eq!(
+        ran.await.as_deref(),
+        Ok("Both { id: 1, kind: A { a: 1 }, either: Y { y: \"s\" } } \
+            Wrapped { id: 1, wrapper: Cmd(Inner { my_id: 2, kind: B }) } \
+            Over { id: 1, overlapping: Nested(X { x: 1 }) } \
+            Counted { id: 1, kind: B, notes: {\"colour\": \"red\", \"type\": \"B\"} }")
+    );
+    let refused = outcome(
+        &registry,
+        "shapes_take",
+        json!({
+            "both": {"id": 1, "type": "B", "x": 1},
+            "wrapped": {"id": 1, "k": "Cmd", "myId": 2, "type": "A"},
+            "over": {"id": 1, "type": "Other"},
+            "counted": {"id": 1, "type": "B", "colour": 3},
+        }),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [
+            fault("wrapped.a", "missing; expected u8"),
+            fault("counted.colour", "expected string, received 3"),
+        ]
+    );
+}
+
+/// Seven tags of one letter.
+macro_rules! seven {
+    ($name:ident, $tag:literal) => {
+        /// Seven variants.
+        #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+        #[serde(tag = $tag)]
+        #[allow(dead_code)]
+        enum $name {
+            /// One.
+            V1,
+            /// Two.
+            V2,
+            /// Three.
+            V3,
+            /// Four.
+            V4,
+            /// Five.
+            V5,
+            /// Six.
+            V6,
+            /// Seven.
+            V7,
+        }
+    };
+}
+seven!(First, "s1");
+seven!(Second, "s2");
+seven!(Third, "s3");
+
+/// Three enums of seven, flattened together: 343 pairings.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct ThreeWays {
+    /// Its number.
+    id: u32,
+    /// The first.
+    #[serde(flatten)]
+    first: First,
+    /// The second.
+    #[serde(flatten)]
+    second: Second,
+    /// The third.
+    #[serde(flatten)]
+    third: Third,
+}
+
+/// Takes three ways at once.
+#[tool]
+async fn ways_take(
+    /// The ways.
+    ways: ThreeWays,
+) -> String {
+    format!("{ways:?}")
+}
+
+#[test]
+fn enums_flattened_into_too_many_pairings_are_refused_when_the_registry_is_made() {
+    let Err(RegistryError::Unexportable { errors }) = Registry::builder().tool(WaysTake).build()
+    else {
+        panic!("a registry was made that no call fits");
+    };
+    assert_eq!(errors[0].path, "$defs.ThreeWays", "{errors:?}");
+    assert!(
+        errors[0]
+            .problem
+            .contains("more than 256 pairings of variants")
+            && errors[0].problem.contains("flatten fewer enums"),
+        "{errors:?}"
     );
 }

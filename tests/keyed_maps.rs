@@ -802,13 +802,15 @@ async fn a_map_keyed_by_numbers_beside_a_field_too_large_to_send_is_asked_withou
     assert_eq!(ran.await.as_deref(), Ok("9 {255: 1}"));
 }
 
-/// Counts beside an address, in a pair.
+/// Counts beside an address, in a pair, after an address the asking leaves out.
 #[tool]
 async fn paired_take(
+    /// Where the pair comes from.
+    from: std::net::SocketAddr,
     /// An address, and counts by number.
     pair: (std::net::SocketAddr, HashMap<u32, u8>),
 ) -> String {
-    format!("{pair:?}")
+    format!("{from} {pair:?}")
 }
 
 /// An address beside counts flattened into the same object.

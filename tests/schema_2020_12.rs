@@ -183,13 +183,32 @@ fn each_provider_gets_the_schema_in_a_form_that_keeps_its_meaning_or_refuses_it(
         .build()
         .unwrap_err()
         .to_string();
+    // OpenAI and Anthropic refuse a whole request whose tool has an `allOf` (or `anyOf`,
+    // `oneOf`) at the top; Gemini is shown nothing to send.
+    for provider in ["OpenAI", "Anthropic", "Gemini"] {
+        assert!(
+            error.contains(&format!(
+                "`contact` cannot be offered to {provider}: (arguments): the input's schema has \
+                 `allOf` at the top"
+            )),
+            "{error}"
+        );
+    }
+    // Without the rule across fields, the condition is kept for both.
+    let mut schema = contact().schema().clone();
+    schema.remove("allOf");
+    let error = Registry::builder()
+        .tool(Contact(InputSchema::new(schema.clone())))
+        .build()
+        .unwrap_err()
+        .to_string();
     assert!(
         error.contains("`contact` cannot be offered to Gemini: (arguments): a condition"),
         "{error}"
     );
     let registry = Registry::builder()
         .providers([Provider::Mcp, Provider::OpenAi, Provider::Anthropic])
-        .tool(Contact(contact()))
+        .tool(Contact(InputSchema::new(schema)))
         .build()
         .unwrap();
     // Strict mode would close the `if` and ask for every field, which changes its meaning.

@@ -22,9 +22,10 @@
 //! refuse it at the map, alone.
 //!
 //! A map of other keys on the way is sent one its type takes: the one its schema names, else a
-//! guess ([`OTHER_KEYS`]: a number, a day, a UUID, an address, a time), else, for an enum whose variants
-//! have docs (which schemars describes as a map of any key), one of the names its type gives
-//! refusing a key no variant is named (serde's refusal of an unknown variant lists them).
+//! guess ([`OTHER_KEYS`]: a number, a day, a UUID, an address, a time), else, for an enum
+//! whose variants have docs (which schemars describes as a map of any key), one of the names
+//! its type gives refusing a key no variant is named (serde's refusal of an unknown variant
+//! lists them).
 //!
 //! A field off the way whose least value the type refuses (a `SocketAddr`, a `try_from` of
 //! its own, whose schema says only `"type": "string"`) is left out and the read made again:
@@ -240,9 +241,17 @@ struct Seen {
     failed: Option<(String, String)>,
     /// Whether it read the key asked about as an integer.
     as_integer: bool,
-    /// Where the type first refused a value off the way, and serde's message, if it did:
-    /// the field holding it was left out and the arguments read again.
-    left_out: Option<(String, String)>,
+    /// The fields off the way left out, the type having refused a value in each, and the
+    /// arguments read again.
+    left_out: Vec<LeftOut>,
+}
+
+/// A field the asking left out: where it sat, its name, and where and why the type refused
+/// the value sent in it.
+struct LeftOut {
+    object: String,
+    name: String,
+    refused: (String, String),
 }
 
 impl<'s> Asker<'s, '_, '_, '_> {
@@ -425,13 +434,19 @@ impl<'s> Asker<'s, '_, '_, '_> {
                 return Err(match self.read_with(&empty, reversed, key) {
                     Some(Seen { failed: None, .. }) => (path, BUFFERED.to_owned()),
                     Some(Seen {
-                        left_out: Some((at, error)),
-                        ..
-                    })
-                    | Some(Seen {
                         failed: Some((at, error)),
+                        left_out,
                         ..
-                    }) => (path, unasked_at(&at, &error)),
+                    }) => {
+                        // serde missed a field left out before it read the map: that field's
+                        // refusal is what stopped the asking.
+                        let missed = (left_out.iter()).find(|out| {
+                            out.object == at && error == format!("missing field `{}`", out.name)
+                        });
+                        let (at, error) =
+                            missed.map_or((&at, &error), |out| (&out.refused.0, &out.refused.1));
+                        (path, unasked_at(at, error))
+                    }
                     None => (path, UNSEEN.to_owned()),
                 });
             }
@@ -471,7 +486,7 @@ impl<'s> Asker<'s, '_, '_, '_> {
             return None;
         };
         let end = self.path();
-        let mut left_out = None;
+        let mut left_out = Vec::new();
         // Each read leaves out a field more, or is the last: the loop ends.
         loop {
             self.work += size(&arguments);
@@ -481,15 +496,24 @@ impl<'s> Asker<'s, '_, '_, '_> {
             // serde's words without their line and column, which are the asking's own text's.
             let failed = (read.err()).map(|error| (findings.failed_at(), without_position(&error)));
             let off_way = (failed.as_ref())
-                .is_some_and(|(at, _)| leave_out(&mut arguments, &mut Path::default(), at, &end));
-            if !off_way || self.work >= MAX_WORK {
-                return Some(Seen {
-                    failed,
-                    as_integer,
-                    left_out,
-                });
+                .and_then(|(at, _)| leave_out(&mut arguments, &mut Path::default(), at, &end));
+            match (off_way, failed) {
+                // Once the key is read, what fails after it says nothing of the map.
+                (Some((object, name)), Some(refused)) if !as_integer && self.work < MAX_WORK => {
+                    left_out.push(LeftOut {
+                        object,
+                        name,
+                        refused,
+                    });
+                }
+                (_, failed) => {
+                    return Some(Seen {
+                        failed,
+                        as_integer,
+                        left_out,
+                    });
+                }
             }
-            left_out = left_out.or(failed);
         }
     }
 

@@ -25,8 +25,9 @@ const MAX_LEAST_VALUES: usize = 2048;
 /// `null` where it takes `null`, an enum's first value, `0` (or its `minimum`), a text of
 /// its least length (the least instant, day or UUID where its `format` names one), `false`,
 /// a list of its least length (a tuple's least items), an object of its required fields'
-/// least values (but those it cannot make), a union's first branch that has one. `None` where it cannot say (a type it
-/// does not name, deeper than `depth`, more than [`MAX_LEAST_VALUES`] values).
+/// least values, a union's first branch that has one. `None` where it cannot say (a type it
+/// does not name, deeper than `depth`, more than [`MAX_LEAST_VALUES`] values, an object a
+/// field of which it cannot say).
 pub(super) fn least(schema: &Value, root: Root<'_>, depth: usize) -> Option<Value> {
     let mut left = MAX_LEAST_VALUES;
     least_of(schema, root, depth, &mut left)
@@ -40,7 +41,7 @@ pub(super) fn least_fields(
     depth: usize,
 ) -> Map<String, Value> {
     let mut left = MAX_LEAST_VALUES;
-    fields_of(map, root, depth, &mut left)
+    fields_of(map, root, depth, &mut left).0
 }
 
 /// [`least`], with `left` values to make it of.
@@ -78,7 +79,12 @@ fn least_of(schema: &Value, root: Root<'_>, depth: usize, left: &mut usize) -> O
             ),
             None => least_list(map, root, depth, left)?,
         },
-        "object" => Value::Object(fields_of(map, root, depth, left)),
+        // A nested object made in part is none: its field is left out of the object around
+        // it, and a union's next branch is tried.
+        "object" => match fields_of(map, root, depth, left) {
+            (fields, true) => Value::Object(fields),
+            (_, false) => return None,
+        },
         _ => return None,
     })
 }
@@ -109,25 +115,29 @@ fn first_name<'s>(names: &'s Value, root: Root<'s>, depth: usize) -> Option<&'s 
         .or((names.lookup("format") == Some(&Value::from("uuid"))).then_some(NIL_UUID))
 }
 
-/// [`least_fields`], with `left` values to make it of.
+/// [`least_fields`], with `left` values to make it of, and whether every field was made.
 fn fields_of(
     map: &Map<String, Value>,
     root: Root<'_>,
     depth: usize,
     left: &mut usize,
-) -> Map<String, Value> {
+) -> (Map<String, Value>, bool) {
     let properties = map.lookup("properties").and_then(Value::as_object);
     let required = map.lookup("required").and_then(Value::as_array);
     let required = |name: &str| required.is_some_and(|required| required.iter().any(|r| r == name));
     let mut object = Map::new();
+    let mut whole = true;
     for (name, property) in properties.into_iter().flatten() {
-        if required(name)
-            && let Some(least) = least_of(property, root, depth, left)
-        {
-            object.insert(name.clone(), least);
+        if required(name) {
+            match least_of(property, root, depth, left) {
+                Some(least) => {
+                    object.insert(name.clone(), least);
+                }
+                None => whole = false,
+            }
         }
     }
-    object
+    (object, whole)
 }
 
 /// A list of `minItems` least items (a fixed-size array's length).
@@ -269,6 +279,24 @@ mod tests {
     struct Cubed {
         cube: [[[u8; 32]; 32]; 32],
         name: String,
+    }
+
+    /// A cube of bytes, or one byte.
+    #[derive(schemars::JsonSchema)]
+    #[allow(dead_code)]
+    enum Mode {
+        Big { cube: Box<[[[u8; 32]; 32]; 32]> },
+        Small { n: u8 },
+    }
+
+    #[test]
+    fn a_union_s_least_value_is_its_first_branch_made_whole() {
+        let schema = serde_json::to_value(schemars::schema_for!(Mode)).unwrap();
+        let Value::Object(map) = &schema else {
+            panic!("{schema}");
+        };
+        let least = least(&schema, Root::new(map), MAX_LEAST_DEPTH);
+        assert_eq!(least, Some(serde_json::json!({"Small": {"n": 0}})));
     }
 
     #[test]

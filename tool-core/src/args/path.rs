@@ -79,28 +79,37 @@ pub(super) fn within(path: &str, at: &str) -> bool {
 }
 
 /// Leaves out of `value`, at `path`, the innermost field that holds `at`, a place in it,
-/// unless that field holds `end`, the way's end, or is held by it: whether it did.
-pub(super) fn leave_out(value: &mut Value, path: &mut Path, at: &str, end: &str) -> bool {
+/// unless that field holds `end`, the way's end, or is held by it: the path of the object it
+/// was left out of and its name, if it was.
+pub(super) fn leave_out(
+    value: &mut Value,
+    path: &mut Path,
+    at: &str,
+    end: &str,
+) -> Option<(String, String)> {
     match value {
         Value::Object(fields) => {
-            let Some((name, field)) = (fields.iter_mut())
-                .find(|(name, _)| path.with_field(name, |path| within(at, &path.0)))
-            else {
-                return false;
-            };
+            let (name, field) = (fields.iter_mut())
+                .find(|(name, _)| path.with_field(name, |path| within(at, &path.0)))?;
             let name = name.clone();
             let (deeper, on_way) = path.with_field(&name, |path| {
                 let on_way = within(end, &path.0) || within(&path.0, end);
                 (leave_out(field, path, at, end), on_way)
             });
-            deeper || (!on_way && fields.shift_remove(&name).is_some())
+            match deeper {
+                Some(left_out) => Some(left_out),
+                None if on_way => None,
+                None => fields.shift_remove(&name).map(|_| (path.0.clone(), name)),
+            }
         }
-        Value::Array(items) => (items.iter_mut().enumerate()).any(|(index, item)| {
+        Value::Array(items) => (items.iter_mut().enumerate()).find_map(|(index, item)| {
             path.with_index(index, |path| {
-                within(at, &path.0) && leave_out(item, path, at, end)
+                within(at, &path.0)
+                    .then(|| leave_out(item, path, at, end))
+                    .flatten()
             })
         }),
-        _ => false,
+        _ => None,
     }
 }
 
@@ -218,11 +227,14 @@ mod tests {
         ] {
             let mut value = arguments.clone();
             let removed = leave_out(&mut value, &mut Path::default(), at, end);
-            assert_eq!(removed, left.is_some(), "{at}");
+            assert_eq!(removed.is_some(), left.is_some(), "{at}");
             for (name, field) in left.iter().flat_map(|left| left.as_object().unwrap()) {
                 assert_eq!(&value[name], field, "{at}");
             }
         }
+        let mut value = arguments.clone();
+        let removed = leave_out(&mut value, &mut Path::default(), "a.b.c", "a.map");
+        assert_eq!(removed, Some(("a.b".to_owned(), "c".to_owned())));
         assert!(within("a.b[2]", "a.b") && within("a", "") && !within("ab", "a"));
     }
 }

@@ -42,6 +42,8 @@ impl<'s> Checker<'s> {
         // as serde's read of an untagged enum takes the first variant that reads the value as
         // sent, and so must the check, which hands serde the value as it leaves it.
         let mut fits: Option<(usize, Node<'_>, bool)> = None;
+        // The fields every branch names, made when a branch does not fit.
+        let mut common = None;
         for (at, branch) in branches.iter().enumerate() {
             if self.tag_differs(branch, value) {
                 continue;
@@ -69,7 +71,11 @@ impl<'s> Checker<'s> {
             }
             if only_one_solid && !is_null_schema(branch) {
                 solid = Some(trial.faults);
-            } else if self.shape_matches(branch, value) {
+            } else if self.shape_matches(
+                branch,
+                value,
+                common.get_or_insert_with(|| self.common_fields(branches)),
+            ) {
                 candidates.push(trial.faults);
             }
         }
@@ -181,9 +187,38 @@ impl<'s> Checker<'s> {
         true
     }
 
+    /// The fields every one of `branches` names, but for a tag (a field each fixes to a
+    /// value): the fields of a struct that flattens an enum, written into each variant, which
+    /// tell none apart.
+    fn common_fields(&self, branches: &'s [Value]) -> Vec<&'s str> {
+        let properties =
+            |branch: &'s Value| self.root.deref(branch)?.lookup("properties")?.as_object();
+        let named = |branch: &'s Value| {
+            properties(branch).map(|properties| properties.keys().map(String::as_str))
+        };
+        let Some(first) = branches.first().and_then(properties) else {
+            return Vec::new();
+        };
+        (first.iter())
+            .filter(|(_, property)| fixed_value(property).is_none())
+            .map(|(field, _)| field.as_str())
+            .filter(|field| {
+                branches[1..].iter().all(|branch| {
+                    named(branch).is_some_and(|mut fields| fields.any(|other| other == *field))
+                })
+            })
+            .collect()
+    }
+
     /// Whether `value` has the JSON type `schema` asks for and, for objects, carries a key the
-    /// schema names (how an externally tagged enum variant is told apart).
-    pub(super) fn shape_matches(&self, schema: &'s Value, value: &Node<'_>) -> bool {
+    /// schema names but for those of `common`, which every branch names (how an externally
+    /// tagged enum variant is told apart).
+    pub(super) fn shape_matches(
+        &self,
+        schema: &'s Value,
+        value: &Node<'_>,
+        common: &[&str],
+    ) -> bool {
         let Some(schema) = self.root.deref(schema) else {
             return false;
         };
@@ -199,9 +234,9 @@ impl<'s> Checker<'s> {
         ) {
             (Node::Object(object), Some(properties)) => {
                 typed
-                    && object
-                        .iter()
-                        .any(|(key, _)| properties.lookup(key).is_some())
+                    && (object.iter()).any(|(key, _)| {
+                        properties.lookup(key).is_some() && !common.contains(&key.as_ref())
+                    })
             }
             _ => typed,
         }

@@ -271,6 +271,28 @@ fn inlined(
     provider: Provider,
     recursion: Recursion,
 ) -> Result<Map<String, Value>, ExportError> {
+    let refused = |problem: String| {
+        let path = "(arguments)".to_owned();
+        ExportError::new(
+            definition,
+            Some(provider),
+            dialect::SchemaError { path, problem },
+        )
+    };
+    // Each takes one plain object at the top of a tool's parameters, and refuses the whole
+    // request (OpenAI, Anthropic) or is shown nothing to send (Gemini) for a union there.
+    let union = ["oneOf", "anyOf", "allOf"]
+        .into_iter()
+        .find(|union| definition.input_schema.contains_key(*union));
+    if let (Some(union), false) = (union, provider == Provider::Mcp) {
+        return Err(refused(format!(
+            "the input's schema has `{union}` at the top (an `#[input]` enum, an `#[input]` \
+             struct that flattens one, or a rule across fields), which {provider} refuses: it \
+             takes one plain object there; take the enum as a parameter of its own (`action: \
+             Action`), hold the rule in the handler, or leave {provider} out of the \
+             registry's providers (`.providers([Provider::Mcp])`)"
+        )));
+    }
     dialect::exportable(&definition.input_schema, recursion)
         .map_err(|error| ExportError::new(definition, Some(provider), error))
 }

@@ -71,6 +71,15 @@ pub(crate) fn unenforceable(schema: &Map<String, Value>) -> Vec<(String, String)
             };
             found.push((path.clone(), problem));
         }
+        if let Some(Value::Object(fields)) = map.get("properties")
+            && map.get("additionalProperties") == Some(&Value::Bool(false))
+            && let Some(union) = ["oneOf", "anyOf", "allOf"].into_iter().find(|union| {
+                (map.get(*union).and_then(Value::as_array))
+                    .is_some_and(|branches| names_others(branches, fields, schema, 8))
+            })
+        {
+            found.push((path.clone(), fields_beside_union(union)));
+        }
         if let Some(Value::String(pattern)) = map.get("pattern")
             && let Err(problem) = crate::schema::patterns::readable(pattern)
         {
@@ -84,6 +93,46 @@ pub(crate) fn unenforceable(schema: &Map<String, Value>) -> Vec<(String, String)
         }
     });
     found
+}
+
+/// Whether a branch of `branches`, or of a union within one, names a field `fields` does not:
+/// a variant's own, which the object around it, closed, refuses (a branch that only asks for
+/// some of the object's fields, `{"required": ["phone"]}`, names none).
+fn names_others(
+    branches: &[Value],
+    fields: &Map<String, Value>,
+    schema: &Map<String, Value>,
+    depth: usize,
+) -> bool {
+    let Some(depth) = depth.checked_sub(1) else {
+        return false;
+    };
+    let root = walk::Root::new(schema);
+    branches.iter().any(|branch| {
+        let Some(branch) = root.deref(branch) else {
+            return false;
+        };
+        let named = (branch.get("properties").and_then(Value::as_object))
+            .is_some_and(|named| named.keys().any(|name| !fields.contains_key(name)));
+        named
+            || ["oneOf", "anyOf", "allOf"].into_iter().any(|union| {
+                (branch.get(union).and_then(Value::as_array))
+                    .is_some_and(|within| names_others(within, fields, schema, depth))
+            })
+    })
+}
+
+/// Why an object closed beside a union of objects is refused: every variant of a flattened
+/// enum is written with the object's fields (`schema/flattened.rs`), save where it could not
+/// be, and closed as they stand each would refuse the other's fields.
+fn fields_beside_union(union: &str) -> String {
+    format!(
+        "this object's fields sit beside a `{union}` of objects (a `#[serde(flatten)]`ed \
+         enum) whose variants the registry could not each write with the object's fields \
+         (more than 256 pairings of variants, or enums within enums more than 8 deep), and \
+         closed, each would refuse the other's fields, so no call would fit; flatten fewer \
+         enums, or take the enum as a field of its own"
+    )
 }
 
 /// The names of definitions that are a chain of `$ref`s leading back to themselves, as

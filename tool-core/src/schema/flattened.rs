@@ -7,8 +7,9 @@
 //! flattened enums). Each part names only its own fields; closed as they stand, the object
 //! would refuse the variant's fields and each variant the object's, and no call would fit.
 //! JSON Schema's answer, `unevaluatedProperties`, is not in every provider's dialect (OpenAI's
-//! strict mode and Gemini's take none), so the union is lifted instead: one branch for each variant (for each pairing, under `allOf`),
-//! holding the object's fields, required where they were, and the variant's.
+//! strict mode and Gemini's take none), so the union is lifted instead: one branch for each
+//! variant (for each pairing, under `allOf`), holding the object's fields, required where
+//! they were, and the variant's.
 
 use serde_json::{Map, Value};
 
@@ -26,29 +27,34 @@ const UNIONS: [&str; 3] = ["oneOf", "anyOf", "allOf"];
 
 /// Writes `map`'s fields into each branch of the union beside them, if it has one, and lifts
 /// the union to be `map`'s own; `definitions` are the schema's `$defs`, where a flattened
-/// enum may be named.
+/// enum may be named. An object whose union cannot be lifted so is left as it is, and refused
+/// when the registry is made (`providers/unfit.rs`).
 pub(super) fn lift_union(map: &mut Map<String, Value>, definitions: Option<&Value>) {
     if !map.contains_key("properties") || !UNIONS.iter().any(|union| map.contains_key(*union)) {
         return;
     }
-    let mut union = Map::new();
-    for keyword in UNIONS {
-        if let Some(value) = map.get(keyword) {
-            union.insert(keyword.to_owned(), value.clone());
-        }
-    }
-    let Some(variants) = branches(&union, definitions, MAX_DEPTH).filter(|found| !found.is_empty())
+    let union: Map<String, Value> = (UNIONS.iter())
+        .filter_map(|keyword| Some(((*keyword).to_owned(), map.get(*keyword)?.clone())))
+        .collect();
+    let Some(Variants { found, exclusive }) =
+        branches(&union, definitions, MAX_DEPTH).filter(|variants| !variants.found.is_empty())
     else {
         return;
     };
-    // Each variant holds the object's own fields, and what it says of fields it does not name
-    // (a flattened map beside the enum; `false` where the object is closed).
-    let own: Map<String, Value> = ["properties", "required", "additionalProperties"]
+    // Each variant holds the object's own fields, and what it says of fields it does not name:
+    // `false` where the object is closed; a flattened map beside the enum, which schemars
+    // writes as `unevaluatedProperties` (the fields of the union count as evaluated), is the
+    // variant's `additionalProperties`, the variant naming them all.
+    let mut own: Map<String, Value> = ["properties", "required", "additionalProperties"]
         .into_iter()
         .filter_map(|keyword| Some((keyword.to_owned(), map.get(keyword)?.clone())))
         .collect();
-    let lifted: Vec<Value> = (variants.into_iter())
-        .map(|variant| Value::Object(merged(variant, &own)))
+    if let Some(others) = map.shift_remove("unevaluatedProperties") {
+        own.insert("additionalProperties".into(), others);
+    }
+    // serde reads a field the object names as the object's, whatever a variant names.
+    let lifted: Vec<Value> = (found.iter())
+        .map(|variant| Value::Object(merged(own.clone(), variant)))
         .collect();
     for keyword in UNIONS
         .into_iter()
@@ -61,63 +67,47 @@ pub(super) fn lift_union(map: &mut Map<String, Value>, definitions: Option<&Valu
     if map.get("type").is_some_and(|kind| kind == "object") {
         map.shift_remove("type");
     }
-    // Variants of a tagged enum exclude each other by their tags: `oneOf` says so, and the
-    // checker names the tags it expects; other unions take the first that fits.
-    let keyword = match union.len() == 1 && union.contains_key("oneOf") {
-        true => "oneOf",
-        false => "anyOf",
-    };
+    // Variants of tagged enums exclude each other by their tags: `oneOf` says so, and the
+    // checker names the tags it expects; a union with an `anyOf` in it takes the first that
+    // fits, as serde reads an untagged enum.
+    let keyword = if exclusive { "oneOf" } else { "anyOf" };
     map.insert(keyword.to_owned(), Value::Array(lifted));
 }
 
-/// The objects `schema` takes, each one branch of it: a `oneOf`'s or `anyOf`'s branches,
-/// each taken apart in turn; for an `allOf`, each pairing of its parts' branches merged into
-/// one; each with what `schema` says beside them; `schema` itself where it is an object and
-/// no union, and none where it is no object (a unit variant written as text, `null`: no
-/// object fits it). `None` where it cannot say (`oneOf` beside `anyOf`, too deep), or there
-/// would be more than [`MAX_BRANCHES`].
+/// The objects a schema takes, and whether no two of them take the same value as far as the
+/// schema says (only `oneOf`s were taken apart).
+struct Variants {
+    found: Vec<Map<String, Value>>,
+    exclusive: bool,
+}
+
+/// The objects `schema` takes, each one branch of it: one of each union's branches (a
+/// `oneOf`, an `anyOf` beside it, as schemars writes a tagged and an untagged enum flattened
+/// together, each part of an `allOf`), each taken apart in turn and merged, with what `schema`
+/// says beside them; `schema` itself where it is an object and no union, and none where it is
+/// no object (a unit variant written as text, `null`: no object fits it). A `$ref` to a
+/// definition that is a union, or an object beside one, is taken apart too. `None` where it
+/// cannot say (too deep), or there would be more than [`MAX_BRANCHES`].
 fn branches(
     schema: &Map<String, Value>,
     definitions: Option<&Value>,
     depth: usize,
-) -> Option<Vec<Map<String, Value>>> {
+) -> Option<Variants> {
     let depth = depth.checked_sub(1)?;
     let named = (schema.get("$ref").and_then(Value::as_str))
         .and_then(walk::definition_name)
         .and_then(|name| definitions?.get(name)?.as_object())
-        .filter(|named| !named.contains_key("properties"));
+        .filter(|named| UNIONS.iter().any(|union| named.contains_key(*union)));
     if let Some(named) = named {
         let mut beside = schema.clone();
         beside.remove("$ref");
         let within = branches(named, definitions, depth)?;
-        return Some(
-            within
-                .into_iter()
-                .map(|branch| merged(branch, &beside))
-                .collect(),
-        );
-    }
-    let alternatives = match (schema.get("oneOf"), schema.get("anyOf")) {
-        (Some(_), Some(_)) => return None,
-        (Some(Value::Array(listed)), None) | (None, Some(Value::Array(listed))) => Some(listed),
-        (None, None) => None,
-        _ => return None,
-    };
-    let parts = match schema.get("allOf") {
-        Some(Value::Array(parts)) => Some(parts),
-        Some(_) => return None,
-        None => None,
-    };
-    if alternatives.is_none() && parts.is_none() {
-        let is_object = schema.contains_key("properties")
-            || schema.get("type").is_none_or(|kind| match kind {
-                Value::Array(kinds) => kinds.iter().any(|kind| kind == "object"),
-                kind => kind == "object",
-            });
-        return Some(if is_object {
-            vec![schema.clone()]
-        } else {
-            Vec::new()
+        let found = (within.found.into_iter())
+            .map(|branch| merged(branch, &beside))
+            .collect();
+        return Some(Variants {
+            found,
+            exclusive: within.exclusive,
         });
     }
     let beside: Map<String, Value> = (schema.iter())
@@ -125,26 +115,46 @@ fn branches(
         .map(|(keyword, value)| (keyword.clone(), value.clone()))
         .collect();
     let mut found = vec![beside];
-    // Each list of branches pairs with those found so far: a union's alone, an `allOf`'s
-    // parts each in turn.
-    let lists = (alternatives
-        .into_iter()
-        .flatten()
-        .map(|listed| (listed, true)))
-    .chain(parts.into_iter().flatten().map(|part| (part, false)));
-    let mut alternatives_found = Vec::new();
-    for (schema, alternative) in lists {
-        let within = branches(schema.as_object()?, definitions, depth)?;
-        if alternative {
-            alternatives_found.extend(within);
+    let mut exclusive = true;
+    let mut union = false;
+    for keyword in UNIONS {
+        let listed = match schema.get(keyword) {
+            Some(Value::Array(listed)) => listed,
+            Some(_) => return None,
+            None => continue,
+        };
+        union = true;
+        let mut taken_apart = |branch: &Value| {
+            let within = branches(branch.as_object()?, definitions, depth)?;
+            exclusive &= within.exclusive;
+            Some(within.found)
+        };
+        if keyword == "allOf" {
+            for part in listed {
+                found = product(&found, &taken_apart(part)?)?;
+            }
             continue;
         }
-        found = product(&found, &within)?;
+        let mut alternatives = Vec::new();
+        for branch in listed {
+            alternatives.extend(taken_apart(branch)?);
+        }
+        exclusive &= keyword == "oneOf";
+        found = product(&found, &alternatives)?;
     }
-    if !alternatives_found.is_empty() || alternatives.is_some() {
-        found = product(&found, &alternatives_found)?;
+    if !union {
+        let is_object = schema.contains_key("properties")
+            || schema.get("type").is_none_or(|kind| match kind {
+                Value::Array(kinds) => kinds.iter().any(|kind| kind == "object"),
+                kind => kind == "object",
+            });
+        found = if is_object {
+            vec![schema.clone()]
+        } else {
+            Vec::new()
+        };
     }
-    Some(found)
+    Some(Variants { found, exclusive })
 }
 
 /// Each of `left` merged with each of `right`; `None` past [`MAX_BRANCHES`].
@@ -225,16 +235,25 @@ mod tests {
         let variant = |tag: &str| {
             json!({
                 "properties": {"t": {"const": tag}, "id": {"type": "integer"}},
-                "required": ["t", "id"],
+                "required": ["id", "t"],
                 "type": "object"
             })
         };
         // A variant no object fits (text, `null`) is left out; one named in `$defs` is taken
-        // apart.
+        // apart, and its `anyOf` makes the whole one.
         assert_eq!(
-            lifted(schema.clone())["oneOf"],
+            lifted(schema.clone())["anyOf"],
             json!([variant("a"), variant("c")])
         );
+        let exclusive = json!({"properties": {"id": {}}, "oneOf": [tagged("a"), tagged("b")]});
+        assert_eq!(lifted(exclusive)["oneOf"].as_array().map(Vec::len), Some(2));
+        // A tagged and an untagged enum flattened together: a `oneOf` beside an `anyOf`.
+        let both = json!({
+            "properties": {"id": {}},
+            "oneOf": [tagged("a"), tagged("b")],
+            "anyOf": [{"properties": {"x": {}}}, {"properties": {"y": {}}}]
+        });
+        assert_eq!(lifted(both)["anyOf"].as_array().map(Vec::len), Some(4));
         assert_eq!(lifted(schema.clone())["description"], "A command.");
         assert!(lifted(schema)["type"].is_null());
         // Two unions of 16 pair into 256 variants; three, into too many.
@@ -245,7 +264,8 @@ mod tests {
                 "allOf": vec![json!({"oneOf": union}); parts]
             })
         };
-        assert_eq!(lifted(flattened(2))["anyOf"].as_array().unwrap().len(), 256);
+        // Two tagged enums pair into variants as exclusive as theirs.
+        assert_eq!(lifted(flattened(2))["oneOf"].as_array().unwrap().len(), 256);
         assert_eq!(lifted(flattened(3)), flattened(3));
         // Nothing but text: left as it is.
         let text = json!({"properties": {}, "oneOf": [{"type": "string"}]});
