@@ -789,8 +789,11 @@ async fn cursor_move(
     step: std::num::NonZeroI32,
     /// How many lines, either way, if not one.
     lines: Option<std::num::NonZeroI8>,
+    /// How many pages back, at least three.
+    #[schemars(range(max = -3))]
+    back: std::num::NonZeroI16,
 ) -> String {
-    format!("{step} {lines:?}")
+    format!("{step} {lines:?} {back}")
 }
 
 #[tokio::test]
@@ -806,11 +809,19 @@ async fn a_signed_non_zero_integer_is_advertised_as_the_ranges_either_side_of_ze
         // A keyword neither OpenAI's strict mode nor Gemini takes.
         assert!(!exported.contains("\"not\""), "{provider:?}: {exported}");
     }
-    let ran = outcome(&registry, "cursor_move", json!({"step": -3, "lines": 2}));
-    assert_eq!(ran.await.as_deref(), Ok("-3 Some(2)"));
-    let refused = outcome(&registry, "cursor_move", json!({"step": 0, "lines": 0}))
-        .await
-        .unwrap_err();
+    let ran = outcome(
+        &registry,
+        "cursor_move",
+        json!({"step": -3, "lines": 2, "back": -3}),
+    );
+    assert_eq!(ran.await.as_deref(), Ok("-3 Some(2) -3"));
+    let refused = outcome(
+        &registry,
+        "cursor_move",
+        json!({"step": 0, "lines": 0, "back": -2}),
+    )
+    .await
+    .unwrap_err();
     assert_eq!(
         faults(&refused),
         [
@@ -822,6 +833,8 @@ async fn a_signed_non_zero_integer_is_advertised_as_the_ranges_either_side_of_ze
                 "lines",
                 "expected i8 at most -1 or i8 at least 1 or null, received 0"
             ),
+            // The schema's own bound, tighter than the type's, is kept.
+            fault("back", "expected -32768 to -3, received -2"),
         ]
     );
 }

@@ -313,10 +313,10 @@ async fn an_enum_or_a_struct_that_flattens_one_is_taken_as_the_whole_input_over_
     assert!(
         errors[0].problem.contains(
             "the input's schema has `oneOf` at the top (an `#[input]` enum, an `#[input]` \
-             struct that flattens one, or a rule across fields), which OpenAI refuses: it takes \
-             one plain object there; take the enum as a parameter of its own (`action: \
-             Action`), hold the rule in the handler, or leave OpenAI out of the registry's \
-             providers (`.providers([Provider::Mcp])`)"
+             struct that flattens one, or a rule across fields), and OpenAI takes one plain \
+             object there; take the enum as a parameter of its own (`action: Action`), or in a \
+             schema of your own hold the rule in the handler, or leave OpenAI out of the \
+             registry's providers (`.providers([Provider::Mcp])`)"
         ),
         "{}",
         errors[0].problem

@@ -389,7 +389,9 @@ async fn gemini_is_shown_options_of_unions_sets_and_tuples_in_its_subset_and_the
     let refused = tool_tests::outcome(
         &registry,
         "kinds_stock",
-        json!({"size": "Small", "shape": null, "tags": ["a", "a"], "at": [1, 2], "place": [3, "x"]}),
+        json!({
+            "size": "Small", "shape": null, "tags": ["a", "a"], "at": [1, 2], "place": [3, "x"]
+        }),
     )
     .await
     .unwrap_err();

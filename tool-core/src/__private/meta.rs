@@ -63,11 +63,20 @@ impl Declared {
             true => (field.get("items")?, format!("{}[]", self.field)),
             false => (field, self.field.to_owned()),
         };
-        let types: Vec<&str> = match schema.get("type") {
-            Some(Value::String(one)) => vec![one.as_str()],
-            Some(Value::Array(many)) => many.iter().filter_map(Value::as_str).collect(),
-            _ => Vec::new(),
-        };
+        // A union's branches carry the rule too (a signed non-zero integer is the ranges
+        // either side of zero, each bounded as the rule says).
+        let branches = ["anyOf", "oneOf"]
+            .into_iter()
+            .filter_map(|union| schema.get(union)?.as_array())
+            .flatten();
+        let types: Vec<&str> = std::iter::once(schema)
+            .chain(branches)
+            .flat_map(|schema| match schema.get("type") {
+                Some(Value::String(one)) => vec![one.as_str()],
+                Some(Value::Array(many)) => many.iter().filter_map(Value::as_str).collect(),
+                _ => Vec::new(),
+            })
+            .collect();
         if types.iter().any(|each| self.needs.contains(each)) {
             return None;
         }

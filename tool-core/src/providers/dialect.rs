@@ -492,22 +492,27 @@ fn gemini_form(
         }
     }
     // A tuple: Gemini has no form for items by position, so its items are each any of the
-    // items' schemas, and there are as many as it has (the parser holds each to its own).
+    // positions' schemas (and of `items`', past them), the parser holding each to its own.
+    // Where items past the positions may be anything, Gemini is told nothing of the items.
     if let Some(Value::Array(positions)) = map.remove("prefixItems") {
-        let mut kinds: Vec<Value> = Vec::new();
-        for position in positions {
-            if !kinds.contains(&position) {
-                kinds.push(position);
+        let rest = map.remove("items");
+        let closed = matches!(rest, Some(Value::Bool(false)))
+            || (map.get("maxItems").and_then(Value::as_u64))
+                .is_some_and(|most| most <= positions.len() as u64);
+        let open_rest = rest.filter(Value::is_object);
+        if closed || open_rest.is_some() {
+            let mut kinds: Vec<Value> = Vec::new();
+            for kind in positions.into_iter().chain(open_rest) {
+                if !kinds.contains(&kind) {
+                    kinds.push(kind);
+                }
             }
+            let items = match kinds.len() {
+                1 => kinds.remove(0),
+                _ => serde_json::json!({ "anyOf": kinds }),
+            };
+            map.insert("items".into(), items);
         }
-        let count = kinds.len();
-        map.entry("minItems").or_insert(count.into());
-        map.entry("maxItems").or_insert(count.into());
-        let items = match kinds.len() {
-            1 => kinds.remove(0),
-            _ => serde_json::json!({ "anyOf": kinds }),
-        };
-        map.insert("items".into(), items);
     }
     // Gemini refuses the keyword; the parser still refuses a repeated item.
     map.remove("uniqueItems");
@@ -534,4 +539,51 @@ fn gemini_form(
         map.remove("format");
     }
     merged
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn gemini_is_told_a_tuple_s_items_as_far_as_they_are_known() {
+        let gemini_of = |items: Value| {
+            let schema = json!({"type": "object", "properties": {"t": items}});
+            Value::Object(gemini(schema.as_object().unwrap()).unwrap())["properties"]["t"].clone()
+        };
+        // Closed: any of the positions' kinds, as many as the schema says.
+        let pair = gemini_of(json!({
+            "type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}],
+            "minItems": 2, "maxItems": 2
+        }));
+        assert_eq!(
+            pair["items"]["anyOf"].as_array().map(Vec::len),
+            Some(2),
+            "{pair}"
+        );
+        assert_eq!(
+            (&pair["minItems"], &pair["maxItems"]),
+            (&json!(2), &json!(2))
+        );
+        // Items past the positions of a kind of their own: that kind too, no count made up.
+        let rest = gemini_of(json!({
+            "type": "array", "prefixItems": [{"type": "string"}], "items": {"type": "integer"}
+        }));
+        assert_eq!(
+            rest["items"]["anyOf"].as_array().map(Vec::len),
+            Some(2),
+            "{rest}"
+        );
+        assert!(
+            rest.get("minItems").is_none() && rest.get("maxItems").is_none(),
+            "{rest}"
+        );
+        // Items past the positions of any kind: nothing said of the items.
+        let open = gemini_of(json!({"type": "array", "prefixItems": [{"type": "string"}]}));
+        assert!(
+            open.get("items").is_none() && open.get("prefixItems").is_none(),
+            "{open}"
+        );
+    }
 }

@@ -287,10 +287,10 @@ fn inlined(
     if let (Some(union), false) = (union, provider == Provider::Mcp) {
         return Err(refused(format!(
             "the input's schema has `{union}` at the top (an `#[input]` enum, an `#[input]` \
-             struct that flattens one, or a rule across fields), which {provider} refuses: it \
-             takes one plain object there; take the enum as a parameter of its own (`action: \
-             Action`), hold the rule in the handler, or leave {provider} out of the \
-             registry's providers (`.providers([Provider::Mcp])`)"
+             struct that flattens one, or a rule across fields), and {provider} takes one \
+             plain object there; take the enum as a parameter of its own (`action: Action`), \
+             or in a schema of your own hold the rule in the handler, or leave {provider} out \
+             of the registry's providers (`.providers([Provider::Mcp])`)"
         )));
     }
     dialect::exportable(&definition.input_schema, recursion)

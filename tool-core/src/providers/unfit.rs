@@ -74,8 +74,9 @@ pub(crate) fn unenforceable(schema: &Map<String, Value>) -> Vec<(String, String)
         if let Some(Value::Object(fields)) = map.get("properties")
             && map.get("additionalProperties") == Some(&Value::Bool(false))
             && let Some(union) = ["oneOf", "anyOf", "allOf"].into_iter().find(|union| {
-                (map.get(*union).and_then(Value::as_array))
-                    .is_some_and(|branches| names_others(branches, fields, schema, 8))
+                (map.get(*union).and_then(Value::as_array)).is_some_and(|branches| {
+                    names_others(branches, fields, walk::Root::new(schema), &mut Vec::new())
+                })
             })
         {
             found.push((path.clone(), fields_beside_union(union)));
@@ -97,18 +98,22 @@ pub(crate) fn unenforceable(schema: &Map<String, Value>) -> Vec<(String, String)
 
 /// Whether a branch of `branches`, or of a union within one, names a field `fields` does not:
 /// a variant's own, which the object around it, closed, refuses (a branch that only asks for
-/// some of the object's fields, `{"required": ["phone"]}`, names none).
-fn names_others(
-    branches: &[Value],
+/// some of the object's fields, `{"required": ["phone"]}`, names none). Each definition is
+/// looked into once: `followed` holds those already looked into, which named none.
+fn names_others<'s>(
+    branches: &'s [Value],
     fields: &Map<String, Value>,
-    schema: &Map<String, Value>,
-    depth: usize,
+    root: walk::Root<'s>,
+    followed: &mut Vec<&'s str>,
 ) -> bool {
-    let Some(depth) = depth.checked_sub(1) else {
-        return false;
-    };
-    let root = walk::Root::new(schema);
     branches.iter().any(|branch| {
+        let reference = branch.get("$ref").and_then(Value::as_str);
+        if let Some(reference) = reference {
+            if followed.contains(&reference) {
+                return false;
+            }
+            followed.push(reference);
+        }
         let Some(branch) = root.deref(branch) else {
             return false;
         };
@@ -117,7 +122,7 @@ fn names_others(
         named
             || ["oneOf", "anyOf", "allOf"].into_iter().any(|union| {
                 (branch.get(union).and_then(Value::as_array))
-                    .is_some_and(|within| names_others(within, fields, schema, depth))
+                    .is_some_and(|within| names_others(within, fields, root, followed))
             })
     })
 }
@@ -127,11 +132,11 @@ fn names_others(
 /// be, and closed as they stand each would refuse the other's fields.
 fn fields_beside_union(union: &str) -> String {
     format!(
-        "this object's fields sit beside a `{union}` of objects (a `#[serde(flatten)]`ed \
-         enum) whose variants the registry could not each write with the object's fields \
-         (more than 256 pairings of variants, or enums within enums more than 8 deep), and \
-         closed, each would refuse the other's fields, so no call would fit; flatten fewer \
-         enums, or take the enum as a field of its own"
+        "this object's fields sit beside `{union}` of objects (a `#[serde(flatten)]`ed enum) \
+         whose variants the registry could not each write with the object's fields (more \
+         than 256 pairings of variants, enums within enums more than 8 deep, or a variant of \
+         a kind it does not take apart), and closed, the object refuses each variant's own \
+         fields; flatten fewer enums, or take the enum as a field of its own"
     )
 }
 
@@ -186,5 +191,40 @@ fn says_nothing(schema: &Value) -> bool {
         .iter()
         .any(|key| map.contains_key(*key)),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_object_closed_beside_variants_of_their_own_fields_is_refused_each_definition_once() {
+        // Twelve variants holding the enum again, and one with a field of its own: each
+        // definition looked into once, not twelve times over at each depth.
+        let mut holding: Vec<Value> = vec![json!({"$ref": "#/$defs/Nest"}); 12];
+        holding.push(json!({"properties": {"depth": {}}}));
+        let schema = json!({
+            "type": "object",
+            "properties": {"id": {"type": "integer"}},
+            "additionalProperties": false,
+            "anyOf": [{"$ref": "#/$defs/Nest"}],
+            "$defs": {"Nest": {"anyOf": holding}}
+        });
+        let found = unenforceable(schema.as_object().unwrap());
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].1.contains("sit beside `anyOf` of objects"),
+            "{found:?}"
+        );
+        // A branch that only asks for some of the object's own fields is no variant.
+        let asks = json!({
+            "type": "object",
+            "properties": {"phone": {"type": "string"}, "email": {"type": "string"}},
+            "additionalProperties": false,
+            "anyOf": [{"required": ["phone"]}, {"required": ["email"]}]
+        });
+        assert_eq!(unenforceable(asks.as_object().unwrap()), []);
     }
 }

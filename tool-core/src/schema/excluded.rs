@@ -10,8 +10,8 @@ use serde_json::{Map, Value, json};
 
 /// `map`, an integer schema with `"not": {"const": n}` for an integer `n`, made one with
 /// `anyOf` the integers below `n` and those above it, each with the schema's format and
-/// bounds (only one of them where `n` is at the schema's own bound; `null` too for an
-/// `Option`).
+/// bounds (`null` too for an `Option`); where `n` is at or past the schema's own bound, the
+/// one range left.
 pub(super) fn split_around(map: &mut Map<String, Value>) {
     let kinds = match map.get("type") {
         Some(Value::Array(kinds)) => kinds.iter().collect(),
@@ -43,18 +43,31 @@ pub(super) fn split_around(map: &mut Map<String, Value>) {
         range.extend(maximum.map(|maximum| ("maximum".to_owned(), maximum)));
         Value::Object(range)
     };
-    let bound = |bound: &Option<Value>| bound.as_ref().and_then(Value::as_i64);
+    // Each range keeps the schema's own bound where it is the tighter (`range(min = 3)` on a
+    // `NonZeroI32` is the integers from 3 alone).
+    let low = minimum.as_ref().and_then(Value::as_i64);
+    let high = maximum.as_ref().and_then(Value::as_i64);
     let mut ranges = Vec::with_capacity(3);
-    if bound(&minimum).is_none_or(|minimum| minimum < left_out) {
-        ranges.push(range(minimum.clone(), Some((left_out - 1).into())));
+    let below = high.map_or(left_out - 1, |high| high.min(left_out - 1));
+    if low.is_none_or(|low| low <= below) {
+        ranges.push(range(minimum.clone(), Some(below.into())));
     }
-    if bound(&maximum).is_none_or(|maximum| maximum > left_out) {
-        ranges.push(range(Some((left_out + 1).into()), maximum.clone()));
+    let above = low.map_or(left_out + 1, |low| low.max(left_out + 1));
+    if high.is_none_or(|high| high >= above) {
+        ranges.push(range(Some(above.into()), maximum.clone()));
+    }
+    map.shift_remove("not");
+    // One range is the schema itself, its type as it was (`null` too for an `Option`).
+    if let [Value::Object(only)] = ranges.as_mut_slice() {
+        map.extend(std::mem::take(only));
+        if null {
+            map.insert("type".into(), json!(["integer", "null"]));
+        }
+        return;
     }
     if null {
         ranges.push(json!({"type": "null"}));
     }
-    map.shift_remove("not");
     map.insert("anyOf".into(), Value::Array(ranges));
 }
 
@@ -93,9 +106,14 @@ mod tests {
         assert_eq!(optional["anyOf"][2], json!({"type": "null"}));
         // At a bound, one range; anything else is left as it is.
         let at_bound = json!({"type": "integer", "minimum": 0, "not": {"const": 0}});
+        assert_eq!(split(at_bound), json!({"type": "integer", "minimum": 1}));
+        // A bound tighter than the type's is kept: from 3, or up to -3, alone.
+        let from_three = json!({"type": "integer", "minimum": 3, "not": {"const": 0}});
+        assert_eq!(split(from_three), json!({"type": "integer", "minimum": 3}));
+        let below = json!({"type": ["integer", "null"], "maximum": -3, "not": {"const": 0}});
         assert_eq!(
-            split(at_bound)["anyOf"],
-            json!([{"type": "integer", "minimum": 1}])
+            split(below),
+            json!({"type": ["integer", "null"], "maximum": -3})
         );
         for kept in [
             json!({"type": "string", "not": {"const": "a"}}),

@@ -37,7 +37,8 @@ pub(super) fn lift_union(map: &mut Map<String, Value>, definitions: Option<&Valu
         .filter_map(|keyword| Some(((*keyword).to_owned(), map.get(*keyword)?.clone())))
         .collect();
     let Some(Variants { found, exclusive }) =
-        branches(&union, definitions, MAX_DEPTH).filter(|variants| !variants.found.is_empty())
+        branches(&union, definitions, &mut Vec::new(), MAX_DEPTH)
+            .filter(|variants| !variants.found.is_empty())
     else {
         return;
     };
@@ -86,22 +87,38 @@ struct Variants {
 /// together, each part of an `allOf`), each taken apart in turn and merged, with what `schema`
 /// says beside them; `schema` itself where it is an object and no union, and none where it is
 /// no object (a unit variant written as text, `null`: no object fits it). A `$ref` to a
-/// definition that is a union, or an object beside one, is taken apart too. `None` where it
-/// cannot say (too deep), or there would be more than [`MAX_BRANCHES`].
-fn branches(
+/// definition that is a union, or an object beside one, is taken apart too, once on each way
+/// (`open` holds those being taken apart). `None` where it cannot say (too deep), or there
+/// would be more than [`MAX_BRANCHES`].
+fn branches<'d>(
     schema: &Map<String, Value>,
-    definitions: Option<&Value>,
+    definitions: Option<&'d Value>,
+    open: &mut Vec<&'d str>,
     depth: usize,
 ) -> Option<Variants> {
     let depth = depth.checked_sub(1)?;
     let named = (schema.get("$ref").and_then(Value::as_str))
         .and_then(walk::definition_name)
-        .and_then(|name| definitions?.get(name)?.as_object())
-        .filter(|named| UNIONS.iter().any(|union| named.contains_key(*union)));
-    if let Some(named) = named {
+        .and_then(|name| {
+            let (name, named) = definitions?.as_object()?.get_key_value(name)?;
+            Some((name.as_str(), named.as_object()?))
+        })
+        .filter(|(_, named)| UNIONS.iter().any(|union| named.contains_key(*union)));
+    if let Some((name, named)) = named {
+        // A variant that holds the enum again (`Neg(Box<Expr>)`, flattened) is read from the
+        // same fields: it adds no object the enum's others do not.
+        if open.contains(&name) {
+            return Some(Variants {
+                found: Vec::new(),
+                exclusive: true,
+            });
+        }
         let mut beside = schema.clone();
         beside.remove("$ref");
-        let within = branches(named, definitions, depth)?;
+        open.push(name);
+        let within = branches(named, definitions, open, depth);
+        open.pop();
+        let within = within?;
         let found = (within.found.into_iter())
             .map(|branch| merged(branch, &beside))
             .collect();
@@ -125,7 +142,14 @@ fn branches(
         };
         union = true;
         let mut taken_apart = |branch: &Value| {
-            let within = branches(branch.as_object()?, definitions, depth)?;
+            // `true` is any object, the object's own fields alone; `false`, none.
+            let within = match branch {
+                Value::Bool(any) => Variants {
+                    found: (*any).then(Map::new).into_iter().collect(),
+                    exclusive: true,
+                },
+                branch => branches(branch.as_object()?, definitions, open, depth)?,
+            };
             exclusive &= within.exclusive;
             Some(within.found)
         };
@@ -267,6 +291,23 @@ mod tests {
         // Two tagged enums pair into variants as exclusive as theirs.
         assert_eq!(lifted(flattened(2))["oneOf"].as_array().unwrap().len(), 256);
         assert_eq!(lifted(flattened(3)), flattened(3));
+        // A variant holding the enum again, as a flattened `Neg(Box<Expr>)` is read, adds
+        // nothing; twelve of them are not taken apart twelve times over.
+        let mut holding: Vec<Value> = vec![json!({"$ref": "#/$defs/Nest"}); 12];
+        holding.push(json!({"properties": {"depth": {}}, "required": ["depth"]}));
+        let nest = json!({
+            "properties": {"id": {}},
+            "required": ["id"],
+            "anyOf": [{"$ref": "#/$defs/Nest"}],
+            "$defs": {"Nest": {"anyOf": holding}}
+        });
+        let nested = lifted(nest);
+        let variants = nested["anyOf"].as_array().unwrap();
+        assert_eq!(variants.len(), 1, "{nested}");
+        assert_eq!(variants[0]["required"], json!(["id", "depth"]));
+        // `true` is the object's own fields alone.
+        let open = json!({"properties": {"a": {}}, "anyOf": [true, {"properties": {"b": {}}}]});
+        assert_eq!(lifted(open)["anyOf"].as_array().map(Vec::len), Some(2));
         // Nothing but text: left as it is.
         let text = json!({"properties": {}, "oneOf": [{"type": "string"}]});
         assert_eq!(lifted(text.clone()), text);

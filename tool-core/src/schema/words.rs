@@ -87,7 +87,11 @@ impl<'s> Words<'s> {
         let keywords = Keywords::of(map);
         let numeric = (keywords.types.and_then(Value::as_str))
             .is_some_and(|kind| kind == "integer" || kind == "number");
-        if let Some(bounds) = range(keywords.bounds_beyond_type(), "").filter(|_| numeric) {
+        let (least, most) = keywords.bounds_beyond_type();
+        // A `u128`'s `0`, which its name says (no 64-bit number holds its greatest).
+        let unsigned = keywords.format.is_some_and(|format| format == "uint128");
+        let least = least.filter(|least| !(unsigned && least.as_u64() == Some(0)));
+        if let Some(bounds) = range((least, most), "").filter(|_| numeric) {
             out.push(' ');
             out.push_str(&bounds);
         }
@@ -259,4 +263,37 @@ fn write_json(value: &Value, out: &mut String) {
 struct Open<'s> {
     refs: [&'s str; MAX_NESTED_SCHEMAS],
     len: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_branch_says_its_range_where_its_type_does_not() {
+        let root = Map::new();
+        let words = Words::new(&root);
+        for (branch, said) in [
+            (
+                json!({"type": "integer", "format": "int8", "maximum": -1, "minimum": -128}),
+                "i8 at most -1",
+            ),
+            (
+                json!({"type": "integer", "format": "uint8", "minimum": 0, "maximum": 255}),
+                "u8",
+            ),
+            (
+                json!({"type": "integer", "format": "uint128", "minimum": 0}),
+                "u128",
+            ),
+            (
+                json!({"type": "number", "minimum": 0.5, "maximum": 1.5}),
+                "number 0.5 to 1.5",
+            ),
+            (json!({"type": "string", "minLength": 2}), "string"),
+        ] {
+            assert_eq!(words.of_branch(&branch), said, "{branch}");
+        }
+    }
 }
