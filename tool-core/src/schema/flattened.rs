@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 use super::walk;
 
 /// The most branches a lifted union is given: past it (three flattened enums of seven
-/// variants), the object is left as schemars wrote it.
+/// variants), the object is left as schemars wrote it, and refused when the registry is made.
 const MAX_BRANCHES: usize = 256;
 
 /// How deep unions within unions are taken apart.
