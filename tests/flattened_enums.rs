@@ -617,3 +617,67 @@ fn enums_flattened_into_too_many_pairings_are_refused_when_the_registry_is_made(
         "{errors:?}"
     );
 }
+
+/// A kind whose first variant names a field the struct around it names too.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(tag = "type")]
+#[allow(dead_code)]
+enum Shadowed {
+    /// Never read: serde gives `id` to the struct, and misses it here.
+    A {
+        /// A name.
+        id: String,
+    },
+    /// Read.
+    B,
+}
+
+/// A number beside a kind that names it too.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct Clash {
+    /// Its number.
+    id: u32,
+    /// Its kind.
+    #[serde(flatten)]
+    kind: Shadowed,
+}
+
+/// Takes a clash.
+#[tool]
+async fn clash_take(
+    /// The clash.
+    clash: Clash,
+) -> String {
+    format!("{clash:?}")
+}
+
+#[tokio::test]
+async fn a_variant_requiring_a_field_the_struct_names_is_not_advertised() {
+    // serde itself refuses the variant whatever is sent.
+    let read = serde_json::from_value::<Clash>(json!({"id": 1, "type": "A"}));
+    assert!(read.unwrap_err().to_string().contains("missing field `id`"));
+    let registry = Registry::builder().tool(ClashTake).build().unwrap();
+    let exported = json!(registry.export(Provider::Mcp).unwrap());
+    // The one variant read is the struct itself.
+    let clash = &exported[0]["inputSchema"]["properties"]["clash"];
+    assert_eq!(clash["properties"]["type"]["const"], "B", "{clash}");
+    assert_eq!(clash["properties"]["id"]["type"], "integer", "{clash}");
+    let ran = outcome(
+        &registry,
+        "clash_take",
+        json!({"clash": {"id": 1, "type": "B"}}),
+    );
+    assert_eq!(ran.await.as_deref(), Ok("Clash { id: 1, kind: B }"));
+    let refused = outcome(
+        &registry,
+        "clash_take",
+        json!({"clash": {"id": 1, "type": "A"}}),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [fault("clash.type", "expected \"B\", received \"A\"")]
+    );
+}

@@ -53,8 +53,23 @@ pub(super) fn lift_union(map: &mut Map<String, Value>, definitions: Option<&Valu
     if let Some(others) = map.shift_remove("unevaluatedProperties") {
         own.insert("additionalProperties".into(), others);
     }
-    // serde reads a field the object names as the object's, whatever a variant names.
-    let lifted: Vec<Value> = (found.iter())
+    // serde reads a field the object names as the object's, whatever a variant names: a
+    // variant that requires one of them is never read (serde misses it), and is left out,
+    // unless every variant is (the registry then advertises what serde refuses, as before).
+    let names = own.get("properties").and_then(Value::as_object);
+    let readable = |variant: &&Map<String, Value>| {
+        let required = variant.get("required").and_then(Value::as_array);
+        !(required.into_iter().flatten()).any(|name| {
+            (name.as_str()).is_some_and(|name| names.is_some_and(|names| names.contains_key(name)))
+        })
+    };
+    let read: Vec<&Map<String, Value>> = found.iter().filter(readable).collect();
+    let read = if read.is_empty() {
+        found.iter().collect()
+    } else {
+        read
+    };
+    let lifted: Vec<Value> = (read.into_iter())
         .map(|variant| Value::Object(merged(own.clone(), variant)))
         .collect();
     for keyword in UNIONS
@@ -72,7 +87,16 @@ pub(super) fn lift_union(map: &mut Map<String, Value>, definitions: Option<&Valu
     // checker names the tags it expects; a union with an `anyOf` in it takes the first that
     // fits, as serde reads an untagged enum.
     let keyword = if exclusive { "oneOf" } else { "anyOf" };
-    map.insert(keyword.to_owned(), Value::Array(lifted));
+    match <[Value; 1]>::try_from(lifted) {
+        // One variant is the object itself (the object's own words kept).
+        Ok([Value::Object(only)]) => {
+            for (keyword, value) in only {
+                map.entry(keyword).or_insert(value);
+            }
+        }
+        Ok([only]) => drop(map.insert(keyword.to_owned(), Value::Array(vec![only]))),
+        Err(lifted) => drop(map.insert(keyword.to_owned(), Value::Array(lifted))),
+    }
 }
 
 /// The objects a schema takes, and whether no two of them take the same value as far as the
@@ -301,10 +325,22 @@ mod tests {
             "anyOf": [{"$ref": "#/$defs/Nest"}],
             "$defs": {"Nest": {"anyOf": holding}}
         });
+        // One variant left: the object itself.
         let nested = lifted(nest);
-        let variants = nested["anyOf"].as_array().unwrap();
-        assert_eq!(variants.len(), 1, "{nested}");
-        assert_eq!(variants[0]["required"], json!(["id", "depth"]));
+        assert_eq!(nested["required"], json!(["id", "depth"]), "{nested}");
+        assert!(nested.get("anyOf").is_none(), "{nested}");
+        // A variant requiring a field the object names is never read: serde gives the field
+        // to the object.
+        let shadowed = json!({
+            "properties": {"id": {"type": "integer"}},
+            "oneOf": [
+                {"properties": {"t": {"const": "a"}, "id": {"type": "string"}}, "required": ["t", "id"]},
+                tagged("b")
+            ]
+        });
+        let read = lifted(shadowed);
+        assert_eq!(read["properties"]["t"]["const"], "b", "{read}");
+        assert!(read.get("oneOf").is_none(), "{read}");
         // `true` is the object's own fields alone.
         let open = json!({"properties": {"a": {}}, "anyOf": [true, {"properties": {"b": {}}}]});
         assert_eq!(lifted(open)["anyOf"].as_array().map(Vec::len), Some(2));
