@@ -55,7 +55,7 @@ pub(super) fn lift_union(map: &mut Map<String, Value>, definitions: Option<&Valu
     }
     // serde reads a field the object names as the object's, whatever a variant names: a
     // variant that requires one of them is never read (serde misses it), and is left out,
-    // unless every variant is (the registry then advertises what serde refuses, as before).
+    // unless every variant is (the type is then one serde never reads, and says so itself).
     let names = own.get("properties").and_then(Value::as_object);
     let readable = |variant: &&Map<String, Value>| {
         let required = variant.get("required").and_then(Value::as_array);
