@@ -50,7 +50,7 @@ use super::leads::{Leads, reachable};
 use super::least::{
     MAX_LEAST_DEPTH, NIL_UUID, least, least_fields, least_key, refused_value, size,
 };
-use super::path::{Path, leave_out};
+use super::path::{Path, leave_out, within};
 use super::plan::Plan;
 use super::unknown_variant::variants;
 use super::{Read, without_position};
@@ -416,10 +416,7 @@ impl<'s> Asker<'s, '_, '_, '_> {
         let refused = (values.and_then(|values| refused_value(values, self.root))).map(with);
         let mut entry_at = Path(path.clone());
         entry_at.push_field(key);
-        let at_value = |at: &str| {
-            (at.strip_prefix(entry_at.0.as_str()))
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
-        };
+        let at_value = |at: &str| within(at, &entry_at.0);
         let mut integers = true;
         for reversed in [false, true] {
             let as_integer =

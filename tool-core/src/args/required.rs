@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 use super::Read;
 use super::guard::Findings;
 use super::least::{MAX_LEAST_DEPTH, least, least_key};
-use super::path::Path;
+use super::path::{Path, within};
 use super::plan::Plan;
 use crate::schema::keywords::{admits_null, only_solid_branch};
 use crate::schema::walk::{Lookup, Root};
@@ -186,12 +186,8 @@ impl<'s> Asker<'s, '_, '_> {
     /// Whether the type is seen refusing a `null` at the field the outline leads to.
     fn refuses_null_here(&mut self) -> bool {
         let path = self.path();
-        let here = |at: &str| {
-            at.strip_prefix(path.0.as_str())
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
-        };
         self.read_at(Value::Null)
-            .is_err_and(|(at, _)| here(&at) || self.key_refused(&at))
+            .is_err_and(|(at, _)| within(&at, &path.0) || self.key_refused(&at))
     }
 
     /// The path of the outline's end, as a traced read writes it.
