@@ -281,8 +281,7 @@ fn inlined(
     };
     // Each takes one plain object at the top of a tool's parameters, and refuses the whole
     // request (OpenAI, Anthropic) or is shown nothing to send (Gemini) for a union there.
-    let union = ["oneOf", "anyOf", "allOf"]
-        .into_iter()
+    let union = (crate::schema::keywords::UNIONS.into_iter())
         .find(|union| definition.input_schema.contains_key(*union));
     if let (Some(union), false) = (union, provider == Provider::Mcp) {
         return Err(refused(format!(

@@ -73,7 +73,7 @@ pub(crate) fn unenforceable(schema: &Map<String, Value>) -> Vec<(String, String)
         }
         if let Some(Value::Object(fields)) = map.get("properties")
             && map.get("additionalProperties") == Some(&Value::Bool(false))
-            && let Some(union) = ["oneOf", "anyOf", "allOf"].into_iter().find(|union| {
+            && let Some(union) = keywords::UNIONS.into_iter().find(|union| {
                 (map.get(*union).and_then(Value::as_array)).is_some_and(|branches| {
                     names_others(branches, fields, walk::Root::new(schema), &mut Vec::new())
                 })
@@ -120,7 +120,7 @@ fn names_others<'s>(
         let named = (branch.get("properties").and_then(Value::as_object))
             .is_some_and(|named| named.keys().any(|name| !fields.contains_key(name)));
         named
-            || ["oneOf", "anyOf", "allOf"].into_iter().any(|union| {
+            || keywords::UNIONS.into_iter().any(|union| {
                 (branch.get(union).and_then(Value::as_array))
                     .is_some_and(|within| names_others(within, fields, root, followed))
             })

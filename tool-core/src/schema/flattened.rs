@@ -13,6 +13,7 @@
 
 use serde_json::{Map, Value};
 
+use super::keywords::UNIONS;
 use super::walk;
 
 /// The most branches a lifted union is given: past it (three flattened enums of seven
@@ -21,9 +22,6 @@ const MAX_BRANCHES: usize = 256;
 
 /// How deep unions within unions are taken apart.
 const MAX_DEPTH: usize = 8;
-
-/// The keywords of a union beside an object's fields.
-const UNIONS: [&str; 3] = ["oneOf", "anyOf", "allOf"];
 
 /// Writes `map`'s fields into each branch of the union beside them, if it has one, and lifts
 /// the union to be `map`'s own; `definitions` are the schema's `$defs`, where a flattened

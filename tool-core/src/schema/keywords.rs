@@ -105,6 +105,9 @@ impl<'s> Keywords<'s> {
     }
 }
 
+/// The keywords that join schemas, each a list of them: one of, any of, all of.
+pub(crate) const UNIONS: [&str; 3] = ["oneOf", "anyOf", "allOf"];
+
 /// Keywords that say something of a value without constraining it: what a schema may hold
 /// besides the ones the checker reads.
 const ANNOTATIONS: [&str; 13] = [
