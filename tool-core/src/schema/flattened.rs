@@ -218,11 +218,12 @@ fn product(
     )
 }
 
-/// `branch` with `own`'s fields beside its own (its own kept where both name one), both
-/// lists of required fields, and `own`'s word on other fields where it says none.
-fn merged(mut branch: Map<String, Value>, own: &Map<String, Value>) -> Map<String, Value> {
-    if let Some(Value::Object(fields)) = own.get("properties") {
-        let properties = (branch.entry("properties")).or_insert_with(|| Value::Object(Map::new()));
+/// `into` with `from`'s fields beside its own (its own kept where both name one), and both
+/// lists of required fields: a variant taking an object's fields, or an object those of the
+/// struct its `$ref` names.
+pub(super) fn take_fields(into: &mut Map<String, Value>, from: &Map<String, Value>) {
+    if let Some(Value::Object(fields)) = from.get("properties") {
+        let properties = (into.entry("properties")).or_insert_with(|| Value::Object(Map::new()));
         if let Value::Object(properties) = properties {
             for (name, field) in fields {
                 properties
@@ -231,8 +232,8 @@ fn merged(mut branch: Map<String, Value>, own: &Map<String, Value>) -> Map<Strin
             }
         }
     }
-    if let Some(Value::Array(names)) = own.get("required") {
-        let required = (branch.entry("required")).or_insert_with(|| Value::Array(Vec::new()));
+    if let Some(Value::Array(names)) = from.get("required") {
+        let required = (into.entry("required")).or_insert_with(|| Value::Array(Vec::new()));
         if let Value::Array(required) = required {
             for name in names {
                 if !required.contains(name) {
@@ -241,6 +242,12 @@ fn merged(mut branch: Map<String, Value>, own: &Map<String, Value>) -> Map<Strin
             }
         }
     }
+}
+
+/// `branch` with `own`'s fields beside its own (its own kept where both name one), both
+/// lists of required fields, and `own`'s word on other fields where it says none.
+fn merged(mut branch: Map<String, Value>, own: &Map<String, Value>) -> Map<String, Value> {
+    take_fields(&mut branch, own);
     for (keyword, value) in own {
         if !matches!(keyword.as_str(), "properties" | "required") {
             branch

@@ -172,25 +172,7 @@ fn take_in_reference(map: &mut Map<String, Value>, definitions: Option<&Value>) 
         return;
     };
     map.remove("$ref");
-    if let (Some(Value::Object(own)), Some(Value::Object(theirs))) =
-        (map.get_mut("properties"), target.get("properties"))
-    {
-        for (name, field) in theirs {
-            own.entry(name.clone()).or_insert_with(|| field.clone());
-        }
-    }
-    if let Some(Value::Array(theirs)) = target.get("required") {
-        let required = map
-            .entry("required")
-            .or_insert_with(|| Value::Array(Vec::new()));
-        if let Value::Array(own) = required {
-            for name in theirs {
-                if !own.contains(name) {
-                    own.push(name.clone());
-                }
-            }
-        }
-    }
+    flattened::take_fields(map, target);
     for others in ["additionalProperties", "patternProperties"] {
         if let Some(taken) = target.get(others) {
             map.entry(others).or_insert_with(|| taken.clone());
