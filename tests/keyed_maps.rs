@@ -850,8 +850,8 @@ fn a_map_keyed_by_numbers_its_type_reads_only_after_a_field_it_refuses_is_refuse
         assert_eq!(refused[0].0, map, "{refused:?}");
         let stopped = format!(
             "it sends the simplest value the schema allows for each field, and the type \
-             refused the one at `{at}` (invalid socket address syntax) and did not read the map \
-             without it; key the map by `String`"
+             refused the value at `{at}` (invalid socket address syntax) and reads the map only \
+             after that field; key the map by `String`"
         );
         assert!(refused[0].1.contains(&stopped), "{refused:?}");
     }

@@ -115,8 +115,8 @@ fn unasked_at(at: &str, error: &str) -> String {
     format!(
         "this map's keys are numbers, and the registry could not check that the input type \
          reads them from a call: to check, it sends the simplest value the schema allows for \
-         each field, and the type refused the one at `{at}` ({error}) and did not read the map \
-         without it; key the map by `String` and read the numbers in the handler"
+         each field, and the type refused the value at `{at}` ({error}) and reads the map only \
+         after that field; key the map by `String` and read the numbers in the handler"
     )
 }
 

@@ -132,11 +132,11 @@ fn names_others<'s>(
 /// be, and closed as they stand each would refuse the other's fields.
 fn fields_beside_union(union: &str) -> String {
     format!(
-        "this object's fields sit beside `{union}` of objects (a `#[serde(flatten)]`ed enum) \
-         whose variants the registry could not each write with the object's fields (more \
-         than 256 pairings of variants, enums within enums more than 8 deep, or a variant of \
-         a kind it does not take apart), and closed, the object refuses each variant's own \
-         fields; flatten fewer enums, or take the enum as a field of its own"
+        "this struct flattens an enum (`{union}` of its variants beside the struct's fields), \
+         and the registry could not write the struct's fields into each variant (more than 256 \
+         pairings of variants, enums within enums more than 8 deep, or a variant it cannot \
+         take apart); as it stands, every call sending a variant's own fields would be \
+         refused: flatten fewer enums, or make the enum a field of its own (`action: Action`)"
     )
 }
 
@@ -215,7 +215,9 @@ mod tests {
         let found = unenforceable(schema.as_object().unwrap());
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(
-            found[0].1.contains("sit beside `anyOf` of objects"),
+            found[0]
+                .1
+                .contains("(`anyOf` of its variants beside the struct's fields)"),
             "{found:?}"
         );
         // A branch that only asks for some of the object's own fields is no variant.
