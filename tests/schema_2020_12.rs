@@ -189,7 +189,8 @@ fn each_provider_gets_the_schema_in_a_form_that_keeps_its_meaning_or_refuses_it(
         assert!(
             error.contains(&format!(
                 "`contact` cannot be offered to {provider}: (arguments): the input's schema has \
-                 `allOf` at the top"
+                 `allOf` at the top, and {provider} takes one plain object there, but it cannot \
+                 be written as one (it is a rule across fields)"
             )),
             "{error}"
         );

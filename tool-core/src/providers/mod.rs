@@ -13,12 +13,14 @@
 //!
 //! Every export inlines the `$ref`s schemars writes for nested types. A recursive type cannot
 //! be inlined: MCP, OpenAI (not strict) and Anthropic keep a `$ref` to it in `$defs`; Gemini,
-//! which takes no `$ref`, refuses it. [`check`] finds everything a provider would refuse, so a
+//! which takes no `$ref`, refuses it. A union of objects at the top of an input is shown as
+//! one object (`flat_root.rs`). [`check`] finds everything a provider would refuse, so a
 //! registry refuses it when it is built.
 
 pub mod anthropic;
 pub(crate) mod describe;
 pub(crate) mod dialect;
+mod flat_root;
 // Read by the adapters (`crate::adapters`) only.
 #[cfg(any(test, feature = "rig", feature = "async-openai", feature = "genai"))]
 pub(crate) mod function;
@@ -265,12 +267,15 @@ pub fn export(definition: &ToolDefinition, provider: Provider) -> Result<Value, 
     }
 }
 
-/// The input schema with nested types inlined.
+/// The input schema with nested types inlined, and a union of objects at its top written as
+/// one object ([`flat_root`]).
 fn inlined(
     definition: &ToolDefinition,
     provider: Provider,
     recursion: Recursion,
 ) -> Result<Map<String, Value>, ExportError> {
+    let schema = dialect::exportable(&definition.input_schema, recursion)
+        .map_err(|error| ExportError::new(definition, Some(provider), error))?;
     let refused = |problem: String| {
         let path = "(arguments)".to_owned();
         ExportError::new(
@@ -279,21 +284,28 @@ fn inlined(
             dialect::SchemaError { path, problem },
         )
     };
-    // Each takes one plain object at the top of a tool's parameters, and refuses the whole
-    // request (OpenAI, Anthropic) or is shown nothing to send (Gemini) for a union there.
-    let union = (crate::schema::keywords::UNIONS.into_iter())
-        .find(|union| definition.input_schema.contains_key(*union));
-    if let (Some(union), false) = (union, provider == Provider::Mcp) {
-        return Err(refused(format!(
-            "the input's schema has `{union}` at the top (an `#[input]` enum, an `#[input]` \
-             struct that flattens one, or a rule across fields), and {provider} takes one \
-             plain object there; take the enum as a parameter of its own (`action: Action`), \
-             or in a schema of your own hold the rule in the handler, or leave {provider} out \
-             of the registry's providers (`.providers([Provider::Mcp])`)"
-        )));
+    // Each host takes one plain object at the top of a tool's parameters: OpenAI and Anthropic
+    // refuse the whole request for a union there, Gemini is shown nothing to send, and Claude's
+    // clients send MCP tools on to Anthropic. MCP itself allows one, so a union that cannot be
+    // written as one object is served to it as it is.
+    let cause = match flat_root::flat_root(&schema) {
+        Some(Ok(flat)) => return Ok(flat),
+        Some(Err(cause)) => cause,
+        None if schema.contains_key("allOf") => "it is a rule across fields".to_owned(),
+        None => return Ok(schema),
+    };
+    if provider == Provider::Mcp {
+        return Ok(schema);
     }
-    dialect::exportable(&definition.input_schema, recursion)
-        .map_err(|error| ExportError::new(definition, Some(provider), error))
+    let union = (crate::schema::keywords::UNIONS.into_iter())
+        .find(|union| schema.contains_key(*union))
+        .unwrap_or("allOf");
+    Err(refused(format!(
+        "the input's schema has `{union}` at the top, and {provider} takes one plain object \
+         there, but it cannot be written as one ({cause}); take the union as a parameter of \
+         its own (`action: Action`), or in a schema of your own hold the rule in the handler, \
+         or leave {provider} out of the registry's providers (`.providers([Provider::Mcp])`)"
+    )))
 }
 
 /// A reader's refusal for JSON that is not the call shape it expects.

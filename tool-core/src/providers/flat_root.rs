@@ -1,0 +1,279 @@
+//! A union of objects at the top of an input, shown to a host as one plain object.
+//!
+//! An `#[input]` enum, or an `#[input]` struct that flattens one, is a `oneOf` or `anyOf` of
+//! objects at the top of its schema. Anthropic refuses a whole request whose tools hold a union
+//! there, OpenAI refuses it too, Gemini is shown no parameters, and Claude's clients send MCP
+//! tools to Anthropic as they are, so one such tool stops every call of a session. Each host
+//! takes one object whose fields are every variant's instead: each field as its variants have
+//! it (a tag's values as one `enum`, kinds that differ as an `anyOf` of them), required where
+//! every variant requires it, closed as the variants are; the object's description lists each
+//! variant's fields. The registry still holds a call to the union, so nothing the object says
+//! goes unchecked, and a call that mixes variants is refused naming every variant's fields.
+
+use serde_json::{Map, Value, json};
+
+use crate::schema::keywords::is_annotation;
+
+/// What a union's branch may hold, beside annotations, to be one of the object's variants.
+const VARIANT_KEYWORDS: [&str; 4] = ["type", "properties", "required", "additionalProperties"];
+
+/// What the root may hold beside its union, beside annotations.
+const ROOT_KEYWORDS: [&str; 3] = ["type", "$schema", "$defs"];
+
+/// `schema` with the `oneOf` or `anyOf` at its top written as one object; `None` if it has
+/// none there; an error saying why if its branches cannot be said as one object.
+pub(crate) fn flat_root(schema: &Map<String, Value>) -> Option<Result<Map<String, Value>, String>> {
+    let (keyword, branches) = ["oneOf", "anyOf"]
+        .into_iter()
+        .find_map(|keyword| Some((keyword, schema.get(keyword)?)))?;
+    Some(flattened(schema, keyword, branches))
+}
+
+fn flattened(
+    schema: &Map<String, Value>,
+    keyword: &str,
+    branches: &Value,
+) -> Result<Map<String, Value>, String> {
+    let outside =
+        |key: &str| key != keyword && !ROOT_KEYWORDS.contains(&key) && !is_annotation(key);
+    if let Some(key) = schema.keys().find(|key| outside(key)) {
+        return Err(format!("the input holds `{key}` beside its `{keyword}`"));
+    }
+    if schema.get("type").is_some_and(|kind| kind != "object") {
+        return Err("the input is not an object".to_owned());
+    }
+    let variants: Vec<&Map<String, Value>> = (branches.as_array().into_iter().flatten())
+        .map(|branch| variant(branch, keyword))
+        .collect::<Result<_, _>>()?;
+    let Some(first) = variants.first() else {
+        return Err(format!("the input's `{keyword}` is empty"));
+    };
+    let others = first.get("additionalProperties");
+    if variants[1..]
+        .iter()
+        .any(|variant| variant.get("additionalProperties") != others)
+    {
+        return Err("its variants differ in what fields beside their own they take".to_owned());
+    }
+    let mut flat = Map::new();
+    flat.insert("type".into(), "object".into());
+    let words = described(schema.get("description"), &variants);
+    flat.insert("description".into(), words.into());
+    for key in ["title", "$schema", "$defs"] {
+        if let Some(value) = schema.get(key) {
+            flat.insert(key.into(), value.clone());
+        }
+    }
+    flat.insert("properties".into(), Value::Object(fields(&variants)));
+    let required: Vec<Value> = (names(first, "required"))
+        .filter(|name| variants.iter().all(|variant| requires(variant, name)))
+        .map(|name| Value::from(name.to_owned()))
+        .collect();
+    if !required.is_empty() {
+        flat.insert("required".into(), Value::Array(required));
+    }
+    if let Some(others) = others {
+        flat.insert("additionalProperties".into(), others.clone());
+    }
+    Ok(flat)
+}
+
+/// One branch as a variant: an object of fields and nothing a single object could not say.
+fn variant<'a>(branch: &'a Value, keyword: &str) -> Result<&'a Map<String, Value>, String> {
+    let Some(map) = branch.as_object() else {
+        return Err(format!("a branch of its `{keyword}` is not a schema"));
+    };
+    if map.get("type").is_some_and(|kind| kind != "object") || !map.contains_key("properties") {
+        return Err(format!(
+            "a branch of its `{keyword}` is not an object of fields"
+        ));
+    }
+    match map
+        .keys()
+        .find(|key| !VARIANT_KEYWORDS.contains(&key.as_str()) && !is_annotation(key))
+    {
+        Some(key) => Err(format!("a branch of its `{keyword}` holds `{key}`")),
+        None => Ok(map),
+    }
+}
+
+/// Every variant's fields, each once, in the order they first come.
+fn fields(variants: &[&Map<String, Value>]) -> Map<String, Value> {
+    let mut kinds: Vec<(&String, Vec<&Value>)> = Vec::new();
+    for variant in variants {
+        let properties = variant.get("properties").and_then(Value::as_object);
+        for (name, field) in properties.into_iter().flatten() {
+            match kinds.iter_mut().find(|(seen, _)| *seen == name) {
+                Some((_, seen)) if !seen.contains(&field) => seen.push(field),
+                Some(_) => {}
+                None => kinds.push((name, vec![field])),
+            }
+        }
+    }
+    (kinds.into_iter())
+        .map(|(name, kinds)| {
+            let field = match kinds[..] {
+                [one] => one.clone(),
+                _ => one_of_values(&kinds).unwrap_or_else(|| json!({"anyOf": kinds})),
+            };
+            (name.clone(), field)
+        })
+        .collect()
+}
+
+/// A tag's schemas, each the same but for its `const` (and words), as one `enum`.
+fn one_of_values(kinds: &[&Value]) -> Option<Value> {
+    let rest = |kind: &Value| -> Option<Map<String, Value>> {
+        let mut rest = kind.as_object()?.clone();
+        rest.remove("const")?;
+        rest.remove("description");
+        Some(rest)
+    };
+    let mut field = rest(kinds[0])?;
+    if kinds[1..]
+        .iter()
+        .any(|kind| rest(kind).as_ref() != Some(&field))
+    {
+        return None;
+    }
+    let mut values: Vec<Value> = Vec::new();
+    for kind in kinds {
+        let value = &kind["const"];
+        if !values.contains(value) {
+            values.push(value.clone());
+        }
+    }
+    field.insert("enum".into(), Value::Array(values));
+    Some(Value::Object(field))
+}
+
+/// The input's own description, then each variant's fields: `{id, type: "create", title}
+/// (Makes a note.)`, an optional field with a `?`.
+fn described(own: Option<&Value>, variants: &[&Map<String, Value>]) -> String {
+    let shapes: Vec<String> = (variants.iter())
+        .map(|variant| {
+            let fields = variant.get("properties").and_then(Value::as_object);
+            let fields: Vec<String> = (fields.into_iter().flatten())
+                .map(|(name, field)| match field.get("const") {
+                    Some(value) => format!("{name}: {value}"),
+                    None if requires(variant, name) => name.clone(),
+                    None => format!("{name}?"),
+                })
+                .collect();
+            let words = variant.get("description").and_then(Value::as_str);
+            match words {
+                Some(words) => format!("{{{}}} ({words})", fields.join(", ")),
+                None => format!("{{{}}}", fields.join(", ")),
+            }
+        })
+        .collect();
+    let shapes = format!("Takes the fields of one of these: {}.", shapes.join("; "));
+    match own.and_then(Value::as_str) {
+        Some(own) if !own.is_empty() => format!("{own}\n\n{shapes}"),
+        _ => shapes,
+    }
+}
+
+/// The names in a schema's list `keyword` (`required`).
+fn names<'a>(schema: &'a Map<String, Value>, keyword: &str) -> impl Iterator<Item = &'a str> {
+    (schema
+        .get(keyword)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten())
+    .filter_map(Value::as_str)
+}
+
+/// Whether a variant requires the field `name`.
+fn requires(variant: &Map<String, Value>, name: &str) -> bool {
+    names(variant, "required").any(|required| required == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn flat(schema: Value) -> Option<Result<Value, String>> {
+        let Value::Object(schema) = schema else {
+            panic!("not an object");
+        };
+        flat_root(&schema).map(|flat| flat.map(Value::Object))
+    }
+
+    #[test]
+    fn a_tagged_union_is_one_object_of_every_variants_fields() {
+        let schema = json!({
+            "type": "object",
+            "description": "A command.",
+            "oneOf": [
+                {
+                    "type": "object",
+                    "description": "Makes a note.",
+                    "properties": {
+                        "id": {"type": "integer"},
+                        "type": {"type": "string", "const": "create"},
+                        "title": {"type": "string"},
+                        "tags": {"type": "array", "items": {"type": "string"}}
+                    },
+                    "required": ["id", "type", "title"],
+                    "additionalProperties": false
+                },
+                {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "integer"},
+                        "type": {"type": "string", "const": "archive"},
+                        "title": {"type": "integer"}
+                    },
+                    "required": ["id", "type"],
+                    "additionalProperties": false
+                }
+            ]
+        });
+        let expected = json!({
+            "type": "object",
+            "description": "A command.\n\nTakes the fields of one of these: \
+                {id, type: \"create\", title, tags?} (Makes a note.); \
+                {id, type: \"archive\", title?}.",
+            "properties": {
+                "id": {"type": "integer"},
+                "type": {"type": "string", "enum": ["create", "archive"]},
+                "title": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+                "tags": {"type": "array", "items": {"type": "string"}}
+            },
+            "required": ["id", "type"],
+            "additionalProperties": false
+        });
+        assert_eq!(flat(schema), Some(Ok(expected)));
+    }
+
+    #[test]
+    fn an_object_or_a_union_it_cannot_say_is_told_apart() {
+        assert_eq!(flat(json!({"type": "object", "properties": {}})), None);
+        let object = json!({"type": "object", "properties": {"a": {}}});
+        let cases = [
+            (
+                json!({"anyOf": [object, {"type": "string"}]}),
+                "a branch of its `anyOf` is not an object of fields",
+            ),
+            (
+                json!({"oneOf": [object, {"type": "object", "properties": {}, "minProperties": 1}]}),
+                "a branch of its `oneOf` holds `minProperties`",
+            ),
+            (
+                json!({"oneOf": [object], "properties": {}}),
+                "the input holds `properties` beside its `oneOf`",
+            ),
+            (
+                json!({"anyOf": [object, {"properties": {}, "additionalProperties": false}]}),
+                "its variants differ in what fields beside their own they take",
+            ),
+            (json!({"anyOf": []}), "the input's `anyOf` is empty"),
+        ];
+        for (schema, expected) in cases {
+            assert_eq!(flat(schema), Some(Err(expected.to_owned())));
+        }
+    }
+}
