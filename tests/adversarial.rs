@@ -12,7 +12,7 @@ use tool_core::call::Arguments;
 use tool_core::providers::{anthropic, gemini, mcp, openai};
 use tool_core::registry::RegistryError;
 use tool_core::{Context, Provider, Refusal, Registry, ToolCall, ToolResult, tool};
-use tool_tests::faults;
+use tool_tests::{faults, outcome};
 
 /// One line of an order.
 #[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
@@ -1026,6 +1026,123 @@ fn a_type_defined_as_itself_is_refused_when_the_registry_is_built() {
             .starts_with("`Endless` is defined as itself, so no value fits it"),
         "{error}"
     );
+}
+
+/// An untagged term, one of whose variants is itself again with nothing of its own.
+#[allow(dead_code, reason = "read only by serde and Debug")]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+enum Term {
+    /// A number.
+    Number(u8),
+    /// The same, in parentheses.
+    Paren(Box<Term>),
+}
+
+/// The same through an `Option` and a newtype struct, flattened into a struct.
+#[allow(dead_code, reason = "read only by serde and Debug")]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+enum Nest {
+    /// A leaf.
+    Leaf {
+        /// Its number.
+        x: u8,
+    },
+    /// Perhaps the same again.
+    Again(Option<Wrapped>),
+}
+
+/// A `Nest`, unchanged.
+#[allow(dead_code, reason = "read only by serde and Debug")]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+struct Wrapped(Box<Nest>);
+
+/// A struct flattening a `Nest`.
+#[allow(dead_code, reason = "read only by serde and Debug")]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+struct Holder {
+    /// Its number.
+    id: u32,
+    /// The rest.
+    #[serde(flatten)]
+    nest: Nest,
+}
+
+/// An untagged tree whose variants hold it in a field or a list: each reads into the value.
+#[allow(dead_code, reason = "read only by serde and Debug")]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+enum Tree {
+    /// A number.
+    Leaf(u8),
+    /// Below a key.
+    Boxed {
+        /// The tree below.
+        inner: Box<Tree>,
+    },
+    /// In a list.
+    List(Vec<Tree>),
+}
+
+/// Takes a term.
+#[tool]
+async fn term_take(term: Term) -> String {
+    format!("{term:?}")
+}
+
+/// Takes a nest.
+#[tool]
+async fn holder_take(holder: Holder) -> String {
+    format!("{holder:?}")
+}
+
+/// Takes a tree.
+#[tool]
+async fn tree_take(tree: Tree) -> String {
+    format!("{tree:?}")
+}
+
+#[tokio::test]
+async fn a_type_holding_itself_as_a_variant_of_nothing_else_is_refused_when_the_registry_is_built()
+{
+    // serde, trying `Paren` on a value `Number` refuses (`{"term": 300}`), reads `Term` from
+    // the same value again without end: a bad call aborted the process.
+    let builder = || Registry::builder().providers([Provider::Mcp]);
+    for (built, name) in [
+        (builder().tool(TermTake).build(), "Term"),
+        (builder().tool(HolderTake).build(), "Nest"),
+    ] {
+        let error = built.unwrap_err();
+        let RegistryError::Unexportable { errors } = &error else {
+            panic!("{error}");
+        };
+        let paths: Vec<&str> = errors.iter().map(|error| error.path.as_str()).collect();
+        assert!(paths.contains(&format!("$defs.{name}").as_str()), "{error}");
+        let problem = format!(
+            "a variant of `{name}` is `{name}` again, with nothing of its own: it takes no value \
+             the other variants do not, and serde, trying it on a value none of them takes, \
+             reads `{name}` again without end, until the stack overflows; remove the variant, or \
+             give it a field of its own (`Wrapped {{ inner: Box<{name}> }}`)"
+        );
+        assert!(
+            errors.iter().any(|error| error.problem == problem),
+            "{error}"
+        );
+    }
+    // A variant that holds the type below a key or in a list reads into the value, and ends.
+    let registry = builder().tool(TreeTake).build().unwrap();
+    let taken = outcome(
+        &registry,
+        "tree_take",
+        json!({"tree": {"inner": [1, {"inner": 2}]}}),
+    );
+    assert_eq!(
+        taken.await.as_deref(),
+        Ok("Boxed { inner: List([Leaf(1), Boxed { inner: Leaf(2) }]) }")
+    );
+    let refused = outcome(&registry, "tree_take", json!({"tree": {"inner": 300}}));
+    assert!(refused.await.is_err());
 }
 
 #[test]

@@ -158,7 +158,9 @@ fn scope_problem(scope: &str) -> Option<String> {
 
 /// Everything in `definitions` that `providers` would refuse, every field of no single type
 /// (such as a `serde_json::Value`) in a tool that has not opted in with `#[tool(allow_any)]`,
-/// every type defined as itself (`struct A(Box<A>)`), which no call could ever fill, and every
+/// every type defined as itself (`struct A(Box<A>)`), which no call could ever fill, every
+/// type that holds itself as a variant of nothing else (an untagged `Again(Box<Nest>)`), which
+/// serde reads without end on a value its other variants refuse, and every
 /// schema keyword, format or pattern the registry could not enforce, which would tell a model
 /// a rule that nobody checks, every rule a `#[tool]`'s fields declare that their schema could
 /// not take (`range(..)` on a type of the user's that schemars writes as text), every tag
@@ -237,6 +239,25 @@ pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<Expo
                 problem: format!(
                     "`{name}` is defined as itself, so no value fits it and reading one would \
                      never end; give it a base case, such as an `Option` or a `Vec`"
+                ),
+            });
+        }
+        // Whoever checks a remote tool's arguments reads them without serde.
+        let self_variants = match definition.is_checked_elsewhere() {
+            true => Vec::new(),
+            false => unfit::self_variants(&definition.input_schema),
+        };
+        for name in self_variants {
+            errors.push(ExportError {
+                tool: definition.name.clone(),
+                provider: None,
+                path: format!("$defs.{name}"),
+                problem: format!(
+                    "a variant of `{name}` is `{name}` again, with nothing of its own: it takes \
+                     no value the other variants do not, and serde, trying it on a value none \
+                     of them takes, reads `{name}` again without end, until the stack \
+                     overflows; remove the variant, or give it a field of its own \
+                     (`Wrapped {{ inner: Box<{name}> }}`)"
                 ),
             });
         }
