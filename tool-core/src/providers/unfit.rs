@@ -201,7 +201,7 @@ pub(crate) fn self_variants(schema: &Map<String, Value>) -> Vec<String> {
         false
     };
     (defs.iter())
-        .filter(|(_, def)| ["anyOf", "oneOf"].iter().any(|union| def.get(*union).is_some()))
+        .filter(|(_, def)| def.get("anyOf").or(def.get("oneOf")).is_some())
         .filter(|(name, def)| !endless.contains(name) && reaches_itself(name, def))
         .map(|(name, _)| name.clone())
         .collect()
