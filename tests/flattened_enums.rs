@@ -695,3 +695,90 @@ async fn a_variant_requiring_a_field_the_struct_names_is_not_advertised() {
         [fault("clash.type", "expected \"B\", received \"A\"")]
     );
 }
+
+/// What a job does next, tagged by its key, with unit variants.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+enum Next {
+    /// Runs again after a wait.
+    Retry {
+        /// Seconds to wait.
+        after: u16,
+    },
+    /// Puts the job away.
+    Archive,
+    /// Stops the job.
+    Stop,
+}
+
+/// A job and what it does next.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct Job {
+    /// The job's number.
+    id: u32,
+    /// What it does next.
+    #[serde(flatten)]
+    next: Next,
+}
+
+/// Moves a job on.
+#[tool]
+async fn job_move(job: Job) -> String {
+    format!("{job:?}")
+}
+
+/// Moves on, the whole input.
+#[tool]
+async fn next_take(#[input] next: Next) -> String {
+    format!("{next:?}")
+}
+
+#[tokio::test]
+async fn a_flattened_enums_unit_variants_are_their_names_as_fields_of_null() {
+    // schemars writes a unit variant as its name, a text no object fits: it was left out, and
+    // with one variant left the struct required `Retry`.
+    let registry = Registry::builder()
+        .tool(JobMove)
+        .tool(NextTake)
+        .build()
+        .unwrap();
+    for (arguments, taken) in [
+        (
+            json!({"job": {"id": 1, "Archive": null}}),
+            "Job { id: 1, next: Archive }",
+        ),
+        (
+            json!({"job": {"id": 2, "Stop": null}}),
+            "Job { id: 2, next: Stop }",
+        ),
+        (
+            json!({"job": {"id": 3, "Retry": {"after": 5}}}),
+            "Job { id: 3, next: Retry { after: 5 } }",
+        ),
+    ] {
+        let ran = outcome(&registry, "job_move", arguments).await;
+        assert_eq!(ran.as_deref(), Ok(taken));
+    }
+    let refused = outcome(
+        &registry,
+        "job_move",
+        json!({"job": {"id": 1, "Archive": 1}}),
+    );
+    assert_eq!(
+        faults(&refused.await.unwrap_err()),
+        [fault("job.Archive", "expected null, received 1")]
+    );
+    let ran = outcome(&registry, "next_take", json!({"Stop": null}));
+    assert_eq!(ran.await.as_deref(), Ok("Stop"));
+    // Shown as what serde reads.
+    let exported = json!(registry.export(Provider::Anthropic).unwrap());
+    let next = &exported[1]["input_schema"];
+    assert_eq!(
+        next["description"],
+        "What a job does next, tagged by its key, with unit variants.\n\nTakes the fields of \
+         one of these: {Retry} (Runs again after a wait.); {Archive: null} (Puts the job \
+         away.); {Stop: null} (Stops the job.)."
+    );
+    assert_eq!(next["properties"]["Archive"], json!({"type": "null"}));
+}

@@ -156,6 +156,9 @@ fn described(own: Option<&Value>, variants: &[&Map<String, Value>]) -> String {
             let fields: Vec<String> = (fields.into_iter().flatten())
                 .map(|(name, field)| match field.get("const") {
                     Some(value) => format!("{name}: {value}"),
+                    None if field.get("type").is_some_and(|kind| kind == "null") => {
+                        format!("{name}: null")
+                    }
                     None if requires(variant, name) => name.clone(),
                     None => format!("{name}?"),
                 })

@@ -107,8 +107,9 @@ struct Variants {
 /// The objects `schema` takes, each one branch of it: one of each union's branches (a
 /// `oneOf`, an `anyOf` beside it, as schemars writes a tagged and an untagged enum flattened
 /// together, each part of an `allOf`), each taken apart in turn and merged, with what `schema`
-/// says beside them; `schema` itself where it is an object and no union, and none where it is
-/// no object (a unit variant written as text, `null`: no object fits it). A `$ref` to a
+/// says beside them; `schema` itself where it is an object and no union, the objects serde
+/// reads unit variants written as their names from ([`unit_variants`]), and none where it is
+/// no other object (`null`: no object fits it). A `$ref` to a
 /// definition that is a union, or an object beside one, is taken apart too, once on each way
 /// (`open` holds those being taken apart). `None` where it cannot say (too deep), or there
 /// would be more than [`MAX_BRANCHES`].
@@ -194,13 +195,42 @@ fn branches<'d>(
                 Value::Array(kinds) => kinds.iter().any(|kind| kind == "object"),
                 kind => kind == "object",
             });
-        found = if is_object {
-            vec![schema.clone()]
-        } else {
-            Vec::new()
+        found = match is_object {
+            true => vec![schema.clone()],
+            false => unit_variants(schema),
         };
     }
     Some(Variants { found, exclusive })
+}
+
+/// The objects serde reads a flattened externally tagged enum's unit variants from: schemars
+/// writes them as their names (`{"type": "string", "const": "Stop"}`, or an `enum` of several),
+/// and serde, reading the enum from the fields of the object around it, takes the name as a
+/// key whose value is `null` (`{"id": 1, "Stop": null}`). Anything else that is no object
+/// (`null`, a number) gives none.
+fn unit_variants(schema: &Map<String, Value>) -> Vec<Map<String, Value>> {
+    if schema.get("type").is_some_and(|kind| kind != "string") {
+        return Vec::new();
+    }
+    let names = match (schema.get("const"), schema.get("enum")) {
+        (Some(name), _) => std::slice::from_ref(name),
+        (None, Some(Value::Array(names))) => names.as_slice(),
+        _ => return Vec::new(),
+    };
+    (names.iter().filter_map(Value::as_str))
+        .map(|name| {
+            let mut variant = Map::new();
+            variant.insert("type".into(), "object".into());
+            if let Some(words) = schema.get("description") {
+                variant.insert("description".into(), words.clone());
+            }
+            let unit = Map::from_iter([("type".to_owned(), Value::from("null"))]);
+            let properties = Map::from_iter([(name.to_owned(), Value::Object(unit))]);
+            variant.insert("properties".into(), Value::Object(properties));
+            variant.insert("required".into(), Value::from(vec![name]));
+            variant
+        })
+        .collect()
 }
 
 /// Each of `left` merged with each of `right`; `None` past [`MAX_BRANCHES`].
@@ -292,11 +322,17 @@ mod tests {
                 "type": "object"
             })
         };
-        // A variant no object fits (text, `null`) is left out; one named in `$defs` is taken
-        // apart, and its `anyOf` makes the whole one.
+        // A unit variant written as its name is that name as a key of `null`; one no object
+        // fits (`null`) is left out; one named in `$defs` is taken apart, and its `anyOf` makes
+        // the whole one.
+        let unit = json!({
+            "properties": {"b": {"type": "null"}, "id": {"type": "integer"}},
+            "required": ["id", "b"],
+            "type": "object"
+        });
         assert_eq!(
             lifted(schema.clone())["anyOf"],
-            json!([variant("a"), variant("c")])
+            json!([variant("a"), unit, variant("c")])
         );
         let exclusive = json!({"properties": {"id": {}}, "oneOf": [tagged("a"), tagged("b")]});
         assert_eq!(lifted(exclusive)["oneOf"].as_array().map(Vec::len), Some(2));
