@@ -1069,6 +1069,80 @@ struct Holder {
     nest: Nest,
 }
 
+/// An untagged expression, one of whose variants is a struct flattening the expression.
+#[allow(dead_code, reason = "read only by serde and Debug")]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+enum Flat {
+    /// A number.
+    Number(u8),
+    /// Perhaps the same, flattened.
+    Wrap(FlatWrap),
+}
+
+/// A struct flattening a `Flat`, perhaps.
+#[allow(dead_code, reason = "read only by serde and Debug")]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+struct FlatWrap {
+    /// The same.
+    #[serde(flatten)]
+    inner: Option<Box<Flat>>,
+}
+
+/// Two untagged enums, each a variant of the other.
+#[allow(dead_code, reason = "read only by serde and Debug")]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+enum Ping {
+    /// A number.
+    Number(u8),
+    /// The other.
+    Pong(Box<Pong>),
+}
+
+/// The other of `Ping`.
+#[allow(dead_code, reason = "read only by serde and Debug")]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+enum Pong {
+    /// A flag.
+    Flag(bool),
+    /// The other.
+    Ping(Box<Ping>),
+}
+
+/// Takes a flat expression.
+#[tool]
+async fn flat_take(flat: Flat) -> String {
+    format!("{flat:?}")
+}
+
+/// Takes a ping.
+#[tool]
+async fn ping_take(ping: Ping) -> String {
+    format!("{ping:?}")
+}
+
+/// An untagged input, one of whose variants is itself.
+#[allow(dead_code, reason = "read only by serde and Debug")]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+enum Whole {
+    /// A number.
+    Simple {
+        /// The number.
+        a: u8,
+    },
+    /// The same.
+    Wrapped(Box<Whole>),
+}
+
+/// Takes the whole input.
+#[tool]
+async fn whole_take(#[input] whole: Whole) -> String {
+    format!("{whole:?}")
+}
+
 /// An untagged tree whose variants hold it in a field or a list: each reads into the value.
 #[allow(dead_code, reason = "read only by serde and Debug")]
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
@@ -1112,6 +1186,10 @@ async fn a_type_holding_itself_as_a_variant_of_nothing_else_is_refused_when_the_
     for (built, name) in [
         (builder().tool(TermTake).build(), "Term"),
         (builder().tool(HolderTake).build(), "Nest"),
+        (builder().tool(FlatTake).build(), "FlatWrap"),
+        (builder().tool(PingTake).build(), "Ping"),
+        (builder().tool(PingTake).build(), "Pong"),
+        (builder().tool(WholeTake).build(), "Whole"),
     ] {
         let error = built.unwrap_err();
         let RegistryError::Unexportable { errors } = &error else {
@@ -1120,10 +1198,11 @@ async fn a_type_holding_itself_as_a_variant_of_nothing_else_is_refused_when_the_
         let paths: Vec<&str> = errors.iter().map(|error| error.path.as_str()).collect();
         assert!(paths.contains(&format!("$defs.{name}").as_str()), "{error}");
         let problem = format!(
-            "a variant of `{name}` is `{name}` again, with nothing of its own: it takes no value \
-             the other variants do not, and serde, trying it on a value none of them takes, \
-             reads `{name}` again without end, until the stack overflows; remove the variant, or \
-             give it a field of its own (`Wrapped {{ inner: Box<{name}> }}`)"
+            "`{name}` may be read from the same value as `{name}` again, naming no field of it \
+             (through an enum's variant, a `Box`, an `Option`, a newtype or a flattened field): \
+             serde, trying that way on a value nothing else in `{name}` takes, reads `{name}` \
+             again without end, until the stack overflows; give the variant or field that holds \
+             it a field of its own (`Wrapped {{ inner: Box<{name}> }}`), or remove it"
         );
         assert!(
             errors.iter().any(|error| error.problem == problem),

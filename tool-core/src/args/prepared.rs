@@ -99,9 +99,17 @@ impl Prepared {
             })
         };
         // Asked, the type says whether serde holds every field the schema requires, and
-        // whether it reads the keys of its maps keyed by numbers, and which.
-        let read_without = super::required::read_without(&schema, &mut read);
-        let asked = super::keyed::ask(&schema, &mut read);
+        // whether it reads the keys of its maps keyed by numbers, and which. A type serde
+        // would read without end is not asked (the registry refuses it when it is made), and
+        // until then every call of it goes to the checker.
+        use crate::schema::recursion::{endless_definitions, self_variants};
+        let endless =
+            !endless_definitions(&schema).is_empty() || !self_variants(&schema).is_empty();
+        let read_without = endless || super::required::read_without(&schema, &mut read);
+        let asked = match endless {
+            true => super::keyed::Asked::default(),
+            false => super::keyed::ask(&schema, &mut read),
+        };
         let schema = super::key_ranges::narrow(schema, &asked.ranges);
         let unread_keys = asked.unread;
         let prepared = Prepared::planned(schema, |schema, patterns| match read_without {

@@ -159,8 +159,9 @@ fn scope_problem(scope: &str) -> Option<String> {
 /// Everything in `definitions` that `providers` would refuse, every field of no single type
 /// (such as a `serde_json::Value`) in a tool that has not opted in with `#[tool(allow_any)]`,
 /// every type defined as itself (`struct A(Box<A>)`), which no call could ever fill, every
-/// type that holds itself as a variant of nothing else (an untagged `Again(Box<Nest>)`), which
-/// serde reads without end on a value its other variants refuse, and every
+/// union one of whose variants reads the same value as the union again (an untagged
+/// `Again(Box<Nest>)`), which serde reads without end on a value its other variants refuse,
+/// and every
 /// schema keyword, format or pattern the registry could not enforce, which would tell a model
 /// a rule that nobody checks, every rule a `#[tool]`'s fields declare that their schema could
 /// not take (`range(..)` on a type of the user's that schemars writes as text), every tag
@@ -231,7 +232,7 @@ pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<Expo
                 });
             }
         }
-        for name in unfit::endless_definitions(&definition.input_schema) {
+        for name in crate::schema::recursion::endless_definitions(&definition.input_schema) {
             errors.push(ExportError {
                 tool: definition.name.clone(),
                 provider: None,
@@ -245,7 +246,7 @@ pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<Expo
         // Whoever checks a remote tool's arguments reads them without serde.
         let self_variants = match definition.is_checked_elsewhere() {
             true => Vec::new(),
-            false => unfit::self_variants(&definition.input_schema),
+            false => crate::schema::recursion::self_variants(&definition.input_schema),
         };
         for name in self_variants {
             errors.push(ExportError {
@@ -253,11 +254,12 @@ pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<Expo
                 provider: None,
                 path: format!("$defs.{name}"),
                 problem: format!(
-                    "a variant of `{name}` is `{name}` again, with nothing of its own: it takes \
-                     no value the other variants do not, and serde, trying it on a value none \
-                     of them takes, reads `{name}` again without end, until the stack \
-                     overflows; remove the variant, or give it a field of its own \
-                     (`Wrapped {{ inner: Box<{name}> }}`)"
+                    "`{name}` may be read from the same value as `{name}` again, naming no \
+                     field of it (through an enum's variant, a `Box`, an `Option`, a newtype \
+                     or a flattened field): serde, trying that way on a value nothing else in \
+                     `{name}` takes, reads `{name}` again without end, until the stack \
+                     overflows; give the variant or field that holds it a field of its own \
+                     (`Wrapped {{ inner: Box<{name}> }}`), or remove it"
                 ),
             });
         }

@@ -1,7 +1,6 @@
 //! What in a tool's input schema makes the registry refuse the tool when it is made: fields
 //! that say nothing of what to send, rules it could not enforce (a model would be told a rule
-//! nobody holds), and definitions that are only references to themselves or hold themselves
-//! as a variant.
+//! nobody holds).
 
 use serde_json::{Map, Value};
 
@@ -141,95 +140,6 @@ fn fields_beside_union(union: &str) -> String {
     )
 }
 
-/// The names of definitions that are a chain of `$ref`s leading back to themselves, as
-/// `struct A(Box<A>)` gives: no finite value fits one, and serde, reading one, recurses
-/// without end (whatever the input, since a newtype consumes none of it).
-pub(crate) fn endless_definitions(schema: &Map<String, Value>) -> Vec<String> {
-    let Some(defs) = schema.get("$defs").and_then(Value::as_object) else {
-        return Vec::new();
-    };
-    let next = |def: &Value| {
-        def.get("$ref")
-            .and_then(Value::as_str)
-            .and_then(walk::definition_name)
-            .map(str::to_owned)
-    };
-    defs.iter()
-        .filter(|(name, def)| {
-            let mut seen = vec![name.to_string()];
-            let mut current = next(def);
-            while let Some(target) = current {
-                if target == **name {
-                    return true;
-                }
-                if seen.contains(&target) {
-                    return false;
-                }
-                current = defs.get(&target).and_then(next);
-                seen.push(target);
-            }
-            false
-        })
-        .map(|(name, _)| name.clone())
-        .collect()
-}
-
-/// The names of definitions one of whose variants is the definition again, with nothing of
-/// its own (an untagged `enum Nest { Leaf(u8), Again(Box<Nest>) }`, through any chain of
-/// `$ref`s, `Option`s and unions): the variant takes no value the others do not, and serde,
-/// trying it on a value none of the others takes, reads the same value as the definition again
-/// without end, until the stack overflows. Only the unions are named (not a newtype on the way),
-/// and none [`endless_definitions`] names.
-pub(crate) fn self_variants(schema: &Map<String, Value>) -> Vec<String> {
-    let Some(defs) = schema.get("$defs").and_then(Value::as_object) else {
-        return Vec::new();
-    };
-    let endless = endless_definitions(schema);
-    let reaches_itself = |name: &String, def: &Value| {
-        let mut seen: Vec<&str> = Vec::new();
-        let mut next = Vec::new();
-        same_value(def, &mut next);
-        while let Some(target) = next.pop() {
-            if target == name {
-                return true;
-            }
-            if !seen.contains(&target) {
-                seen.push(target);
-                defs.get(target).inspect(|def| same_value(def, &mut next));
-            }
-        }
-        false
-    };
-    (defs.iter())
-        .filter(|(_, def)| def.get("anyOf").or(def.get("oneOf")).is_some())
-        .filter(|(name, def)| !endless.contains(name) && reaches_itself(name, def))
-        .map(|(name, _)| name.clone())
-        .collect()
-}
-
-/// The definitions a schema reads the same value as, saying nothing else of it: its `$ref`,
-/// and those of its `anyOf` and `oneOf` branches, each the same way.
-fn same_value<'a>(schema: &'a Value, found: &mut Vec<&'a str>) {
-    let Some(map) = schema.as_object() else {
-        return;
-    };
-    let others = |key: &String| !["$ref", "anyOf", "oneOf"].contains(&key.as_str());
-    if map
-        .keys()
-        .any(|key| others(key) && !keywords::is_annotation(key))
-    {
-        return;
-    }
-    let target = map.get("$ref").and_then(Value::as_str);
-    found.extend(target.and_then(walk::definition_name));
-    let branches = ["anyOf", "oneOf"]
-        .into_iter()
-        .filter_map(|union| map.get(union));
-    for branch in branches.filter_map(Value::as_array).flatten() {
-        same_value(branch, found);
-    }
-}
-
 /// Whether a schema constrains nothing: `true`, or an object with no type-giving keyword.
 fn says_nothing(schema: &Value) -> bool {
     match schema {
@@ -285,29 +195,5 @@ mod tests {
             "anyOf": [{"required": ["phone"]}, {"required": ["email"]}]
         });
         assert_eq!(unenforceable(asks.as_object().unwrap()), []);
-    }
-
-    #[test]
-    fn a_definition_read_again_from_the_same_value_is_named() {
-        let schema = json!({
-            "$defs": {
-                // A variant that is itself, through an `Option` and a newtype.
-                "Nest": {"anyOf": [
-                    {"type": "object", "properties": {"x": {"type": "integer"}}},
-                    {"anyOf": [{"$ref": "#/$defs/Wrapped"}, {"type": "null"}]}
-                ]},
-                "Wrapped": {"$ref": "#/$defs/Nest", "description": "A nest."},
-                // Reached again only below a key, in a list, or beside a tag: each reads on.
-                "Tree": {"anyOf": [
-                    {"type": "integer"},
-                    {"type": "object", "properties": {"inner": {"$ref": "#/$defs/Tree"}}},
-                    {"type": "array", "items": {"$ref": "#/$defs/Tree"}},
-                    {"$ref": "#/$defs/Tree", "properties": {"t": {"const": "a"}}}
-                ]},
-                // Only itself: `endless_definitions` names it.
-                "Endless": {"$ref": "#/$defs/Endless"}
-            }
-        });
-        assert_eq!(self_variants(schema.as_object().unwrap()), ["Nest"]);
     }
 }

@@ -18,6 +18,7 @@ pub(crate) mod headers;
 pub(crate) mod integer_keys;
 pub(crate) mod keywords;
 pub(crate) mod patterns;
+pub(crate) mod recursion;
 pub(crate) mod values;
 pub(crate) mod walk;
 mod words;
