@@ -113,6 +113,62 @@ fn each_rule_is_held_with_its_path() {
 /// A tool that advertises the schema as written, and reads its arguments with it.
 struct Contact(InputSchema);
 
+/// A tool that reads its arguments with a schema of its own, which MCP is shown as every
+/// provider is.
+struct Loose(InputSchema);
+
+impl Tool for Loose {
+    fn definition(&self) -> ToolDefinition {
+        ToolDefinition::new(
+            "loose",
+            "Takes a number or a name.",
+            self.0.schema().clone(),
+        )
+    }
+
+    fn call<'a>(
+        &'a self,
+        arguments: &'a Arguments,
+        _ctx: &'a Context,
+    ) -> BoxFuture<'a, Result<Output, Refusal>> {
+        Box::pin(async move {
+            let loose: Value = self.0.read(arguments, "loose")?;
+            Ok(Output::text(loose.to_string()))
+        })
+    }
+}
+
+#[test]
+fn a_union_at_the_top_that_is_no_one_object_is_refused_for_mcp_too_unless_written_as_is() {
+    // Claude's clients send MCP tools on to Anthropic, which refuses the whole request.
+    let loose = json!({
+        "type": "object",
+        "properties": {"n": {"type": "integer"}, "name": {"type": "string"}},
+        "anyOf": [{"required": ["n"]}, {"required": ["name"]}],
+        "additionalProperties": false
+    });
+    let schema = InputSchema::new(loose.as_object().cloned().unwrap());
+    let error = Registry::builder()
+        .providers([Provider::Mcp])
+        .tool(Loose(schema))
+        .build()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains(
+            "`loose` cannot be offered to MCP: (arguments): the input's schema has `anyOf` at \
+             the top, and MCP takes one plain object there (Anthropic refuses the whole request \
+             for a union there, and Claude's clients send MCP tools on to it), but it cannot be \
+             written as one (the input holds `properties` beside its `anyOf`); take the union \
+             as a parameter of its own (`action: Action`), or hold the rule in the handler; a \
+             schema of your own may be published to MCP as written \
+             (`ToolDefinition::as_written`) and its other providers left out \
+             (`.providers([Provider::Mcp])`)"
+        ),
+        "{error}"
+    );
+}
+
 impl Tool for Contact {
     fn definition(&self) -> ToolDefinition {
         ToolDefinition::new("contact", "Saves a contact.", self.0.schema().clone()).as_written()
@@ -189,8 +245,9 @@ fn each_provider_gets_the_schema_in_a_form_that_keeps_its_meaning_or_refuses_it(
         assert!(
             error.contains(&format!(
                 "`contact` cannot be offered to {provider}: (arguments): the input's schema has \
-                 `allOf` at the top, and {provider} takes one plain object there, but it cannot \
-                 be written as one (it is a rule across fields)"
+                 `allOf` at the top, and {provider} takes one plain object there (Anthropic \
+                 refuses the whole request for a union there, and Claude's clients send MCP \
+                 tools on to it), but it cannot be written as one (it is a rule across fields)"
             )),
             "{error}"
         );

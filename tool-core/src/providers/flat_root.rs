@@ -55,16 +55,17 @@ fn flattened(
     {
         return Err("its variants differ in what fields beside their own they take".to_owned());
     }
+    let (properties, differing) = fields(&variants);
     let mut flat = Map::new();
     flat.insert("type".into(), "object".into());
-    let words = described(schema.get("description"), &variants);
+    let words = described(schema.get("description"), &variants, &differing);
     flat.insert("description".into(), words.into());
     for key in ["title", "$schema", "$defs"] {
         if let Some(value) = schema.get(key) {
             flat.insert(key.into(), value.clone());
         }
     }
-    flat.insert("properties".into(), Value::Object(fields(&variants)));
+    flat.insert("properties".into(), Value::Object(properties));
     let required: Vec<Value> = (names(first, "required"))
         .filter(|name| variants.iter().all(|variant| requires(variant, name)))
         .map(|name| Value::from(name.to_owned()))
@@ -97,39 +98,96 @@ fn variant<'a>(branch: &'a Value, keyword: &str) -> Result<&'a Map<String, Value
     }
 }
 
-/// Every variant's fields, each once, in the order they first come.
-fn fields(variants: &[&Map<String, Value>]) -> Map<String, Value> {
-    let mut kinds: Vec<(&String, Vec<&Value>)> = Vec::new();
+/// Every variant's fields, each once, in the order they first come, and the names of those
+/// whose kinds differ between variants. A variant that does not name a field but takes other
+/// fields of a schema (a map flattened beside the enum) takes it as that schema too. Kinds the
+/// same but for their words are one, their words joined.
+fn fields(variants: &[&Map<String, Value>]) -> (Map<String, Value>, Vec<String>) {
+    let mut kinds: Vec<(&String, Vec<Value>)> = Vec::new();
+    let add = |kinds: &mut Vec<Value>, field: &Value| match kinds
+        .iter_mut()
+        .find(|kind| unworded(kind) == unworded(field))
+    {
+        Some(kind) => join_words(kind, field),
+        None => kinds.push(field.clone()),
+    };
     for variant in variants {
-        let properties = variant.get("properties").and_then(Value::as_object);
-        for (name, field) in properties.into_iter().flatten() {
+        for (name, field) in properties(variant) {
             match kinds.iter_mut().find(|(seen, _)| *seen == name) {
-                Some((_, seen)) if !seen.contains(&field) => seen.push(field),
-                Some(_) => {}
-                None => kinds.push((name, vec![field])),
+                Some((_, seen)) => add(seen, field),
+                None => kinds.push((name, vec![field.clone()])),
             }
         }
     }
-    (kinds.into_iter())
-        .map(|(name, kinds)| {
-            let field = match kinds[..] {
-                [one] => one.clone(),
+    for (name, seen) in &mut kinds {
+        for variant in variants {
+            let others = variant
+                .get("additionalProperties")
+                .filter(|others| others.is_object());
+            if let Some(others) =
+                others.filter(|_| !properties(variant).any(|(own, _)| own == *name))
+            {
+                add(seen, others);
+            }
+        }
+    }
+    let differing = (kinds.iter())
+        .filter(|(_, kinds)| kinds.len() > 1)
+        .map(|(name, _)| (*name).clone())
+        .collect();
+    let fields = (kinds.into_iter())
+        .map(|(name, mut kinds)| {
+            let field = match kinds.len() {
+                1 => kinds.swap_remove(0),
                 _ => one_of_values(&kinds).unwrap_or_else(|| json!({"anyOf": kinds})),
             };
             (name.clone(), field)
         })
-        .collect()
+        .collect();
+    (fields, differing)
+}
+
+/// A variant's fields.
+fn properties(variant: &Map<String, Value>) -> impl Iterator<Item = (&String, &Value)> {
+    (variant
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter())
+    .flatten()
+}
+
+/// A field's schema without its words.
+fn unworded(field: &Value) -> Value {
+    let mut field = field.clone();
+    if let Value::Object(map) = &mut field {
+        map.remove("description");
+    }
+    field
+}
+
+/// `other`'s words after `kind`'s, where they differ.
+fn join_words(kind: &mut Value, other: &Value) {
+    let Some(words) = other.get("description").and_then(Value::as_str) else {
+        return;
+    };
+    if let Value::Object(map) = kind {
+        match map.get_mut("description") {
+            Some(Value::String(own)) if own.contains(words) => {}
+            Some(Value::String(own)) => *own = format!("{own} Or: {words}"),
+            _ => drop(map.insert("description".into(), words.into())),
+        }
+    }
 }
 
 /// A tag's schemas, each the same but for its `const` (and words), as one `enum`.
-fn one_of_values(kinds: &[&Value]) -> Option<Value> {
+fn one_of_values(kinds: &[Value]) -> Option<Value> {
     let rest = |kind: &Value| -> Option<Map<String, Value>> {
         let mut rest = kind.as_object()?.clone();
         rest.remove("const")?;
         rest.remove("description");
         Some(rest)
     };
-    let mut field = rest(kinds[0])?;
+    let mut field = rest(&kinds[0])?;
     if kinds[1..]
         .iter()
         .any(|kind| rest(kind).as_ref() != Some(&field))
@@ -148,19 +206,26 @@ fn one_of_values(kinds: &[&Value]) -> Option<Value> {
 }
 
 /// The input's own description, then each variant's fields: `{id, type: "create", title}
-/// (Makes a note.)`, an optional field with a `?`.
-fn described(own: Option<&Value>, variants: &[&Map<String, Value>]) -> String {
+/// (Makes a note.)`, an optional field with a `?`, a tag with its value, and a field whose
+/// kind differs between variants (`differing`) with this variant's kind (`c: integer`).
+fn described(
+    own: Option<&Value>,
+    variants: &[&Map<String, Value>],
+    differing: &[String],
+) -> String {
     let shapes: Vec<String> = (variants.iter())
         .map(|variant| {
-            let fields = variant.get("properties").and_then(Value::as_object);
-            let fields: Vec<String> = (fields.into_iter().flatten())
-                .map(|(name, field)| match field.get("const") {
-                    Some(value) => format!("{name}: {value}"),
-                    None if field.get("type").is_some_and(|kind| kind == "null") => {
-                        format!("{name}: null")
+            let fields: Vec<String> = properties(variant)
+                .map(|(name, field)| {
+                    let optional = if requires(variant, name) { "" } else { "?" };
+                    match (field.get("const"), field.get("type")) {
+                        (Some(value), _) => format!("{name}: {value}"),
+                        (None, Some(kind)) if kind == "null" => format!("{name}: null"),
+                        _ if differing.contains(name) => {
+                            format!("{name}{optional}: {}", kind_word(field))
+                        }
+                        _ => format!("{name}{optional}"),
                     }
-                    None if requires(variant, name) => name.clone(),
-                    None => format!("{name}?"),
                 })
                 .collect();
             let words = variant.get("description").and_then(Value::as_str);
@@ -174,6 +239,20 @@ fn described(own: Option<&Value>, variants: &[&Map<String, Value>]) -> String {
     match own.and_then(Value::as_str) {
         Some(own) if !own.is_empty() => format!("{own}\n\n{shapes}"),
         _ => shapes,
+    }
+}
+
+/// A field's kind in a word: its `type`s, the definition its `$ref` names, or "any of
+/// several kinds".
+fn kind_word(field: &Value) -> String {
+    match (field.get("type"), field.get("$ref").and_then(Value::as_str)) {
+        (Some(Value::String(kind)), _) => kind.clone(),
+        (Some(Value::Array(kinds)), _) => {
+            let kinds: Vec<&str> = kinds.iter().filter_map(Value::as_str).collect();
+            kinds.join(" or ")
+        }
+        (_, Some(reference)) => reference.rsplit('/').next().unwrap_or(reference).to_owned(),
+        _ => "any of several kinds".to_owned(),
     }
 }
 
@@ -238,8 +317,8 @@ mod tests {
         let expected = json!({
             "type": "object",
             "description": "A command.\n\nTakes the fields of one of these: \
-                {id, type: \"create\", title, tags?} (Makes a note.); \
-                {id, type: \"archive\", title?}.",
+                {id, type: \"create\", title: string, tags?} (Makes a note.); \
+                {id, type: \"archive\", title?: integer}.",
             "properties": {
                 "id": {"type": "integer"},
                 "type": {"type": "string", "enum": ["create", "archive"]},
@@ -250,6 +329,38 @@ mod tests {
             "additionalProperties": false
         });
         assert_eq!(flat(schema), Some(Ok(expected)));
+    }
+
+    #[test]
+    fn a_map_beside_takes_what_a_variant_does_not_name_and_words_alone_do_not_differ() {
+        let map = json!({"type": "string"});
+        let schema = json!({"anyOf": [
+            {
+                "properties": {
+                    "count": {"type": "integer"},
+                    "path": {"type": "string", "description": "Where it goes."}
+                },
+                "additionalProperties": map
+            },
+            {
+                "properties": {"path": {"type": "string", "description": "Where it was."}},
+                "additionalProperties": map
+            }
+        ]});
+        let flat = flat(schema).unwrap().unwrap();
+        // `count` a text the second variant takes in its map; `path` one kind.
+        assert_eq!(
+            flat["properties"],
+            json!({
+                "count": {"anyOf": [{"type": "integer"}, {"type": "string"}]},
+                "path": {"type": "string", "description": "Where it goes. Or: Where it was."}
+            })
+        );
+        assert_eq!(flat["additionalProperties"], map);
+        assert_eq!(
+            flat["description"],
+            "Takes the fields of one of these: {count?: integer, path?}; {path?}."
+        );
     }
 
     #[test]

@@ -309,15 +309,16 @@ fn inlined(
     };
     // Each host takes one plain object at the top of a tool's parameters: OpenAI and Anthropic
     // refuse the whole request for a union there, Gemini is shown nothing to send, and Claude's
-    // clients send MCP tools on to Anthropic. MCP itself allows one, so a union that cannot be
-    // written as one object is served to it as it is.
+    // clients send MCP tools on to Anthropic. A schema of the user's own that MCP should see
+    // as written says so (`ToolDefinition::as_written`), and is not read here; a remote tool's
+    // is its server's, passed on to MCP as it is.
     let cause = match flat_root::flat_root(&schema) {
         Some(Ok(flat)) => return Ok(flat),
         Some(Err(cause)) => cause,
         None if schema.contains_key("allOf") => "it is a rule across fields".to_owned(),
         None => return Ok(schema),
     };
-    if provider == Provider::Mcp {
+    if provider == Provider::Mcp && definition.is_checked_elsewhere() {
         return Ok(schema);
     }
     let union = (crate::schema::keywords::UNIONS.into_iter())
@@ -325,9 +326,12 @@ fn inlined(
         .unwrap_or("allOf");
     Err(refused(format!(
         "the input's schema has `{union}` at the top, and {provider} takes one plain object \
-         there, but it cannot be written as one ({cause}); take the union as a parameter of \
-         its own (`action: Action`), or in a schema of your own hold the rule in the handler, \
-         or leave {provider} out of the registry's providers (`.providers([Provider::Mcp])`)"
+         there (Anthropic refuses the whole request for a union there, and Claude's clients \
+         send MCP tools on to it), but it cannot be written as one ({cause}); take the union \
+         as a parameter of its own (`action: Action`), or hold the rule in the handler; a \
+         schema of your own may be published to MCP as written \
+         (`ToolDefinition::as_written`) and its other providers left out \
+         (`.providers([Provider::Mcp])`)"
     )))
 }
 

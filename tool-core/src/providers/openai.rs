@@ -14,7 +14,9 @@ use crate::tool::definition::ToolDefinition;
 ///
 /// Strict mode is on when the schema can meet its rules, and off otherwise: when a `$ref`
 /// cannot be inlined (a recursive type), an object cannot be closed with
-/// `additionalProperties: false` (a map), or the root is not a plain object. With it on, every
+/// `additionalProperties: false` (a map), or the root is not a plain object (a union, shown
+/// as one object of every variant's fields, where strict mode would ask for them all, and each
+/// variant refuses the others' fields, `null` or not). With it on, every
 /// property is listed in `required` and each optional one made nullable, which this
 /// framework's parser reads the same way, since `null` counts as absent; `oneOf` becomes
 /// `anyOf` and integer `format`s are dropped. With it off, the schema is exported as it is
