@@ -782,3 +782,47 @@ async fn a_flattened_enums_unit_variants_are_their_names_as_fields_of_null() {
     );
     assert_eq!(next["properties"]["Archive"], json!({"type": "null"}));
 }
+
+/// A label set, by number or by name.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum Labelled {
+    /// One numbered label.
+    Numbered {
+        /// Its number.
+        id: u8,
+    },
+    /// Labels by name.
+    Named(BTreeMap<String, String>),
+}
+
+/// Labels, the whole input.
+#[tool]
+async fn labels_take(#[input] labels: Labelled) -> String {
+    format!("{labels:?}")
+}
+
+#[tokio::test]
+async fn an_enum_taken_whole_whose_variant_is_a_map_takes_other_fields() {
+    // The registry's closing of the input was written into the map's variant, which then took
+    // no field at all.
+    let registry = Registry::builder().tool(LabelsTake).build().unwrap();
+    let ran = outcome(&registry, "labels_take", json!({"colour": "red"}));
+    assert_eq!(ran.await.as_deref(), Ok("Named({\"colour\": \"red\"})"));
+    let ran = outcome(&registry, "labels_take", json!({"id": 3}));
+    assert_eq!(ran.await.as_deref(), Ok("Numbered { id: 3 }"));
+    let refused = outcome(&registry, "labels_take", json!({"colour": 1}));
+    assert!(refused.await.is_err());
+    // Shown as one object whose other fields are the map's.
+    let exported = json!(registry.export(Provider::Mcp).unwrap());
+    let schema = &exported[0]["inputSchema"];
+    assert_eq!(schema["additionalProperties"], json!({"type": "string"}));
+    assert_eq!(
+        schema["properties"]["id"],
+        json!({"anyOf": [
+            {"type": "integer", "minimum": 0, "maximum": 255, "description": "Its number."},
+            {"type": "string"}
+        ]})
+    );
+}

@@ -48,13 +48,7 @@ fn flattened(
     let Some(first) = variants.first() else {
         return Err(format!("the input's `{keyword}` is empty"));
     };
-    let others = first.get("additionalProperties");
-    if variants[1..]
-        .iter()
-        .any(|variant| variant.get("additionalProperties") != others)
-    {
-        return Err("its variants differ in what fields beside their own they take".to_owned());
-    }
+    let others = other_fields(&variants);
     let (properties, differing) = fields(&variants);
     let mut flat = Map::new();
     flat.insert("type".into(), "object".into());
@@ -74,9 +68,29 @@ fn flattened(
         flat.insert("required".into(), Value::Array(required));
     }
     if let Some(others) = others {
-        flat.insert("additionalProperties".into(), others.clone());
+        flat.insert("additionalProperties".into(), others);
     }
     Ok(flat)
+}
+
+/// What the object says of fields it does not name: what any variant takes beside its own
+/// fields (a map's values), as each variant is checked alone; `false` where every variant is
+/// closed, and nothing where one takes anything.
+fn other_fields(variants: &[&Map<String, Value>]) -> Option<Value> {
+    let mut kinds: Vec<Value> = Vec::new();
+    for variant in variants {
+        match variant.get("additionalProperties") {
+            None | Some(Value::Bool(true)) => return None,
+            Some(Value::Bool(false)) => {}
+            Some(kind) if kinds.contains(kind) => {}
+            Some(kind) => kinds.push(kind.clone()),
+        }
+    }
+    Some(match kinds.len() {
+        0 => Value::Bool(false),
+        1 => kinds.swap_remove(0),
+        _ => json!({"anyOf": kinds}),
+    })
 }
 
 /// One branch as a variant: an object of fields and nothing a single object could not say.
@@ -227,6 +241,11 @@ fn described(
                         _ => format!("{name}{optional}"),
                     }
                 })
+                .chain(match variant.get("additionalProperties") {
+                    Some(Value::Bool(false)) => None,
+                    Some(kind @ Value::Object(_)) => Some(format!("others: {}", kind_word(kind))),
+                    _ => Some("others".to_owned()),
+                })
                 .collect();
             let words = variant.get("description").and_then(Value::as_str);
             match words {
@@ -347,19 +366,31 @@ mod tests {
                 "additionalProperties": map
             }
         ]});
-        let flat = flat(schema).unwrap().unwrap();
+        let shown = flat(schema).unwrap().unwrap();
         // `count` a text the second variant takes in its map; `path` one kind.
         assert_eq!(
-            flat["properties"],
+            shown["properties"],
             json!({
                 "count": {"anyOf": [{"type": "integer"}, {"type": "string"}]},
                 "path": {"type": "string", "description": "Where it goes. Or: Where it was."}
             })
         );
-        assert_eq!(flat["additionalProperties"], map);
+        assert_eq!(shown["additionalProperties"], map);
         assert_eq!(
-            flat["description"],
-            "Takes the fields of one of these: {count?: integer, path?}; {path?}."
+            shown["description"],
+            "Takes the fields of one of these: {count?: integer, path?, others: string}; {path?, \
+             others: string}."
+        );
+        // A map as a variant, beside a closed one: other fields are the map's.
+        let schema = json!({"anyOf": [
+            {"properties": {"id": {"type": "integer"}}, "additionalProperties": false},
+            {"properties": {}, "additionalProperties": map}
+        ]});
+        let mapped = flat(schema).unwrap().unwrap();
+        assert_eq!(mapped["additionalProperties"], map);
+        assert_eq!(
+            mapped["properties"]["id"],
+            json!({"anyOf": [{"type": "integer"}, {"type": "string"}]})
         );
     }
 
@@ -379,10 +410,6 @@ mod tests {
             (
                 json!({"oneOf": [object], "properties": {}}),
                 "the input holds `properties` beside its `oneOf`",
-            ),
-            (
-                json!({"anyOf": [object, {"properties": {}, "additionalProperties": false}]}),
-                "its variants differ in what fields beside their own they take",
             ),
             (json!({"anyOf": []}), "the input's `anyOf` is empty"),
         ];

@@ -67,8 +67,18 @@ pub(super) fn lift_union(map: &mut Map<String, Value>, definitions: Option<&Valu
     } else {
         read
     };
+    // A variant that takes other fields itself (a map, or a variant flattening one) takes
+    // those the object does not name, closed or not: serde hands the variant every field left.
     let lifted: Vec<Value> = (read.into_iter())
-        .map(|variant| Value::Object(merged(own.clone(), variant)))
+        .map(|variant| {
+            let mut lifted = merged(own.clone(), variant);
+            if let Some(others @ (Value::Object(_) | Value::Bool(true))) =
+                variant.get("additionalProperties")
+            {
+                lifted.insert("additionalProperties".into(), others.clone());
+            }
+            Value::Object(lifted)
+        })
         .collect();
     for keyword in UNIONS
         .into_iter()
