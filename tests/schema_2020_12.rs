@@ -113,28 +113,21 @@ fn each_rule_is_held_with_its_path() {
 /// A tool that advertises the schema as written, and reads its arguments with it.
 struct Contact(InputSchema);
 
-/// A tool that reads its arguments with a schema of its own, which MCP is shown as every
-/// provider is.
-struct Loose(InputSchema);
+/// `Contact` without its schema published as written: MCP is shown it as every provider is.
+struct Loose(Contact);
 
 impl Tool for Loose {
     fn definition(&self) -> ToolDefinition {
-        ToolDefinition::new(
-            "loose",
-            "Takes a number or a name.",
-            self.0.schema().clone(),
-        )
+        let written = self.0.definition();
+        ToolDefinition::new("loose", written.description, written.input_schema)
     }
 
     fn call<'a>(
         &'a self,
         arguments: &'a Arguments,
-        _ctx: &'a Context,
+        ctx: &'a Context,
     ) -> BoxFuture<'a, Result<Output, Refusal>> {
-        Box::pin(async move {
-            let loose: Value = self.0.read(arguments, "loose")?;
-            Ok(Output::text(loose.to_string()))
-        })
+        self.0.call(arguments, ctx)
     }
 }
 
@@ -150,7 +143,7 @@ fn a_union_at_the_top_that_is_no_one_object_is_refused_for_mcp_too_unless_writte
     let schema = InputSchema::new(loose.as_object().cloned().unwrap());
     let error = Registry::builder()
         .providers([Provider::Mcp])
-        .tool(Loose(schema))
+        .tool(Loose(Contact(schema)))
         .build()
         .unwrap_err()
         .to_string();
