@@ -1143,6 +1143,36 @@ async fn whole_take(#[input] whole: Whole) -> String {
     format!("{whole:?}")
 }
 
+/// An untagged expression, one of whose variants is a struct of a field it may go without and
+/// the expression flattened.
+#[allow(dead_code, reason = "read only by serde and Debug")]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+enum Located {
+    /// A number.
+    Number(i64),
+    /// The same, perhaps with its place.
+    Spanned(Spanned),
+}
+
+/// A `Located` and, perhaps, where it is.
+#[allow(dead_code, reason = "read only by serde and Debug")]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+struct Spanned {
+    /// Where it is.
+    #[serde(default)]
+    span: Option<u32>,
+    /// What it is.
+    #[serde(flatten)]
+    inner: Box<Located>,
+}
+
+/// Takes a located expression.
+#[tool]
+async fn located_take(located: Located) -> String {
+    format!("{located:?}")
+}
+
 /// An untagged tree whose variants hold it in a field or a list: each reads into the value.
 #[allow(dead_code, reason = "read only by serde and Debug")]
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
@@ -1190,6 +1220,7 @@ async fn a_type_holding_itself_as_a_variant_of_nothing_else_is_refused_when_the_
         (builder().tool(PingTake).build(), "Ping"),
         (builder().tool(PingTake).build(), "Pong"),
         (builder().tool(WholeTake).build(), "Whole"),
+        (builder().tool(LocatedTake).build(), "Spanned"),
     ] {
         let error = built.unwrap_err();
         let RegistryError::Unexportable { errors } = &error else {
@@ -1198,11 +1229,11 @@ async fn a_type_holding_itself_as_a_variant_of_nothing_else_is_refused_when_the_
         let paths: Vec<&str> = errors.iter().map(|error| error.path.as_str()).collect();
         assert!(paths.contains(&format!("$defs.{name}").as_str()), "{error}");
         let problem = format!(
-            "`{name}` may be read from the same value as `{name}` again, naming no field of it \
+            "`{name}` may be read from the same value as `{name}` again, requiring no field of it \
              (through an enum's variant, a `Box`, an `Option`, a newtype or a flattened field): \
              serde, trying that way on a value nothing else in `{name}` takes, reads `{name}` \
              again without end, until the stack overflows; give the variant or field that holds \
-             it a field of its own (`Wrapped {{ inner: Box<{name}> }}`), or remove it"
+             it a required field of its own (`Wrapped {{ inner: Box<{name}> }}`), or remove it"
         );
         assert!(
             errors.iter().any(|error| error.problem == problem),

@@ -826,3 +826,128 @@ async fn an_enum_taken_whole_whose_variant_is_a_map_takes_other_fields() {
         ]})
     );
 }
+
+/// A message's body, as text or as parts.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum Body {
+    /// Plain text.
+    Text {
+        /// The text.
+        text: String,
+    },
+    /// Parts, in order.
+    Parts {
+        /// The parts.
+        parts: Vec<String>,
+    },
+}
+
+/// What sending takes.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct SendArgs {
+    /// Who to.
+    to: String,
+    /// What.
+    #[serde(flatten)]
+    body: Body,
+}
+
+/// A mail command, tagged by `op`.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(tag = "op", rename_all = "snake_case")]
+#[allow(dead_code)]
+enum MailCommand {
+    /// Sends a message.
+    Send(SendArgs),
+    /// Deletes one.
+    Delete {
+        /// Its number.
+        id: u32,
+    },
+}
+
+/// Labels by number or by name, and counts of other fields.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct Tallied {
+    /// The set's number.
+    id: u32,
+    /// The labels.
+    #[serde(flatten)]
+    labels: Labelled,
+    /// Every field left, counted.
+    #[serde(flatten)]
+    counts: BTreeMap<String, u32>,
+}
+
+/// Runs a mail command.
+#[tool]
+async fn mail_run(command: MailCommand) -> String {
+    format!("{command:?}")
+}
+
+/// Counts.
+#[tool]
+async fn tallied_take(tallied: Tallied) -> String {
+    format!("{tallied:?}")
+}
+
+#[tokio::test]
+async fn a_variant_wrapping_a_struct_that_flattens_an_enum_takes_its_fields() {
+    // The variant took the struct's own fields but not its enum's: `text` was refused.
+    let registry = Registry::builder()
+        .tool(MailRun)
+        .providers([Provider::Mcp])
+        .build()
+        .unwrap();
+    let ran = outcome(
+        &registry,
+        "mail_run",
+        json!({"command": {"op": "send", "to": "ann", "text": "hi"}}),
+    );
+    assert_eq!(
+        ran.await.as_deref(),
+        Ok("Send(SendArgs { to: \"ann\", body: Text { text: \"hi\" } })")
+    );
+    let refused = outcome(
+        &registry,
+        "mail_run",
+        json!({"command": {"op": "send", "to": "ann", "text": 1}}),
+    );
+    assert_eq!(
+        faults(&refused.await.unwrap_err()),
+        [fault(
+            "command",
+            "expected object with fields op, to, text or object with fields op, to, parts or \
+             object with fields op, id, received an object"
+        )]
+    );
+}
+
+#[tokio::test]
+async fn a_field_left_beside_two_maps_must_fit_both() {
+    // serde hands a field no one names to the labels' map and to the counts: text fits the
+    // first and not the second, a number the second and not the first.
+    let registry = Registry::builder().tool(TalliedTake).build().unwrap();
+    for (field, expected) in [
+        (json!("red"), "expected u32, received \"red\""),
+        (json!(5), "expected string, received 5"),
+    ] {
+        let called = json!({"tallied": {"id": 1, "colour": field}});
+        let refused = outcome(&registry, "tallied_take", called).await;
+        assert_eq!(
+            faults(&refused.unwrap_err()),
+            [fault("tallied.colour", expected)]
+        );
+    }
+    // `id` is the struct's, so `Numbered` is never read; with no field left, both maps are
+    // empty.
+    let ran = outcome(&registry, "tallied_take", json!({"tallied": {"id": 1}}));
+    assert_eq!(
+        ran.await.as_deref(),
+        Ok("Tallied { id: 1, labels: Named({}), counts: {} }")
+    );
+}

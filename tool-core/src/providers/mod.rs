@@ -254,12 +254,12 @@ pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<Expo
                 provider: None,
                 path: format!("$defs.{name}"),
                 problem: format!(
-                    "`{name}` may be read from the same value as `{name}` again, naming no \
-                     field of it (through an enum's variant, a `Box`, an `Option`, a newtype \
+                    "`{name}` may be read from the same value as `{name}` again, requiring \
+                     no field of it (through an enum's variant, a `Box`, an `Option`, a newtype \
                      or a flattened field): serde, trying that way on a value nothing else in \
                      `{name}` takes, reads `{name}` again without end, until the stack \
-                     overflows; give the variant or field that holds it a field of its own \
-                     (`Wrapped {{ inner: Box<{name}> }}`), or remove it"
+                     overflows; give the variant or field that holds it a required field of \
+                     its own (`Wrapped {{ inner: Box<{name}> }}`), or remove it"
                 ),
             });
         }

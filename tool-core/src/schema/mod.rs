@@ -57,13 +57,12 @@ fn input_schema_from(generated: schemars::Schema) -> Map<String, Value> {
         .entry("properties")
         .or_insert_with(|| Value::Object(Map::new()));
     // After the fields, also when the input refuses unknown fields itself (as the structs
-    // `#[tool]` makes do), for which schemars writes it first. Closed, unless the input takes
-    // other fields itself (a `#[serde(flatten)]`ed map, whose values schemars describes).
-    let others = match schema.shift_remove("additionalProperties") {
-        Some(taken @ (Value::Object(_) | Value::Bool(true))) => taken,
-        _ => false.into(),
-    };
-    schema.insert("additionalProperties".into(), others);
+    // `#[tool]` makes do), for which schemars writes it first. Where schemars says nothing,
+    // the input is closed as every object is (`close_nested_objects`), after the variants of
+    // an enum it flattens have taken what they take.
+    if let Some(others) = schema.shift_remove("additionalProperties") {
+        schema.insert("additionalProperties".into(), others);
+    }
     let mut schema = close_nested_objects(schema);
     // An input that is an enum, or flattens one, is a union of objects, which is an object.
     schema.insert("type".into(), "object".into());
@@ -126,7 +125,8 @@ fn root_into_definitions(schema: Map<String, Value>, title: Option<Value>) -> Ma
 /// An object with fields of its own beside a `$ref` (schemars' internally tagged newtype
 /// variant: its tag, and the `$ref` of the struct it wraps) takes the referenced object's
 /// fields in first: `additionalProperties` sees only the fields beside it, so closed as it
-/// stands, each would refuse the other's.
+/// stands, each would refuse the other's. A struct that flattens an enum brings its union
+/// too, lifted with the fields.
 ///
 /// The keys of a map keyed by integers are advertised as serde_json reads them
 /// ([`integer_keys::exact_keys`]).
@@ -178,6 +178,19 @@ fn take_in_reference(map: &mut Map<String, Value>, definitions: Option<&Value>) 
         if let Some(taken) = target.get(others) {
             map.entry(others).or_insert_with(|| taken.clone());
         }
+    }
+    // A struct that flattens an enum (an internally tagged variant wrapping it): its union
+    // comes too, and is lifted with the fields beside it.
+    if !keywords::UNIONS
+        .iter()
+        .any(|union| map.contains_key(*union))
+    {
+        for union in keywords::UNIONS {
+            if let Some(taken) = target.get(union) {
+                map.insert(union.to_owned(), taken.clone());
+            }
+        }
+        flattened::lift_union(map, definitions);
     }
 }
 

@@ -76,11 +76,11 @@ pub(crate) fn self_variants(schema: &Map<String, Value>) -> Vec<String> {
         .collect()
 }
 
-/// The definitions a schema reads the same value as, naming no field of it: its `$ref`, and
+/// The definitions a schema reads the same value as, requiring no field of it: its `$ref`, and
 /// those of its `anyOf` and `oneOf` branches, each the same way. Saying the value is an object
-/// of no fields of its own, or what other fields it takes (as the registry's closing of an
-/// object, or a struct flattening the type, writes beside a `$ref`), reads nothing of it: serde
-/// still reads the whole value as the definition.
+/// with fields it may go without, or what other fields it takes (as the registry's closing of
+/// an object, or a struct flattening the type, writes beside a `$ref`), reads nothing a call
+/// must send: serde still reads the rest of the value as the definition.
 fn same_value<'a>(schema: &'a Value, found: &mut Vec<&'a str>) {
     let Some(map) = schema.as_object() else {
         return;
@@ -88,7 +88,9 @@ fn same_value<'a>(schema: &'a Value, found: &mut Vec<&'a str>) {
     let reads_into = |(key, value): (&String, &Value)| match key.as_str() {
         "$ref" | "anyOf" | "oneOf" | "additionalProperties" | "unevaluatedProperties" => false,
         "type" => value != "object",
-        "properties" => value.as_object().is_none_or(|fields| !fields.is_empty()),
+        // Fields it may go without (an `Option`, a default) read nothing a call must send: a
+        // required one is read, or its absence refused, before serde reads on.
+        "properties" => false,
         "required" => value.as_array().is_none_or(|names| !names.is_empty()),
         key => !keywords::is_annotation(key),
     };
@@ -125,7 +127,7 @@ mod tests {
                     {"type": "integer"},
                     {"type": "object", "properties": {"inner": {"$ref": "#/$defs/Tree"}}},
                     {"type": "array", "items": {"$ref": "#/$defs/Tree"}},
-                    {"$ref": "#/$defs/Tree", "properties": {"t": {"const": "a"}}}
+                    {"$ref": "#/$defs/Tree", "properties": {"t": {"const": "a"}}, "required": ["t"]}
                 ]},
                 // As the registry closes an object around a `$ref` (an `#[input]` enum), and
                 // as schemars writes a struct flattening an `Option` of the union.
@@ -136,13 +138,19 @@ mod tests {
                 ]},
                 "Flat": {"anyOf": [{"type": "integer"}, {"$ref": "#/$defs/Wrap"}]},
                 "Wrap": {"type": "object", "anyOf": [{"$ref": "#/$defs/Flat"}, {}]},
+                // A struct of fields it may go without, flattening the union.
+                "Spanned": {
+                    "type": "object",
+                    "properties": {"span": {"type": ["integer", "null"]}},
+                    "anyOf": [{"type": "integer"}, {"$ref": "#/$defs/Spanned"}]
+                },
                 // Only itself: `endless_definitions` names it.
                 "Endless": {"$ref": "#/$defs/Endless"}
             }
         });
         assert_eq!(
             self_variants(schema.as_object().unwrap()),
-            ["Nest", "Whole", "Flat", "Wrap"]
+            ["Nest", "Whole", "Flat", "Wrap", "Spanned"]
         );
     }
 }
