@@ -6,8 +6,9 @@
 //! tools to Anthropic as they are, so one such tool stops every call of a session. Each host
 //! takes one object whose fields are every variant's instead: each field as its variants have
 //! it (a tag's values as one `enum`, kinds that differ as an `anyOf` of them), required where
-//! every variant requires it, closed as the variants are; the object's description lists each
-//! variant's fields. The registry still holds a call to the union, so nothing the object says
+//! every variant requires it, closed where every variant is (else taking what a variant's map
+//! takes); the object's description lists each variant's fields, with their kinds where the
+//! variants' differ. The registry still holds a call to the union, so nothing the object says
 //! goes unchecked, and a call that mixes variants is refused naming every variant's fields.
 
 use serde_json::{Map, Value, json};
@@ -29,6 +30,7 @@ pub(crate) fn flat_root(schema: &Map<String, Value>) -> Option<Result<Map<String
     Some(flattened(schema, keyword, branches))
 }
 
+/// [`flat_root`] of the union `branches`, found under `keyword`.
 fn flattened(
     schema: &Map<String, Value>,
     keyword: &str,
