@@ -43,12 +43,12 @@ pub(crate) fn endless_definitions(schema: &Map<String, Value>) -> Vec<String> {
         .collect()
 }
 
-/// The names of unions one of whose variants reads the same value as the union again, naming
-/// no field of it (an untagged `enum Nest { Leaf(u8), Again(Box<Nest>) }`, through any chain of
-/// `$ref`s, `Option`s, newtypes, flattened structs and unions): serde, trying that variant on
-/// a value the others refuse, reads the union from the same value again without end, until
-/// the stack overflows. Only the unions are named (not a newtype on the way),
-/// and none [`endless_definitions`] names.
+/// The names of unions one of whose variants reads the same value as the union again,
+/// requiring no field of it (an untagged `enum Nest { Leaf(u8), Again(Box<Nest>) }`, through
+/// any chain of `$ref`s, `Option`s, newtypes, structs of optional fields flattening it, and
+/// unions): serde, trying that variant on a value the others refuse, reads the union from the
+/// same value again without end, until the stack overflows. Only the unions are named (not a
+/// newtype on the way), and none [`endless_definitions`] names.
 pub(crate) fn self_variants(schema: &Map<String, Value>) -> Vec<String> {
     let Some(defs) = schema.get("$defs").and_then(Value::as_object) else {
         return Vec::new();
