@@ -126,7 +126,7 @@ fn root_into_definitions(schema: Map<String, Value>, title: Option<Value>) -> Ma
 /// variant: its tag, and the `$ref` of the struct it wraps) takes the referenced object's
 /// fields in first: `additionalProperties` sees only the fields beside it, so closed as it
 /// stands, each would refuse the other's. A struct that flattens an enum brings its union
-/// too, lifted with the fields.
+/// too; the fields are taken in before any union is lifted.
 ///
 /// The keys of a map keyed by integers are advertised as serde_json reads them
 /// ([`integer_keys::exact_keys`]).
@@ -134,11 +134,11 @@ fn close_nested_objects(schema: Map<String, Value>) -> Map<String, Value> {
     let definitions = schema.get("$defs").cloned();
     let mut schema = Value::Object(schema);
     walk::every_subschema_mut(&mut schema, &mut String::new(), &mut |map, _| {
-        flattened::lift_union(map, definitions.as_ref());
-        excluded::split_around(map);
         if map.contains_key("properties") {
             take_in_reference(map, definitions.as_ref());
         }
+        flattened::lift_union(map, definitions.as_ref());
+        excluded::split_around(map);
         if map.contains_key("properties") && !map.contains_key("additionalProperties") {
             map.insert("additionalProperties".into(), false.into());
         }
@@ -180,7 +180,7 @@ fn take_in_reference(map: &mut Map<String, Value>, definitions: Option<&Value>) 
         }
     }
     // A struct that flattens an enum (an internally tagged variant wrapping it): its union
-    // comes too, and is lifted with the fields beside it.
+    // comes too, lifted with the fields beside it as any other.
     if !keywords::UNIONS
         .iter()
         .any(|union| map.contains_key(*union))
@@ -190,7 +190,6 @@ fn take_in_reference(map: &mut Map<String, Value>, definitions: Option<&Value>) 
                 map.insert(union.to_owned(), taken.clone());
             }
         }
-        flattened::lift_union(map, definitions);
     }
 }
 
