@@ -12,6 +12,7 @@ use super::Read;
 use super::guard::Findings;
 use super::plan::Plan;
 use crate::schema::patterns::Patterns;
+use crate::schema::recursion::read_without_end;
 use crate::schema::walk;
 
 /// A tool's input schema, ready for the parser.
@@ -102,9 +103,7 @@ impl Prepared {
         // whether it reads the keys of its maps keyed by numbers, and which. A type serde
         // would read without end is not asked (the registry refuses it when it is made), and
         // until then every call of it goes to the checker.
-        use crate::schema::recursion::{endless_definitions, self_variants};
-        let endless =
-            !endless_definitions(&schema).is_empty() || !self_variants(&schema).is_empty();
+        let endless = read_without_end(&schema);
         let read_without = endless || super::required::read_without(&schema, &mut read);
         let asked = match endless {
             true => super::keyed::Asked::default(),

@@ -10,6 +10,12 @@ use serde_json::{Map, Value};
 
 use super::{keywords, walk};
 
+/// Whether serde would read some value of `schema` without end: a definition
+/// [`endless_definitions`] or [`self_variants`] names.
+pub(crate) fn read_without_end(schema: &Map<String, Value>) -> bool {
+    !endless_definitions(schema).is_empty() || !self_variants(schema).is_empty()
+}
+
 /// The names of definitions that are a chain of `$ref`s leading back to themselves, as
 /// `struct A(Box<A>)` gives: no finite value fits one, and serde, reading one, recurses
 /// without end (whatever the input, since a newtype consumes none of it).
@@ -48,12 +54,11 @@ pub(crate) fn endless_definitions(schema: &Map<String, Value>) -> Vec<String> {
 /// any chain of `$ref`s, `Option`s, newtypes, structs of optional fields flattening it, and
 /// unions): serde, trying that variant on a value the others refuse, reads the union from the
 /// same value again without end, until the stack overflows. Only the unions are named (not a
-/// newtype on the way), and none [`endless_definitions`] names.
+/// newtype on the way; a chain of `$ref`s alone is [`endless_definitions`]').
 pub(crate) fn self_variants(schema: &Map<String, Value>) -> Vec<String> {
     let Some(defs) = schema.get("$defs").and_then(Value::as_object) else {
         return Vec::new();
     };
-    let endless = endless_definitions(schema);
     let reaches_itself = |name: &String, def: &Value| {
         let mut seen: Vec<&str> = Vec::new();
         let mut next = Vec::new();
@@ -71,7 +76,7 @@ pub(crate) fn self_variants(schema: &Map<String, Value>) -> Vec<String> {
     };
     (defs.iter())
         .filter(|(_, def)| def.get("anyOf").or(def.get("oneOf")).is_some())
-        .filter(|(name, def)| !endless.contains(name) && reaches_itself(name, def))
+        .filter(|(name, def)| reaches_itself(name, def))
         .map(|(name, _)| name.clone())
         .collect()
 }
