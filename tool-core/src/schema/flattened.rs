@@ -68,25 +68,26 @@ pub(super) fn lift_union(map: &mut Map<String, Value>, definitions: Option<&Valu
         read
     };
     // A variant that takes other fields itself (a map, or a variant flattening one) takes
-    // those the object does not name, as serde hands it every field left; beside a map of the
-    // object's own, each field left goes to both, and must fit both. An object that refuses
-    // unknown fields itself (`#[serde(deny_unknown_fields)]`, the only way it is closed here)
-    // refuses them whatever the variant takes.
+    // those the object does not name, as serde hands it every field left (`merged` gives it
+    // the variant's word where the object says none); beside a map of the object's own, each
+    // field left goes to both, and must fit both. An object that refuses unknown fields itself
+    // (`#[serde(deny_unknown_fields)]`, the only way it is closed here) refuses them whatever
+    // the variant takes.
     let lifted: Vec<Value> = (read.into_iter())
         .map(|variant| {
             let mut lifted = merged(own.clone(), variant);
-            let taken = variant
-                .get("additionalProperties")
-                .filter(|taken| taken != &false);
-            let others = match (own.get("additionalProperties"), taken) {
-                (None | Some(Value::Bool(true)), Some(taken)) => Some(taken.clone()),
-                (Some(own @ Value::Object(_)), Some(taken)) if own != taken => {
+            let both = match (
+                own.get("additionalProperties"),
+                variant.get("additionalProperties"),
+            ) {
+                (Some(Value::Bool(true)), Some(taken @ Value::Object(_))) => Some(taken.clone()),
+                (Some(own @ Value::Object(_)), Some(taken @ Value::Object(_))) if own != taken => {
                     Some(serde_json::json!({"allOf": [own, taken]}))
                 }
                 _ => None,
             };
-            if let Some(others) = others {
-                lifted.insert("additionalProperties".into(), others);
+            if let Some(both) = both {
+                lifted.insert("additionalProperties".into(), both);
             }
             Value::Object(lifted)
         })
