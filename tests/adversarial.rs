@@ -1229,11 +1229,11 @@ async fn a_type_holding_itself_as_a_variant_of_nothing_else_is_refused_when_the_
         let paths: Vec<&str> = errors.iter().map(|error| error.path.as_str()).collect();
         assert!(paths.contains(&format!("$defs.{name}").as_str()), "{error}");
         let problem = format!(
-            "`{name}` may be read from the same value as `{name}` again, requiring no field of it \
-             (through an enum's variant, a `Box`, an `Option`, a newtype or a flattened field): \
-             serde, trying that way on a value nothing else in `{name}` takes, reads `{name}` \
-             again without end, until the stack overflows; give the variant or field that holds \
-             it a required field of its own (`Wrapped {{ inner: Box<{name}> }}`), or remove it"
+            "`{name}` holds `{name}` again with no required field in between (through an enum's \
+             variant, a `Box`, an `Option`, a newtype or a flattened field): given a value none \
+             of its other variants takes, serde reads `{name}` from it again and again until the \
+             stack overflows and the process aborts; give the variant or field that holds it a \
+             required field of its own (`Wrapped {{ inner: Box<{name}> }}`), or remove it"
         );
         assert!(
             errors.iter().any(|error| error.problem == problem),

@@ -254,12 +254,12 @@ pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<Expo
                 provider: None,
                 path: format!("$defs.{name}"),
                 problem: format!(
-                    "`{name}` may be read from the same value as `{name}` again, requiring \
-                     no field of it (through an enum's variant, a `Box`, an `Option`, a newtype \
-                     or a flattened field): serde, trying that way on a value nothing else in \
-                     `{name}` takes, reads `{name}` again without end, until the stack \
-                     overflows; give the variant or field that holds it a required field of \
-                     its own (`Wrapped {{ inner: Box<{name}> }}`), or remove it"
+                    "`{name}` holds `{name}` again with no required field in between \
+                     (through an enum's variant, a `Box`, an `Option`, a newtype or a \
+                     flattened field): given a value none of its other variants takes, serde \
+                     reads `{name}` from it again and again until the stack overflows and the \
+                     process aborts; give the variant or field that holds it a required field \
+                     of its own (`Wrapped {{ inner: Box<{name}> }}`), or remove it"
                 ),
             });
         }
@@ -299,14 +299,6 @@ fn inlined(
 ) -> Result<Map<String, Value>, ExportError> {
     let schema = dialect::exportable(&definition.input_schema, recursion)
         .map_err(|error| ExportError::new(definition, Some(provider), error))?;
-    let refused = |problem: String| {
-        let path = "(arguments)".to_owned();
-        ExportError::new(
-            definition,
-            Some(provider),
-            dialect::SchemaError { path, problem },
-        )
-    };
     // Each host takes one plain object at the top of a tool's parameters: OpenAI and Anthropic
     // refuse the whole request for a union there, Gemini is shown nothing to send, and Claude's
     // clients send MCP tools on to Anthropic. A schema of the user's own that MCP should see
@@ -324,7 +316,7 @@ fn inlined(
     let union = (crate::schema::keywords::UNIONS.into_iter())
         .find(|union| schema.contains_key(*union))
         .unwrap_or("allOf");
-    Err(refused(format!(
+    let problem = format!(
         "the input's schema has `{union}` at the top, and {provider} takes one plain object \
          there (Anthropic refuses the whole request for a union there, and Claude's clients \
          send MCP tools on to it), but it cannot be written as one ({cause}); take the union \
@@ -332,7 +324,10 @@ fn inlined(
          schema of your own may be published to MCP as written \
          (`ToolDefinition::as_written`) and its other providers left out \
          (`.providers([Provider::Mcp])`)"
-    )))
+    );
+    let path = "(arguments)".to_owned();
+    let error = dialect::SchemaError { path, problem };
+    Err(ExportError::new(definition, Some(provider), error))
 }
 
 /// A reader's refusal for JSON that is not the call shape it expects.
