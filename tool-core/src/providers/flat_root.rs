@@ -272,7 +272,10 @@ fn kind_word(field: &Value) -> String {
             let kinds: Vec<&str> = kinds.iter().filter_map(Value::as_str).collect();
             kinds.join(" or ")
         }
-        (_, Some(reference)) => reference.rsplit('/').next().unwrap_or(reference).to_owned(),
+        (_, Some(reference)) => reference
+            .rsplit_once('/')
+            .map_or(reference, |(_, name)| name)
+            .to_owned(),
         _ => "any of several kinds".to_owned(),
     }
 }

@@ -10,8 +10,9 @@
 //! takes (`args/key_ranges.rs`), as exactly those ([`KeyRange::pattern`]): a `u8` key takes `0`
 //! to `255`, a `NonZeroU32` key (which schemars gives the signed pattern) `1` to `4294967295`.
 //! Only the ranges of integers of up to 32 bits are advertised so: a wider one's pattern grows
-//! with its digits, and would be repeated wherever the type is, for keys no model sends. Each advertised range's pattern is recognised by its text, so a schema read again (an
-//! answer's, a remote server's of our own making) is matched by hand too.
+//! with its digits, and would be repeated wherever the type is, for keys no model sends. Each
+//! advertised range's pattern is recognised by its text, so a schema read again (an answer's,
+//! a remote server's of our own making) is matched by hand too.
 
 use std::fmt::Write as _;
 use std::sync::OnceLock;
