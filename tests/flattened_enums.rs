@@ -951,3 +951,63 @@ async fn a_field_left_beside_two_maps_must_fit_both() {
         Ok("Tallied { id: 1, labels: Named({}), counts: {} }")
     );
 }
+
+/// Which keys a filter keeps.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+enum KeyFilter {
+    /// Keys every one of these keeps.
+    And(Vec<KeyFilter>),
+    /// Keys this one drops.
+    Not(Box<KeyFilter>),
+    /// Keys equal to a value.
+    Eq {
+        /// The value.
+        value: String,
+    },
+    /// Every key.
+    Always,
+}
+
+/// Filters keys, the whole input.
+#[tool]
+async fn keys_filter(#[input] filter: KeyFilter) -> String {
+    format!("{filter:?}")
+}
+
+#[tokio::test]
+async fn an_enum_taken_whole_that_holds_itself_takes_its_unit_variants_below_the_top_as_serde_does()
+{
+    // The top of the input is an object, so a unit variant there is `{"Always": null}`; below
+    // it serde reads the variant's name, as the type's definition must say.
+    let registry = Registry::builder()
+        .providers([Provider::Mcp, Provider::Anthropic])
+        .tool(KeysFilter)
+        .build()
+        .unwrap();
+    for (arguments, taken) in [
+        (json!({"Always": null}), "Always"),
+        (json!({"Not": "Always"}), "Not(Always)"),
+        (
+            json!({"And": ["Always", {"Eq": {"value": "a"}}, {"Not": "Always"}]}),
+            "And([Always, Eq { value: \"a\" }, Not(Always)])",
+        ),
+    ] {
+        let ran = outcome(&registry, "keys_filter", arguments).await;
+        assert_eq!(ran.as_deref(), Ok(taken));
+    }
+    let refused = outcome(&registry, "keys_filter", json!({"Not": "Never"}));
+    assert_eq!(
+        faults(&refused.await.unwrap_err()),
+        [fault(
+            "Not",
+            "expected object with fields And or object with fields Not or object with fields \
+             Eq or \"Always\", received \"Never\""
+        )]
+    );
+    let exported = json!(registry.export(Provider::Mcp).unwrap());
+    assert_eq!(
+        exported[0]["inputSchema"]["$defs"]["KeyFilter"]["oneOf"][3],
+        json!({"type": "string", "const": "Always", "description": "Every key."})
+    );
+}

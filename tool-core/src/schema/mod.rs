@@ -52,6 +52,9 @@ fn generator(contract: Contract) -> schemars::SchemaGenerator {
 fn input_schema_from(generated: schemars::Schema) -> Map<String, Value> {
     let mut schema = into_map(generated.to_value());
     let title = schema.remove("title");
+    // A type that holds itself is defined as schemars wrote it, before its top is made the
+    // object an input is: below the top, an enum's unit variant is its name, not an object.
+    let mut schema = root_into_definitions(schema, title);
     schema.insert("type".into(), "object".into());
     schema
         .entry("properties")
@@ -66,7 +69,7 @@ fn input_schema_from(generated: schemars::Schema) -> Map<String, Value> {
     let mut schema = close_nested_objects(schema);
     // An input that is an enum, or flattens one, is a union of objects, which is an object.
     schema.insert("type".into(), "object".into());
-    root_into_definitions(schema, title)
+    schema
 }
 
 /// A schema whose type holds itself (`struct Tree { children: Vec<Tree> }`) as its root, as
