@@ -514,6 +514,63 @@ async fn a_fault_only_serde_finds_after_a_key_of_a_newtype_or_an_enum_is_found_a
     }
 }
 
+/// Marks on a grid, by letter.
+#[tool]
+async fn marks_set(
+    /// Each letter's mark.
+    by_letter: std::collections::BTreeMap<char, u8>,
+    /// Anything, by level.
+    loose: std::collections::HashMap<Level, Value>,
+) -> String {
+    format!("{by_letter:?} {}", loose.len())
+}
+
+#[tokio::test]
+async fn a_key_only_serde_refuses_is_found_at_its_own_path() {
+    // The schema takes any key (schemars describes an enum whose variants have docs as a map
+    // of any key); serde refuses the key itself, which the fault names.
+    let registry = (Registry::builder().tool(NotesKeep).tool(MarksSet))
+        .build()
+        .unwrap();
+    for (tool, arguments, expected) in [
+        (
+            "notes_keep",
+            json!({"by_person": {}, "by_level": {"High": "fine", "Middle": "fine"}}),
+            fault(
+                "by_level.Middle",
+                "unknown variant `Middle`, expected `Low` or `High`",
+            ),
+        ),
+        (
+            "marks_set",
+            json!({"by_letter": {"a": 1, "ab": 2}, "loose": {}}),
+            fault(
+                "by_letter.ab",
+                "invalid value: string \"ab\", expected a character",
+            ),
+        ),
+        (
+            "marks_set",
+            json!({"by_letter": {}, "loose": {"Low": [1], "Top": null}}),
+            fault(
+                "loose.Top",
+                "unknown variant `Top`, expected `Low` or `High`",
+            ),
+        ),
+        (
+            "marks_set",
+            json!({"by_letter": {}, "loose": {"Low": {"x": {"High": 1}}, "[a.b]": 1}}),
+            fault(
+                "loose[\"[a.b]\"]",
+                "unknown variant `[a.b]`, expected `Low` or `High`",
+            ),
+        ),
+    ] {
+        let refused = outcome(&registry, tool, arguments.clone()).await;
+        assert_eq!(faults(&refused.unwrap_err()), [expected], "{arguments}");
+    }
+}
+
 /// Reads a note, trusting the schema never to send `null` for it.
 fn never_null<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Option<String>, D::Error> {
     let read: Option<String> = serde::Deserialize::deserialize(de)?;

@@ -996,7 +996,8 @@ async fn a_map_keyed_by_numbers_advertises_and_holds_the_range_its_key_type_take
             fault("stack.below.counts.256", &words("0 to 255")),
         ]
     );
-    // Past its own rule, a key of its own is refused by its type, at the map.
+    // Past its own rule, a key of its own is refused by its type, at the key, as the
+    // checker's keys are.
     let refused = outcome(
         &registry,
         "racks_fill",
@@ -1004,7 +1005,10 @@ async fn a_map_keyed_by_numbers_advertises_and_holds_the_range_its_key_type_take
     )
     .await
     .unwrap_err();
-    assert_eq!(faults(&refused), [fault("slots", "a slot is at most 1000")]);
+    assert_eq!(
+        faults(&refused),
+        [fault("slots.1001", "a slot is at most 1000")]
+    );
 }
 
 /// Maps keyed by numbers under a type the schema of another stands for.

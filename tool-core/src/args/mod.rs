@@ -246,7 +246,7 @@ fn located(text: &str, error: serde_json::Error, read: &mut Read<'_>) -> Fault {
     let findings = Findings::traced();
     // The traced read fails as the first did; if it does not, the fault is the first's.
     let (path, error) = match read(text, Some((&Plan::traced(), &findings))) {
-        Err(traced) => (findings.failed_at(), traced),
+        Err(traced) => (findings.fault_at(), traced),
         Ok(()) => (String::new(), error),
     };
     let problem = without_position(&error);

@@ -48,10 +48,12 @@ impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, K> {
     type Value = K::Value;
 
     fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<K::Value, D::Error> {
-        self.seed.deserialize(KeyReader {
-            de,
-            notes: self.notes,
-        })
+        let notes = self.notes;
+        let read = || self.seed.deserialize(KeyReader { de, notes });
+        match notes.trail {
+            Some(trail) => trail.key(read),
+            None => read(),
+        }
     }
 }
 

@@ -53,6 +53,12 @@ impl Findings {
         self.trail.map(Trail::failed_at).unwrap_or_default()
     }
 
+    /// Where a traced read failed, as the fault is shown: [`Findings::failed_at`], or, where a
+    /// key was refused, the key's own path below it.
+    pub(super) fn fault_at(self) -> String {
+        self.trail.map(Trail::fault_at).unwrap_or_default()
+    }
+
     /// Whether a traced read read `key` as an integer, a key of a map keyed by integers that
     /// serde read from the text.
     pub(super) fn read_as_integer(&self, key: &str) -> bool {

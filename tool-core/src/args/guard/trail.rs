@@ -12,6 +12,10 @@ pub(super) struct Trail {
     at: RefCell<Path>,
     /// The last key read: the field of the value read next.
     key: RefCell<String>,
+    /// Whether a key was seen since the read of one began ([`Trail::key`]).
+    key_seen: Cell<bool>,
+    /// The key refused where the read failed, if a key was what failed.
+    refused_key: RefCell<Option<String>>,
     /// The keys from 0 to 7 serde read as integers (of a map keyed by integers read from the
     /// text, not from serde's buffer, where a key is text), a bit each: what asking a type
     /// about such a map needs (`keyed.rs`), in a field with nothing to drop.
@@ -25,6 +29,22 @@ impl Trail {
         let mut kept = self.key.borrow_mut();
         kept.clear();
         kept.push_str(key);
+        self.key_seen.set(true);
+    }
+
+    /// `read` of a key. A key seen and then refused (an enum's unknown variant, text that is
+    /// no `char`) fails where its map sits, and is kept: the fault is shown at the key's own
+    /// path ([`Trail::fault_at`]), so that a model sent `{"colours": {"Green": 1}}` is told
+    /// which key to change, while the asking tells a key refused from its value by the path.
+    pub(super) fn key<T, E>(&self, read: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+        self.key_seen.set(false);
+        let result = read();
+        let mut failed = self.failed.borrow_mut();
+        if result.is_err() && self.key_seen.get() && failed.is_none() {
+            *failed = Some(self.at.borrow().0.clone());
+            *self.refused_key.borrow_mut() = Some(self.key.borrow().clone());
+        }
+        result
     }
 
     /// Notes `key`, read as an integer, as [`Trail::note_key`] does, and keeps it if it is
@@ -73,9 +93,20 @@ impl Trail {
         result
     }
 
-    /// Where the read failed; empty for the arguments as a whole, or if it did not fail.
+    /// Where the read failed; empty for the arguments as a whole, or if it did not fail. A
+    /// key refused fails where its map sits.
     pub(super) fn failed_at(self) -> String {
         self.failed.into_inner().unwrap_or_default()
+    }
+
+    /// Where the read failed, as a fault is shown: a key refused at its own path.
+    pub(super) fn fault_at(self) -> String {
+        let refused_key = self.refused_key.take();
+        let mut at = Path(self.failed_at());
+        if let Some(key) = refused_key {
+            at.push_field(&key);
+        }
+        at.0
     }
 }
 
