@@ -1011,3 +1011,133 @@ async fn an_enum_taken_whole_that_holds_itself_takes_its_unit_variants_below_the
         json!({"type": "string", "const": "Always", "description": "Every key."})
     );
 }
+
+/// How a job halts.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(tag = "how")]
+#[allow(dead_code)]
+enum Halt {
+    /// At once.
+    Now,
+    /// After a wait.
+    Later {
+        /// Minutes to wait.
+        minutes: u16,
+    },
+}
+
+/// Which job, by name or by number.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum Which {
+    /// By name.
+    ByName {
+        /// The job's name.
+        name: String,
+    },
+    /// By number.
+    ById {
+        /// The job's number.
+        id: u32,
+    },
+}
+
+/// How fast a job runs.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+enum Pace {
+    /// As fast as it can.
+    Fast,
+    /// Held back.
+    Slow {
+        /// By how much.
+        by: u8,
+    },
+}
+
+/// A step of a job, some of whose variants wrap an enum.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(tag = "op")]
+#[allow(dead_code)]
+enum JobStep {
+    /// Runs a command.
+    Run {
+        /// The command.
+        cmd: String,
+    },
+    /// Halts the job.
+    Halt(Halt),
+    /// Picks a job.
+    Pick(Which),
+    /// Sets the pace.
+    Pace(Pace),
+}
+
+/// Takes a step.
+#[tool]
+async fn step_take(step: JobStep) -> String {
+    format!("{step:?}")
+}
+
+#[tokio::test]
+async fn a_tagged_variant_wrapping_an_enum_takes_the_enums_variants() {
+    // The variant is its tag beside a `$ref` to the enum, whose variants were never taken in:
+    // closed beside them, it fitted no call.
+    let registry = Registry::builder().tool(StepTake).build().unwrap();
+    for (step, taken) in [
+        (json!({"op": "Halt", "how": "Now"}), "Halt(Now)"),
+        (
+            json!({"op": "Halt", "how": "Later", "minutes": 5}),
+            "Halt(Later { minutes: 5 })",
+        ),
+        (
+            json!({"op": "Pick", "name": "a"}),
+            "Pick(ByName { name: \"a\" })",
+        ),
+        (json!({"op": "Pick", "id": 3}), "Pick(ById { id: 3 })"),
+        (json!({"op": "Pace", "Fast": null}), "Pace(Fast)"),
+        (
+            json!({"op": "Pace", "Slow": {"by": 2}}),
+            "Pace(Slow { by: 2 })",
+        ),
+        (json!({"op": "Run", "cmd": "ls"}), "Run { cmd: \"ls\" }"),
+    ] {
+        let read = serde_json::from_value::<JobStep>(step.clone()).map(|step| format!("{step:?}"));
+        assert_eq!(read.as_deref().ok(), Some(taken), "serde: {step}");
+        let ran = outcome(&registry, "step_take", json!({ "step": step })).await;
+        assert_eq!(ran.as_deref(), Ok(taken), "{step}");
+    }
+    for (step, expected) in [
+        (
+            json!({"op": "Halt", "how": "Later"}),
+            fault("step.minutes", "missing; expected u16"),
+        ),
+        (
+            json!({"op": "Halt", "how": "Now", "minutes": 5}),
+            fault("step.minutes", "unknown field"),
+        ),
+    ] {
+        let refused = outcome(&registry, "step_take", json!({ "step": step })).await;
+        assert_eq!(faults(&refused.unwrap_err()), [expected], "{step}");
+    }
+    // Advertised as one union of every tagged variant, each with its words; the untagged
+    // enum's variants stay a union of their own, which takes the first that fits, as serde
+    // does.
+    let definitions = registry.definitions();
+    let variants = &definitions[0].input_schema["$defs"]["JobStep"]["oneOf"];
+    let words: Vec<&str> = (variants.as_array().unwrap().iter())
+        .map(|variant| variant["description"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        words,
+        [
+            "Runs a command.",
+            "Halts the job. At once.",
+            "Halts the job. After a wait.",
+            "Picks a job.",
+            "Sets the pace. As fast as it can.",
+            "Sets the pace. Held back."
+        ]
+    );
+}

@@ -119,6 +119,51 @@ pub(super) fn lift_union(map: &mut Map<String, Value>, definitions: Option<&Valu
     }
 }
 
+/// The branches of `map`'s union that are themselves a union of the same kind and nothing
+/// else (but words), as a tagged variant wrapping an enum becomes once lifted, replaced by
+/// their branches: one union of every variant, whose tags the checker reads to find the one
+/// meant, and which a model reads as a list of the objects it may send. A branch's words come
+/// before each of its branches' own.
+pub(super) fn splice_unions(map: &mut Map<String, Value>) {
+    for keyword in ["oneOf", "anyOf"] {
+        let Some(Value::Array(branches)) = map.get_mut(keyword) else {
+            continue;
+        };
+        let bare = |branch: &Map<String, Value>| {
+            branch.contains_key(keyword)
+                && (branch.keys()).all(|key| key == keyword || key == "description")
+        };
+        while (branches.iter()).any(|branch| branch.as_object().is_some_and(bare)) {
+            let mut spliced = Vec::with_capacity(branches.len());
+            for branch in std::mem::take(branches) {
+                let mut outer = match branch {
+                    Value::Object(outer) if bare(&outer) => outer,
+                    other => {
+                        spliced.push(other);
+                        continue;
+                    }
+                };
+                let words = outer.remove("description");
+                let Some(Value::Array(inner)) = outer.remove(keyword) else {
+                    continue;
+                };
+                spliced.extend(inner.into_iter().map(|mut inner| {
+                    if let (Some(Value::String(words)), Value::Object(inner)) = (&words, &mut inner)
+                    {
+                        let joined = match inner.get("description").and_then(Value::as_str) {
+                            Some(own) => format!("{words} {own}"),
+                            None => words.clone(),
+                        };
+                        inner.insert("description".into(), joined.into());
+                    }
+                    inner
+                }));
+            }
+            *branches = spliced;
+        }
+    }
+}
+
 /// The objects a schema takes, and whether no two of them take the same value as far as the
 /// schema says (only `oneOf`s were taken apart).
 struct Variants {

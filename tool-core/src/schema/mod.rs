@@ -129,7 +129,9 @@ fn root_into_definitions(schema: Map<String, Value>, title: Option<Value>) -> Ma
 /// variant: its tag, and the `$ref` of the struct it wraps) takes the referenced object's
 /// fields in first: `additionalProperties` sees only the fields beside it, so closed as it
 /// stands, each would refuse the other's. A struct that flattens an enum brings its union
-/// too; the fields are taken in before any union is lifted.
+/// too, and so does an enum wrapped (its variants then lifted as a flattened enum's are); the
+/// fields are taken in before any union is lifted, and a variant lifted into a union of the
+/// same kind as its enum's is then one of its enum's variants ([`flattened::splice_unions`]).
 ///
 /// The keys of a map keyed by integers are advertised as serde_json reads them
 /// ([`integer_keys::exact_keys`]).
@@ -157,6 +159,10 @@ fn close_nested_objects(schema: Map<String, Value>) -> Map<String, Value> {
                 .collect();
         }
     });
+    // Once every union is lifted, a variant that became a union of its own is one no longer.
+    walk::every_subschema_mut(&mut schema, &mut String::new(), &mut |map, _| {
+        flattened::splice_unions(map);
+    });
     match schema {
         Value::Object(map) => map,
         _ => unreachable!("an object stays an object"),
@@ -165,13 +171,19 @@ fn close_nested_objects(schema: Map<String, Value>) -> Map<String, Value> {
 
 /// `map`'s `$ref` replaced by the fields of the object it names in `definitions` (their
 /// `properties`, `required`, `additionalProperties` and `patternProperties`; `map`'s own
-/// fields kept where both name one), when it names one.
+/// fields kept where both name one), or by the variants of the enum it names, when it names
+/// either.
 fn take_in_reference(map: &mut Map<String, Value>, definitions: Option<&Value>) {
     let Some(target) = (map.get("$ref").and_then(Value::as_str))
         .and_then(walk::definition_name)
         .and_then(|name| definitions?.get(name))
         .and_then(Value::as_object)
-        .filter(|target| target.contains_key("properties"))
+        .filter(|target| {
+            target.contains_key("properties")
+                || keywords::UNIONS
+                    .iter()
+                    .any(|union| target.contains_key(*union))
+        })
     else {
         return;
     };
@@ -182,8 +194,9 @@ fn take_in_reference(map: &mut Map<String, Value>, definitions: Option<&Value>) 
             map.entry(others).or_insert_with(|| taken.clone());
         }
     }
-    // A struct that flattens an enum (an internally tagged variant wrapping it): its union
-    // comes too, lifted with the fields beside it as any other.
+    // An enum (an internally tagged variant wrapping it), or a struct that flattens one: its
+    // union comes too, lifted with the fields beside it as any other, since serde reads the
+    // enum from the fields the tag leaves, as it reads a flattened one.
     if !keywords::UNIONS
         .iter()
         .any(|union| map.contains_key(*union))
