@@ -284,6 +284,48 @@ fn exports_inline_refs_except_for_recursion() {
     }
 }
 
+/// A step of a plan, which holds steps, under a title that is no plain name.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[schemars(title = "Plan/step ~ 1")]
+#[allow(dead_code)] // read through Debug, which the lint does not count
+struct PlanStep {
+    /// What to do.
+    task: String,
+    /// The steps within it.
+    steps: Vec<PlanStep>,
+}
+
+/// Runs a plan.
+#[tool]
+async fn plan_run(#[input] plan: PlanStep) -> String {
+    format!("{plan:?}")
+}
+
+#[test]
+fn a_type_holding_itself_is_defined_under_a_name_its_reference_finds() {
+    // Named by its title, which, written into a JSON Pointer as it stands, pointed elsewhere
+    // (`/` divides a pointer; `~` and a space are written otherwise).
+    let registry = Registry::builder()
+        .providers([Provider::Mcp])
+        .tool(PlanRun)
+        .build()
+        .unwrap();
+    let exported = json!(registry.export(Provider::Mcp).unwrap());
+    let schema = &exported[0]["inputSchema"];
+    let text = schema.to_string();
+    let (_, after) = text.split_once(r##""$ref":"#/$defs/"##).unwrap();
+    let (name, _) = after.split_once('"').unwrap();
+    let reference = format!("#/$defs/{name}");
+    assert!(
+        name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'),
+        "{reference}"
+    );
+    assert_eq!(
+        schema["$defs"][name]["properties"]["task"]["type"],
+        "string"
+    );
+}
+
 #[test]
 fn gemini_uses_only_the_openapi_subset() {
     let exported = gemini::tool(&definition("order_place")).unwrap();

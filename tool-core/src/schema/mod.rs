@@ -77,8 +77,17 @@ fn input_schema_from(generated: schemars::Schema) -> Map<String, Value> {
 /// root copied there under its type's name. The checker, the describer and each provider's
 /// dialect follow `#/$defs/...` alone, and so does many a client.
 fn root_into_definitions(schema: Map<String, Value>, title: Option<Value>) -> Map<String, Value> {
+    // The title, which names the type, as a name a reference finds written as it is: in a
+    // JSON Pointer `/` divides it, `~` begins an escape, and a URI's fragment takes no space.
     let mut name = match title {
-        Some(Value::String(title)) => title,
+        Some(Value::String(title)) => (title.chars())
+            .map(
+                |c| match c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                    true => c,
+                    false => '_',
+                },
+            )
+            .collect(),
         _ => "Input".to_owned(),
     };
     let taken = |name: &str, schema: &Map<String, Value>| {
