@@ -1141,3 +1141,36 @@ async fn a_tagged_variant_wrapping_an_enum_takes_the_enums_variants() {
         ]
     );
 }
+
+/// A halt, as its own type.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(transparent)]
+#[allow(dead_code)]
+struct HaltOnly(Halt);
+
+/// Halts, the whole input.
+#[tool]
+async fn halt_take(#[input] halt: HaltOnly) -> String {
+    format!("{halt:?}")
+}
+
+#[tokio::test]
+async fn a_transparent_struct_wrapping_an_enum_is_taken_whole_as_the_enum() {
+    // schemars writes it as a `$ref` to the enum; the `properties` every input is given beside
+    // it made the registry refuse it, blaming fields the user never wrote.
+    let registry = Registry::builder().tool(HaltTake).build().unwrap();
+    let ran = outcome(
+        &registry,
+        "halt_take",
+        json!({"how": "Later", "minutes": 3}),
+    );
+    assert_eq!(ran.await.as_deref(), Ok("HaltOnly(Later { minutes: 3 })"));
+    let refused = outcome(&registry, "halt_take", json!({"how": "Soon"}));
+    assert_eq!(
+        faults(&refused.await.unwrap_err()),
+        [fault(
+            "how",
+            "expected one of \"Now\", \"Later\", received \"Soon\""
+        )]
+    );
+}
