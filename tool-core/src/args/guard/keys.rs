@@ -5,7 +5,7 @@
 use std::cell::Cell;
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 
 use super::trail::Trail;
 use super::{Pending, wrapping_methods};
@@ -38,6 +38,24 @@ impl KeyNotes<'_> {
     }
 }
 
+/// The next key of `map`, read with what [`KeyNotes`] keeps noted as serde reads it; in a
+/// traced read, a key seen and refused is noted as that (`Trail::refuse_key`).
+#[inline]
+pub(super) fn next_key<'de, A: MapAccess<'de>, K: DeserializeSeed<'de>>(
+    map: &mut A,
+    seed: K,
+    notes: &KeyNotes<'_>,
+) -> Result<Option<K::Value>, A::Error> {
+    if let Some(trail) = notes.trail {
+        trail.begin_key();
+    }
+    let read = map.next_key_seed(KeySeed { seed, notes });
+    if let (Err(_), Some(trail)) = (&read, notes.trail) {
+        trail.refuse_key();
+    }
+    read
+}
+
 /// A key's seed that notes, as serde reads the key, what [`KeyNotes`] keeps.
 pub(super) struct KeySeed<'p, K> {
     pub(super) seed: K,
@@ -48,12 +66,10 @@ impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, K> {
     type Value = K::Value;
 
     fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<K::Value, D::Error> {
-        let notes = self.notes;
-        let read = || self.seed.deserialize(KeyReader { de, notes });
-        match notes.trail {
-            Some(trail) => trail.key(read),
-            None => read(),
-        }
+        self.seed.deserialize(KeyReader {
+            de,
+            notes: self.notes,
+        })
     }
 }
 

@@ -25,7 +25,7 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Visitor};
 
-use self::keys::{KeyNotes, KeySeed};
+use self::keys::KeyNotes;
 use self::trail::Trail;
 use super::plan::{Others, Plan, Step};
 
@@ -557,11 +557,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for GuardedMap<'_, A> {
             named: Cell::new(Pending::Other),
             trail: self.findings.trail.as_ref(),
         };
-        let seed = KeySeed {
-            seed,
-            notes: &notes,
-        };
-        match self.map.next_key_seed(seed)? {
+        match keys::next_key(&mut self.map, seed, &notes)? {
             Some(key) => {
                 self.pending = notes.named.get();
                 self.count += 1;

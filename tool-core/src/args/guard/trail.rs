@@ -12,7 +12,7 @@ pub(super) struct Trail {
     at: RefCell<Path>,
     /// The last key read: the field of the value read next.
     key: RefCell<String>,
-    /// Whether a key was seen since the read of one began ([`Trail::key`]).
+    /// Whether a key was seen since the read of one began ([`Trail::begin_key`]).
     key_seen: Cell<bool>,
     /// The key refused where the read failed, if a key was what failed.
     refused_key: RefCell<Option<String>>,
@@ -32,19 +32,23 @@ impl Trail {
         self.key_seen.set(true);
     }
 
-    /// `read` of a key. A key seen and then refused (an enum's unknown variant, text that is
-    /// no `char`) fails where its map sits, and is kept: the fault is shown at the key's own
-    /// path ([`Trail::fault_at`]), so that a model sent `{"colours": {"Green": 1}}` is told
-    /// which key to change, while the asking tells a key refused from its value by the path.
-    pub(super) fn key<T, E>(&self, read: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+    /// Notes that the read of a key begins: none is seen yet.
+    pub(super) fn begin_key(&self) {
         self.key_seen.set(false);
-        let result = read();
+    }
+
+    /// Notes that the read of a key failed. A key seen and then refused (an enum's unknown
+    /// variant, text that is no `char`, a key type's own rule) fails where its map sits, and
+    /// the fault is shown at the key's own path ([`Trail::fault_at`]), so that a model sent
+    /// `{"colours": {"Green": 1}}` is told which key to change, while the asking tells a key
+    /// refused from its value by the path.
+    #[cold]
+    pub(super) fn refuse_key(&self) {
         let mut failed = self.failed.borrow_mut();
-        if result.is_err() && self.key_seen.get() && failed.is_none() {
+        if failed.is_none() && self.key_seen.get() {
             *failed = Some(self.at.borrow().0.clone());
             *self.refused_key.borrow_mut() = Some(self.key.borrow().clone());
         }
-        result
     }
 
     /// Notes `key`, read as an integer, as [`Trail::note_key`] does, and keeps it if it is
