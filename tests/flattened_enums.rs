@@ -235,8 +235,8 @@ async fn a_struct_that_flattens_an_enum_takes_the_variants_fields_beside_its_own
             fault("addressed.to", "missing; expected one of \"All\", \"Some\""),
             fault(
                 "maybe",
-                "expected object with fields id, to or object with fields id, to, who or \
-                 object with fields id, received an object"
+                "expected object with fields id, to: \"All\" or object with fields id, to: \
+                 \"Some\", who or object with fields id, received an object"
             ),
         ]
     );
@@ -921,8 +921,8 @@ async fn a_variant_wrapping_a_struct_that_flattens_an_enum_takes_its_fields() {
         faults(&refused.await.unwrap_err()),
         [fault(
             "command",
-            "expected object with fields op, to, text or object with fields op, to, parts or \
-             object with fields op, id, received an object"
+            "expected object with fields op: \"send\", to, text or object with fields op: \
+             \"send\", to, parts or object with fields op: \"delete\", id, received an object"
         )]
     );
 }

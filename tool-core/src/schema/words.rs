@@ -188,11 +188,16 @@ impl<'s> Words<'s> {
             ("object", _) => match keywords.properties.and_then(Value::as_object) {
                 Some(properties) if !properties.is_empty() => {
                     out.push_str("object with fields ");
-                    for (index, key) in properties.keys().enumerate() {
+                    for (index, (key, field)) in properties.iter().enumerate() {
                         if index > 0 {
                             out.push_str(", ");
                         }
                         out.push_str(key);
+                        // A tag, which tells one variant of a tagged enum from another.
+                        if let Some(fixed) = fixed(field) {
+                            out.push_str(": ");
+                            out.push_str(&fixed.to_string());
+                        }
                     }
                 }
                 _ => out.push_str("object"),
@@ -265,6 +270,16 @@ struct Open<'s> {
     len: usize,
 }
 
+/// The one value `schema` takes, where it fixes one (`const`, or an `enum` of one value), as
+/// the tag of a tagged enum's variant does.
+fn fixed(schema: &Value) -> Option<&Value> {
+    let schema = schema.as_object()?;
+    (schema.get("const")).or_else(|| match schema.get("enum")?.as_array()?.as_slice() {
+        [only] => Some(only),
+        _ => None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,6 +307,15 @@ mod tests {
                 "number 0.5 to 1.5",
             ),
             (json!({"type": "string", "minLength": 2}), "string"),
+            // A tagged variant says its tag's value.
+            (
+                json!({"type": "object", "properties": {
+                    "t": {"type": "string", "const": "Num"},
+                    "c": {"type": "integer"},
+                    "k": {"enum": [1]},
+                }}),
+                "object with fields t: \"Num\", c, k: 1",
+            ),
         ] {
             assert_eq!(words.of_branch(&branch), said, "{branch}");
         }
