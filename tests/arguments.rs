@@ -521,8 +521,10 @@ async fn marks_set(
     by_letter: std::collections::BTreeMap<char, u8>,
     /// Anything, by level.
     loose: std::collections::HashMap<Level, Value>,
+    /// Levels, by whether they are on.
+    switched: Option<std::collections::BTreeMap<bool, Level>>,
 ) -> String {
-    format!("{by_letter:?} {}", loose.len())
+    format!("{by_letter:?} {} {switched:?}", loose.len())
 }
 
 #[tokio::test]
@@ -569,6 +571,15 @@ async fn a_key_only_serde_refuses_is_found_at_its_own_path() {
         let refused = outcome(&registry, tool, arguments.clone()).await;
         assert_eq!(faults(&refused.unwrap_err()), [expected], "{arguments}");
     }
+    // A key serde_json refuses before any key is seen (text for a `bool`) is at the map, even
+    // right after a unit variant's name, which is no key of the map.
+    let arguments =
+        json!({"by_letter": {}, "loose": {}, "switched": {"true": "Low", "yes": "High"}});
+    let refused = outcome(&registry, "marks_set", arguments)
+        .await
+        .unwrap_err();
+    let at: Vec<String> = faults(&refused).into_iter().map(|(at, _)| at).collect();
+    assert_eq!(at, ["switched"]);
 }
 
 /// Reads a note, trusting the schema never to send `null` for it.

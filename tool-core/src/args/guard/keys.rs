@@ -46,9 +46,6 @@ pub(super) fn next_key<'de, A: MapAccess<'de>, K: DeserializeSeed<'de>>(
     seed: K,
     notes: &KeyNotes<'_>,
 ) -> Result<Option<K::Value>, A::Error> {
-    if let Some(trail) = notes.trail {
-        trail.begin_key();
-    }
     let read = map.next_key_seed(KeySeed { seed, notes });
     if let (Err(_), Some(trail)) = (&read, notes.trail) {
         trail.refuse_key();

@@ -12,7 +12,9 @@ pub(super) struct Trail {
     at: RefCell<Path>,
     /// The last key read: the field of the value read next.
     key: RefCell<String>,
-    /// Whether a key was seen since the read of one began ([`Trail::begin_key`]).
+    /// Whether the key last noted is the one being read: from its note until the read of its
+    /// value begins ([`Trail::field`]), or it is known to be a unit variant's name, which no
+    /// value follows ([`Trail::key_done`]). Kept so, a good read notes nothing more.
     key_seen: Cell<bool>,
     /// The key refused where the read failed, if a key was what failed.
     refused_key: RefCell<Option<String>>,
@@ -32,12 +34,12 @@ impl Trail {
         self.key_seen.set(true);
     }
 
-    /// Notes that the read of a key begins: none is seen yet.
-    pub(super) fn begin_key(&self) {
+    /// Notes that the key last noted was a unit variant's name, which no value follows.
+    pub(super) fn key_done(&self) {
         self.key_seen.set(false);
     }
 
-    /// Notes that the read of a key failed. A key seen and then refused (an enum's unknown
+    /// Notes that the read of a key failed. A key noted and then refused (an enum's unknown
     /// variant, text that is no `char`, a key type's own rule) fails where its map sits, and
     /// the fault is shown at the key's own path ([`Trail::fault_at`]), so that a model sent
     /// `{"colours": {"Green": 1}}` is told which key to change, while the asking tells a key
@@ -67,6 +69,7 @@ impl Trail {
 
     /// `read` of the value of the last key read, its path noted if it fails.
     pub(super) fn field<T, E>(&self, read: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+        self.key_seen.set(false);
         self.below(|at| at.push_field(&self.key.borrow()), read)
     }
 

@@ -81,6 +81,7 @@ impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Traced<'_, A> {
     type Error = A::Error;
 
     fn unit_variant(self) -> Result<(), A::Error> {
+        self.trail.key_done();
         self.data.unit_variant()
     }
 
