@@ -1174,3 +1174,142 @@ async fn a_transparent_struct_wrapping_an_enum_is_taken_whole_as_the_enum() {
         )]
     );
 }
+
+/// A chain of internally tagged enums, each wrapping the next.
+macro_rules! chain {
+    ($name:ident, $tag:literal, $next:ident) => {
+        /// One link of the chain.
+        #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+        #[serde(tag = $tag)]
+        #[allow(dead_code)]
+        enum $name {
+            /// Goes down a link.
+            Down($next),
+            /// Stops here.
+            Stop {
+                /// A value.
+                v: u8,
+            },
+        }
+    };
+}
+chain!(Link0, "t0", Link1);
+chain!(Link1, "t1", Link2);
+chain!(Link2, "t2", Link3);
+chain!(Link3, "t3", Link4);
+chain!(Link4, "t4", Link5);
+chain!(Link5, "t5", Link6);
+chain!(Link6, "t6", Link7);
+chain!(Link7, "t7", Link8);
+chain!(Link8, "t8", Link9);
+
+/// The chain's end.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(tag = "t9")]
+#[allow(dead_code)]
+enum Link9 {
+    /// The end.
+    End,
+}
+
+/// Follows a chain.
+#[tool]
+async fn chain_follow(link: Link0) -> String {
+    format!("{link:?}")
+}
+
+#[tokio::test]
+async fn ten_tagged_enums_each_wrapping_the_next_are_taken_to_the_end() {
+    let registry = Registry::builder().tool(ChainFollow).build().unwrap();
+    let end = json!({"t0": "Down", "t1": "Down", "t2": "Down", "t3": "Down", "t4": "Down",
+        "t5": "Down", "t6": "Down", "t7": "Down", "t8": "Down", "t9": "End"});
+    let ran = outcome(&registry, "chain_follow", json!({ "link": end })).await;
+    assert_eq!(
+        ran.as_deref(),
+        Ok("Down(Down(Down(Down(Down(Down(Down(Down(Down(End)))))))))")
+    );
+    let stop = json!({"t0": "Down", "t1": "Down", "t2": "Stop", "v": 3});
+    let ran = outcome(&registry, "chain_follow", json!({ "link": stop })).await;
+    assert_eq!(ran.as_deref(), Ok("Down(Down(Stop { v: 3 }))"));
+}
+
+/// A kind of shape, tagged by the same field as the enum that wraps it.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(tag = "op")]
+#[allow(dead_code)]
+enum Drawn {
+    /// A dot.
+    Dot,
+    /// A line.
+    Line {
+        /// Its length.
+        length: u8,
+    },
+}
+
+/// What to do, one variant wrapping an enum tagged by `op` too.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(tag = "op")]
+#[allow(dead_code)]
+enum Drawing {
+    /// Draws.
+    Draw(Drawn),
+    /// Erases.
+    Erase {
+        /// What.
+        what: u8,
+    },
+}
+
+/// A drawing with a field of its own named as the enum it flattens is tagged.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct Sketch {
+    /// The sketch's own operation.
+    op: String,
+    /// What is drawn.
+    #[serde(flatten)]
+    drawn: Drawn,
+}
+
+/// Draws.
+#[tool]
+async fn drawing_do(drawing: Drawing) -> String {
+    format!("{drawing:?}")
+}
+
+/// Sketches.
+#[tool]
+async fn sketch_do(sketch: Sketch) -> String {
+    format!("{sketch:?}")
+}
+
+#[test]
+fn an_enum_every_variant_of_which_needs_a_field_the_object_takes_is_refused_when_made() {
+    // serde reads `op` as the outer enum's tag (or the struct's field), and the inner enum,
+    // missing its tag, is never read: the schema took `{"op": "Draw"}` and serde refused it.
+    for (builder, path) in [
+        (Registry::builder().tool(DrawingDo), "$defs.Drawing"),
+        (Registry::builder().tool(SketchDo), "$defs.Sketch"),
+    ] {
+        let Err(RegistryError::Unexportable { errors }) = builder.build() else {
+            panic!("built, at {path}")
+        };
+        assert_eq!(errors.len(), 1, "{errors:#?}");
+        assert_eq!(errors[0].path, path, "{errors:#?}");
+        assert!(
+            errors[0]
+                .problem
+                .starts_with("every variant of the enum beside this object's fields requires `op`"),
+            "{}",
+            errors[0].problem
+        );
+    }
+    // What serde answers the call the schema took.
+    assert_eq!(
+        serde_json::from_value::<Drawing>(json!({"op": "Draw"}))
+            .unwrap_err()
+            .to_string(),
+        "missing field `op`"
+    );
+}

@@ -79,7 +79,13 @@ pub(crate) fn unenforceable(schema: &Map<String, Value>) -> Vec<(String, String)
                 })
             })
         {
-            found.push((path.clone(), fields_beside_union(union)));
+            let root = walk::Root::new(schema);
+            let branches = map.get(union).and_then(Value::as_array);
+            let problem = match branches.and_then(|branches| shadowed(branches, fields, root, 0)) {
+                Some(field) => every_variant_shadowed(field),
+                None => fields_beside_union(union),
+            };
+            found.push((path.clone(), problem));
         }
         if let Some(Value::String(pattern)) = map.get("pattern")
             && let Err(problem) = crate::schema::patterns::readable(pattern)
@@ -127,6 +133,43 @@ fn names_others<'s>(
     })
 }
 
+/// A field of `fields` that every one of `branches` (every branch of a union within one, and
+/// of a definition one refers to, down to `depth` 16) requires, where each requires one.
+fn shadowed<'s>(
+    branches: &'s [Value],
+    fields: &'s Map<String, Value>,
+    root: walk::Root<'s>,
+    depth: usize,
+) -> Option<&'s str> {
+    let mut first = None;
+    for branch in branches {
+        let branch = root.deref(branch)?;
+        let within = (keywords::UNIONS.into_iter())
+            .find_map(|union| branch.get(union).and_then(Value::as_array));
+        let found = match within {
+            Some(within) if depth < 16 => shadowed(within, fields, root, depth + 1),
+            _ => (branch.get("required").and_then(Value::as_array))
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .find(|name| fields.contains_key(*name)),
+        };
+        first = first.or(Some(found?));
+    }
+    first
+}
+
+/// Why an object beside a union none of whose variants is read is refused.
+fn every_variant_shadowed(field: &str) -> String {
+    format!(
+        "every variant of the enum beside this object's fields requires `{field}`, a field the \
+         object names itself (a struct's own field beside the enum it flattens, or the tag of \
+         the enum whose variant wraps it): serde reads `{field}` as the object's and never \
+         hands it to the enum, so no call would be read; give one of them another name \
+         (`#[serde(tag = \"kind\")]`, `#[serde(rename = \"...\")]`)"
+    )
+}
+
 /// Why an object closed beside a union of objects is refused: every variant of a flattened
 /// enum is written with the object's fields (`schema/flattened.rs`), save where it could not
 /// be, and closed as they stand each would refuse the other's fields.
@@ -134,8 +177,8 @@ fn fields_beside_union(union: &str) -> String {
     format!(
         "this struct flattens an enum (`{union}` of its variants beside the struct's fields), \
          and the registry could not write the struct's fields into each variant (more than 256 \
-         pairings of variants, enums within enums more than 8 deep, or a variant it cannot \
-         take apart); as it stands, every call sending a variant's own fields would be \
+         pairings of variants, more than 16 enums each wrapping the next, or a variant it \
+         cannot take apart); as it stands, every call sending a variant's own fields would be \
          refused: flatten fewer enums, or make the enum a field of its own (`action: Action`)"
     )
 }

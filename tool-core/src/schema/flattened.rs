@@ -20,8 +20,9 @@ use super::walk;
 /// variants), the object is left as schemars wrote it, and refused when the registry is made.
 const MAX_BRANCHES: usize = 256;
 
-/// How deep unions within unions are taken apart.
-const MAX_DEPTH: usize = 8;
+/// How deep unions within unions are taken apart: each enum a tagged variant wraps costs two
+/// (its `$ref`, its union), taken apart from the definitions as schemars wrote them.
+const MAX_DEPTH: usize = 32;
 
 /// Writes `map`'s fields into each branch of the union beside them, if it has one, and lifts
 /// the union to be `map`'s own; `definitions` are the schema's `$defs`, where a flattened
@@ -52,8 +53,9 @@ pub(super) fn lift_union(map: &mut Map<String, Value>, definitions: Option<&Valu
         own.insert("additionalProperties".into(), others);
     }
     // serde reads a field the object names as the object's, whatever a variant names: a
-    // variant that requires one of them is never read (serde misses it), and is left out,
-    // unless every variant is (the type is then one serde never reads, and says so itself).
+    // variant that requires one of them is never read (serde misses it), and is left out.
+    // Where every variant is, no call is read: the object is left as it is, and refused when
+    // the registry is made (`providers/unfit.rs`).
     let names = own.get("properties").and_then(Value::as_object);
     let readable = |variant: &&Map<String, Value>| {
         let required = variant.get("required").and_then(Value::as_array);
@@ -62,11 +64,9 @@ pub(super) fn lift_union(map: &mut Map<String, Value>, definitions: Option<&Valu
         })
     };
     let read: Vec<&Map<String, Value>> = found.iter().filter(readable).collect();
-    let read = if read.is_empty() {
-        found.iter().collect()
-    } else {
-        read
-    };
+    if read.is_empty() {
+        return;
+    }
     // A variant that takes other fields itself (a map, or a variant flattening one) takes
     // those the object does not name, as serde hands it every field left (`merged` gives it
     // the variant's word where the object says none); beside a map of the object's own, each
