@@ -1313,3 +1313,60 @@ fn an_enum_every_variant_of_which_needs_a_field_the_object_takes_is_refused_when
         "missing field `op`"
     );
 }
+
+/// A gear, of unit variants without words of their own.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+enum Gear {
+    Low,
+    High,
+}
+
+/// A change to a car, one variant wrapping the gear.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(tag = "op")]
+#[allow(dead_code)]
+enum CarEdit {
+    /// Shifts gear.
+    Shift(Gear),
+    /// Steers.
+    Steer {
+        /// By how many degrees.
+        by: i8,
+    },
+}
+
+/// Changes a car.
+#[tool]
+async fn car_change(change: CarEdit) -> String {
+    format!("{change:?}")
+}
+
+#[tokio::test]
+async fn a_tagged_variant_wrapping_an_enum_of_unit_variants_alone_takes_each_as_a_field_of_null() {
+    // schemars writes such an enum as its names (`"enum": ["Low", "High"]`), which the variant
+    // did not take in: the registry refused the tool ("`type` is written beside `$ref`").
+    let registry = Registry::builder().tool(CarChange).build().unwrap();
+    for (change, taken) in [
+        (json!({"op": "Shift", "High": null}), "Shift(High)"),
+        (json!({"op": "Steer", "by": -3}), "Steer { by: -3 }"),
+    ] {
+        let read = serde_json::from_value::<CarEdit>(change.clone()).map(|c| format!("{c:?}"));
+        assert_eq!(read.as_deref().ok(), Some(taken), "serde: {change}");
+        let ran = outcome(&registry, "car_change", json!({ "change": change })).await;
+        assert_eq!(ran.as_deref(), Ok(taken), "{change}");
+    }
+    let refused = outcome(
+        &registry,
+        "car_change",
+        json!({"change": {"op": "Shift", "Top": null}}),
+    );
+    assert_eq!(
+        faults(&refused.await.unwrap_err()),
+        [fault(
+            "change",
+            "expected object with fields op: \"Shift\", Low or object with fields op: \
+             \"Shift\", High or object with fields op: \"Steer\", by, received an object"
+        )]
+    );
+}

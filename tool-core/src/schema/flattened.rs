@@ -275,7 +275,7 @@ fn branches<'d>(
 /// and serde, reading the enum from the fields of the object around it, takes the name as a
 /// key whose value is `null` (`{"id": 1, "Stop": null}`). Anything else that is no object
 /// (`null`, a number) gives none.
-fn unit_variants(schema: &Map<String, Value>) -> Vec<Map<String, Value>> {
+pub(super) fn unit_variants(schema: &Map<String, Value>) -> Vec<Map<String, Value>> {
     if schema.get("type").is_some_and(|kind| kind != "string") {
         return Vec::new();
     }

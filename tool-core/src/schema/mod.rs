@@ -192,6 +192,7 @@ fn take_in_reference(map: &mut Map<String, Value>, definitions: Option<&Value>) 
                 || keywords::UNIONS
                     .iter()
                     .any(|union| target.contains_key(*union))
+                || !flattened::unit_variants(target).is_empty()
         })
     else {
         return;
@@ -214,6 +215,18 @@ fn take_in_reference(map: &mut Map<String, Value>, definitions: Option<&Value>) 
             if let Some(taken) = target.get(union) {
                 map.insert(union.to_owned(), taken.clone());
             }
+        }
+        // An enum of unit variants alone, which schemars writes as their names: the lift reads
+        // each as its name as a field of `null`, as serde does beside the tag.
+        if !keywords::UNIONS
+            .iter()
+            .any(|union| map.contains_key(*union))
+            && !target.contains_key("properties")
+        {
+            map.insert(
+                "oneOf".into(),
+                Value::Array(vec![Value::Object(target.clone())]),
+            );
         }
     }
 }
