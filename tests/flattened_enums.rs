@@ -1117,6 +1117,26 @@ async fn a_tagged_variant_wrapping_an_enum_takes_the_enums_variants() {
             json!({"op": "Halt", "how": "Now", "minutes": 5}),
             fault("step.minutes", "unknown field"),
         ),
+        (
+            json!({"op": "Hlt", "how": "Now"}),
+            fault(
+                "step.op",
+                "expected one of \"Run\", \"Halt\", \"Pick\", \"Pace\", received \"Hlt\"; did \
+                 you mean \"Halt\"?",
+            ),
+        ),
+        // The outer tag names two variants; the inner tag says which.
+        (
+            json!({"op": "Halt"}),
+            fault("step.how", "missing; expected one of \"Now\", \"Later\""),
+        ),
+        (
+            json!({"op": "Halt", "how": "Latter", "minutes": 5}),
+            fault(
+                "step.how",
+                "expected one of \"Now\", \"Later\", received \"Latter\"; did you mean \"Later\"?",
+            ),
+        ),
     ] {
         let refused = outcome(&registry, "step_take", json!({ "step": step })).await;
         assert_eq!(faults(&refused.unwrap_err()), [expected], "{step}");

@@ -470,16 +470,6 @@ impl<'s> Checker<'s> {
     }
 }
 
-/// The one value a property's schema allows (`const`, or an `enum` of one), as a tag has.
-pub(super) fn fixed_value(property: &Value) -> Option<&Value> {
-    property
-        .get("const")
-        .or_else(|| match property.get("enum") {
-            Some(Value::Array(only)) if only.len() == 1 => only.first(),
-            _ => None,
-        })
-}
-
 /// A value as a fault message shows it: short values in full, long ones cut.
 pub(super) fn received(value: &Node<'_>) -> String {
     let mut out = String::new();

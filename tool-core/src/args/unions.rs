@@ -4,11 +4,11 @@
 
 use serde_json::Value;
 
-use super::checker::{Checker, fixed_value, received};
+use super::checker::{Checker, received};
 use super::path::{Path, quote};
 use crate::args::tree::Node;
 use crate::outcome::suggest::nearest;
-use crate::schema::keywords::{is_null_schema, only_solid_branch};
+use crate::schema::keywords::{UNIONS, fixed_value, is_null_schema, only_solid_branch};
 use crate::schema::walk::Lookup;
 
 impl<'s> Checker<'s> {
@@ -26,7 +26,8 @@ impl<'s> Checker<'s> {
     ) {
         if let Node::Object(_) = value
             && let Some((tag, tags)) = self.tag_of(branches)
-            && self.tag_is_wrong(value, tag, &tags, path)
+            && (self.tag_is_wrong(value, tag, &tags, path)
+                || self.inner_tag_is_wrong(value, branches, (tag, &tags), path))
         {
             return;
         }
@@ -105,47 +106,108 @@ impl<'s> Checker<'s> {
     /// as for an internally or adjacently tagged enum's variant) holds another value: then the
     /// branch cannot fit, and its faults would say nothing useful.
     pub(super) fn tag_differs(&self, schema: &'s Value, value: &Node<'_>) -> bool {
-        let (Some(schema), Node::Object(_)) = (self.root.deref(schema), value) else {
+        if !matches!(value, Node::Object(_)) {
             return false;
-        };
-        let Some(properties) = schema.lookup("properties").and_then(Value::as_object) else {
-            return false;
-        };
-        properties.iter().any(|(key, property)| {
-            matches!(
-                (fixed_value(property), value.field(key)),
-                (Some(fixed), Some(actual)) if !actual.equals(fixed)
-            )
+        }
+        self.fixed(schema).is_some_and(|fixed| {
+            (fixed.iter())
+                .any(|(key, fixed)| value.field(key).is_some_and(|sent| !sent.equals(fixed)))
         })
+    }
+
+    /// The properties `branch` fixes to one value, each with its value: its own, or, for a
+    /// branch that is a union of its own (an untagged enum a tagged variant wraps), those every
+    /// branch of it fixes to the same value. `None` where it is no object schema.
+    fn fixed(&self, branch: &'s Value) -> Option<Vec<(&'s str, &'s Value)>> {
+        let branch = self.root.deref(branch)?;
+        if let Some(properties) = branch.lookup("properties").and_then(Value::as_object) {
+            return Some(
+                (properties.iter())
+                    .filter_map(|(key, property)| Some((key.as_str(), fixed_value(property)?)))
+                    .collect(),
+            );
+        }
+        let within = UNIONS
+            .into_iter()
+            .find_map(|union| branch.get(union).and_then(Value::as_array))?;
+        let mut each = within.iter().map(|inner| self.fixed(inner));
+        let mut shared = each.next()??;
+        for inner in each {
+            let inner = inner?;
+            shared.retain(|pair| inner.contains(pair));
+        }
+        Some(shared)
     }
 
     /// The tag of a tagged enum's variants, if `branches` are that: objects that each fix one
     /// property (the same in all of them) to a value of their own. Gives the property and the
     /// values, in the variants' order.
     pub(super) fn tag_of(&self, branches: &'s [Value]) -> Option<(&'s str, Vec<&'s Value>)> {
-        let fixed = |branch: &'s Value| -> Option<Vec<(&'s str, &'s Value)>> {
-            let properties = self.root.deref(branch)?.lookup("properties")?.as_object()?;
-            Some(
-                properties
-                    .iter()
-                    .filter_map(|(key, property)| Some((key.as_str(), fixed_value(property)?)))
-                    .collect(),
-            )
-        };
         let [first, rest @ ..] = branches else {
             return None;
         };
         if rest.is_empty() {
             return None;
         }
-        let others: Vec<_> = rest.iter().map(fixed).collect::<Option<_>>()?;
-        fixed(first)?.into_iter().find_map(|(tag, value)| {
+        let others: Vec<_> = rest
+            .iter()
+            .map(|other| self.fixed(other))
+            .collect::<Option<_>>()?;
+        self.fixed(first)?.into_iter().find_map(|(tag, value)| {
             let mut tags = vec![value];
             for other in &others {
                 tags.push(other.iter().find(|(key, _)| *key == tag)?.1);
             }
             Some((tag, tags))
         })
+    }
+
+    /// A fault at the inner tag of a value whose `outer` tag names several of `branches`, as a
+    /// tagged variant wrapping a tagged enum is one branch for each variant of that enum, when
+    /// the inner tag is missing or names none of them; whether there was one.
+    #[cold]
+    fn inner_tag_is_wrong(
+        &mut self,
+        value: &Node<'_>,
+        branches: &'s [Value],
+        (outer, tags): (&str, &[&'s Value]),
+        path: &mut Path,
+    ) -> bool {
+        let sent = value.field(outer);
+        let named = tags
+            .iter()
+            .filter(|tag| sent.is_some_and(|sent| sent.equals(tag)));
+        if named.count() < 2 {
+            return false;
+        }
+        // The branches the outer tag names, each with what it fixes.
+        let Some(fixed): Option<Vec<_>> = (branches.iter().zip(tags))
+            .filter(|(_, tag)| sent.is_some_and(|sent| sent.equals(tag)))
+            .map(|(branch, _)| self.fixed(branch))
+            .collect()
+        else {
+            return false;
+        };
+        let Some(first) = fixed.first() else {
+            return false;
+        };
+        // A property each open branch fixes, to values that are not all one.
+        let inner = first.iter().find_map(|(key, _)| {
+            let values: Option<Vec<&'s Value>> = (fixed.iter())
+                .map(|each| {
+                    each.iter()
+                        .find(|(other, _)| other == key)
+                        .map(|(_, value)| *value)
+                })
+                .collect();
+            let values = values?;
+            (*key != outer && values.iter().any(|value| *value != values[0]))
+                .then_some((*key, values))
+        });
+        match inner {
+            Some((inner, values)) => self.tag_is_wrong(value, inner, &values, path),
+            None => false,
+        }
     }
 
     /// A fault at the tag of a tagged enum's value, when the tag is missing or names no

@@ -144,6 +144,14 @@ pub(crate) fn is_annotation(keyword: &str) -> bool {
     ANNOTATIONS.contains(&keyword) || keyword.starts_with("x-")
 }
 
+/// The one value a schema allows (`const`, or an `enum` of one), as a tagged enum's tag has.
+pub(crate) fn fixed_value(schema: &Value) -> Option<&Value> {
+    schema.get("const").or_else(|| match schema.get("enum") {
+        Some(Value::Array(only)) if only.len() == 1 => only.first(),
+        _ => None,
+    })
+}
+
 /// Whether a schema is `{"type": "null"}`, the other branch of an optional.
 #[inline]
 pub(crate) fn is_null_schema(schema: &Value) -> bool {

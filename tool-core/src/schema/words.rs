@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::keywords::{Keywords, integer_name, only_solid_branch};
+use super::keywords::{Keywords, fixed_value, integer_name, only_solid_branch};
 use super::walk::{Lookup, MAX_NESTED_SCHEMAS, Root};
 
 /// Says schemas of one root in words.
@@ -194,7 +194,7 @@ impl<'s> Words<'s> {
                         }
                         out.push_str(key);
                         // A tag, which tells one variant of a tagged enum from another.
-                        if let Some(fixed) = fixed(field) {
+                        if let Some(fixed) = fixed_value(field) {
                             out.push_str(": ");
                             out.push_str(&fixed.to_string());
                         }
@@ -268,16 +268,6 @@ fn write_json(value: &Value, out: &mut String) {
 struct Open<'s> {
     refs: [&'s str; MAX_NESTED_SCHEMAS],
     len: usize,
-}
-
-/// The one value `schema` takes, where it fixes one (`const`, or an `enum` of one value), as
-/// the tag of a tagged enum's variant does.
-fn fixed(schema: &Value) -> Option<&Value> {
-    let schema = schema.as_object()?;
-    (schema.get("const")).or_else(|| match schema.get("enum")?.as_array()?.as_slice() {
-        [only] => Some(only),
-        _ => None,
-    })
 }
 
 #[cfg(test)]
