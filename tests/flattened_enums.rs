@@ -1385,8 +1385,8 @@ async fn a_tagged_variant_wrapping_an_enum_of_unit_variants_alone_takes_each_as_
         faults(&refused.await.unwrap_err()),
         [fault(
             "change",
-            "expected object with fields op: \"Shift\", Low or object with fields op: \
-             \"Shift\", High or object with fields op: \"Steer\", by, received an object"
+            "expected object with fields op: \"Shift\", Low: null or object with fields op: \
+             \"Shift\", High: null or object with fields op: \"Steer\", by, received an object"
         )]
     );
 }

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::keywords::{Keywords, fixed_value, integer_name, only_solid_branch};
+use super::keywords::{Keywords, fixed_value, integer_name, is_null_schema, only_solid_branch};
 use super::walk::{Lookup, MAX_NESTED_SCHEMAS, Root};
 
 /// Says schemas of one root in words.
@@ -193,10 +193,13 @@ impl<'s> Words<'s> {
                             out.push_str(", ");
                         }
                         out.push_str(key);
-                        // A tag, which tells one variant of a tagged enum from another.
+                        // A tag, which tells one variant of a tagged enum from another, and
+                        // a unit variant's name beside one, whose value is `null`.
                         if let Some(fixed) = fixed_value(field) {
                             out.push_str(": ");
                             out.push_str(&fixed.to_string());
+                        } else if is_null_schema(field) {
+                            out.push_str(": null");
                         }
                     }
                 }
@@ -305,6 +308,10 @@ mod tests {
                     "k": {"enum": [1]},
                 }}),
                 "object with fields t: \"Num\", c, k: 1",
+            ),
+            (
+                json!({"type": "object", "properties": {"Stop": {"type": "null"}}}),
+                "object with fields Stop: null",
             ),
         ] {
             assert_eq!(words.of_branch(&branch), said, "{branch}");
