@@ -11,6 +11,9 @@ use crate::outcome::suggest::nearest;
 use crate::schema::keywords::{UNIONS, fixed_value, is_null_schema, only_solid_branch};
 use crate::schema::walk::Lookup;
 
+/// How deep [`Checker::fixed`] looks into unions within unions.
+const MAX_UNIONS_WITHIN: usize = 8;
+
 impl<'s> Checker<'s> {
     /// `anyOf`/`oneOf`: fine if any branch accepts the value (`oneOf`, `exactly_one`: if no
     /// other does too). Otherwise report the faults of the one branch whose shape the value has
@@ -119,6 +122,12 @@ impl<'s> Checker<'s> {
     /// branch that is a union of its own (an untagged enum a tagged variant wraps), those every
     /// branch of it fixes to the same value. `None` where it is no object schema.
     fn fixed(&self, branch: &'s Value) -> Option<Vec<(&'s str, &'s Value)>> {
+        self.fixed_within(branch, MAX_UNIONS_WITHIN)
+    }
+
+    /// [`Checker::fixed`], looking into unions within unions `depth` deep at most: a schema
+    /// not made by schemars (a remote server's) may hold a union that holds itself.
+    fn fixed_within(&self, branch: &'s Value, depth: usize) -> Option<Vec<(&'s str, &'s Value)>> {
         let branch = self.root.deref(branch)?;
         if let Some(properties) = branch.lookup("properties").and_then(Value::as_object) {
             return Some(
@@ -130,7 +139,8 @@ impl<'s> Checker<'s> {
         let within = UNIONS
             .into_iter()
             .find_map(|union| branch.get(union).and_then(Value::as_array))?;
-        let mut each = within.iter().map(|inner| self.fixed(inner));
+        let depth = depth.checked_sub(1)?;
+        let mut each = within.iter().map(|inner| self.fixed_within(inner, depth));
         let mut shared = each.next()??;
         for inner in each {
             let inner = inner?;
