@@ -12,7 +12,7 @@ use tool_core::call::Arguments;
 use tool_core::providers::{anthropic, gemini, mcp, openai};
 use tool_core::registry::RegistryError;
 use tool_core::{Context, Provider, Refusal, Registry, ToolCall, ToolResult, tool};
-use tool_tests::{faults, outcome};
+use tool_tests::{fault, faults, outcome};
 
 /// One line of an order.
 #[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
@@ -1282,4 +1282,64 @@ fn a_call_written_back_reads_the_same_whatever_its_arguments() {
     // `null` as text means no arguments, as `null` as a value does.
     let call = ToolCall::from_json(r#"{"name":"t","arguments":" null "}"#).unwrap();
     assert_eq!(call.arguments, Arguments::empty());
+}
+
+/// An externally tagged expression, held in a `Box` or in a list below its variant's name.
+#[allow(dead_code, reason = "read only by serde and Debug")]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+enum Expression {
+    /// A number.
+    Num(u8),
+    /// One below.
+    Boxed(Box<Expression>),
+    /// Several below.
+    List(Vec<Expression>),
+    /// Nothing.
+    Leaf,
+}
+
+/// Takes a nested expression.
+#[tool]
+async fn nested_take(nested: Expression) -> String {
+    format!("{nested:?}")
+}
+
+#[tokio::test]
+async fn a_deep_externally_tagged_value_is_checked_to_its_bottom() {
+    // Each level's one possible variant is checked in place: tried on a copy at every level,
+    // the copies cost the square of the depth, and a call 47 levels deep (about 500 bytes)
+    // was refused as too large to check.
+    let registry = (Registry::builder().providers([Provider::Mcp]))
+        .tool(NestedTake)
+        .build()
+        .unwrap();
+    let deep = |levels: usize, bottom: Value| {
+        (0..levels).fold(bottom, |below, level| match level % 2 {
+            0 => json!({ "Boxed": below }),
+            _ => json!({ "List": [below] }),
+        })
+    };
+    let ran = outcome(
+        &registry,
+        "nested_take",
+        json!({"nested": deep(60, json!({"Num": 7}))}),
+    );
+    let read = (0..60).fold("Num(7)".to_owned(), |below, level| match level % 2 {
+        0 => format!("Boxed({below})"),
+        _ => format!("List([{below}])"),
+    });
+    assert_eq!(ran.await, Ok(read));
+    let refused = outcome(
+        &registry,
+        "nested_take",
+        json!({"nested": deep(60, json!({"Num": 300}))}),
+    );
+    let at = format!("nested{}.Num", ".List[0].Boxed".repeat(30));
+    assert_eq!(
+        faults(&refused.await.unwrap_err()),
+        [fault(
+            &at,
+            "expected u8, received 300, which is out of range"
+        )]
+    );
 }

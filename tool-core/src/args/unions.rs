@@ -39,6 +39,14 @@ impl<'s> Checker<'s> {
         // optional's type, whatever shape it has (a union of its own, say).
         let mut solid = None;
         let only_one_solid = !value.is_null() && only_solid_branch(branches).is_some();
+        // An object only one branch can fit, each other being of another type or requiring a
+        // field it lacks (an externally tagged enum's variants), and of that branch's shape:
+        // checked in place, as that branch's faults are what would be told. Tried on a copy
+        // at every level of a deep value, the copies cost the square of its depth.
+        if !only_one_solid && let Some(only) = self.only_possible(branches, value) {
+            self.check(value, only, path);
+            return;
+        }
         // Each branch is tried on a copy, sharing this checker's steps. The first branch that
         // fits, its value, and whether the check changed it, held while the others are tried:
         // for `oneOf`, none of them may fit too; for `anyOf`, one that fits the value as sent
@@ -103,6 +111,33 @@ impl<'s> Checker<'s> {
                 format!("expected {expected}, received {}", received(value)),
             );
         }
+    }
+
+    /// The one branch of `branches` that can fit `value`, an object, where each other is of
+    /// another type, requires a field the object lacks or fixes its tag to another value, and
+    /// `value` has that branch's shape ([`Checker::shape_matches`]).
+    fn only_possible(&self, branches: &'s [Value], value: &Node<'_>) -> Option<&'s Value> {
+        let Node::Object(object) = value else {
+            return None;
+        };
+        let possible = |branch: &'s Value| {
+            let Some(schema) = self.root.deref(branch) else {
+                return true;
+            };
+            let typed = (schema.lookup("type")).is_none_or(|types| value.is_of_type(types));
+            let required = schema.lookup("required").and_then(Value::as_array);
+            let lacks = (required.into_iter().flatten())
+                .filter_map(Value::as_str)
+                .any(|name| !object.iter().any(|(key, _)| key.as_ref() == name));
+            typed && !lacks && !self.tag_differs(branch, value)
+        };
+        let mut found = branches.iter().filter(|branch| possible(branch));
+        let only = found.next()?;
+        if found.next().is_some() {
+            return None;
+        }
+        self.shape_matches(only, value, &self.common_fields(branches))
+            .then_some(only)
     }
 
     /// Whether `value` is an object whose tag (a property that `schema` fixes to one value,
@@ -311,6 +346,45 @@ impl<'s> Checker<'s> {
                     })
             }
             _ => typed,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use crate::args::parse;
+    use crate::args::prepared::Prepared;
+
+    #[test]
+    fn a_union_that_holds_itself_is_looked_into_for_tags_only_so_deep() {
+        // Not one schemars writes (the registry refuses it when made from a type), but one a
+        // schema written by hand may hold: each union's first branch is the other union.
+        let schema = json!({
+            "type": "object",
+            "properties": {"x": {"$ref": "#/$defs/A"}},
+            "required": ["x"],
+            "$defs": {
+                "A": {"anyOf": [
+                    {"$ref": "#/$defs/B"},
+                    {"type": "object", "properties": {"t": {"const": "a"}}, "required": ["t"]}
+                ]},
+                "B": {"anyOf": [
+                    {"$ref": "#/$defs/A"},
+                    {"type": "object", "properties": {"t": {"const": "b"}}, "required": ["t"]}
+                ]}
+            }
+        });
+        let schema = Prepared::new(schema.as_object().cloned().unwrap());
+        // The checker follows the union round until its steps run out, and says so; looking
+        // for a tag overflowed the stack first.
+        for text in [r#"{"x":{"t":"b"}}"#, r#"{"x":{"t":"c"}}"#] {
+            let refusal = parse::<Value>(text, &schema, "t").unwrap_err();
+            assert!(
+                refusal.lines[0].cells[1].starts_with("too large or too deeply nested"),
+                "{refusal}"
+            );
         }
     }
 }
