@@ -210,7 +210,6 @@ impl<'s> Checker<'s> {
     /// A fault at the inner tag of a value whose `outer` tag names several of `branches`, as a
     /// tagged variant wrapping a tagged enum is one branch for each variant of that enum, when
     /// the inner tag is missing or names none of them; whether there was one.
-    #[cold]
     fn inner_tag_is_wrong(
         &mut self,
         value: &Node<'_>,
