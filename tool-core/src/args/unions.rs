@@ -27,13 +27,18 @@ impl<'s> Checker<'s> {
         exactly_one: bool,
         path: &mut Path,
     ) {
-        if let Node::Object(_) = value
-            && let Some((tag, tags)) = self.tag_of(branches)
+        // What each branch fixes (its tags), worked out once: only an object has tags.
+        let fixed: Vec<Fixed<'s>> = match value {
+            Node::Object(_) => branches.iter().map(|branch| self.fixed(branch)).collect(),
+            _ => Vec::new(),
+        };
+        if let Some((tag, tags)) = tag_of(&fixed)
             && (self.tag_is_wrong(value, tag, &tags, path)
-                || self.inner_tag_is_wrong(value, branches, (tag, &tags), path))
+                || self.inner_tag_is_wrong(value, &fixed, (tag, &tags), path))
         {
             return;
         }
+        let differs = |at: usize| fixed.get(at).is_some_and(|fixed| tag_differs(fixed, value));
         let mut candidates = Vec::new();
         // The faults of the one branch that is not `null`, for a value that is not null: an
         // optional's type, whatever shape it has (a union of its own, say).
@@ -43,7 +48,7 @@ impl<'s> Checker<'s> {
         // field it lacks (an externally tagged enum's variants), and of that branch's shape:
         // checked in place, as that branch's faults are what would be told. Tried on a copy
         // at every level of a deep value, the copies cost the square of its depth.
-        if !only_one_solid && let Some(only) = self.only_possible(branches, value) {
+        if !only_one_solid && let Some(only) = self.only_possible(branches, &differs, value) {
             self.check(value, only, path);
             return;
         }
@@ -57,7 +62,7 @@ impl<'s> Checker<'s> {
         // The fields every branch names, made when a branch does not fit.
         let mut common = None;
         for (at, branch) in branches.iter().enumerate() {
-            if self.tag_differs(branch, value) {
+            if differs(at) {
                 continue;
             }
             let Some(trial) = self.trial(value, branch, path) else {
@@ -114,13 +119,19 @@ impl<'s> Checker<'s> {
     }
 
     /// The one branch of `branches` that can fit `value`, an object, where each other is of
-    /// another type, requires a field the object lacks or fixes its tag to another value, and
-    /// `value` has that branch's shape ([`Checker::shape_matches`]).
-    fn only_possible(&self, branches: &'s [Value], value: &Node<'_>) -> Option<&'s Value> {
+    /// another type, requires a field the object lacks or fixes its tag to another value
+    /// (`differs`, by the branch's place), and `value` has that branch's shape
+    /// ([`Checker::shape_matches`]).
+    fn only_possible(
+        &self,
+        branches: &'s [Value],
+        differs: &dyn Fn(usize) -> bool,
+        value: &Node<'_>,
+    ) -> Option<&'s Value> {
         let Node::Object(object) = value else {
             return None;
         };
-        let possible = |branch: &'s Value| {
+        let possible = |at: usize, branch: &'s Value| {
             let Some(schema) = self.root.deref(branch) else {
                 return true;
             };
@@ -129,9 +140,11 @@ impl<'s> Checker<'s> {
             let lacks = (required.into_iter().flatten())
                 .filter_map(Value::as_str)
                 .any(|name| !object.iter().any(|(key, _)| key.as_ref() == name));
-            typed && !lacks && !self.tag_differs(branch, value)
+            typed && !lacks && !differs(at)
         };
-        let mut found = branches.iter().filter(|branch| possible(branch));
+        let mut found = (branches.iter().enumerate())
+            .filter(|(at, branch)| possible(*at, branch))
+            .map(|(_, branch)| branch);
         let only = found.next()?;
         if found.next().is_some() {
             return None;
@@ -140,29 +153,16 @@ impl<'s> Checker<'s> {
             .then_some(only)
     }
 
-    /// Whether `value` is an object whose tag (a property that `schema` fixes to one value,
-    /// as for an internally or adjacently tagged enum's variant) holds another value: then the
-    /// branch cannot fit, and its faults would say nothing useful.
-    pub(super) fn tag_differs(&self, schema: &'s Value, value: &Node<'_>) -> bool {
-        if !matches!(value, Node::Object(_)) {
-            return false;
-        }
-        self.fixed(schema).is_some_and(|fixed| {
-            (fixed.iter())
-                .any(|(key, fixed)| value.field(key).is_some_and(|sent| !sent.equals(fixed)))
-        })
-    }
-
     /// The properties `branch` fixes to one value, each with its value: its own, or, for a
     /// branch that is a union of its own (an untagged enum a tagged variant wraps), those every
     /// branch of it fixes to the same value. `None` where it is no object schema.
-    fn fixed(&self, branch: &'s Value) -> Option<Vec<(&'s str, &'s Value)>> {
+    fn fixed(&self, branch: &'s Value) -> Fixed<'s> {
         self.fixed_within(branch, MAX_UNIONS_WITHIN)
     }
 
     /// [`Checker::fixed`], looking into unions within unions `depth` deep at most: a schema
     /// not made by schemars (a remote server's) may hold a union that holds itself.
-    fn fixed_within(&self, branch: &'s Value, depth: usize) -> Option<Vec<(&'s str, &'s Value)>> {
+    fn fixed_within(&self, branch: &'s Value, depth: usize) -> Fixed<'s> {
         let branch = self.root.deref(branch)?;
         if let Some(properties) = branch.lookup("properties").and_then(Value::as_object) {
             return Some(
@@ -184,69 +184,28 @@ impl<'s> Checker<'s> {
         Some(shared)
     }
 
-    /// The tag of a tagged enum's variants, if `branches` are that: objects that each fix one
-    /// property (the same in all of them) to a value of their own. Gives the property and the
-    /// values, in the variants' order.
-    pub(super) fn tag_of(&self, branches: &'s [Value]) -> Option<(&'s str, Vec<&'s Value>)> {
-        let [first, rest @ ..] = branches else {
-            return None;
-        };
-        if rest.is_empty() {
-            return None;
-        }
-        let others: Vec<_> = rest
-            .iter()
-            .map(|other| self.fixed(other))
-            .collect::<Option<_>>()?;
-        self.fixed(first)?.into_iter().find_map(|(tag, value)| {
-            let mut tags = vec![value];
-            for other in &others {
-                tags.push(other.iter().find(|(key, _)| *key == tag)?.1);
-            }
-            Some((tag, tags))
-        })
-    }
-
-    /// A fault at the inner tag of a value whose `outer` tag names several of `branches`, as a
-    /// tagged variant wrapping a tagged enum is one branch for each variant of that enum, when
-    /// the inner tag is missing or names none of them; whether there was one.
+    /// A fault at the inner tag of a value whose `outer` tag names several branches (`fixed`,
+    /// what each fixes), as a tagged variant wrapping a tagged enum is one branch for each
+    /// variant of that enum, when the inner tag is missing or names none of them; whether
+    /// there was one.
     fn inner_tag_is_wrong(
         &mut self,
         value: &Node<'_>,
-        branches: &'s [Value],
+        fixed: &[Fixed<'s>],
         (outer, tags): (&str, &[&'s Value]),
         path: &mut Path,
     ) -> bool {
         let sent = value.field(outer);
-        let named = tags
-            .iter()
-            .filter(|tag| sent.is_some_and(|sent| sent.equals(tag)));
-        if named.count() < 2 {
+        let named: Vec<&[(&'s str, &'s Value)]> = (fixed.iter().zip(tags))
+            .filter(|(_, tag)| sent.is_some_and(|sent| sent.equals(tag)))
+            .filter_map(|(fixed, _)| fixed.as_deref())
+            .collect();
+        if named.len() < 2 {
             return false;
         }
-        // The branches the outer tag names, each with what it fixes.
-        let Some(fixed): Option<Vec<_>> = (branches.iter().zip(tags))
-            .filter(|(_, tag)| sent.is_some_and(|sent| sent.equals(tag)))
-            .map(|(branch, _)| self.fixed(branch))
-            .collect()
-        else {
-            return false;
-        };
-        let Some(first) = fixed.first() else {
-            return false;
-        };
-        // A property each open branch fixes, to values that are not all one.
-        let inner = first.iter().find_map(|(key, _)| {
-            let values: Option<Vec<&'s Value>> = (fixed.iter())
-                .map(|each| {
-                    each.iter()
-                        .find(|(other, _)| other == key)
-                        .map(|(_, value)| *value)
-                })
-                .collect();
-            let values = values?;
-            (*key != outer && values.iter().any(|value| *value != values[0]))
-                .then_some((*key, values))
+        // A property each branch named fixes, to values that are not all one.
+        let inner = shared_property(&named, |key, values| {
+            key != outer && values.iter().any(|value| *value != values[0])
         });
         match inner {
             Some((inner, values)) => self.tag_is_wrong(value, inner, &values, path),
@@ -347,6 +306,43 @@ impl<'s> Checker<'s> {
             _ => typed,
         }
     }
+}
+
+/// The properties a branch fixes to one value, each with its value ([`Checker::fixed`]).
+type Fixed<'s> = Option<Vec<(&'s str, &'s Value)>>;
+
+/// Whether `value` is an object whose tag (a property its branch fixes, `fixed`, as an
+/// internally or adjacently tagged enum's variant does) holds another value: then the branch
+/// cannot fit, and its faults would say nothing useful.
+fn tag_differs(fixed: &Fixed<'_>, value: &Node<'_>) -> bool {
+    (fixed.iter().flatten())
+        .any(|(key, fixed)| value.field(key).is_some_and(|sent| !sent.equals(fixed)))
+}
+
+/// The tag of a tagged enum's variants, if the branches whose fixed properties are `fixed`
+/// are that: objects that each fix one property (the same in all of them) to a value of their
+/// own. Gives the property and the values, in the variants' order.
+fn tag_of<'s>(fixed: &[Fixed<'s>]) -> Option<(&'s str, Vec<&'s Value>)> {
+    if fixed.len() < 2 {
+        return None;
+    }
+    let fixed: Vec<&[(&'s str, &'s Value)]> =
+        fixed.iter().map(Option::as_deref).collect::<Option<_>>()?;
+    shared_property(&fixed, |_, _| true)
+}
+
+/// The first property every one of `fixed` fixes, with its value in each, that `accept`s.
+fn shared_property<'s>(
+    fixed: &[&[(&'s str, &'s Value)]],
+    accept: impl Fn(&str, &[&'s Value]) -> bool,
+) -> Option<(&'s str, Vec<&'s Value>)> {
+    let (first, _) = fixed.split_first()?;
+    first.iter().find_map(|(key, _)| {
+        let values: Vec<&'s Value> = (fixed.iter())
+            .map(|each| (each.iter().find(|(other, _)| other == key)).map(|(_, value)| *value))
+            .collect::<Option<_>>()?;
+        accept(key, &values).then_some((*key, values))
+    })
 }
 
 #[cfg(test)]
