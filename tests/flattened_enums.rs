@@ -1304,6 +1304,39 @@ async fn sketch_do(sketch: Sketch) -> String {
     format!("{sketch:?}")
 }
 
+/// What a sketch holds, by shape alone.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum Held {
+    /// A shape with its own operation.
+    Shape {
+        /// The operation.
+        op: String,
+        /// Its size.
+        size: u8,
+    },
+    /// Nothing.
+    Nothing,
+}
+
+/// A sketch with an operation of its own, beside what it holds.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+struct Holding {
+    /// The sketch's own operation.
+    op: String,
+    /// What it holds.
+    #[serde(flatten)]
+    held: Held,
+}
+
+/// Holds.
+#[tool]
+async fn holding_do(holding: Holding) -> String {
+    format!("{holding:?}")
+}
+
 #[test]
 fn an_enum_every_variant_of_which_needs_a_field_the_object_takes_is_refused_when_made() {
     // serde reads `op` as the outer enum's tag (or the struct's field), and the inner enum,
@@ -1311,6 +1344,8 @@ fn an_enum_every_variant_of_which_needs_a_field_the_object_takes_is_refused_when
     for (builder, path) in [
         (Registry::builder().tool(DrawingDo), "$defs.Drawing"),
         (Registry::builder().tool(SketchDo), "$defs.Sketch"),
+        // A variant no object fits (`null`) is none the object is read as.
+        (Registry::builder().tool(HoldingDo), "$defs.Holding"),
     ] {
         let Err(RegistryError::Unexportable { errors }) = builder.build() else {
             panic!("built, at {path}")
@@ -1332,6 +1367,9 @@ fn an_enum_every_variant_of_which_needs_a_field_the_object_takes_is_refused_when
             .to_string(),
         "missing field `op`"
     );
+    for holding in [json!({"op": "x"}), json!({"op": "x", "size": 1})] {
+        assert!(serde_json::from_value::<Holding>(holding).is_err());
+    }
 }
 
 /// A gear, of unit variants without words of their own.

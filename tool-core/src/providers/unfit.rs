@@ -79,10 +79,9 @@ pub(crate) fn unenforceable(schema: &Map<String, Value>) -> Vec<(String, String)
                 })
             })
         {
-            let root = walk::Root::new(schema);
-            let branches = map.get(union).and_then(Value::as_array);
-            let problem = match branches.and_then(|branches| shadowed(branches, fields, root, 0)) {
-                Some(field) => every_variant_shadowed(field),
+            let definitions = schema.get("$defs");
+            let problem = match crate::schema::shadowing_every_variant(map, definitions) {
+                Some(field) => every_variant_shadowed(&field),
                 None => fields_beside_union(union),
             };
             found.push((path.clone(), problem));
@@ -131,32 +130,6 @@ fn names_others<'s>(
                     .is_some_and(|within| names_others(within, fields, root, followed))
             })
     })
-}
-
-/// A field of `fields` that every one of `branches` (every branch of a union within one, and
-/// of a definition one refers to, down to `depth` 16) requires, where each requires one.
-fn shadowed<'s>(
-    branches: &'s [Value],
-    fields: &'s Map<String, Value>,
-    root: walk::Root<'s>,
-    depth: usize,
-) -> Option<&'s str> {
-    let mut first = None;
-    for branch in branches {
-        let branch = root.deref(branch)?;
-        let within = (keywords::UNIONS.into_iter())
-            .find_map(|union| branch.get(union).and_then(Value::as_array));
-        let found = match within {
-            Some(within) if depth < 16 => shadowed(within, fields, root, depth + 1),
-            _ => (branch.get("required").and_then(Value::as_array))
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .find(|name| fields.contains_key(*name)),
-        };
-        first = first.or(Some(found?));
-    }
-    first
 }
 
 /// Why an object beside a union none of whose variants is read is refused.

@@ -29,16 +29,7 @@ const MAX_DEPTH: usize = 32;
 /// enum may be named. An object whose union cannot be lifted so is left as it is, and refused
 /// when the registry is made (`providers/unfit.rs`).
 pub(super) fn lift_union(map: &mut Map<String, Value>, definitions: Option<&Value>) {
-    if !map.contains_key("properties") || !UNIONS.iter().any(|union| map.contains_key(*union)) {
-        return;
-    }
-    let union: Map<String, Value> = (UNIONS.iter())
-        .filter_map(|keyword| Some(((*keyword).to_owned(), map.get(*keyword)?.clone())))
-        .collect();
-    let Some(Variants { found, exclusive }) =
-        branches(&union, definitions, &mut Vec::new(), MAX_DEPTH)
-            .filter(|variants| !variants.found.is_empty())
-    else {
+    let Some(Variants { found, exclusive }) = variants_beside(map, definitions) else {
         return;
     };
     // Each variant holds the object's own fields, and what it says of fields it does not name:
@@ -56,14 +47,9 @@ pub(super) fn lift_union(map: &mut Map<String, Value>, definitions: Option<&Valu
     // variant that requires one of them is never read (serde misses it), and is left out.
     // Where every variant is, no call is read: the object is left as it is, and refused when
     // the registry is made (`providers/unfit.rs`).
-    let names = own.get("properties").and_then(Value::as_object);
-    let readable = |variant: &&Map<String, Value>| {
-        let required = variant.get("required").and_then(Value::as_array);
-        !(required.into_iter().flatten()).any(|name| {
-            (name.as_str()).is_some_and(|name| names.is_some_and(|names| names.contains_key(name)))
-        })
-    };
-    let read: Vec<&Map<String, Value>> = found.iter().filter(readable).collect();
+    let read: Vec<&Map<String, Value>> = (found.iter())
+        .filter(|variant| shadowing(variant, map).is_none())
+        .collect();
     if read.is_empty() {
         return;
     }
@@ -117,6 +103,45 @@ pub(super) fn lift_union(map: &mut Map<String, Value>, definitions: Option<&Valu
         Ok([only]) => drop(map.insert(keyword.to_owned(), Value::Array(vec![only]))),
         Err(lifted) => drop(map.insert(keyword.to_owned(), Value::Array(lifted))),
     }
+}
+
+/// The objects the union beside `map`'s fields takes, each one variant; `None` where `map`
+/// has no fields and union, or the union cannot be taken apart ([`branches`]).
+fn variants_beside(map: &Map<String, Value>, definitions: Option<&Value>) -> Option<Variants> {
+    if !map.contains_key("properties") || !UNIONS.iter().any(|union| map.contains_key(*union)) {
+        return None;
+    }
+    let union: Map<String, Value> = (UNIONS.iter())
+        .filter_map(|keyword| Some(((*keyword).to_owned(), map.get(*keyword)?.clone())))
+        .collect();
+    branches(&union, definitions, &mut Vec::new(), MAX_DEPTH)
+        .filter(|variants| !variants.found.is_empty())
+}
+
+/// A field the object `map` names that `variant` requires: serde reads it as the object's, and
+/// so never reads the variant.
+fn shadowing<'v>(variant: &'v Map<String, Value>, map: &Map<String, Value>) -> Option<&'v str> {
+    let names = map.get("properties").and_then(Value::as_object)?;
+    (variant.get("required").and_then(Value::as_array))
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .find(|name| names.contains_key(*name))
+}
+
+/// A field the object `map` names that every variant of the union beside it requires, where
+/// every one requires one: serde reads no variant, so no call of the object is read, and
+/// [`lift_union`] leaves it as it is, to be refused when the registry is made.
+pub(crate) fn shadowing_every_variant(
+    map: &Map<String, Value>,
+    definitions: Option<&Value>,
+) -> Option<String> {
+    let variants = variants_beside(map, definitions)?;
+    let mut fields = variants.found.iter().map(|variant| shadowing(variant, map));
+    let first = fields.next()??;
+    fields
+        .all(|field| field.is_some())
+        .then(|| first.to_owned())
 }
 
 /// The branches of `map`'s union that are themselves a union of the same kind and nothing

@@ -23,6 +23,7 @@ pub(crate) mod values;
 pub(crate) mod walk;
 mod words;
 
+pub(crate) use flattened::shadowing_every_variant;
 pub(crate) use words::Words;
 
 use schemars::JsonSchema;
