@@ -148,11 +148,12 @@ fn every_variant_shadowed(field: &str) -> String {
 /// be, and closed as they stand each would refuse the other's fields.
 fn fields_beside_union(union: &str) -> String {
     format!(
-        "this struct flattens an enum (`{union}` of its variants beside the struct's fields), \
-         and the registry could not write the struct's fields into each variant (more than 256 \
-         pairings of variants, more than 16 enums each wrapping the next, or a variant it \
-         cannot take apart); as it stands, every call sending a variant's own fields would be \
-         refused: flatten fewer enums, or make the enum a field of its own (`action: Action`)"
+        "these fields sit beside a union of variants (`{union}`: a struct flattening an enum, \
+         or a tagged variant wrapping one), and the registry could not write the fields into \
+         each variant (more than 256 pairings of variants, more than 16 enums each wrapping \
+         the next, or a variant it cannot take apart); as it stands, every call sending a \
+         variant's own fields would be refused: flatten fewer enums (or wrap fewer in each \
+         other), or make the enum a field of its own (`action: Action`)"
     )
 }
 
