@@ -201,7 +201,7 @@ mod tests {
         assert!(
             found[0]
                 .1
-                .contains("(`anyOf` of its variants beside the struct's fields)"),
+                .contains("beside a union of variants (`anyOf`: a struct flattening an enum"),
             "{found:?}"
         );
         // A branch that only asks for some of the object's own fields is no variant.
