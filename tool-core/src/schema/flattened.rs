@@ -155,7 +155,7 @@ pub(super) fn splice_unions(map: &mut Map<String, Value>) {
             continue;
         };
         let bare = |branch: &Map<String, Value>| {
-            branch.contains_key(keyword)
+            branch.get(keyword).is_some_and(Value::is_array)
                 && (branch.keys()).all(|key| key == keyword || key == "description")
         };
         while (branches.iter()).any(|branch| branch.as_object().is_some_and(bare)) {
@@ -169,8 +169,9 @@ pub(super) fn splice_unions(map: &mut Map<String, Value>) {
                     }
                 };
                 let words = outer.remove("description");
-                let Some(Value::Array(inner)) = outer.remove(keyword) else {
-                    continue;
+                let inner = match outer.remove(keyword) {
+                    Some(Value::Array(inner)) => inner,
+                    _ => Vec::new(),
                 };
                 spliced.extend(inner.into_iter().map(|mut inner| {
                     if let (Some(Value::String(words)), Value::Object(inner)) = (&words, &mut inner)

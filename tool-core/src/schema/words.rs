@@ -197,7 +197,7 @@ impl<'s> Words<'s> {
                         // a unit variant's name beside one, whose value is `null`.
                         if let Some(fixed) = fixed_value(field) {
                             out.push_str(": ");
-                            out.push_str(&fixed.to_string());
+                            write_json(fixed, out);
                         } else if is_null_schema(field) {
                             out.push_str(": null");
                         }
