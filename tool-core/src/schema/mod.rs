@@ -82,12 +82,10 @@ fn root_into_definitions(schema: Map<String, Value>, title: Option<Value>) -> Ma
     // JSON Pointer `/` divides it, `~` begins an escape, and a URI's fragment takes no space.
     let mut name = match title {
         Some(Value::String(title)) => (title.chars())
-            .map(
-                |c| match c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-                    true => c,
-                    false => '_',
-                },
-            )
+            .map(|c| {
+                let plain = c.is_ascii_alphanumeric() || c == '_' || c == '-';
+                if plain { c } else { '_' }
+            })
             .collect(),
         _ => "Input".to_owned(),
     };
