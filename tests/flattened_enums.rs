@@ -1074,6 +1074,21 @@ enum JobStep {
     Pace(Pace),
 }
 
+/// Asserts that serde reads each value as `T` written with `Debug` as given, and that the
+/// registry's tool `tool`, taking it as its one field `field`, runs with the same.
+async fn taken_as_serde_takes<T: serde::de::DeserializeOwned + std::fmt::Debug>(
+    registry: &Registry,
+    (tool, field): (&str, &str),
+    cases: &[(Value, &str)],
+) {
+    for (value, taken) in cases {
+        let read = serde_json::from_value::<T>(value.clone()).map(|read| format!("{read:?}"));
+        assert_eq!(read.as_deref().ok(), Some(*taken), "serde: {value}");
+        let ran = outcome(registry, tool, json!({ field: value })).await;
+        assert_eq!(ran.as_deref(), Ok(*taken), "{value}");
+    }
+}
+
 /// Takes a step.
 #[tool]
 async fn step_take(step: JobStep) -> String {
@@ -1085,7 +1100,7 @@ async fn a_tagged_variant_wrapping_an_enum_takes_the_enums_variants() {
     // The variant is its tag beside a `$ref` to the enum, whose variants were never taken in:
     // closed beside them, it fitted no call.
     let registry = Registry::builder().tool(StepTake).build().unwrap();
-    for (step, taken) in [
+    let cases = [
         (json!({"op": "Halt", "how": "Now"}), "Halt(Now)"),
         (
             json!({"op": "Halt", "how": "Later", "minutes": 5}),
@@ -1102,12 +1117,8 @@ async fn a_tagged_variant_wrapping_an_enum_takes_the_enums_variants() {
             "Pace(Slow { by: 2 })",
         ),
         (json!({"op": "Run", "cmd": "ls"}), "Run { cmd: \"ls\" }"),
-    ] {
-        let read = serde_json::from_value::<JobStep>(step.clone()).map(|step| format!("{step:?}"));
-        assert_eq!(read.as_deref().ok(), Some(taken), "serde: {step}");
-        let ran = outcome(&registry, "step_take", json!({ "step": step })).await;
-        assert_eq!(ran.as_deref(), Ok(taken), "{step}");
-    }
+    ];
+    taken_as_serde_takes::<JobStep>(&registry, ("step_take", "step"), &cases).await;
     for (step, expected) in [
         (
             json!({"op": "Halt", "how": "Later"}),
@@ -1405,15 +1416,11 @@ async fn a_tagged_variant_wrapping_an_enum_of_unit_variants_alone_takes_each_as_
     // schemars writes such an enum as its names (`"enum": ["Low", "High"]`), which the variant
     // did not take in: the registry refused the tool ("`type` is written beside `$ref`").
     let registry = Registry::builder().tool(CarChange).build().unwrap();
-    for (change, taken) in [
+    let cases = [
         (json!({"op": "Shift", "High": null}), "Shift(High)"),
         (json!({"op": "Steer", "by": -3}), "Steer { by: -3 }"),
-    ] {
-        let read = serde_json::from_value::<CarEdit>(change.clone()).map(|c| format!("{c:?}"));
-        assert_eq!(read.as_deref().ok(), Some(taken), "serde: {change}");
-        let ran = outcome(&registry, "car_change", json!({ "change": change })).await;
-        assert_eq!(ran.as_deref(), Ok(taken), "{change}");
-    }
+    ];
+    taken_as_serde_takes::<CarEdit>(&registry, ("car_change", "change"), &cases).await;
     let refused = outcome(
         &registry,
         "car_change",
