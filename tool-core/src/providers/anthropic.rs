@@ -8,7 +8,7 @@ use crate::call::tool_call::ToolCall;
 use crate::outcome::content::Content;
 use crate::outcome::output::Output;
 use crate::outcome::refusal::Refusal;
-use crate::providers::dialect::Recursion;
+use crate::providers::inline::Recursion;
 use crate::tool::definition::ToolDefinition;
 
 /// A tool: `{"name", "description", "input_schema"}`.

@@ -6,7 +6,8 @@ use super::{ExportError, Provider, bad_call, inlined, string_field};
 use crate::call::arguments::Arguments;
 use crate::call::tool_call::ToolCall;
 use crate::outcome::refusal::Refusal;
-use crate::providers::dialect::{self, Recursion};
+use crate::providers::dialect;
+use crate::providers::inline::Recursion;
 use crate::tool::definition::ToolDefinition;
 
 /// A function declaration: `{"name", "description", "parameters"}` in Gemini's OpenAPI subset

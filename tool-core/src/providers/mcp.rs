@@ -13,7 +13,7 @@ use crate::outcome::content::Content;
 use crate::outcome::content::{read_block, write_block};
 use crate::outcome::output::Output;
 use crate::outcome::refusal::Refusal;
-use crate::providers::dialect::Recursion;
+use crate::providers::inline::Recursion;
 use crate::tool::definition::ToolDefinition;
 
 /// A `tools/list` entry: `name`, `title`, `description`, `inputSchema`, `outputSchema`,
@@ -38,9 +38,8 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
     entry.insert("description".into(), definition.description.clone().into());
     entry.insert("inputSchema".into(), Value::Object(input_schema));
     if let Some(output_schema) = &definition.output_schema {
-        let output_schema =
-            crate::providers::dialect::exportable(output_schema, Recursion::KeepRef)
-                .map_err(|error| ExportError::new(definition, Some(Provider::Mcp), error))?;
+        let output_schema = crate::providers::inline::exportable(output_schema, Recursion::KeepRef)
+            .map_err(|error| ExportError::new(definition, Some(Provider::Mcp), error))?;
         entry.insert("outputSchema".into(), Value::Object(output_schema));
     }
     let hints = definition.annotations;

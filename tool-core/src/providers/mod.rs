@@ -21,6 +21,7 @@ pub mod anthropic;
 pub(crate) mod describe;
 pub(crate) mod dialect;
 mod flat_root;
+mod inline;
 // Read by the adapters (`crate::adapters`) only.
 #[cfg(any(test, feature = "rig", feature = "async-openai", feature = "genai"))]
 pub(crate) mod function;
@@ -34,7 +35,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use self::dialect::Recursion;
+use self::inline::Recursion;
 use crate::outcome::refusal::{Refusal, code};
 use crate::tool::definition::ToolDefinition;
 
@@ -297,7 +298,7 @@ fn inlined(
     provider: Provider,
     recursion: Recursion,
 ) -> Result<Map<String, Value>, ExportError> {
-    let schema = dialect::exportable(&definition.input_schema, recursion)
+    let schema = inline::exportable(&definition.input_schema, recursion)
         .map_err(|error| ExportError::new(definition, Some(provider), error))?;
     // Each host takes one plain object at the top of a tool's parameters: OpenAI and Anthropic
     // refuse the whole request for a union there, Gemini is shown nothing to send, and Claude's

@@ -6,7 +6,8 @@ use super::{ExportError, Provider, bad_call, inlined, string_field};
 use crate::call::arguments::Arguments;
 use crate::call::tool_call::ToolCall;
 use crate::outcome::refusal::Refusal;
-use crate::providers::dialect::{self, Recursion};
+use crate::providers::dialect;
+use crate::providers::inline::{self, Recursion};
 use crate::tool::definition::ToolDefinition;
 
 /// A function tool: `{"type": "function", "function": {name, description, parameters,
@@ -22,7 +23,7 @@ use crate::tool::definition::ToolDefinition;
 /// `anyOf` and integer `format`s are dropped. With it off, the schema is exported as it is
 /// (inlined).
 pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
-    let strict = dialect::exportable(&definition.input_schema, Recursion::Refuse)
+    let strict = inline::exportable(&definition.input_schema, Recursion::Refuse)
         .ok()
         .and_then(|inlined| dialect::openai_strict(&inlined).ok());
     let (parameters, strict) = match strict {

@@ -1,0 +1,136 @@
+//! A schema as every export starts from it: each `$ref` written out in full, since not every
+//! provider or client follows one, and only JSON Schema's own `format`s.
+
+use serde_json::{Map, Value};
+
+use crate::providers::dialect::{SchemaError, error, standard_formats};
+use crate::schema::walk;
+
+/// What to do with a `$ref` to a definition that is already being inlined (a recursive type).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Recursion {
+    /// Leave a `$ref` to it and keep that definition in `$defs`.
+    KeepRef,
+    /// Refuse: the provider accepts no `$ref`.
+    Refuse,
+}
+
+/// A schema as every export starts from it: each `$ref` inlined (recursive ones kept, with
+/// the `$defs` they need, or refused, as `recursion` says), and only standard `format`s (see
+/// [`standard_formats`]).
+pub(crate) fn exportable(
+    schema: &Map<String, Value>,
+    recursion: Recursion,
+) -> Result<Map<String, Value>, SchemaError> {
+    let mut inlined = Value::Object(inline_refs(schema, recursion)?);
+    standard_formats(&mut inlined);
+    match inlined {
+        Value::Object(map) => Ok(map),
+        _ => unreachable!("an object stays an object"),
+    }
+}
+
+/// Inlines every `$ref` into `#/$defs/...`; recursive ones are kept (with the `$defs` they
+/// need) or refused, as `recursion` says.
+fn inline_refs(
+    schema: &Map<String, Value>,
+    recursion: Recursion,
+) -> Result<Map<String, Value>, SchemaError> {
+    let defs = schema
+        .get("$defs")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let mut inliner = Inliner {
+        defs: &defs,
+        stack: Vec::new(),
+        kept: Vec::new(),
+        recursion,
+    };
+    let mut root = schema.clone();
+    root.remove("$defs");
+    let mut root = Value::Object(root);
+    inliner.inline(&mut root, &mut String::new())?;
+    let Value::Object(mut root) = root else {
+        unreachable!("an object stays an object")
+    };
+    // Definitions kept for recursion are themselves inlined, except their recursive refs.
+    let mut kept_defs = Map::new();
+    let mut done = 0;
+    while done < inliner.kept.len() {
+        let name = inliner.kept[done].clone();
+        done += 1;
+        if let Some(def) = defs.get(&name) {
+            let mut def = def.clone();
+            inliner.stack.push(name.clone());
+            inliner.inline(&mut def, &mut format!("$defs.{name}"))?;
+            inliner.stack.pop();
+            kept_defs.insert(name, def);
+        }
+    }
+    if !kept_defs.is_empty() {
+        root.insert("$defs".into(), Value::Object(kept_defs));
+    }
+    Ok(root)
+}
+
+struct Inliner<'a> {
+    defs: &'a Map<String, Value>,
+    stack: Vec<String>,
+    kept: Vec<String>,
+    recursion: Recursion,
+}
+
+impl Inliner<'_> {
+    fn inline(&mut self, schema: &mut Value, path: &mut String) -> Result<(), SchemaError> {
+        let Value::Object(map) = schema else {
+            return Ok(());
+        };
+        if let Some(reference) = map.get("$ref").and_then(Value::as_str).map(str::to_owned) {
+            let name = walk::definition_name(&reference)
+                .ok_or_else(|| error(path, format!("a reference outside `$defs`: {reference}")))?
+                .to_owned();
+            if self.stack.contains(&name) {
+                return match self.recursion {
+                    Recursion::KeepRef => {
+                        if !self.kept.contains(&name) {
+                            self.kept.push(name);
+                        }
+                        Ok(())
+                    }
+                    Recursion::Refuse => Err(error(
+                        path,
+                        format!(
+                            "`{name}` contains itself, and this provider accepts no `$ref` to \
+                             describe a recursive type; bound its depth or take it as a string"
+                        ),
+                    )),
+                };
+            }
+            let target = self
+                .defs
+                .get(&name)
+                .cloned()
+                .ok_or_else(|| error(path, format!("no definition named `{name}`")))?;
+            map.remove("$ref");
+            let siblings = std::mem::take(map);
+            let mut inlined = target;
+            self.stack.push(name);
+            let result = self.inline(&mut inlined, path);
+            self.stack.pop();
+            result?;
+            if let Value::Object(mut inlined) = inlined {
+                // What was written beside the `$ref` (a field's description) wins.
+                inlined.extend(siblings);
+                *map = inlined;
+            }
+            return Ok(());
+        }
+        walk::children_mut(map, |slot, child| {
+            let length = walk::push_slot(path, slot);
+            let inlined = self.inline(child, path);
+            path.truncate(length);
+            inlined
+        })
+    }
+}
