@@ -719,3 +719,85 @@ async fn a_format_no_provider_knows_is_said_in_words_and_its_example_is_taken() 
     );
     assert_eq!(ran.await.as_deref(), Ok("2024-01-31 09:30:00 09:30:00 ::1"));
 }
+
+/// Four ways to the next level, six levels deep: written out in full, the last level's type is
+/// copied 4^6 times.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum Fan0 {
+    A(Fan1),
+    B(Fan1),
+    C(Fan1),
+    D(Fan1),
+}
+
+macro_rules! fan {
+    ($($level:ident => $next:ident),*) => {$(
+        /// One level of [`Fan0`].
+        #[derive(serde::Deserialize, schemars::JsonSchema)]
+        #[serde(untagged)]
+        #[allow(dead_code)]
+        enum $level {
+            A($next),
+            B($next),
+            C($next),
+            D($next),
+        }
+    )*};
+}
+fan!(Fan1 => Fan2, Fan2 => Fan3, Fan3 => Fan4, Fan4 => Fan5);
+
+/// The bottom of [`Fan0`].
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)]
+enum Fan5 {
+    Leaf { x: u8 },
+}
+
+/// Picks a way down.
+#[tool(readonly)]
+async fn fan_pick(choice: Fan0) -> String {
+    let _ = choice;
+    "picked".to_owned()
+}
+
+#[tokio::test]
+async fn a_schema_copying_one_type_thousands_of_times_is_shown_by_reference_or_refused() {
+    // Gemini follows no `$ref`: refused, naming the provider and the type.
+    let refused = Registry::builder().tool(FanPick).build().unwrap_err();
+    let RegistryError::Unexportable { errors } = refused else {
+        panic!("expected an export error");
+    };
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].provider, Some(Provider::Gemini));
+    assert!(
+        errors[0].problem.contains("more than 1024 times") && errors[0].problem.contains("`Fan"),
+        "{}",
+        errors[0].problem
+    );
+    // The others are shown the definitions, as schemars wrote them, not thousands of copies.
+    let registry = Registry::builder()
+        .providers([Provider::Mcp, Provider::Anthropic, Provider::OpenAi])
+        .tool(FanPick)
+        .build()
+        .unwrap();
+    let definition = &registry.definitions()[0];
+    for exported in [
+        mcp::tool(definition).unwrap()["inputSchema"].clone(),
+        anthropic::tool(definition).unwrap()["input_schema"].clone(),
+        openai::tool(definition).unwrap()["function"]["parameters"].clone(),
+    ] {
+        let text = exported.to_string();
+        assert!(
+            exported["$defs"].get("Fan4").is_some() && text.len() < 4_000,
+            "{} bytes: {}",
+            text.len(),
+            &text[..text.len().min(400)]
+        );
+    }
+    // And the registry takes a call to it as before.
+    let call = json!({"choice": {"Leaf": {"x": 1}}});
+    let picked = tool_tests::outcome(&registry, "fan_pick", call).await;
+    assert_eq!(picked.unwrap(), json!("picked"));
+}

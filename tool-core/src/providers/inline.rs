@@ -1,5 +1,11 @@
 //! A schema as every export starts from it: each `$ref` written out in full, since not every
 //! provider or client follows one, and only JSON Schema's own `format`s.
+//!
+//! Written out in full, a type used at several places inside a type used at several places is
+//! copied as many times as the product of those uses, so a schema of a few definitions can
+//! grow past what any model reads (or the memory of the process making it). Past
+//! [`MAX_WRITTEN_OUT`] copies, a provider that follows `$ref` is shown the definitions as
+//! written, and one that follows none refuses the schema.
 
 use serde_json::{Map, Value};
 
@@ -30,12 +36,51 @@ pub(crate) fn exportable(
     }
 }
 
+/// How many times one export writes a definition out in place of a `$ref`.
+pub(crate) const MAX_WRITTEN_OUT: usize = 1024;
+
 /// Inlines every `$ref` into `#/$defs/...`; recursive ones are kept (with the `$defs` they
-/// need) or refused, as `recursion` says.
+/// need) or refused, as `recursion` says. Past [`MAX_WRITTEN_OUT`] copies, the schema as
+/// written, or refused, as `recursion` says.
 fn inline_refs(
     schema: &Map<String, Value>,
     recursion: Recursion,
 ) -> Result<Map<String, Value>, SchemaError> {
+    match write_out(schema, recursion) {
+        Err(Stop::TooMany { .. }) if recursion == Recursion::KeepRef => Ok(schema.clone()),
+        Err(Stop::TooMany { path, name }) => Err(error(
+            &path,
+            format!(
+                "this provider follows no `$ref`, and with each use of a type written out in \
+                 full the schema would copy its definitions more than {MAX_WRITTEN_OUT} times \
+                 (`{name}` here: a type used at several places inside one used at several \
+                 places is copied the product of those times); leave this provider out \
+                 (`Registry::builder().providers([..])`), or nest fewer uses of one type"
+            ),
+        )),
+        Err(Stop::Schema(error)) => Err(error),
+        Ok(root) => Ok(root),
+    }
+}
+
+/// Why writing the references out stopped.
+enum Stop {
+    /// The schema cannot be written so.
+    Schema(SchemaError),
+    /// [`MAX_WRITTEN_OUT`] copies were made; the next was of `name`, at `path`.
+    TooMany { path: String, name: String },
+}
+
+impl From<SchemaError> for Stop {
+    fn from(error: SchemaError) -> Self {
+        Stop::Schema(error)
+    }
+}
+
+fn write_out(
+    schema: &Map<String, Value>,
+    recursion: Recursion,
+) -> Result<Map<String, Value>, Stop> {
     let defs = schema
         .get("$defs")
         .and_then(Value::as_object)
@@ -46,6 +91,7 @@ fn inline_refs(
         stack: Vec::new(),
         kept: Vec::new(),
         recursion,
+        written: 0,
     };
     let mut root = schema.clone();
     root.remove("$defs");
@@ -79,10 +125,12 @@ struct Inliner<'a> {
     stack: Vec<String>,
     kept: Vec<String>,
     recursion: Recursion,
+    /// Definitions written out so far.
+    written: usize,
 }
 
 impl Inliner<'_> {
-    fn inline(&mut self, schema: &mut Value, path: &mut String) -> Result<(), SchemaError> {
+    fn inline(&mut self, schema: &mut Value, path: &mut String) -> Result<(), Stop> {
         let Value::Object(map) = schema else {
             return Ok(());
         };
@@ -104,9 +152,15 @@ impl Inliner<'_> {
                             "`{name}` contains itself, and this provider accepts no `$ref` to \
                              describe a recursive type; bound its depth or take it as a string"
                         ),
-                    )),
+                    )
+                    .into()),
                 };
             }
+            if self.written == MAX_WRITTEN_OUT {
+                let path = path.clone();
+                return Err(Stop::TooMany { path, name });
+            }
+            self.written += 1;
             let target = self
                 .defs
                 .get(&name)
