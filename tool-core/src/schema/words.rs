@@ -1,6 +1,7 @@
 //! A schema said in words, as fault messages and tool lists say what to send: `u32`,
 //! `string`, `one of "low", "high"`, `array of object with fields sku, qty`. A recursive type,
-//! and anything nested deeper than [`MAX_NESTED_SCHEMAS`], is said as `…`.
+//! anything nested deeper than [`MAX_NESTED_SCHEMAS`], and the branches of unions once
+//! [`MAX_SHAPES_SAID`] shapes are said, are said as `…`.
 
 use serde_json::{Map, Value};
 
@@ -160,6 +161,17 @@ impl<'s> Words<'s> {
         for branches in [keywords.any_of, keywords.one_of] {
             if let Some(Value::Array(branches)) = branches {
                 for (index, branch) in branches.iter().enumerate() {
+                    // Said once (an untagged enum's variants wrapping one type).
+                    if branches[..index].contains(branch) {
+                        continue;
+                    }
+                    if open.said >= MAX_SHAPES_SAID {
+                        if open.said == MAX_SHAPES_SAID {
+                            out.push_str(if index > 0 { " or …" } else { "…" });
+                            open.said += 1;
+                        }
+                        return;
+                    }
                     if index > 0 {
                         out.push_str(" or ");
                     }
@@ -168,6 +180,7 @@ impl<'s> Words<'s> {
                 return;
             }
         }
+        open.said += 1;
         let format = keywords.format.and_then(Value::as_str);
         let mut write_type = |name: &str, out: &mut String| match (name, format) {
             ("integer", Some(format)) => out.push_str(integer_name(format).unwrap_or("integer")),
@@ -265,12 +278,18 @@ fn write_json(value: &Value, out: &mut String) {
     let _ = write!(out, "{value}");
 }
 
+/// How many shapes one description says before the rest of its unions' branches are `or …`:
+/// unions within unions have the product of their lengths.
+const MAX_SHAPES_SAID: usize = 64;
+
 /// The `$ref`s being described, outermost first (`""` for each other schema), at most
-/// [`MAX_NESTED_SCHEMAS`]: kept on the stack, as describing happens for every fault.
+/// [`MAX_NESTED_SCHEMAS`]: kept on the stack, as describing happens for every fault. And the
+/// shapes said so far, past [`MAX_SHAPES_SAID`] once the rest are said as `…`.
 #[derive(Default)]
 struct Open<'s> {
     refs: [&'s str; MAX_NESTED_SCHEMAS],
     len: usize,
+    said: usize,
 }
 
 #[cfg(test)]
@@ -316,5 +335,39 @@ mod tests {
         ] {
             assert_eq!(words.of_branch(&branch), said, "{branch}");
         }
+    }
+
+    #[test]
+    fn unions_within_unions_are_said_each_branch_once_and_so_far() {
+        // Four ways down at each of two levels, each written as one `$ref`: said once.
+        let level = |next: &str| {
+            let way = json!({"$ref": format!("#/$defs/{next}")});
+            json!({"anyOf": [way, way, way, way]})
+        };
+        let root = json!({"$defs": {
+            "L0": level("L1"), "L1": level("Leaf"),
+            "Leaf": {"type": "object", "properties": {"x": {"type": "integer"}}},
+        }});
+        let words = Words::new(root.as_object().unwrap());
+        assert_eq!(
+            words.of(&json!({"$ref": "#/$defs/L0"})),
+            "object with fields x"
+        );
+        // Four ways of four ways of five objects, each its own: 80 in all, the first 64 said.
+        let union = |ways: Vec<Value>| json!({"anyOf": ways});
+        let object = |name: String| json!({"type": "object", "properties": {name: {}}});
+        let said = words.of(&union(
+            (0..4)
+                .map(|a| {
+                    union(
+                        (0..4)
+                            .map(|b| union((0..5).map(|c| object(format!("f{a}{b}{c}"))).collect()))
+                            .collect(),
+                    )
+                })
+                .collect(),
+        ));
+        assert_eq!(said.matches("object with fields").count(), 64, "{said}");
+        assert!(said.ends_with("object with fields f303 or …"), "{said}");
     }
 }
