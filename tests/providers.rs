@@ -801,3 +801,21 @@ async fn a_schema_copying_one_type_thousands_of_times_is_shown_by_reference_or_r
     let picked = tool_tests::outcome(&registry, "fan_pick", call).await;
     assert_eq!(picked.unwrap(), json!("picked"));
 }
+
+#[tokio::test]
+async fn a_fault_under_unions_of_one_type_written_several_times_is_found_where_it_is() {
+    // Each level's four variants are one type: tried once, not 4^6 times over, so the fault
+    // is found at its place within the checker's budget.
+    let registry = Registry::builder()
+        .providers([Provider::Mcp])
+        .tool(FanPick)
+        .build()
+        .unwrap();
+    let wrong = json!({"choice": {"Leaf": {"x": 300}}});
+    let refused = tool_tests::outcome(&registry, "fan_pick", wrong)
+        .await
+        .unwrap_err();
+    let faults = tool_tests::faults(&refused);
+    assert_eq!(faults.len(), 1, "{refused}");
+    assert_eq!(faults[0].0, "choice.Leaf.x", "{refused}");
+}

@@ -48,7 +48,9 @@ impl<'s> Checker<'s> {
         // field it lacks (an externally tagged enum's variants), and of that branch's shape:
         // checked in place, as that branch's faults are what would be told. Tried on a copy
         // at every level of a deep value, the copies cost the square of its depth.
-        if !only_one_solid && let Some(only) = self.only_possible(branches, &differs, value) {
+        if !only_one_solid
+            && let Some(only) = self.only_possible(branches, &differs, exactly_one, value)
+        {
             self.check(value, only, path);
             return;
         }
@@ -61,8 +63,18 @@ impl<'s> Checker<'s> {
         let mut fits: Option<(usize, Node<'_>, bool)> = None;
         // The fields every branch names, made when a branch does not fit.
         let mut common = None;
+        // How many branches are not written as one before them, and the faults of the first
+        // where its shape is not the value's: the only one (each other written as it is), its
+        // faults are the value's.
+        let mut distinct = 0;
+        let mut lone = None;
         for (at, branch) in branches.iter().enumerate() {
-            if differs(at) {
+            // A branch written as one before it (an untagged enum's variants wrapping one
+            // type) fits as that one did: for `anyOf`, not tried again, or a value nested in
+            // such unions is tried the product of their lengths times.
+            let repeated = !exactly_one && branches[..at].contains(branch);
+            distinct += usize::from(!repeated);
+            if differs(at) || repeated {
                 continue;
             }
             let Some(trial) = self.trial(value, branch, path) else {
@@ -94,6 +106,8 @@ impl<'s> Checker<'s> {
                 common.get_or_insert_with(|| self.common_fields(branches)),
             ) {
                 candidates.push(trial.faults);
+            } else if distinct == 1 {
+                lone = Some(trial.faults);
             }
         }
         if let Some((_, trial, changed)) = fits {
@@ -105,6 +119,8 @@ impl<'s> Checker<'s> {
             self.faults.extend(faults);
         } else if candidates.len() == 1 {
             self.faults.extend(candidates.remove(0));
+        } else if let (1, Some(faults)) = (distinct, lone) {
+            self.faults.extend(faults);
         } else {
             let expected = branches
                 .iter()
@@ -120,12 +136,13 @@ impl<'s> Checker<'s> {
 
     /// The one branch of `branches` that can fit `value`, an object, where each other is of
     /// another type, requires a field the object lacks or fixes its tag to another value
-    /// (`differs`, by the branch's place), and `value` has that branch's shape
-    /// ([`Checker::shape_matches`]).
+    /// (`differs`, by the branch's place), or, for `anyOf`, is written as that one is; and
+    /// `value` has that branch's shape ([`Checker::shape_matches`]).
     fn only_possible(
         &self,
         branches: &'s [Value],
         differs: &dyn Fn(usize) -> bool,
+        exactly_one: bool,
         value: &Node<'_>,
     ) -> Option<&'s Value> {
         let Node::Object(object) = value else {
@@ -146,7 +163,7 @@ impl<'s> Checker<'s> {
             .filter(|(at, branch)| possible(*at, branch))
             .map(|(_, branch)| branch);
         let only = found.next()?;
-        if found.next().is_some() {
+        if found.any(|other| exactly_one || other != only) {
             return None;
         }
         self.shape_matches(only, value, &self.common_fields(branches))
