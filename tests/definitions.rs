@@ -314,3 +314,66 @@ fn the_mcp_export_lists_tools_in_the_registry_s_order_every_time() {
         assert_eq!(names(&again), names(&forward));
     }
 }
+
+/// A count, read as a bare number.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Count(u64);
+
+/// What to list.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Filter {
+    /// Only these.
+    tag: String,
+}
+
+/// Counts, read as a bare list.
+type Counts = Vec<u64>;
+
+/// A filter or none.
+type MaybeFilter = Option<Filter>;
+
+/// Squares a count.
+#[tool]
+async fn count_square(#[input] count: Count) -> u64 {
+    count.0 * count.0
+}
+
+/// Adds counts.
+#[tool]
+async fn counts_add(#[input] counts: Counts) -> u64 {
+    counts.iter().sum()
+}
+
+/// Lists what a filter lets through.
+#[tool]
+async fn filter_list(#[input] filter: MaybeFilter) -> String {
+    filter.map(|filter| filter.tag).unwrap_or_default()
+}
+
+#[test]
+fn an_input_that_is_no_object_is_refused_when_the_registry_is_made() {
+    for (tool, said) in [
+        (
+            Registry::builder().tool(CountSquare).build(),
+            "of type \"integer\", which no call can send: take the value as a field of its own",
+        ),
+        (
+            Registry::builder().tool(CountsAdd).build(),
+            "of type \"array\", which no call can send",
+        ),
+        (
+            Registry::builder().tool(FilterList).build(),
+            "takes `null` beside it (an `#[input]` `Option`), which no call can send: make the \
+             struct's fields optional instead",
+        ),
+    ] {
+        let refused = tool.unwrap_err();
+        let tool_core::registry::RegistryError::Unexportable { errors } = &refused else {
+            panic!("expected an export error: {refused}");
+        };
+        // One error a tool: the providers' own are not piled on it.
+        assert_eq!(errors.len(), 1, "{refused}");
+        assert_eq!(errors[0].path, "(arguments)");
+        assert!(errors[0].problem.contains(said), "{refused}");
+    }
+}

@@ -219,6 +219,19 @@ pub fn check(definitions: &[ToolDefinition], providers: &[Provider]) -> Vec<Expo
                 problem: problem.clone(),
             });
         }
+        if let (false, Some(problem)) = (
+            definition.is_checked_elsewhere(),
+            unfit::not_an_object(&definition.input_schema),
+        ) {
+            errors.push(ExportError {
+                tool: definition.name.clone(),
+                provider: None,
+                path: "(arguments)".to_owned(),
+                problem,
+            });
+            // Each provider's export would say the same again, in its words.
+            continue;
+        }
         if !definition.is_checked_elsewhere() {
             let unsendable = crate::schema::headers::unsendable(&definition.input_schema);
             for (path, problem) in unsendable

@@ -29,6 +29,27 @@ pub(crate) fn untyped_fields(schema: &Map<String, Value>) -> Vec<String> {
     found
 }
 
+/// Why `schema`, an input's, cannot be a tool's: its top takes no object (`#[input] count:
+/// u64`), where a call's arguments are an object of fields (and MCP requires `"type":
+/// "object"` there).
+pub(crate) fn not_an_object(schema: &Map<String, Value>) -> Option<String> {
+    if keywords::is_optional_union(schema) {
+        return Some(
+            "a call's arguments are an object of fields, and this input's schema takes `null` \
+             beside it (an `#[input]` `Option`), which no call can send: make the struct's \
+             fields optional instead, or take it as a field of its own (`filter: \
+             Option<Filter>`, without `#[input]`)"
+                .to_owned(),
+        );
+    }
+    let types = keywords::types_other_than_object(schema)?;
+    Some(format!(
+        "a call's arguments are an object of fields, and this input's schema is of type \
+         {types}, which no call can send: take the value as a field of its own (`count: u64`, \
+         without `#[input]`), or make the input a struct of fields"
+    ))
+}
+
 /// Every rule in `schema` the registry could not enforce, with the path of its field: a
 /// keyword the checker does not know, or whose value it cannot read, a `$ref` that leads
 /// nowhere in the schema, a standard format it does not check, a pattern the `regex` crate

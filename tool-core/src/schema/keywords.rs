@@ -152,6 +152,28 @@ pub(crate) fn fixed_value(schema: &Value) -> Option<&Value> {
     })
 }
 
+/// The `type` of `schema` where it takes no object (`"integer"`, `["string", "null"]`), as
+/// written: what the top of an input's schema may not be, since a call's arguments are one.
+pub(crate) fn types_other_than_object(schema: &Map<String, Value>) -> Option<&Value> {
+    let types = schema.get("type")?;
+    let object = |kind: &Value| kind.as_str() == Some("object");
+    let takes_object = match types {
+        Value::Array(kinds) => kinds.iter().any(object),
+        kind => object(kind),
+    };
+    (!takes_object).then_some(types)
+}
+
+/// Whether `schema` is an optional's union (`Option<T>` of a `T` defined apart): no `type`,
+/// and an `anyOf` or `oneOf` with a `{"type": "null"}` branch.
+pub(crate) fn is_optional_union(schema: &Map<String, Value>) -> bool {
+    !schema.contains_key("type")
+        && UNIONS.into_iter().any(|union| {
+            (schema.get(union).and_then(Value::as_array))
+                .is_some_and(|branches| branches.iter().any(is_null_schema))
+        })
+}
+
 /// Whether a schema is `{"type": "null"}`, the other branch of an optional.
 #[inline]
 pub(crate) fn is_null_schema(schema: &Value) -> bool {

@@ -56,6 +56,13 @@ fn input_schema_from(generated: schemars::Schema) -> Map<String, Value> {
     // A type that holds itself is defined as schemars wrote it, before its top is made the
     // object an input is: below the top, an enum's unit variant is its name, not an object.
     let mut schema = root_into_definitions(schema, title);
+    // An input of another type (`#[input] count: u64`), or an optional one, is left as it is,
+    // and the registry refuses it (`providers::unfit::not_an_object`): no call's arguments
+    // can be one.
+    if keywords::types_other_than_object(&schema).is_some() || keywords::is_optional_union(&schema)
+    {
+        return schema;
+    }
     schema.insert("type".into(), "object".into());
     schema
         .entry("properties")
