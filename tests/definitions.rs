@@ -377,3 +377,19 @@ fn an_input_that_is_no_object_is_refused_when_the_registry_is_made() {
         assert!(errors[0].problem.contains(said), "{refused}");
     }
 }
+
+/// Counts the notes, not needing the context it is given.
+#[tool(readonly)]
+async fn note_tally(_: &Context) -> u64 {
+    3
+}
+
+#[tokio::test]
+async fn a_context_taken_without_a_name_is_handed_to_the_tool() {
+    let registry = Registry::builder().tool(NoteTally).build().unwrap();
+    let definition = &registry.definitions()[0];
+    // No field for it: the context is the host's, not the caller's.
+    assert_eq!(definition.input_schema["properties"], json!({}));
+    let counted = tool_tests::outcome(&registry, "note_tally", json!({})).await;
+    assert_eq!(counted.unwrap(), json!("3"));
+}

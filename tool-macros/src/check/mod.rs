@@ -2,6 +2,9 @@
 //! is wrong, saying what to write instead. All are reported at once. The rules a field's
 //! `#[schemars(...)]` declares are held to its type in `rules`.
 
+mod params;
+
+pub use params::struct_clashes;
 mod rules;
 
 use syn::spanned::Spanned;
@@ -39,13 +42,22 @@ pub fn tool(tool: &ToolFn) -> crate::error::Result<()> {
         ));
     }
     let generics = &tool.func.sig.generics;
-    if !generics.params.is_empty() || generics.where_clause.is_some() {
+    let lifetimes_only = (generics.params.iter())
+        .all(|param| matches!(param, syn::GenericParam::Lifetime(_)));
+    if !generics.params.is_empty() && lifetimes_only && generics.where_clause.is_none() {
+        errors.push(at(
+            &generic_span(generics),
+            "a tool takes no lifetime parameters: its parameters are owned, and the context \
+             is borrowed for the call; drop them, and write `&Context`",
+        ));
+    } else if !generics.params.is_empty() || generics.where_clause.is_some() {
         errors.push(at(
             &generic_span(generics),
             "a tool cannot be generic: its input schema is built from concrete types; \
                  replace the type parameters with concrete types",
         ));
     }
+    errors.handle(params::whole(tool));
     for param in &tool.params {
         if let Err(error) = parameter(param, tool.in_toolkit) {
             errors.push(error);
@@ -208,7 +220,8 @@ fn parameter(param: &crate::model::Param, in_toolkit: bool) -> crate::error::Res
     let syn::FnArg::Typed(typed) = &param.arg else {
         return Ok(());
     };
-    if param.ident.is_none() {
+    // The context and the `#[input]` are handed to the fn by place: they need no name.
+    if param.ident.is_none() && param.role == Role::Field {
         return match &*typed.pat {
             Pat::Wild(wild) => err_at(
                 wild,
@@ -241,9 +254,9 @@ fn parameter(param: &crate::model::Param, in_toolkit: bool) -> crate::error::Res
              needs a concrete type that implements `Deserialize` and `JsonSchema`",
         );
     }
-    if let Type::Reference(reference) = &param.ty {
+    if let Some(reference) = params::reference_within(&param.ty) {
         return err_at(
-            reference,
+            &reference,
             "a tool parameter is read from JSON, so it must be owned: write `String` for \
              `&str`, `Vec<T>` for `&[T]`; only `&Context` is injected by reference",
         );

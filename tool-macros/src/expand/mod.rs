@@ -28,7 +28,7 @@ use crate::model::{Role, ToolFn};
 /// `#[tool(args)] item`.
 pub fn tool(args: TokenStream, item: TokenStream) -> crate::error::Result<TokenStream> {
     // A method of a `#[toolkit]` impl, which the toolkit has already expanded.
-    if args.to_string() == "__in_toolkit" {
+    if args.to_string() == crate::model::IN_TOOLKIT {
         return Ok(item);
     }
     let func = match syn::parse2::<syn::Item>(item)? {
@@ -50,8 +50,11 @@ pub fn tool(args: TokenStream, item: TokenStream) -> crate::error::Result<TokenS
     errors.handle(check::tool(&model));
     if let Err(error) = errors.finish() {
         // Keep the fn, and a stand-in for the tool it would have made, so that code calling
-        // the fn or naming the tool adds no errors of its own to these.
-        let func = &model.func;
+        // the fn or naming the tool adds no errors of its own to these. A second `#[tool]` on
+        // the fn, an error here, would make a second stand-in.
+        let mut func = model.func.clone();
+        func.attrs
+            .retain(|attr| !crate::model::is_tool_attr(attr) || crate::model::is_toolkit_mark(attr));
         let stand_in = stand_in::tool(&model);
         let errors = error.into_compile_error();
         return Ok(quote!(#func #stand_in #errors));

@@ -9,9 +9,10 @@ use crate::case::{pascal_case, unraw};
 use crate::model::ToolFn;
 
 /// For a `#[tool]` fn with errors: its unit struct, a `Tool` and a `Toolkit` that never run
-/// (the crate does not compile). None for a method, which cannot have a struct beside it.
+/// (the crate does not compile). None for a method, which cannot have a struct beside it, or
+/// where the struct's name clashes with another (`check::struct_clashes`).
 pub fn tool(tool: &ToolFn) -> TokenStream {
-    if tool.has_receiver() {
+    if tool.has_receiver() || crate::check::struct_clashes(tool) {
         return TokenStream::new();
     }
     let vis = &tool.func.vis;

@@ -287,7 +287,8 @@ impl Toolkit {
             // The method keeps a `#[tool(...)]` of the path the user wrote, marked as handled,
             // so that the import of `tool` counts as used and the attribute expands to nothing.
             let path = tool_attr.path().clone();
-            method.attrs.push(syn::parse_quote!(#[#path(__in_toolkit)]));
+            let mark = Ident::new(IN_TOOLKIT, Span::call_site());
+            method.attrs.push(syn::parse_quote!(#[#path(#mark)]));
             let args = match tool_attr.meta {
                 syn::Meta::Path(_) => proc_macro2::TokenStream::new(),
                 syn::Meta::List(list) => list.tokens,
@@ -324,8 +325,20 @@ impl Toolkit {
     }
 }
 
+/// What a toolkit writes in the `#[tool(...)]` it leaves on a method it has read, so that the
+/// attribute expands to nothing.
+pub const IN_TOOLKIT: &str = "__in_toolkit";
+
+/// Whether `attr` is the `#[tool(__in_toolkit)]` a toolkit leaves on a method it has read.
+pub fn is_toolkit_mark(attr: &Attribute) -> bool {
+    match &attr.meta {
+        syn::Meta::List(list) => is_tool_attr(attr) && list.tokens.to_string() == IN_TOOLKIT,
+        _ => false,
+    }
+}
+
 /// `#[tool]`, `#[tool(...)]` or `#[path::to::tool(...)]`.
-fn is_tool_attr(attr: &Attribute) -> bool {
+pub fn is_tool_attr(attr: &Attribute) -> bool {
     attr.path()
         .segments
         .last()

@@ -1,0 +1,277 @@
+//! The mistakes a tool fn's parameters and signature can hold as a whole, beyond each
+//! parameter's own: the context taken twice or given a field's attributes, two parameters read
+//! from one field, an `#[input]` that no call's object of fields can be, a `#[cfg]` that would
+//! leave the generated call an argument short, `#[tool]` written twice, `unsafe`, a struct
+//! name that hides an item in scope. Each is an error at the token that is wrong.
+
+use syn::visit::Visit;
+use syn::{Attribute, Type};
+
+use crate::case::{pascal_case, type_text, unraw};
+use crate::error::{Errors, at};
+use crate::model::{Param, Role, ToolFn, is_tool_attr, is_toolkit_mark, last_segment_is};
+
+/// Types whose last path segment says they are no struct of fields, with what to write
+/// instead: read from a call, an `#[input]` of one of them is never an object of fields.
+const NOT_AN_INPUT: [(&str, &str); 27] = [
+    ("u8", "a number"),
+    ("u16", "a number"),
+    ("u32", "a number"),
+    ("u64", "a number"),
+    ("u128", "a number"),
+    ("usize", "a number"),
+    ("i8", "a number"),
+    ("i16", "a number"),
+    ("i32", "a number"),
+    ("i64", "a number"),
+    ("i128", "a number"),
+    ("isize", "a number"),
+    ("f32", "a number"),
+    ("f64", "a number"),
+    ("bool", "a truth value"),
+    ("char", "a text"),
+    ("String", "a text"),
+    ("str", "a text"),
+    ("Vec", "a list"),
+    ("VecDeque", "a list"),
+    ("HashSet", "a list"),
+    ("BTreeSet", "a list"),
+    ("Option", "an optional value"),
+    ("Value", "any JSON value"),
+    ("HashMap", "a map"),
+    ("BTreeMap", "a map"),
+    ("IndexMap", "a map"),
+];
+
+/// Names of the prelude's and tool-core's items, which the struct `#[tool]` names after a
+/// free fn (`fn result` → `struct Result`) would hide in the fn's module.
+const HIDDEN_BY_STRUCT: [&str; 12] = [
+    "Result", "Option", "Vec", "String", "Box", "Context", "Refusal", "Output", "Registry",
+    "Tool", "Toolkit", "Value",
+];
+
+/// Every mistake of `tool`'s parameters and signature taken together.
+pub fn whole(tool: &ToolFn) -> crate::error::Result<()> {
+    let mut errors = Errors::default();
+    if let syn::Safety::Unsafe(unsafety) = &tool.func.sig.safety {
+        errors.push(at(
+            unsafety,
+            "a tool cannot be an `unsafe fn`: its caller is a model, which can promise \
+             nothing; make the fn safe, with the `unsafe` block it needs inside",
+        ));
+    }
+    let second = (tool.func.attrs.iter()).find(|attr| is_tool_attr(attr) && !is_toolkit_mark(attr));
+    if let Some(second) = second {
+        errors.push(at(
+            second,
+            "`#[tool]` is written twice on this fn; keep one, with every option in it",
+        ));
+    }
+    let contexts: Vec<&Param> = (tool.params.iter())
+        .filter(|param| param.role == Role::Context)
+        .collect();
+    if let Some(second) = contexts.get(1) {
+        errors.push(at(
+            &second.arg,
+            "a tool takes the context once; remove this parameter and use the first",
+        ));
+    }
+    for param in &tool.params {
+        for attr in (param.arg_attrs()).filter(|attr| attr.path().is_ident("cfg")) {
+            errors.push(at(
+                attr,
+                "`#[cfg]` cannot go on a tool parameter: the tool's fields are read whatever \
+                 is compiled; make the parameter an `Option`, or write the tool twice, each \
+                 under its `#[cfg]`",
+            ));
+        }
+        if param.role == Role::Context {
+            let attrs = param.input_attr.iter().chain(param.field_attrs.iter());
+            for attr in attrs.filter(|attr| !attr.path().is_ident("doc")) {
+                errors.push(at(
+                    attr,
+                    "the context is injected, not read from the call, so this attribute says \
+                     nothing of it; take it off",
+                ));
+            }
+        }
+        if param.role == Role::Input {
+            errors.handle(input_type(param, tool));
+        }
+    }
+    errors.handle(wire_names(tool));
+    if !tool.in_toolkit {
+        errors.handle(struct_name(tool));
+    }
+    errors.finish()
+}
+
+/// An `#[input]` whose type is plainly no struct (`u64`, `Vec<_>`, `Option<_>`), or is the
+/// struct `#[tool]` names after the fn.
+fn input_type(param: &Param, tool: &ToolFn) -> crate::error::Result<()> {
+    let ty = strip_groups(&param.ty);
+    let plain = match ty {
+        Type::Tuple(_) => Some("a list"),
+        Type::Array(_) | Type::Slice(_) => Some("a list"),
+        _ => NOT_AN_INPUT
+            .iter()
+            .find(|(name, _)| last_segment_is(ty, name))
+            .map(|(_, what)| *what),
+    };
+    if let Some(what) = plain {
+        let fix = match last_segment_is(ty, "Option") {
+            true => "make the struct's fields optional instead, or take it as a field of its \
+                     own: drop `#[input]`",
+            false => "to take one value, drop `#[input]` and the parameter is a field of that \
+                      name",
+        };
+        return Err(at(
+            ty,
+            format!(
+                "`#[input]` takes a struct (or enum) whose fields are the call's arguments, and \
+                 `{}` is {what}, which a call's object of fields never is: {fix}",
+                type_text(ty)
+            ),
+        ));
+    }
+    let generated = pascal_case(&unraw(&tool.func.sig.ident));
+    if !tool.in_toolkit && last_segment_is(ty, &generated) {
+        return Err(at(
+            ty,
+            format!(
+                "`#[tool]` names this tool's struct `{generated}`, after the fn, and the input \
+                 has that name too; rename the input (`{generated}Args`, say)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Two fields read from one name of the call's object (a parameter renamed with
+/// `#[serde(rename = "...")]` to another's name): no call could be read.
+fn wire_names(tool: &ToolFn) -> crate::error::Result<()> {
+    let mut errors = Errors::default();
+    let mut seen: Vec<String> = Vec::new();
+    for param in tool.fields() {
+        let Some(ident) = &param.ident else { continue };
+        let Some(name) = serde_name(&param.field_attrs).unwrap_or_else(|| Some(unraw(ident)))
+        else {
+            continue;
+        };
+        if seen.contains(&name) {
+            errors.push(at(
+                &param.arg,
+                format!(
+                    "two parameters are read from the call's field `{name}`, so no call could \
+                     give both; rename one (`#[serde(rename = \"...\")]`)"
+                ),
+            ));
+        }
+        seen.push(name);
+    }
+    errors.finish()
+}
+
+/// The name a field's `#[serde(...)]` gives it: `Some(Some(name))` for `rename = "..."` (or
+/// its `deserialize` half), `Some(None)` where it is read from no name of its own (`flatten`,
+/// `skip`), `None` where it says nothing of the name.
+fn serde_name(attrs: &[Attribute]) -> Option<Option<String>> {
+    let mut found = None;
+    for attr in attrs.iter().filter(|attr| attr.path().is_ident("serde")) {
+        // What cannot be read is serde's own to refuse.
+        let _ = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename") {
+                if meta.input.peek(syn::Token![=]) {
+                    let name: syn::LitStr = meta.value()?.parse()?;
+                    found = Some(Some(name.value()));
+                } else {
+                    meta.parse_nested_meta(|half| {
+                        if half.path.is_ident("deserialize") {
+                            let name: syn::LitStr = half.value()?.parse()?;
+                            found = Some(Some(name.value()));
+                        } else if half.input.peek(syn::Token![=]) {
+                            let _: syn::LitStr = half.value()?.parse()?;
+                        }
+                        Ok(())
+                    })?;
+                }
+            } else if ["flatten", "skip", "skip_deserializing"]
+                .iter()
+                .any(|word| meta.path.is_ident(word))
+            {
+                found = Some(None);
+            } else if meta.input.peek(syn::Token![=]) {
+                let _: syn::Expr = meta.value()?.parse()?;
+            } else if meta.input.peek(syn::token::Paren) {
+                let _: proc_macro2::Group = meta.input.parse()?;
+            }
+            Ok(())
+        });
+    }
+    found
+}
+
+/// Whether the struct `#[tool]` would name after a free fn clashes with a name in its module:
+/// an item of the prelude or of tool-core it would hide, or the `#[input]`'s type. A tool with
+/// errors then leaves no stand-in of that name, which would add errors of its own.
+pub fn struct_clashes(tool: &ToolFn) -> bool {
+    let generated = pascal_case(&unraw(&tool.func.sig.ident));
+    !tool.in_toolkit
+        && (HIDDEN_BY_STRUCT.contains(&generated.as_str())
+            || (tool.whole_input()).is_some_and(|input| last_segment_is(&input.ty, &generated)))
+}
+
+/// A free fn whose struct would hide an item of the prelude or of tool-core in its module.
+fn struct_name(tool: &ToolFn) -> crate::error::Result<()> {
+    let ident = &tool.func.sig.ident;
+    let generated = pascal_case(&unraw(ident));
+    if !HIDDEN_BY_STRUCT.contains(&generated.as_str()) {
+        return Ok(());
+    }
+    let keep = match &tool.attr.name {
+        Some(_) => String::new(),
+        None => format!(" and keep the tool's name with `#[tool(name = {:?})]`", tool.name),
+    };
+    Err(at(
+        ident,
+        format!(
+            "`#[tool]` names the struct it makes after the fn, `{generated}`, which would hide \
+             `{generated}` in this module; rename the fn (`{}_tool`, say){keep}",
+            unraw(ident)
+        ),
+    ))
+}
+
+/// `ty` without the invisible groups a `macro_rules!` expansion leaves around it.
+fn strip_groups(ty: &Type) -> &Type {
+    match ty {
+        Type::Group(group) => strip_groups(&group.elem),
+        Type::Paren(paren) => strip_groups(&paren.elem),
+        other => other,
+    }
+}
+
+/// The first reference anywhere in `ty` (`Option<&str>`), which a parameter read from JSON
+/// cannot hold.
+pub fn reference_within(ty: &Type) -> Option<syn::TypeReference> {
+    struct Finder(Option<syn::TypeReference>);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_type_reference(&mut self, found: &'ast syn::TypeReference) {
+            self.0.get_or_insert_with(|| found.clone());
+        }
+    }
+    let mut finder = Finder(None);
+    finder.visit_type(ty);
+    finder.0
+}
+
+impl Param {
+    /// The attributes left on the parameter itself (not a field's or `#[input]`).
+    fn arg_attrs(&self) -> impl Iterator<Item = &Attribute> {
+        let attrs = match &self.arg {
+            syn::FnArg::Typed(typed) => typed.attrs.as_slice(),
+            syn::FnArg::Receiver(receiver) => receiver.attrs.as_slice(),
+        };
+        attrs.iter()
+    }
+}
