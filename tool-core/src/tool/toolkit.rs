@@ -45,6 +45,11 @@ use crate::tool::Tool;
 /// assert_eq!(Notes::NAME, "note");
 /// assert_eq!(Notes::TOOL_NAMES, ["note_read", "note_count"]);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is neither a tool nor a toolkit",
+    label = "not a tool or a toolkit",
+    note = "pass the struct `#[tool]` makes from a fn (`NoteWrite` for `async fn note_write`), or a value of a type whose impl block has `#[toolkit]` (`Notes::default()`)"
+)]
 pub trait Toolkit: Send + Sync + 'static {
     /// The toolkit's name: lower snake case, like tool names.
     const NAME: &'static str;
