@@ -252,6 +252,16 @@ fn without_a_feature_its_rules_are_refused_and_its_settings_do_not_compile() {
             "let _ = tool_core::testing::call(&registry, \"a\", serde_json::json!({}));",
             "the item is gated behind the `testing` feature",
         ),
+        (
+            "off-artifacts-setting",
+            "let _ = registry.with_artifacts(());",
+            "artifacts need tool-core's `artifacts` feature, which is off",
+        ),
+        (
+            "off-snapshot",
+            "tool_core::assert_exports_snapshot!(registry);",
+            "`assert_exports_snapshot!` needs tool-core's `testing` feature, which is off",
+        ),
     ];
     for (name, code, said) in settings {
         let stderr = refused_to_compile(name, None, &main_over_a_registry(code));
@@ -337,6 +347,16 @@ fn without_a_feature_its_rules_are_refused_and_its_settings_do_not_compile() {
     let stderr = refused_to_compile("off-patterns", None, pattern);
     assert!(
         stderr.contains("`regex(..)` is checked with tool-core's `patterns` feature, which is off"),
+        "{stderr}"
+    );
+    // A handler returning anyhow's errors: one error, naming the feature.
+    let anyhow = "/// Reads a note.\n#[tool_core::tool]\nasync fn note_read(id: u64) -> \
+                  anyhow::Result<String> {\n    Ok(id.to_string())\n}\n\nfn main() {}\n";
+    let stderr = refused_to_compile("off-anyhow", None, anyhow);
+    assert!(
+        stderr
+            .contains("returning anyhow's errors needs tool-core's `anyhow` feature, which is off")
+            && stderr.contains("due to 1 previous error"),
         "{stderr}"
     );
 }

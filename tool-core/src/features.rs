@@ -37,6 +37,30 @@ pub trait RateLimitsFeature {}
 #[cfg(feature = "rate-limits")]
 impl<T: ?Sized> RateLimitsFeature for T {}
 
+/// Holds for every type when the `artifacts` feature is on.
+#[diagnostic::on_unimplemented(
+    message = "artifacts need tool-core's `artifacts` feature, which is off",
+    label = "needs the `artifacts` feature",
+    note = "turn it on in Cargo.toml: `tool-core = {{ version = \"0.1\", features = [\"artifacts\"] }}`"
+)]
+pub trait ArtifactsFeature {}
+
+#[cfg(feature = "artifacts")]
+impl<T: ?Sized> ArtifactsFeature for T {}
+
+/// Without the `testing` feature, `assert_exports_snapshot!` is a compile error naming it.
+#[cfg(not(feature = "testing"))]
+#[macro_export]
+macro_rules! assert_exports_snapshot {
+    ($($anything:tt)*) => {
+        ::core::compile_error!(
+            "`assert_exports_snapshot!` needs tool-core's `testing` feature, which is off: turn \
+             it on for tests, `[dev-dependencies] tool-core = { version = \"0.1\", features = \
+             [\"testing\"] }`"
+        )
+    };
+}
+
 /// What a schema's rule needs that is behind a feature, for the refusal of a registry that
 /// would advertise it with the feature off.
 pub(crate) fn enable(feature: &str) -> String {

@@ -514,10 +514,29 @@ impl Registry {
     /// notes gives the handle and the size); the model reads the rest in parts with the `artifact_read`
     /// tool, which the registry must have: add [`Artifacts::reader`](crate::Artifacts::reader).
     /// See [`Artifacts`](crate::Artifacts).
+    ///
+    /// Needs the `artifacts` feature; without it, a call of this is a compile error naming
+    /// the feature.
     #[cfg(feature = "artifacts")]
     #[cfg_attr(docsrs, doc(cfg(feature = "artifacts")))]
-    pub fn with_artifacts(self, artifacts: crate::policy::artifact::Artifacts) -> Registry {
+    pub fn with_artifacts<A>(self, artifacts: A) -> Registry
+    where
+        A: Into<crate::policy::artifact::Artifacts> + crate::features::ArtifactsFeature,
+    {
+        let artifacts = artifacts.into();
         self.configure(|config| config.artifacts = Some(artifacts))
+    }
+
+    /// Keeps large outputs in a store: needs the `artifacts` feature, which is off, so a call
+    /// of this is a compile error naming it.
+    #[cfg(not(feature = "artifacts"))]
+    pub fn with_artifacts<A>(self, artifacts: A) -> Registry
+    where
+        A: crate::features::ArtifactsFeature,
+    {
+        // Unreachable: no type meets the bound without the feature.
+        let _ = artifacts;
+        self
     }
 
     /// A plain-text list of the tools (of a scoped view: the granted ones) with their

@@ -42,8 +42,8 @@ pub fn tool(tool: &ToolFn) -> crate::error::Result<()> {
         ));
     }
     let generics = &tool.func.sig.generics;
-    let lifetimes_only = (generics.params.iter())
-        .all(|param| matches!(param, syn::GenericParam::Lifetime(_)));
+    let lifetimes_only =
+        (generics.params.iter()).all(|param| matches!(param, syn::GenericParam::Lifetime(_)));
     if !generics.params.is_empty() && lifetimes_only && generics.where_clause.is_none() {
         errors.push(at(
             &generic_span(generics),
@@ -93,6 +93,16 @@ pub fn tool(tool: &ToolFn) -> crate::error::Result<()> {
                 "write `#[input]` alone, with nothing after it",
             ));
         }
+    }
+    if let Some(anyhow) = (tool.output.ty.as_ref())
+        .filter(|_| !cfg!(feature = "anyhow"))
+        .and_then(params::anyhow_within)
+    {
+        errors.push(at(
+            &anyhow,
+            "returning anyhow's errors needs tool-core's `anyhow` feature, which is off: turn \
+             it on, `tool-core = { version = \"0.1\", features = [\"anyhow\"] }`",
+        ));
     }
     if let Some(impl_trait) = tool.output.ty.as_ref().and_then(find_impl_trait) {
         errors.push(at(

@@ -46,8 +46,8 @@ const NOT_AN_INPUT: [(&str, &str); 27] = [
 /// Names of the prelude's and tool-core's items, which the struct `#[tool]` names after a
 /// free fn (`fn result` → `struct Result`) would hide in the fn's module.
 const HIDDEN_BY_STRUCT: [&str; 12] = [
-    "Result", "Option", "Vec", "String", "Box", "Context", "Refusal", "Output", "Registry",
-    "Tool", "Toolkit", "Value",
+    "Result", "Option", "Vec", "String", "Box", "Context", "Refusal", "Output", "Registry", "Tool",
+    "Toolkit", "Value",
 ];
 
 /// Every mistake of `tool`'s parameters and signature taken together.
@@ -120,10 +120,14 @@ fn input_type(param: &Param, tool: &ToolFn) -> crate::error::Result<()> {
     };
     if let Some(what) = plain {
         let fix = match last_segment_is(ty, "Option") {
-            true => "make the struct's fields optional instead, or take it as a field of its \
-                     own: drop `#[input]`",
-            false => "to take one value, drop `#[input]` and the parameter is a field of that \
-                      name",
+            true => {
+                "make the struct's fields optional instead, or take it as a field of its \
+                     own: drop `#[input]`"
+            }
+            false => {
+                "to take one value, drop `#[input]` and the parameter is a field of that \
+                      name"
+            }
         };
         return Err(at(
             ty,
@@ -230,7 +234,10 @@ fn struct_name(tool: &ToolFn) -> crate::error::Result<()> {
     }
     let keep = match &tool.attr.name {
         Some(_) => String::new(),
-        None => format!(" and keep the tool's name with `#[tool(name = {:?})]`", tool.name),
+        None => format!(
+            " and keep the tool's name with `#[tool(name = {:?})]`",
+            tool.name
+        ),
     };
     Err(at(
         ident,
@@ -258,6 +265,26 @@ pub fn reference_within(ty: &Type) -> Option<syn::TypeReference> {
     impl<'ast> Visit<'ast> for Finder {
         fn visit_type_reference(&mut self, found: &'ast syn::TypeReference) {
             self.0.get_or_insert_with(|| found.clone());
+        }
+    }
+    let mut finder = Finder(None);
+    finder.visit_type(ty);
+    finder.0
+}
+
+/// The first path in `ty` through the `anyhow` crate (`anyhow::Result<T>`, `Result<T,
+/// anyhow::Error>`), at its `anyhow`.
+pub fn anyhow_within(ty: &Type) -> Option<syn::Ident> {
+    struct Finder(Option<syn::Ident>);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_path(&mut self, path: &'ast syn::Path) {
+            if let Some(first) = path.segments.first()
+                && first.ident == "anyhow"
+                && path.segments.len() > 1
+            {
+                self.0.get_or_insert_with(|| first.ident.clone());
+            }
+            syn::visit::visit_path(self, path);
         }
     }
     let mut finder = Finder(None);
