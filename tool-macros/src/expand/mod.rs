@@ -53,8 +53,9 @@ pub fn tool(args: TokenStream, item: TokenStream) -> crate::error::Result<TokenS
         // the fn or naming the tool adds no errors of its own to these. A second `#[tool]` on
         // the fn, an error here, would make a second stand-in.
         let mut func = model.func.clone();
-        func.attrs
-            .retain(|attr| !crate::model::is_tool_attr(attr) || crate::model::is_toolkit_mark(attr));
+        func.attrs.retain(|attr| {
+            !crate::model::is_tool_attr(attr) || crate::model::is_toolkit_mark(attr)
+        });
         let stand_in = stand_in::tool(&model);
         let errors = error.into_compile_error();
         return Ok(quote!(#func #stand_in #errors));
