@@ -8,7 +8,6 @@ pub use params::struct_clashes;
 mod rules;
 
 use syn::spanned::Spanned;
-use syn::visit::Visit;
 use syn::{Pat, Type};
 
 use crate::case::type_text;
@@ -264,7 +263,11 @@ fn parameter(param: &crate::model::Param, in_toolkit: bool) -> crate::error::Res
              needs a concrete type that implements `Deserialize` and `JsonSchema`",
         );
     }
-    if let Some(reference) = params::reference_within(&param.ty) {
+    let reference = params::first_within(&param.ty, |ty| match ty {
+        Type::Reference(found) => Some(found.clone()),
+        _ => None,
+    });
+    if let Some(reference) = reference {
         return err_at(
             &reference,
             "a tool parameter is read from JSON, so it must be owned: write `String` for \
@@ -275,15 +278,10 @@ fn parameter(param: &crate::model::Param, in_toolkit: bool) -> crate::error::Res
 }
 
 fn find_impl_trait(ty: &Type) -> Option<syn::TypeImplTrait> {
-    struct Finder(Option<syn::TypeImplTrait>);
-    impl<'ast> Visit<'ast> for Finder {
-        fn visit_type_impl_trait(&mut self, found: &'ast syn::TypeImplTrait) {
-            self.0.get_or_insert_with(|| found.clone());
-        }
-    }
-    let mut finder = Finder(None);
-    finder.visit_type(ty);
-    finder.0
+    params::first_within(ty, |ty| match ty {
+        Type::ImplTrait(found) => Some(found.clone()),
+        _ => None,
+    })
 }
 
 /// Where a generic fn's error points: at its first generic parameter, else at its `where`.

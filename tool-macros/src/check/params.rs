@@ -258,18 +258,24 @@ fn strip_groups(ty: &Type) -> &Type {
     }
 }
 
-/// The first reference anywhere in `ty` (`Option<&str>`), which a parameter read from JSON
-/// cannot hold.
-pub fn reference_within(ty: &Type) -> Option<syn::TypeReference> {
-    struct Finder(Option<syn::TypeReference>);
-    impl<'ast> Visit<'ast> for Finder {
-        fn visit_type_reference(&mut self, found: &'ast syn::TypeReference) {
-            self.0.get_or_insert_with(|| found.clone());
+/// The first type within `ty` (itself included, outermost first) that `pick` takes: a
+/// reference (`Option<&str>`) or an `impl Trait`, which no parameter read from JSON can be.
+pub fn first_within<T>(ty: &Type, pick: impl Fn(&Type) -> Option<T>) -> Option<T> {
+    struct Finder<T, P> {
+        pick: P,
+        found: Option<T>,
+    }
+    impl<'ast, T, P: Fn(&Type) -> Option<T>> Visit<'ast> for Finder<T, P> {
+        fn visit_type(&mut self, ty: &'ast Type) {
+            if self.found.is_none() {
+                self.found = (self.pick)(ty);
+            }
+            syn::visit::visit_type(self, ty);
         }
     }
-    let mut finder = Finder(None);
+    let mut finder = Finder { pick, found: None };
     finder.visit_type(ty);
-    finder.0
+    finder.found
 }
 
 /// The first path in `ty` through the `anyhow` crate (`anyhow::Result<T>`, `Result<T,
