@@ -393,3 +393,20 @@ async fn a_context_taken_without_a_name_is_handed_to_the_tool() {
     let counted = tool_tests::outcome(&registry, "note_tally", json!({})).await;
     assert_eq!(counted.unwrap(), json!("3"));
 }
+
+/// Reads a note.
+#[doc = concat!("Kept ", "for ", "a day.")]
+///   Indented.
+#[tool(readonly)]
+async fn note_peek(id: u64) -> String {
+    id.to_string()
+}
+
+#[test]
+fn a_doc_the_macro_cannot_read_is_written_into_the_description_by_the_compiler() {
+    let registry = Registry::builder().tool(NotePeek).build().unwrap();
+    assert_eq!(
+        registry.definitions()[0].description,
+        "Reads a note.\nKept for a day.\n  Indented."
+    );
+}

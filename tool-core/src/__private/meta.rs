@@ -114,7 +114,9 @@ pub fn definition(
     let input_schema = input.schema();
     let mut definition = ToolDefinition::new(
         meta.name,
-        meta.summary.unwrap_or(meta.description),
+        // A description the macro could not read whole (`#[doc = include_str!(..)]`) is
+        // joined by the compiler, its blank edges left.
+        meta.summary.unwrap_or(meta.description).trim(),
         input_schema.clone(),
     );
     definition.title = meta.title.map(str::to_owned);

@@ -274,7 +274,13 @@ fn meta(tool: &ToolFn) -> TokenStream {
     };
     let title = option(&tool.attr.title);
     let summary = option(&tool.attr.summary);
-    let description = tool.description();
+    let description = match (&tool.attr.description, doc_joined(&tool.func.attrs)) {
+        (None, Some(joined)) => joined,
+        _ => {
+            let description = tool.description();
+            quote!(#description)
+        }
+    };
     let read_only = tool.attr.readonly.is_present();
     let destructive = tool.attr.destructive.is_present();
     let idempotent = tool.attr.idempotent.is_present();
@@ -313,6 +319,44 @@ fn meta(tool: &ToolFn) -> TokenStream {
             rules: &[#(#rules),*],
         }
     }
+}
+
+/// A doc comment with a part the macro cannot read (`#[doc = include_str!("note.md")]`), as
+/// a `concat!` of its parts in order, a line apart, each literal one as
+/// [`crate::model::doc_of`] reads it:
+/// the compiler writes the text the macro never sees. `None` where every part is a literal.
+fn doc_joined(attrs: &[syn::Attribute]) -> Option<TokenStream> {
+    let values = (attrs.iter())
+        .filter(|attr| attr.path().is_ident("doc"))
+        .filter_map(|attr| match &attr.meta {
+            syn::Meta::NameValue(meta) => Some(&meta.value),
+            _ => None,
+        });
+    let mut parts = Vec::new();
+    let mut read_whole = true;
+    for value in values {
+        match value {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(text),
+                ..
+            }) => {
+                let text = crate::model::doc_lines(&text.value());
+                parts.push(quote!(#text));
+            }
+            other => {
+                read_whole = false;
+                parts.push(quote!(#other));
+            }
+        }
+    }
+    let mut joined = Vec::new();
+    for part in parts {
+        if !joined.is_empty() {
+            joined.push(quote!("\n"));
+        }
+        joined.push(part);
+    }
+    (!read_whole).then(|| quote!(::core::concat!(#(#joined),*)))
 }
 
 /// The rules each field's `#[schemars(...)]` declares, for the registry to find in the schema

@@ -229,13 +229,18 @@ pub fn doc_of(attrs: &[Attribute]) -> String {
             },
             _ => None,
         })
-        .flat_map(|text| {
-            text.split('\n')
-                .map(|line| line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned())
-                .collect::<Vec<_>>()
-        })
+        .map(|text| doc_lines(&text))
         .collect();
     lines.join("\n").trim().to_owned()
+}
+
+/// One `#[doc = "..."]`'s text as a doc comment reads: each line without its first space and
+/// its trailing ones.
+pub fn doc_lines(text: &str) -> String {
+    (text.split('\n'))
+        .map(|line| line.strip_prefix(' ').unwrap_or(line).trim_end())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A `#[toolkit]` impl block, read.
