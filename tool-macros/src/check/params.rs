@@ -98,6 +98,14 @@ pub fn whole(tool: &ToolFn) -> crate::error::Result<()> {
         if param.role == Role::Input {
             errors.handle(input_type(param, tool));
         }
+        let read = matches!(param.role, Role::Field | Role::Input);
+        if let Some(self_type) = first_within(&param.ty, self_type).filter(|_| read) {
+            errors.push(at(
+                &self_type,
+                "`Self` cannot name a tool parameter's type: the parameter becomes a field of the \
+                 tool's own input struct, where `Self` is that struct; write the type's name",
+            ));
+        }
     }
     errors.handle(wire_names(tool));
     if !tool.in_toolkit {
@@ -276,6 +284,16 @@ pub fn first_within<T>(ty: &Type, pick: impl Fn(&Type) -> Option<T>) -> Option<T
     let mut finder = Finder { pick, found: None };
     finder.visit_type(ty);
     finder.found
+}
+
+/// `Self`, or a path through it (`Self::Item`), as a type.
+fn self_type(ty: &Type) -> Option<syn::Ident> {
+    match ty {
+        Type::Path(path) if path.qself.is_none() => (path.path.segments.first())
+            .filter(|segment| segment.ident == "Self")
+            .map(|segment| segment.ident.clone()),
+        _ => None,
+    }
 }
 
 /// The first path in `ty` through the `anyhow` crate (`anyhow::Result<T>`, `Result<T,

@@ -314,8 +314,12 @@ impl Toolkit {
                 block: Box::new(method.block.clone()),
             };
             let tool = ToolFn::new(attr, func, true);
-            // The parameter attributes that belong to the tool are not valid on a method.
+            // The parameter attributes that belong to the tool are not valid on a method, and
+            // a second `#[tool]`, an error of the tool's, would expand on the method itself.
             method.sig = tool.func.sig.clone();
+            method
+                .attrs
+                .retain(|attr| !is_tool_attr(attr) || is_toolkit_mark(attr));
             tools.push(tool);
         }
         let toolkit = Toolkit {
