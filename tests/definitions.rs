@@ -350,6 +350,23 @@ async fn filter_list(#[input] filter: MaybeFilter) -> String {
     filter.map(|filter| filter.tag).unwrap_or_default()
 }
 
+/// What to list, written in place where it is used.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[schemars(inline)]
+struct InlineFilter {
+    /// Only these.
+    tag: String,
+}
+
+/// A filter written in place, or none: `"type": ["object", "null"]`.
+type MaybeInlineFilter = Option<InlineFilter>;
+
+/// Lists what a filter written in place lets through.
+#[tool]
+async fn inline_filter_list(#[input] filter: MaybeInlineFilter) -> String {
+    filter.map(|filter| filter.tag).unwrap_or_default()
+}
+
 #[test]
 fn an_input_that_is_no_object_is_refused_when_the_registry_is_made() {
     for (tool, said) in [
@@ -365,6 +382,10 @@ fn an_input_that_is_no_object_is_refused_when_the_registry_is_made() {
             Registry::builder().tool(FilterList).build(),
             "takes `null` beside it (an `#[input]` `Option`), which no call can send: make the \
              struct's fields optional instead",
+        ),
+        (
+            Registry::builder().tool(InlineFilterList).build(),
+            "takes `null` beside it (an `#[input]` `Option`)",
         ),
     ] {
         let refused = tool.unwrap_err();
@@ -409,4 +430,63 @@ fn a_doc_the_macro_cannot_read_is_written_into_the_description_by_the_compiler()
         registry.definitions()[0].description,
         "Reads a note.\nKept for a day.\n  Indented."
     );
+}
+
+/// Inputs the macros must not mistake for values no call can send: a map, a type of the
+/// user's named as a standard one, an input named as the tool's struct through its module.
+mod own_inputs {
+    use tool_core::tool;
+
+    /// A value of the user's own, named as serde_json's.
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    pub struct Value {
+        /// What it holds.
+        pub x: u8,
+    }
+
+    /// Arguments kept in a module of their own.
+    pub mod args {
+        /// What `ph_search` takes, named as the tool's struct.
+        #[derive(serde::Deserialize, schemars::JsonSchema)]
+        pub struct PhSearch {
+            /// What to find.
+            pub query: String,
+        }
+    }
+
+    /// Sets a value.
+    #[tool]
+    pub async fn value_set(#[input] value: Value) -> u8 {
+        value.x
+    }
+
+    /// Counts the entries it is sent.
+    #[tool]
+    pub async fn entries_tally(#[input] entries: std::collections::HashMap<String, u8>) -> usize {
+        entries.len()
+    }
+
+    /// Searches.
+    #[tool]
+    pub async fn ph_search(#[input] args: args::PhSearch) -> String {
+        args.query
+    }
+}
+
+#[tokio::test]
+async fn a_map_a_user_type_named_as_a_standard_one_and_a_path_are_inputs() {
+    let registry = Registry::builder()
+        .tool(own_inputs::ValueSet)
+        .tool(own_inputs::EntriesTally)
+        .tool(own_inputs::PhSearch)
+        .build()
+        .unwrap();
+    for (tool, arguments, answer) in [
+        ("value_set", json!({"x": 7}), json!("7")),
+        ("entries_tally", json!({"a": 1, "b": 2}), json!("2")),
+        ("ph_search", json!({"query": "q"}), json!("q")),
+    ] {
+        let answered = tool_tests::outcome(&registry, tool, arguments).await;
+        assert_eq!(answered.unwrap(), answer, "{tool}");
+    }
 }

@@ -33,7 +33,7 @@ pub(crate) fn untyped_fields(schema: &Map<String, Value>) -> Vec<String> {
 /// u64`), where a call's arguments are an object of fields (and MCP requires `"type":
 /// "object"` there).
 pub(crate) fn not_an_object(schema: &Map<String, Value>) -> Option<String> {
-    if keywords::is_optional_union(schema) {
+    if keywords::is_optional(schema) {
         return Some(
             "a call's arguments are an object of fields, and this input's schema takes `null` \
              beside it (an `#[input]` `Option`), which no call can send: make the struct's \

@@ -164,13 +164,31 @@ pub(crate) fn types_other_than_object(schema: &Map<String, Value>) -> Option<&Va
     (!takes_object).then_some(types)
 }
 
-/// Whether `schema` is an optional's union (`Option<T>` of a `T` defined apart): no `type`,
-/// and an `anyOf` or `oneOf` with a `{"type": "null"}` branch.
-pub(crate) fn is_optional_union(schema: &Map<String, Value>) -> bool {
-    !schema.contains_key("type")
-        && UNIONS.into_iter().any(|union| {
+/// Whether `schema` is an optional's: `"type"` a list with `"null"` in it (an `Option<T>` of a
+/// `T` written in place), or no `type` and an `anyOf` or `oneOf` with a `{"type": "null"}`
+/// branch (of a `T` defined apart).
+pub(crate) fn is_optional(schema: &Map<String, Value>) -> bool {
+    match schema.get("type") {
+        Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "null"),
+        Some(_) => false,
+        None => UNIONS.into_iter().any(|union| {
             (schema.get(union).and_then(Value::as_array))
                 .is_some_and(|branches| branches.iter().any(is_null_schema))
+        }),
+    }
+}
+
+/// Whether `branch`, one of `map`'s `anyOf` or `oneOf` branches (found by place), is written as
+/// one before it (an untagged enum's variants wrapping one type): a walk along every way takes
+/// the same way again, the product of such unions' lengths times.
+pub(crate) fn repeats_a_branch(map: &Map<String, Value>, branch: &Value) -> bool {
+    (UNIONS.into_iter())
+        .filter_map(|union| map.get(union).and_then(Value::as_array))
+        .any(|branches| {
+            (branches
+                .iter()
+                .position(|other| std::ptr::eq(other, branch)))
+            .is_some_and(|at| branches[..at].contains(branch))
         })
 }
 

@@ -11,9 +11,11 @@ use crate::case::{pascal_case, type_text, unraw};
 use crate::error::{Errors, at};
 use crate::model::{Param, Role, ToolFn, is_tool_attr, is_toolkit_mark, last_segment_is};
 
-/// Types whose last path segment says they are no struct of fields, with what to write
-/// instead: read from a call, an `#[input]` of one of them is never an object of fields.
-const NOT_AN_INPUT: [(&str, &str); 27] = [
+/// Types, named by their last path segment, that are plainly no struct of fields, with what
+/// each is: read from a call, an `#[input]` of one of them is never its object of fields. (A
+/// map is one, and `serde_json::Value` takes one; a type the macro cannot see through is
+/// refused when the registry is made, its schema taking no object.)
+const NOT_AN_INPUT: [(&str, &str); 23] = [
     ("u8", "a number"),
     ("u16", "a number"),
     ("u32", "a number"),
@@ -37,18 +39,12 @@ const NOT_AN_INPUT: [(&str, &str); 27] = [
     ("HashSet", "a list"),
     ("BTreeSet", "a list"),
     ("Option", "an optional value"),
-    ("Value", "any JSON value"),
-    ("HashMap", "a map"),
-    ("BTreeMap", "a map"),
-    ("IndexMap", "a map"),
 ];
 
-/// Names of the prelude's and tool-core's items, which the struct `#[tool]` names after a
-/// free fn (`fn result` → `struct Result`) would hide in the fn's module.
-const HIDDEN_BY_STRUCT: [&str; 12] = [
-    "Result", "Option", "Vec", "String", "Box", "Context", "Refusal", "Output", "Registry", "Tool",
-    "Toolkit", "Value",
-];
+/// Names of the prelude's types, which the struct `#[tool]` names after a free fn (`fn
+/// result` → `struct Result`) would hide in the fn's whole module. (A name the module imports,
+/// such as tool-core's `Context`, clashes only where it is imported, which rustc reports.)
+const HIDDEN_BY_STRUCT: [&str; 5] = ["Result", "Option", "Vec", "String", "Box"];
 
 /// Every mistake of `tool`'s parameters and signature taken together.
 pub fn whole(tool: &ToolFn) -> crate::error::Result<()> {
@@ -119,11 +115,11 @@ pub fn whole(tool: &ToolFn) -> crate::error::Result<()> {
 fn input_type(param: &Param, tool: &ToolFn) -> crate::error::Result<()> {
     let ty = strip_groups(&param.ty);
     let plain = match ty {
-        Type::Tuple(_) => Some("a list"),
-        Type::Array(_) | Type::Slice(_) => Some("a list"),
+        Type::Tuple(tuple) if tuple.elems.is_empty() => Some("no value"),
+        Type::Tuple(_) | Type::Array(_) | Type::Slice(_) => Some("a list"),
         _ => NOT_AN_INPUT
             .iter()
-            .find(|(name, _)| last_segment_is(ty, name))
+            .find(|(name, _)| names_std_type(ty, name))
             .map(|(_, what)| *what),
     };
     if let Some(what) = plain {
@@ -147,7 +143,7 @@ fn input_type(param: &Param, tool: &ToolFn) -> crate::error::Result<()> {
         ));
     }
     let generated = pascal_case(&unraw(&tool.func.sig.ident));
-    if !tool.in_toolkit && last_segment_is(ty, &generated) {
+    if !tool.in_toolkit && is_local(ty, &generated) {
         return Err(at(
             ty,
             format!(
@@ -230,10 +226,32 @@ pub fn struct_clashes(tool: &ToolFn) -> bool {
     let generated = pascal_case(&unraw(&tool.func.sig.ident));
     !tool.in_toolkit
         && (HIDDEN_BY_STRUCT.contains(&generated.as_str())
-            || (tool.whole_input()).is_some_and(|input| last_segment_is(&input.ty, &generated)))
+            || (tool.whole_input()).is_some_and(|input| is_local(&input.ty, &generated)))
 }
 
-/// A free fn whose struct would hide an item of the prelude or of tool-core in its module.
+/// Whether `ty` is the bare name `name` (`NoteWrite`, not `args::NoteWrite`): only such a type
+/// clashes with a struct of that name beside it.
+fn is_local(ty: &Type, name: &str) -> bool {
+    match strip_groups(ty) {
+        Type::Path(path) => path.qself.is_none() && path.path.is_ident(name),
+        _ => false,
+    }
+}
+
+/// Whether `ty` names the standard type `name`: bare (`Vec<u8>`), or through `std`, `alloc` or
+/// `core` (`std::vec::Vec<u8>`). A type of the user's of that name elsewhere is theirs.
+fn names_std_type(ty: &Type, name: &str) -> bool {
+    let Type::Path(path) = ty else { return false };
+    let segments = &path.path.segments;
+    let std_path = (segments.first()).is_some_and(|first| {
+        ["std", "alloc", "core"]
+            .iter()
+            .any(|root| first.ident == root)
+    });
+    path.qself.is_none() && last_segment_is(ty, name) && (segments.len() == 1 || std_path)
+}
+
+/// A free fn whose struct would hide a type of the prelude in its module.
 fn struct_name(tool: &ToolFn) -> crate::error::Result<()> {
     let ident = &tool.func.sig.ident;
     let generated = pascal_case(&unraw(ident));
