@@ -55,6 +55,7 @@ use super::plan::Plan;
 use super::unknown_variant::variants;
 use super::{Read, without_position};
 use crate::schema::integer_keys::{KeyRange, keys_integers};
+use crate::schema::keywords::{only_solid_branch, repeats_a_branch};
 use crate::schema::walk::{Lookup, Root};
 
 /// The deepest the asking goes.
@@ -65,9 +66,9 @@ const MAX_DEPTH: usize = 64;
 /// without end.
 const MAX_WORK: usize = 300_000;
 
-/// The work one read counts beside its values: a read through untagged enums, which serde
-/// tries variant by variant within variant, costs far more than its values, and the ways
-/// through unions within unions are the product of their lengths.
+/// The work a read through an untagged enum counts beside its values: serde tries its variants
+/// within each other's, at a cost far beyond the values, and the ways through unions within
+/// unions are the product of their lengths.
 const READ_WORK: usize = 100;
 
 /// How many times a way passes through one definition.
@@ -206,8 +207,9 @@ enum Step<'s> {
     Key(Cow<'s, str>),
     /// The item at this position of an array (the first of a list).
     Item(usize),
-    /// A branch of `anyOf` or `oneOf`: the same value.
-    Branch,
+    /// A branch of `anyOf` or `oneOf`: the same value; `buffered` for an untagged enum's,
+    /// which serde reads trying each variant in turn.
+    Branch { buffered: bool },
 }
 
 struct Asker<'s, 'r, 'x, 'l> {
@@ -330,11 +332,12 @@ impl<'s> Asker<'s, '_, '_, '_> {
         for union in ["anyOf", "oneOf"] {
             let branches =
                 (map.lookup(union).and_then(Value::as_array)).map_or(&[][..], Vec::as_slice);
-            for (at, branch) in branches.iter().enumerate() {
-                // A branch written as one before it (an untagged enum's variants wrapping
-                // one type) is the same way again.
-                if !branches[..at].contains(branch) {
-                    self.below(map, Step::Branch, branch);
+            // An untagged enum's: serde reads it from a buffer, trying each variant.
+            let buffered = union == "anyOf" && only_solid_branch(branches).is_none();
+            for branch in branches {
+                // A branch written as one before it is the same way again.
+                if !repeats_a_branch(map, branch) {
+                    self.below(map, Step::Branch { buffered }, branch);
                 }
             }
         }
@@ -492,7 +495,9 @@ impl<'s> Asker<'s, '_, '_, '_> {
         let mut left_out = Vec::new();
         // Each read leaves out a field more, or is the last: the loop ends.
         loop {
-            self.work += size(&arguments) + READ_WORK;
+            let buffered =
+                (self.way.iter()).any(|(_, step)| matches!(step, Step::Branch { buffered: true }));
+            self.work += size(&arguments) + if buffered { READ_WORK } else { 0 };
             let findings = Findings::traced();
             let read = (self.read)(&arguments.to_string(), Some((&Plan::traced(), &findings)));
             let as_integer = findings.read_as_integer(key);
@@ -545,7 +550,7 @@ impl<'s> Asker<'s, '_, '_, '_> {
                     array.extend(placed);
                     Value::Array(array)
                 }
-                Step::Branch => inner,
+                Step::Branch { .. } => inner,
             };
         }
         Some(inner)
@@ -558,7 +563,7 @@ impl<'s> Asker<'s, '_, '_, '_> {
             match step {
                 Step::Key(key) => path.push_field(key),
                 Step::Item(position) => path.push_index(*position as u64),
-                Step::Branch => {}
+                Step::Branch { .. } => {}
             }
         }
         path.0

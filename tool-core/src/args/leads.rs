@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
+use crate::schema::keywords::repeats_a_branch;
 use crate::schema::walk::{self, Lookup, Root};
 
 /// The parts of one schema that lead to a map `asked` picks out.
@@ -102,7 +103,8 @@ pub(super) fn reachable<'s>(
         }
     }
     let _ = walk::children::<()>(map, |slot, child| {
-        if let Some(child) = child.as_object() {
+        // A branch written as one before it is the same way again, asked once.
+        if let Some(child) = child.as_object().filter(|_| !repeats_a_branch(map, child)) {
             let length = walk::push_slot(path, slot);
             reachable(asked, child, root, path, followed, found);
             path.truncate(length);

@@ -57,3 +57,13 @@ fn unions_within_unions_are_asked_along_each_distinct_way_within_the_work() {
         reads(&distinct)
     );
 }
+
+#[test]
+fn a_map_written_twice_in_one_union_is_one_map_asked_once() {
+    // An untagged enum of two variants each holding such a map: one refusal, not a second
+    // for the copy never asked.
+    let map = json!({"type": "object", "patternProperties": {"^\\d+$": {"type": "integer"}}});
+    let schema = json!({"type": "object", "properties": {"counts": {"anyOf": [map, map]}},
+                        "required": ["counts"]});
+    reads(&schema);
+}
