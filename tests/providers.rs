@@ -819,3 +819,37 @@ async fn a_fault_under_unions_of_one_type_written_several_times_is_found_where_i
     assert_eq!(faults.len(), 1, "{refused}");
     assert_eq!(faults[0].0, "choice.Leaf.x", "{refused}");
 }
+
+/// A name, another name, or a number: two variants of one type.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum NoteId {
+    Name(String),
+    Alias(String),
+    Number(u64),
+}
+
+/// Finds a note.
+#[tool(readonly)]
+async fn note_find(id: NoteId) -> String {
+    let _ = id;
+    "found".to_owned()
+}
+
+#[tokio::test]
+async fn a_union_of_one_type_written_twice_is_said_once_in_a_fault() {
+    let registry = Registry::builder().tool(NoteFind).build().unwrap();
+    let refused = tool_tests::outcome(&registry, "note_find", json!({"id": true}))
+        .await
+        .unwrap_err();
+    let faults = tool_tests::faults(&refused);
+    assert_eq!(
+        faults,
+        [(
+            "id".to_owned(),
+            "expected string or u64, received true".to_owned()
+        )],
+        "{refused}"
+    );
+}

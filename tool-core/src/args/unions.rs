@@ -122,11 +122,7 @@ impl<'s> Checker<'s> {
         } else if let (1, Some(faults)) = (distinct, lone) {
             self.faults.extend(faults);
         } else {
-            let expected = branches
-                .iter()
-                .map(|branch| self.words.of_branch(branch))
-                .collect::<Vec<_>>()
-                .join(" or ");
+            let expected = self.words.of_branches(branches);
             self.fault(
                 path,
                 format!("expected {expected}, received {}", received(value)),

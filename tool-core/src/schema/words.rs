@@ -70,16 +70,39 @@ impl<'s> Words<'s> {
         out
     }
 
-    /// What a model should send for `branch`, one of a union's: [`Words::of`], and a number's
-    /// range where it says more than its type's own, since the range may be all that sets
-    /// the branches apart (a signed non-zero integer is those at most -1 or at least 1).
-    pub(crate) fn of_branch(&self, branch: &'s Value) -> String {
+    /// What a model should send for any of a union's `branches`, `or` between them: each as
+    /// [`Words::of`] says it, and a number's range where it says more than its type's own,
+    /// since the range may be all that sets the branches apart (a signed non-zero integer is
+    /// those at most -1 or at least 1).
+    pub(crate) fn of_branches(&self, branches: &'s [Value]) -> String {
         let mut out = String::new();
-        self.write_branch(branch, &mut Open::default(), &mut out);
+        self.write_branches(branches, &mut Open::default(), &mut out);
         out
     }
 
-    /// [`Words::of_branch`], written at the end of `out`.
+    /// [`Words::of_branches`], written at the end of `out`: a branch written as one before it
+    /// (an untagged enum's variants wrapping one type) said once, and the rest `or …` once
+    /// [`MAX_SHAPES_SAID`] shapes are said.
+    fn write_branches(&self, branches: &'s [Value], open: &mut Open<'s>, out: &mut String) {
+        for (index, branch) in branches.iter().enumerate() {
+            if branches[..index].contains(branch) {
+                continue;
+            }
+            if open.said >= MAX_SHAPES_SAID {
+                if open.said == MAX_SHAPES_SAID {
+                    out.push_str(if index > 0 { " or …" } else { "…" });
+                    open.said += 1;
+                }
+                return;
+            }
+            if index > 0 {
+                out.push_str(" or ");
+            }
+            self.write_branch(branch, open, out);
+        }
+    }
+
+    /// One branch of [`Words::of_branches`], written at the end of `out`.
     fn write_branch(&self, branch: &'s Value, open: &mut Open<'s>, out: &mut String) {
         self.write_within(branch, open, out);
         let Value::Object(map) = branch else {
@@ -160,24 +183,7 @@ impl<'s> Words<'s> {
         }
         for branches in [keywords.any_of, keywords.one_of] {
             if let Some(Value::Array(branches)) = branches {
-                for (index, branch) in branches.iter().enumerate() {
-                    // Said once (an untagged enum's variants wrapping one type).
-                    if branches[..index].contains(branch) {
-                        continue;
-                    }
-                    if open.said >= MAX_SHAPES_SAID {
-                        if open.said == MAX_SHAPES_SAID {
-                            out.push_str(if index > 0 { " or …" } else { "…" });
-                            open.said += 1;
-                        }
-                        return;
-                    }
-                    if index > 0 {
-                        out.push_str(" or ");
-                    }
-                    self.write_branch(branch, open, out);
-                }
-                return;
+                return self.write_branches(branches, open, out);
             }
         }
         open.said += 1;
@@ -333,7 +339,8 @@ mod tests {
                 "object with fields Stop: null",
             ),
         ] {
-            assert_eq!(words.of_branch(&branch), said, "{branch}");
+            let said_of = words.of_branches(std::slice::from_ref(&branch));
+            assert_eq!(said_of, said, "{branch}");
         }
     }
 
