@@ -519,11 +519,7 @@ impl Registry {
     /// the feature.
     #[cfg(feature = "artifacts")]
     #[cfg_attr(docsrs, doc(cfg(feature = "artifacts")))]
-    pub fn with_artifacts<A>(self, artifacts: A) -> Registry
-    where
-        A: Into<crate::policy::artifact::Artifacts> + crate::features::ArtifactsFeature,
-    {
-        let artifacts = artifacts.into();
+    pub fn with_artifacts(self, artifacts: crate::policy::artifact::Artifacts) -> Registry {
         self.configure(|config| config.artifacts = Some(artifacts))
     }
 
