@@ -358,6 +358,25 @@ struct InlineFilter {
     tag: String,
 }
 
+/// A number or a text: no variant an object.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+enum Plain {
+    /// A number.
+    Number(u64),
+    /// A text.
+    Text(String),
+}
+
+/// Says a plain value.
+#[tool]
+async fn plain_say(#[input] plain: Plain) -> String {
+    match plain {
+        Plain::Number(number) => number.to_string(),
+        Plain::Text(text) => text,
+    }
+}
+
 /// A filter written in place, or none: `"type": ["object", "null"]`.
 type MaybeInlineFilter = Option<InlineFilter>;
 
@@ -380,12 +399,16 @@ fn an_input_that_is_no_object_is_refused_when_the_registry_is_made() {
         ),
         (
             Registry::builder().tool(FilterList).build(),
-            "takes `null` beside it (an `#[input]` `Option`), which no call can send: make the \
-             struct's fields optional instead",
+            "takes `null` beside it (an `#[input]` `Option`, or an untagged enum's unit \
+             variant), which no call can send: make the struct's fields optional instead",
         ),
         (
             Registry::builder().tool(InlineFilterList).build(),
-            "takes `null` beside it (an `#[input]` `Option`)",
+            "takes `null` beside it (an `#[input]` `Option`, or",
+        ),
+        (
+            Registry::builder().tool(PlainSay).build(),
+            "no variant of this input's union is an object (an untagged enum of plain values)",
         ),
     ] {
         let refused = tool.unwrap_err();

@@ -36,9 +36,18 @@ pub(crate) fn not_an_object(schema: &Map<String, Value>) -> Option<String> {
     if keywords::is_optional(schema) {
         return Some(
             "a call's arguments are an object of fields, and this input's schema takes `null` \
-             beside it (an `#[input]` `Option`), which no call can send: make the struct's \
-             fields optional instead, or take it as a field of its own (`filter: \
-             Option<Filter>`, without `#[input]`)"
+             beside it (an `#[input]` `Option`, or an untagged enum's unit variant), which no \
+             call can send: make the struct's fields optional instead, or take it as a field of \
+             its own (`filter: Option<Filter>`, without `#[input]`)"
+                .to_owned(),
+        );
+    }
+    if keywords::is_union_of_no_object(schema) {
+        return Some(
+            "a call's arguments are an object of fields, and no variant of this input's union \
+             is an object (an untagged enum of plain values), so no call can send one: make \
+             the variants structs of fields, or take the enum as a field of its own (`value: \
+             Value`, without `#[input]`)"
                 .to_owned(),
         );
     }

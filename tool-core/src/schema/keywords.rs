@@ -164,6 +164,22 @@ pub(crate) fn types_other_than_object(schema: &Map<String, Value>) -> Option<&Va
     (!takes_object).then_some(types)
 }
 
+/// Whether `schema` is a union none of whose branches takes an object (an untagged enum of
+/// newtypes of numbers and texts), where it says no `type` of its own.
+pub(crate) fn is_union_of_no_object(schema: &Map<String, Value>) -> bool {
+    let root = Root::new(schema);
+    !schema.contains_key("type")
+        && UNIONS.into_iter().any(|union| {
+            (schema.get(union).and_then(Value::as_array)).is_some_and(|branches| {
+                !branches.is_empty()
+                    && branches.iter().all(|branch| {
+                        (root.deref(branch))
+                            .is_some_and(|map| types_other_than_object(map).is_some())
+                    })
+            })
+        })
+}
+
 /// Whether `schema` is an optional's: `"type"` a list with `"null"` in it (an `Option<T>` of a
 /// `T` written in place), or no `type` and an `anyOf` or `oneOf` with a `{"type": "null"}`
 /// branch (of a `T` defined apart).
