@@ -164,6 +164,7 @@
 //! repository lists each guarantee with the test that proves it.
 
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 // Lets the code `#[tool]` generates, which names `::tool_core`, compile inside this crate too.

@@ -10,6 +10,8 @@
 //! uses. `registry!` is only expanded: the code it writes has the compiler check its tool names
 //! when the crate is checked or built.
 
+#![forbid(unsafe_code)]
+
 mod attr;
 mod case;
 mod check;

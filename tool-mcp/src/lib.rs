@@ -175,6 +175,7 @@
 //! lives on one replica, and so do its tasks, as a task's owner includes its session.
 
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "asking")]
