@@ -7,7 +7,7 @@
 use syn::visit::Visit;
 use syn::{Attribute, Type};
 
-use crate::case::{pascal_case, type_text, unraw};
+use crate::case::{type_text, unraw};
 use crate::error::{Errors, at};
 use crate::model::{Param, Role, ToolFn, is_tool_attr, is_toolkit_mark, last_segment_is};
 
@@ -129,7 +129,7 @@ fn input_type(param: &Param, tool: &ToolFn) -> crate::error::Result<()> {
                      own: drop `#[input]`"
             }
             false => {
-                "to take one value, drop `#[input]` and the parameter is a field of that \
+                "to take one value, drop `#[input]`: the parameter becomes a field of its \
                       name"
             }
         };
@@ -142,7 +142,7 @@ fn input_type(param: &Param, tool: &ToolFn) -> crate::error::Result<()> {
             ),
         ));
     }
-    let generated = pascal_case(&unraw(&tool.func.sig.ident));
+    let generated = tool.struct_ident().to_string();
     if !tool.in_toolkit && is_local(ty, &generated) {
         return Err(at(
             ty,
@@ -162,10 +162,11 @@ fn wire_names(tool: &ToolFn) -> crate::error::Result<()> {
     let mut seen: Vec<String> = Vec::new();
     for param in tool.fields() {
         let Some(ident) = &param.ident else { continue };
-        let Some(name) = serde_name(&param.field_attrs).unwrap_or_else(|| Some(unraw(ident)))
-        else {
+        let said = crate::model::rules::of(&param.field_attrs);
+        if said.unnamed {
             continue;
-        };
+        }
+        let name = said.rename.unwrap_or_else(|| unraw(ident));
         if seen.contains(&name) {
             errors.push(at(
                 &param.arg,
@@ -180,50 +181,11 @@ fn wire_names(tool: &ToolFn) -> crate::error::Result<()> {
     errors.finish()
 }
 
-/// The name a field's `#[serde(...)]` gives it: `Some(Some(name))` for `rename = "..."` (or
-/// its `deserialize` half), `Some(None)` where it is read from no name of its own (`flatten`,
-/// `skip`), `None` where it says nothing of the name.
-fn serde_name(attrs: &[Attribute]) -> Option<Option<String>> {
-    let mut found = None;
-    for attr in attrs.iter().filter(|attr| attr.path().is_ident("serde")) {
-        // What cannot be read is serde's own to refuse.
-        let _ = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("rename") {
-                if meta.input.peek(syn::Token![=]) {
-                    let name: syn::LitStr = meta.value()?.parse()?;
-                    found = Some(Some(name.value()));
-                } else {
-                    meta.parse_nested_meta(|half| {
-                        if half.path.is_ident("deserialize") {
-                            let name: syn::LitStr = half.value()?.parse()?;
-                            found = Some(Some(name.value()));
-                        } else if half.input.peek(syn::Token![=]) {
-                            let _: syn::LitStr = half.value()?.parse()?;
-                        }
-                        Ok(())
-                    })?;
-                }
-            } else if ["flatten", "skip", "skip_deserializing"]
-                .iter()
-                .any(|word| meta.path.is_ident(word))
-            {
-                found = Some(None);
-            } else if meta.input.peek(syn::Token![=]) {
-                let _: syn::Expr = meta.value()?.parse()?;
-            } else if meta.input.peek(syn::token::Paren) {
-                let _: proc_macro2::Group = meta.input.parse()?;
-            }
-            Ok(())
-        });
-    }
-    found
-}
-
 /// Whether the struct `#[tool]` would name after a free fn clashes with a name in its module:
-/// an item of the prelude or of tool-core it would hide, or the `#[input]`'s type. A tool with
-/// errors then leaves no stand-in of that name, which would add errors of its own.
+/// a type of the prelude it would hide, or the `#[input]`'s type. A tool with errors then
+/// leaves no stand-in of that name, which would add errors of its own.
 pub fn struct_clashes(tool: &ToolFn) -> bool {
-    let generated = pascal_case(&unraw(&tool.func.sig.ident));
+    let generated = tool.struct_ident().to_string();
     !tool.in_toolkit
         && (HIDDEN_BY_STRUCT.contains(&generated.as_str())
             || (tool.whole_input()).is_some_and(|input| is_local(&input.ty, &generated)))
@@ -254,7 +216,7 @@ fn names_std_type(ty: &Type, name: &str) -> bool {
 /// A free fn whose struct would hide a type of the prelude in its module.
 fn struct_name(tool: &ToolFn) -> crate::error::Result<()> {
     let ident = &tool.func.sig.ident;
-    let generated = pascal_case(&unraw(ident));
+    let generated = tool.struct_ident().to_string();
     if !HIDDEN_BY_STRUCT.contains(&generated.as_str()) {
         return Ok(());
     }

@@ -154,7 +154,7 @@ fn expand(tool: &ToolFn) -> TokenStream {
     let func = &tool.func;
     let vis = &func.vis;
     let fn_ident = &func.sig.ident;
-    let struct_ident = format_ident!("{}", pascal_case(&unraw(fn_ident)), span = fn_ident.span());
+    let struct_ident = tool.struct_ident();
     let struct_doc = format!(
         "The tool `{}`, made by `#[tool]` from [`{}`]: pass it to a `Registry`. It is also a \
          toolkit of one tool, named like the tool.",

@@ -3,9 +3,8 @@
 //! runs since the crate does not build, so that code naming it adds no error of its own.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
-use crate::case::{pascal_case, unraw};
 use crate::model::ToolFn;
 
 /// For a `#[tool]` fn with errors: its unit struct, a `Tool` and a `Toolkit` that never run
@@ -16,8 +15,7 @@ pub fn tool(tool: &ToolFn) -> TokenStream {
         return TokenStream::new();
     }
     let vis = &tool.func.vis;
-    let fn_ident = &tool.func.sig.ident;
-    let struct_ident = format_ident!("{}", pascal_case(&unraw(fn_ident)), span = fn_ident.span());
+    let struct_ident = tool.struct_ident();
     let name = &tool.name;
     quote! {
         #[derive(Clone, Copy, Debug, Default)]

@@ -105,6 +105,13 @@ impl ToolFn {
         }
     }
 
+    /// The struct `#[tool]` makes for a free fn, named after it (`note_write` → `NoteWrite`),
+    /// spanned at the fn's name.
+    pub fn struct_ident(&self) -> Ident {
+        let ident = &self.func.sig.ident;
+        Ident::new(&crate::case::pascal_case(&unraw(ident)), ident.span())
+    }
+
     /// Whether the fn takes `self` (in a toolkit, `&self`).
     pub fn has_receiver(&self) -> bool {
         self.params.iter().any(|param| param.role == Role::Receiver)

@@ -78,6 +78,9 @@ pub struct FieldRules {
     pub schema_elsewhere: bool,
     /// Where each `alias = ".."` of its `#[serde]` is: a name serde reads that no schema shows.
     pub aliases: Vec<proc_macro2::Span>,
+    /// Whether serde reads it from no field of a name of its own (`flatten`, `skip`,
+    /// `skip_deserializing`).
+    pub unnamed: bool,
 }
 
 /// Reads the rules of a field's attributes.
@@ -183,6 +186,9 @@ fn read_schemars(
 fn read_serde(meta: syn::meta::ParseNestedMeta<'_>, field: &mut FieldRules) -> syn::Result<()> {
     if meta.path.is_ident("flatten") {
         field.schema_elsewhere = true;
+        field.unnamed = true;
+    } else if meta.path.is_ident("skip") || meta.path.is_ident("skip_deserializing") {
+        field.unnamed = true;
     } else if meta.path.is_ident("alias") {
         field.aliases.push(meta.path.span());
     } else if meta.path.is_ident("rename") {
