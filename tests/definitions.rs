@@ -408,7 +408,7 @@ fn an_input_that_is_no_object_is_refused_when_the_registry_is_made() {
         ),
         (
             Registry::builder().tool(PlainSay).build(),
-            "no variant of this input's union is an object (an untagged enum of plain values)",
+            "is a union none of whose variants is an object (an untagged enum of plain values)",
         ),
     ] {
         let refused = tool.unwrap_err();

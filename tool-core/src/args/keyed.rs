@@ -55,7 +55,7 @@ use super::plan::Plan;
 use super::unknown_variant::variants;
 use super::{Read, without_position};
 use crate::schema::integer_keys::{KeyRange, keys_integers};
-use crate::schema::keywords::{only_solid_branch, repeats_a_branch};
+use crate::schema::keywords::{only_solid_branch, repeats_earlier};
 use crate::schema::walk::{Lookup, Root};
 
 /// The deepest the asking goes.
@@ -334,9 +334,9 @@ impl<'s> Asker<'s, '_, '_, '_> {
                 (map.lookup(union).and_then(Value::as_array)).map_or(&[][..], Vec::as_slice);
             // An untagged enum's: serde reads it from a buffer, trying each variant.
             let buffered = union == "anyOf" && only_solid_branch(branches).is_none();
-            for branch in branches {
+            for (at, branch) in branches.iter().enumerate() {
                 // A branch written as one before it is the same way again.
-                if !repeats_a_branch(map, branch) {
+                if !repeats_earlier(branches, at) {
                     self.below(map, Step::Branch { buffered }, branch);
                 }
             }
@@ -493,11 +493,12 @@ impl<'s> Asker<'s, '_, '_, '_> {
         };
         let end = self.path();
         let mut left_out = Vec::new();
+        let buffered =
+            (self.way.iter()).any(|(_, step)| matches!(step, Step::Branch { buffered: true }));
+        let read_work = if buffered { READ_WORK } else { 0 };
         // Each read leaves out a field more, or is the last: the loop ends.
         loop {
-            let buffered =
-                (self.way.iter()).any(|(_, step)| matches!(step, Step::Branch { buffered: true }));
-            self.work += size(&arguments) + if buffered { READ_WORK } else { 0 };
+            self.work += size(&arguments) + read_work;
             let findings = Findings::traced();
             let read = (self.read)(&arguments.to_string(), Some((&Plan::traced(), &findings)));
             let as_integer = findings.read_as_integer(key);

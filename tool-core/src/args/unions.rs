@@ -8,7 +8,9 @@ use super::checker::{Checker, received};
 use super::path::{Path, quote};
 use crate::args::tree::Node;
 use crate::outcome::suggest::nearest;
-use crate::schema::keywords::{UNIONS, fixed_value, is_null_schema, only_solid_branch};
+use crate::schema::keywords::{
+    UNIONS, fixed_value, is_null_schema, only_solid_branch, repeats_earlier,
+};
 use crate::schema::walk::Lookup;
 
 /// How deep [`Checker::fixed`] looks into unions within unions.
@@ -72,7 +74,7 @@ impl<'s> Checker<'s> {
             // A branch written as one before it (an untagged enum's variants wrapping one
             // type) fits as that one did: for `anyOf`, not tried again, or a value nested in
             // such unions is tried the product of their lengths times.
-            let repeated = !exactly_one && branches[..at].contains(branch);
+            let repeated = !exactly_one && repeats_earlier(branches, at);
             distinct += usize::from(!repeated);
             if differs(at) || repeated {
                 continue;

@@ -33,29 +33,25 @@ pub(crate) fn untyped_fields(schema: &Map<String, Value>) -> Vec<String> {
 /// u64`), where a call's arguments are an object of fields (and MCP requires `"type":
 /// "object"` there).
 pub(crate) fn not_an_object(schema: &Map<String, Value>) -> Option<String> {
-    if keywords::is_optional(schema) {
-        return Some(
-            "a call's arguments are an object of fields, and this input's schema takes `null` \
-             beside it (an `#[input]` `Option`, or an untagged enum's unit variant), which no \
-             call can send: make the struct's fields optional instead, or take it as a field of \
-             its own (`filter: Option<Filter>`, without `#[input]`)"
-                .to_owned(),
-        );
-    }
-    if keywords::is_union_of_no_object(schema) {
-        return Some(
-            "a call's arguments are an object of fields, and no variant of this input's union \
-             is an object (an untagged enum of plain values), so no call can send one: make \
-             the variants structs of fields, or take the enum as a field of its own (`value: \
-             Value`, without `#[input]`)"
-                .to_owned(),
-        );
-    }
-    let types = keywords::types_other_than_object(schema)?;
+    let why = match keywords::no_object(schema)? {
+        keywords::NoObject::Null => "takes `null` beside it (an `#[input]` `Option`, or an \
+                                     untagged enum's unit variant), which no call can send: make \
+                                     the struct's fields optional instead, or take it as a field \
+                                     of its own (`filter: Option<Filter>`, without `#[input]`)"
+            .to_owned(),
+        keywords::NoObject::PlainUnion => "is a union none of whose variants is an object (an \
+                                           untagged enum of plain values), which no call can \
+                                           send: make the variants structs of fields, or take \
+                                           the enum as a field of its own (`value: Value`, \
+                                           without `#[input]`)"
+            .to_owned(),
+        keywords::NoObject::Type(types) => format!(
+            "is of type {types}, which no call can send: take the value as a field of its own \
+             (`count: u64`, without `#[input]`), or make the input a struct of fields"
+        ),
+    };
     Some(format!(
-        "a call's arguments are an object of fields, and this input's schema is of type \
-         {types}, which no call can send: take the value as a field of its own (`count: u64`, \
-         without `#[input]`), or make the input a struct of fields"
+        "a call's arguments are an object of fields, and this input's schema {why}"
     ))
 }
 

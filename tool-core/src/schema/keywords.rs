@@ -152,51 +152,63 @@ pub(crate) fn fixed_value(schema: &Value) -> Option<&Value> {
     })
 }
 
-/// The `type` of `schema` where it takes no object (`"integer"`, `["string", "null"]`), as
-/// written: what the top of an input's schema may not be, since a call's arguments are one.
-pub(crate) fn types_other_than_object(schema: &Map<String, Value>) -> Option<&Value> {
-    let types = schema.get("type")?;
-    let object = |kind: &Value| kind.as_str() == Some("object");
-    let takes_object = match types {
-        Value::Array(kinds) => kinds.iter().any(object),
-        kind => object(kind),
+/// How the top of an input's schema takes no object, which a call's arguments always are.
+pub(crate) enum NoObject<'s> {
+    /// Its `type` names no object (`"integer"`, `["string", "null"]`), as written.
+    Type(&'s Value),
+    /// It takes `null` beside an object: an `Option<T>`'s (`"type": ["object", "null"]`, or no
+    /// `type` and a union with a `{"type": "null"}` branch), or an untagged enum's unit
+    /// variant's.
+    Null,
+    /// It is a union of no `type` of its own none of whose branches takes an object (an
+    /// untagged enum of newtypes of numbers and texts).
+    PlainUnion,
+}
+
+/// How `schema`, an input's, takes no object, if it does not.
+pub(crate) fn no_object(schema: &Map<String, Value>) -> Option<NoObject<'_>> {
+    let unions = || {
+        UNIONS
+            .into_iter()
+            .filter_map(|union| schema.get(union)?.as_array())
     };
-    (!takes_object).then_some(types)
-}
-
-/// Whether `schema` is a union none of whose branches takes an object (an untagged enum of
-/// newtypes of numbers and texts), where it says no `type` of its own.
-pub(crate) fn is_union_of_no_object(schema: &Map<String, Value>) -> bool {
-    let root = Root::new(schema);
-    !schema.contains_key("type")
-        && UNIONS.into_iter().any(|union| {
-            (schema.get(union).and_then(Value::as_array)).is_some_and(|branches| {
-                !branches.is_empty()
-                    && branches.iter().all(|branch| {
-                        (root.deref(branch))
-                            .is_some_and(|map| types_other_than_object(map).is_some())
-                    })
-            })
-        })
-}
-
-/// Whether `schema` is an optional's: `"type"` a list with `"null"` in it (an `Option<T>` of a
-/// `T` written in place), or no `type` and an `anyOf` or `oneOf` with a `{"type": "null"}`
-/// branch (of a `T` defined apart).
-pub(crate) fn is_optional(schema: &Map<String, Value>) -> bool {
     match schema.get("type") {
-        Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "null"),
-        Some(_) => false,
-        None => UNIONS.into_iter().any(|union| {
-            (schema.get(union).and_then(Value::as_array))
-                .is_some_and(|branches| branches.iter().any(is_null_schema))
-        }),
+        Some(Value::Array(kinds)) if kinds.iter().any(|kind| kind == "null") => {
+            Some(NoObject::Null)
+        }
+        Some(kinds) => (!takes_object(kinds)).then_some(NoObject::Type(kinds)),
+        None if unions().any(|branches| branches.iter().any(is_null_schema)) => {
+            Some(NoObject::Null)
+        }
+        None => {
+            let root = Root::new(schema);
+            let plain = |branch| {
+                let kinds = root.deref(branch).and_then(|branch| branch.get("type"));
+                kinds.is_some_and(|kinds| !takes_object(kinds))
+            };
+            (unions().any(|branches| !branches.is_empty() && branches.iter().all(plain)))
+                .then_some(NoObject::PlainUnion)
+        }
     }
 }
 
-/// Whether `branch`, one of `map`'s `anyOf` or `oneOf` branches (found by place), is written as
-/// one before it (an untagged enum's variants wrapping one type): a walk along every way takes
-/// the same way again, the product of such unions' lengths times.
+/// Whether a `type` keyword's value names `"object"`, alone or in its list.
+fn takes_object(kinds: &Value) -> bool {
+    match kinds {
+        Value::Array(kinds) => kinds.iter().any(|kind| kind == "object"),
+        kind => kind == "object",
+    }
+}
+
+/// Whether the branch at `at` of a union's `branches` is written as one before it (an untagged
+/// enum's variants wrapping one type): it reads, and is said, as that one is, and a walk along
+/// every way would take the same way again, the product of such unions' lengths times.
+pub(crate) fn repeats_earlier(branches: &[Value], at: usize) -> bool {
+    branches[..at].contains(&branches[at])
+}
+
+/// [`repeats_earlier`] for `branch`, one of `map`'s `anyOf` or `oneOf` branches found by place,
+/// for a walk that meets it without its place.
 pub(crate) fn repeats_a_branch(map: &Map<String, Value>, branch: &Value) -> bool {
     (UNIONS.into_iter())
         .filter_map(|union| map.get(union).and_then(Value::as_array))
@@ -204,7 +216,7 @@ pub(crate) fn repeats_a_branch(map: &Map<String, Value>, branch: &Value) -> bool
             (branches
                 .iter()
                 .position(|other| std::ptr::eq(other, branch)))
-            .is_some_and(|at| branches[..at].contains(branch))
+            .is_some_and(|at| repeats_earlier(branches, at))
         })
 }
 

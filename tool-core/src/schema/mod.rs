@@ -59,10 +59,7 @@ fn input_schema_from(generated: schemars::Schema) -> Map<String, Value> {
     // An input of another type (`#[input] count: u64`), or an optional one, is left as it is,
     // and the registry refuses it (`providers::unfit::not_an_object`): no call's arguments
     // can be one.
-    if keywords::types_other_than_object(&schema).is_some()
-        || keywords::is_optional(&schema)
-        || keywords::is_union_of_no_object(&schema)
-    {
+    if keywords::no_object(&schema).is_some() {
         return schema;
     }
     schema.insert("type".into(), "object".into());

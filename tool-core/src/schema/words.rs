@@ -5,7 +5,9 @@
 
 use serde_json::{Map, Value};
 
-use super::keywords::{Keywords, fixed_value, integer_name, is_null_schema, only_solid_branch};
+use super::keywords::{
+    Keywords, fixed_value, integer_name, is_null_schema, only_solid_branch, repeats_earlier,
+};
 use super::walk::{Lookup, MAX_NESTED_SCHEMAS, Root};
 
 /// Says schemas of one root in words.
@@ -85,7 +87,7 @@ impl<'s> Words<'s> {
     /// [`MAX_SHAPES_SAID`] shapes are said.
     fn write_branches(&self, branches: &'s [Value], open: &mut Open<'s>, out: &mut String) {
         for (index, branch) in branches.iter().enumerate() {
-            if branches[..index].contains(branch) {
+            if repeats_earlier(branches, index) {
                 continue;
             }
             if open.said >= MAX_SHAPES_SAID {
