@@ -326,35 +326,19 @@ fn meta(tool: &ToolFn) -> TokenStream {
 /// [`crate::model::doc_of`] reads it:
 /// the compiler writes the text the macro never sees. `None` where every part is a literal.
 fn doc_joined(attrs: &[syn::Attribute]) -> Option<TokenStream> {
-    let values = (attrs.iter())
-        .filter(|attr| attr.path().is_ident("doc"))
-        .filter_map(|attr| match &attr.meta {
-            syn::Meta::NameValue(meta) => Some(&meta.value),
-            _ => None,
-        });
-    let mut parts = Vec::new();
-    let mut read_whole = true;
-    for value in values {
-        match value {
-            syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(text),
-                ..
-            }) => {
-                let text = crate::model::doc_lines(&text.value());
-                parts.push(quote!(#text));
-            }
-            other => {
-                read_whole = false;
-                parts.push(quote!(#other));
-            }
-        }
-    }
     let mut joined = Vec::new();
-    for part in parts {
+    let mut read_whole = true;
+    for part in crate::model::doc_parts(attrs) {
         if !joined.is_empty() {
             joined.push(quote!("\n"));
         }
-        joined.push(part);
+        joined.push(match part {
+            crate::model::DocPart::Text(text) => quote!(#text),
+            crate::model::DocPart::Unread(unread) => {
+                read_whole = false;
+                quote!(#unread)
+            }
+        });
     }
     (!read_whole).then(|| quote!(::core::concat!(#(#joined),*)))
 }

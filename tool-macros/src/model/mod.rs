@@ -223,27 +223,42 @@ pub fn last_segment_is(ty: &Type, name: &str) -> bool {
 
 /// The text of `///` comments, one space of indent removed from each line, trimmed.
 pub fn doc_of(attrs: &[Attribute]) -> String {
-    let lines: Vec<String> = attrs
-        .iter()
-        .filter(|attr| attr.path().is_ident("doc"))
-        .filter_map(|attr| match &attr.meta {
-            syn::Meta::NameValue(meta) => match &meta.value {
-                syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Str(text),
-                    ..
-                }) => Some(text.value()),
-                _ => None,
-            },
-            _ => None,
+    let lines: Vec<String> = doc_parts(attrs)
+        .filter_map(|part| match part {
+            DocPart::Text(text) => Some(text),
+            DocPart::Unread(_) => None,
         })
-        .map(|text| doc_lines(&text))
         .collect();
     lines.join("\n").trim().to_owned()
 }
 
+/// One `#[doc = ...]` of an item.
+pub enum DocPart<'a> {
+    /// A literal's text, each line as [`doc_lines`] reads it.
+    Text(String),
+    /// What the macro cannot read (`include_str!("note.md")`), which the compiler can.
+    Unread(&'a syn::Expr),
+}
+
+/// The `#[doc = ...]` attributes of an item, in order.
+pub fn doc_parts(attrs: &[Attribute]) -> impl Iterator<Item = DocPart<'_>> {
+    (attrs.iter())
+        .filter(|attr| attr.path().is_ident("doc"))
+        .filter_map(|attr| match &attr.meta {
+            syn::Meta::NameValue(meta) => Some(match &meta.value {
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(text),
+                    ..
+                }) => DocPart::Text(doc_lines(&text.value())),
+                other => DocPart::Unread(other),
+            }),
+            _ => None,
+        })
+}
+
 /// One `#[doc = "..."]`'s text as a doc comment reads: each line without its first space and
 /// its trailing ones.
-pub fn doc_lines(text: &str) -> String {
+fn doc_lines(text: &str) -> String {
     (text.split('\n'))
         .map(|line| line.strip_prefix(' ').unwrap_or(line).trim_end())
         .collect::<Vec<_>>()
