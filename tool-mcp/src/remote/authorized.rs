@@ -9,16 +9,30 @@ use super::auth::RemoteAuth;
 #[cfg(feature = "remote-oauth")]
 use super::auth::client_credentials;
 use super::error::RemoteError;
+use super::http_client::http_client;
+use super::listening::{Heard, Listening};
 #[cfg(feature = "remote-oauth")]
 use super::step_up::{SteppingUp, Way};
 
-/// The HTTP transport to `url` that sends the tokens `auth` gets.
-pub(super) async fn transport(url: &str, auth: &RemoteAuth) -> Result<Transport, RemoteError> {
+/// The HTTP transport to the server `name` at `url` that sends the tokens `auth` gets, and
+/// where to wait for the server's stream.
+pub(super) async fn transport(
+    name: &str,
+    url: &str,
+    auth: &RemoteAuth,
+) -> Result<(Transport, Heard), RemoteError> {
     let config = StreamableHttpClientTransportConfig::with_uri(url.to_owned());
     match auth {
-        RemoteAuth::Bearer(token) => Ok(Transport::Plain(
-            StreamableHttpClientTransport::from_config(config.auth_header(token.clone())),
-        )),
+        RemoteAuth::Bearer(token) => {
+            let client = http_client().map_err(|error| RemoteError::Initialize {
+                server: name.to_owned(),
+                reason: format!("the HTTP client could not be made: {error}"),
+            })?;
+            let (client, heard) = Listening::new(client);
+            let config = config.auth_header(token.clone());
+            let transport = StreamableHttpClientTransport::with_client(client, config);
+            Ok((Transport::Plain(transport), heard))
+        }
         #[cfg(feature = "remote-oauth")]
         RemoteAuth::ClientCredentials {
             client_id,
@@ -33,25 +47,24 @@ pub(super) async fn transport(url: &str, auth: &RemoteAuth) -> Result<Transport,
                 client_secret: client_secret.clone(),
                 scopes: scopes.clone(),
             };
-            let client = SteppingUp::connected(url, way, client).await;
-            Ok(Transport::SteppingUp(
-                StreamableHttpClientTransport::with_client(client, config),
-            ))
+            let (client, heard) = Listening::new(SteppingUp::connected(url, way, client).await);
+            let transport = StreamableHttpClientTransport::with_client(client, config);
+            Ok((Transport::SteppingUp(transport), heard))
         }
         #[cfg(feature = "remote-oauth")]
         RemoteAuth::AuthorizationCode(code) => {
             // Authorized when the server first asks, for what it asks.
-            let client = SteppingUp::new(url, Way::Code(code.clone()), None);
-            Ok(Transport::SteppingUp(
-                StreamableHttpClientTransport::with_client(client, config),
-            ))
+            let (client, heard) =
+                Listening::new(SteppingUp::new(url, Way::Code(code.clone()), None));
+            let transport = StreamableHttpClientTransport::with_client(client, config);
+            Ok((Transport::SteppingUp(transport), heard))
         }
     }
 }
 
 /// A transport carrying a token: one the host gave, or one an OAuth flow got (and refreshes).
 pub(super) enum Transport {
-    Plain(rmcp::transport::StreamableHttpClientTransport<reqwest::Client>),
+    Plain(StreamableHttpClientTransport<Listening<reqwest::Client>>),
     #[cfg(feature = "remote-oauth")]
-    SteppingUp(StreamableHttpClientTransport<SteppingUp>),
+    SteppingUp(StreamableHttpClientTransport<Listening<SteppingUp>>),
 }

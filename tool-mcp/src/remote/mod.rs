@@ -21,7 +21,9 @@ mod auth;
 mod authorized;
 mod error;
 mod forward;
+mod http_client;
 mod in_order;
+mod listening;
 mod revision;
 #[cfg(feature = "remote-oauth")]
 mod step_up;
@@ -40,6 +42,7 @@ use rmcp::model::{
     ClientConfig, ClientRequest, ServerResult,
 };
 use rmcp::service::{ClientServiceExt, PeerRequestOptions, RoleClient, RunningService};
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use tool_core::call::{Arguments, BoxFuture};
 use tool_core::outcome::Output;
@@ -50,6 +53,7 @@ use tool_core::{Context, Refusal};
 type Client = RunningService<RoleClient, Forwarder>;
 
 use self::forward::{Forwarder, InFlight};
+use self::listening::Listening;
 
 /// The tools of one remote MCP server, as a toolkit.
 #[cfg_attr(docsrs, doc(cfg(feature = "remote")))]
@@ -111,7 +115,15 @@ impl RemoteToolkit {
         // The HTTP client refuses to start without a process-wide TLS provider; install ring's
         // unless the host installed one already (then this does nothing).
         let _ = rustls::crypto::ring::default_provider().install_default();
-        Self::join(name, StreamableHttpClientTransport::from_uri(url), revision).await
+        let name = name.into();
+        let client = http_client::http_client().map_err(|error| RemoteError::Initialize {
+            server: name.clone(),
+            reason: format!("the HTTP client could not be made: {error}"),
+        })?;
+        let (client, heard) = Listening::new(client);
+        let config = StreamableHttpClientTransportConfig::with_uri(url.to_owned());
+        let transport = StreamableHttpClientTransport::with_client(client, config);
+        Self::join(name, transport, revision, Some(heard)).await
     }
 
     /// [`RemoteToolkit::connect_http_with`] to a server that checks bearer tokens, sending
@@ -139,11 +151,14 @@ impl RemoteToolkit {
         auth: RemoteAuth,
     ) -> Result<Self, RemoteError> {
         let _ = rustls::crypto::ring::default_provider().install_default();
-        match authorized::transport(url, &auth).await? {
-            authorized::Transport::Plain(transport) => Self::join(name, transport, revision).await,
+        let name = name.into();
+        match authorized::transport(&name, url, &auth).await? {
+            (authorized::Transport::Plain(transport), heard) => {
+                Self::join(name, transport, revision, Some(heard)).await
+            }
             #[cfg(feature = "remote-oauth")]
-            authorized::Transport::SteppingUp(transport) => {
-                Self::join(name, transport, revision).await
+            (authorized::Transport::SteppingUp(transport), heard) => {
+                Self::join(name, transport, revision, Some(heard)).await
             }
         }
     }
@@ -180,16 +195,19 @@ impl RemoteToolkit {
             name,
             in_order::InOrder::new(transport.into_transport()),
             revision,
+            None,
         )
         .await
     }
 
     /// Speaks `revision` over `transport`, which writes messages in no order of its own, and
-    /// lists the server's tools.
+    /// lists the server's tools: over HTTP once the server's stream for what it says unasked
+    /// is answered (`heard`), so that a change it tells of after the list is heard.
     async fn join<T, E, A>(
         name: impl Into<String>,
         transport: T,
         revision: Revision,
+        heard: Option<listening::Heard>,
     ) -> Result<Self, RemoteError>
     where
         T: rmcp::transport::IntoTransport<RoleClient, E, A>,
@@ -211,6 +229,9 @@ impl RemoteToolkit {
                 server: name.clone(),
                 reason: error.to_string(),
             })?;
+        if let Some(heard) = heard {
+            heard.settled().await;
+        }
         let definitions = list(&name, &client).await?;
         Ok(RemoteToolkit {
             link: Link {

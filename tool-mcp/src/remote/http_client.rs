@@ -1,0 +1,31 @@
+//! The HTTP client a remote toolkit without OAuth sends its requests by, set as rmcp sets the
+//! one it makes for itself (and keeps private), so that watching it for the server's stream
+//! (`listening`) changes nothing else: no idle connection is kept, since one reused before the
+//! answer before it was read to its end stalls on delayed acknowledgements; and only 307 and
+//! 308 redirects to the same origin are followed, the ones that keep a POST's body and send
+//! the session's id to no other host.
+
+use reqwest::redirect::{Attempt, Policy};
+
+/// How many redirects one request follows.
+const MAX_REDIRECTS: usize = 10;
+
+/// The client, or why it could not be made (no TLS backend, say).
+pub(super) fn http_client() -> Result<reqwest::Client, reqwest::Error> {
+    reqwest::Client::builder()
+        .pool_max_idle_per_host(0)
+        .redirect(Policy::custom(follow))
+        .build()
+}
+
+/// Follows `attempt` when it keeps the method and body and stays with the first URL's origin.
+fn follow(attempt: Attempt<'_>) -> reqwest::redirect::Action {
+    let keeps_body = matches!(attempt.status().as_u16(), 307 | 308);
+    let same_origin =
+        (attempt.previous().first()).is_some_and(|first| first.origin() == attempt.url().origin());
+    if keeps_body && same_origin && attempt.previous().len() <= MAX_REDIRECTS {
+        attempt.follow()
+    } else {
+        attempt.stop()
+    }
+}
