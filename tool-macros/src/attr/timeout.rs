@@ -38,7 +38,6 @@ impl Timeout {
 
     /// Reads a timeout's literal.
     fn from_value(value: &Lit) -> Result<Self> {
-        const HELP: &str = TIMEOUT_HELP;
         let duration = match value {
             Lit::Int(int) => int.base10_parse::<u64>().ok().map(Duration::from_millis),
             Lit::Str(text) => parse_duration(&text.value()),
@@ -47,8 +46,50 @@ impl Timeout {
         match duration {
             Some(duration) if !duration.is_zero() => Ok(Timeout(duration)),
             Some(_) => Err(at(value, "a timeout must be longer than zero")),
-            None => Err(at(value, format!("unreadable timeout; {HELP}"))),
+            None => Err(at(value, misreading(value))),
         }
+    }
+}
+
+/// What to write instead of a timeout that cannot be read: the plain fix where the mistake is
+/// a common one (a number in quotes without its unit, a fraction), else every way to write it.
+fn misreading(value: &Lit) -> String {
+    let text = match value {
+        Lit::Str(text) => text.value(),
+        Lit::Float(float) => float.to_string(),
+        _ => String::new(),
+    };
+    let text = text.trim();
+    let whole = |digits: &str| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    if whole(text) && matches!(value, Lit::Str(_)) {
+        return format!(
+            "`\"{text}\"` has no unit: write `\"{text}ms\"` or `\"{text}s\"`, or `{text}` \
+             without quotes for milliseconds"
+        );
+    }
+    let number_end = (text.find(|c: char| !c.is_ascii_digit() && c != '.')).unwrap_or(text.len());
+    let (number, unit) = text.split_at(number_end);
+    let fraction = number.split_once('.').filter(|(left, right)| {
+        (whole(left) || left.is_empty()) && whole(right) && !right.contains('.')
+    });
+    let millis_per = match unit.trim() {
+        "" | "ms" => None,
+        "s" => Some(1_000.0),
+        "m" | "min" => Some(60_000.0),
+        "h" => Some(3_600_000.0),
+        _ => return format!("unreadable timeout; {TIMEOUT_HELP}"),
+    };
+    match (fraction, number.parse::<f64>()) {
+        (Some(_), Ok(amount)) => {
+            let millis = millis_per.map(|per| (amount * per).round());
+            match millis.filter(|millis| *millis >= 1.0 && *millis < 1e15) {
+                Some(millis) => {
+                    format!("a timeout is a whole number of its unit: write `\"{millis}ms\"`")
+                }
+                None => format!("a timeout is a whole number of its unit; {TIMEOUT_HELP}"),
+            }
+        }
+        _ => format!("unreadable timeout; {TIMEOUT_HELP}"),
     }
 }
 
@@ -139,12 +180,47 @@ mod tests {
             "a timeout must be longer than zero"
         );
         for lit in [
-            syn::parse_quote!("5"),
-            syn::parse_quote!(1.5),
             syn::parse_quote!(true),
             syn::parse_quote!(99999999999999999999),
+            syn::parse_quote!("5 parsecs"),
+            syn::parse_quote!("-1s"),
+            syn::parse_quote!("1.5.2s"),
+            syn::parse_quote!("."),
         ] {
             assert_eq!(refused(lit), format!("unreadable timeout; {TIMEOUT_HELP}"));
+        }
+    }
+
+    #[test]
+    fn a_number_in_quotes_without_its_unit_or_a_fraction_is_told_what_to_write() {
+        let refused = |lit: Lit| Timeout::from_value(&lit).unwrap_err().to_string();
+        assert_eq!(
+            refused(syn::parse_quote!("5000")),
+            "`\"5000\"` has no unit: write `\"5000ms\"` or `\"5000s\"`, or `5000` without \
+             quotes for milliseconds"
+        );
+        let fractions = [
+            (syn::parse_quote!("1.5s"), "1500"),
+            (syn::parse_quote!(" 0.25 s "), "250"),
+            (syn::parse_quote!(".5m"), "30000"),
+            (syn::parse_quote!("1.5h"), "5400000"),
+        ];
+        for (lit, millis) in fractions {
+            assert_eq!(
+                refused(lit),
+                format!("a timeout is a whole number of its unit: write `\"{millis}ms\"`")
+            );
+        }
+        for lit in [
+            syn::parse_quote!("1.5ms"),
+            syn::parse_quote!(1.5),
+            syn::parse_quote!("1.5"),
+            syn::parse_quote!("0.0001s"),
+        ] {
+            assert_eq!(
+                refused(lit),
+                format!("a timeout is a whole number of its unit; {TIMEOUT_HELP}")
+            );
         }
     }
 }
