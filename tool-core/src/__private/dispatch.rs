@@ -100,11 +100,14 @@ impl IntoRefusalKind {
 }
 
 // The macro picks how a return type becomes an `Output` by method-call autoref on
-// `&&&Wrap<T>`: the first of these impls that applies wins. `IntoOutput` types (text, nothing,
-// a hand-built `Output`) come first, then `Serialize + JsonSchema` (structured output), then
-// `Serialize` alone, and a fallback: the last two only make a compile error that names the
-// return type, the first of them saying which `JsonSchema` is missing, since a type that
-// derives another version's (schemars 0.8) reads as one that derives both.
+// `&&&&Wrap<T>`: the first of these impls that applies wins. A `Result` comes first, since the
+// macro reads a fn as fallible from the words of its return type, and a `Result` it did not
+// see as one (an alias of another name) would otherwise be served as `{"Err": ..}`, a
+// success: that is a compile error. Then `IntoOutput` types (text, nothing, a hand-built
+// `Output`), then `Serialize + JsonSchema` (structured output), then `Serialize` alone, and a
+// fallback: the last two only make a compile error that names the return type, the first of
+// them saying which `JsonSchema` is missing, since a type that derives another version's
+// (schemars 0.8) reads as one that derives both.
 
 /// Stands for a return type during dispatch.
 pub struct Wrap<T: ?Sized>(PhantomData<fn() -> Box<T>>);
@@ -124,6 +127,18 @@ impl<T: ?Sized> Clone for Wrap<T> {
     }
 }
 impl<T: ?Sized> Copy for Wrap<T> {}
+
+/// Dispatch for a `Result` the macro did not see as one.
+pub trait ViaHiddenResult {
+    /// The way this type (fails to) become an output.
+    fn output_kind(self) -> HiddenResultKind
+    where
+        Self: Sized,
+    {
+        HiddenResultKind
+    }
+}
+impl<T, E> ViaHiddenResult for &&&&Wrap<Result<T, E>> {}
 
 /// Dispatch to [`IntoOutput`].
 pub trait ViaIntoOutput {
@@ -239,6 +254,34 @@ pub trait NoOutputSchema {}
 impl NoSchemaKind {
     /// Fails to compile for every `T`, with the message above.
     pub fn output_schema<T: NoOutputSchema>(&self) -> Option<Map<String, Value>> {
+        None
+    }
+
+    /// Never reached: the crate did not compile.
+    pub fn convert<T>(&self, _value: T, _cell: &'static OutputCell) -> Result<Output, Refusal> {
+        Err(Refusal::new(
+            crate::outcome::refusal::code::INTERNAL,
+            "unreachable",
+        ))
+    }
+}
+
+/// A `Result` returned under a name the macro does not read as one: using it is a compile
+/// error at the return type.
+pub struct HiddenResultKind;
+
+/// Implemented by no type: the bound that turns a `Result` the macro did not see into a
+/// readable error.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is a `Result` that `#[tool]` cannot see as one: it reads a tool as fallible only from a return type written `Result<T, E>` (or a path ending in `Result`, as `io::Result<T>`)",
+    label = "a `Result` under another name: its errors would be served as successes",
+    note = "write the return type as `Result<T, E>`, or name the alias `Result` (`type Result<T> = std::result::Result<T, NoteError>;`)"
+)]
+pub trait ResultWrittenOut {}
+
+impl HiddenResultKind {
+    /// Fails to compile for every `T`, with the message above.
+    pub fn output_schema<T: ResultWrittenOut>(&self) -> Option<Map<String, Value>> {
         None
     }
 

@@ -43,9 +43,10 @@ fn dispatch(tool: &ToolFn) -> TokenStream {
         {
             #[allow(unused_imports)]
             use ::tool_core::__private::{
-                ViaIntoOutput as _, ViaNothing as _, ViaSerialize as _, ViaSerializeOnly as _,
+                ViaHiddenResult as _, ViaIntoOutput as _, ViaNothing as _, ViaSerialize as _,
+                ViaSerializeOnly as _,
             };
-            (&&&::tool_core::__private::Wrap::<#ok>::NEW).output_kind()
+            (&&&&::tool_core::__private::Wrap::<#ok>::NEW).output_kind()
         }
     }
 }
