@@ -33,6 +33,15 @@ pub fn tool(args: TokenStream, item: TokenStream) -> crate::error::Result<TokenS
     }
     let func = match syn::parse2::<syn::Item>(item)? {
         syn::Item::Fn(func) => func,
+        syn::Item::Verbatim(tokens) if syn::parse2::<syn::TraitItemFn>(tokens.clone()).is_ok() => {
+            let fn_token = syn::parse2::<syn::TraitItemFn>(tokens)?.sig.fn_token;
+            return Err(at(
+                &fn_token,
+                "`#[tool]` goes on a fn with a body, and a trait's fn declaration has none: \
+                 write the tool as a free fn, or as a method of an impl block marked \
+                 `#[toolkit]`",
+            ));
+        }
         other => {
             return Err(at(
                 &item_keyword_span(&other),
