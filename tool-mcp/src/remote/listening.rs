@@ -115,6 +115,37 @@ impl Heard {
     }
 }
 
+/// An answer to a POST or a GET, as the client gave it.
+type Answered<T, E> = Result<T, StreamableHttpError<E>>;
+
+impl<C: StreamableHttpClient + Sync> Listening<C> {
+    /// The answer `post` gives, noted if the message posted was `initialize`.
+    async fn posted(
+        &self,
+        initialize: bool,
+        post: impl Future<Output = Answered<StreamableHttpPostResponse, C::Error>>,
+    ) -> Answered<StreamableHttpPostResponse, C::Error> {
+        let answer = post.await;
+        if initialize {
+            self.note_initialized(&answer);
+        }
+        answer
+    }
+
+    /// The stream `get` opens, noted if it is the server's own.
+    async fn got(
+        &self,
+        the_stream: bool,
+        get: impl Future<Output = Answered<BoxStream<'static, Result<Sse, SseError>>, C::Error>>,
+    ) -> Answered<BoxStream<'static, Result<Sse, SseError>>, C::Error> {
+        let answer = get.await;
+        if the_stream {
+            self.note_stream();
+        }
+        answer
+    }
+}
+
 impl<C: StreamableHttpClient + Sync> StreamableHttpClient for Listening<C> {
     type Error = C::Error;
 
@@ -125,15 +156,10 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for Listening<C> {
         session_id: Option<Arc<str>>,
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
-    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
+    ) -> Answered<StreamableHttpPostResponse, Self::Error> {
         let initialize = is_initialize(&message);
-        let answer = (self.inner)
-            .post_message(uri, message, session_id, auth_header, custom_headers)
-            .await;
-        if initialize {
-            self.note_initialized(&answer);
-        }
-        answer
+        let post = (self.inner).post_message(uri, message, session_id, auth_header, custom_headers);
+        self.posted(initialize, post).await
     }
 
     async fn post_message_with_max_sse_event_size(
@@ -144,22 +170,17 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for Listening<C> {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
         max_sse_event_size: usize,
-    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
+    ) -> Answered<StreamableHttpPostResponse, Self::Error> {
         let initialize = is_initialize(&message);
-        let answer = (self.inner)
-            .post_message_with_max_sse_event_size(
-                uri,
-                message,
-                session_id,
-                auth_header,
-                custom_headers,
-                max_sse_event_size,
-            )
-            .await;
-        if initialize {
-            self.note_initialized(&answer);
-        }
-        answer
+        let post = (self.inner).post_message_with_max_sse_event_size(
+            uri,
+            message,
+            session_id,
+            auth_header,
+            custom_headers,
+            max_sse_event_size,
+        );
+        self.posted(initialize, post).await
     }
 
     async fn post_message_with_response_limits(
@@ -170,22 +191,17 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for Listening<C> {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
         limits: StreamableHttpResponseLimits,
-    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
+    ) -> Answered<StreamableHttpPostResponse, Self::Error> {
         let initialize = is_initialize(&message);
-        let answer = (self.inner)
-            .post_message_with_response_limits(
-                uri,
-                message,
-                session_id,
-                auth_header,
-                custom_headers,
-                limits,
-            )
-            .await;
-        if initialize {
-            self.note_initialized(&answer);
-        }
-        answer
+        let post = (self.inner).post_message_with_response_limits(
+            uri,
+            message,
+            session_id,
+            auth_header,
+            custom_headers,
+            limits,
+        );
+        self.posted(initialize, post).await
     }
 
     async fn delete_session(
@@ -194,7 +210,7 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for Listening<C> {
         session_id: Arc<str>,
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
-    ) -> Result<(), StreamableHttpError<Self::Error>> {
+    ) -> Answered<(), Self::Error> {
         (self.inner)
             .delete_session(uri, session_id, auth_header, custom_headers)
             .await
@@ -207,15 +223,11 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for Listening<C> {
         last_event_id: Option<String>,
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
-    ) -> Result<BoxStream<'static, Result<Sse, SseError>>, StreamableHttpError<Self::Error>> {
-        let stream = is_the_stream(&session_id, &last_event_id);
-        let answer = (self.inner)
-            .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
-            .await;
-        if stream {
-            self.note_stream();
-        }
-        answer
+    ) -> Answered<BoxStream<'static, Result<Sse, SseError>>, Self::Error> {
+        let the_stream = is_the_stream(&session_id, &last_event_id);
+        let get =
+            (self.inner).get_stream(uri, session_id, last_event_id, auth_header, custom_headers);
+        self.got(the_stream, get).await
     }
 
     async fn get_stream_with_max_sse_event_size(
@@ -226,21 +238,16 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for Listening<C> {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
         max_sse_event_size: usize,
-    ) -> Result<BoxStream<'static, Result<Sse, SseError>>, StreamableHttpError<Self::Error>> {
-        let stream = is_the_stream(&session_id, &last_event_id);
-        let answer = (self.inner)
-            .get_stream_with_max_sse_event_size(
-                uri,
-                session_id,
-                last_event_id,
-                auth_header,
-                custom_headers,
-                max_sse_event_size,
-            )
-            .await;
-        if stream {
-            self.note_stream();
-        }
-        answer
+    ) -> Answered<BoxStream<'static, Result<Sse, SseError>>, Self::Error> {
+        let the_stream = is_the_stream(&session_id, &last_event_id);
+        let get = (self.inner).get_stream_with_max_sse_event_size(
+            uri,
+            session_id,
+            last_event_id,
+            auth_header,
+            custom_headers,
+            max_sse_event_size,
+        );
+        self.got(the_stream, get).await
     }
 }
