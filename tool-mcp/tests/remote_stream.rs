@@ -12,7 +12,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 use tokio::sync::Notify;
-use tool_mcp::{RemoteToolkit, Revision};
+use tool_mcp::{RemoteAuth, RemoteToolkit, Revision};
 
 /// How long the server holds the stream's GET unanswered unless the tools are listed first:
 /// long enough that a client not waiting for the answer lists the tools while it is held, and
@@ -96,19 +96,38 @@ async fn open_stream(seen: &Seen, headers: &HeaderMap) -> Response {
         .into_response()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_tools_are_listed_once_the_server_s_stream_is_answered() {
+/// The order the server saw a connection in, made by `connect` to its URL.
+async fn order_seen<F>(connect: impl FnOnce(String) -> F) -> Vec<&'static str>
+where
+    F: Future<Output = Result<RemoteToolkit, tool_mcp::RemoteError>>,
+{
     let seen = Arc::new(Seen::default());
     let bound = serve(seen.clone()).await;
-    let remote = RemoteToolkit::connect_http_with(
-        "held",
-        &format!("http://{bound}/mcp"),
-        Revision::V2025_11_25,
-    )
-    .await
-    .unwrap();
+    let remote = connect(format!("http://{bound}/mcp")).await.unwrap();
     assert_eq!(remote.definitions().len(), 1);
-    let events = seen.events.lock().unwrap().clone();
+    seen.events.lock().unwrap().clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tools_are_listed_once_the_server_s_stream_is_answered() {
+    let events = order_seen(|url| async move {
+        RemoteToolkit::connect_http_with("held", &url, Revision::V2025_11_25).await
+    })
+    .await;
+    assert_eq!(
+        events,
+        ["stream answered", "tools/list"],
+        "the tools were listed before the server answered the stream's GET"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_a_token_too_the_tools_are_listed_once_the_stream_is_answered() {
+    let events = order_seen(|url| async move {
+        let auth = RemoteAuth::Bearer("a-token".to_owned());
+        RemoteToolkit::connect_http_authorized("held", &url, Revision::V2025_11_25, auth).await
+    })
+    .await;
     assert_eq!(
         events,
         ["stream answered", "tools/list"],
