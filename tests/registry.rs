@@ -37,6 +37,26 @@ async fn file_read(path: String) -> std::io::Result<String> {
 #[tool(name = "note_write")]
 async fn impostor() {}
 
+/// Checks a note, answering the check's own outcome as its output.
+#[tool]
+async fn note_check(id: u64) -> Result<Result<u64, String>, Refusal> {
+    Ok(if id == 0 {
+        Err("empty".to_owned())
+    } else {
+        Ok(id)
+    })
+}
+
+#[tokio::test]
+async fn a_result_written_inside_the_result_is_the_output_as_written() {
+    let registry = Registry::builder().tool(NoteCheck).build().unwrap();
+    let failed = call(&registry, "note_check", json!({"id": 0})).await;
+    assert!(!failed.is_refused(), "{}", failed.text());
+    assert_eq!(failed.text(), r#"{"Err":"empty"}"#);
+    let passed = call(&registry, "note_check", json!({"id": 3})).await;
+    assert_eq!(passed.text(), r#"{"Ok":3}"#);
+}
+
 async fn call(
     registry: &Registry,
     name: &str,

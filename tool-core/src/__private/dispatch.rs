@@ -103,7 +103,9 @@ impl IntoRefusalKind {
 // `&&&&Wrap<T>`: the first of these impls that applies wins. A `Result` comes first, since the
 // macro reads a fn as fallible from the words of its return type, and a `Result` it did not
 // see as one (an alias of another name) would otherwise be served as `{"Err": ..}`, a
-// success: that is a compile error. Then `IntoOutput` types (text, nothing, a hand-built
+// success: that is a compile error. (For the `T` of a `Result<T, E>` it did see, the macro
+// writes `&&&Wrap<T>` without this level's trait in scope: a `Result` written inside one is
+// the user's choice of output.) Then `IntoOutput` types (text, nothing, a hand-built
 // `Output`), then `Serialize + JsonSchema` (structured output), then `Serialize` alone, and a
 // fallback: the last two only make a compile error that names the return type, the first of
 // them saying which `JsonSchema` is missing, since a type that derives another version's
@@ -118,7 +120,7 @@ impl<T: ?Sized> Wrap<T> {
 }
 
 // `Copy` whatever `T` is, so that reaching `ViaNothing` (whose receiver is the `Wrap` itself,
-// three derefs below the `&&&Wrap` the macro writes) copies it instead of moving out of a
+// three or four derefs below the `&&&Wrap` or `&&&&Wrap` the macro writes) copies it instead of moving out of a
 // reference: otherwise a bad return type gets a second error, "cannot move out of a shared
 // reference", after the one that names it.
 impl<T: ?Sized> Clone for Wrap<T> {

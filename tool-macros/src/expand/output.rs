@@ -36,17 +36,30 @@ fn result_argument(ty: &syn::Type, index: usize) -> Option<&syn::Type> {
     crate::model::rules::type_argument(path.path.segments.last()?, index)
 }
 
+/// The kind that converts the output, picked by autoref. A return type the macro did not see
+/// as a `Result` goes through one level more, which refuses a `Result` under another name; the
+/// `T` of a `Result<T, E>` it did see does not, so a `Result` written there is an output.
 fn dispatch(tool: &ToolFn) -> TokenStream {
     let ok = ok_type(tool);
     let span = ok_span(tool);
+    let (hidden_result, wrap) = match tool.output.is_result {
+        false => (
+            quote_spanned!(span=> ViaHiddenResult as _,),
+            quote_spanned!(span=> &&&&::tool_core::__private::Wrap::<#ok>::NEW),
+        ),
+        true => (
+            quote!(),
+            quote_spanned!(span=> &&&::tool_core::__private::Wrap::<#ok>::NEW),
+        ),
+    };
     quote_spanned! {span=>
         {
             #[allow(unused_imports)]
             use ::tool_core::__private::{
-                ViaHiddenResult as _, ViaIntoOutput as _, ViaNothing as _, ViaSerialize as _,
+                #hidden_result ViaIntoOutput as _, ViaNothing as _, ViaSerialize as _,
                 ViaSerializeOnly as _,
             };
-            (&&&&::tool_core::__private::Wrap::<#ok>::NEW).output_kind()
+            (#wrap).output_kind()
         }
     }
 }
