@@ -52,7 +52,8 @@ impl Timeout {
 }
 
 /// What to write instead of a timeout that cannot be read: the plain fix where the mistake is
-/// a common one (a number in quotes without its unit, a fraction), else every way to write it.
+/// a common one (a number in quotes without its unit, a fraction of a unit that is a whole
+/// number of milliseconds), else every way to write it.
 fn misreading(value: &Lit) -> String {
     let text = match value {
         Lit::Str(text) => text.value(),
@@ -62,35 +63,60 @@ fn misreading(value: &Lit) -> String {
     let text = text.trim();
     let whole = |digits: &str| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
     if whole(text) && matches!(value, Lit::Str(_)) {
-        return format!(
-            "`\"{text}\"` has no unit: write `\"{text}ms\"` or `\"{text}s\"`, or `{text}` \
-             without quotes for milliseconds"
-        );
+        return match text.parse::<u64>() {
+            Ok(0) => "a timeout must be longer than zero".to_owned(),
+            Ok(number) if number.checked_mul(1_000).is_some() => format!(
+                "`\"{text}\"` has no unit: write `\"{text}ms\"` or `\"{text}s\"`, or `{text}` \
+                 without quotes for milliseconds"
+            ),
+            Ok(_) => format!(
+                "`\"{text}\"` has no unit: write `\"{text}ms\"`, or `{text}` without quotes"
+            ),
+            Err(_) => format!("unreadable timeout; {TIMEOUT_HELP}"),
+        };
     }
     let number_end = (text.find(|c: char| !c.is_ascii_digit() && c != '.')).unwrap_or(text.len());
     let (number, unit) = text.split_at(number_end);
-    let fraction = number.split_once('.').filter(|(left, right)| {
-        (whole(left) || left.is_empty()) && whole(right) && !right.contains('.')
-    });
-    let millis_per = match unit.trim() {
-        "" | "ms" => None,
-        "s" => Some(1_000.0),
-        "m" | "min" => Some(60_000.0),
-        "h" => Some(3_600_000.0),
+    let Some((left, right)) = number.split_once('.') else {
+        return format!("unreadable timeout; {TIMEOUT_HELP}");
+    };
+    if !(whole(left) || left.is_empty()) || !whole(right) {
+        return format!("unreadable timeout; {TIMEOUT_HELP}");
+    }
+    let millis_per: u128 = match unit.trim() {
+        "" | "ms" => {
+            return format!(
+                "a timeout is a whole number of milliseconds, or of the unit it is written \
+                 with; {TIMEOUT_HELP}"
+            );
+        }
+        "s" => 1_000,
+        "m" | "min" => 60_000,
+        "h" => 3_600_000,
         _ => return format!("unreadable timeout; {TIMEOUT_HELP}"),
     };
-    match (fraction, number.parse::<f64>()) {
-        (Some(_), Ok(amount)) => {
-            let millis = millis_per.map(|per| (amount * per).round());
-            match millis.filter(|millis| *millis >= 1.0 && *millis < 1e15) {
-                Some(millis) => {
-                    format!("a timeout is a whole number of its unit: write `\"{millis}ms\"`")
-                }
-                None => format!("a timeout is a whole number of its unit; {TIMEOUT_HELP}"),
-            }
-        }
-        _ => format!("unreadable timeout; {TIMEOUT_HELP}"),
+    match exact_millis(left, right, millis_per) {
+        Some(millis) => format!("a timeout is a whole number of its unit: write `\"{millis}ms\"`"),
+        None => format!(
+            "a timeout is a whole number of its unit, and this is no whole number of \
+             milliseconds either; {TIMEOUT_HELP}"
+        ),
     }
+}
+
+/// `left.right` of a unit of `millis_per` milliseconds, when that is a whole number of them
+/// above zero that fits a `u64`.
+fn exact_millis(left: &str, right: &str, millis_per: u128) -> Option<u64> {
+    let scale = 10u128.checked_pow(u32::try_from(right.len()).ok()?)?;
+    let left: u128 = if left.is_empty() {
+        0
+    } else {
+        left.parse().ok()?
+    };
+    let right: u128 = right.parse().ok()?;
+    let scaled = (left.checked_mul(scale)?.checked_add(right)?).checked_mul(millis_per)?;
+    let millis = (scaled % scale == 0).then_some(scaled / scale)?;
+    u64::try_from(millis).ok().filter(|millis| *millis > 0)
 }
 
 /// A duration written as a whole number and a unit (`250ms`, `5s`, `2m` or `2min`, `1h`), spaces
@@ -199,28 +225,72 @@ mod tests {
             "`\"5000\"` has no unit: write `\"5000ms\"` or `\"5000s\"`, or `5000` without \
              quotes for milliseconds"
         );
+        assert_eq!(
+            refused(syn::parse_quote!("0")),
+            "a timeout must be longer than zero"
+        );
+        // Each suggestion reads as a timeout when written as said.
+        assert_eq!(
+            refused(syn::parse_quote!("18446744073709552")),
+            "`\"18446744073709552\"` has no unit: write `\"18446744073709552ms\"`, or \
+             `18446744073709552` without quotes"
+        );
+        assert!(parse_duration("18446744073709552ms").is_some());
+        assert_eq!(
+            refused(syn::parse_quote!("99999999999999999999")),
+            format!("unreadable timeout; {TIMEOUT_HELP}")
+        );
         let fractions = [
             (syn::parse_quote!("1.5s"), "1500"),
             (syn::parse_quote!(" 0.25 s "), "250"),
             (syn::parse_quote!(".5m"), "30000"),
             (syn::parse_quote!("1.5h"), "5400000"),
+            (syn::parse_quote!("0.001s"), "1"),
+            (syn::parse_quote!("1.000s"), "1000"),
         ];
         for (lit, millis) in fractions {
             assert_eq!(
                 refused(lit),
                 format!("a timeout is a whole number of its unit: write `\"{millis}ms\"`")
             );
+            assert!(parse_duration(&format!("{millis}ms")).is_some());
+        }
+        for lit in [
+            syn::parse_quote!("0.0005s"),
+            syn::parse_quote!("1.0004s"),
+            syn::parse_quote!("0.000000000000000000000000000000000000000001s"),
+            syn::parse_quote!("99999999999999999999.5h"),
+        ] {
+            assert_eq!(
+                refused(lit),
+                format!(
+                    "a timeout is a whole number of its unit, and this is no whole number of \
+                     milliseconds either; {TIMEOUT_HELP}"
+                )
+            );
         }
         for lit in [
             syn::parse_quote!("1.5ms"),
             syn::parse_quote!(1.5),
             syn::parse_quote!("1.5"),
-            syn::parse_quote!("0.0001s"),
+            syn::parse_quote!(".5"),
         ] {
             assert_eq!(
                 refused(lit),
-                format!("a timeout is a whole number of its unit; {TIMEOUT_HELP}")
+                format!(
+                    "a timeout is a whole number of milliseconds, or of the unit it is written \
+                     with; {TIMEOUT_HELP}"
+                )
             );
+        }
+        for lit in [
+            syn::parse_quote!("1.s"),
+            syn::parse_quote!("1..5s"),
+            syn::parse_quote!("-1.5s"),
+            syn::parse_quote!("1 .5s"),
+            syn::parse_quote!("1.5parsecs"),
+        ] {
+            assert_eq!(refused(lit), format!("unreadable timeout; {TIMEOUT_HELP}"));
         }
     }
 }
