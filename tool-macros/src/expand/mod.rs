@@ -37,9 +37,9 @@ pub fn tool(args: TokenStream, item: TokenStream) -> crate::error::Result<TokenS
             let fn_token = syn::parse2::<syn::TraitItemFn>(tokens)?.sig.fn_token;
             return Err(at(
                 &fn_token,
-                "`#[tool]` goes on a fn with a body, and a trait's fn declaration has none: \
-                 write the tool as a free fn, or as a method of an impl block marked \
-                 `#[toolkit]`",
+                "`#[tool]` goes on a fn with a body, and this declaration (as a trait's fn is \
+                 declared) has none: write the tool as a free fn, or as a method of an impl \
+                 block marked `#[toolkit]`",
             ));
         }
         other => {
