@@ -18,14 +18,18 @@ pub(super) fn http_client() -> Result<reqwest::Client, reqwest::Error> {
         .build()
 }
 
-/// Follows `attempt` when it keeps the method and body and stays with the first URL's origin.
+/// Follows `attempt` when it keeps the method and body and stays with the first URL's origin,
+/// up to [`MAX_REDIRECTS`]; any other redirect is the answer.
 fn follow(attempt: Attempt<'_>) -> reqwest::redirect::Action {
     let keeps_body = matches!(attempt.status().as_u16(), 307 | 308);
     let same_origin =
         (attempt.previous().first()).is_some_and(|first| first.origin() == attempt.url().origin());
-    if keeps_body && same_origin && attempt.previous().len() <= MAX_REDIRECTS {
-        attempt.follow()
-    } else {
-        attempt.stop()
+    if !(keeps_body && same_origin) {
+        return attempt.stop();
     }
+    if attempt.previous().len() > MAX_REDIRECTS {
+        return attempt.error(format!("more than {MAX_REDIRECTS} redirects"));
+    }
+    tracing::debug!(to = %attempt.url(), "following a redirect of the MCP server");
+    attempt.follow()
 }

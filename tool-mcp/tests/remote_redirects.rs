@@ -1,0 +1,152 @@
+//! The redirects a remote toolkit's HTTP client follows: 307 and 308 to the same origin, which
+//! keep a POST's body, at most ten in a row; never one to another origin (which would be sent
+//! the session's id), nor a 301, 302 or 303 (which would turn the POST into a GET and lose its
+//! message).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+use tool_mcp::{RemoteToolkit, Revision};
+
+/// Requests each path of a server was sent, whatever their method.
+#[derive(Default)]
+struct Counts {
+    mcp: AtomicUsize,
+    looping: AtomicUsize,
+}
+
+/// A server without sessions whose `/mcp` lists one tool, and whose other paths redirect:
+/// `/kept` (307) and `/kept-308` to `/mcp`, `/moved` (302) to `/mcp`, `/loop` (307) to itself,
+/// `/away` (307) to `elsewhere`'s `/mcp`.
+async fn serve(counts: Arc<Counts>, elsewhere: Option<String>) -> String {
+    let redirect = |status: StatusCode, to: String| {
+        move || {
+            let to = to.clone();
+            async move { (status, [("location", to)]).into_response() }
+        }
+    };
+    let loop_counts = counts.clone();
+    let get_counts = counts.clone();
+    let elsewhere = elsewhere.unwrap_or_default();
+    let router = axum::Router::new()
+        .route(
+            "/mcp",
+            axum::routing::post(move |body: String| {
+                let counts = counts.clone();
+                async move {
+                    counts.mcp.fetch_add(1, Ordering::SeqCst);
+                    answer(&body)
+                }
+            })
+            // A followed 302 would arrive as a GET, its message lost.
+            .get(move || {
+                let counts = get_counts.clone();
+                async move {
+                    counts.mcp.fetch_add(1, Ordering::SeqCst);
+                    StatusCode::METHOD_NOT_ALLOWED
+                }
+            }),
+        )
+        .route(
+            "/kept",
+            axum::routing::post(redirect(StatusCode::TEMPORARY_REDIRECT, "/mcp".into())),
+        )
+        .route(
+            "/kept-308",
+            axum::routing::post(redirect(StatusCode::PERMANENT_REDIRECT, "/mcp".into())),
+        )
+        .route(
+            "/moved",
+            axum::routing::post(redirect(StatusCode::FOUND, "/mcp".into())),
+        )
+        .route(
+            "/away",
+            axum::routing::post(redirect(StatusCode::TEMPORARY_REDIRECT, elsewhere)),
+        )
+        .route(
+            "/loop",
+            axum::routing::post(move |_: HeaderMap| {
+                let counts = loop_counts.clone();
+                async move {
+                    counts.looping.fetch_add(1, Ordering::SeqCst);
+                    (StatusCode::TEMPORARY_REDIRECT, [("location", "/loop")]).into_response()
+                }
+            }),
+        );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let bound = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    format!("http://{bound}")
+}
+
+fn answer(body: &str) -> Response {
+    let message: Value = serde_json::from_str(body).unwrap_or_default();
+    let result = match message["method"].as_str() {
+        Some("initialize") => json!({
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "redirected", "version": "1"},
+        }),
+        Some("tools/list") => {
+            json!({"tools": [{"name": "only", "inputSchema": {"type": "object"}}]})
+        }
+        _ => return StatusCode::ACCEPTED.into_response(),
+    };
+    let answer = json!({"jsonrpc": "2.0", "id": message["id"], "result": result});
+    ([("content-type", "application/json")], answer.to_string()).into_response()
+}
+
+async fn connect(url: String) -> Result<RemoteToolkit, tool_mcp::RemoteError> {
+    RemoteToolkit::connect_http_with("redirected", &url, Revision::V2025_11_25).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_307_or_308_to_the_same_origin_is_followed_with_the_message() {
+    for path in ["/kept", "/kept-308"] {
+        let counts = Arc::new(Counts::default());
+        let server = serve(counts.clone(), None).await;
+        let remote = connect(format!("{server}{path}")).await.unwrap();
+        assert_eq!(remote.definitions().len(), 1, "{path}");
+        assert!(counts.mcp.load(Ordering::SeqCst) >= 2, "{path}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_302_is_not_followed() {
+    let counts = Arc::new(Counts::default());
+    let server = serve(counts.clone(), None).await;
+    assert!(connect(format!("{server}/moved")).await.is_err());
+    assert_eq!(counts.mcp.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_redirect_to_another_origin_is_not_followed() {
+    let elsewhere_counts = Arc::new(Counts::default());
+    let elsewhere = serve(elsewhere_counts.clone(), None).await;
+    let server = serve(
+        Arc::new(Counts::default()),
+        Some(format!("{elsewhere}/mcp")),
+    )
+    .await;
+    assert!(connect(format!("{server}/away")).await.is_err());
+    assert_eq!(elsewhere_counts.mcp.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redirects_stop_after_ten_in_a_row() {
+    let counts = Arc::new(Counts::default());
+    let server = serve(counts.clone(), None).await;
+    let refused = connect(format!("{server}/loop")).await.err().unwrap();
+    assert_eq!(
+        counts.looping.load(Ordering::SeqCst),
+        11,
+        "the first and ten more"
+    );
+    assert!(
+        refused.to_string().contains("error following redirect"),
+        "{refused}"
+    );
+}
