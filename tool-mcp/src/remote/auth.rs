@@ -164,6 +164,7 @@ mod flows {
 
     use super::AuthorizationCode;
     use crate::remote::error::RemoteError;
+    use crate::remote::http_client::http_client;
 
     fn failed(url: &str, error: impl std::fmt::Display) -> RemoteError {
         RemoteError::Authorize {
@@ -196,7 +197,8 @@ mod flows {
         let manager = oauth
             .into_authorization_manager()
             .ok_or_else(|| failed(url, "the flow ended unauthorized"))?;
-        Ok(AuthClient::new(reqwest::Client::default(), manager))
+        let client = http_client().map_err(|error| failed(url, error))?;
+        Ok(AuthClient::new(client, manager))
     }
 
     /// The authorization-code grant for `url`, for what `challenge` (a `WWW-Authenticate`
@@ -246,7 +248,8 @@ mod flows {
         let manager = oauth
             .into_authorization_manager()
             .ok_or("the flow ended unauthorized")?;
-        Ok(AuthClient::new(reqwest::Client::default(), manager))
+        let client = http_client().map_err(|error| error.to_string())?;
+        Ok(AuthClient::new(client, manager))
     }
 }
 

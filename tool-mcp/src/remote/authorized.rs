@@ -9,7 +9,7 @@ use super::auth::RemoteAuth;
 #[cfg(feature = "remote-oauth")]
 use super::auth::client_credentials;
 use super::error::RemoteError;
-use super::http_client::http_client;
+use super::http_client::http_client_for;
 use super::listening::{Heard, Listening};
 #[cfg(feature = "remote-oauth")]
 use super::step_up::{SteppingUp, Way};
@@ -22,13 +22,10 @@ pub(super) async fn transport(
     auth: &RemoteAuth,
 ) -> Result<(Transport, Heard), RemoteError> {
     let config = StreamableHttpClientTransportConfig::with_uri(url.to_owned());
+    let plain = http_client_for(name)?;
     match auth {
         RemoteAuth::Bearer(token) => {
-            let client = http_client().map_err(|error| RemoteError::Initialize {
-                server: name.to_owned(),
-                reason: format!("the HTTP client could not be made: {error}"),
-            })?;
-            let (client, heard) = Listening::new(client);
+            let (client, heard) = Listening::new(plain);
             let config = config.auth_header(token.clone());
             let transport = StreamableHttpClientTransport::with_client(client, config);
             Ok((Transport::Plain(transport), heard))
@@ -47,7 +44,8 @@ pub(super) async fn transport(
                 client_secret: client_secret.clone(),
                 scopes: scopes.clone(),
             };
-            let (client, heard) = Listening::new(SteppingUp::connected(url, way, client).await);
+            let connected = SteppingUp::connected(url, way, plain, client).await;
+            let (client, heard) = Listening::new(connected);
             let transport = StreamableHttpClientTransport::with_client(client, config);
             Ok((Transport::SteppingUp(transport), heard))
         }
@@ -55,7 +53,7 @@ pub(super) async fn transport(
         RemoteAuth::AuthorizationCode(code) => {
             // Authorized when the server first asks, for what it asks.
             let (client, heard) =
-                Listening::new(SteppingUp::new(url, Way::Code(code.clone()), None));
+                Listening::new(SteppingUp::new(url, Way::Code(code.clone()), plain, None));
             let transport = StreamableHttpClientTransport::with_client(client, config);
             Ok((Transport::SteppingUp(transport), heard))
         }

@@ -1,11 +1,12 @@
-//! The HTTP client a remote toolkit without OAuth sends its requests by, set as rmcp sets the
-//! one it makes for itself (and keeps private), so that watching it for the server's stream
-//! (`listening`) changes nothing else: no idle connection is kept, since one reused before the
-//! answer before it was read to its end stalls on delayed acknowledgements; and only 307 and
-//! 308 redirects to the same origin are followed, the ones that keep a POST's body and send
-//! the session's id to no other host.
+//! The HTTP client a remote toolkit sends its requests by, with a token or without, set as
+//! rmcp sets the one it makes for itself (and keeps private): no idle connection is kept, since
+//! one reused before the answer before it was read to its end stalls on delayed
+//! acknowledgements; and only 307 and 308 redirects to the same origin are followed, at most
+//! ten in a row, the ones that keep a POST's body and send the session's id to no other host.
 
 use reqwest::redirect::{Attempt, Policy};
+
+use super::error::RemoteError;
 
 /// How many redirects one request follows.
 const MAX_REDIRECTS: usize = 10;
@@ -16,6 +17,14 @@ pub(super) fn http_client() -> Result<reqwest::Client, reqwest::Error> {
         .pool_max_idle_per_host(0)
         .redirect(Policy::custom(follow))
         .build()
+}
+
+/// The client for connecting to the server `name`, or why that server cannot be reached.
+pub(super) fn http_client_for(name: &str) -> Result<reqwest::Client, RemoteError> {
+    http_client().map_err(|error| RemoteError::Initialize {
+        server: name.to_owned(),
+        reason: format!("the HTTP client could not be made: {error}"),
+    })
 }
 
 /// Follows `attempt` when it keeps the method and body and stays with the first URL's origin,

@@ -116,11 +116,7 @@ impl RemoteToolkit {
         // unless the host installed one already (then this does nothing).
         let _ = rustls::crypto::ring::default_provider().install_default();
         let name = name.into();
-        let client = http_client::http_client().map_err(|error| RemoteError::Initialize {
-            server: name.clone(),
-            reason: format!("the HTTP client could not be made: {error}"),
-        })?;
-        let (client, heard) = Listening::new(client);
+        let (client, heard) = Listening::new(http_client::http_client_for(&name)?);
         let config = StreamableHttpClientTransportConfig::with_uri(url.to_owned());
         let transport = StreamableHttpClientTransport::with_client(client, config);
         Self::join(name, transport, revision, Some(heard)).await

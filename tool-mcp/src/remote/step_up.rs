@@ -61,14 +61,20 @@ pub(super) struct SteppingUp {
 }
 
 impl SteppingUp {
-    /// A connection to `url` that gets its tokens by `way`, holding `client` if it has one.
-    pub(super) fn new(url: &str, way: Way, client: Option<AuthClient<reqwest::Client>>) -> Self {
+    /// A connection to `url` that gets its tokens by `way`, sending by `plain` until it has a
+    /// token, and holding `client` if it has one.
+    pub(super) fn new(
+        url: &str,
+        way: Way,
+        plain: reqwest::Client,
+        client: Option<AuthClient<reqwest::Client>>,
+    ) -> Self {
         let scopes = match &way {
             Way::Code(code) => code.scopes.clone(),
             Way::Credentials { scopes, .. } => scopes.clone(),
         };
         SteppingUp {
-            plain: reqwest::Client::default(),
+            plain,
             current: Arc::new(tokio::sync::RwLock::new(client)),
             granted: Arc::new(std::sync::Mutex::new(scopes)),
             url: url.into(),
@@ -82,9 +88,10 @@ impl SteppingUp {
     pub(super) async fn connected(
         url: &str,
         way: Way,
+        plain: reqwest::Client,
         client: AuthClient<reqwest::Client>,
     ) -> Self {
-        let connection = SteppingUp::new(url, way, None);
+        let connection = SteppingUp::new(url, way, plain, None);
         connection.note_expiry(&client).await;
         *connection.current.write().await = Some(client);
         connection
