@@ -1,5 +1,9 @@
 //! Why a remote server could not be used, and the variable naming servers to start.
 
+use std::error::Error as _;
+
+use rmcp::transport::streamable_http_client::StreamableHttpError;
+
 /// The variable that names remote servers to start: `cmd1 args :: cmd2 args`.
 #[cfg_attr(docsrs, doc(cfg(feature = "remote")))]
 pub const SERVERS_VARIABLE: &str = "TOOL_MCP_SERVERS";
@@ -47,4 +51,30 @@ pub enum RemoteError {
         /// What went wrong.
         reason: String,
     },
+}
+
+/// Why the MCP handshake failed, in words: a transport's failure with what the client was doing
+/// and each cause under it (a refused redirect says why), without the transport's type name.
+pub(super) fn initialize_reason(error: &rmcp::service::ClientInitializeError) -> String {
+    use rmcp::service::ClientInitializeError;
+    let ClientInitializeError::TransportError { error, context } = error else {
+        return error.to_string();
+    };
+    let mut reason = error.error.to_string();
+    // The HTTP client's error is held without being named its source: reached by its type.
+    let mut cause = match error
+        .error
+        .downcast_ref::<StreamableHttpError<reqwest::Error>>()
+    {
+        Some(StreamableHttpError::Client(client)) => client.source(),
+        _ => error.error.source(),
+    };
+    while let Some(under) = cause {
+        let said = under.to_string();
+        if !reason.contains(&said) {
+            reason = format!("{reason}: {said}");
+        }
+        cause = under.source();
+    }
+    format!("{reason} (when the client was to {context})")
 }

@@ -223,7 +223,7 @@ impl RemoteToolkit {
             .await
             .map_err(|error| RemoteError::Initialize {
                 server: name.clone(),
-                reason: error.to_string(),
+                reason: error::initialize_reason(&error),
             })?;
         if let Some(heard) = heard {
             heard.settled().await;

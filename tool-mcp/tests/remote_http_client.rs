@@ -1,7 +1,7 @@
-//! The redirects a remote toolkit's HTTP client follows: 307 and 308 to the same origin, which
-//! keep a POST's body, at most ten in a row; never one to another origin (which would be sent
-//! the session's id), nor a 301, 302 or 303 (which would turn the POST into a GET and lose its
-//! message).
+//! A remote toolkit's HTTP client: the redirects it follows (307 and 308 to the same origin,
+//! which keep a POST's body, at most ten in a row; never one to another origin, which would be
+//! sent the session's id, nor a 301, 302 or 303, which would turn the POST into a GET and lose
+//! its message), and what a connection that fails says.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -145,8 +145,26 @@ async fn redirects_stop_after_ten_in_a_row() {
         11,
         "the first and ten more"
     );
+    let said = refused.to_string();
+    assert!(said.contains("more than 10 redirects"), "{said}");
+    assert!(!said.contains("WorkerTransport"), "{said}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_is_not_there_is_named_with_why_in_plain_words() {
+    // A port just freed: nothing listens on it.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    drop(listener);
+    let refused = connect(format!("http://127.0.0.1:{port}/mcp"))
+        .await
+        .err()
+        .unwrap();
+    let said = refused.to_string();
     assert!(
-        refused.to_string().contains("error following redirect"),
-        "{refused}"
+        said.contains("the MCP server `redirected` did not initialize"),
+        "{said}"
     );
+    assert!(said.to_lowercase().contains("connection refused"), "{said}");
+    assert!(!said.contains("WorkerTransport"), "{said}");
 }
