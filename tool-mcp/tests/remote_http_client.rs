@@ -22,6 +22,14 @@ struct Counts {
 /// `/kept` (307) and `/kept-308` to `/mcp`, `/moved` (302) to `/mcp`, `/loop` (307) to itself,
 /// `/away` (307) to `elsewhere`'s `/mcp`.
 async fn serve(counts: Arc<Counts>, elsewhere: Option<String>) -> String {
+    serve_stoppably(counts, elsewhere).await.0
+}
+
+/// [`serve`], and the task serving, which stops the server when aborted.
+async fn serve_stoppably(
+    counts: Arc<Counts>,
+    elsewhere: Option<String>,
+) -> (String, tokio::task::JoinHandle<std::io::Result<()>>) {
     let redirect = |status: StatusCode, to: String| {
         move || {
             let to = to.clone();
@@ -78,8 +86,8 @@ async fn serve(counts: Arc<Counts>, elsewhere: Option<String>) -> String {
         );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let bound = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, router).await });
-    format!("http://{bound}")
+    let serving = tokio::spawn(async move { axum::serve(listener, router).await });
+    (format!("http://{bound}"), serving)
 }
 
 fn answer(body: &str) -> Response {
@@ -90,6 +98,7 @@ fn answer(body: &str) -> Response {
             "capabilities": {"tools": {}},
             "serverInfo": {"name": "redirected", "version": "1"},
         }),
+        Some("tools/call") => json!({"content": [{"type": "text", "text": "called"}]}),
         Some("tools/list") => {
             json!({"tools": [{"name": "only", "inputSchema": {"type": "object"}}]})
         }
@@ -167,4 +176,25 @@ async fn a_server_that_is_not_there_is_named_with_why_in_plain_words() {
     );
     assert!(said.to_lowercase().contains("connection refused"), "{said}");
     assert!(!said.contains("WorkerTransport"), "{said}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_to_a_server_gone_away_fails_saying_why_in_plain_words() {
+    let (server, serving) = serve_stoppably(Arc::new(Counts::default()), None).await;
+    let remote = connect(format!("{server}/mcp")).await.unwrap();
+    let registry = remote
+        .add_to(tool_core::Registry::builder())
+        .build()
+        .unwrap();
+    let call = || tool_core::ToolCall::new("1", "only", json!({}));
+    let context = tool_core::Context::default();
+    assert_eq!(registry.call(call(), &context).await.text(), "called");
+    serving.abort();
+    let _ = serving.await;
+    let failed = registry.call(call(), &context).await;
+    let said = failed.text();
+    assert!(failed.is_refused(), "{said}");
+    assert!(said.contains("did not answer"), "{said}");
+    assert!(said.to_lowercase().contains("connection refused"), "{said}");
+    assert!(!said.contains("Transport ["), "{said}");
 }

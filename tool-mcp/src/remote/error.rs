@@ -53,14 +53,33 @@ pub enum RemoteError {
     },
 }
 
-/// Why the MCP handshake failed, in words: a transport's failure with what the client was doing
-/// and each cause under it (a refused redirect says why), without the transport's type name.
+/// Why the MCP handshake failed, in words (see [`transport_words`]).
 pub(super) fn initialize_reason(error: &rmcp::service::ClientInitializeError) -> String {
     use rmcp::service::ClientInitializeError;
-    let ClientInitializeError::TransportError { error, context } = error else {
-        return error.to_string();
-    };
-    let mut reason = error.error.to_string();
+    match error {
+        ClientInitializeError::TransportError { error, context } => {
+            format!(
+                "{} (when the client was to {context})",
+                transport_words(error)
+            )
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Why a request to the server got no answer, in words (see [`transport_words`]).
+pub(super) fn service_reason(error: &rmcp::ServiceError) -> String {
+    match error {
+        rmcp::ServiceError::TransportSend(error) => transport_words(error),
+        other => other.to_string(),
+    }
+}
+
+/// A transport's failure with each cause under it (a refused redirect says why), without the
+/// transport's type name, which rmcp writes into its words and which tells a reader, a model
+/// among them, nothing it can act on.
+fn transport_words(error: &rmcp::transport::DynamicTransportError) -> String {
+    let mut words = error.error.to_string();
     // The HTTP client's error is held without being named its source: reached by its type.
     let mut cause = match error
         .error
@@ -71,10 +90,10 @@ pub(super) fn initialize_reason(error: &rmcp::service::ClientInitializeError) ->
     };
     while let Some(under) = cause {
         let said = under.to_string();
-        if !reason.contains(&said) {
-            reason = format!("{reason}: {said}");
+        if !words.contains(&said) {
+            words = format!("{words}: {said}");
         }
         cause = under.source();
     }
-    format!("{reason} (when the client was to {context})")
+    words
 }

@@ -384,7 +384,7 @@ async fn list(name: &str, client: &Client) -> Result<Vec<ToolDefinition>, Remote
     let tools = client
         .list_all_tools()
         .await
-        .map_err(|error| failed(error.to_string()))?;
+        .map_err(|error| failed(error::service_reason(&error)))?;
     tools
         .iter()
         .map(definition_of)
@@ -459,8 +459,9 @@ impl RemoteTool {
     ) -> Result<ServerResult, Refusal> {
         let unanswered = |error: rmcp::ServiceError| {
             Refusal::failed(format!(
-                "the MCP server `{}` did not answer: {error}",
-                self.link.server
+                "the MCP server `{}` did not answer: {}",
+                self.link.server,
+                error::service_reason(&error)
             ))
         };
         let peer = self.link.client.peer();
