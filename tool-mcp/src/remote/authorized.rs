@@ -1,6 +1,6 @@
-//! The HTTP transport of a remote toolkit that sends tokens: one the host gave, or one an OAuth
-//! flow gets, when connecting (client credentials) or when the server asks (the
-//! authorization-code grant, `step_up`).
+//! The HTTP transport of a remote toolkit, watched for the server's stream (`listening`):
+//! without a token, or sending one the host gave, or one an OAuth flow gets, when connecting
+//! (client credentials) or when the server asks (the authorization-code grant, `step_up`).
 
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -14,28 +14,26 @@ use super::listening::{Heard, Listening};
 #[cfg(feature = "remote-oauth")]
 use super::step_up::{SteppingUp, Way};
 
-/// The HTTP transport to the server `name` at `url` that sends the tokens `auth` gets, and
-/// where to wait for the server's stream.
+/// The HTTP transport to the server `name` at `url` that sends the tokens `auth` gets (none
+/// without it), and where to wait for the server's stream.
 pub(super) async fn transport(
     name: &str,
     url: &str,
-    auth: &RemoteAuth,
+    auth: Option<&RemoteAuth>,
 ) -> Result<(Transport, Heard), RemoteError> {
     let config = StreamableHttpClientTransportConfig::with_uri(url.to_owned());
     let plain = http_client_for(name)?;
     match auth {
-        RemoteAuth::Bearer(token) => {
-            let (client, heard) = Listening::new(plain);
-            let config = config.auth_header(token.clone());
-            let transport = StreamableHttpClientTransport::with_client(client, config);
-            Ok((Transport::Plain(transport), heard))
+        None => Ok(without_grant(plain, config)),
+        Some(RemoteAuth::Bearer(token)) => {
+            Ok(without_grant(plain, config.auth_header(token.clone())))
         }
         #[cfg(feature = "remote-oauth")]
-        RemoteAuth::ClientCredentials {
+        Some(RemoteAuth::ClientCredentials {
             client_id,
             client_secret,
             scopes,
-        } => {
+        }) => {
             // Got now, so that a connection that cannot have a token says so at once; got
             // again once it has expired.
             let client = client_credentials(url, client_id, client_secret, scopes).await?;
@@ -50,7 +48,7 @@ pub(super) async fn transport(
             Ok((Transport::SteppingUp(transport), heard))
         }
         #[cfg(feature = "remote-oauth")]
-        RemoteAuth::AuthorizationCode(code) => {
+        Some(RemoteAuth::AuthorizationCode(code)) => {
             // Authorized when the server first asks, for what it asks.
             let (client, heard) =
                 Listening::new(SteppingUp::new(url, Way::Code(code.clone()), plain, None));
@@ -60,7 +58,18 @@ pub(super) async fn transport(
     }
 }
 
-/// A transport carrying a token: one the host gave, or one an OAuth flow got (and refreshes).
+/// The transport that sends by `client` what `config` says, with no grant to run.
+fn without_grant(
+    client: reqwest::Client,
+    config: StreamableHttpClientTransportConfig,
+) -> (Transport, Heard) {
+    let (client, heard) = Listening::new(client);
+    let transport = StreamableHttpClientTransport::with_client(client, config);
+    (Transport::Plain(transport), heard)
+}
+
+/// A transport: plain (without a token, or with one the host gave), or carrying one an OAuth
+/// flow got (and refreshes).
 pub(super) enum Transport {
     Plain(StreamableHttpClientTransport<Listening<reqwest::Client>>),
     #[cfg(feature = "remote-oauth")]

@@ -42,8 +42,7 @@ use rmcp::model::{
     ClientConfig, ClientRequest, ServerResult,
 };
 use rmcp::service::{ClientServiceExt, PeerRequestOptions, RoleClient, RunningService};
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::transport::TokioChildProcess;
 use tool_core::call::{Arguments, BoxFuture};
 use tool_core::outcome::Output;
 use tool_core::registry::RegistryBuilder;
@@ -53,7 +52,6 @@ use tool_core::{Context, Refusal};
 type Client = RunningService<RoleClient, Forwarder>;
 
 use self::forward::{Forwarder, InFlight};
-use self::listening::Listening;
 
 /// The tools of one remote MCP server, as a toolkit.
 #[cfg_attr(docsrs, doc(cfg(feature = "remote")))]
@@ -112,14 +110,7 @@ impl RemoteToolkit {
         url: &str,
         revision: Revision,
     ) -> Result<Self, RemoteError> {
-        // The HTTP client refuses to start without a process-wide TLS provider; install ring's
-        // unless the host installed one already (then this does nothing).
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let name = name.into();
-        let (client, heard) = Listening::new(http_client::http_client_for(&name)?);
-        let config = StreamableHttpClientTransportConfig::with_uri(url.to_owned());
-        let transport = StreamableHttpClientTransport::with_client(client, config);
-        Self::join(name, transport, revision, Some(heard)).await
+        Self::over_http(name.into(), url, revision, None).await
     }
 
     /// [`RemoteToolkit::connect_http_with`] to a server that checks bearer tokens, sending
@@ -146,9 +137,21 @@ impl RemoteToolkit {
         revision: Revision,
         auth: RemoteAuth,
     ) -> Result<Self, RemoteError> {
+        Self::over_http(name.into(), url, revision, Some(&auth)).await
+    }
+
+    /// Speaks `revision` to the server `name` at `url` over streamable HTTP, sending the
+    /// tokens `auth` gets, if any.
+    async fn over_http(
+        name: String,
+        url: &str,
+        revision: Revision,
+        auth: Option<&RemoteAuth>,
+    ) -> Result<Self, RemoteError> {
+        // The HTTP client refuses to start without a process-wide TLS provider; install ring's
+        // unless the host installed one already (then this does nothing).
         let _ = rustls::crypto::ring::default_provider().install_default();
-        let name = name.into();
-        match authorized::transport(&name, url, &auth).await? {
+        match authorized::transport(&name, url, auth).await? {
             (authorized::Transport::Plain(transport), heard) => {
                 Self::join(name, transport, revision, Some(heard)).await
             }
