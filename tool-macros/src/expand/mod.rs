@@ -33,20 +33,24 @@ pub fn tool(args: TokenStream, item: TokenStream) -> crate::error::Result<TokenS
     }
     let func = match syn::parse2::<syn::Item>(item)? {
         syn::Item::Fn(func) => func,
-        syn::Item::Verbatim(tokens) if syn::parse2::<syn::TraitItemFn>(tokens.clone()).is_ok() => {
-            let fn_token = syn::parse2::<syn::TraitItemFn>(tokens)?.sig.fn_token;
-            return Err(at(
-                &fn_token,
-                "`#[tool]` goes on a fn with a body, and this declaration (as a trait's fn is \
-                 declared) has none: write the tool as a free fn, or as a method of an impl \
-                 block marked `#[toolkit]`",
-            ));
-        }
         other => {
-            return Err(at(
-                &item_keyword_span(&other),
-                "`#[tool]` goes on a fn, such as `#[tool] async fn note_write(text: String)`",
-            ));
+            // A fn declared without a body (as in a trait) reaches here as tokens.
+            let declared = match &other {
+                syn::Item::Verbatim(tokens) => syn::parse2::<syn::TraitItemFn>(tokens.clone()).ok(),
+                _ => None,
+            };
+            return Err(match declared {
+                Some(declared) => at(
+                    &declared.sig.fn_token,
+                    "`#[tool]` goes on a fn with a body, and this fn is declared without one \
+                     (as in a trait): write the tool as a free fn, or as a method of an impl \
+                     block marked `#[toolkit]`",
+                ),
+                None => at(
+                    &item_keyword_span(&other),
+                    "`#[tool]` goes on a fn, such as `#[tool] async fn note_write(text: String)`",
+                ),
+            });
         }
     };
     // Read what we can even when the options are wrong, so every error shows at once.
