@@ -98,7 +98,7 @@ fn misreading(value: &Lit) -> String {
     match exact_millis(left, right, millis_per) {
         Some(millis) => format!("a timeout is a whole number of its unit: write `\"{millis}ms\"`"),
         None => format!(
-            "a timeout is a whole number of its unit, and this is no whole number of \
+            "a timeout is a whole number of its unit, and this is not a whole number of \
              milliseconds either; {TIMEOUT_HELP}"
         ),
     }
@@ -264,7 +264,7 @@ mod tests {
             assert_eq!(
                 refused(lit),
                 format!(
-                    "a timeout is a whole number of its unit, and this is no whole number of \
+                    "a timeout is a whole number of its unit, and this is not a whole number of \
                      milliseconds either; {TIMEOUT_HELP}"
                 )
             );
