@@ -58,10 +58,7 @@ pub(super) fn initialize_reason(error: &rmcp::service::ClientInitializeError) ->
     use rmcp::service::ClientInitializeError;
     match error {
         ClientInitializeError::TransportError { error, context } => {
-            format!(
-                "{} (when the client was to {context})",
-                transport_words(error)
-            )
+            format!("{} (at rmcp's step `{context}`)", transport_words(error))
         }
         other => other.to_string(),
     }
