@@ -3,12 +3,14 @@
 //! sent the session's id, nor a 301, 302 or 303, which would turn the POST into a GET and lose
 //! its message), and what a connection that fails says.
 
+mod support;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
-use serde_json::{Value, json};
+use axum::response::IntoResponse;
+use serde_json::json;
 use tool_mcp::{RemoteToolkit, Revision};
 
 /// Requests each path of a server was sent, whatever their method.
@@ -46,7 +48,8 @@ async fn serve_stoppably(
                 let counts = counts.clone();
                 async move {
                     counts.mcp.fetch_add(1, Ordering::SeqCst);
-                    answer(&body)
+                    let (method, message) = support::scripted::read(&body);
+                    support::scripted::answer(method.as_deref(), &message, None)
                 }
             })
             // A followed 302 would arrive as a GET, its message lost.
@@ -88,24 +91,6 @@ async fn serve_stoppably(
     let bound = listener.local_addr().unwrap();
     let serving = tokio::spawn(async move { axum::serve(listener, router).await });
     (format!("http://{bound}"), serving)
-}
-
-fn answer(body: &str) -> Response {
-    let message: Value = serde_json::from_str(body).unwrap_or_default();
-    let result = match message["method"].as_str() {
-        Some("initialize") => json!({
-            "protocolVersion": "2025-11-25",
-            "capabilities": {"tools": {}},
-            "serverInfo": {"name": "redirected", "version": "1"},
-        }),
-        Some("tools/call") => json!({"content": [{"type": "text", "text": "called"}]}),
-        Some("tools/list") => {
-            json!({"tools": [{"name": "only", "inputSchema": {"type": "object"}}]})
-        }
-        _ => return StatusCode::ACCEPTED.into_response(),
-    };
-    let answer = json!({"jsonrpc": "2.0", "id": message["id"], "result": result});
-    ([("content-type", "application/json")], answer.to_string()).into_response()
 }
 
 async fn connect(url: String) -> Result<RemoteToolkit, tool_mcp::RemoteError> {

@@ -3,6 +3,8 @@
 //! list is told to a listener, and a server that takes any GET for a call's resumed stream
 //! (MCP's conformance suite's does) is not handed a call's answer on it.
 
+mod support;
+
 use std::convert::Infallible;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -10,7 +12,6 @@ use std::time::Duration;
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde_json::{Value, json};
 use tokio::sync::Notify;
 use tool_mcp::{RemoteAuth, RemoteToolkit, Revision};
 
@@ -57,29 +58,12 @@ async fn serve(seen: Arc<Seen>) -> std::net::SocketAddr {
 }
 
 fn answer_post(seen: &Seen, body: &str) -> Response {
-    let message: Value = serde_json::from_str(body).unwrap_or_default();
-    let result = match message["method"].as_str() {
-        Some("initialize") => json!({
-            "protocolVersion": "2025-11-25",
-            "capabilities": {"tools": {"listChanged": true}},
-            "serverInfo": {"name": "held", "version": "1"},
-        }),
-        Some("tools/list") => {
-            seen.note("tools/list");
-            seen.listed.notify_one();
-            json!({"tools": [{"name": "only", "inputSchema": {"type": "object"}}]})
-        }
-        _ => return StatusCode::ACCEPTED.into_response(),
-    };
-    let answer = json!({"jsonrpc": "2.0", "id": message["id"], "result": result});
-    (
-        [
-            ("content-type", "application/json"),
-            ("mcp-session-id", "one"),
-        ],
-        answer.to_string(),
-    )
-        .into_response()
+    let (method, message) = support::scripted::read(body);
+    if method.as_deref() == Some("tools/list") {
+        seen.note("tools/list");
+        seen.listed.notify_one();
+    }
+    support::scripted::answer(method.as_deref(), &message, Some("one"))
 }
 
 async fn open_stream(seen: &Seen, headers: &HeaderMap) -> Response {

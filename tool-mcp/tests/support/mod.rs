@@ -10,6 +10,7 @@ pub mod lines;
 pub mod nginx;
 pub mod oidc;
 pub mod process;
+pub mod scripted;
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
