@@ -914,6 +914,16 @@ async fn serving_beyond_this_machine_with_no_caller_check_is_warned_of() {
     );
 }
 
+/// The client-credentials grant of the client the test issuers know, `notes-agent`, for
+/// `notes:read`.
+fn notes_agent() -> tool_mcp::RemoteAuth {
+    tool_mcp::RemoteAuth::ClientCredentials {
+        client_id: "notes-agent".into(),
+        client_secret: "notes-agent-secret".into(),
+        scopes: vec!["notes:read".into()],
+    }
+}
+
 #[tokio::test]
 async fn a_remote_toolkit_gets_a_new_client_credentials_token_before_its_token_expires() {
     let key = SigningKey::new("k1");
@@ -957,11 +967,7 @@ async fn a_remote_toolkit_gets_a_new_client_credentials_token_before_its_token_e
         "notes",
         &resource,
         tool_mcp::Revision::V2026_07_28,
-        tool_mcp::RemoteAuth::ClientCredentials {
-            client_id: "notes-agent".into(),
-            client_secret: "notes-agent-secret".into(),
-            scopes: vec!["notes:read".into()],
-        },
+        notes_agent(),
     )
     .await
     .unwrap_or_else(|error| panic!("the toolkit could not connect: {error}"));
@@ -1037,11 +1043,7 @@ async fn a_remote_toolkit_with_oauth_follows_no_redirect_to_another_host() {
         "notes",
         &resource,
         tool_mcp::Revision::V2025_11_25,
-        tool_mcp::RemoteAuth::ClientCredentials {
-            client_id: "notes-agent".into(),
-            client_secret: "notes-agent-secret".into(),
-            scopes: vec!["notes:read".into()],
-        },
+        notes_agent(),
     )
     .await;
     assert!(connected.is_err(), "the redirect was followed to a server");
@@ -1154,11 +1156,7 @@ async fn tokens_of_a_real_authorization_server_are_taken_and_the_python_sdk_find
         "notes",
         &resource,
         tool_mcp::Revision::V2026_07_28,
-        tool_mcp::RemoteAuth::ClientCredentials {
-            client_id: "notes-agent".into(),
-            client_secret: "notes-agent-secret".into(),
-            scopes: vec!["notes:read".into()],
-        },
+        notes_agent(),
     )
     .await
     .unwrap_or_else(|error| panic!("the remote toolkit could not connect: {error}"));
