@@ -641,3 +641,39 @@ async fn a_fault_only_serde_finds_inside_an_enum_s_variant_is_found_at_its_path(
         assert_eq!(faults(&refused), [fault(at, "a note may not be bad")]);
     }
 }
+
+/// A type of the user's own named `Context`, which a tool takes by value as an argument.
+mod own {
+    /// What the caller knows of the note.
+    #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+    pub struct Context {
+        /// The note's topic.
+        pub topic: String,
+    }
+}
+
+/// Files a note under its topic.
+#[tool]
+async fn note_file(
+    /// Which note.
+    id: u64,
+    /// What the caller knows of it.
+    context: own::Context,
+    ctx: &Context,
+) -> String {
+    let _ = ctx;
+    format!("{id} under {}", context.topic)
+}
+
+#[tokio::test]
+async fn a_type_of_one_s_own_named_context_is_an_argument_when_taken_by_value() {
+    let registry = Registry::builder().tool(NoteFile).build().unwrap();
+    let schema = &registry.definitions()[0].input_schema;
+    assert_eq!(schema["required"], json!(["id", "context"]), "{schema:?}");
+    let filed = outcome(
+        &registry,
+        "note_file",
+        json!({"id": 3, "context": {"topic": "rust"}}),
+    );
+    assert_eq!(filed.await.unwrap(), json!("3 under rust"));
+}

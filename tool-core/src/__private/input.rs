@@ -102,3 +102,20 @@ pub trait Parameter: DeserializeOwned + schemars::JsonSchema {}
 // one per missing trait, and without rustc's list of other types that implement each.
 #[diagnostic::do_not_recommend]
 impl<T: DeserializeOwned + schemars::JsonSchema> Parameter for T {}
+
+/// [`Parameter`], as the generated code asks it of a parameter taken by value whose type is
+/// named `Context`: the same types hold it, and one that does not is most likely tool-core's
+/// [`Context`](crate::Context) with its `&` left out, which the error says. The macro cannot
+/// tell that `Context` from a type of the user's own of that name, which is an argument like
+/// any other.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool parameter: a tool borrows the call's context; write `ctx: &Context`",
+    label = "the context taken by value",
+    note = "the context is injected, not read from the call: only `&Context` is",
+    note = "a type of your own named `Context` is an argument like any other: derive `serde::Deserialize` and `schemars::JsonSchema` on it"
+)]
+pub trait ContextParameter: Parameter {}
+
+// Not recommended, for one error as with `Parameter`.
+#[diagnostic::do_not_recommend]
+impl<T: Parameter> ContextParameter for T {}

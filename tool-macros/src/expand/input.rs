@@ -6,7 +6,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
-use crate::model::ToolFn;
+use crate::model::{ToolFn, last_segment_is};
 
 /// The input type: the user's `#[input]` struct, or a struct generated from the parameters;
 /// its definition, its name, and the expression for its `InputOps`.
@@ -52,6 +52,19 @@ pub fn input_type(tool: &ToolFn) -> (TokenStream, TokenStream, TokenStream) {
         .filter(|(_, generic)| generic.is_some())
         .map(|(param, _)| &param.ty)
         .collect();
+    // A parameter taken by value whose type is named `Context` is held to `ContextParameter`,
+    // the same bound under an error that says to borrow tool-core's `Context`.
+    let checks: Vec<TokenStream> = tool
+        .fields()
+        .zip(&generic)
+        .filter_map(|(param, generic)| {
+            let generic = generic.as_ref()?;
+            Some(match last_segment_is(&param.ty, "Context") {
+                true => quote!(#generic: ::tool_core::__private::ContextParameter),
+                false => quote!(#generic: ::tool_core::__private::Parameter),
+            })
+        })
+        .collect();
     let bound = generics
         .iter()
         .map(|generic| format!("{generic}: ::tool_core::__private::Parameter"))
@@ -88,7 +101,7 @@ pub fn input_type(tool: &ToolFn) -> (TokenStream, TokenStream, TokenStream) {
 
         type __ToolInput = __ToolInputOf<#(#generic_types),*>;
 
-        const fn __input_ops<#(#generics: ::tool_core::__private::Parameter),*>()
+        const fn __input_ops<#(#checks),*>()
             -> ::tool_core::__private::InputOps<__ToolInputOf<#(#generics),*>>
         {
             ::tool_core::__private::generated_input_ops::<__ToolInputOf<#(#generics),*>>()
