@@ -950,3 +950,39 @@ async fn a_name_serde_takes_that_the_schema_does_not_show_is_refused_at_every_de
         ]
     );
 }
+
+/// Moves a counter.
+#[tool]
+async fn counter_move(
+    /// How far.
+    by: i64,
+) -> i64 {
+    by
+}
+
+#[tokio::test]
+async fn an_integer_in_digits_below_the_least_i64_is_not_told_it_was_written_with_a_fraction() {
+    let registry = Registry::builder().tool(CounterMove).build().unwrap();
+    // serde_json reads these digits as the double at the least i64, as it reads `-9.2e18`-like
+    // numbers written with an exponent: the fault says both.
+    let call = |text: &'static str| {
+        let call = ToolCall::new("1", "counter_move", Arguments::from_text(text));
+        let registry = &registry;
+        async move {
+            let outcome = registry.call(call, &Context::default()).await.outcome;
+            outcome.map(|output| output.as_text().into_owned())
+        }
+    };
+    let refused = call(r#"{"by": -9223372036854775809}"#).await.unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [fault(
+            "by",
+            "expected i64, received -9.223372036854776e+18, which, written in digits, is below the \
+             least i64, and, written with a fraction or an exponent, may not be the integer meant \
+             past 2^52: write an integer in range in digits alone"
+        )]
+    );
+    let moved = call(r#"{"by": -9223372036854775808}"#).await;
+    assert_eq!(moved.as_deref(), Ok("-9223372036854775808"));
+}

@@ -97,13 +97,24 @@ pub(super) const PAST_EXACT: &str = ", which, written with a fraction or an expo
                                      be the integer meant past 2^52: write the integer in \
                                      digits alone";
 
+/// What a fault adds for the double at the least `i64`, where that is the least the range
+/// takes: serde_json reads an integer below it, written in digits, as a double, and a few
+/// such round to it.
+pub(super) const AT_I64_MIN: &str = ", which, written in digits, is below the least i64, and, \
+                                     written with a fraction or an exponent, may not be the \
+                                     integer meant past 2^52: write an integer in range in \
+                                     digits alone";
+
 /// What a fault adds for `number`, which no integer in `min..=max` is: that it is out of
 /// range, or, for a whole double past 2^52 that would be within it, that written with a
 /// fraction or an exponent it may not be the integer meant (the tree cannot tell how a
-/// number so large was written).
+/// number so large was written), or at the least `i64`, that it may also be an integer
+/// below it.
 #[cold]
 pub(super) fn past_exact(number: &serde_json::Number, (min, max): (i128, i128)) -> &'static str {
+    const LEAST: f64 = i64::MIN as f64;
     match number.as_f64() {
+        Some(LEAST) if number.is_f64() && min == i128::from(i64::MIN) => AT_I64_MIN,
         // The range is never wider than 64 bits, so `as` (which saturates) keeps it apart.
         Some(n)
             if number.is_f64()
@@ -235,6 +246,24 @@ mod tests {
             let said = past_exact(&number(beyond), u64_range);
             assert_eq!(said, ", which is out of range", "{beyond}");
         }
+        // Digits just below the least i64 read as the double at it, as one written so does.
+        let i64_range = (i64::MIN.into(), i64::MAX.into());
+        for at_least in [
+            "-9223372036854775809",
+            "-9223372036854775808.0",
+            "-9.223372036854775808e18",
+        ] {
+            assert_eq!(
+                past_exact(&number(at_least), i64_range),
+                AT_I64_MIN,
+                "{at_least}"
+            );
+        }
+        assert_eq!(
+            past_exact(&number("-9.3e18"), i64_range),
+            ", which is out of range"
+        );
+        assert_eq!(past_exact(&number("-9.2e18"), i64_range), PAST_EXACT);
     }
 
     #[test]
