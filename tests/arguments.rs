@@ -529,22 +529,12 @@ async fn marks_set(
 
 #[tokio::test]
 async fn a_key_only_serde_refuses_is_found_at_its_own_path() {
-    // The schema takes any key (schemars describes an enum whose variants have docs as a map
-    // of any key); serde refuses the key itself, which the fault names.
-    let registry = (Registry::builder().tool(NotesKeep).tool(MarksSet))
-        .build()
-        .unwrap();
-    for (tool, arguments, expected) in [
+    // The schema takes any key of a `char`, and of a map of any value by a documented enum
+    // (whose keys are not advertised: a field of any value needs `allow_any`); serde refuses
+    // the key itself, which the fault names.
+    let registry = Registry::builder().tool(MarksSet).build().unwrap();
+    for (arguments, expected) in [
         (
-            "notes_keep",
-            json!({"by_person": {}, "by_level": {"High": "fine", "Middle": "fine"}}),
-            fault(
-                "by_level.Middle",
-                "unknown variant `Middle`, expected `Low` or `High`",
-            ),
-        ),
-        (
-            "marks_set",
             json!({"by_letter": {"a": 1, "ab": 2}, "loose": {}}),
             fault(
                 "by_letter.ab",
@@ -552,7 +542,6 @@ async fn a_key_only_serde_refuses_is_found_at_its_own_path() {
             ),
         ),
         (
-            "marks_set",
             json!({"by_letter": {}, "loose": {"Low": [1], "Top": null}}),
             fault(
                 "loose.Top",
@@ -560,7 +549,6 @@ async fn a_key_only_serde_refuses_is_found_at_its_own_path() {
             ),
         ),
         (
-            "marks_set",
             json!({"by_letter": {}, "loose": {"Low": {"x": {"High": 1}}, "[a.b]": 1}}),
             fault(
                 "loose[\"[a.b]\"]",
@@ -568,18 +556,64 @@ async fn a_key_only_serde_refuses_is_found_at_its_own_path() {
             ),
         ),
     ] {
-        let refused = outcome(&registry, tool, arguments.clone()).await;
+        let refused = outcome(&registry, "marks_set", arguments.clone()).await;
         assert_eq!(faults(&refused.unwrap_err()), [expected], "{arguments}");
     }
-    // A key serde_json refuses before any key is seen (text for a `bool`) is at the map, even
-    // right after a unit variant's name, which is no key of the map.
+    let loose = &registry.definitions()[0].input_schema["properties"]["loose"];
+    assert_eq!(loose["additionalProperties"], json!(true), "{loose}");
+}
+
+#[tokio::test]
+async fn the_keys_of_a_map_keyed_by_a_documented_enum_or_a_bool_are_advertised_and_each_held() {
+    // schemars describes both as maps of any key; the type, asked, names the keys it takes.
+    let registry = (Registry::builder().tool(NotesKeep).tool(MarksSet))
+        .build()
+        .unwrap();
+    let definitions = registry.definitions();
+    let properties = |tool: usize, field: &str| {
+        let map = &definitions[tool].input_schema["properties"][field];
+        assert_eq!(map["additionalProperties"], json!(false), "{map}");
+        let names: Vec<&String> = map["properties"].as_object().unwrap().keys().collect();
+        names
+    };
+    assert_eq!(properties(0, "by_level"), ["Low", "High"]);
+    assert_eq!(properties(1, "switched"), ["true", "false"]);
+    // A newtype of text and a `char` take keys no list names.
+    let keys = &definitions[0].input_schema["properties"]["by_person"];
+    assert!(keys["additionalProperties"].is_object(), "{keys}");
+    let keys = &definitions[1].input_schema["properties"]["by_letter"];
+    assert!(keys["additionalProperties"].is_object(), "{keys}");
+    // Every key refused in one call, each at its own path, where serde told one a call (a
+    // `bool`'s at the map, in serde_json's words for the key less its first letter).
     let arguments =
-        json!({"by_letter": {}, "loose": {}, "switched": {"true": "Low", "yes": "High"}});
-    let refused = outcome(&registry, "marks_set", arguments)
-        .await
-        .unwrap_err();
-    let at: Vec<String> = faults(&refused).into_iter().map(|(at, _)| at).collect();
-    assert_eq!(at, ["switched"]);
+        json!({"by_person": {}, "by_level": {"High": "fine", "Middle": "fine", "Top": "fine"}});
+    let refused = outcome(&registry, "notes_keep", arguments).await;
+    assert_eq!(
+        faults(&refused.unwrap_err()),
+        [
+            fault("by_level.Middle", "unknown field"),
+            fault("by_level.Top", "unknown field"),
+        ]
+    );
+    let arguments = json!({"by_letter": {}, "loose": {}, "switched": {"true": "Low", "yes": "High", "no": "Low"}});
+    let refused = outcome(&registry, "marks_set", arguments).await;
+    assert_eq!(
+        faults(&refused.unwrap_err()),
+        [
+            fault("switched.yes", "unknown field"),
+            fault("switched.no", "unknown field"),
+        ]
+    );
+    let arguments = json!({
+        "by_letter": {"a": 1},
+        "loose": {"High": [1]},
+        "switched": {"true": "Low", "false": "High"},
+    });
+    let taken = outcome(&registry, "marks_set", arguments).await;
+    assert_eq!(
+        taken.as_deref(),
+        Ok(r#"{'a': 1} 1 Some({false: High, true: Low})"#)
+    );
 }
 
 /// Reads a note, trusting the schema never to send `null` for it.
@@ -676,4 +710,37 @@ async fn a_type_of_one_s_own_named_context_is_an_argument_when_taken_by_value() 
         json!({"id": 3, "context": {"topic": "rust"}}),
     );
     assert_eq!(filed.await.unwrap(), json!("3 under rust"));
+}
+
+/// A shelf, its name read in any case: a key type of its own that names its keys and takes
+/// more.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, schemars::JsonSchema)]
+struct Shelf(String);
+
+impl<'de> serde::Deserialize<'de> for Shelf {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Shelf, D::Error> {
+        let text = String::deserialize(de)?;
+        match text.to_lowercase().as_str() {
+            name @ ("top" | "bottom") => Ok(Shelf(name.to_owned())),
+            _ => Err(serde::de::Error::unknown_variant(&text, &["top", "bottom"])),
+        }
+    }
+}
+
+/// Stocks shelves.
+#[tool]
+async fn shelves_stock(
+    /// How many on each shelf.
+    counts: std::collections::BTreeMap<Shelf, u8>,
+) -> String {
+    format!("{counts:?}")
+}
+
+#[tokio::test]
+async fn a_key_type_that_takes_more_than_it_names_keeps_the_schema_of_any_key() {
+    let registry = Registry::builder().tool(ShelvesStock).build().unwrap();
+    let counts = &registry.definitions()[0].input_schema["properties"]["counts"];
+    assert!(counts["additionalProperties"].is_object(), "{counts}");
+    let stocked = outcome(&registry, "shelves_stock", json!({"counts": {"TOP": 1}})).await;
+    assert_eq!(stocked.as_deref(), Ok(r#"{Shelf("top"): 1}"#));
 }

@@ -48,20 +48,20 @@ fn first(count: usize, mut refused: impl FnMut(usize) -> bool) -> Option<usize> 
     (low < count).then_some(low)
 }
 
-/// Where each of `maps`, objects inside `schema`, sits in it, as a JSON Pointer, with its
-/// range.
-pub(super) fn located(
+/// Where each of `maps`, objects inside `schema`, sits in it, as a JSON Pointer, with what
+/// was found of it (its range, its names).
+pub(super) fn located<T: Clone>(
     schema: &Map<String, Value>,
-    maps: &[(&Map<String, Value>, KeyRange)],
-) -> Vec<(String, KeyRange)> {
-    fn walk(
+    maps: &[(&Map<String, Value>, T)],
+) -> Vec<(String, T)> {
+    fn walk<T: Clone>(
         object: &Map<String, Value>,
         at: &mut String,
-        maps: &[(&Map<String, Value>, KeyRange)],
-        found: &mut Vec<(String, KeyRange)>,
+        maps: &[(&Map<String, Value>, T)],
+        found: &mut Vec<(String, T)>,
     ) {
-        if let Some((_, range)) = maps.iter().find(|(map, _)| std::ptr::eq(*map, object)) {
-            found.push((at.clone(), *range));
+        if let Some((_, found_here)) = maps.iter().find(|(map, _)| std::ptr::eq(*map, object)) {
+            found.push((at.clone(), found_here.clone()));
         }
         for (key, value) in object {
             let length = at.len();
@@ -71,11 +71,11 @@ pub(super) fn located(
             at.truncate(length);
         }
     }
-    fn within(
+    fn within<T: Clone>(
         value: &Value,
         at: &mut String,
-        maps: &[(&Map<String, Value>, KeyRange)],
-        found: &mut Vec<(String, KeyRange)>,
+        maps: &[(&Map<String, Value>, T)],
+        found: &mut Vec<(String, T)>,
     ) {
         match value {
             Value::Object(object) => walk(object, at, maps, found),

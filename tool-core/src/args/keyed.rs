@@ -33,6 +33,10 @@
 //! after the map. A field the map cannot be read without (an item of a tuple, a field a
 //! flattened struct misses before it reads its map) leaves the map refused, naming the field.
 //!
+//! The maps its schema says take any key (`named_keys.rs`) are asked in a pass of their own
+//! (`keyed/names.rs`), along the same ways and within the same work, which of the keys they
+//! take; such a map is never refused.
+//!
 //! A type that refers to itself is followed round once more on each way: whether a way passes
 //! through a buffer only grows along it, so a second round shows all a cycle can add. Only
 //! parts of the schema that lead to such a map are walked, and the work is bounded: a map on a
@@ -45,15 +49,12 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use super::guard::Findings;
+use super::Read;
 use super::leads::{Leads, reachable};
-use super::least::{
-    MAX_LEAST_DEPTH, NIL_UUID, least, least_fields, least_key, refused_value, size,
-};
-use super::path::{Path, leave_out, within};
-use super::plan::Plan;
+use super::least::{MAX_LEAST_DEPTH, NIL_UUID, least, least_fields, least_key, refused_value};
+use super::named_keys::is_open;
+use super::path::{Path, within};
 use super::unknown_variant::variants;
-use super::{Read, without_position};
 use crate::schema::integer_keys::{KeyRange, keys_integers};
 use crate::schema::keywords::{only_solid_branch, repeats_earlier};
 use crate::schema::walk::{Lookup, Root};
@@ -126,10 +127,13 @@ fn unasked_at(at: &str, error: &str) -> String {
     )
 }
 
+/// The keys a map of any key by its schema takes, where its type takes only those.
+type Names = Vec<String>;
+
 /// A map keyed by numbers its type is not seen reading a key of: its path, and what to do.
 type Unread = (String, String);
 
-/// What asking a type about its maps keyed by numbers found.
+/// What asking a type about its maps keyed by numbers, and its maps of any key, found.
 #[derive(Default)]
 pub(super) struct Asked {
     /// The maps its type is not seen reading a key of: each one's path and what to do.
@@ -137,11 +141,28 @@ pub(super) struct Asked {
     /// The maps whose keys it reads from a call, each by its JSON Pointer in the schema
     /// asked about, with the integers its key type takes.
     pub(super) ranges: Vec<(String, KeyRange)>,
+    /// The maps of any key by their schema whose type takes only the keys named
+    /// (`named_keys.rs`), each by its JSON Pointer, with the names.
+    pub(super) named: Vec<(String, Vec<String>)>,
 }
 
-/// Asks the type `read` reads about the maps keyed by numbers in `schema`, its schema.
+/// Asks the type `read` reads about the maps keyed by numbers in `schema`, its schema, and
+/// about its maps of any key.
 pub(super) fn ask(schema: &Map<String, Value>, read: &mut Read<'_>) -> Asked {
     let root = Root::new(schema);
+    let (asked, work) = ask_keyed(schema, root, read);
+    Asked {
+        named: ask_names(schema, root, read, work),
+        ..asked
+    }
+}
+
+/// Asks about the maps keyed by numbers: what it found, and the work it took.
+fn ask_keyed<'s>(
+    schema: &'s Map<String, Value>,
+    root: Root<'s>,
+    read: &mut Read<'_>,
+) -> (Asked, usize) {
     let mut keyed = Vec::new();
     reachable(
         is_keyed,
@@ -152,23 +173,13 @@ pub(super) fn ask(schema: &Map<String, Value>, read: &mut Read<'_>) -> Asked {
         &mut keyed,
     );
     if keyed.is_empty() {
-        return Asked::default();
+        return (Asked::default(), 0);
     }
     let leads = Leads::new(schema, is_keyed);
-    let mut asker = Asker {
-        root,
-        read,
-        leads: &leads,
-        way: Vec::new(),
-        references: Vec::new(),
-        work: 0,
-        range_work: 0,
-        exhausted: false,
-        answers: Vec::new(),
-        unasked: Vec::new(),
-    };
+    let mut asker = Asker::new(root, read, &leads, false, 0);
     asker.object(schema);
     let (answers, unasked, exhausted) = (asker.answers, asker.unasked, asker.exhausted);
+    let work = asker.work;
     // One fault a map: the first way it is not seen read on, else where it first sits.
     let mut asked = Asked::default();
     let mut ranges = Vec::new();
@@ -190,7 +201,7 @@ pub(super) fn ask(schema: &Map<String, Value>, read: &mut Read<'_>) -> Asked {
         }
     }
     asked.ranges = super::key_ranges::located(schema, &ranges);
-    asked
+    (asked, work)
 }
 
 /// Whether `map` describes a map keyed by numbers.
@@ -216,6 +227,8 @@ struct Asker<'s, 'r, 'x, 'l> {
     root: Root<'s>,
     read: &'r mut Read<'x>,
     leads: &'l Leads<'s>,
+    /// Whether the maps asked about are those of any key (else those keyed by numbers).
+    open: bool,
     /// The way from the arguments to the schema looked at: each schema passed, and the step
     /// taken out of it.
     way: Vec<(&'s Map<String, Value>, Step<'s>)>,
@@ -230,8 +243,11 @@ struct Asker<'s, 'r, 'x, 'l> {
     exhausted: bool,
     /// Each map keyed by numbers asked about, once for each way to it.
     answers: Vec<Answer<'s>>,
-    /// The maps keyed by numbers on a way not asked.
+    /// The maps asked about on a way not asked.
     unasked: Vec<&'s Map<String, Value>>,
+    /// Each map of any key asked about, once for each way to it, with the names its type
+    /// takes, if it takes only those.
+    named: Vec<(&'s Map<String, Value>, Option<Names>)>,
 }
 
 /// A map keyed by numbers asked about on one way, and what is wrong if its key is not seen
@@ -242,26 +258,38 @@ struct Answer<'s> {
     range: Option<KeyRange>,
 }
 
-/// What one read of the least arguments showed.
-struct Seen {
-    /// Where it failed and serde's message, if it did.
-    failed: Option<(String, String)>,
-    /// Whether it read the key asked about as an integer.
-    as_integer: bool,
-    /// The fields off the way left out, the type having refused a value in each, and the
-    /// arguments read again.
-    left_out: Vec<LeftOut>,
-}
+impl<'s, 'r, 'x, 'l> Asker<'s, 'r, 'x, 'l> {
+    fn new(
+        root: Root<'s>,
+        read: &'r mut Read<'x>,
+        leads: &'l Leads<'s>,
+        open: bool,
+        work: usize,
+    ) -> Self {
+        Asker {
+            root,
+            read,
+            leads,
+            open,
+            way: Vec::new(),
+            references: Vec::new(),
+            work,
+            range_work: 0,
+            exhausted: false,
+            answers: Vec::new(),
+            unasked: Vec::new(),
+            named: Vec::new(),
+        }
+    }
 
-/// A field the asking left out: where it sat, its name, and where and why the type refused
-/// the value sent in it.
-struct LeftOut {
-    object: String,
-    name: String,
-    refused: (String, String),
-}
+    /// Which maps this asking asks about.
+    fn asked(&self) -> fn(&Map<String, Value>) -> bool {
+        match self.open {
+            true => is_open,
+            false => is_keyed,
+        }
+    }
 
-impl<'s> Asker<'s, '_, '_, '_> {
     fn schema(&mut self, schema: &'s Value) {
         let Some(raw) = schema.as_object() else {
             return;
@@ -295,7 +323,11 @@ impl<'s> Asker<'s, '_, '_, '_> {
             self.unasked_below(map);
             return;
         }
-        if is_keyed(map) {
+        if self.open && is_open(map) {
+            let names = self.names(map);
+            self.named.push((map, names));
+        }
+        if !self.open && is_keyed(map) {
             let (unread, range) = match self.ask(map) {
                 Ok(range) => (None, range),
                 Err(unread) => (Some(unread), None),
@@ -352,11 +384,11 @@ impl<'s> Asker<'s, '_, '_, '_> {
         self.way.pop();
     }
 
-    /// Notes the maps keyed by numbers reachable from `schema` as on a way not asked.
+    /// Notes the maps asked about reachable from `schema` as on a way not asked.
     fn unasked_below(&mut self, schema: &'s Map<String, Value>) {
         let mut found = Vec::new();
         reachable(
-            is_keyed,
+            self.asked(),
             schema,
             self.root,
             &mut String::new(),
@@ -475,109 +507,12 @@ impl<'s> Asker<'s, '_, '_, '_> {
         self.work = work;
         Ok(range)
     }
-
-    /// The read of the least arguments with `map` at the way's end, each object's fields in
-    /// the schema's order or `reversed`, and whether it read `key` as an integer; `None`
-    /// where the least arguments cannot be made.
-    ///
-    /// A field off the way whose least value the type refuses (a `SocketAddr`, a `try_from`
-    /// with a rule of its own, which a schema of `"type": "string"` cannot tell) is left out
-    /// and the arguments read again: serde reads a struct's fields as the text gives them and
-    /// misses a field only at the end, so the map is read before the field is missed.
-    fn read_with(&mut self, map: &Map<String, Value>, reversed: bool, key: &str) -> Option<Seen> {
-        let Some(mut arguments) = self.arguments(in_order(map.clone(), reversed), reversed) else {
-            // Least arguments too large to make, or of a type `least` cannot name, would be so
-            // on other ways too: none is asked about.
-            self.exhausted = true;
-            return None;
-        };
-        let end = self.path();
-        let mut left_out = Vec::new();
-        let buffered =
-            (self.way.iter()).any(|(_, step)| matches!(step, Step::Branch { buffered: true }));
-        let read_work = if buffered { READ_WORK } else { 0 };
-        // Each read leaves out a field more, or is the last: the loop ends.
-        loop {
-            self.work += size(&arguments) + read_work;
-            let findings = Findings::traced();
-            let read = (self.read)(&arguments.to_string(), Some((&Plan::traced(), &findings)));
-            let as_integer = findings.read_as_integer(key);
-            // serde's words without their line and column, which are the asking's own text's.
-            let failed = (read.err()).map(|error| (findings.failed_at(), without_position(&error)));
-            let off_way = (failed.as_ref())
-                .and_then(|(at, _)| leave_out(&mut arguments, &mut Path::default(), at, &end));
-            match (off_way, failed) {
-                // Once the key is read, what fails after it says nothing of the map.
-                (Some((object, name)), Some(refused)) if !as_integer && self.work < MAX_WORK => {
-                    left_out.push(LeftOut {
-                        object,
-                        name,
-                        refused,
-                    });
-                }
-                (_, failed) => {
-                    return Some(Seen {
-                        failed,
-                        as_integer,
-                        left_out,
-                    });
-                }
-            }
-        }
-    }
-
-    /// The least arguments the schema takes with `value` at the way's end.
-    fn arguments(&self, value: Value, reversed: bool) -> Option<Value> {
-        let mut inner = value;
-        for (map, step) in self.way.iter().rev() {
-            inner = match step {
-                // Beside the object's other fields, or the map's own (a struct with a field
-                // beside a flattened map), as `key_for` sent it.
-                Step::Key(key) => {
-                    let mut object = least_fields(map, self.root, MAX_LEAST_DEPTH);
-                    object.insert(key.to_string(), inner);
-                    in_order(object, reversed)
-                }
-                Step::Item(position) => {
-                    let items = map.lookup("prefixItems").and_then(Value::as_array);
-                    let mut placed = Some(inner);
-                    let mut array = Vec::new();
-                    for (at, item) in items.into_iter().flatten().enumerate() {
-                        array.push(match at == *position {
-                            true => placed.take()?,
-                            false => least(item, self.root, MAX_LEAST_DEPTH)?,
-                        });
-                    }
-                    array.extend(placed);
-                    Value::Array(array)
-                }
-                Step::Branch { .. } => inner,
-            };
-        }
-        Some(inner)
-    }
-
-    /// The path of the way's end, as a traced read writes it.
-    fn path(&self) -> String {
-        let mut path = Path::default();
-        for (_, step) in &self.way {
-            match step {
-                Step::Key(key) => path.push_field(key),
-                Step::Item(position) => path.push_index(*position as u64),
-                Step::Branch { .. } => {}
-            }
-        }
-        path.0
-    }
 }
 
-/// `object`, its fields in the order inserted or `reversed`.
-fn in_order(object: Map<String, Value>, reversed: bool) -> Value {
-    match reversed {
-        true => Value::Object(object.into_iter().rev().collect()),
-        false => Value::Object(object),
-    }
-}
+mod names;
+mod read;
 
+use names::ask_names;
+use read::Seen;
 #[cfg(test)]
 mod tests;

@@ -28,6 +28,7 @@ mod keyed;
 mod leads;
 mod least;
 pub(crate) mod leniency;
+mod named_keys;
 mod numbers;
 mod path;
 mod plan;

@@ -109,6 +109,7 @@ impl Prepared {
             true => super::keyed::Asked::default(),
             false => super::keyed::ask(&schema, &mut read),
         };
+        let schema = super::named_keys::name(schema, &asked.named, &asked.ranges);
         let schema = super::key_ranges::narrow(schema, &asked.ranges);
         let unread_keys = asked.unread;
         let prepared = Prepared::planned(schema, |schema, patterns| match read_without {

@@ -3,6 +3,8 @@
 use serde_json::json;
 
 use super::*;
+use crate::args::guard::Findings;
+use crate::args::plan::Plan;
 
 /// How many reads asking about `schema` takes, each refused as serde refuses a map's key
 /// read from its own buffer.
