@@ -744,3 +744,72 @@ async fn a_key_type_that_takes_more_than_it_names_keeps_the_schema_of_any_key() 
     let stocked = outcome(&registry, "shelves_stock", json!({"counts": {"TOP": 1}})).await;
     assert_eq!(stocked.as_deref(), Ok(r#"{Shelf("top"): 1}"#));
 }
+
+/// A note's page, and a count past 64 bits.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)] // made to be refused, read only in Debug
+struct Page {
+    /// The note on it.
+    note: Note,
+    /// A second note.
+    margin: Option<Note>,
+    /// Grains on it.
+    grains: Option<u128>,
+}
+
+/// Files pages.
+#[tool]
+async fn pages_file(
+    /// The pages.
+    pages: Vec<Page>,
+    /// A note on the whole.
+    cover: Option<Note>,
+) -> String {
+    format!("{pages:?} {cover:?}")
+}
+
+#[tokio::test]
+async fn every_fault_only_serde_finds_is_told_in_one_call() {
+    let registry = Registry::builder()
+        .tool(NotesKeep)
+        .tool(PagesFile)
+        .build()
+        .unwrap();
+    let arguments = json!({"by_person": {"ann": "bad", "bob": "fine", "cy": "bad"}, "by_level": {"High": "bad"}});
+    let refused = outcome(&registry, "notes_keep", arguments)
+        .await
+        .unwrap_err();
+    let bad = "a note may not be bad";
+    assert_eq!(
+        faults(&refused),
+        [
+            fault("by_person.ann", bad),
+            fault("by_person.cy", bad),
+            fault("by_level.High", bad)
+        ]
+    );
+    // Each fault is found with the field that holds the one before taken out of the text as
+    // sent (a count past 64 bits kept as written, not read as a double).
+    let text = r#"{"pages": [{"note": "fine", "margin": "bad", "grains": 340282366920938463463374607431768211455},
+        {"note": "fine", "margin": "bad"}], "cover": "bad"}"#;
+    let call = ToolCall::new("1", "pages_file", Arguments::from_text(text));
+    let refused = registry
+        .call(call, &Context::default())
+        .await
+        .outcome
+        .unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [
+            fault("pages[0].margin", bad),
+            fault("pages[1].margin", bad),
+            fault("cover", bad)
+        ]
+    );
+    // A field serde then misses, taken out, ends the search: it says nothing of the call.
+    let arguments = json!({"pages": [{"note": "bad"}], "cover": "bad"});
+    let refused = outcome(&registry, "pages_file", arguments)
+        .await
+        .unwrap_err();
+    assert_eq!(faults(&refused), [fault("pages[0].note", bad)]);
+}

@@ -35,6 +35,7 @@ mod plan;
 pub(crate) mod prepared;
 mod refusal;
 mod required;
+mod serde_faults;
 mod top_level;
 pub(crate) mod tree;
 mod trial;
@@ -232,12 +233,16 @@ fn reread(
     match read(cleaned, None) {
         Ok(()) => Ok(()),
         Err(error) => {
-            // A number read in part is found in the text, which has them as sent.
-            let fault =
-                in_part::fault(cleaned, &error).unwrap_or_else(|| located(cleaned, error, read));
-            Err(refusal(tool, schema.schema, vec![fault]))
+            let faults = serde_faults::serde_faults(cleaned, error, read);
+            Err(refusal(tool, schema.schema, faults))
         }
     }
+}
+
+/// The fault serde's `error` is, met reading `text` with `read`. A number read in part is
+/// found in the text, which has them as sent; any other at its path ([`located`]).
+fn fault_of(text: &str, error: serde_json::Error, read: &mut Read<'_>) -> Fault {
+    in_part::fault(text, &error).unwrap_or_else(|| located(text, error, read))
 }
 
 /// The fault serde's `error` is, met reading `text` with `read`, at its path: for a fault the
