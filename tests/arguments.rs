@@ -813,3 +813,73 @@ async fn every_fault_only_serde_finds_is_told_in_one_call() {
         .unwrap_err();
     assert_eq!(faults(&refused), [fault("pages[0].note", bad)]);
 }
+
+/// A slug: lowercase letters and dashes, at least four; a key type with a rule of its own.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, serde::Deserialize, schemars::JsonSchema)]
+#[serde(try_from = "String")]
+struct Slug(String);
+
+impl TryFrom<String> for Slug {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Slug, String> {
+        match text.len() >= 4
+            && text
+                .bytes()
+                .all(|byte| byte.is_ascii_lowercase() || byte == b'-')
+        {
+            true => Ok(Slug(text)),
+            false => Err(format!("{text:?} is no slug")),
+        }
+    }
+}
+
+/// A truth, named as a `bool` key is.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, serde::Deserialize, schemars::JsonSchema)]
+enum Truth {
+    /// Yes.
+    #[serde(rename = "true")]
+    Yes,
+    /// No.
+    #[serde(rename = "false")]
+    No,
+}
+
+/// Counts by one key or another.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+enum ByEither {
+    /// By level.
+    Levels(std::collections::HashMap<Level, u32>),
+    /// By truth.
+    Truths(std::collections::BTreeMap<Truth, u64>),
+}
+
+/// Counts pages by slug, and by either key.
+#[tool]
+async fn pages_count(
+    /// Pages by slug.
+    by_slug: std::collections::BTreeMap<Slug, u32>,
+    /// Pages by level or by truth.
+    by_either: Option<ByEither>,
+) -> String {
+    format!("{by_slug:?} {by_either:?}")
+}
+
+#[tokio::test]
+async fn a_map_whose_key_type_refuses_keys_another_way_keeps_the_schema_of_any_key() {
+    let registry = Registry::builder().tool(PagesCount).build().unwrap();
+    let schema = &registry.definitions()[0].input_schema;
+    // Neither a `bool`'s refusal (a rule of the type's own) nor a refusal told where the map
+    // sits by an untagged enum around it names the keys.
+    assert!(
+        schema["properties"]["by_slug"]["additionalProperties"].is_object(),
+        "{schema:?}"
+    );
+    let arguments = json!({"by_slug": {"hello-world": 1}, "by_either": {"High": 2}});
+    let counted = outcome(&registry, "pages_count", arguments).await;
+    assert_eq!(
+        counted.as_deref(),
+        Ok(r#"{Slug("hello-world"): 1} Some(Levels({High: 2}))"#)
+    );
+}

@@ -1,4 +1,5 @@
-//! Whether an input type reads the keys of each map its schema keys by numbers.
+//! Whether an input type reads the keys of each map its schema keys by numbers (and, in a pass
+//! of its own, which keys its maps of any key take).
 //!
 //! schemars describes a `HashMap<u32, V>` with `patternProperties` (`^\d+$`, or `^-?\d+$` for
 //! signed keys), and serde_json reads such a key from its text. A map serde reads from its own
@@ -143,7 +144,7 @@ pub(super) struct Asked {
     pub(super) ranges: Vec<(String, KeyRange)>,
     /// The maps of any key by their schema whose type takes only the keys named
     /// (`named_keys.rs`), each by its JSON Pointer, with the names.
-    pub(super) named: Vec<(String, Vec<String>)>,
+    pub(super) named: Vec<(String, Names)>,
 }
 
 /// Asks the type `read` reads about the maps keyed by numbers in `schema`, its schema, and

@@ -16,6 +16,7 @@ use std::cmp::Reverse;
 
 use serde_json::{Map, Value};
 
+use super::least::size;
 use crate::schema::integer_keys::KeyRange;
 use crate::schema::walk::Lookup;
 
@@ -30,10 +31,16 @@ pub(super) fn is_open(map: &Map<String, Value>) -> bool {
             .all(|keyword| map.lookup(keyword).is_none())
 }
 
+/// The most values a named map's schema may be made of, its values' schema written once for
+/// each name: past it (many names, maps of named maps) the map keeps the schema of any key,
+/// where a schema of a few hundred bytes would grow to megabytes.
+const MAX_NAMED_SIZE: usize = 4096;
+
 /// `schema` with the map at each pointer of `named` advertised as an object of exactly the
-/// fields named, each of the map's values' schema, and no other. A map holding a map whose
-/// keys' range is narrowed (`ranges`) keeps its schema: its values are written once for each
-/// name, and the narrowing finds the inner map by its place in them.
+/// fields named, each of the map's values' schema, and no other, unless that makes more than
+/// [`MAX_NAMED_SIZE`] values. A map holding a map whose keys' range is narrowed (`ranges`)
+/// keeps its schema: the range's pointer runs through the `additionalProperties` the naming
+/// takes out.
 pub(super) fn name(
     schema: Map<String, Value>,
     named: &[(String, Vec<String>)],
@@ -57,6 +64,12 @@ pub(super) fn name(
         let Some(Value::Object(map)) = root.pointer_mut(pointer) else {
             continue;
         };
+        let Some(values) = map.get("additionalProperties") else {
+            continue;
+        };
+        if names.len().saturating_mul(size(values)) > MAX_NAMED_SIZE {
+            continue;
+        }
         let Some(values) = map.remove("additionalProperties") else {
             continue;
         };
@@ -138,5 +151,10 @@ mod tests {
             named["properties"]["ranged"]["additionalProperties"]["type"],
             "object"
         );
+        // Past the size a map's values' schema written once a name may take: left as it is.
+        let many: Vec<String> = (0..MAX_NAMED_SIZE).map(|at| format!("N{at}")).collect();
+        let schema = object(json!({"type": "object", "additionalProperties": {"type": "integer"}}));
+        let kept = name(schema.clone(), &[(String::new(), many)], &[]);
+        assert_eq!(kept, schema);
     }
 }

@@ -9,7 +9,7 @@ use super::super::least::{MAX_LEAST_DEPTH, least};
 use super::super::named_keys::is_open;
 use super::super::path::{Path, within};
 use super::super::unknown_variant::variants;
-use super::{Asker, Leads, UNNAMED, reachable};
+use super::{Asker, Leads, Names, Step, UNNAMED, reachable};
 use crate::schema::walk::{Lookup, Root};
 
 /// Asks about the maps of any key by their schema which keys their types take
@@ -21,7 +21,7 @@ pub(super) fn ask_names<'s>(
     root: Root<'s>,
     read: &mut Read<'_>,
     work: usize,
-) -> Vec<(String, Vec<String>)> {
+) -> Vec<(String, Names)> {
     let mut open = Vec::new();
     reachable(
         is_open,
@@ -57,12 +57,19 @@ pub(super) fn ask_names<'s>(
 impl<'s> Asker<'s, '_, '_, '_> {
     /// The names the map of any key at the way's end, `map`, takes, where its type refuses a
     /// key no variant is named ([`UNNAMED`]) at the map and names those it takes (an enum whose
-    /// variants have docs), or else takes `true` and `false` (a `bool`): each name seen taken,
-    /// and each of [`near_names`] seen refused, so that a key type of its own taking more than
-    /// it names (a parser that ignores case) keeps the schema of any key. `None` where it
-    /// takes any key, refuses keys without naming the rest, or the read fails elsewhere
-    /// (through an untagged enum, say), which tells nothing of the key.
-    pub(super) fn names(&mut self, map: &'s Map<String, Value>) -> Option<Vec<String>> {
+    /// variants have docs), or refuses it as serde_json refuses a `bool` key and takes `true`
+    /// and `false`: each name seen taken, and each of [`near_names`] seen refused, so that a
+    /// key type of its own taking more than it names (a parser that ignores case) keeps the
+    /// schema of any key. A map asked on an earlier way is only heard refusing the key with the
+    /// same names. `None` where it takes any key, refuses keys another way, the way passes
+    /// through an untagged enum (whose refusal serde tells where the map sits, for a variant
+    /// that is the map itself), or a read fails elsewhere, which tells nothing of the key.
+    pub(super) fn names(&mut self, map: &'s Map<String, Value>) -> Option<Names> {
+        let buffered =
+            (self.way.iter()).any(|(_, step)| matches!(step, Step::Branch { buffered: true }));
+        if buffered {
+            return None;
+        }
         let values = map.lookup("additionalProperties")?;
         let value = least(values, self.root, MAX_LEAST_DEPTH).unwrap_or(Value::Null);
         let map_at = self.path();
@@ -79,8 +86,19 @@ impl<'s> Asker<'s, '_, '_, '_> {
             }
         };
         let refusal = read(self, UNNAMED)?.err()?;
-        let names = variants(&refusal, UNNAMED)
-            .unwrap_or_else(|| vec!["true".to_owned(), "false".to_owned()]);
+        let names = match variants(&refusal, UNNAMED) {
+            Some(names) => names,
+            None if refuses_as_bool(&refusal) => vec!["true".to_owned(), "false".to_owned()],
+            None => return None,
+        };
+        let earlier =
+            (self.named.iter()).find_map(|(at, names)| std::ptr::eq(*at, map).then_some(names));
+        if let Some(earlier) = earlier {
+            return earlier
+                .as_ref()
+                .filter(|earlier| **earlier == names)
+                .cloned();
+        }
         for name in &names {
             read(self, name)?.ok()?;
         }
@@ -91,15 +109,27 @@ impl<'s> Asker<'s, '_, '_, '_> {
     }
 }
 
+/// Whether `refusal` is serde_json's of a key that is no `bool`: `invalid type: string
+/// "...", expected a boolean` (the key's text less its first letter, which it reads before it
+/// knows the key is neither word).
+fn refuses_as_bool(refusal: &str) -> bool {
+    refusal.starts_with("invalid type: string ") && refusal.ends_with(", expected a boolean")
+}
+
+/// How many of a map's names are also sent in other letter cases: a parser that ignores case
+/// takes every one so, and a few show it.
+const NAMES_IN_OTHER_CASES: usize = 8;
+
 /// Keys a type that takes exactly `names` refuses, and one taking more than it names may
-/// take: each name in other letter cases, and for `true` and `false` the other words and
-/// digits a parser of truth values may take.
+/// take: the first names in other letter cases, and for `true` and `false` the other words
+/// and digits a parser of truth values may take.
 fn near_names(names: &[String]) -> Vec<String> {
     let truths = [
         "True", "False", "TRUE", "FALSE", "1", "0", "yes", "no", "on", "off",
     ];
     let truths = (names == ["true", "false"]).then_some(truths.map(str::to_owned));
-    let cases = (names.iter()).flat_map(|name| [name.to_uppercase(), name.to_lowercase()]);
+    let cases = (names.iter().take(NAMES_IN_OTHER_CASES))
+        .flat_map(|name| [name.to_uppercase(), name.to_lowercase()]);
     let mut near: Vec<String> = cases.chain(truths.into_iter().flatten()).collect();
     near.retain(|key| !names.contains(key));
     near.sort();
