@@ -792,12 +792,8 @@ async fn every_fault_only_serde_finds_is_told_in_one_call() {
     // sent (a count past 64 bits kept as written, not read as a double).
     let text = r#"{"pages": [{"note": "fine", "margin": "bad", "grains": 340282366920938463463374607431768211455},
         {"note": "fine", "margin": "bad"}], "cover": "bad"}"#;
-    let call = ToolCall::new("1", "pages_file", Arguments::from_text(text));
-    let refused = registry
-        .call(call, &Context::default())
-        .await
-        .outcome
-        .unwrap_err();
+    let refused = outcome(&registry, "pages_file", Arguments::from_text(text)).await;
+    let refused = refused.unwrap_err();
     assert_eq!(
         faults(&refused),
         [
@@ -848,6 +844,7 @@ enum Truth {
 /// Counts by one key or another.
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
+#[allow(dead_code)] // read only in Debug
 enum ByEither {
     /// By level.
     Levels(std::collections::HashMap<Level, u32>),

@@ -663,14 +663,7 @@ async fn grains_count(
 #[tokio::test]
 async fn a_128_bit_integer_is_read_whole_past_what_64_bits_hold() {
     let registry = Registry::builder().tool(GrainsCount).build().unwrap();
-    let call = |text: &'static str| {
-        let call = ToolCall::new("1", "grains_count", Arguments::from_text(text));
-        let registry = &registry;
-        async move {
-            let outcome = registry.call(call, &Context::default()).await.outcome;
-            outcome.map(|output| output.as_text().into_owned())
-        }
-    };
+    let call = |text: &str| outcome(&registry, "grains_count", Arguments::from_text(text));
     let counted =
         call(r#"{"grains": 18446744073709551621, "sacks": 3, "scoops": 1, "debt": -1}"#).await;
     assert_eq!(counted.as_deref(), Ok("18446744073709551621 3 1 -1"));
@@ -965,14 +958,7 @@ async fn an_integer_in_digits_below_the_least_i64_is_not_told_it_was_written_wit
     let registry = Registry::builder().tool(CounterMove).build().unwrap();
     // serde_json reads these digits as the double at the least i64, as it reads `-9.2e18`-like
     // numbers written with an exponent: the fault says both.
-    let call = |text: &'static str| {
-        let call = ToolCall::new("1", "counter_move", Arguments::from_text(text));
-        let registry = &registry;
-        async move {
-            let outcome = registry.call(call, &Context::default()).await.outcome;
-            outcome.map(|output| output.as_text().into_owned())
-        }
-    };
+    let call = |text: &str| outcome(&registry, "counter_move", Arguments::from_text(text));
     let refused = call(r#"{"by": -9223372036854775809}"#).await.unwrap_err();
     assert_eq!(
         faults(&refused),

@@ -3,7 +3,6 @@
 
 use std::sync::{Arc, Mutex};
 
-use serde_json::Value;
 use tool_core::call::{Arguments, BoxFuture};
 use tool_core::outcome::Output;
 use tool_core::tool::{Tool, ToolDefinition};
@@ -24,9 +23,13 @@ pub fn fault(path: &str, problem: &str) -> (String, String) {
     (path.to_owned(), problem.to_owned())
 }
 
-/// What `registry` answers a call of `name` with `arguments`: the output's text, or the
-/// refusal.
-pub async fn outcome(registry: &Registry, name: &str, arguments: Value) -> Result<String, Refusal> {
+/// What `registry` answers a call of `name` with `arguments` (a value, or text as sent): the
+/// output's text, or the refusal.
+pub async fn outcome(
+    registry: &Registry,
+    name: &str,
+    arguments: impl Into<Arguments>,
+) -> Result<String, Refusal> {
     registry
         .call(ToolCall::new("1", name, arguments), &Context::default())
         .await
