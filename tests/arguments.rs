@@ -802,6 +802,17 @@ async fn every_fault_only_serde_finds_is_told_in_one_call() {
             fault("cover", bad)
         ]
     );
+    // At most 16, each a read of the whole arguments.
+    let people: serde_json::Map<String, Value> = (0..20)
+        .map(|at| (format!("p{at:02}"), json!("bad")))
+        .collect();
+    let arguments = json!({"by_person": people, "by_level": {}});
+    let refused = outcome(&registry, "notes_keep", arguments)
+        .await
+        .unwrap_err();
+    let told: Vec<String> = faults(&refused).into_iter().map(|(at, _)| at).collect();
+    let first: Vec<String> = (0..16).map(|at| format!("by_person.p{at:02}")).collect();
+    assert_eq!(told, first);
     // A field serde then misses, taken out, ends the search: it says nothing of the call.
     let arguments = json!({"pages": [{"note": "bad"}], "cover": "bad"});
     let refused = outcome(&registry, "pages_file", arguments)
