@@ -813,12 +813,34 @@ async fn every_fault_only_serde_finds_is_told_in_one_call() {
     let told: Vec<String> = faults(&refused).into_iter().map(|(at, _)| at).collect();
     let first: Vec<String> = (0..16).map(|at| format!("by_person.p{at:02}")).collect();
     assert_eq!(told, first);
-    // A field serde then misses, taken out, ends the search: it says nothing of the call.
-    let arguments = json!({"pages": [{"note": "bad"}], "cover": "bad"});
-    let refused = outcome(&registry, "pages_file", arguments)
+    // Large arguments get fewer: the reads together stop at 8 MiB.
+    let people: serde_json::Map<String, Value> = (0..10_000)
+        .map(|at| {
+            let note = if at % 500 == 0 {
+                "bad".to_owned()
+            } else {
+                format!("fine {at:060}")
+            };
+            (format!("p{at:05}"), json!(note))
+        })
+        .collect();
+    let arguments = json!({"by_person": people, "by_level": {}});
+    let refused = outcome(&registry, "notes_keep", arguments)
         .await
         .unwrap_err();
-    assert_eq!(faults(&refused), [fault("pages[0].note", bad)]);
+    let told = faults(&refused).len();
+    assert!((2..16).contains(&told), "{told} of 20 told");
+    // A field serde then misses, taken out, says nothing of the call: not told, and its
+    // object's field (here the list holding it) taken out in turn; an item's fault takes out
+    // its list's field.
+    for arguments in [
+        json!({"pages": [{"note": "bad"}], "cover": "bad"}),
+        json!({"pages": [{"note": "bad"}, {"note": "bad"}], "cover": "bad"}),
+    ] {
+        let refused = outcome(&registry, "pages_file", arguments).await;
+        let told = faults(&refused.unwrap_err());
+        assert_eq!(told, [fault("pages[0].note", bad), fault("cover", bad)]);
+    }
 }
 
 /// A slug: lowercase letters and dashes, at least four; a key type with a rule of its own.

@@ -218,7 +218,8 @@ fn checked_rest(arguments: &str, schema: View<'_>, tool: &str) -> Result<(), Ref
 }
 
 /// Arguments serde refused with `first_error`: every fault, or, when the checker finds none,
-/// the arguments read again by `read` with the nulls that stand for absent fields taken out.
+/// the arguments read again by `read` with the nulls that stand for absent fields taken out,
+/// and where serde still refuses them, every fault it finds (`serde_faults.rs`).
 fn reread(
     arguments: &str,
     schema: View<'_>,

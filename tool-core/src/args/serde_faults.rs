@@ -4,36 +4,55 @@
 //! field or map entry that holds the last one taken out, so that serde goes on past it. A
 //! model sending three notes that a rule refuses is told of the three, not of one a call.
 //!
-//! The text is cut as written, each value's text kept as sent (serde_json's `RawValue`): read
-//! into a tree and written again, an integer past 64 bits would come back a double.
+//! The field is cut out of the text as sent, found by a walk over its bytes that notes each
+//! key's path as a fault writes it: serde_json hands over no place in a text, and read into a
+//! tree and written again, an integer past 64 bits would come back a double. One walk a
+//! fault keeps a search over the largest arguments linear in their size, however deep.
 
-use std::fmt;
+use std::borrow::Cow;
+use std::ops::Range;
 
-use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
-use serde_json::value::RawValue;
-
+use super::json_text::string_end;
 use super::path::{Path, within};
 use super::{Fault, Read, fault_of};
 
-/// The most faults serde is asked for in one call, each a read of the whole arguments.
+/// The most faults serde is asked for in one call.
 const MAX_SERDE_FAULTS: usize = 16;
 
+/// The most reads of the whole arguments the search makes, faults not told among them.
+const MAX_READS: usize = 2 * MAX_SERDE_FAULTS;
+
+/// The most bytes of arguments the search reads, all its reads together (each twice: read,
+/// then read again traced for the fault's path): small arguments get every fault, the largest
+/// (1 MiB) a few, so that bad arguments cost a few times what one fault did.
+const MAX_SEARCH_BYTES: usize = 8 << 20;
+
 /// Every fault serde finds in `text`, where the checker found none, `error` (serde's refusal
-/// of `text` read by `read`) the first: the next read without the field or entry that holds
-/// the last fault, until a read passes, a fault is at no field or entry (an item of a list,
-/// the arguments as a whole), one may be the taking out's, or [`MAX_SERDE_FAULTS`].
+/// of `text` read by `read`) the first: each next read without the field that holds the last
+/// fault (for an item of a list, the field that holds the list), until a read passes, a fault
+/// is at no field (the arguments as a whole), comes again, [`MAX_SERDE_FAULTS`] are told, or
+/// the reads pass [`MAX_SEARCH_BYTES`].
+/// A fault at or around an object a field was taken out of may be the taking out's own (a
+/// field serde misses, an enum's object left with no variant): it is not told, and its own
+/// field is taken out in turn.
 pub(super) fn serde_faults(
     text: &str,
     error: serde_json::Error,
     read: &mut Read<'_>,
 ) -> Vec<Fault> {
-    let mut faults = vec![fault_of(text, error, read)];
+    let first = fault_of(text, error, read);
+    let mut last = first.path.clone();
+    let mut faults = vec![first];
     let mut text = text.to_owned();
     // The objects a field was taken out of.
     let mut taken_from = Vec::new();
-    while faults.len() < MAX_SERDE_FAULTS {
-        let Some(last) = faults.last() else { break };
-        let Some((next, object)) = without(&text, &last.path) else {
+    let mut searched = 0;
+    for _ in 0..MAX_READS {
+        searched += 2 * text.len();
+        if faults.len() >= MAX_SERDE_FAULTS || searched > MAX_SEARCH_BYTES {
+            break;
+        }
+        let Some((next, object)) = without(&text, &last) else {
             break;
         };
         taken_from.push(object);
@@ -41,135 +60,196 @@ pub(super) fn serde_faults(
             break;
         };
         let fault = fault_of(&next, error, read);
-        // A fault at an object a field was taken out of, or around it, may be the taking out's
-        // (a field serde misses, an enum's object left with no variant, an untagged enum that
-        // no longer fits), not the call's; a fault found again is no step past the last.
-        let ours = (taken_from.iter()).any(|object| within(object, &fault.path));
-        if ours || faults.iter().any(|found| found.path == fault.path) {
+        if fault.path == last || faults.iter().any(|found| found.path == fault.path) {
             break;
         }
-        faults.push(fault);
         text = next;
+        last = fault.path.clone();
+        if !(taken_from.iter()).any(|object| within(object, &fault.path)) {
+            faults.push(fault);
+        }
     }
     faults
 }
 
-/// `text` without the field or map entry at `at`, and the path of the object it was in:
-/// `None` where `at` is no object's field (an item, the arguments as a whole) or is not in
-/// `text`.
+/// `text` without every field at `at` (a key sent twice is two), or, for an item of a list,
+/// the field holding the list; and the path of the object it was in. `None` where no field
+/// holds `at` (the arguments as a whole) or none is in `text`.
 fn without(text: &str, at: &str) -> Option<(String, String)> {
-    let raw: &RawValue = serde_json::from_str(text).ok()?;
-    let mut object = None;
-    let cut = without_in(raw, &mut Path::default(), at, &mut object)?;
-    Some((cut, object?))
-}
-
-/// [`without`] within `raw`, at `path`: its text with the field at `at` taken out, the path
-/// of its object noted in `object`.
-fn without_in(
-    raw: &RawValue,
-    path: &mut Path,
-    at: &str,
-    object: &mut Option<String>,
-) -> Option<String> {
-    let text = raw.get();
-    match text.as_bytes().first()? {
-        b'{' => {
-            let Fields(fields) = serde_json::from_str(text).ok()?;
-            let mut written = Vec::with_capacity(fields.len());
-            let mut found = false;
-            for (key, value) in fields {
-                let (here, below) =
-                    path.with_field(&key, |path| (path.0 == at, within(at, &path.0)));
-                match (found, here, below) {
-                    (false, true, _) => {
-                        found = true;
-                        *object = Some(path.0.clone());
-                        continue;
-                    }
-                    (false, false, true) => {
-                        let cut =
-                            path.with_field(&key, |path| without_in(value, path, at, object))?;
-                        found = true;
-                        written.push(field(&key, &cut)?);
-                    }
-                    _ => written.push(field(&key, value.get())?),
-                }
-            }
-            found.then(|| format!("{{{}}}", written.join(",")))
-        }
-        b'[' => {
-            let items: Vec<&RawValue> = serde_json::from_str(text).ok()?;
-            let mut written = Vec::with_capacity(items.len());
-            let mut found = false;
-            for (index, item) in items.into_iter().enumerate() {
-                let below = path.with_index(index, |path| within(at, &path.0) && path.0 != at);
-                match !found && below {
-                    true => {
-                        let cut =
-                            path.with_index(index, |path| without_in(item, path, at, object))?;
-                        found = true;
-                        written.push(cut);
-                    }
-                    false => written.push(item.get().to_owned()),
-                }
-            }
-            found.then(|| format!("[{}]", written.join(",")))
-        }
-        _ => None,
+    let field = holding_field(at)?;
+    let (spans, object) = field_spans(text, field);
+    let object = object?;
+    let mut cut = text.to_owned();
+    for span in spans.into_iter().rev() {
+        cut.replace_range(span, "");
     }
+    Some((cut, object))
 }
 
-/// A field written as JSON text: its key quoted, its value as given.
-fn field(key: &str, value: &str) -> Option<String> {
-    Some(format!("{}:{value}", serde_json::to_string(key).ok()?))
-}
-
-/// An object's fields as sent, in order, each value's text as written.
-struct Fields<'a>(Vec<(String, &'a RawValue)>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for Fields<'a> {
-    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
-        struct FieldsVisitor;
-
-        impl<'de> Visitor<'de> for FieldsVisitor {
-            type Value = Fields<'de>;
-
-            fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-                formatter.write_str("an object")
-            }
-
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields<'de>, A::Error> {
-                let mut fields = Vec::new();
-                while let Some(entry) = map.next_entry::<String, &'de RawValue>()? {
-                    fields.push(entry);
-                }
-                Ok(Fields(fields))
-            }
+/// The path of the innermost field that holds `at`: `at` itself, or for an item (`list[2]`,
+/// `grid[0][1]`), the list's field. `None` for the arguments as a whole, or an item of them.
+fn holding_field(at: &str) -> Option<&str> {
+    let mut field = at;
+    // An index is digits between brackets; a quoted key's brackets hold a JSON string.
+    while let Some(open) = field.strip_suffix(']').and_then(|rest| rest.rfind('[')) {
+        let inside = &field[open + 1..field.len() - 1];
+        if inside.is_empty() || !inside.bytes().all(|byte| byte.is_ascii_digit()) {
+            break;
         }
+        field = &field[..open];
+    }
+    (!field.is_empty()).then_some(field)
+}
 
-        de.deserialize_map(FieldsVisitor)
+/// Where each field at `at` sits in `text`, valid JSON, as the bytes to cut to take it out
+/// with one comma beside it; and the path of its object, if one was found.
+fn field_spans(text: &str, at: &str) -> (Vec<Range<usize>>, Option<String>) {
+    /// An object or array the walk is in.
+    struct Level {
+        object: bool,
+        /// The path's length outside it.
+        base: usize,
+        /// Where the entry being read begins: just past `{`, or at the comma before it.
+        entry: usize,
+        /// Whether a key read here is the field sought, its span still open.
+        sought: bool,
+        /// The index of the item being read, in an array.
+        index: u64,
+        /// Whether the next string is a key.
+        at_key: bool,
+    }
+    let bytes = text.as_bytes();
+    let mut path = Path::default();
+    let mut levels: Vec<Level> = Vec::new();
+    let mut spans = Vec::new();
+    let mut object = None;
+    let mut i = 0;
+    while let Some(&byte) = bytes.get(i) {
+        match byte {
+            b'"' => {
+                let end = string_end(bytes, i);
+                if let Some(level) = levels
+                    .last_mut()
+                    .filter(|level| level.object && level.at_key)
+                {
+                    level.at_key = false;
+                    let key = text.get(i..end).and_then(key_of);
+                    path.0.truncate(level.base);
+                    if let Some(key) = key {
+                        path.push_field(&key);
+                        if path.0 == at {
+                            level.sought = true;
+                            object = Some(path.0[..level.base].to_owned());
+                        }
+                    }
+                }
+                i = end;
+                continue;
+            }
+            b'{' | b'[' => {
+                let object = byte == b'{';
+                levels.push(Level {
+                    object,
+                    base: path.0.len(),
+                    entry: i + 1,
+                    sought: false,
+                    index: 0,
+                    at_key: object,
+                });
+                if !object {
+                    path.push_index(0);
+                }
+            }
+            b',' | b'}' | b']' => {
+                let Some(level) = levels.last_mut() else {
+                    break;
+                };
+                if level.sought {
+                    // The entry ends here: cut from its comma, or, for the first, up to and
+                    // with the comma after it.
+                    let first = bytes.get(level.entry.wrapping_sub(1)) == Some(&b'{');
+                    spans.push(match (first, byte) {
+                        (true, b',') => level.entry..i + 1,
+                        _ => level.entry..i,
+                    });
+                    level.sought = false;
+                }
+                path.0.truncate(level.base);
+                if byte == b',' {
+                    level.entry = i;
+                    level.at_key = level.object;
+                    level.index += 1;
+                    if !level.object {
+                        path.push_index(level.index);
+                    }
+                } else {
+                    levels.pop();
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    (spans, object)
+}
+
+/// The text of a key written `quoted`: as it is, unless it has escapes.
+fn key_of(quoted: &str) -> Option<Cow<'_, str>> {
+    match quoted.contains('\\') {
+        true => serde_json::from_str::<String>(quoted).ok().map(Cow::Owned),
+        false => quoted
+            .get(1..quoted.len().checked_sub(1)?)
+            .map(Cow::Borrowed),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::without;
+    use super::{holding_field, without};
 
     #[test]
     fn a_field_or_entry_is_cut_from_the_text_as_written_and_nothing_else() {
         let text = r#"{"a": {"x": 1, "y": [1, {"z": 18446744073709551617}]}, "b": 2.50}"#;
         let (cut, object) = without(text, "a.y[1].z").unwrap();
-        assert_eq!(cut, r#"{"a":{"x":1,"y":[1,{}]},"b":2.50}"#);
+        assert_eq!(cut, r#"{"a": {"x": 1, "y": [1, {}]}, "b": 2.50}"#);
         assert_eq!(object, "a.y[1]");
         let (cut, object) = without(text, "a").unwrap();
-        assert_eq!((cut.as_str(), object.as_str()), (r#"{"b":2.50}"#, ""));
-        // Quoted keys, as a path writes them.
-        let (cut, object) = without(r#"{"m": {"a.b": 1, "c": 2}}"#, r#"m["a.b"]"#).unwrap();
-        assert_eq!((cut.as_str(), object.as_str()), (r#"{"m":{"c":2}}"#, "m"));
-        // An item, the whole, a place not in the text: nothing to take out.
-        for at in ["a.y[0]", "", "a.q", "b.c"] {
+        assert_eq!((cut.as_str(), object.as_str()), (r#"{ "b": 2.50}"#, ""));
+        let (cut, _) = without(text, "b").unwrap();
+        assert_eq!(
+            cut,
+            r#"{"a": {"x": 1, "y": [1, {"z": 18446744073709551617}]}}"#
+        );
+        // An item: the field that holds its list.
+        let (cut, object) = without(text, "a.y[0]").unwrap();
+        assert_eq!(
+            (cut.as_str(), object.as_str()),
+            (r#"{"a": {"x": 1}, "b": 2.50}"#, "a")
+        );
+        // Quoted and escaped keys, as a path writes them; a key sent twice, both.
+        let (cut, object) =
+            without(r#"{"m": {"a.b": 1, "c": 2, "\u0041": 3}}"#, r#"m["a.b"]"#).unwrap();
+        assert_eq!(
+            (cut.as_str(), object.as_str()),
+            (r#"{"m": { "c": 2, "\u0041": 3}}"#, "m")
+        );
+        let (cut, _) = without(r#"{"m": {"a.b": 1, "c": 2, "\u0041": 3}}"#, "m.A").unwrap();
+        assert_eq!(cut, r#"{"m": {"a.b": 1, "c": 2}}"#);
+        let (cut, _) = without(r#"{"k": 1, "j": "}", "k": [2]}"#, "k").unwrap();
+        assert_eq!(cut, r#"{ "j": "}"}"#);
+        // The arguments as a whole, an item of no field, a place not in the text.
+        for at in ["", "[0]", "a.q", "b.c", "a.x.y"] {
             assert_eq!(without(text, at), None, "{at}");
         }
+    }
+
+    #[test]
+    fn an_item_is_held_by_its_list_s_field() {
+        assert_eq!(holding_field("list[2]"), Some("list"));
+        assert_eq!(holding_field("grid[0][1]"), Some("grid"));
+        assert_eq!(holding_field(r#"m["[1]"]"#), Some(r#"m["[1]"]"#));
+        assert_eq!(holding_field("a[0].b"), Some("a[0].b"));
+        assert_eq!(holding_field("[3]"), None);
+        assert_eq!(holding_field(""), None);
     }
 }
