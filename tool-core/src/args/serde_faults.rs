@@ -237,6 +237,14 @@ mod tests {
         assert_eq!(cut, r#"{"m": {"a.b": 1, "c": 2}}"#);
         let (cut, _) = without(r#"{"k": 1, "j": "}", "k": [2]}"#, "k").unwrap();
         assert_eq!(cut, r#"{ "j": "}"}"#);
+        // Items of lists of lists, text that looks like JSON, space before a closing brace.
+        let text = r#"{"g": [[{"k": 1}], [{"j": "[,{", "k": 2 }, {"k": 3}]], "z": 0}"#;
+        let (cut, object) = without(text, "g[1][0].k").unwrap();
+        assert_eq!(
+            cut,
+            r#"{"g": [[{"k": 1}], [{"j": "[,{"}, {"k": 3}]], "z": 0}"#
+        );
+        assert_eq!(object, "g[1][0]");
         // The arguments as a whole, an item of no field, a place not in the text.
         for at in ["", "[0]", "a.q", "b.c", "a.x.y"] {
             assert_eq!(without(text, at), None, "{at}");
