@@ -964,9 +964,9 @@ async fn an_integer_in_digits_below_the_least_i64_is_not_told_it_was_written_wit
         faults(&refused),
         [fault(
             "by",
-            "expected i64, received -9.223372036854776e+18, which, written in digits, is below the \
-             least i64, and, written with a fraction or an exponent, may not be the integer meant \
-             past 2^52: write an integer in range in digits alone"
+            "expected i64, received -9.223372036854776e+18, which, if written in digits, is below \
+             -9223372036854775808 (the least i64), and if written with a fraction or an exponent, \
+             may not be the integer meant past 2^52: write an integer in range in digits alone"
         )]
     );
     let moved = call(r#"{"by": -9223372036854775808}"#).await;

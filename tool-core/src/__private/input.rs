@@ -111,7 +111,7 @@ impl<T: DeserializeOwned + schemars::JsonSchema> Parameter for T {}
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter: a tool borrows the call's context; write `ctx: &Context`",
     label = "the context taken by value",
-    note = "the context is injected, not read from the call: only `&Context` is",
+    note = "the context is injected by reference, not read from the call: the parameter is `ctx: &Context`",
     note = "a type of your own named `Context` is an argument like any other: derive `serde::Deserialize` and `schemars::JsonSchema` on it"
 )]
 pub trait ContextParameter: Parameter {}

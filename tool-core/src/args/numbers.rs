@@ -100,10 +100,10 @@ pub(super) const PAST_EXACT: &str = ", which, written with a fraction or an expo
 /// What a fault adds for the double at the least `i64`, where that is the least the range
 /// takes: serde_json reads an integer below it, written in digits, as a double, and a few
 /// such round to it.
-pub(super) const AT_I64_MIN: &str = ", which, written in digits, is below the least i64, and, \
-                                     written with a fraction or an exponent, may not be the \
-                                     integer meant past 2^52: write an integer in range in \
-                                     digits alone";
+pub(super) const AT_I64_MIN: &str = ", which, if written in digits, is below \
+                                     -9223372036854775808 (the least i64), and if written \
+                                     with a fraction or an exponent, may not be the integer \
+                                     meant past 2^52: write an integer in range in digits alone";
 
 /// What a fault adds for `number`, which no integer in `min..=max` is: that it is out of
 /// range, or, for a whole double past 2^52 that would be within it, that written with a
