@@ -678,9 +678,19 @@ async fn a_128_bit_integer_is_read_whole_past_what_64_bits_hold() {
             fault("sacks", "expected u8, received 300, which is out of range"),
             fault(
                 "scoops",
-                "expected u64, received 1e+20, which is out of range"
+                "expected u64, received 1e20, which is out of range"
             ),
         ]
+    );
+    // A number the checker holds as a double is told as sent: in digits past 64 bits, out of
+    // range; with an exponent, maybe not the integer meant.
+    let text = r#"{"grains": 1, "sacks": 3, "scoops": 18446744073709551616, "debt": -1}"#;
+    assert_eq!(
+        faults(&call(text).await.unwrap_err()),
+        [fault(
+            "scoops",
+            "expected u64, received 18446744073709551616, which is out of range"
+        )]
     );
     // Arguments the checker writes again (`3.0` taken as the integer 3) keep each 128-bit
     // integer as written.
@@ -957,16 +967,26 @@ async fn counter_move(
 async fn an_integer_in_digits_below_the_least_i64_is_not_told_it_was_written_with_a_fraction() {
     let registry = Registry::builder().tool(CounterMove).build().unwrap();
     // serde_json reads these digits as the double at the least i64, as it reads `-9.2e18`-like
-    // numbers written with an exponent: the fault says both.
+    // numbers written with an exponent: the text as sent tells which it was.
     let call = |text: &str| outcome(&registry, "counter_move", Arguments::from_text(text));
     let refused = call(r#"{"by": -9223372036854775809}"#).await.unwrap_err();
     assert_eq!(
         faults(&refused),
         [fault(
             "by",
-            "expected i64, received -9.223372036854776e+18, which, if written in digits, is below \
-             -9223372036854775808 (the least i64), and if written with a fraction or an exponent, \
-             may not be the integer meant past 2^52: write an integer in range in digits alone"
+            "expected i64, received -9223372036854775809, which is out of range"
+        )]
+    );
+    let refused = call(r#"{"by": -9.223372036854775809e18}"#)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        faults(&refused),
+        [fault(
+            "by",
+            "expected i64, received -9.223372036854775809e18, which, written with a fraction or \
+             an exponent, may not be the integer meant past 2^52: write the integer in digits \
+             alone"
         )]
     );
     let moved = call(r#"{"by": -9223372036854775808}"#).await;

@@ -11,14 +11,9 @@
 use serde_json::error::Category;
 
 use super::Fault;
-use super::json_text::{in_number, number_end, string_end};
-use super::numbers::{FRACTION_LOST, PAST_EXACT};
-use super::path::Path;
+use super::json_text::{Step, Walk, in_number, number_end};
+use super::numbers::{FRACTION_LOST, NUMBER_SHOWN, PAST_EXACT};
 use crate::outcome::shorten::cut_after;
-
-/// How many characters of the number a fault repeats: a number may be as long as the
-/// arguments.
-const NUMBER_SHOWN: usize = 40;
 
 /// The fault a number written with a fraction or an exponent that serde read in part is, when
 /// that is what `error`, met reading `text` (valid JSON), is.
@@ -52,55 +47,21 @@ pub(super) fn fault(text: &str, error: &serde_json::Error) -> Option<Fault> {
         ),
         false => ", which is not a whole number".to_owned(),
     };
-    let path = path_to(text, start)?.0;
+    let path = path_to(text, start)?;
     let number = cut_after(number, NUMBER_SHOWN);
     let problem = format!("expected an integer, received {number}{why}");
     Some(Fault { path, problem })
 }
 
 /// Where in `text`, valid JSON, the value that starts at byte `at` sits.
-fn path_to(text: &str, at: usize) -> Option<Path> {
-    /// An object with the key of the value being read, if one has been; an array with the
-    /// index of the item being read.
-    enum Level {
-        Object(Option<String>),
-        Array(u64),
-    }
-    let bytes = text.as_bytes();
-    let mut levels = Vec::new();
-    let mut i = 0;
-    while i < at {
-        match bytes.get(i)? {
-            b'"' => {
-                let end = string_end(bytes, i);
-                // A key is followed by its colon; a string value is not.
-                let is_key = text.get(end..)?.trim_start().starts_with(':');
-                if let (true, Some(Level::Object(key))) = (is_key, levels.last_mut()) {
-                    *key = Some(serde_json::from_str(text.get(i..end)?).ok()?);
-                }
-                i = end;
-                continue;
-            }
-            b'{' => levels.push(Level::Object(None)),
-            b'[' => levels.push(Level::Array(0)),
-            b'}' | b']' => drop(levels.pop()),
-            b',' => {
-                if let Some(Level::Array(index)) = levels.last_mut() {
-                    *index += 1;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    let mut path = Path::default();
-    for level in &levels {
-        match level {
-            Level::Object(key) => path.push_field(key.as_deref()?),
-            Level::Array(index) => path.push_index(*index),
+fn path_to(text: &str, at: usize) -> Option<String> {
+    let mut walk = Walk::new(text);
+    while let Some(step) = walk.next() {
+        if step == Step::Value(at) {
+            return Some(walk.path().to_owned());
         }
     }
-    Some(path)
+    None
 }
 
 #[cfg(test)]
@@ -167,11 +128,7 @@ mod tests {
             ("4", r#"["d e"]"#),
         ] {
             let at = text.rfind(value).unwrap_or_default();
-            assert_eq!(
-                path_to(text, at).map(|path| path.0),
-                Some(path.to_owned()),
-                "{value}"
-            );
+            assert_eq!(path_to(text, at), Some(path.to_owned()), "{value}");
         }
     }
 }

@@ -315,6 +315,9 @@ fn checked(
     let values = checker::values_for_steps(arguments.len(), &value);
     let mut checker = Checker::new(schema, true, values);
     checker.check_object_schema(&mut value, schema.schema, &mut Path::default());
+    if !checker.doubles.is_empty() {
+        numbers::as_sent(&mut checker.faults, &checker.doubles, arguments);
+    }
     if checker.gave_up {
         let problem = match first_error {
             Some(error) => format!(

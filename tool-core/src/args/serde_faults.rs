@@ -9,11 +9,10 @@
 //! tree and written again, an integer past 64 bits would come back a double. One walk a
 //! fault keeps a search over the largest arguments linear in their size, however deep.
 
-use std::borrow::Cow;
 use std::ops::Range;
 
-use super::json_text::string_end;
-use super::path::{Path, within};
+use super::json_text::{Step, Walk};
+use super::path::within;
 use super::{Fault, Read, fault_of};
 
 /// The most faults serde is asked for in one call.
@@ -104,103 +103,29 @@ fn holding_field(at: &str) -> Option<&str> {
 /// Where each field at `at` sits in `text`, valid JSON, as the bytes to cut to take it out
 /// with one comma beside it; and the path of its object, if one was found.
 fn field_spans(text: &str, at: &str) -> (Vec<Range<usize>>, Option<String>) {
-    /// An object or array the walk is in.
-    struct Level {
-        object: bool,
-        /// The path's length outside it.
-        base: usize,
-        /// Where the entry being read begins: just past `{`, or at the comma before it.
-        entry: usize,
-        /// Whether a key read here is the field sought, its span still open.
-        sought: bool,
-        /// The index of the item being read, in an array.
-        index: u64,
-        /// Whether the next string is a key.
-        at_key: bool,
-    }
     let bytes = text.as_bytes();
-    let mut path = Path::default();
-    let mut levels: Vec<Level> = Vec::new();
-    let mut spans = Vec::new();
+    let mut walk = Walk::new(text);
+    let mut spans: Vec<Range<usize>> = Vec::new();
     let mut object = None;
-    let mut i = 0;
-    while let Some(&byte) = bytes.get(i) {
-        match byte {
-            b'"' => {
-                let end = string_end(bytes, i);
-                if let Some(level) = levels
-                    .last_mut()
-                    .filter(|level| level.object && level.at_key)
-                {
-                    level.at_key = false;
-                    let key = text.get(i..end).and_then(key_of);
-                    path.0.truncate(level.base);
-                    if let Some(key) = key {
-                        path.push_field(&key);
-                        if path.0 == at {
-                            level.sought = true;
-                            object = Some(path.0[..level.base].to_owned());
-                        }
-                    }
-                }
-                i = end;
-                continue;
-            }
-            b'{' | b'[' => {
-                let object = byte == b'{';
-                levels.push(Level {
-                    object,
-                    base: path.0.len(),
-                    entry: i + 1,
-                    sought: false,
-                    index: 0,
-                    at_key: object,
-                });
-                if !object {
-                    path.push_index(0);
-                }
-            }
-            b',' | b'}' | b']' => {
-                let Some(level) = levels.last_mut() else {
-                    break;
-                };
-                if level.sought {
-                    // The entry ends here: cut from its comma, or, for the first, up to and
-                    // with the comma after it.
-                    let first = bytes.get(level.entry.wrapping_sub(1)) == Some(&b'{');
-                    spans.push(match (first, byte) {
-                        (true, b',') => level.entry..i + 1,
-                        _ => level.entry..i,
-                    });
-                    level.sought = false;
-                }
-                path.0.truncate(level.base);
-                if byte == b',' {
-                    level.entry = i;
-                    level.at_key = level.object;
-                    level.index += 1;
-                    if !level.object {
-                        path.push_index(level.index);
-                    }
-                } else {
-                    levels.pop();
-                }
-            }
-            _ => {}
+    while let Some(step) = walk.next() {
+        let Step::EntryEnd { entry, at: end } = step else {
+            continue;
+        };
+        if !walk.in_object() || walk.path() != at {
+            continue;
         }
-        i += 1;
+        object = Some(walk.outer().to_owned());
+        // Cut from the entry's comma, or, for the first, up to and with the comma after it; a
+        // field right after a first one cut (a key sent twice) is first in turn.
+        let cut_before = spans.last().map(|last| last.end).filter(|&end| end > entry);
+        let first = bytes.get(entry.wrapping_sub(1)) == Some(&b'{') || cut_before.is_some();
+        let start = cut_before.unwrap_or(entry);
+        spans.push(match (first, bytes.get(end)) {
+            (true, Some(b',')) => start..end + 1,
+            _ => start..end,
+        });
     }
     (spans, object)
-}
-
-/// The text of a key written `quoted`: as it is, unless it has escapes.
-fn key_of(quoted: &str) -> Option<Cow<'_, str>> {
-    match quoted.contains('\\') {
-        true => serde_json::from_str::<String>(quoted).ok().map(Cow::Owned),
-        false => quoted
-            .get(1..quoted.len().checked_sub(1)?)
-            .map(Cow::Borrowed),
-    }
 }
 
 #[cfg(test)]
@@ -237,6 +162,11 @@ mod tests {
         assert_eq!(cut, r#"{"m": {"a.b": 1, "c": 2}}"#);
         let (cut, _) = without(r#"{"k": 1, "j": "}", "k": [2]}"#, "k").unwrap();
         assert_eq!(cut, r#"{ "j": "}"}"#);
+        // A key sent twice, one copy right after the other.
+        let (cut, _) = without(r#"{"k": 1, "k": 2, "j": 3}"#, "k").unwrap();
+        assert_eq!(cut, r#"{ "j": 3}"#);
+        let (cut, _) = without(r#"{"k": 1, "k": 2}"#, "k").unwrap();
+        assert_eq!(cut, "{}");
         // Items of lists of lists, text that looks like JSON, space before a closing brace.
         let text = r#"{"g": [[{"k": 1}], [{"j": "[,{", "k": 2 }, {"k": 3}]], "z": 0}"#;
         let (cut, object) = without(text, "g[1][0].k").unwrap();

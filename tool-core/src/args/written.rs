@@ -15,7 +15,7 @@ use serde::ser::{Error as _, Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::value::RawValue;
 use std::cell::RefCell;
 
-use super::json_text::{number_end, string_end};
+use super::json_text::{Step, Walk, in_number, number_end};
 use super::tree::{self, Node};
 
 /// `value`, read from `text` and changed by the checker, written again as JSON.
@@ -38,21 +38,14 @@ pub(super) fn text(value: &Node<'_>, text: &str) -> String {
 /// The numbers of `text`, valid JSON, in the order written.
 fn numbers(text: &str) -> Vec<&str> {
     let bytes = text.as_bytes();
-    let mut found = Vec::new();
-    let mut at = 0;
-    while let Some(&byte) = bytes.get(at) {
-        match byte {
-            b'"' => at = string_end(bytes, at),
-            b'-' | b'0'..=b'9' => {
-                let end = number_end(bytes, at);
-                // Every byte taken is ASCII, so `at..end` lies on character boundaries.
-                found.extend(text.get(at..end));
-                at = end;
-            }
-            _ => at += 1,
-        }
-    }
-    found
+    let starts = Walk::new(text).filter_map(|step| match step {
+        Step::Value(start) if bytes.get(start).is_some_and(in_number) => Some(start),
+        _ => None,
+    });
+    // Every byte taken is ASCII, so `start..end` lies on character boundaries.
+    starts
+        .filter_map(|start| text.get(start..number_end(bytes, start)))
+        .collect()
 }
 
 /// A node written with its doubles as written in the text, `numbers` the text's numbers not
