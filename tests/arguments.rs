@@ -802,6 +802,14 @@ async fn every_fault_only_serde_finds_is_told_in_one_call() {
             fault("cover", bad)
         ]
     );
+    // A key sent twice, one copy right after the other, is taken out whole, and the fault
+    // after it found.
+    let text = r#"{"by_person": {"ann": "bad", "ann": "bad"}, "by_level": {"High": "bad"}}"#;
+    let refused = outcome(&registry, "notes_keep", Arguments::from_text(text)).await;
+    assert_eq!(
+        faults(&refused.unwrap_err()),
+        [fault("by_person.ann", bad), fault("by_level.High", bad)]
+    );
     // At most 16, each a read of the whole arguments.
     let people: serde_json::Map<String, Value> = (0..20)
         .map(|at| (format!("p{at:02}"), json!("bad")))
