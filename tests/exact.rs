@@ -963,6 +963,25 @@ async fn counter_move(
     by
 }
 
+/// A byte, or more.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+enum Either {
+    Byte(u8),
+    Wide(u64),
+}
+
+/// Splits a ledger.
+#[tool]
+async fn ledger_split(
+    /// Amounts by name.
+    by_name: std::collections::BTreeMap<String, i64>,
+    /// Either.
+    either: Either,
+) -> String {
+    format!("{by_name:?} {either:?}")
+}
+
 #[tokio::test]
 async fn an_integer_in_digits_below_the_least_i64_is_not_told_it_was_written_with_a_fraction() {
     let registry = Registry::builder().tool(CounterMove).build().unwrap();
@@ -989,6 +1008,32 @@ async fn an_integer_in_digits_below_the_least_i64_is_not_told_it_was_written_wit
              alone"
         )]
     );
+    // Each copy of a key sent twice told as it was sent; a union's fault too.
+    let registry = Registry::builder().tool(LedgerSplit).build().unwrap();
+    let text = r#"{"by_name": {"k": -9.223372036854775808e18, "k": -9223372036854775809},
+        "either": 18446744073709551616}"#;
+    let refused = outcome(&registry, "ledger_split", Arguments::from_text(text)).await;
+    assert_eq!(
+        faults(&refused.unwrap_err()),
+        [
+            fault(
+                "by_name.k",
+                "expected i64, received -9.223372036854775808e18, which, written with a fraction \
+                 or an exponent, may not be the integer meant past 2^52: write the integer in \
+                 digits alone"
+            ),
+            fault(
+                "by_name.k",
+                "expected i64, received -9223372036854775809, which is out of range"
+            ),
+            fault(
+                "either",
+                "expected u8 or u64, received 18446744073709551616"
+            ),
+        ]
+    );
+    let registry = Registry::builder().tool(CounterMove).build().unwrap();
+    let call = |text: &str| outcome(&registry, "counter_move", Arguments::from_text(text));
     let moved = call(r#"{"by": -9223372036854775808}"#).await;
     assert_eq!(moved.as_deref(), Ok("-9223372036854775808"));
 }

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use super::Fault;
 use super::numbers::{
-    INEXACT, ShownDouble, compared, is_multiple, past_exact, whole, whole_double, written_whole,
+    INEXACT, compared, is_multiple, past_exact, whole, whole_double, written_whole,
 };
 use super::path::{Path, quote, write_quoted};
 use super::prepared::View;
@@ -82,8 +82,6 @@ pub(super) struct Checker<'s> {
     /// number taken as an integer), so that the arguments are to be read as the checker left
     /// them.
     pub(super) rewrote: bool,
-    /// The faults' numbers shown as the doubles the checker holds, to be written as sent.
-    pub(super) doubles: Vec<ShownDouble>,
 }
 
 impl<'s> Checker<'s> {
@@ -102,7 +100,6 @@ impl<'s> Checker<'s> {
             gave_up: false,
             required_elsewhere: schema.required_elsewhere,
             rewrote: false,
-            doubles: Vec::new(),
         }
     }
 
@@ -262,21 +259,7 @@ impl<'s> Checker<'s> {
             let fits = integer.is_some_and(|n| n >= min && n <= max);
             if !fits {
                 let mut problem = self.expected(keywords, &Node::Number(number.clone()));
-                let shown_from = problem
-                    .rfind(", received ")
-                    .map(|at| at + ", received ".len());
-                let why = past_exact(number, (min, max));
-                problem.push_str(why);
-                if let (Some(value), Some(from)) = (number.as_f64(), shown_from)
-                    && number.is_f64()
-                {
-                    self.doubles.push(ShownDouble {
-                        path: path.0.clone(),
-                        shown: problem.get(from..).unwrap_or_default().to_owned(),
-                        value,
-                        why,
-                    });
-                }
+                problem.push_str(past_exact(number, (min, max)));
                 self.fault(path, problem);
                 return;
             }

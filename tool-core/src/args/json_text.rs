@@ -2,7 +2,7 @@
 //! where a value sits): where a string ends, which bytes make a number, and a walk that notes
 //! the path of each value, in text already known to be valid JSON. `written.rs` finds the
 //! numbers as sent with it, `in_part.rs` the path of one, `serde_faults.rs` the fields to cut
-//! out, and `mod.rs` a number's text where the checker holds a double.
+//! out, and `as_sent.rs` the numbers faults tell.
 
 use std::borrow::Cow;
 
@@ -31,27 +31,6 @@ pub(super) fn string_end(bytes: &[u8], open: usize) -> usize {
         }
     }
     bytes.len()
-}
-
-/// The text of `number` as sent in `text`, valid JSON, at `path`: the first number there that
-/// reads as the same double. For a number the checker holds as a double (an integer past 64
-/// bits, say), which would otherwise be shown in another form than the caller's.
-pub(super) fn number_at<'t>(text: &'t str, path: &str, number: f64) -> Option<&'t str> {
-    let bytes = text.as_bytes();
-    let mut walk = Walk::new(text);
-    while let Some(step) = walk.next() {
-        if let Step::Value(start) = step
-            && walk.path() == path
-            && bytes.get(start).is_some_and(in_number)
-        {
-            // Every byte taken is ASCII, so `start..end` lies on character boundaries.
-            let sent = text.get(start..number_end(bytes, start))?;
-            if sent.parse::<f64>() == Ok(number) {
-                return Some(sent);
-            }
-        }
-    }
-    None
 }
 
 /// What a [`Walk`] comes to.
@@ -342,20 +321,5 @@ mod tests {
                 proptest::prop_assert_eq!(&got, &want, "{}", text);
             }
         }
-    }
-
-    #[test]
-    fn a_number_is_found_as_sent_at_its_path() {
-        let text = r#"{"n": 1, "m": {"n": 18446744073709551616, "q": [1e400, 2.50]}, "n": 1e19}"#;
-        assert_eq!(
-            number_at(text, "m.n", 18446744073709551616.0),
-            Some("18446744073709551616")
-        );
-        assert_eq!(number_at(text, "m.q[1]", 2.5), Some("2.50"));
-        // A key sent twice: the copy that reads as the double.
-        assert_eq!(number_at(text, "n", 1e19), Some("1e19"));
-        assert_eq!(number_at(text, "n", 2.0), None);
-        assert_eq!(number_at(text, "m", 1.0), None);
-        assert_eq!(number_at(r#"{"s": "12"}"#, "s", 12.0), None);
     }
 }

@@ -18,6 +18,7 @@
 //! This module knows nothing of tools or registries: it turns text into a value or a refusal.
 
 mod adjust;
+mod as_sent;
 mod checker;
 mod conditions;
 mod guard;
@@ -315,8 +316,8 @@ fn checked(
     let values = checker::values_for_steps(arguments.len(), &value);
     let mut checker = Checker::new(schema, true, values);
     checker.check_object_schema(&mut value, schema.schema, &mut Path::default());
-    if !checker.doubles.is_empty() {
-        numbers::as_sent(&mut checker.faults, &checker.doubles, arguments);
+    if !checker.faults.is_empty() && value.holds_double() {
+        as_sent::as_sent(&mut checker.faults, arguments);
     }
     if checker.gave_up {
         let problem = match first_error {

@@ -3,15 +3,10 @@
 //! them), their digits divided as integers. A quotient of two doubles cannot say it: `0.3 /
 //! 0.1` is not a whole double, and past 2^53 every quotient is one. Written here: it is a few
 //! lines of integer arithmetic, where a decimal crate would be a dependency for one division.
-//! And a number a fault tells, as the caller wrote it where the checker holds a double.
 
 use std::cmp::Ordering;
 
 use serde_json::Value;
-
-use super::Fault;
-use super::json_text::number_at;
-use crate::outcome::shorten::cut_after;
 
 /// Whether `number` is a whole multiple of `step`: as integers when both are, else as
 /// decimals ([`is_multiple_of`]).
@@ -111,50 +106,11 @@ pub(super) const AT_I64_MIN: &str = ", which, if written in digits, is below \
                                      meant past 2^52: write an integer in range in digits alone";
 
 /// What a fault adds for a number out of an integer type's range.
-const OUT_OF_RANGE: &str = ", which is out of range";
+pub(super) const OUT_OF_RANGE: &str = ", which is out of range";
 
 /// How many characters of a number as sent a fault repeats: a number may be as long as the
 /// arguments.
 pub(super) const NUMBER_SHOWN: usize = 40;
-
-/// A fault's number that the checker holds as a double, shown as one, where the caller may
-/// have written another form (an integer past 64 bits, in digits): written again as sent once
-/// the arguments' text is at hand ([`as_sent`]).
-pub(super) struct ShownDouble {
-    /// The fault's path.
-    pub(super) path: String,
-    /// The number and what the fault adds for it, as the fault says them.
-    pub(super) shown: String,
-    /// The number.
-    pub(super) value: f64,
-    /// What the fault adds for it ([`past_exact`]'s words).
-    pub(super) why: &'static str,
-}
-
-/// Each fault at a [`ShownDouble`]'s path, its double written as sent in `text` (the
-/// arguments, valid JSON), and what it adds said for that form: in digits, out of range;
-/// with a fraction or an exponent, not known to be the integer meant past 2^52.
-#[cold]
-pub(super) fn as_sent(faults: &mut [Fault], shown: &[ShownDouble], text: &str) {
-    for double in shown {
-        let Some(sent) = number_at(text, &double.path, double.value) else {
-            continue;
-        };
-        let why = match sent.contains(['.', 'e', 'E']) {
-            false => OUT_OF_RANGE,
-            true if double.why == AT_I64_MIN => PAST_EXACT,
-            true => double.why,
-        };
-        let again = format!("{}{why}", cut_after(sent, NUMBER_SHOWN));
-        for fault in faults.iter_mut().filter(|fault| fault.path == double.path) {
-            if let Some(at) = fault.problem.find(&double.shown) {
-                fault
-                    .problem
-                    .replace_range(at..at + double.shown.len(), &again);
-            }
-        }
-    }
-}
 
 /// What a fault adds for `number`, which no integer in `min..=max` is: that it is out of
 /// range, or, for a whole double past 2^52 that would be within it, that written with a

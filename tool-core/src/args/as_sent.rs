@@ -1,0 +1,139 @@
+//! A fault's number told as the caller sent it. The checker's tree holds serde_json's numbers,
+//! which read an integer past what 64 bits hold, or one written with a fraction or an
+//! exponent, as a double: a fault showed `1.8446744073709552e+19` for `18446744073709551616`,
+//! and could not tell whether a number just below the least `i64` was written in digits. The
+//! numbers a fault says were received that are doubles are looked up in the text as sent, all
+//! in one walk over it, whatever the number of faults.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::ops::Range;
+
+use super::Fault;
+use super::json_text::{Step, Walk, in_number, number_end};
+use super::numbers::{AT_I64_MIN, NUMBER_SHOWN, OUT_OF_RANGE, PAST_EXACT};
+use crate::outcome::shorten::cut_after;
+
+/// What a fault says before the value it received.
+const RECEIVED: &str = ", received ";
+
+/// Each fault of `faults` that says it received a double, that number as sent in `text` (the
+/// arguments, valid JSON) at the fault's path, and what it adds for the least `i64` said for
+/// the form it was sent in: in digits, out of range; else, maybe not the integer meant. For
+/// arguments that hold a double: others have none to show.
+#[cold]
+pub(super) fn as_sent(faults: &mut [Fault], text: &str) {
+    let wanted: HashSet<&str> = (faults.iter())
+        .filter(|fault| shown_double(&fault.problem).is_some())
+        .map(|fault| fault.path.as_str())
+        .collect();
+    if wanted.is_empty() {
+        return;
+    }
+    // The numbers at each path a fault names, in the order sent (a key sent twice has two).
+    let mut sent: HashMap<String, VecDeque<&str>> = HashMap::new();
+    let bytes = text.as_bytes();
+    let mut walk = Walk::new(text);
+    while let Some(step) = walk.next() {
+        if let Step::Value(start) = step
+            && bytes.get(start).is_some_and(in_number)
+            && wanted.contains(walk.path())
+        {
+            // Every byte taken is ASCII, so `start..end` lies on character boundaries.
+            if let Some(number) = text.get(start..number_end(bytes, start)) {
+                sent.entry(walk.path().to_owned())
+                    .or_default()
+                    .push_back(number);
+            }
+        }
+    }
+    drop(wanted);
+    for fault in faults.iter_mut() {
+        let Some(shown) = shown_double(&fault.problem) else {
+            continue;
+        };
+        let value = fault.problem.get(shown.clone()).map(str::parse::<f64>);
+        let (Some(Ok(value)), Some(numbers)) = (value, sent.get_mut(&fault.path)) else {
+            continue;
+        };
+        // The first number there that is this double, each told once.
+        let Some(index) = (numbers.iter()).position(|number| number.parse() == Ok(value)) else {
+            continue;
+        };
+        let Some(number) = numbers.remove(index) else {
+            continue;
+        };
+        let rest = fault.problem.get(shown.end..).unwrap_or_default();
+        let rest = match rest.strip_prefix(AT_I64_MIN) {
+            Some(after) if number.contains(['.', 'e', 'E']) => format!("{PAST_EXACT}{after}"),
+            Some(after) => format!("{OUT_OF_RANGE}{after}"),
+            None => rest.to_owned(),
+        };
+        let before = fault.problem.get(..shown.start).unwrap_or_default();
+        fault.problem = format!("{before}{}{rest}", cut_after(number, NUMBER_SHOWN));
+    }
+}
+
+/// Where in `problem` the value it says it received is, when that is a number written as a
+/// double (`1e+20`, `300.0`): serde_json writes an integer it holds as one in digits alone.
+fn shown_double(problem: &str) -> Option<Range<usize>> {
+    let start = problem.rfind(RECEIVED)? + RECEIVED.len();
+    let bytes = problem.as_bytes();
+    let end = number_end(bytes, start);
+    let shown = problem.get(start..end)?;
+    (shown.len() > 1 && shown.contains(['.', 'e', 'E'])).then_some(start..end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fault(path: &str, problem: &str) -> Fault {
+        Fault {
+            path: path.to_owned(),
+            problem: problem.to_owned(),
+        }
+    }
+
+    #[test]
+    fn a_double_a_fault_shows_is_written_as_sent_at_its_path_each_copy_once() {
+        let text = r#"{"m": {"k": -9.223372036854775808e18, "k": -9223372036854775809},
+            "n": 18446744073709551616, "v": [1e20, 300, 3e2], "s": "1e20"}"#;
+        let mut faults = vec![
+            fault(
+                "m.k",
+                &format!("expected i64, received -9.223372036854776e+18{AT_I64_MIN}"),
+            ),
+            fault(
+                "m.k",
+                &format!("expected i64, received -9.223372036854776e+18{AT_I64_MIN}"),
+            ),
+            fault(
+                "n",
+                "expected u64, received 1.8446744073709552e+19, which is out of range",
+            ),
+            fault("v[0]", "expected u8 or u64, received 1e+20"),
+            fault("v[1]", "expected u8, received 300, which is out of range"),
+            fault(
+                "v[2]",
+                "expected 0 to 100, received 300.0 (the schema's `then` asks)",
+            ),
+            fault("s", "expected u64, received \"1e20\""),
+            fault("q", "expected u64, received 1e+20"),
+        ];
+        as_sent(&mut faults, text);
+        let problems: Vec<&str> = faults.iter().map(|fault| fault.problem.as_str()).collect();
+        assert_eq!(
+            problems,
+            [
+                format!("expected i64, received -9.223372036854775808e18{PAST_EXACT}").as_str(),
+                "expected i64, received -9223372036854775809, which is out of range",
+                "expected u64, received 18446744073709551616, which is out of range",
+                "expected u8 or u64, received 1e20",
+                "expected u8, received 300, which is out of range",
+                "expected 0 to 100, received 3e2 (the schema's `then` asks)",
+                "expected u64, received \"1e20\"",
+                "expected u64, received 1e+20",
+            ]
+        );
+    }
+}
