@@ -966,6 +966,7 @@ async fn counter_move(
 /// A byte, or more.
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
+#[allow(dead_code)] // read through Debug, which the lint does not count
 enum Either {
     Byte(u8),
     Wide(u64),

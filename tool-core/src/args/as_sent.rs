@@ -19,7 +19,7 @@ const RECEIVED: &str = ", received ";
 /// Each fault of `faults` that says it received a double, that number as sent in `text` (the
 /// arguments, valid JSON) at the fault's path, and what it adds for the least `i64` said for
 /// the form it was sent in: in digits, out of range; else, maybe not the integer meant. For
-/// arguments that hold a double: others have none to show.
+/// faults the checker noted show a double: others have none.
 #[cold]
 pub(super) fn as_sent(faults: &mut [Fault], text: &str) {
     let wanted: HashSet<&str> = (faults.iter())

@@ -7,6 +7,8 @@
 
 mod fields;
 
+use std::cell::Cell;
+
 use serde_json::{Map, Value};
 
 use super::Fault;
@@ -82,6 +84,9 @@ pub(super) struct Checker<'s> {
     /// number taken as an integer), so that the arguments are to be read as the checker left
     /// them.
     pub(super) rewrote: bool,
+    /// Whether a fault shows a number the tree holds as a double, which may have been sent in
+    /// another form (`as_sent.rs` finds it).
+    pub(super) shown_double: Cell<bool>,
 }
 
 impl<'s> Checker<'s> {
@@ -100,6 +105,7 @@ impl<'s> Checker<'s> {
             gave_up: false,
             required_elsewhere: schema.required_elsewhere,
             rewrote: false,
+            shown_double: Cell::new(false),
         }
     }
 
@@ -111,7 +117,15 @@ impl<'s> Checker<'s> {
         self.words.write_keywords(keywords, &mut problem);
         problem.push_str(", received ");
         write_received(value, &mut problem);
+        self.note_shown(value);
         problem
+    }
+
+    /// Notes that a fault shows `value`, if that is a number held as a double.
+    pub(super) fn note_shown(&self, value: &Node<'_>) {
+        if matches!(value, Node::Number(number) if number.is_f64()) {
+            self.shown_double.set(true);
+        }
     }
 
     /// [`expected`](Self::expected) of a value its `enum` lists: the `const` it is not, or
@@ -232,8 +246,12 @@ impl<'s> Checker<'s> {
         }
         match value {
             Node::Number(number) => {
+                let before = self.faults.len();
                 self.check_number(number, schema, &keywords, path);
                 if number.is_f64() {
+                    if self.faults.len() > before {
+                        self.shown_double.set(true);
+                    }
                     self.rewrote |= written_whole(number, keywords.types);
                 }
             }
@@ -444,6 +462,7 @@ impl<'s> Checker<'s> {
         if items.iter().all(Node::is_scalar) {
             let mut seen = std::collections::HashSet::with_capacity(items.len());
             if let Some(item) = items.iter().find(|item| !seen.insert(item.scalar_key())) {
+                self.note_shown(item);
                 let problem = format!(
                     "expected unique items, received {} more than once",
                     received(item)
@@ -459,6 +478,7 @@ impl<'s> Checker<'s> {
             let mut key = String::new();
             item.write_key(&mut key);
             if let Some(earlier) = seen.insert(key, at) {
+                self.note_shown(item);
                 let problem = format!(
                     "expected unique items, received {} at [{earlier}] and again at [{at}]",
                     received(item)

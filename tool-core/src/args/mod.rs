@@ -316,7 +316,7 @@ fn checked(
     let values = checker::values_for_steps(arguments.len(), &value);
     let mut checker = Checker::new(schema, true, values);
     checker.check_object_schema(&mut value, schema.schema, &mut Path::default());
-    if !checker.faults.is_empty() && value.holds_double() {
+    if checker.shown_double.get() {
         as_sent::as_sent(&mut checker.faults, arguments);
     }
     if checker.gave_up {

@@ -203,21 +203,6 @@ impl<'a> Node<'a> {
         !object.iter().all(|(name, _)| names.insert(name))
     }
 
-    /// Whether this holds a number serde_json reads as a double (one written with a fraction
-    /// or an exponent, or an integer past 64 bits); without recursion.
-    pub(crate) fn holds_double(&self) -> bool {
-        let mut pending = vec![self];
-        while let Some(node) = pending.pop() {
-            match node {
-                Node::Number(number) if number.is_f64() => return true,
-                Node::Array(items) => pending.extend(items),
-                Node::Object(fields) => pending.extend(fields.iter().map(|(_, item)| item)),
-                _ => {}
-            }
-        }
-        false
-    }
-
     /// How many values this holds, itself included; without recursion.
     pub(crate) fn count(&self) -> usize {
         let mut count = 0;

@@ -125,6 +125,7 @@ impl<'s> Checker<'s> {
             self.faults.extend(faults);
         } else {
             let expected = self.words.of_branches(branches);
+            self.note_shown(value);
             self.fault(
                 path,
                 format!("expected {expected}, received {}", received(value)),
@@ -249,6 +250,7 @@ impl<'s> Checker<'s> {
             None => format!("missing; expected one of {listed}"),
             Some(sent) if tags.iter().any(|tag| sent.equals(tag)) => return false,
             Some(sent) => {
+                self.note_shown(sent);
                 let meant = match sent {
                     Node::String(sent) => nearest(sent, tags.iter().filter_map(|tag| tag.as_str())),
                     _ => None,
