@@ -32,12 +32,12 @@ async fn order_place(
 }
 
 /// Says hello. This long description is not advertised, since the tool has a summary.
-#[tool(name = "hello", summary = "Says hello.", readonly, timeout = 250)]
+#[tool(name = "hello", summary = "Says hello.", readonly)]
 fn greet() -> &'static str {
     "hello"
 }
 
-#[tool(description = "Does nothing.", destructive)]
+#[tool(description = "Does nothing.", destructive, timeout = "250ms")]
 async fn nothing() {}
 
 fn registry() -> Registry {
@@ -123,12 +123,12 @@ fn definitions_carry_names_descriptions_hints_in_insertion_order() {
     let hello = &definitions[1];
     assert_eq!(hello.description, "Says hello.");
     assert!(hello.annotations.read_only);
-    assert_eq!(hello.timeout(), Some(Duration::from_millis(250)));
+    assert_eq!(hello.timeout(), None);
 
     let nothing = &definitions[2];
     assert_eq!(nothing.description, "Does nothing.");
     assert!(nothing.annotations.destructive);
-    assert_eq!(nothing.timeout(), None);
+    assert_eq!(nothing.timeout(), Some(Duration::from_millis(250)));
 }
 
 #[test]

@@ -38,7 +38,9 @@
 //!
 //! # Defining tools
 //!
-//! `#[tool(...)]` goes on an `async fn` (a plain `fn` works too). The fn stays an ordinary fn
+//! `#[tool(...)]` goes on an `async fn` (a plain `fn` works too, and runs to its end once
+//! called: no timeout stops it). It needs a description, its doc comment or `description`: a
+//! model chooses tools by it. The fn stays an ordinary fn
 //! that tests can call; the macro adds a unit struct named after it in PascalCase
 //! (`note_write` → `NoteWrite`) that implements [`Tool`](tool::Tool) and is what a [`Registry`] takes.
 //!
@@ -51,7 +53,7 @@
 //! | `description = "..."` | the description (default: the fn's doc comment) |
 //! | `summary = "..."` | a short description advertised instead of the full one |
 //! | `readonly`, `destructive`, `idempotent`, `open_world` | hints, as in MCP's tool annotations; `readonly` and `destructive` exclude each other |
-//! | `timeout = "5s"` | how long one call may run: `"250ms"`, `"5s"`, `"2m"`, `"1h"`, or an integer of milliseconds |
+//! | `timeout = "5s"` | how long one call may run: `"250ms"`, `"5s"`, `"2m"`, `"1h"` (a bare number is an error: its unit is unsaid); an `async fn`'s alone |
 //! | `allow_any` | lets the tool have fields of no single type (`serde_json::Value`), which building a registry otherwise refuses |
 //! | `lenient` | forgives the slips models make most in the tool's arguments, whatever the registry says, `destructive` or not (see [`Leniency`]) |
 //! | `icon = "https://example.com/note.svg"` | an icon MCP clients may show; any number of them; an `https:`/`http:` URL or a `data:image/...;base64,...` URI; `icon(src = "...", mime_type = "image/png", sizes = ["48x48"], theme = "dark")` says more (see [`Icon`](tool::Icon)); other providers have no place for icons |

@@ -219,7 +219,7 @@ pub struct ToolAttr {
     /// `task = "required"`: over MCP it runs only as one; `task = "after_input"`: over MCP it
     /// asks for its input first.
     pub task: Option<TaskAttr>,
-    /// `timeout = "5s"` or `timeout = 5000`.
+    /// `timeout = "5s"`.
     pub timeout: Option<Timeout>,
     /// `icon = "https://..."` or `icon(src = "...", ...)`, any number of times.
     pub icon: Vec<metadata::IconAttr>,

@@ -1,5 +1,6 @@
 //! The `timeout` option of `#[tool]`: how long a call may run, written as a string with a unit
-//! (`"5s"`) or as an integer of milliseconds; anything else is an error saying how to write it.
+//! (`"5s"`); anything else is an error saying how to write it. A bare number is one too: `30`
+//! read as milliseconds would time out every call of a user who meant seconds.
 
 use std::time::Duration;
 
@@ -8,12 +9,11 @@ use syn::{Lit, Meta};
 use super::syntax::literal;
 use crate::error::{Result, at};
 
-/// A timeout option: a string with a unit or an integer of milliseconds.
+/// A timeout option: a string with a unit, and where it was written.
 #[derive(Debug)]
-pub struct Timeout(pub Duration);
+pub struct Timeout(pub Duration, pub proc_macro2::Span);
 
-const TIMEOUT_HELP: &str =
-    "write the timeout as \"250ms\", \"5s\", \"2m\" or \"1h\", or as an integer of milliseconds";
+const TIMEOUT_HELP: &str = "write the timeout with its unit: \"250ms\", \"5s\", \"2m\" or \"1h\"";
 
 impl Timeout {
     /// Reads `timeout = ...`.
@@ -39,12 +39,12 @@ impl Timeout {
     /// Reads a timeout's literal.
     fn from_value(value: &Lit) -> Result<Self> {
         let duration = match value {
-            Lit::Int(int) => int.base10_parse::<u64>().ok().map(Duration::from_millis),
+            Lit::Int(int) => return Err(at(value, unit_missing(int.base10_digits()))),
             Lit::Str(text) => parse_duration(&text.value()),
             _ => None,
         };
         match duration {
-            Some(duration) if !duration.is_zero() => Ok(Timeout(duration)),
+            Some(duration) if !duration.is_zero() => Ok(Timeout(duration, value.span())),
             Some(_) => Err(at(value, "a timeout must be longer than zero")),
             None => Err(at(value, misreading(value))),
         }
@@ -63,17 +63,7 @@ fn misreading(value: &Lit) -> String {
     let text = text.trim();
     let whole = |digits: &str| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
     if whole(text) && matches!(value, Lit::Str(_)) {
-        return match text.parse::<u64>() {
-            Ok(0) => "a timeout must be longer than zero".to_owned(),
-            Ok(number) if number.checked_mul(1_000).is_some() => format!(
-                "`\"{text}\"` has no unit: write `\"{text}ms\"` or `\"{text}s\"`, or `{text}` \
-                 without quotes for milliseconds"
-            ),
-            Ok(_) => format!(
-                "`\"{text}\"` has no unit: write `\"{text}ms\"`, or `{text}` without quotes"
-            ),
-            Err(_) => format!("unreadable timeout; {TIMEOUT_HELP}"),
-        };
+        return unit_missing(text);
     }
     let number_end = (text.find(|c: char| !c.is_ascii_digit() && c != '.')).unwrap_or(text.len());
     let (number, unit) = text.split_at(number_end);
@@ -101,6 +91,20 @@ fn misreading(value: &Lit) -> String {
             "a timeout is a whole number of its unit, and this is not a whole number of \
              milliseconds either; {TIMEOUT_HELP}"
         ),
+    }
+}
+
+/// What to write for a whole number given without its unit (`30`, `"30"`): the number with
+/// each unit that makes it a timeout a `u64` of milliseconds holds.
+fn unit_missing(digits: &str) -> String {
+    let said = |units: &str| format!("`{digits}` has no unit: write {units}");
+    match digits.parse::<u64>() {
+        Ok(0) => "a timeout must be longer than zero".to_owned(),
+        Ok(number) if number.checked_mul(1_000).is_some() => said(&format!(
+            "`\"{digits}s\"` for seconds or `\"{digits}ms\"` for milliseconds"
+        )),
+        Ok(_) => said(&format!("`\"{digits}ms\"`")),
+        Err(_) => format!("unreadable timeout; {TIMEOUT_HELP}"),
     }
 }
 
@@ -186,12 +190,8 @@ mod tests {
     }
 
     #[test]
-    fn timeout_is_an_integer_of_milliseconds_or_a_string_with_a_unit() {
+    fn timeout_is_a_string_with_a_unit() {
         let read = |lit: Lit| Timeout::from_value(&lit).map(|timeout| timeout.0);
-        assert_eq!(
-            read(syn::parse_quote!(5000)).ok(),
-            Some(Duration::from_secs(5))
-        );
         assert_eq!(
             read(syn::parse_quote!("5s")).ok(),
             Some(Duration::from_secs(5))
@@ -204,6 +204,15 @@ mod tests {
         assert_eq!(
             refused(syn::parse_quote!("0ms")),
             "a timeout must be longer than zero"
+        );
+        // A bare number, which a user meaning seconds would have read as milliseconds.
+        assert_eq!(
+            refused(syn::parse_quote!(30)),
+            "`30` has no unit: write `\"30s\"` for seconds or `\"30ms\"` for milliseconds"
+        );
+        assert_eq!(
+            refused(syn::parse_quote!(5000u64)),
+            "`5000` has no unit: write `\"5000s\"` for seconds or `\"5000ms\"` for milliseconds"
         );
         for lit in [
             syn::parse_quote!(true),
@@ -222,8 +231,7 @@ mod tests {
         let refused = |lit: Lit| Timeout::from_value(&lit).unwrap_err().to_string();
         assert_eq!(
             refused(syn::parse_quote!("5000")),
-            "`\"5000\"` has no unit: write `\"5000ms\"` or `\"5000s\"`, or `5000` without \
-             quotes for milliseconds"
+            "`5000` has no unit: write `\"5000s\"` for seconds or `\"5000ms\"` for milliseconds"
         );
         assert_eq!(
             refused(syn::parse_quote!("0")),
@@ -232,8 +240,7 @@ mod tests {
         // Each suggestion reads as a timeout when written as said.
         assert_eq!(
             refused(syn::parse_quote!("18446744073709552")),
-            "`\"18446744073709552\"` has no unit: write `\"18446744073709552ms\"`, or \
-             `18446744073709552` without quotes"
+            "`18446744073709552` has no unit: write `\"18446744073709552ms\"`"
         );
         assert!(parse_duration("18446744073709552ms").is_some());
         assert_eq!(

@@ -7,6 +7,7 @@ mod params;
 pub use params::struct_clashes;
 mod rules;
 
+use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::{Pat, Type};
 
@@ -27,6 +28,14 @@ pub fn tool(tool: &ToolFn) -> crate::error::Result<()> {
     };
     if let Err(error) = name(&tool.name, from) {
         errors.push(at(&tool.name_span, error));
+    }
+    errors.handle(description(tool));
+    if let (None, Some(timeout)) = (&tool.func.sig.asyncness, &tool.attr.timeout) {
+        errors.push(at(
+            &timeout.1,
+            "a plain `fn` runs to its end once called, so a `timeout` cannot stop it: make it \
+             an `async fn` that awaits what it waits on, or take `timeout` out",
+        ));
     }
     errors.handle(meta_keys(&tool.attr.meta));
     errors.handle(crate::attr::check_tags(&tool.attr.tags));
@@ -111,6 +120,26 @@ pub fn tool(tool: &ToolFn) -> crate::error::Result<()> {
         ));
     }
     errors.finish()
+}
+
+/// A tool without a description: a model reads it to choose the tool and to call it well, and
+/// a tool advertised without one is a tool a model guesses at.
+fn description(tool: &ToolFn) -> crate::error::Result<()> {
+    if !tool.description().trim().is_empty() {
+        return Ok(());
+    }
+    let what = match &tool.attr.description {
+        Some(_) => {
+            "`description` is empty: say what the tool does, or take the option out and \
+                    write a `///` doc comment on the fn"
+        }
+        None => {
+            "a tool needs a description, which a model reads to choose it and to call it \
+                 well: write a `///` doc comment on the fn saying what it does (or \
+                 `#[tool(description = \"...\")]`)"
+        }
+    };
+    Err(at(&tool.func.sig.ident, what))
 }
 
 /// Refuses a `_meta` key set twice across a tool's `meta(...)` options, at the second.
@@ -274,7 +303,38 @@ fn parameter(param: &crate::model::Param, in_toolkit: bool) -> crate::error::Res
              `&str`, `Vec<T>` for `&[T]`; only `&Context` is injected by reference",
         );
     }
+    let read_its_own_way = (param.field_attrs.iter())
+        .filter(|attr| attr.path().is_ident("serde"))
+        .any(|attr| {
+            let said = attr.meta.to_token_stream().to_string();
+            said.contains("with")
+        });
+    if let Some(inner) = option_in_option(&param.ty).filter(|_| !read_its_own_way) {
+        return err_at(
+            &inner,
+            "a call's `null` counts as a field left out, so `Option<Option<T>>` cannot tell the \
+             two apart: the inner `Option` is never `None`; take `Option<T>`, or an enum of \
+             what each case means (`Keep`, `Clear`, `Set(T)`)",
+        );
+    }
     Ok(())
+}
+
+/// The inner `Option` of an `Option<Option<T>>`, if `ty` is one.
+fn option_in_option(ty: &Type) -> Option<Type> {
+    let Type::Path(path) = ty else { return None };
+    if !crate::model::last_segment_is(ty, "Option") {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &path.path.segments.last()?.arguments else {
+        return None;
+    };
+    match args.args.first()? {
+        syn::GenericArgument::Type(inner) if crate::model::last_segment_is(inner, "Option") => {
+            Some(inner.clone())
+        }
+        _ => None,
+    }
 }
 
 fn find_impl_trait(ty: &Type) -> Option<syn::TypeImplTrait> {
@@ -342,7 +402,16 @@ pub fn toolkit(toolkit: &crate::model::Toolkit) -> crate::error::Result<()> {
             ),
         ));
     }
-    if !item.generics.params.is_empty() || item.generics.where_clause.is_some() {
+    let lifetimes_only =
+        (item.generics.params.iter()).all(|param| matches!(param, syn::GenericParam::Lifetime(_)));
+    if !item.generics.params.is_empty() && lifetimes_only {
+        errors.push(at(
+            &generic_span(&item.generics),
+            "a toolkit's state is kept by the registry for as long as it serves, so it cannot \
+             borrow: own what it holds (`String` for `&'a str`, an `Arc` for what is shared) \
+             and drop the lifetime",
+        ));
+    } else if !item.generics.params.is_empty() || item.generics.where_clause.is_some() {
         errors.push(at(
             &generic_span(&item.generics),
             "a toolkit cannot be generic: its tools' schemas are built from concrete types; \

@@ -105,9 +105,63 @@ pub fn whole(tool: &ToolFn) -> crate::error::Result<()> {
     }
     errors.handle(wire_names(tool));
     if !tool.in_toolkit {
-        errors.handle(struct_name(tool));
+        // A name of the prelude's is said once, as the type it hides.
+        if errors.handle(struct_name(tool)).is_some() {
+            errors.handle(signature_clash(tool));
+        }
     }
     errors.finish()
+}
+
+/// The first type of a free fn's signature (a parameter's, the output's, within either) named
+/// bare as the struct `#[tool]` names after the fn (`fn weather(..) -> Weather`): the two
+/// names clash in the module. An `#[input]` of that name is said by [`input_type`].
+fn signature_clash(tool: &ToolFn) -> crate::error::Result<()> {
+    let Some(ty) = clashing_type(tool) else {
+        return Ok(());
+    };
+    let generated = tool.struct_ident().to_string();
+    let ident = &tool.func.sig.ident;
+    let keep = match &tool.attr.name {
+        Some(_) => String::new(),
+        None => format!(
+            " and keep the tool's name with `#[tool(name = {:?})]`",
+            tool.name
+        ),
+    };
+    Err(at(
+        &ty,
+        format!(
+            "`#[tool]` names this tool's struct `{generated}`, after the fn, and this type has \
+             that name too, so the two would clash; rename the fn (`{}_get`, say){keep}",
+            unraw(ident)
+        ),
+    ))
+}
+
+/// [`signature_clash`]'s type, if there is one.
+fn clashing_type(tool: &ToolFn) -> Option<syn::TypePath> {
+    let generated = tool.struct_ident().to_string();
+    let named = |ty: &Type| match ty {
+        Type::Path(path)
+            if path.qself.is_none()
+                && path.path.leading_colon.is_none()
+                && path.path.segments.len() == 1
+                && path.path.segments[0].ident == generated =>
+        {
+            Some(path.clone())
+        }
+        _ => None,
+    };
+    let params = (tool.params.iter())
+        .filter(|param| param.role != Role::Receiver)
+        .filter(|param| !(param.role == Role::Input && is_local(&param.ty, &generated)))
+        .map(|param| &param.ty);
+    let output = match &tool.func.sig.output {
+        syn::ReturnType::Type(_, ty) => Some(&**ty),
+        syn::ReturnType::Default => None,
+    };
+    params.chain(output).find_map(|ty| first_within(ty, named))
 }
 
 /// An `#[input]` whose type is plainly no struct (`u64`, `Vec<_>`, `Option<_>`), or is the
@@ -182,13 +236,14 @@ fn wire_names(tool: &ToolFn) -> crate::error::Result<()> {
 }
 
 /// Whether the struct `#[tool]` would name after a free fn clashes with a name in its module:
-/// a type of the prelude it would hide, or the `#[input]`'s type. A tool with errors then
+/// a type of the prelude it would hide, the `#[input]`'s type, or a type in its signature. A tool with errors then
 /// leaves no stand-in of that name, which would add errors of its own.
 pub fn struct_clashes(tool: &ToolFn) -> bool {
     let generated = tool.struct_ident().to_string();
     !tool.in_toolkit
         && (HIDDEN_BY_STRUCT.contains(&generated.as_str())
-            || (tool.whole_input()).is_some_and(|input| is_local(&input.ty, &generated)))
+            || (tool.whole_input()).is_some_and(|input| is_local(&input.ty, &generated))
+            || clashing_type(tool).is_some())
 }
 
 /// Whether `ty` is the bare name `name` (`NoteWrite`, not `args::NoteWrite`): only such a type

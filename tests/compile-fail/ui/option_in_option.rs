@@ -1,0 +1,9 @@
+use tool_core::tool;
+
+/// Tags a note: a tag to set, or `null` to clear it.
+#[tool]
+async fn note_tag(id: u64, tag: Option<Option<String>>) -> String {
+    format!("{id} {tag:?}")
+}
+
+fn main() {}
