@@ -7,6 +7,13 @@ async fn note_read(id: u64, ctx: Context) -> String {
     id.to_string()
 }
 
+/// Finds a note.
+#[tool]
+async fn note_find(id: u64, ctx: std::sync::Arc<Context>) -> String {
+    let _ = ctx;
+    id.to_string()
+}
+
 /// Notes.
 struct Notes;
 

@@ -4,7 +4,7 @@
 
 mod params;
 
-pub use params::struct_clashes;
+pub use params::{first_within, struct_clashes};
 mod rules;
 
 use quote::ToTokens;

@@ -6,6 +6,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
+use crate::check::first_within;
 use crate::model::{ToolFn, last_segment_is};
 
 /// The input type: the user's `#[input]` struct, or a struct generated from the parameters;
@@ -52,14 +53,16 @@ pub fn input_type(tool: &ToolFn) -> (TokenStream, TokenStream, TokenStream) {
         .filter(|(_, generic)| generic.is_some())
         .map(|(param, _)| &param.ty)
         .collect();
-    // A parameter taken by value whose type is named `Context` is held to `ContextParameter`,
-    // the same bound under an error that says to borrow tool-core's `Context`.
+    // A parameter taken by value whose type names a `Context` (`Context`, `Arc<Context>`) is
+    // held to `ContextParameter`, the same bound under an error that says to borrow
+    // tool-core's `Context`.
     let checks: Vec<TokenStream> = tool
         .fields()
         .zip(&generic)
         .filter_map(|(param, generic)| {
             let generic = generic.as_ref()?;
-            Some(match last_segment_is(&param.ty, "Context") {
+            let names_context = |ty: &syn::Type| last_segment_is(ty, "Context").then_some(());
+            Some(match first_within(&param.ty, names_context).is_some() {
                 true => quote!(#generic: ::tool_core::__private::ContextParameter),
                 false => quote!(#generic: ::tool_core::__private::Parameter),
             })
