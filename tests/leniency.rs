@@ -434,3 +434,34 @@ async fn a_map_keyed_by_numbers_has_its_values_adjusted_as_any_map() {
         "{3: 7}\nadjusted\tby_revision.3\tread the text \"7\" as the number 7"
     );
 }
+
+/// Weighs grains.
+#[tool(readonly, lenient)]
+async fn grains_weigh(grains: u128, sacks: u32, per_sack: Vec<u64>) -> String {
+    format!("{grains} {sacks} {per_sack:?}")
+}
+
+#[tokio::test]
+async fn adjusted_arguments_keep_each_number_as_sent() {
+    let registry = Registry::builder().tool(GrainsWeigh).build().unwrap();
+    let call = |text: &str| {
+        let call = ToolCall::new("1", "grains_weigh", Arguments::from_text(text));
+        let registry = &registry;
+        async move { registry.call(call, &Context::new()).await.text() }
+    };
+    // A `u128` past 64 bits beside a slip: written again from a tree of doubles, it was refused.
+    let text = r#"{"grains": 18446744073709551621, "sacks": "3", "per_sack": []}"#;
+    assert_eq!(
+        call(text).await,
+        "18446744073709551621 3 []\nadjusted\tsacks\tread the text \"3\" as the number 3"
+    );
+    // A number moved into a list of one is told as sent.
+    let text = r#"{"grains": 1, "sacks": 3, "per_sack": 18446744073709551616}"#;
+    let told = call(text).await;
+    assert!(
+        told.contains(
+            "per_sack[0]\texpected u64, received 18446744073709551616, which is out of range"
+        ),
+        "{told}"
+    );
+}

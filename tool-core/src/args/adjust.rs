@@ -55,8 +55,8 @@ pub(crate) fn adjust(
     if adjuster.adjustments.is_empty() {
         return None;
     }
-    // A tree with string keys always serializes.
-    let text = serde_json::to_string(&value).ok()?;
+    // Each number as sent: written from the tree, a `u128` past 64 bits would be a double.
+    let text = super::written::text(&value, arguments);
     Some((text, adjuster.adjustments))
 }
 

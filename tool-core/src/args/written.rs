@@ -1,38 +1,40 @@
-//! The arguments written again after the checker changed them, each number as the caller wrote
-//! it.
+//! The arguments written again after the checker or the leniency changed them, each number as
+//! the caller wrote it.
 //!
 //! The tree holds serde_json's numbers, which read an integer past what 64 bits hold as a
 //! double, where serde, reading the text into a 128-bit integer, reads it exactly: written
 //! from the tree, `18446744073709551621` would come back as `1.8446744073709552e19`, which no
-//! 128-bit integer reads. So a double is written as its text was, found by its place among the
-//! text's numbers (the tree keeps every number in the order sent; the checker takes out nulls
-//! alone, and a union's check puts back a copy of the same value). serde_json has no way to
-//! hand over a number's text (short of its `arbitrary_precision` feature, which would change
-//! every number of every crate in a build, and with which the tree's numbers keep their text
-//! themselves), hence the few lines here that find them.
+//! 128-bit integer reads. So a double is written as its text was: the first number of the
+//! text not yet written that reads as the same double, in the order sent (the checker takes
+//! out nulls and puts back a copy of a union's value; the leniency adds numbers read from
+//! text and moves a value into a list, none of which reorders the numbers sent). serde_json
+//! has no way to hand over a number's text (short of its `arbitrary_precision` feature, which
+//! would change every number of every crate in a build, and with which the tree's numbers keep
+//! their text themselves), hence the few lines here that find them.
 
 use serde::ser::{Error as _, Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::value::RawValue;
 use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
 
 use super::json_text::{Step, Walk, in_number, number_end};
 use super::tree::{self, Node};
 
-/// `value`, read from `text` and changed by the checker, written again as JSON.
+/// The numbers of a text that serde_json reads as doubles, by the bits of the double read, each
+/// in the order sent.
+type Doubles<'t> = HashMap<u64, VecDeque<&'t str>>;
+
+/// `value`, read from `text` and changed since, written again as JSON.
 pub(super) fn text(value: &Node<'_>, text: &str) -> String {
-    let numbers = RefCell::new(numbers(text).into_iter());
+    if tree::numbers_come_as_maps() {
+        return serde_json::to_string(value).unwrap_or_default();
+    }
+    let doubles = RefCell::new(doubles(text));
     let shown = serde_json::to_string(&AsWritten {
         node: value,
-        numbers: &numbers,
+        doubles: &doubles,
     });
-    // Should the text's numbers not be the tree's, one for one (or serde_json keep numbers'
-    // text itself), the tree is written as it holds them.
-    match shown {
-        Ok(shown) if numbers.borrow_mut().next().is_none() && !tree::numbers_come_as_maps() => {
-            shown
-        }
-        _ => serde_json::to_string(value).unwrap_or_default(),
-    }
+    shown.unwrap_or_else(|_| serde_json::to_string(value).unwrap_or_default())
 }
 
 /// The numbers of `text`, valid JSON, in the order written.
@@ -48,29 +50,49 @@ fn numbers(text: &str) -> Vec<&str> {
         .collect()
 }
 
-/// A node written with its doubles as written in the text, `numbers` the text's numbers not
-/// yet met.
-struct AsWritten<'n, I> {
-    node: &'n Node<'n>,
-    numbers: &'n RefCell<I>,
+/// The numbers of `text` serde_json reads as doubles: written with a fraction or an exponent,
+/// or integers past what 64 bits hold.
+fn doubles(text: &str) -> Doubles<'_> {
+    let mut doubles = Doubles::new();
+    for number in numbers(text) {
+        let integer = number.parse::<i64>().is_ok() || number.parse::<u64>().is_ok();
+        if let (false, Ok(double)) = (integer, number.parse::<f64>()) {
+            doubles
+                .entry(double.to_bits())
+                .or_default()
+                .push_back(number);
+        }
+    }
+    doubles
 }
 
-impl<'t, I: Iterator<Item = &'t str>> Serialize for AsWritten<'_, I> {
+/// A node written with its doubles as written in the text, `doubles` the text's doubles not
+/// yet written.
+struct AsWritten<'n, 't> {
+    node: &'n Node<'n>,
+    doubles: &'n RefCell<Doubles<'t>>,
+}
+
+impl Serialize for AsWritten<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let inner = |node| AsWritten {
             node,
-            numbers: self.numbers,
+            doubles: self.doubles,
         };
         match self.node {
-            Node::Number(number) => {
-                let written = self.numbers.borrow_mut().next();
-                let written =
-                    written.ok_or_else(|| S::Error::custom("a number not in the text"))?;
-                if !number.is_f64() {
-                    return number.serialize(serializer);
+            Node::Number(number) if number.is_f64() => {
+                let bits = number.as_f64().map(f64::to_bits);
+                let written = bits.and_then(|bits| {
+                    (self.doubles.borrow_mut().get_mut(&bits)).and_then(VecDeque::pop_front)
+                });
+                match written {
+                    Some(written) => {
+                        let raw = RawValue::from_string(written.to_owned());
+                        raw.map_err(S::Error::custom)?.serialize(serializer)
+                    }
+                    // A double read from text (the leniency's), not among those sent.
+                    None => number.serialize(serializer),
                 }
-                let raw = RawValue::from_string(written.to_owned());
-                raw.map_err(S::Error::custom)?.serialize(serializer)
             }
             Node::Array(items) => {
                 let mut seq = serializer.serialize_seq(Some(items.len()))?;
@@ -117,13 +139,26 @@ mod tests {
             text(&tree, sent),
             r#"{"big":18446744073709551621,"small":2,"e":1E+20,"n":[3,null]}"#
         );
-        // Numbers the text does not hold one for one: the tree's own.
+        // Numbers taken out, added and moved: each double still as sent, a new one as held.
         if let Node::Object(fields) = &mut tree {
             fields.pop();
+            let (_, big) = fields.remove(0);
+            fields.push(("list".into(), Node::Array(vec![big])));
+            fields.push((
+                "read".into(),
+                Node::Number(serde_json::Number::from_f64(0.5).unwrap()),
+            ));
         }
         assert_eq!(
             text(&tree, sent),
-            r#"{"big":1.8446744073709552e+19,"small":2,"e":1e+20}"#
+            r#"{"small":2,"e":1E+20,"list":[18446744073709551621],"read":0.5}"#
+        );
+        // Two copies of one double, each written as its own text, in order.
+        let sent = r#"{"a": 1e20, "b": 100000000000000000000.0}"#;
+        let tree = Node::parse(sent).unwrap();
+        assert_eq!(
+            text(&tree, sent),
+            r#"{"a":1e20,"b":100000000000000000000.0}"#
         );
     }
 }
