@@ -446,13 +446,25 @@ async fn note_peek(id: u64) -> String {
     id.to_string()
 }
 
+// A doc the macro cannot read alone is a description: the compiler writes it.
+#[doc = concat!("Glances ", "at a note.")]
+#[tool(readonly)]
+async fn note_glance(id: u64) -> String {
+    id.to_string()
+}
+
 #[test]
 fn a_doc_the_macro_cannot_read_is_written_into_the_description_by_the_compiler() {
-    let registry = Registry::builder().tool(NotePeek).build().unwrap();
+    let registry = Registry::builder()
+        .tool(NotePeek)
+        .tool(NoteGlance)
+        .build()
+        .unwrap();
     assert_eq!(
         registry.definitions()[0].description,
         "Reads a note.\nKept for a day.\n  Indented."
     );
+    assert_eq!(registry.definitions()[1].description, "Glances at a note.");
 }
 
 /// Inputs the macros must not mistake for values no call can send: a map, a type of the

@@ -125,7 +125,11 @@ pub fn tool(tool: &ToolFn) -> crate::error::Result<()> {
 /// A tool without a description: a model reads it to choose the tool and to call it well, and
 /// a tool advertised without one is a tool a model guesses at.
 fn description(tool: &ToolFn) -> crate::error::Result<()> {
-    if !tool.description().trim().is_empty() {
+    // A doc the compiler writes (`#[doc = include_str!("note.md")]`) is not seen here.
+    let unread = crate::model::doc_parts(&tool.func.attrs)
+        .any(|part| matches!(part, crate::model::DocPart::Unread(_)));
+    let unread = unread && tool.attr.description.is_none();
+    if unread || !tool.description().trim().is_empty() {
         return Ok(());
     }
     let what = match &tool.attr.description {
