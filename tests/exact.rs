@@ -682,6 +682,16 @@ async fn a_128_bit_integer_is_read_whole_past_what_64_bits_hold() {
             ),
         ]
     );
+    // A number past what a double holds, which serde_json reads not at all, at its path.
+    let text = r#"{"grains": 1e400, "sacks": 3, "scoops": 1, "debt": -1}"#;
+    assert_eq!(
+        faults(&call(text).await.unwrap_err()),
+        [fault(
+            "grains",
+            "received 1e400, which is out of range: no number past what a double holds (about \
+             ±1.8e308) is read"
+        )]
+    );
     // A number the checker holds as a double is told as sent: in digits past 64 bits, out of
     // range; with an exponent, maybe not the integer meant.
     let text = r#"{"grains": 1, "sacks": 3, "scoops": 18446744073709551616, "debt": -1}"#;

@@ -6,7 +6,8 @@
 //! the one written, and only the text tells how it was written, so the fault is found here:
 //! the number is the one serde's error points to, and its path is read off the text before it
 //! (the traced read's path would stop at an enum, whose variant it does not follow, and at an
-//! array's next item, whose read is what fails).
+//! array's next item, whose read is what fails). And a number serde_json reads not at all, too
+//! large for a double, found the same way.
 
 use serde_json::error::Category;
 
@@ -18,20 +19,7 @@ use crate::outcome::shorten::cut_after;
 /// The fault a number written with a fraction or an exponent that serde read in part is, when
 /// that is what `error`, met reading `text` (valid JSON), is.
 pub(super) fn fault(text: &str, error: &serde_json::Error) -> Option<Fault> {
-    if error.classify() != Category::Syntax {
-        return None;
-    }
-    // serde_json counts lines from 1 and columns from 1, in bytes.
-    let line_start: usize = (text
-        .split_inclusive('\n')
-        .take(error.line().checked_sub(1)?))
-    .map(str::len)
-    .sum();
-    let at = line_start + error.column().checked_sub(1)?;
-    let bytes = text.as_bytes();
-    let start = (bytes.get(..=at)?.iter().rposition(|byte| !in_number(byte))).map_or(0, |i| i + 1);
-    // Every byte taken is ASCII, so the number lies on character boundaries.
-    let number = text.get(start..number_end(bytes, start))?;
+    let (start, number) = number_at(text, error)?;
     if !number.contains(['.', 'e', 'E']) {
         return None;
     }
@@ -51,6 +39,43 @@ pub(super) fn fault(text: &str, error: &serde_json::Error) -> Option<Fault> {
     let number = cut_after(number, NUMBER_SHOWN);
     let problem = format!("expected an integer, received {number}{why}");
     Some(Fault { path, problem })
+}
+
+/// The fault a number too large for a double is (`1e400`, 400 digits), when that is what
+/// `error`, met reading `text` (JSON but for that number), is: serde_json reads no such number,
+/// and says "number out of range" with a line and column, which a model reads as JSON it
+/// wrote wrong, where it is a number out of every range a tool takes.
+pub(super) fn beyond_double(text: &str, error: &serde_json::Error) -> Option<Fault> {
+    if !error.to_string().starts_with("number out of range") {
+        return None;
+    }
+    let (start, number) = number_at(text, error)?;
+    let path = path_to(text, start)?;
+    let number = cut_after(number, NUMBER_SHOWN);
+    let problem = format!(
+        "received {number}, which is out of range: no number past what a double holds \
+         (about ±1.8e308) is read"
+    );
+    Some(Fault { path, problem })
+}
+
+/// Where the number `error` (a syntax error met reading `text`) points to starts, and its text.
+fn number_at<'t>(text: &'t str, error: &serde_json::Error) -> Option<(usize, &'t str)> {
+    if error.classify() != Category::Syntax {
+        return None;
+    }
+    // serde_json counts lines from 1 and columns from 1, in bytes.
+    let line_start: usize = (text
+        .split_inclusive('\n')
+        .take(error.line().checked_sub(1)?))
+    .map(str::len)
+    .sum();
+    let at = line_start + error.column().checked_sub(1)?;
+    let bytes = text.as_bytes();
+    let start = (bytes.get(..=at)?.iter().rposition(|byte| !in_number(byte))).map_or(0, |i| i + 1);
+    // Every byte taken is ASCII, so the number lies on character boundaries.
+    let number = text.get(start..number_end(bytes, start))?;
+    (!number.is_empty()).then_some((start, number))
 }
 
 /// Where in `text`, valid JSON, the value that starts at byte `at` sits.
@@ -117,6 +142,29 @@ mod tests {
             });
             assert_eq!(fault(text, &error(text)), found, "{text}");
         }
+    }
+
+    #[test]
+    fn a_number_past_a_double_is_found_at_its_path() {
+        let told = |text: &str| {
+            let error = crate::args::tree::Node::parse(text).unwrap_err();
+            beyond_double(text, &error).map(|fault| (fault.path, fault.problem))
+        };
+        let why = ", which is out of range: no number past what a double holds (about ±1.8e308) \
+                   is read";
+        assert_eq!(
+            told(r#"{"a": {"b": [1, 1e400]}}"#),
+            Some(("a.b[1]".to_owned(), format!("received 1e400{why}")))
+        );
+        let digits = format!("-{}", "9".repeat(400));
+        let text = format!("{{\n  \"n\": 1,\n  \"m\": {digits}\n}}");
+        let shown = format!("-{}…", "9".repeat(39));
+        assert_eq!(
+            told(&text),
+            Some(("m".to_owned(), format!("received {shown}{why}")))
+        );
+        // Other refusals are not this one.
+        assert_eq!(told(r#"{"a": 1,}"#), None);
     }
 
     #[test]

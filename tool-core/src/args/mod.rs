@@ -302,10 +302,11 @@ fn checked(
     first_error: Option<&serde_json::Error>,
 ) -> Result<Option<String>, Vec<Fault>> {
     let mut value = Node::parse(arguments).map_err(|error| {
-        vec![Fault {
+        let beyond = in_part::beyond_double(arguments, &error);
+        vec![beyond.unwrap_or_else(|| Fault {
             path: String::new(),
             problem: unreadable(&error),
-        }]
+        })]
     })?;
     if !matches!(value, Node::Object(_)) {
         return Err(vec![Fault {
