@@ -119,3 +119,22 @@ pub trait ContextParameter: Parameter {}
 // Not recommended, for one error as with `Parameter`.
 #[diagnostic::do_not_recommend]
 impl<T: Parameter> ContextParameter for T {}
+
+/// `Default` of a parameter marked `#[serde(default)]`: the generated code reads its default
+/// through [`field_default`], so that a type without one is told once, at the attribute, in
+/// these words, where serde's and schemars' derives each said it in their own.
+#[diagnostic::on_unimplemented(
+    message = "`#[serde(default)]` takes a missing field as `{Self}::default()`, and `{Self}` has no `Default`",
+    label = "needs `{Self}: Default`",
+    note = "derive `Default` on `{Self}` (or implement it), write `#[serde(default = \"a_fn\")]` naming a fn that makes the value, or take the parameter as an `Option`"
+)]
+pub trait FieldDefault: Default {}
+
+// Not recommended, for one error as with `Parameter`.
+#[diagnostic::do_not_recommend]
+impl<T: Default> FieldDefault for T {}
+
+/// The value of a parameter marked `#[serde(default)]` that the call leaves out.
+pub fn field_default<T: FieldDefault>() -> T {
+    T::default()
+}

@@ -36,9 +36,21 @@ pub fn input_type(tool: &ToolFn) -> (TokenStream, TokenStream, TokenStream) {
         })
         .collect();
     let generics: Vec<_> = generic.iter().flatten().collect();
-    let fields = tool.fields().zip(&generic).map(|(param, generic)| {
+    // Each `#[serde(default)]` reads its value through a fn of its own, `__tool_default_N`.
+    let mut defaults = Vec::new();
+    let fields: Vec<TokenStream> = tool.fields().enumerate().zip(&generic).map(|((index, param), generic)| {
         let ident = &param.ident;
-        let attrs = &param.field_attrs;
+        let attrs: Vec<syn::Attribute> = param
+            .field_attrs
+            .iter()
+            .map(|attr| match default_through(attr, index, &param.ty) {
+                Some((attr, default)) => {
+                    defaults.push(default);
+                    attr
+                }
+                None => attr.clone(),
+            })
+            .collect();
         match generic {
             Some(generic) => quote!(#(#attrs)* #ident: #generic),
             None => {
@@ -46,7 +58,7 @@ pub fn input_type(tool: &ToolFn) -> (TokenStream, TokenStream, TokenStream) {
                 quote!(#(#attrs)* #ident: #ty)
             }
         }
-    });
+    }).collect();
     let generic_types: Vec<_> = tool
         .fields()
         .zip(&generic)
@@ -100,6 +112,8 @@ pub fn input_type(tool: &ToolFn) -> (TokenStream, TokenStream, TokenStream) {
             #(#fields,)*
         }
 
+        #(#defaults)*
+
         #deserialize
 
         type __ToolInput = __ToolInputOf<#(#generic_types),*>;
@@ -112,6 +126,42 @@ pub fn input_type(tool: &ToolFn) -> (TokenStream, TokenStream, TokenStream) {
     };
     let ops = quote!(__input_ops::<#(#generic_types),*>());
     (def, quote!(__ToolInput), ops)
+}
+
+/// `attr` with a bare `default` in its `#[serde(...)]` list written `default =
+/// "__tool_default_N"`, and that fn, which asks `Default` of the field's type through
+/// `FieldDefault`, at the `default`: serde's derive and schemars' each call `Default::default`
+/// for a bare `default`, and a type without it was three errors, none saying which attribute.
+fn default_through(
+    attr: &syn::Attribute,
+    index: usize,
+    ty: &syn::Type,
+) -> Option<(syn::Attribute, TokenStream)> {
+    use syn::punctuated::Punctuated;
+    if !attr.path().is_ident("serde") {
+        return None;
+    }
+    let list = attr
+        .parse_args_with(Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
+        .ok()?;
+    let bare = list
+        .iter()
+        .find(|meta| matches!(meta, syn::Meta::Path(path) if path.is_ident("default")))?;
+    let name = format_ident!("__tool_default_{}", index);
+    let named = name.to_string();
+    let items = list.iter().map(|meta| match meta {
+        syn::Meta::Path(path) if path.is_ident("default") => quote!(default = #named),
+        other => quote!(#other),
+    });
+    let rewritten: syn::Attribute = syn::parse_quote!(#[serde(#(#items),*)]);
+    let value = quote_spanned!(bare.span()=> ::tool_core::__private::field_default());
+    let default = quote! {
+        #[allow(non_snake_case)]
+        fn #name() -> #ty {
+            #value
+        }
+    };
+    Some((rewritten, default))
 }
 
 /// The input struct's `Deserialize`, when every field is generic: a `visit_map` alone, as serde's
