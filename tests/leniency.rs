@@ -441,6 +441,12 @@ async fn grains_weigh(grains: u128, sacks: u32, per_sack: Vec<u64>) -> String {
     format!("{grains} {sacks} {per_sack:?}")
 }
 
+/// Sets a scale.
+#[tool(readonly, lenient)]
+async fn scale_set(factor: f64, exact: u128) -> String {
+    format!("{factor} {exact}")
+}
+
 #[tokio::test]
 async fn adjusted_arguments_keep_each_number_as_sent() {
     let registry = Registry::builder().tool(GrainsWeigh).build().unwrap();
@@ -454,6 +460,15 @@ async fn adjusted_arguments_keep_each_number_as_sent() {
     assert_eq!(
         call(text).await,
         "18446744073709551621 3 []\nadjusted\tsacks\tread the text \"3\" as the number 3"
+    );
+    // A double read from text is not taken for the same double sent after it.
+    let scales = Registry::builder().tool(ScaleSet).build().unwrap();
+    let text = r#"{"factor": "1e20", "exact": 100000000000000000000}"#;
+    let scale = ToolCall::new("1", "scale_set", Arguments::from_text(text));
+    assert_eq!(
+        scales.call(scale, &Context::new()).await.text(),
+        "100000000000000000000 100000000000000000000\nadjusted\tfactor\tread the text \"1e20\" as \
+         the number 1e+20"
     );
     // A number moved into a list of one is told as sent.
     let text = r#"{"grains": 1, "sacks": 3, "per_sack": 18446744073709551616}"#;
