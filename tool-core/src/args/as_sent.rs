@@ -11,6 +11,7 @@ use std::ops::Range;
 use super::Fault;
 use super::json_text::{Step, Walk, in_number, number_end};
 use super::numbers::{AT_I64_MIN, NUMBER_SHOWN, OUT_OF_RANGE, PAST_EXACT};
+use super::written::is_double;
 use crate::outcome::shorten::cut_after;
 
 /// What a fault says before the value it received.
@@ -29,6 +30,8 @@ pub(super) fn as_sent(faults: &mut [Fault], text: &str) {
     if wanted.is_empty() {
         return;
     }
+    // A path's length is compared before it is hashed: deep arguments have long paths.
+    let lengths: HashSet<usize> = wanted.iter().map(|path| path.len()).collect();
     // The numbers at each path a fault names, in the order sent (a key sent twice has two).
     let mut sent: HashMap<String, VecDeque<&str>> = HashMap::new();
     let bytes = text.as_bytes();
@@ -36,14 +39,15 @@ pub(super) fn as_sent(faults: &mut [Fault], text: &str) {
     while let Some(step) = walk.next() {
         if let Step::Value(start) = step
             && bytes.get(start).is_some_and(in_number)
+            // Every byte taken is ASCII, so `start..end` lies on character boundaries.
+            && let Some(number) = text.get(start..number_end(bytes, start))
+            && is_double(number)
+            && lengths.contains(&walk.path().len())
             && wanted.contains(walk.path())
         {
-            // Every byte taken is ASCII, so `start..end` lies on character boundaries.
-            if let Some(number) = text.get(start..number_end(bytes, start)) {
-                sent.entry(walk.path().to_owned())
-                    .or_default()
-                    .push_back(number);
-            }
+            sent.entry(walk.path().to_owned())
+                .or_default()
+                .push_back(number);
         }
     }
     drop(wanted);
@@ -76,7 +80,8 @@ pub(super) fn as_sent(faults: &mut [Fault], text: &str) {
 /// Where in `problem` the value it says it received is, when that is a number written as a
 /// double (`1e+20`, `300.0`): serde_json writes an integer it holds as one in digits alone.
 fn shown_double(problem: &str) -> Option<Range<usize>> {
-    let start = problem.rfind(RECEIVED)? + RECEIVED.len();
+    // The first: what was received may be text that says `, received ` itself.
+    let start = problem.find(RECEIVED)? + RECEIVED.len();
     let bytes = problem.as_bytes();
     let end = number_end(bytes, start);
     let shown = problem.get(start..end)?;

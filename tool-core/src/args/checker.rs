@@ -462,7 +462,6 @@ impl<'s> Checker<'s> {
         if items.iter().all(Node::is_scalar) {
             let mut seen = std::collections::HashSet::with_capacity(items.len());
             if let Some(item) = items.iter().find(|item| !seen.insert(item.scalar_key())) {
-                self.note_shown(item);
                 let problem = format!(
                     "expected unique items, received {} more than once",
                     received(item)
@@ -478,7 +477,6 @@ impl<'s> Checker<'s> {
             let mut key = String::new();
             item.write_key(&mut key);
             if let Some(earlier) = seen.insert(key, at) {
-                self.note_shown(item);
                 let problem = format!(
                     "expected unique items, received {} at [{earlier}] and again at [{at}]",
                     received(item)
