@@ -53,8 +53,8 @@ pub(super) fn beyond_double(text: &str, error: &serde_json::Error) -> Option<Fau
     let path = path_to(text, start)?;
     let number = cut_after(number, NUMBER_SHOWN);
     let problem = format!(
-        "received {number}, which is out of range: no number past what a double holds \
-         (about ±1.8e308) is read"
+        "received {number}, which is out of range: no field takes a number past what a double \
+         holds (about ±1.8e308)"
     );
     Some(Fault { path, problem })
 }
@@ -150,8 +150,8 @@ mod tests {
             let error = crate::args::tree::Node::parse(text).unwrap_err();
             beyond_double(text, &error).map(|fault| (fault.path, fault.problem))
         };
-        let why = ", which is out of range: no number past what a double holds (about ±1.8e308) \
-                   is read";
+        let why = ", which is out of range: no field takes a number past what a double holds \
+                   (about ±1.8e308)";
         assert_eq!(
             told(r#"{"a": {"b": [1, 1e400]}}"#),
             Some(("a.b[1]".to_owned(), format!("received 1e400{why}")))
