@@ -74,7 +74,16 @@ fn misreading(value: &Lit) -> String {
         return format!("unreadable timeout; {TIMEOUT_HELP}");
     }
     let millis_per: u128 = match unit.trim() {
-        "" | "ms" => {
+        "" => {
+            return match exact_millis(left, right, 1_000) {
+                Some(millis) => format!(
+                    "`{number}` has no unit: write the timeout as a whole number of one, \
+                     `\"{millis}ms\"` for {number} seconds"
+                ),
+                None => format!("`{number}` has no unit; {TIMEOUT_HELP}, a whole number of it"),
+            };
+        }
+        "ms" => {
             return format!(
                 "a timeout is a whole number of milliseconds, or of the unit it is written \
                  with; {TIMEOUT_HELP}"
@@ -276,20 +285,31 @@ mod tests {
                 )
             );
         }
-        for lit in [
-            syn::parse_quote!("1.5ms"),
-            syn::parse_quote!(1.5),
-            syn::parse_quote!("1.5"),
-            syn::parse_quote!(".5"),
+        assert_eq!(
+            refused(syn::parse_quote!("1.5ms")),
+            format!(
+                "a timeout is a whole number of milliseconds, or of the unit it is written with; \
+                 {TIMEOUT_HELP}"
+            )
+        );
+        // A fraction without a unit: the unit is what is missing.
+        for (lit, number, millis) in [
+            (syn::parse_quote!(1.5), "1.5", "1500"),
+            (syn::parse_quote!("1.5"), "1.5", "1500"),
+            (syn::parse_quote!(".5"), ".5", "500"),
         ] {
             assert_eq!(
                 refused(lit),
                 format!(
-                    "a timeout is a whole number of milliseconds, or of the unit it is written \
-                     with; {TIMEOUT_HELP}"
+                    "`{number}` has no unit: write the timeout as a whole number of one, \
+                     `\"{millis}ms\"` for {number} seconds"
                 )
             );
         }
+        assert_eq!(
+            refused(syn::parse_quote!("0.0001")),
+            format!("`0.0001` has no unit; {TIMEOUT_HELP}, a whole number of it")
+        );
         for lit in [
             syn::parse_quote!("1.s"),
             syn::parse_quote!("1..5s"),

@@ -7,7 +7,6 @@ mod params;
 pub use params::{first_within, struct_clashes};
 mod rules;
 
-use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::{Pat, Type};
 
@@ -132,6 +131,16 @@ fn description(tool: &ToolFn) -> crate::error::Result<()> {
     if unread || !tool.description().trim().is_empty() {
         return Ok(());
     }
+    // A `cfg_attr` the macro sees is not expanded yet (one inside a `#[toolkit]` block, or
+    // after `#[tool]`): the doc it writes would be left out of what is advertised.
+    if let Some(cfg_attr) = tool.func.attrs.iter().find(|attr| writes_doc(attr)) {
+        return Err(at(
+            &cfg_attr.meta,
+            "a doc written under `cfg_attr` here is not expanded before the macro reads the \
+             tool, so the tool would be advertised without it: write the description as a \
+             `///` doc comment, or `#[tool(description = \"...\")]`",
+        ));
+    }
     let what = match &tool.attr.description {
         Some(_) => {
             "`description` is empty: say what the tool does, or take the option out and \
@@ -144,6 +153,16 @@ fn description(tool: &ToolFn) -> crate::error::Result<()> {
         }
     };
     Err(at(&tool.func.sig.ident, what))
+}
+
+/// Whether `attr` is a `cfg_attr` that writes a doc (`#[cfg_attr(feature = "x", doc = "..")]`).
+fn writes_doc(attr: &syn::Attribute) -> bool {
+    attr.path().is_ident("cfg_attr")
+        && attr
+            .parse_args_with(
+                syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+            )
+            .is_ok_and(|list| list.iter().skip(1).any(|meta| meta.path().is_ident("doc")))
 }
 
 /// Refuses a `_meta` key set twice across a tool's `meta(...)` options, at the second.
@@ -307,12 +326,17 @@ fn parameter(param: &crate::model::Param, in_toolkit: bool) -> crate::error::Res
              `&str`, `Vec<T>` for `&[T]`; only `&Context` is injected by reference",
         );
     }
+    // `with` or `deserialize_with` reads the field by a fn of the user's, which may see `null`.
     let read_its_own_way = (param.field_attrs.iter())
         .filter(|attr| attr.path().is_ident("serde"))
-        .any(|attr| {
-            let said = attr.meta.to_token_stream().to_string();
-            said.contains("with")
-        });
+        .filter_map(|attr| {
+            attr.parse_args_with(
+                syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+            )
+            .ok()
+        })
+        .flatten()
+        .any(|meta| meta.path().is_ident("with") || meta.path().is_ident("deserialize_with"));
     if let Some(inner) = option_in_option(&param.ty).filter(|_| !read_its_own_way) {
         return err_at(
             &inner,

@@ -38,27 +38,32 @@ pub fn input_type(tool: &ToolFn) -> (TokenStream, TokenStream, TokenStream) {
     let generics: Vec<_> = generic.iter().flatten().collect();
     // Each `#[serde(default)]` reads its value through a fn of its own, `__tool_default_N`.
     let mut defaults = Vec::new();
-    let fields: Vec<TokenStream> = tool.fields().enumerate().zip(&generic).map(|((index, param), generic)| {
-        let ident = &param.ident;
-        let attrs: Vec<syn::Attribute> = param
-            .field_attrs
-            .iter()
-            .map(|attr| match default_through(attr, index, &param.ty) {
-                Some((attr, default)) => {
-                    defaults.push(default);
-                    attr
+    let fields: Vec<TokenStream> = tool
+        .fields()
+        .enumerate()
+        .zip(&generic)
+        .map(|((index, param), generic)| {
+            let ident = &param.ident;
+            let attrs: Vec<syn::Attribute> = param
+                .field_attrs
+                .iter()
+                .map(|attr| match default_through(attr, index, &param.ty) {
+                    Some((attr, default)) => {
+                        defaults.push(default);
+                        attr
+                    }
+                    None => attr.clone(),
+                })
+                .collect();
+            match generic {
+                Some(generic) => quote!(#(#attrs)* #ident: #generic),
+                None => {
+                    let ty = &param.ty;
+                    quote!(#(#attrs)* #ident: #ty)
                 }
-                None => attr.clone(),
-            })
-            .collect();
-        match generic {
-            Some(generic) => quote!(#(#attrs)* #ident: #generic),
-            None => {
-                let ty = &param.ty;
-                quote!(#(#attrs)* #ident: #ty)
             }
-        }
-    }).collect();
+        })
+        .collect();
     let generic_types: Vec<_> = tool
         .fields()
         .zip(&generic)
