@@ -122,13 +122,7 @@ fn signature_clash(tool: &ToolFn) -> crate::error::Result<()> {
     };
     let generated = tool.struct_ident().to_string();
     let ident = &tool.func.sig.ident;
-    let keep = match &tool.attr.name {
-        Some(_) => String::new(),
-        None => format!(
-            " and keep the tool's name with `#[tool(name = {:?})]`",
-            tool.name
-        ),
-    };
+    let keep = keep_name(tool);
     Err(at(
         &ty,
         format!(
@@ -268,6 +262,17 @@ fn names_std_type(ty: &Type, name: &str) -> bool {
     path.qself.is_none() && last_segment_is(ty, name) && (segments.len() == 1 || std_path)
 }
 
+/// What a fix renaming the fn adds, where the tool's name is the fn's: how to keep it.
+fn keep_name(tool: &ToolFn) -> String {
+    match &tool.attr.name {
+        Some(_) => String::new(),
+        None => format!(
+            " and keep the tool's name with `#[tool(name = {:?})]`",
+            tool.name
+        ),
+    }
+}
+
 /// A free fn whose struct would hide a type of the prelude in its module.
 fn struct_name(tool: &ToolFn) -> crate::error::Result<()> {
     let ident = &tool.func.sig.ident;
@@ -275,13 +280,7 @@ fn struct_name(tool: &ToolFn) -> crate::error::Result<()> {
     if !HIDDEN_BY_STRUCT.contains(&generated.as_str()) {
         return Ok(());
     }
-    let keep = match &tool.attr.name {
-        Some(_) => String::new(),
-        None => format!(
-            " and keep the tool's name with `#[tool(name = {:?})]`",
-            tool.name
-        ),
-    };
+    let keep = keep_name(tool);
     Err(at(
         ident,
         format!(
