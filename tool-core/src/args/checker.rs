@@ -7,8 +7,6 @@
 
 mod fields;
 
-use std::cell::Cell;
-
 use serde_json::{Map, Value};
 
 use super::Fault;
@@ -86,7 +84,7 @@ pub(super) struct Checker<'s> {
     pub(super) rewrote: bool,
     /// Whether a fault shows a number the tree holds as a double, which may have been sent in
     /// another form (`as_sent.rs` finds it).
-    pub(super) shown_double: Cell<bool>,
+    pub(super) shown_double: bool,
 }
 
 impl<'s> Checker<'s> {
@@ -105,13 +103,13 @@ impl<'s> Checker<'s> {
             gave_up: false,
             required_elsewhere: schema.required_elsewhere,
             rewrote: false,
-            shown_double: Cell::new(false),
+            shown_double: false,
         }
     }
 
     /// `expected <what schema says>, received <value>`, the start of most faults' messages,
     /// written into one buffer.
-    fn expected(&self, keywords: &Keywords<'s>, value: &Node<'_>) -> String {
+    fn expected(&mut self, keywords: &Keywords<'s>, value: &Node<'_>) -> String {
         let mut problem = String::with_capacity(64);
         problem.push_str("expected ");
         self.words.write_keywords(keywords, &mut problem);
@@ -122,16 +120,14 @@ impl<'s> Checker<'s> {
     }
 
     /// Notes that a fault shows `value`, if that is a number held as a double.
-    pub(super) fn note_shown(&self, value: &Node<'_>) {
-        if matches!(value, Node::Number(number) if number.is_f64()) {
-            self.shown_double.set(true);
-        }
+    pub(super) fn note_shown(&mut self, value: &Node<'_>) {
+        self.shown_double |= matches!(value, Node::Number(number) if number.is_f64());
     }
 
     /// [`expected`](Self::expected) of a value its `enum` lists: the `const` it is not, or
     /// else the type it is not.
     #[cold]
-    fn expected_apart(&self, keywords: &Keywords<'s>, fixed: bool, value: &Node<'_>) -> String {
+    fn expected_apart(&mut self, keywords: &Keywords<'s>, fixed: bool, value: &Node<'_>) -> String {
         let said = Keywords {
             enumeration: None,
             constant: keywords.constant.filter(|_| !fixed),
@@ -249,9 +245,7 @@ impl<'s> Checker<'s> {
                 let before = self.faults.len();
                 self.check_number(number, schema, &keywords, path);
                 if number.is_f64() {
-                    if self.faults.len() > before {
-                        self.shown_double.set(true);
-                    }
+                    self.shown_double |= self.faults.len() > before;
                     self.rewrote |= written_whole(number, keywords.types);
                 }
             }

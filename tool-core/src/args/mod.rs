@@ -317,7 +317,7 @@ fn checked(
     let values = checker::values_for_steps(arguments.len(), &value);
     let mut checker = Checker::new(schema, true, values);
     checker.check_object_schema(&mut value, schema.schema, &mut Path::default());
-    if checker.shown_double.get() {
+    if checker.shown_double {
         as_sent::as_sent(&mut checker.faults, arguments);
     }
     if checker.gave_up {
