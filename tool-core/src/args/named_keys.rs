@@ -33,7 +33,7 @@ pub(super) fn is_open(map: &Map<String, Value>) -> bool {
 
 /// The most values a named map's schema may be made of, its values' schema written once for
 /// each name: past it (many names, maps of named maps) the map keeps the schema of any key,
-/// where a schema of a few hundred bytes would grow to megabytes.
+/// where the schema would grow with the product of the names at every level.
 const MAX_NAMED_SIZE: usize = 4096;
 
 /// `schema` with the map at each pointer of `named` advertised as an object of exactly the

@@ -38,32 +38,25 @@ pub fn input_type(tool: &ToolFn) -> (TokenStream, TokenStream, TokenStream) {
     let generics: Vec<_> = generic.iter().flatten().collect();
     // Each `#[serde(default)]` reads its value through a fn of its own, `__tool_default_N`.
     let mut defaults = Vec::new();
-    let fields: Vec<TokenStream> = tool
-        .fields()
-        .enumerate()
-        .zip(&generic)
-        .map(|((index, param), generic)| {
-            let ident = &param.ident;
-            let attrs: Vec<syn::Attribute> = param
-                .field_attrs
-                .iter()
-                .map(|attr| match default_through(attr, index, &param.ty) {
-                    Some((attr, default)) => {
-                        defaults.push(default);
-                        attr
-                    }
-                    None => attr.clone(),
-                })
-                .collect();
-            match generic {
-                Some(generic) => quote!(#(#attrs)* #ident: #generic),
-                None => {
-                    let ty = &param.ty;
-                    quote!(#(#attrs)* #ident: #ty)
+    let mut fields = Vec::new();
+    for ((index, param), generic) in tool.fields().enumerate().zip(&generic) {
+        let mut attrs = Vec::with_capacity(param.field_attrs.len());
+        for attr in &param.field_attrs {
+            match default_through(attr, index, &param.ty) {
+                Some((attr, default)) => {
+                    attrs.push(attr);
+                    defaults.push(default);
                 }
+                None => attrs.push(attr.clone()),
             }
-        })
-        .collect();
+        }
+        let ident = &param.ident;
+        let ty = &param.ty;
+        fields.push(match generic {
+            Some(generic) => quote!(#(#attrs)* #ident: #generic),
+            None => quote!(#(#attrs)* #ident: #ty),
+        });
+    }
     let generic_types: Vec<_> = tool
         .fields()
         .zip(&generic)
@@ -136,7 +129,8 @@ pub fn input_type(tool: &ToolFn) -> (TokenStream, TokenStream, TokenStream) {
 /// `attr` with a bare `default` in its `#[serde(...)]` list written `default =
 /// "__tool_default_N"`, and that fn, which asks `Default` of the field's type through
 /// `FieldDefault`, at the `default`: serde's derive and schemars' each call `Default::default`
-/// for a bare `default`, and a type without it was three errors, none saying which attribute.
+/// for a bare `default`, so a type without it would be told by each, from inside its
+/// expansion, and never at the attribute.
 fn default_through(
     attr: &syn::Attribute,
     index: usize,
