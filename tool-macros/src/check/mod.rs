@@ -326,18 +326,8 @@ fn parameter(param: &crate::model::Param, in_toolkit: bool) -> crate::error::Res
              `&str`, `Vec<T>` for `&[T]`; only `&Context` is injected by reference",
         );
     }
-    // `with` or `deserialize_with` reads the field by a fn of the user's, which may see `null`.
-    let read_its_own_way = (param.field_attrs.iter())
-        .filter(|attr| attr.path().is_ident("serde"))
-        .filter_map(|attr| {
-            attr.parse_args_with(
-                syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
-            )
-            .ok()
-        })
-        .flatten()
-        .any(|meta| meta.path().is_ident("with") || meta.path().is_ident("deserialize_with"));
-    if let Some(inner) = option_in_option(&param.ty).filter(|_| !read_its_own_way) {
+    let read_by_fn = crate::model::rules::of(&param.field_attrs).read_by_fn;
+    if let Some(inner) = option_in_option(&param.ty).filter(|_| !read_by_fn) {
         return err_at(
             &inner,
             "a call's `null` counts as a field left out, so `Option<Option<T>>` cannot tell the \

@@ -81,6 +81,9 @@ pub struct FieldRules {
     /// Whether serde reads it from no field of a name of its own (`flatten`, `skip`,
     /// `skip_deserializing`).
     pub unnamed: bool,
+    /// Whether serde reads it by a fn of the user's (`with`, `deserialize_with`), which may
+    /// see a `null` the type alone would not.
+    pub read_by_fn: bool,
 }
 
 /// Reads the rules of a field's attributes.
@@ -189,6 +192,8 @@ fn read_serde(meta: syn::meta::ParseNestedMeta<'_>, field: &mut FieldRules) -> s
         field.unnamed = true;
     } else if meta.path.is_ident("skip") || meta.path.is_ident("skip_deserializing") {
         field.unnamed = true;
+    } else if meta.path.is_ident("with") || meta.path.is_ident("deserialize_with") {
+        field.read_by_fn = true;
     } else if meta.path.is_ident("alias") {
         field.aliases.push(meta.path.span());
     } else if meta.path.is_ident("rename") {
