@@ -523,7 +523,7 @@ async fn numbers_out_of_range_are_refused_with_their_paths() {
             [(
                 path.to_owned(),
                 "received 1e400, which is out of range: no field takes a number past what a \
-                 double holds (about ±1.8e308)"
+                 64-bit float holds (about ±1.8e308)"
                     .to_owned()
             )],
             "{refusal}"

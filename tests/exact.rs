@@ -688,8 +688,8 @@ async fn a_128_bit_integer_is_read_whole_past_what_64_bits_hold() {
         faults(&call(text).await.unwrap_err()),
         [fault(
             "grains",
-            "received 1e400, which is out of range: no field takes a number past what a double \
-             holds (about ±1.8e308)"
+            "received 1e400, which is out of range: no field takes a number past what a 64-bit \
+             float holds (about ±1.8e308)"
         )]
     );
     // A number the checker holds as a double is told as sent: in digits past 64 bits, out of

@@ -190,6 +190,9 @@ pub mod tool;
 #[doc(hidden)]
 pub mod __private;
 
+#[cfg(test)]
+mod test_values;
+
 // The front door: what the README and the examples name. Everything else is reached by the
 // path of the module that holds it (`tool_core::policy::artifact::Part`).
 pub use args::Leniency;

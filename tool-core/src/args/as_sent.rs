@@ -1,17 +1,16 @@
 //! A fault's number told as the caller sent it. The checker's tree holds serde_json's numbers,
 //! which read an integer past what 64 bits hold, or one written with a fraction or an
-//! exponent, as a double: a fault showed `1.8446744073709552e+19` for `18446744073709551616`,
-//! and could not tell whether a number just below the least `i64` was written in digits. The
-//! numbers a fault says were received that are doubles are looked up in the text as sent, all
-//! in one walk over it, whatever the number of faults.
+//! exponent, as a double: from the tree alone, a fault would show `1.8446744073709552e+19` for
+//! `18446744073709551616`, and could not tell whether a number just below the least `i64` was
+//! written in digits. The numbers a fault says were received that are doubles are looked up
+//! in the text as sent, all in one walk over it, whatever the number of faults.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::HashSet;
 use std::ops::Range;
 
 use super::Fault;
-use super::json_text::{Step, Walk, in_number, number_end};
+use super::json_text::{SentDoubles, in_digits, number_end};
 use super::numbers::{AT_I64_MIN, NUMBER_SHOWN, OUT_OF_RANGE, PAST_EXACT};
-use super::written::is_double;
 use crate::outcome::shorten::cut_after;
 
 /// What a fault says before the value it received.
@@ -23,53 +22,37 @@ const RECEIVED: &str = ", received ";
 /// faults the checker noted show a double: others have none.
 #[cold]
 pub(super) fn as_sent(faults: &mut [Fault], text: &str) {
-    let wanted: HashSet<&str> = (faults.iter())
-        .filter(|fault| shown_double(&fault.problem).is_some())
-        .map(|fault| fault.path.as_str())
+    // Each fault that shows a double, and where in its problem.
+    let shown: Vec<(usize, Range<usize>)> = (faults.iter().enumerate())
+        .filter_map(|(index, fault)| Some((index, shown_double(&fault.problem)?)))
         .collect();
-    if wanted.is_empty() {
+    if shown.is_empty() {
         return;
     }
+    let wanted: HashSet<&str> = (shown.iter())
+        .filter_map(|(index, _)| faults.get(*index))
+        .map(|fault| fault.path.as_str())
+        .collect();
     // A path's length is compared before it is hashed: deep arguments have long paths.
     let lengths: HashSet<usize> = wanted.iter().map(|path| path.len()).collect();
-    // The numbers at each path a fault names, in the order sent (a key sent twice has two).
-    let mut sent: HashMap<String, VecDeque<&str>> = HashMap::new();
-    let bytes = text.as_bytes();
-    let mut walk = Walk::new(text);
-    while let Some(step) = walk.next() {
-        if let Step::Value(start) = step
-            && bytes.get(start).is_some_and(in_number)
-            // Every byte taken is ASCII, so `start..end` lies on character boundaries.
-            && let Some(number) = text.get(start..number_end(bytes, start))
-            && is_double(number)
-            && lengths.contains(&walk.path().len())
-            && wanted.contains(walk.path())
-        {
-            sent.entry(walk.path().to_owned())
-                .or_default()
-                .push_back(number);
-        }
-    }
+    let mut sent = SentDoubles::read(text, |path| {
+        lengths.contains(&path.len()) && wanted.contains(path)
+    });
+    // Its paths are borrowed from the faults, which are written below.
     drop(wanted);
-    for fault in faults.iter_mut() {
-        let Some(shown) = shown_double(&fault.problem) else {
+    for (index, shown) in shown {
+        let Some(fault) = faults.get_mut(index) else {
             continue;
         };
         let value = fault.problem.get(shown.clone()).map(str::parse::<f64>);
-        let (Some(Ok(value)), Some(numbers)) = (value, sent.get_mut(&fault.path)) else {
-            continue;
-        };
-        // The first number there that is this double, each told once.
-        let Some(index) = (numbers.iter()).position(|number| number.parse() == Ok(value)) else {
-            continue;
-        };
-        let Some(number) = numbers.remove(index) else {
+        let Some(Ok(value)) = value else { continue };
+        let Some(number) = sent.take(&fault.path, value) else {
             continue;
         };
         let rest = fault.problem.get(shown.end..).unwrap_or_default();
         let rest = match rest.strip_prefix(AT_I64_MIN) {
-            Some(after) if number.contains(['.', 'e', 'E']) => format!("{PAST_EXACT}{after}"),
-            Some(after) => format!("{OUT_OF_RANGE}{after}"),
+            Some(after) if in_digits(number) => format!("{OUT_OF_RANGE}{after}"),
+            Some(after) => format!("{PAST_EXACT}{after}"),
             None => rest.to_owned(),
         };
         let before = fault.problem.get(..shown.start).unwrap_or_default();
@@ -85,7 +68,7 @@ fn shown_double(problem: &str) -> Option<Range<usize>> {
     let bytes = problem.as_bytes();
     let end = number_end(bytes, start);
     let shown = problem.get(start..end)?;
-    (shown.len() > 1 && shown.contains(['.', 'e', 'E'])).then_some(start..end)
+    (shown.len() > 1 && !in_digits(shown)).then_some(start..end)
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 use serde_json::error::Category;
 
 use super::Fault;
-use super::json_text::{Step, Walk, in_number, number_end};
+use super::json_text::{Step, Walk, in_digits, in_number, number_end};
 use super::numbers::{FRACTION_LOST, NUMBER_SHOWN, PAST_EXACT};
 use crate::outcome::shorten::cut_after;
 
@@ -20,7 +20,7 @@ use crate::outcome::shorten::cut_after;
 /// that is what `error`, met reading `text` (valid JSON), is.
 pub(super) fn fault(text: &str, error: &serde_json::Error) -> Option<Fault> {
     let (start, number) = number_at(text, error)?;
-    if !number.contains(['.', 'e', 'E']) {
+    if in_digits(number) {
         return None;
     }
     let n = number.parse::<f64>().ok()?;
@@ -53,8 +53,8 @@ pub(super) fn beyond_double(text: &str, error: &serde_json::Error) -> Option<Fau
     let path = path_to(text, start)?;
     let number = cut_after(number, NUMBER_SHOWN);
     let problem = format!(
-        "received {number}, which is out of range: no field takes a number past what a double \
-         holds (about ±1.8e308)"
+        "received {number}, which is out of range: no field takes a number past what a 64-bit \
+         float holds (about ±1.8e308)"
     );
     Some(Fault { path, problem })
 }
@@ -150,8 +150,8 @@ mod tests {
             let error = crate::args::tree::Node::parse(text).unwrap_err();
             beyond_double(text, &error).map(|fault| (fault.path, fault.problem))
         };
-        let why = ", which is out of range: no field takes a number past what a double holds \
-                   (about ±1.8e308)";
+        let why = ", which is out of range: no field takes a number past what a 64-bit float \
+                   holds (about ±1.8e308)";
         assert_eq!(
             told(r#"{"a": {"b": [1, 1e400]}}"#),
             Some(("a.b[1]".to_owned(), format!("received 1e400{why}")))

@@ -1,10 +1,12 @@
 //! JSON text read by hand, for what serde_json does not hand over (a number's text as written,
 //! where a value sits): where a string ends, which bytes make a number, and a walk that notes
-//! the path of each value, in text already known to be valid JSON. `written.rs` finds the
-//! numbers as sent with it, `in_part.rs` the path of one, `serde_faults.rs` the fields to cut
-//! out, and `as_sent.rs` the numbers faults tell.
+//! the path of each value, and the numbers sent as doubles at each path, in text already known
+//! to be valid JSON. `written.rs` writes numbers back as sent with it, `in_part.rs` finds the
+//! path of one, `serde_faults.rs` the fields to cut out, and `as_sent.rs` the numbers faults
+//! tell.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use super::path::Path;
 
@@ -31,6 +33,56 @@ pub(super) fn string_end(bytes: &[u8], open: usize) -> usize {
         }
     }
     bytes.len()
+}
+
+/// Whether `number`, a JSON number's text, is written in digits alone: no fraction, no
+/// exponent.
+pub(super) fn in_digits(number: &str) -> bool {
+    !number.contains(['.', 'e', 'E'])
+}
+
+/// Whether serde_json reads `number`, a JSON number's text, as a double: one written with a
+/// fraction or an exponent, an integer past what 64 bits hold, or `-0` (the double -0.0).
+pub(super) fn is_double(number: &str) -> bool {
+    !in_digits(number)
+        || number == "-0"
+        || (number.len() >= 19 && number.parse::<i64>().is_err() && number.parse::<u64>().is_err())
+}
+
+/// The numbers of a text that serde_json reads as doubles, as sent, by their path: where the
+/// tree holds a double, the text says how it was written.
+pub(super) struct SentDoubles<'t>(HashMap<String, Vec<(u64, &'t str)>>);
+
+impl<'t> SentDoubles<'t> {
+    /// The doubles of `text`, valid JSON, at each path `wanted` takes, in the order sent (a key
+    /// sent twice has two).
+    pub(super) fn read(text: &'t str, wanted: impl Fn(&str) -> bool) -> Self {
+        let bytes = text.as_bytes();
+        let mut doubles: HashMap<String, Vec<(u64, &'t str)>> = HashMap::new();
+        let mut walk = Walk::new(text);
+        while let Some(step) = walk.next() {
+            if let Step::Value(start) = step
+                && bytes.get(start).is_some_and(in_number)
+                // Every byte taken is ASCII, so `start..end` lies on character boundaries.
+                && let Some(number) = text.get(start..number_end(bytes, start))
+                && is_double(number)
+                && wanted(walk.path())
+                && let Ok(double) = number.parse::<f64>()
+            {
+                let at = doubles.entry(walk.path().to_owned()).or_default();
+                at.push((double.to_bits(), number));
+            }
+        }
+        SentDoubles(doubles)
+    }
+
+    /// The first number sent at `path` that reads as `double`, not taken before; taken, so that
+    /// each is told once.
+    pub(super) fn take(&mut self, path: &str, double: f64) -> Option<&'t str> {
+        let numbers = self.0.get_mut(path)?;
+        let index = (numbers.iter()).position(|&(sent, _)| sent == double.to_bits())?;
+        Some(numbers.remove(index).1)
+    }
 }
 
 /// What a [`Walk`] comes to.
@@ -227,6 +279,25 @@ mod tests {
     }
 
     #[test]
+    fn the_doubles_sent_are_found_at_their_paths_and_none_inside_strings() {
+        let text = r#"{"a\"1": -1.5e3, "b": ["2.5", 3, {"c": 1E+2}], "d\\": 0, "e": 1e20,
+            "e": 100000000000000000000}"#;
+        let mut sent = SentDoubles::read(text, |path| path != "b[2].c");
+        assert_eq!(sent.take(r#"["a\"1"]"#, -1500.0), Some("-1.5e3"));
+        assert_eq!(sent.take(r#"["a\"1"]"#, -1500.0), None);
+        // Not wanted, inside a string, or not a double.
+        assert_eq!(sent.take("b[2].c", 100.0), None);
+        assert_eq!(sent.take("b[0]", 2.5), None);
+        assert_eq!(sent.take("b[1]", 3.0), None);
+        // A key sent twice: each copy once, in the order sent.
+        assert_eq!(sent.take("e", 1e20), Some("1e20"));
+        assert_eq!(sent.take("e", 1e20), Some("100000000000000000000"));
+        assert!(!is_double("18446744073709551615") && !is_double("-9223372036854775808"));
+        assert!(is_double("-9223372036854775809") && is_double("1.0") && is_double("-0"));
+        assert!(!is_double("0") && !is_double("-1"));
+    }
+
+    #[test]
     fn a_walk_gives_each_value_and_entry_with_its_path() {
         let text = r#"{"a,]": "x:{", "b": [{"c\"": [1, [], {}]}], "d e": true, "\u0041": null}"#;
         let got = steps(text);
@@ -284,27 +355,14 @@ mod tests {
         }
     }
 
-    fn any_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
-        use proptest::prelude::*;
-        let leaf = prop_oneof![
-            Just(serde_json::Value::Null),
-            any::<bool>().prop_map(Into::into),
-            any::<i64>().prop_map(Into::into),
-            any::<f64>().prop_map(Into::into),
-            "[\\\"{}\\[\\],: a-z\\\\\u{e9}]*".prop_map(Into::into),
-        ];
-        leaf.prop_recursive(5, 48, 4, |inner| {
-            prop_oneof![
-                proptest::collection::vec(inner.clone(), 0..4).prop_map(Into::into),
-                proptest::collection::vec(("[\\\"{}\\[\\].,: a-z\\\\]*", inner), 0..4)
-                    .prop_map(|fields| serde_json::Value::Object(fields.into_iter().collect())),
-            ]
-        })
-    }
+    /// Strings and keys of the characters JSON escapes and paths quote.
+    const ODD_TEXT: &str = "[\\\"{}\\[\\].,: a-z\\\\\u{e9}]*";
 
     proptest::proptest! {
         #[test]
-        fn a_walk_comes_to_every_value_in_order_at_its_path(value in any_value()) {
+        fn a_walk_comes_to_every_value_in_order_at_its_path(
+            value in crate::test_values::any_value(ODD_TEXT)
+        ) {
             let mut want = Vec::new();
             values_in_order(&value, &mut Path::default(), &mut want);
             for text in [value.to_string(), serde_json::to_string_pretty(&value).unwrap()] {

@@ -16,22 +16,17 @@
 use serde::ser::{Error as _, Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::value::RawValue;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
-use super::json_text::{Step, Walk, in_number, number_end};
+use super::json_text::SentDoubles;
 use super::path::Path;
 use super::tree::{self, Node};
-
-/// The numbers of a text that serde_json reads as doubles, by their path: each with the bits of
-/// the double read, in the order sent.
-type Doubles<'t> = HashMap<String, Vec<(u64, &'t str)>>;
 
 /// `value`, read from `text` and changed since, written again as JSON.
 pub(super) fn text(value: &Node<'_>, text: &str) -> String {
     if tree::numbers_come_as_maps() {
         return serde_json::to_string(value).unwrap_or_default();
     }
-    let doubles = RefCell::new(doubles(text));
+    let doubles = RefCell::new(SentDoubles::read(text, |_| true));
     let path = RefCell::new(Path::default());
     let shown = serde_json::to_string(&AsWritten {
         node: value,
@@ -41,59 +36,24 @@ pub(super) fn text(value: &Node<'_>, text: &str) -> String {
     shown.unwrap_or_else(|_| serde_json::to_string(value).unwrap_or_default())
 }
 
-/// Whether serde_json reads `number`, a JSON number's text, as a double: one written with a
-/// fraction or an exponent, an integer past what 64 bits hold, or `-0` (the double -0.0).
-pub(super) fn is_double(number: &str) -> bool {
-    number.contains(['.', 'e', 'E'])
-        || number == "-0"
-        || (number.len() >= 19 && number.parse::<i64>().is_err() && number.parse::<u64>().is_err())
-}
-
-/// The numbers of `text`, valid JSON, that serde_json reads as doubles, by path.
-fn doubles(text: &str) -> Doubles<'_> {
-    let bytes = text.as_bytes();
-    let mut doubles = Doubles::new();
-    let mut walk = Walk::new(text);
-    while let Some(step) = walk.next() {
-        let Step::Value(start) = step else { continue };
-        if !bytes.get(start).is_some_and(in_number) {
-            continue;
-        }
-        // Every byte taken is ASCII, so `start..end` lies on character boundaries.
-        let Some(number) = text.get(start..number_end(bytes, start)) else {
-            continue;
-        };
-        if let (true, Ok(double)) = (is_double(number), number.parse::<f64>()) {
-            let at = doubles.entry(walk.path().to_owned()).or_default();
-            at.push((double.to_bits(), number));
-        }
-    }
-    doubles
-}
-
 /// A node written with its doubles as written in the text: `doubles` the text's doubles not yet
 /// written, `path` the node's.
 struct AsWritten<'n, 't> {
     node: &'n Node<'n>,
-    doubles: &'n RefCell<Doubles<'t>>,
+    doubles: &'n RefCell<SentDoubles<'t>>,
     path: &'n RefCell<Path>,
 }
 
-impl AsWritten<'_, '_> {
-    /// The text sent for the double `bits` at this node's path, or at the path of the value a
-    /// list of one was made of; taken, so that it is written once.
-    fn sent(&self, bits: u64) -> Option<&str> {
+impl<'t> AsWritten<'_, 't> {
+    /// The text sent for `double` at this node's path, or at the path of the value a list of
+    /// one was made of; taken, so that it is written once.
+    fn sent(&self, double: f64) -> Option<&'t str> {
         let path = self.path.borrow();
         let moved = path.0.strip_suffix("[0]");
         let mut doubles = self.doubles.borrow_mut();
-        for at in std::iter::once(path.0.as_str()).chain(moved) {
-            if let Some(numbers) = doubles.get_mut(at)
-                && let Some(index) = numbers.iter().position(|&(sent, _)| sent == bits)
-            {
-                return Some(numbers.remove(index).1);
-            }
-        }
-        None
+        std::iter::once(path.0.as_str())
+            .chain(moved)
+            .find_map(|at| doubles.take(at, double))
     }
 }
 
@@ -106,9 +66,7 @@ impl<'t> Serialize for AsWritten<'_, 't> {
         };
         match self.node {
             Node::Number(number) if number.is_f64() => {
-                let sent = number
-                    .as_f64()
-                    .and_then(|double| self.sent(double.to_bits()));
+                let sent = number.as_f64().and_then(|double| self.sent(double));
                 match sent {
                     Some(sent) => {
                         let raw = RawValue::from_string(sent.to_owned());
@@ -148,29 +106,6 @@ impl<'t> Serialize for AsWritten<'_, 't> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_doubles_of_a_text_are_found_at_their_paths_and_none_inside_strings() {
-        let text = r#"{"a\"1": -1.5e3, "b": ["2.5", 3, {"c": 1E+2}], "d\\": 0, "e": 18446744073709551616}"#;
-        let found: Vec<(String, Vec<&str>)> = {
-            let mut found: Vec<_> = (doubles(text).into_iter())
-                .map(|(path, numbers)| (path, numbers.into_iter().map(|(_, text)| text).collect()))
-                .collect();
-            found.sort();
-            found
-        };
-        assert_eq!(
-            found,
-            [
-                (r#"["a\"1"]"#.to_owned(), vec!["-1.5e3"]),
-                ("b[2].c".to_owned(), vec!["1E+2"]),
-                ("e".to_owned(), vec!["18446744073709551616"]),
-            ]
-        );
-        assert!(!is_double("18446744073709551615") && !is_double("-9223372036854775808"));
-        assert!(is_double("-9223372036854775809") && is_double("1.0") && is_double("-0"));
-        assert!(!is_double("0") && !is_double("-1"));
-    }
 
     #[test]
     fn a_tree_is_written_with_its_doubles_as_sent() {
