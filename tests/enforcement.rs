@@ -348,7 +348,7 @@ async fn arrays_and_numbers_keep_every_rule_they_advertise() {
             fault("items[3]", "expected a multiple of 0.5, received 0.3"),
             fault(
                 "tags",
-                r#"expected unique items, received "a" more than once"#
+                r#"expected unique items, received "a" at [0] and again at [2]"#
             ),
         ]
     );

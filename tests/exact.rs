@@ -173,7 +173,7 @@ fn numbers_are_equal_when_their_values_are_whatever_way_they_are_written() {
         Err(vec![
             fault(
                 "weights",
-                "expected unique items, received 1.0 more than once"
+                "expected unique items, received 1.0 at [0] and again at [2]"
             ),
             fault(
                 "pairs",
@@ -1047,4 +1047,34 @@ async fn an_integer_in_digits_below_the_least_i64_is_not_told_it_was_written_wit
     let call = |text: &str| outcome(&registry, "counter_move", Arguments::from_text(text));
     let moved = call(r#"{"by": -9223372036854775808}"#).await;
     assert_eq!(moved.as_deref(), Ok("-9223372036854775808"));
+}
+
+/// Tags a shipment.
+#[tool]
+async fn shipment_tag(tags: std::collections::BTreeSet<u64>) -> usize {
+    tags.len()
+}
+
+#[tokio::test]
+async fn a_repeated_item_is_told_at_both_places_as_sent() {
+    let registry = Registry::builder().tool(ShipmentTag).build().unwrap();
+    let text = r#"{"tags": [7, 1e20, 100000000000000000000]}"#;
+    let refused = outcome(&registry, "shipment_tag", Arguments::from_text(text)).await;
+    assert_eq!(
+        faults(&refused.unwrap_err()),
+        [
+            fault(
+                "tags",
+                "expected unique items, received 100000000000000000000 at [1] and again at [2]"
+            ),
+            fault(
+                "tags[1]",
+                "expected u64, received 1e20, which is out of range"
+            ),
+            fault(
+                "tags[2]",
+                "expected u64, received 100000000000000000000, which is out of range"
+            ),
+        ]
+    );
 }

@@ -9,6 +9,7 @@ use std::collections::HashSet;
 use std::ops::Range;
 
 use super::Fault;
+use super::checker::AGAIN_AT;
 use super::json_text::{SentDoubles, in_digits, number_end};
 use super::numbers::{AT_I64_MIN, NUMBER_SHOWN, OUT_OF_RANGE, PAST_EXACT};
 use crate::outcome::shorten::cut_after;
@@ -22,16 +23,22 @@ const RECEIVED: &str = ", received ";
 /// faults the checker noted show a double: others have none.
 #[cold]
 pub(super) fn as_sent(faults: &mut [Fault], text: &str) {
-    // Each fault that shows a double, and where in its problem.
-    let shown: Vec<(usize, Range<usize>)> = (faults.iter().enumerate())
-        .filter_map(|(index, fault)| Some((index, shown_double(&fault.problem)?)))
+    // Each fault that shows a double, where in its problem, and the path of the value shown.
+    let shown: Vec<(usize, Range<usize>, Option<String>)> = (faults.iter().enumerate())
+        .filter_map(|(index, fault)| {
+            let range = shown_double(&fault.problem)?;
+            let item = repeat(fault);
+            Some((index, range, item))
+        })
         .collect();
     if shown.is_empty() {
         return;
     }
     let wanted: HashSet<&str> = (shown.iter())
-        .filter_map(|(index, _)| faults.get(*index))
-        .map(|fault| fault.path.as_str())
+        .filter_map(|(index, _, item)| match item {
+            Some(item) => Some(item.as_str()),
+            None => faults.get(*index).map(|fault| fault.path.as_str()),
+        })
         .collect();
     // A path's length is compared before it is hashed: deep arguments have long paths.
     let lengths: HashSet<usize> = wanted.iter().map(|path| path.len()).collect();
@@ -40,15 +47,17 @@ pub(super) fn as_sent(faults: &mut [Fault], text: &str) {
     });
     // Its paths are borrowed from the faults, which are written below.
     drop(wanted);
-    for (index, shown) in shown {
+    for (index, shown, item) in shown {
         let Some(fault) = faults.get_mut(index) else {
             continue;
         };
         let value = fault.problem.get(shown.clone()).map(str::parse::<f64>);
         let Some(Ok(value)) = value else { continue };
-        let Some(number) = sent.take(&fault.path, value) else {
-            continue;
+        let number = match &item {
+            Some(item) => sent.get(item, value),
+            None => sent.take(&fault.path, value),
         };
+        let Some(number) = number else { continue };
         let rest = fault.problem.get(shown.end..).unwrap_or_default();
         let rest = match rest.strip_prefix(AT_I64_MIN) {
             Some(after) if in_digits(number) => format!("{OUT_OF_RANGE}{after}"),
@@ -58,6 +67,15 @@ pub(super) fn as_sent(faults: &mut [Fault], text: &str) {
         let before = fault.problem.get(..shown.start).unwrap_or_default();
         fault.problem = format!("{before}{}{rest}", cut_after(number, NUMBER_SHOWN));
     }
+}
+
+/// The path of the item a `uniqueItems` fault shows, the repeat it names at the list's path;
+/// `None` for any other fault, which shows the value at its own path.
+fn repeat(fault: &Fault) -> Option<String> {
+    let (_, index) = fault.problem.rsplit_once(AGAIN_AT)?;
+    let index = index.strip_suffix(']')?;
+    let digits = !index.is_empty() && index.bytes().all(|byte| byte.is_ascii_digit());
+    digits.then(|| format!("{}[{index}]", fault.path))
 }
 
 /// Where in `problem` the value it says it received is, when that is a number written as a
@@ -107,6 +125,10 @@ mod tests {
             ),
             fault("s", "expected u64, received \"1e20\""),
             fault("q", "expected u64, received 1e+20"),
+            fault(
+                "v",
+                "expected unique items, received 300.0 at [1] and again at [2]",
+            ),
         ];
         as_sent(&mut faults, text);
         let problems: Vec<&str> = faults.iter().map(|fault| fault.problem.as_str()).collect();
@@ -121,6 +143,7 @@ mod tests {
                 "expected 0 to 100, received 3e2 (the schema's `then` asks)",
                 "expected u64, received \"1e20\"",
                 "expected u64, received 1e+20",
+                "expected unique items, received 3e2 at [1] and again at [2]",
             ]
         );
     }

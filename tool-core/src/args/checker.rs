@@ -30,6 +30,10 @@ use crate::schema::walk::{Lookup, Root};
 /// enough for a tokio worker's stack in a debug build (a test in `args` runs it on one).
 const MAX_CHECK_DEPTH: usize = 512;
 
+/// What a `uniqueItems` fault says between the item it received and the index of its repeat,
+/// at which `as_sent.rs` finds the repeat as sent.
+pub(super) const AGAIN_AT: &str = " and again at [";
+
 /// How many schema checks the checker may make per value in the arguments, and at least.
 /// A value is checked once per schema that applies to it: its field's, one more per `$ref`,
 /// one per union branch tried (and a trial's copy of the value costs what checking it does);
@@ -450,17 +454,21 @@ impl<'s> Checker<'s> {
     }
 
     /// `uniqueItems`: one fault for the first item that repeats an earlier one, compared as
-    /// JSON Schema compares values ([`Node::write_key`]); an array's or object's places are
-    /// named, as its text would be long.
+    /// JSON Schema compares values ([`Node::write_key`]), naming the places of both, so that a
+    /// model knows which to drop.
     fn check_unique(&mut self, items: &[Node<'_>], path: &Path) {
         if items.iter().all(Node::is_scalar) {
-            let mut seen = std::collections::HashSet::with_capacity(items.len());
-            if let Some(item) = items.iter().find(|item| !seen.insert(item.scalar_key())) {
-                let problem = format!(
-                    "expected unique items, received {} more than once",
-                    received(item)
-                );
-                self.fault(path, problem);
+            let mut seen = std::collections::HashMap::with_capacity(items.len());
+            for (at, item) in items.iter().enumerate() {
+                if let Some(earlier) = seen.insert(item.scalar_key(), at) {
+                    let problem = format!(
+                        "expected unique items, received {} at [{earlier}]{AGAIN_AT}{at}]",
+                        received(item)
+                    );
+                    self.fault(path, problem);
+                    self.note_shown(item);
+                    return;
+                }
             }
             return;
         }
@@ -472,7 +480,7 @@ impl<'s> Checker<'s> {
             item.write_key(&mut key);
             if let Some(earlier) = seen.insert(key, at) {
                 let problem = format!(
-                    "expected unique items, received {} at [{earlier}] and again at [{at}]",
+                    "expected unique items, received {} at [{earlier}]{AGAIN_AT}{at}]",
                     received(item)
                 );
                 self.fault(path, problem);

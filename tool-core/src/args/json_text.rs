@@ -50,15 +50,16 @@ pub(super) fn is_double(number: &str) -> bool {
 }
 
 /// The numbers of a text that serde_json reads as doubles, as sent, by their path: where the
-/// tree holds a double, the text says how it was written.
-pub(super) struct SentDoubles<'t>(HashMap<String, Vec<(u64, &'t str)>>);
+/// tree holds a double, the text says how it was written. Each with its bits, and whether it
+/// was taken.
+pub(super) struct SentDoubles<'t>(HashMap<String, Vec<(u64, &'t str, bool)>>);
 
 impl<'t> SentDoubles<'t> {
     /// The doubles of `text`, valid JSON, at each path `wanted` takes, in the order sent (a key
     /// sent twice has two).
     pub(super) fn read(text: &'t str, wanted: impl Fn(&str) -> bool) -> Self {
         let bytes = text.as_bytes();
-        let mut doubles: HashMap<String, Vec<(u64, &'t str)>> = HashMap::new();
+        let mut doubles: HashMap<String, Vec<(u64, &'t str, bool)>> = HashMap::new();
         let mut walk = Walk::new(text);
         while let Some(step) = walk.next() {
             if let Step::Value(start) = step
@@ -70,7 +71,7 @@ impl<'t> SentDoubles<'t> {
                 && let Ok(double) = number.parse::<f64>()
             {
                 let at = doubles.entry(walk.path().to_owned()).or_default();
-                at.push((double.to_bits(), number));
+                at.push((double.to_bits(), number, false));
             }
         }
         SentDoubles(doubles)
@@ -80,8 +81,18 @@ impl<'t> SentDoubles<'t> {
     /// each is told once.
     pub(super) fn take(&mut self, path: &str, double: f64) -> Option<&'t str> {
         let numbers = self.0.get_mut(path)?;
-        let index = (numbers.iter()).position(|&(sent, _)| sent == double.to_bits())?;
-        Some(numbers.remove(index).1)
+        let number =
+            (numbers.iter_mut()).find(|(sent, _, taken)| *sent == double.to_bits() && !*taken)?;
+        number.2 = true;
+        Some(number.1)
+    }
+
+    /// The first number sent at `path` that reads as `double`, taken or not: for a value told
+    /// again (an item a `uniqueItems` fault names as well as its own fault).
+    pub(super) fn get(&self, path: &str, double: f64) -> Option<&'t str> {
+        let numbers = self.0.get(path)?;
+        let number = (numbers.iter()).find(|(sent, _, _)| *sent == double.to_bits())?;
+        Some(number.1)
     }
 }
 
@@ -292,6 +303,10 @@ mod tests {
         // A key sent twice: each copy once, in the order sent.
         assert_eq!(sent.take("e", 1e20), Some("1e20"));
         assert_eq!(sent.take("e", 1e20), Some("100000000000000000000"));
+        // Told again: the first, taken or not.
+        assert_eq!(sent.get("e", 1e20), Some("1e20"));
+        assert_eq!(sent.get(r#"["a\"1"]"#, -1500.0), Some("-1.5e3"));
+        assert_eq!(sent.get("e", 2e20), None);
         assert!(!is_double("18446744073709551615") && !is_double("-9223372036854775808"));
         assert!(is_double("-9223372036854775809") && is_double("1.0") && is_double("-0"));
         assert!(!is_double("0") && !is_double("-1"));
