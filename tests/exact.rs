@@ -1078,3 +1078,47 @@ async fn a_repeated_item_is_told_at_both_places_as_sent() {
         ]
     );
 }
+
+/// Counts stock by bin.
+#[tool]
+async fn stock_count(
+    by_bin: std::collections::BTreeMap<u64, u32>,
+    moved: std::collections::HashMap<i64, u32>,
+) -> usize {
+    by_bin.len() + moved.len()
+}
+
+#[tokio::test]
+async fn a_key_past_64_bits_is_told_at_the_key_as_sent_each_in_one_call() {
+    let registry = Registry::builder().tool(StockCount).build().unwrap();
+    let text = r#"{"by_bin": {"1": 2, "18446744073709551616": 3, "340282366920938463463374607431768211456": 4},
+        "moved": {"-9223372036854775809": 1, "-5": 6}}"#;
+    let refused = outcome(&registry, "stock_count", Arguments::from_text(text)).await;
+    assert_eq!(
+        faults(&refused.unwrap_err()),
+        [
+            fault(
+                "by_bin.18446744073709551616",
+                "expected u64, received 18446744073709551616, which is out of range"
+            ),
+            fault(
+                "by_bin.340282366920938463463374607431768211456",
+                "expected u64, received 340282366920938463463374607431768211456, which is out of \
+                 range"
+            ),
+            fault(
+                "moved.-9223372036854775809",
+                "expected i64, received -9223372036854775809, which is out of range"
+            ),
+        ]
+    );
+    let counted = outcome(
+        &registry,
+        "stock_count",
+        Arguments::from_text(
+            r#"{"by_bin": {"18446744073709551615": 1}, "moved": {"-9223372036854775808": 2}}"#,
+        ),
+    )
+    .await;
+    assert_eq!(counted.as_deref(), Ok("2"));
+}

@@ -12,7 +12,7 @@
 use serde_json::error::Category;
 
 use super::Fault;
-use super::json_text::{Step, Walk, in_digits, in_number, number_end};
+use super::json_text::{Step, Walk, error_at, in_digits, in_number, number_end};
 use super::numbers::{FRACTION_LOST, NUMBER_SHOWN, PAST_EXACT};
 use crate::outcome::shorten::cut_after;
 
@@ -64,13 +64,7 @@ fn number_at<'t>(text: &'t str, error: &serde_json::Error) -> Option<(usize, &'t
     if error.classify() != Category::Syntax {
         return None;
     }
-    // serde_json counts lines from 1 and columns from 1, in bytes.
-    let line_start: usize = (text
-        .split_inclusive('\n')
-        .take(error.line().checked_sub(1)?))
-    .map(str::len)
-    .sum();
-    let at = line_start + error.column().checked_sub(1)?;
+    let at = error_at(text, error)?;
     let bytes = text.as_bytes();
     let start = (bytes.get(..=at)?.iter().rposition(|byte| !in_number(byte))).map_or(0, |i| i + 1);
     // Every byte taken is ASCII, so the number lies on character boundaries.

@@ -41,6 +41,16 @@ pub(super) fn in_digits(number: &str) -> bool {
     !number.contains(['.', 'e', 'E'])
 }
 
+/// The byte of `text` serde's `error`, met reading it, points to.
+pub(super) fn error_at(text: &str, error: &serde_json::Error) -> Option<usize> {
+    // serde_json counts lines from 1 and columns from 1, in bytes.
+    let line_start: usize = (text.split_inclusive('\n'))
+        .take(error.line().checked_sub(1)?)
+        .map(str::len)
+        .sum();
+    Some(line_start + error.column().checked_sub(1)?)
+}
+
 /// Whether serde_json reads `number`, a JSON number's text, as a double: one written with a
 /// fraction or an exponent, an integer past what 64 bits hold, or `-0` (the double -0.0).
 pub(super) fn is_double(number: &str) -> bool {

@@ -24,6 +24,7 @@ mod conditions;
 mod guard;
 mod in_part;
 mod json_text;
+mod key_fault;
 mod key_ranges;
 mod keyed;
 mod leads;
@@ -258,7 +259,7 @@ fn located(text: &str, error: serde_json::Error, read: &mut Read<'_>) -> Fault {
         Ok(()) => (String::new(), error),
     };
     let problem = without_position(&error);
-    Fault { path, problem }
+    key_fault::at_key(text, &error, Fault { path, problem })
 }
 
 /// `value` read into `T`, or the first fault serde meets, at its path. Read as JSON text, as

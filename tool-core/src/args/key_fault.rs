@@ -1,0 +1,114 @@
+//! A map key serde refuses, told at the key. serde_json reads a key into its key type before
+//! the guard that traces a fault's path sees it, so the path of a key the type refuses stops at
+//! the map. A `u64` or `i64` key in digits past what 64 bits hold is the one the checker lets
+//! by (the pattern advertised for such keys says digits, not the range, which would grow with
+//! them): serde_json reads it as a double and says "invalid type: floating point". The key is
+//! found in the text where serde's error points, and told as a value out of range would be.
+
+use super::Fault;
+use super::json_text::{Step, Walk, error_at};
+
+/// What serde_json says of a key in digits that its integer type reads as a double.
+const READ_AS_DOUBLE: &str = "invalid type: floating point `";
+
+/// `fault`, found at the map it names (`fault.path`) for serde's `error` met reading `text`
+/// (valid JSON), moved to the key of that map the error points into, and said as a value out
+/// of range is when the key is an integer in digits its type reads as a double.
+pub(super) fn at_key(text: &str, error: &serde_json::Error, fault: Fault) -> Fault {
+    match key_path(text, error, &fault.path) {
+        Some((path, key)) => {
+            let expected = (fault.problem.strip_prefix(READ_AS_DOUBLE))
+                .and_then(|rest| rest.rsplit_once("`, expected "))
+                .map(|(_, expected)| expected);
+            let problem = match expected {
+                Some(expected) if is_integer(key) => {
+                    format!("expected {expected}, received {key}, which is out of range")
+                }
+                _ => fault.problem,
+            };
+            Fault { path, problem }
+        }
+        None => fault,
+    }
+}
+
+/// The path of the key of the map at `map` that `error` points into, and the key as sent; `None`
+/// where it points elsewhere.
+fn key_path<'t>(text: &'t str, error: &serde_json::Error, map: &str) -> Option<(String, &'t str)> {
+    let at = error_at(text, error)?;
+    let mut walk = Walk::new(text);
+    // The first value after the byte is the key's own, when the byte is in a key.
+    while let Some(step) = walk.next() {
+        let Step::Value(start) = step else { continue };
+        if start <= at {
+            continue;
+        }
+        if !walk.in_object() || walk.outer() != map {
+            return None;
+        }
+        // From the byte to the value: the rest of the key, its closing quote, and a colon.
+        let between = text
+            .get(at..start)?
+            .trim_end()
+            .strip_suffix(':')?
+            .trim_end();
+        let key_end = between.strip_suffix('"')?.len();
+        let opened = text.get(..at)?.rfind('"')?;
+        let key = text.get(opened + 1..at + key_end)?;
+        return (!key.contains(['"', '\\'])).then(|| (walk.path().to_owned(), key));
+    }
+    None
+}
+
+/// Whether `key` is an integer in digits, with or without a minus.
+fn is_integer(key: &str) -> bool {
+    let digits = key.strip_prefix('-').unwrap_or(key);
+    !digits.is_empty() && digits.bytes().all(|byte| byte.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+
+    fn fault(path: &str, problem: &str) -> Fault {
+        Fault {
+            path: path.to_owned(),
+            problem: problem.to_owned(),
+        }
+    }
+
+    #[test]
+    fn a_key_serde_refuses_is_found_where_its_error_points_and_nothing_else_is_moved() {
+        let text = "{\"m\": {\"1\": 2,\n  \"-18446744073709551616\" : 3}}";
+        let error = serde_json::from_str::<BTreeMap<String, BTreeMap<i64, u8>>>(text).unwrap_err();
+        let problem = "invalid type: floating point `-1.8446744073709552e19`, expected i64";
+        assert_eq!(
+            at_key(text, &error, fault("m", problem)),
+            fault(
+                "m.-18446744073709551616",
+                "expected i64, received -18446744073709551616, which is out of range"
+            )
+        );
+        // Only a fault at the key's own map moves.
+        assert_eq!(at_key(text, &error, fault("", problem)), fault("", problem));
+        // A key serde refuses in another way keeps what serde says of it.
+        let text = r#"{"m": {"1.5": 2}}"#;
+        let error = serde_json::from_str::<BTreeMap<String, BTreeMap<u64, u8>>>(text).unwrap_err();
+        let problem = "invalid type: floating point `1.5`, expected u64";
+        assert_eq!(
+            at_key(text, &error, fault("m", problem)),
+            fault(r#"m["1.5"]"#, problem)
+        );
+        // An error in a value, not a key: the fault stays where it was found.
+        let text = r#"{"k": "ab", "j": "c"}"#;
+        let error = serde_json::from_str::<BTreeMap<String, char>>(text).unwrap_err();
+        let problem = r#"invalid value: string "ab", expected a character"#;
+        assert_eq!(
+            at_key(text, &error, fault("k", problem)),
+            fault("k", problem)
+        );
+        assert_eq!(at_key(text, &error, fault("", problem)), fault("", problem));
+    }
+}
