@@ -66,9 +66,19 @@ async fn order_echo(#[input] order: Order) -> Order {
     order
 }
 
+/// Counts stock by bin, and the tags seen.
+#[tool(readonly)]
+async fn bins_count(
+    bins: std::collections::BTreeMap<u64, u8>,
+    tags: std::collections::BTreeSet<i64>,
+) -> usize {
+    bins.len() + tags.len()
+}
+
 fn registry() -> Registry {
     Registry::builder()
         .tool(OrderEcho)
+        .tool(BinsCount)
         .providers([tool_core::Provider::Mcp])
         .build()
         .unwrap()
@@ -273,6 +283,72 @@ proptest! {
         prop_assert_eq!(results.len(), calls.len());
         for (result, (id, name, _)) in results.iter().zip(&calls) {
             check_answer(result, id, name)?;
+        }
+    }
+
+    #[test]
+    fn every_key_past_64_bits_is_told_at_the_key_and_a_repeat_at_both_places(
+        keys in prop::collection::btree_set(
+            prop_oneof![
+                any::<u64>().prop_map(|key| key.to_string()),
+                (1..10u8, any::<u64>()).prop_map(|(lead, rest)| format!("{lead}{rest:020}")),
+            ],
+            0..8,
+        ),
+        tags in prop::collection::vec(
+            prop_oneof![
+                (-3..3i64).prop_map(|tag| tag.to_string()),
+                (-3..3i64).prop_map(|tag| format!("{tag}.0")),
+                Just("1e20".to_owned()),
+                Just("100000000000000000000".to_owned()),
+            ],
+            0..6,
+        ),
+    ) {
+        let registry = registry();
+        let call = |bins: &str, tags: &str| {
+            let text = format!(r#"{{"bins": {{{bins}}}, "tags": [{tags}]}}"#);
+            let call = ToolCall::new("p", "bins_count", Arguments::from_text(text));
+            runtime().block_on(registry.call(call, &Context::default()))
+        };
+        let faults = |result: &ToolResult| -> Vec<(String, String)> {
+            let Err(refusal) = &result.outcome else { return Vec::new() };
+            (refusal.lines.iter())
+                .filter(|line| line.label == "fault")
+                .map(|line| (line.cells[0].clone(), line.cells[1].clone()))
+                .collect()
+        };
+        let bins = (keys.iter()).map(|key| format!("\"{key}\": 1")).collect::<Vec<_>>();
+        let result = call(&bins.join(", "), "");
+        check_answer(&result, "p", "bins_count")?;
+        let past: Vec<(String, String)> = (keys.iter())
+            .filter(|key| key.parse::<u64>().is_err())
+            .map(|key| {
+                let problem = format!("expected u64, received {key}, which is out of range");
+                (format!("bins.{key}"), problem)
+            })
+            .collect();
+        let mut told = faults(&result);
+        told.sort();
+        prop_assert_eq!(told, past);
+
+        let result = call("", &tags.join(", "));
+        check_answer(&result, "p", "bins_count")?;
+        let read: Vec<f64> = tags.iter().map(|tag| tag.parse().unwrap()).collect();
+        let repeat = (1..read.len()).find_map(|at| {
+            (read[..at].iter()).position(|earlier| *earlier == read[at]).map(|earlier| (earlier, at))
+        });
+        let told = faults(&result);
+        let unique: Vec<&(String, String)> = told.iter().filter(|(path, _)| path == "tags").collect();
+        match repeat {
+            Some((earlier, at)) => {
+                let problem = format!(
+                    "expected unique items, received {} at [{earlier}] and again at [{at}]",
+                    tags[at]
+                );
+                prop_assert_eq!(unique, [&("tags".to_owned(), problem)]);
+            }
+            None => prop_assert!(unique.is_empty(), "{:?}", told),
         }
     }
 
