@@ -55,6 +55,29 @@ impl fmt::Debug for Arguments {
     }
 }
 
+/// What a call's arguments are made of in code: a JSON value (`json!({"a": 1})`), owned or
+/// borrowed, or [`Arguments`] (JSON text as a model sent it, by [`Arguments::from_text`]).
+/// Everything that converts `Into<Arguments>` is one; it is a trait of its own so that text
+/// passed where a value goes (`r#"{"a": 1}"#`) is told what to write.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a call's arguments",
+    label = "not a JSON value or `Arguments`",
+    note = "pass a JSON value, such as `serde_json::json!({{\"a\": 1}})`, or JSON text as `tool_core::call::Arguments::from_text(text)`"
+)]
+pub trait IntoArguments {
+    /// The arguments.
+    fn into_arguments(self) -> Arguments;
+}
+
+// Not recommended, so that a type without the conversion is told this trait's message, not
+// the `From` impls it lacks.
+#[diagnostic::do_not_recommend]
+impl<T: Into<Arguments>> IntoArguments for T {
+    fn into_arguments(self) -> Arguments {
+        self.into()
+    }
+}
+
 impl From<serde_json::Value> for Arguments {
     /// `null` means `{}`; a string is taken as JSON text holding the arguments, as OpenAI sends
     /// them; anything else is kept as it is (and refused when the call runs if it is not an

@@ -12,7 +12,7 @@ pub(crate) mod future;
 pub(crate) mod log;
 pub(crate) mod tool_call;
 
-pub use self::arguments::Arguments;
+pub use self::arguments::{Arguments, IntoArguments};
 pub use self::asker::{Asker, Offers, Question, Reply};
 pub use self::client::{Role, Root, Sampled, SamplingMessage, SamplingRequest};
 pub use self::context::{CancellationToken, Context, Progress, ProgressReporter};

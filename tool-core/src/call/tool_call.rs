@@ -13,7 +13,7 @@ use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 
-use crate::call::arguments::Arguments;
+use crate::call::arguments::{Arguments, IntoArguments};
 use crate::outcome::refusal::{Refusal, code};
 
 /// A request to run one tool: `{ "id": ..., "name": ..., "arguments": {...} }`.
@@ -43,12 +43,12 @@ impl ToolCall {
     pub fn new(
         id: impl Into<String>,
         name: impl Into<String>,
-        arguments: impl Into<Arguments>,
+        arguments: impl IntoArguments,
     ) -> Self {
         ToolCall {
             id: id.into(),
             name: name.into(),
-            arguments: arguments.into(),
+            arguments: arguments.into_arguments(),
         }
     }
 

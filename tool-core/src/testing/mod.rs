@@ -41,7 +41,7 @@ pub use self::snapshot::exports_text;
 #[doc(hidden)]
 pub use self::snapshot::snapshot_name;
 
-use crate::call::arguments::Arguments;
+use crate::call::arguments::IntoArguments;
 use crate::call::context::Context;
 use crate::call::tool_call::ToolCall;
 use crate::registry::Registry;
@@ -52,9 +52,9 @@ use crate::registry::Registry;
 pub use insta as __insta;
 
 /// Calls the tool `name` of `registry` with `arguments` (a JSON value, or
-/// [`Arguments::from_text`] for text a model sent, JSON or not), as a model would, with a
+/// [`Arguments::from_text`](crate::call::Arguments::from_text) for text a model sent, JSON or not), as a model would, with a
 /// default [`Context`]; the answer comes back ready for assertions.
-pub async fn call(registry: &Registry, name: &str, arguments: impl Into<Arguments>) -> Called {
+pub async fn call(registry: &Registry, name: &str, arguments: impl IntoArguments) -> Called {
     call_with(registry, &Context::default(), name, arguments).await
 }
 
@@ -64,7 +64,7 @@ pub async fn call_with(
     registry: &Registry,
     ctx: &Context,
     name: &str,
-    arguments: impl Into<Arguments>,
+    arguments: impl IntoArguments,
 ) -> Called {
     let call = ToolCall::new("test", name, arguments);
     Called::new(registry.call(call, ctx).await)
