@@ -23,16 +23,14 @@ pub fn input_type(tool: &ToolFn) -> (TokenStream, TokenStream, TokenStream) {
         return (TokenStream::new(), quote!(#ty), ops);
     }
     // A field whose `#[serde]` or `#[schemars]` attributes may name functions of its type
-    // (`default = "..."`, `with = "..."`) keeps its concrete type; the others become generic.
+    // (`default = "..."`, `with = "..."`) keeps its concrete type; the others become generic,
+    // a renamed one or one with rules too.
     let generic: Vec<Option<proc_macro2::Ident>> = tool
         .fields()
         .enumerate()
         .map(|(index, param)| {
-            let annotated = param
-                .field_attrs
-                .iter()
-                .any(|attr| !attr.path().is_ident("doc"));
-            (!annotated).then(|| format_ident!("__T{}", index))
+            let own_type = crate::model::rules::of(&param.field_attrs).own_type;
+            (!own_type).then(|| format_ident!("__T{}", index))
         })
         .collect();
     let generics: Vec<_> = generic.iter().flatten().collect();
@@ -83,12 +81,15 @@ pub fn input_type(tool: &ToolFn) -> (TokenStream, TokenStream, TokenStream) {
         .map(|generic| format!("{generic}: ::tool_core::__private::Parameter"))
         .collect::<Vec<_>>()
         .join(", ");
-    // With every field generic (none says `#[serde]` or `#[schemars]`), the struct's
+    // With every field generic and none saying `#[serde]` or `#[schemars]`, the struct's
     // `Deserialize` is generated here; otherwise serde's derive reads the attributes.
     let idents: Option<Vec<&proc_macro2::Ident>> = tool
         .fields()
         .zip(&generic)
-        .map(|(param, generic)| param.ident.as_ref().filter(|_| generic.is_some()))
+        .map(|(param, generic)| {
+            let plain = (param.field_attrs.iter()).all(|attr| attr.path().is_ident("doc"));
+            param.ident.as_ref().filter(|_| generic.is_some() && plain)
+        })
         .collect();
     let (derive, deserialize) = match idents {
         Some(idents) => (quote!(), read_map(&generics, &idents)),

@@ -84,17 +84,50 @@ pub struct FieldRules {
     /// Whether serde reads it by a fn of the user's (`with`, `deserialize_with`), which may
     /// see a `null` the type alone would not.
     pub read_by_fn: bool,
+    /// Whether an attribute may name a fn of the field's type (`default`, `with`, an
+    /// `example`), or says what serde or schemars make of it beyond a name and a rule (`bound`,
+    /// `flatten`, `skip`, anything not known here): such a field keeps its concrete type in the
+    /// input struct, where the others are generic.
+    pub own_type: bool,
 }
+
+/// What a parameter's `#[serde(...)]` may say and its field still be generic: names.
+const GENERIC_SERDE: [&str; 2] = ["rename", "alias"];
+
+/// What a parameter's `#[schemars(...)]` may say and its field still be generic: names, words
+/// for a model, and rules that schemars adds to the schema its type gives.
+const GENERIC_SCHEMARS: [&str; 16] = [
+    "rename",
+    "title",
+    "description",
+    "range",
+    "length",
+    "regex",
+    "pattern",
+    "contains",
+    "email",
+    "url",
+    "ip",
+    "ipv4",
+    "ipv6",
+    "inner",
+    "extend",
+    "required",
+];
 
 /// Reads the rules of a field's attributes.
 pub fn of(attrs: &[Attribute]) -> FieldRules {
     let mut field = FieldRules::default();
     for attr in attrs {
-        if attr.path().is_ident("schemars") {
-            let _ = attr.parse_nested_meta(|meta| read_schemars(meta, &mut field, false));
+        let read = if attr.path().is_ident("schemars") {
+            attr.parse_nested_meta(|meta| read_schemars(meta, &mut field, false))
         } else if attr.path().is_ident("serde") {
-            let _ = attr.parse_nested_meta(|meta| read_serde(meta, &mut field));
-        }
+            attr.parse_nested_meta(|meta| read_serde(meta, &mut field))
+        } else {
+            Ok(())
+        };
+        // What could not be read is not known to leave the type alone.
+        field.own_type |= read.is_err();
     }
     field
 }
@@ -110,6 +143,7 @@ fn read_schemars(
         .get_ident()
         .map(ToString::to_string)
         .unwrap_or_default();
+    field.own_type |= !GENERIC_SCHEMARS.contains(&name.as_str());
     let kind = match name.as_str() {
         "range" => Some(RuleKind::Range),
         "length" => Some(RuleKind::Length),
@@ -187,6 +221,7 @@ fn read_schemars(
 }
 
 fn read_serde(meta: syn::meta::ParseNestedMeta<'_>, field: &mut FieldRules) -> syn::Result<()> {
+    field.own_type |= !(GENERIC_SERDE.iter()).any(|name| meta.path.is_ident(name));
     if meta.path.is_ident("flatten") {
         field.schema_elsewhere = true;
         field.unnamed = true;
@@ -391,5 +426,32 @@ mod tests {
         assert_eq!(pattern.value(), "^a");
         assert_eq!(rules.rename.as_deref(), Some("tag_name"));
         assert!(!rules.schema_elsewhere);
+        // Names and rules leave the field generic.
+        assert!(!rules.own_type);
+    }
+
+    #[test]
+    fn a_field_keeps_its_type_where_an_attribute_may_name_a_fn_of_it() {
+        let own_type = |attr: syn::Attribute| of(&[attr]).own_type;
+        assert!(!own_type(parse_quote!(#[serde(rename = "at")])));
+        assert!(!own_type(parse_quote!(#[serde(alias = "at")])));
+        assert!(!own_type(
+            parse_quote!(#[schemars(title = "T", length(max = 3))])
+        ));
+        assert!(!own_type(parse_quote!(#[doc = " A point."])));
+        for attr in [
+            parse_quote!(#[serde(default)]),
+            parse_quote!(#[serde(rename = "at", default = "origin")]),
+            parse_quote!(#[serde(with = "points")]),
+            parse_quote!(#[serde(deserialize_with = "point")]),
+            parse_quote!(#[serde(flatten)]),
+            parse_quote!(#[serde(bound(deserialize = "T: Clone"))]),
+            parse_quote!(#[schemars(with = "String")]),
+            parse_quote!(#[schemars(example = origin())]),
+            // What cannot be read is not known to leave the type alone.
+            parse_quote!(#[serde(rename = )]),
+        ] {
+            assert!(own_type(attr));
+        }
     }
 }
