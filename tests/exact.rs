@@ -1084,15 +1084,16 @@ async fn a_repeated_item_is_told_at_both_places_as_sent() {
 async fn stock_count(
     by_bin: std::collections::BTreeMap<u64, u32>,
     moved: std::collections::HashMap<i64, u32>,
+    lots: Option<std::collections::BTreeMap<u64, Vec<u8>>>,
 ) -> usize {
-    by_bin.len() + moved.len()
+    by_bin.len() + moved.len() + lots.map_or(0, |lots| lots.len())
 }
 
 #[tokio::test]
 async fn a_key_past_64_bits_is_told_at_the_key_as_sent_each_in_one_call() {
     let registry = Registry::builder().tool(StockCount).build().unwrap();
     let text = r#"{"by_bin": {"1": 2, "18446744073709551616": 3, "340282366920938463463374607431768211456": 4},
-        "moved": {"-9223372036854775809": 1, "-5": 6}}"#;
+        "moved": {"-9223372036854775809": 1, "-5": 6}, "lots": {"18446744073709551617": [1]}}"#;
     let refused = outcome(&registry, "stock_count", Arguments::from_text(text)).await;
     assert_eq!(
         faults(&refused.unwrap_err()),
@@ -1109,6 +1110,10 @@ async fn a_key_past_64_bits_is_told_at_the_key_as_sent_each_in_one_call() {
             fault(
                 "moved.-9223372036854775809",
                 "expected i64, received -9223372036854775809, which is out of range"
+            ),
+            fault(
+                "lots.18446744073709551617",
+                "expected u64, received 18446744073709551617, which is out of range"
             ),
         ]
     );

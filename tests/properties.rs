@@ -69,7 +69,7 @@ async fn order_echo(#[input] order: Order) -> Order {
 /// Counts stock by bin, and the tags seen.
 #[tool(readonly)]
 async fn bins_count(
-    bins: std::collections::BTreeMap<u64, u8>,
+    bins: std::collections::BTreeMap<u64, Vec<u8>>,
     tags: std::collections::BTreeSet<i64>,
 ) -> usize {
     bins.len() + tags.len()
@@ -318,7 +318,11 @@ proptest! {
                 .map(|line| (line.cells[0].clone(), line.cells[1].clone()))
                 .collect()
         };
-        let bins = (keys.iter()).map(|key| format!("\"{key}\": 1")).collect::<Vec<_>>();
+        // Each key's value a list, empty or not: the key's fault is told at the key whatever
+        // its value.
+        let bins = (keys.iter().enumerate())
+            .map(|(at, key)| format!("\"{key}\": [{}]", if at % 2 == 0 { "" } else { "1, 2" }))
+            .collect::<Vec<_>>();
         let result = call(&bins.join(", "), "");
         check_answer(&result, "p", "bins_count")?;
         let past: Vec<(String, String)> = (keys.iter())

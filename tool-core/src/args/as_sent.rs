@@ -72,8 +72,9 @@ pub(super) fn as_sent(faults: &mut [Fault], text: &str) {
 /// The path of the item a `uniqueItems` fault shows, the repeat it names at the list's path;
 /// `None` for any other fault, which shows the value at its own path.
 fn repeat(fault: &Fault) -> Option<String> {
-    let (_, index) = fault.problem.rsplit_once(AGAIN_AT)?;
-    let index = index.strip_suffix(']')?;
+    // What follows the index may be more words (an `if`'s `then` that asks for it).
+    let (_, after) = fault.problem.rsplit_once(AGAIN_AT)?;
+    let (index, _) = after.split_once(']')?;
     let digits = !index.is_empty() && index.bytes().all(|byte| byte.is_ascii_digit());
     digits.then(|| format!("{}[{index}]", fault.path))
 }
@@ -129,6 +130,11 @@ mod tests {
                 "v",
                 "expected unique items, received 300.0 at [1] and again at [2]",
             ),
+            fault(
+                "v",
+                "expected unique items, received 300.0 at [1] and again at [2] (the schema's \
+                 `then` asks for it, as the value fits its `if`)",
+            ),
         ];
         as_sent(&mut faults, text);
         let problems: Vec<&str> = faults.iter().map(|fault| fault.problem.as_str()).collect();
@@ -144,6 +150,8 @@ mod tests {
                 "expected u64, received \"1e20\"",
                 "expected u64, received 1e+20",
                 "expected unique items, received 3e2 at [1] and again at [2]",
+                "expected unique items, received 3e2 at [1] and again at [2] (the schema's \
+                 `then` asks for it, as the value fits its `if`)",
             ]
         );
     }

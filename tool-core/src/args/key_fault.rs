@@ -2,34 +2,43 @@
 //! the guard that traces a fault's path sees it, so the path of a key the type refuses stops at
 //! the map. A `u64` or `i64` key in digits past what 64 bits hold is the one the checker lets
 //! by (the pattern advertised for such keys says digits, not the range, which would grow with
-//! them): serde_json reads it as a double and says "invalid type: floating point". The key is
-//! found in the text where serde's error points, and told as a value out of range would be.
+//! them): serde_json reads it as a double and says "invalid type: floating point", or, past
+//! what a double holds, "number out of range". The key is found in the text where serde's
+//! error points, and told as a value out of range would be.
 
 use super::Fault;
 use super::json_text::{Step, Walk, error_at};
+use super::numbers::NUMBER_SHOWN;
+use super::path::Path;
+use crate::outcome::shorten::cut_after;
 
 /// What serde_json says of a key in digits that its integer type reads as a double.
 const READ_AS_DOUBLE: &str = "invalid type: floating point `";
 
+/// What serde_json says of a number past what a double holds.
+const BEYOND_DOUBLE: &str = "number out of range";
+
 /// `fault`, found at the map it names (`fault.path`) for serde's `error` met reading `text`
 /// (valid JSON), moved to the key of that map the error points into, and said as a value out
-/// of range is when the key is an integer in digits its type reads as a double.
+/// of range is when the key is an integer in digits its type reads as a double or not at all.
 pub(super) fn at_key(text: &str, error: &serde_json::Error, fault: Fault) -> Fault {
-    match key_path(text, error, &fault.path) {
-        Some((path, key)) => {
-            let expected = (fault.problem.strip_prefix(READ_AS_DOUBLE))
-                .and_then(|rest| rest.rsplit_once("`, expected "))
-                .map(|(_, expected)| expected);
-            let problem = match expected {
-                Some(expected) if is_integer(key) => {
-                    format!("expected {expected}, received {key}, which is out of range")
-                }
-                _ => fault.problem,
-            };
-            Fault { path, problem }
+    let Some((path, key)) = key_path(text, error, &fault.path) else {
+        return fault;
+    };
+    let shown = cut_after(key, NUMBER_SHOWN);
+    let expected = (fault.problem.strip_prefix(READ_AS_DOUBLE))
+        .and_then(|rest| rest.rsplit_once("`, expected "))
+        .map(|(_, expected)| expected);
+    let problem = match expected {
+        Some(expected) if is_integer(key) => {
+            format!("expected {expected}, received {shown}, which is out of range")
         }
-        None => fault,
-    }
+        None if is_integer(key) && fault.problem == BEYOND_DOUBLE => {
+            format!("received {shown}, which is out of range for the map's keys")
+        }
+        _ => fault.problem,
+    };
+    Fault { path, problem }
 }
 
 /// The path of the key of the map at `map` that `error` points into, and the key as sent; `None`
@@ -43,9 +52,6 @@ fn key_path<'t>(text: &'t str, error: &serde_json::Error, map: &str) -> Option<(
         if start <= at {
             continue;
         }
-        if !walk.in_object() || walk.outer() != map {
-            return None;
-        }
         // From the byte to the value: the rest of the key, its closing quote, and a colon.
         let between = text
             .get(at..start)?
@@ -55,7 +61,14 @@ fn key_path<'t>(text: &'t str, error: &serde_json::Error, map: &str) -> Option<(
         let key_end = between.strip_suffix('"')?.len();
         let opened = text.get(..at)?.rfind('"')?;
         let key = text.get(opened + 1..at + key_end)?;
-        return (!key.contains(['"', '\\'])).then(|| (walk.path().to_owned(), key));
+        if key.contains(['"', '\\']) {
+            return None;
+        }
+        // The value's path is the map's with the key: an object or array value's own level is
+        // begun by then, so the walk's outer path is the value's, not the map's.
+        let mut path = Path(map.to_owned());
+        path.push_field(key);
+        return (walk.path() == path.0).then_some((path.0, key));
     }
     None
 }
@@ -110,5 +123,34 @@ mod tests {
             fault("k", problem)
         );
         assert_eq!(at_key(text, &error, fault("", problem)), fault("", problem));
+        // A key whose value is an object or a list.
+        for value in ["[1]", "[]", r#"{"1": 3}"#] {
+            let text = format!(r#"{{"m": {{"18446744073709551616": {value}}}}}"#);
+            let error =
+                serde_json::from_str::<BTreeMap<String, BTreeMap<u64, serde_json::Value>>>(&text)
+                    .unwrap_err();
+            let problem = "invalid type: floating point `1.8446744073709552e19`, expected u64";
+            assert_eq!(
+                at_key(&text, &error, fault("m", problem)),
+                fault(
+                    "m.18446744073709551616",
+                    "expected u64, received 18446744073709551616, which is out of range"
+                ),
+                "{text}"
+            );
+        }
+        // A key past what a double holds.
+        let key = format!("1{}", "0".repeat(400));
+        let text = format!(r#"{{"m": {{"{key}": 1}}}}"#);
+        let error = serde_json::from_str::<BTreeMap<String, BTreeMap<u64, u8>>>(&text).unwrap_err();
+        let shown = format!("1{}…", "0".repeat(NUMBER_SHOWN - 1));
+        assert_eq!(
+            at_key(&text, &error, fault("m", "number out of range")),
+            Fault {
+                // A long key is cut in the path as any is.
+                path: format!(r#"m["1{}"…]"#, "0".repeat(39)),
+                problem: format!("received {shown}, which is out of range for the map's keys"),
+            }
+        );
     }
 }
