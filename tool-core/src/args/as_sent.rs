@@ -93,13 +93,7 @@ fn shown_double(problem: &str) -> Option<Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn fault(path: &str, problem: &str) -> Fault {
-        Fault {
-            path: path.to_owned(),
-            problem: problem.to_owned(),
-        }
-    }
+    use crate::args::fault;
 
     #[test]
     fn a_double_a_fault_shows_is_written_as_sent_at_its_path_each_copy_once() {

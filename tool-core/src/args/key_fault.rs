@@ -84,13 +84,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
-
-    fn fault(path: &str, problem: &str) -> Fault {
-        Fault {
-            path: path.to_owned(),
-            problem: problem.to_owned(),
-        }
-    }
+    use crate::args::fault;
 
     #[test]
     fn a_key_serde_refuses_is_found_where_its_error_points_and_nothing_else_is_moved() {

@@ -82,6 +82,15 @@ pub struct Fault {
     pub problem: String,
 }
 
+/// A fault at `path` saying `problem`, for the tests of the modules here.
+#[cfg(test)]
+fn fault(path: &str, problem: &str) -> Fault {
+    Fault {
+        path: path.to_owned(),
+        problem: problem.to_owned(),
+    }
+}
+
 /// Parses `arguments` into `T`, whose JSON Schema is `schema`; on failure, a `bad-arguments`
 /// refusal listing every fault found, then a `fields` line naming the fields `tool` takes.
 pub fn parse<T: DeserializeOwned>(
