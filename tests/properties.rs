@@ -287,7 +287,7 @@ proptest! {
     }
 
     #[test]
-    fn every_key_past_64_bits_is_told_at_the_key_and_a_repeat_at_both_places(
+    fn every_key_past_64_bits_is_told_at_the_key_and_a_repeat_at_both_places_as_first_sent(
         keys in prop::collection::btree_set(
             prop_oneof![
                 any::<u64>().prop_map(|key| key.to_string()),
@@ -348,7 +348,7 @@ proptest! {
             Some((earlier, at)) => {
                 let problem = format!(
                     "expected unique items, received {} at [{earlier}] and again at [{at}]",
-                    tags[at]
+                    tags[earlier]
                 );
                 prop_assert_eq!(unique, [&("tags".to_owned(), problem)]);
             }

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use std::ops::Range;
 
 use super::Fault;
-use super::checker::AGAIN_AT;
+use super::checker::{AGAIN_AT, AT};
 use super::json_text::{SentDoubles, in_digits, number_end};
 use super::numbers::{AT_I64_MIN, NUMBER_SHOWN, OUT_OF_RANGE, PAST_EXACT};
 use crate::outcome::shorten::cut_after;
@@ -69,12 +69,13 @@ pub(super) fn as_sent(faults: &mut [Fault], text: &str) {
     }
 }
 
-/// The path of the item a `uniqueItems` fault shows, the repeat it names at the list's path;
-/// `None` for any other fault, which shows the value at its own path.
+/// The path of the item a `uniqueItems` fault shows, the first of the two it names at the
+/// list's path; `None` for any other fault, which shows the value at its own path.
 fn repeat(fault: &Fault) -> Option<String> {
-    // What follows the index may be more words (an `if`'s `then` that asks for it).
-    let (_, after) = fault.problem.rsplit_once(AGAIN_AT)?;
-    let (index, _) = after.split_once(']')?;
+    // The last such words: the item received may be text that says them itself.
+    let (before, _) = fault.problem.rsplit_once(AGAIN_AT)?;
+    let (_, index) = before.rsplit_once(AT)?;
+    let index = index.strip_suffix(']')?;
     let digits = !index.is_empty() && index.bytes().all(|byte| byte.is_ascii_digit());
     digits.then(|| format!("{}[{index}]", fault.path))
 }
@@ -122,11 +123,11 @@ mod tests {
             fault("q", "expected u64, received 1e+20"),
             fault(
                 "v",
-                "expected unique items, received 300.0 at [1] and again at [2]",
+                "expected unique items, received 300.0 at [2] and again at [5]",
             ),
             fault(
                 "v",
-                "expected unique items, received 300.0 at [1] and again at [2] (the schema's \
+                "expected unique items, received 300.0 at [2] and again at [5] (the schema's \
                  `then` asks for it, as the value fits its `if`)",
             ),
         ];
@@ -143,8 +144,8 @@ mod tests {
                 "expected 0 to 100, received 3e2 (the schema's `then` asks)",
                 "expected u64, received \"1e20\"",
                 "expected u64, received 1e+20",
-                "expected unique items, received 3e2 at [1] and again at [2]",
-                "expected unique items, received 3e2 at [1] and again at [2] (the schema's \
+                "expected unique items, received 3e2 at [2] and again at [5]",
+                "expected unique items, received 3e2 at [2] and again at [5] (the schema's \
                  `then` asks for it, as the value fits its `if`)",
             ]
         );

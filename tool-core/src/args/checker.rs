@@ -30,8 +30,11 @@ use crate::schema::walk::{Lookup, Root};
 /// enough for a tokio worker's stack in a debug build (a test in `args` runs it on one).
 const MAX_CHECK_DEPTH: usize = 512;
 
-/// What a `uniqueItems` fault says between the item it received and the index of its repeat,
-/// at which `as_sent.rs` finds the repeat as sent.
+/// What a `uniqueItems` fault says between the item it received and that item's index, by
+/// which `as_sent.rs` finds the item as sent.
+pub(super) const AT: &str = " at [";
+
+/// What a `uniqueItems` fault says between its first item's index and its repeat's.
 pub(super) const AGAIN_AT: &str = " and again at [";
 
 /// How many schema checks the checker may make per value in the arguments, and at least.
@@ -461,12 +464,7 @@ impl<'s> Checker<'s> {
             let mut seen = std::collections::HashMap::with_capacity(items.len());
             for (at, item) in items.iter().enumerate() {
                 if let Some(earlier) = seen.insert(item.scalar_key(), at) {
-                    let problem = format!(
-                        "expected unique items, received {} at [{earlier}]{AGAIN_AT}{at}]",
-                        received(item)
-                    );
-                    self.fault(path, problem);
-                    self.note_shown(item);
+                    self.repeated(items, earlier, at, path);
                     return;
                 }
             }
@@ -479,14 +477,24 @@ impl<'s> Checker<'s> {
             let mut key = String::new();
             item.write_key(&mut key);
             if let Some(earlier) = seen.insert(key, at) {
-                let problem = format!(
-                    "expected unique items, received {} at [{earlier}]{AGAIN_AT}{at}]",
-                    received(item)
-                );
-                self.fault(path, problem);
+                self.repeated(items, earlier, at, path);
                 return;
             }
         }
+    }
+
+    /// The fault of `items[at]` repeating `items[earlier]`, showing the first as sent (the
+    /// second may be written otherwise: `1` and `1.0` are one value).
+    fn repeated(&mut self, items: &[Node<'_>], earlier: usize, at: usize, path: &Path) {
+        let Some(first) = items.get(earlier) else {
+            return;
+        };
+        let problem = format!(
+            "expected unique items, received {}{AT}{earlier}]{AGAIN_AT}{at}]",
+            received(first)
+        );
+        self.fault(path, problem);
+        self.note_shown(first);
     }
 }
 
