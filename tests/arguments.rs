@@ -382,6 +382,21 @@ async fn near_misses_are_suggested_and_far_ones_are_not() {
         result.text()
     );
 
+    // A name behind a namespace a model writes, and a tool's words in another order (as its
+    // fn may be named).
+    for (sent, meant) in [
+        ("functions.ticket_file", "ticket_file"),
+        ("file_ticket", "ticket_file"),
+    ] {
+        let result = registry
+            .call(ToolCall::new("3", sent, json!({})), &ctx)
+            .await;
+        let told = format!(
+            "refused\tunknown-tool\tthere is no tool named `{sent}`; did you mean `{meant}`? "
+        );
+        assert!(result.text().starts_with(&told), "{}", result.text());
+    }
+
     // A scoped view suggests only what it grants.
     let view = registry.scoped(tool_core::Grant::names(["note_find"]));
     let result = view

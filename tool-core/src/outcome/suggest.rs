@@ -33,6 +33,40 @@ pub(crate) fn nearest<'a>(
     best.map(|(_, candidate)| candidate)
 }
 
+/// The tool `sent` most likely meant among `names`: a near miss ([`nearest`]); else the name
+/// after a namespace a model wrote before it (`functions.note_read`, `default_api:note_read`,
+/// `mcp__notes__note_read`), or a near miss of it; else the name of the same words in another
+/// order (`fetch_note` for `note_fetch`, a fn named otherwise than its tool).
+pub(crate) fn nearest_tool<'a>(sent: &str, names: &[&'a str]) -> Option<&'a str> {
+    if let Some(meant) = nearest(sent, names.iter().copied()) {
+        return Some(meant);
+    }
+    if sent.len() > LONGEST_COMPARED {
+        return None;
+    }
+    let after_namespace = ([".", "/", ":", "__"].iter())
+        .filter_map(|separator| sent.rsplit_once(separator).map(|(_, name)| name))
+        .filter(|name| !name.is_empty())
+        .min_by_key(|name| name.len());
+    if let Some(name) = after_namespace
+        && let Some(meant) = nearest(name, names.iter().copied())
+    {
+        return Some(meant);
+    }
+    let words = |name: &str| {
+        let mut words: Vec<String> = (lowercase(name).split(['_', '-', '.']))
+            .filter(|word| !word.is_empty())
+            .map(str::to_owned)
+            .collect();
+        words.sort_unstable();
+        words
+    };
+    let sent_words = words(sent);
+    (sent_words.len() > 1)
+        .then(|| names.iter().copied().find(|name| words(name) == sent_words))
+        .flatten()
+}
+
 /// `name` in lower case, copied only when it has a capital in it.
 fn lowercase(name: &str) -> Cow<'_, str> {
     if name.chars().any(char::is_uppercase) {
@@ -65,6 +99,27 @@ mod tests {
         assert_eq!(nearest("weather", fields), None);
         assert_eq!(nearest("", fields), None);
         assert_eq!(nearest(&"x".repeat(500), fields), None);
+    }
+
+    #[test]
+    fn a_tool_is_suggested_past_a_namespace_and_in_another_word_order() {
+        use super::nearest_tool;
+        let tools = ["note_read", "note_write", "note_fetch"];
+        for (sent, meant) in [
+            ("note_raed", Some("note_read")),
+            ("functions.note_read", Some("note_read")),
+            ("default_api:note_write", Some("note_write")),
+            ("mcp__notes__note_fetch", Some("note_fetch")),
+            ("tools/note_wirte", Some("note_write")),
+            ("fetch_note", Some("note_fetch")),
+            ("Fetch-Note", Some("note_fetch")),
+            ("functions.weather", None),
+            ("weather_note", None),
+            ("note", None),
+            ("functions.", None),
+        ] {
+            assert_eq!(nearest_tool(sent, &tools), meant, "{sent}");
+        }
     }
 
     #[test]

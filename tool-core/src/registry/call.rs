@@ -407,8 +407,8 @@ impl Registry {
 
     fn unknown_tool(&self, name: &str) -> Refusal {
         let names = self.names();
-        let message = match crate::outcome::suggest::nearest(name, names.iter().map(String::as_str))
-        {
+        let candidates: Vec<&str> = names.iter().map(String::as_str).collect();
+        let message = match crate::outcome::suggest::nearest_tool(name, &candidates) {
             Some(meant) => format!(
                 "there is no tool named `{}`; did you mean `{meant}`? Call one of the tools listed",
                 shortened(name)
