@@ -397,6 +397,37 @@ async fn near_misses_are_suggested_and_far_ones_are_not() {
         assert!(result.text().starts_with(&told), "{}", result.text());
     }
 
+    // Arguments wrapped one level too deep: the wrapper says which fields belong outside it.
+    for wrapper in ["arguments", "ticket_file"] {
+        let arguments = json!({wrapper: {"body": "broken", "urgency": "low", "when": 1}});
+        let result = registry
+            .call(ToolCall::new("5", "ticket_file", arguments), &ctx)
+            .await;
+        let wrapped = format!(
+            "unknown field; `body`, `urgency` inside it are fields of this object: send them \
+             without `{wrapper}` around them"
+        );
+        assert_eq!(
+            faults(result.refusal().unwrap()),
+            [
+                fault(wrapper, &wrapped),
+                fault("body", "missing; expected string"),
+                fault("urgency", r#"missing; expected one of "low", "high""#),
+            ]
+        );
+    }
+    // Not when the field sent at this level already: only what is missing here is named.
+    let arguments = json!({"body": "broken", "extra": {"body": "x", "urgency": "low"}});
+    let result = registry
+        .call(ToolCall::new("6", "ticket_file", arguments), &ctx)
+        .await;
+    let wrapped = "unknown field; `urgency` inside it is a field of this object: send it \
+                   without `extra` around it";
+    assert_eq!(
+        faults(result.refusal().unwrap())[0],
+        fault("extra", wrapped)
+    );
+
     // A scoped view suggests only what it grants.
     let view = registry.scoped(tool_core::Grant::names(["note_find"]));
     let result = view

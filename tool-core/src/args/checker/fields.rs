@@ -47,10 +47,20 @@ impl<'s> Checker<'s> {
         match extra {
             _ if keyed.is_some() => self.check_keyed(object, keyed, extra, known, path),
             Some(Value::Bool(false)) => {
-                for (key, _) in object.iter().filter(|(key, _)| !known(key)) {
+                for (key, value) in object.iter().filter(|(key, _)| !known(key)) {
                     let problem = match unsent_near(key, properties, object) {
                         Some(meant) => format!("unknown field; did you mean {meant}?"),
-                        None => "unknown field".to_owned(),
+                        None => match unsent_inside(value, properties, object) {
+                            Some((fields, 1)) => format!(
+                                "unknown field; {fields} inside it is a field of this object: \
+                                 send it without `{key}` around it"
+                            ),
+                            Some((fields, _)) => format!(
+                                "unknown field; {fields} inside it are fields of this object: \
+                                 send them without `{key}` around them"
+                            ),
+                            None => "unknown field".to_owned(),
+                        },
                     };
                     path.with_field(key, |path| self.fault(path, problem));
                 }
@@ -146,6 +156,41 @@ fn unsent_near<'p>(
         .map(String::as_str)
         .filter(|field| !object.iter().any(|(sent, _)| sent == field));
     nearest(key, unsent)
+}
+
+/// The most fields [`unsent_inside`] names.
+const INSIDE_NAMED: usize = 4;
+
+/// Of the fields `properties` names that `object` lacks, those an unknown field's `value` (an
+/// object) holds, quoted and listed: the arguments wrapped one level too deep (`{"arguments":
+/// {"id": 1}}`, `{"input": ...}`, the tool's name around them), and how many. `None` where
+/// it holds none.
+#[cold]
+fn unsent_inside(
+    value: &Node<'_>,
+    properties: Option<&Map<String, Value>>,
+    object: &[(Cow<'_, str>, Node<'_>)],
+) -> Option<(String, usize)> {
+    let Node::Object(inner) = value else {
+        return None;
+    };
+    let properties = properties?;
+    let mut named: Vec<String> = (inner.iter())
+        .map(|(name, _)| name.as_ref())
+        .filter(|name| properties.lookup(name).is_some())
+        .filter(|name| !object.iter().any(|(sent, _)| sent == name))
+        .map(|name| format!("`{}`", crate::outcome::shorten::shortened(name)))
+        .collect();
+    named.dedup();
+    let count = named.len();
+    if count == 0 {
+        return None;
+    }
+    if count > INSIDE_NAMED {
+        named.truncate(INSIDE_NAMED);
+        named.push("…".to_owned());
+    }
+    Some((named.join(", "), count))
 }
 
 #[cfg(test)]
