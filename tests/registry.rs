@@ -75,13 +75,49 @@ fn two_tools_of_one_name_are_an_error_not_a_panic() {
         .tool(Impostor)
         .build()
         .unwrap_err();
+    let RegistryError::DuplicateName { name, toolkits, .. } = &error else {
+        panic!("{error}")
+    };
+    assert_eq!(name, "note_write");
+    assert_eq!(toolkits, &["note_write", "note_write"]);
     assert_eq!(
-        error,
-        RegistryError::DuplicateName {
-            name: "note_write".into()
-        }
+        error.to_string(),
+        "two tools are named `note_write`, one on its own, one on its own; tool names must be \
+         unique within a registry: rename one with `#[tool(name = \"...\")]`"
     );
-    assert!(error.to_string().contains("`note_write`"));
+    // Each from a toolkit: the two are named.
+    let error = Registry::builder()
+        .toolkit(Scribe)
+        .tool(NoteWrite)
+        .build()
+        .unwrap_err();
+    assert!(
+        error.to_string().starts_with(
+            "two tools are named `note_write`, one of toolkit `scribe`, one on its own;"
+        ),
+        "{error}"
+    );
+    let merged = Registry::builder().tool(NoteWrite).build().unwrap();
+    let other = Registry::builder().toolkit(Scribe).build().unwrap();
+    let error = merged
+        .merge(&other, tool_core::Collision::Error)
+        .unwrap_err();
+    assert!(
+        error.to_string().starts_with(
+            "two tools are named `note_write`, one on its own, one of toolkit `scribe`;"
+        ),
+        "{error}"
+    );
+}
+
+/// Writes and scribbles.
+struct Scribe;
+
+#[tool_core::toolkit(name = "scribe")]
+impl Scribe {
+    /// Writes a note, as another tool of that name does.
+    #[tool(name = "note_write")]
+    async fn write(&self) {}
 }
 
 #[tokio::test]

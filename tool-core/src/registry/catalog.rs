@@ -76,9 +76,13 @@ impl Catalog {
     ) -> Result<Catalog, RegistryError> {
         let mut index = Index::with_capacity_and_hasher(entries.len(), Default::default());
         for (position, definition) in definitions.iter().enumerate() {
-            if index.insert(definition.name.clone(), position).is_some() {
+            if let Some(earlier) = index.insert(definition.name.clone(), position) {
+                let toolkit = |at: usize| {
+                    (entries.get(at)).map_or_else(String::new, |entry| entry.toolkit.to_string())
+                };
                 return Err(RegistryError::DuplicateName {
                     name: definition.name.clone(),
+                    toolkits: [toolkit(earlier), toolkit(position)],
                 });
             }
         }

@@ -164,6 +164,10 @@ impl Registry {
                         Collision::Error => {
                             return Err(RegistryError::DuplicateName {
                                 name: definition.name.clone(),
+                                toolkits: [
+                                    entries[position].toolkit.to_string(),
+                                    entry.toolkit.to_string(),
+                                ],
                             });
                         }
                         Collision::Replace => {

@@ -171,10 +171,18 @@ pub const DEFAULT_RECORD_BUFFER: usize = 1024;
 #[non_exhaustive]
 pub enum RegistryError {
     /// Two tools have the same name.
-    #[error("two tools are named `{name}`; tool names must be unique within a registry")]
+    #[error(
+        "two tools are named `{name}`, {}; tool names must be unique within a registry: rename \
+         one with `#[tool(name = \"...\")]`",
+        whose(name, toolkits)
+    )]
+    #[non_exhaustive]
     DuplicateName {
         /// The name used twice.
         name: String,
+        /// The toolkit of each, the first then the second: a tool on its own is a toolkit of
+        /// one, named like it.
+        toolkits: [String; 2],
     },
     /// Tools that a provider the registry is for would refuse, or that have fields of no
     /// single type.
@@ -183,6 +191,16 @@ pub enum RegistryError {
         /// Each tool and field at fault.
         errors: Vec<ExportError>,
     },
+}
+
+/// Where each of two tools named `name` comes from, in words: "one of toolkit `notes`, one
+/// on its own".
+fn whose(name: &str, toolkits: &[String; 2]) -> String {
+    let from = |toolkit: &String| match toolkit == name {
+        true => "one on its own".to_owned(),
+        false => format!("one of toolkit `{toolkit}`"),
+    };
+    format!("{}, {}", from(&toolkits[0]), from(&toolkits[1]))
 }
 
 /// What [`Registry::merge`] does when both registries have a tool of one name.
