@@ -428,6 +428,30 @@ async fn near_misses_are_suggested_and_far_ones_are_not() {
         fault("extra", wrapped)
     );
 
+    // Many unknown fields: each told, the first 64 compared for a near miss, the rest not (each
+    // comparison costs the product of two names' lengths).
+    let mut many = serde_json::Map::new();
+    for at in 0..100 {
+        many.insert(format!("k{at}"), json!(1));
+    }
+    many.insert("bdy".to_owned(), json!("broken"));
+    let result = registry
+        .call(ToolCall::new("7", "ticket_file", Value::Object(many)), &ctx)
+        .await;
+    let told = faults(result.refusal().unwrap());
+    assert_eq!(told.len(), 101 + 2, "{told:?}");
+    assert!(told.contains(&fault("bdy", "unknown field")), "{told:?}");
+    let result = registry
+        .call(
+            ToolCall::new("8", "ticket_file", json!({"bdy": "broken", "k0": 1})),
+            &ctx,
+        )
+        .await;
+    assert!(
+        faults(result.refusal().unwrap())
+            .contains(&fault("bdy", "unknown field; did you mean body?"))
+    );
+
     // A scoped view suggests only what it grants.
     let view = registry.scoped(tool_core::Grant::names(["note_find"]));
     let result = view

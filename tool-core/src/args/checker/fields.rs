@@ -2,6 +2,7 @@
 //! name (`additionalProperties`, `patternProperties`), and how many it has.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
@@ -47,10 +48,16 @@ impl<'s> Checker<'s> {
         match extra {
             _ if keyed.is_some() => self.check_keyed(object, keyed, extra, known, path),
             Some(Value::Bool(false)) => {
-                for (key, value) in object.iter().filter(|(key, _)| !known(key)) {
-                    let problem = match unsent_near(key, properties, object) {
+                let mut unsent = None;
+                let unknown = object.iter().filter(|(key, _)| !known(key));
+                for (told, (key, value)) in unknown.enumerate() {
+                    let unsent = unsent.get_or_insert_with(|| Unsent::of(properties, object));
+                    let near = (told < MAX_SUGGESTED)
+                        .then(|| nearest(key, unsent.names.iter().copied()))
+                        .flatten();
+                    let problem = match near {
                         Some(meant) => format!("unknown field; did you mean {meant}?"),
-                        None => match unsent_inside(value, properties, object) {
+                        None => match unsent.inside(value) {
                             Some((fields, 1)) => format!(
                                 "unknown field; {fields} inside it is a field of this object: \
                                  send it without `{key}` around it"
@@ -145,53 +152,86 @@ impl<'s> Checker<'s> {
     }
 }
 
-/// The field of `properties` that the unknown `key` most likely meant, among those not sent.
-fn unsent_near<'p>(
-    key: &str,
-    properties: Option<&'p Map<String, Value>>,
-    object: &[(Cow<'_, str>, Node<'_>)],
-) -> Option<&'p str> {
-    let unsent = properties?
-        .keys()
-        .map(String::as_str)
-        .filter(|field| !object.iter().any(|(sent, _)| sent == field));
-    nearest(key, unsent)
-}
+/// How many unknown fields of one object are compared with its fields for a `did you mean`:
+/// each comparison costs the product of two names' lengths, and arguments of many thousands of
+/// unknown fields are no near miss.
+const MAX_SUGGESTED: usize = 64;
 
-/// The most fields [`unsent_inside`] names.
+/// The most fields [`Unsent::inside`] names.
 const INSIDE_NAMED: usize = 4;
 
-/// Of the fields `properties` names that `object` lacks, those an unknown field's `value` (an
-/// object) holds, quoted and listed: the arguments wrapped one level too deep (`{"arguments":
-/// {"id": 1}}`, `{"input": ...}`, the tool's name around them), and how many. `None` where
-/// it holds none.
-#[cold]
-fn unsent_inside(
-    value: &Node<'_>,
-    properties: Option<&Map<String, Value>>,
-    object: &[(Cow<'_, str>, Node<'_>)],
-) -> Option<(String, usize)> {
-    let Node::Object(inner) = value else {
-        return None;
-    };
-    let properties = properties?;
-    let mut named: Vec<String> = (inner.iter())
-        .map(|(name, _)| name.as_ref())
-        .filter(|name| properties.lookup(name).is_some())
-        .filter(|name| !object.iter().any(|(sent, _)| sent == name))
-        .map(|name| format!("`{}`", crate::outcome::shorten::shortened(name)))
-        .collect();
-    named.dedup();
-    let count = named.len();
-    if count == 0 {
-        return None;
-    }
-    if count > INSIDE_NAMED {
-        named.truncate(INSIDE_NAMED);
-        named.push("…".to_owned());
-    }
-    Some((named.join(", "), count))
+/// The fields `properties` names that an object lacks, in the schema's order: what its unknown
+/// fields may have meant. Found once for all of them, as an object may have many.
+struct Unsent<'p> {
+    /// The names, in order.
+    names: Vec<&'p str>,
+    /// The same, for lookups, where there are many.
+    set: Option<HashSet<&'p str>>,
 }
+
+impl<'p> Unsent<'p> {
+    /// The fields of `properties` that `object` lacks.
+    #[cold]
+    fn of(properties: Option<&'p Map<String, Value>>, object: &[(Cow<'_, str>, Node<'_>)]) -> Self {
+        let keys = properties
+            .into_iter()
+            .flat_map(|properties| properties.keys());
+        let names: Vec<&'p str> = match object.len() > SCANNED {
+            true => {
+                let sent: HashSet<&str> = object.iter().map(|(name, _)| name.as_ref()).collect();
+                keys.map(String::as_str)
+                    .filter(|field| !sent.contains(field))
+                    .collect()
+            }
+            false => (keys.map(String::as_str))
+                .filter(|field| !object.iter().any(|(sent, _)| sent == field))
+                .collect(),
+        };
+        let set = (names.len() > SCANNED).then(|| names.iter().copied().collect());
+        Unsent { names, set }
+    }
+
+    /// Whether `name` is one of them.
+    fn holds(&self, name: &str) -> bool {
+        match &self.set {
+            Some(set) => set.contains(name),
+            None => self.names.contains(&name),
+        }
+    }
+
+    /// Those an unknown field's `value` (an object) holds, quoted and listed: the arguments
+    /// wrapped one level too deep (`{"arguments": {"id": 1}}`, `{"input": ...}`, the tool's
+    /// name around them), and how many. `None` where it holds none.
+    #[cold]
+    fn inside(&self, value: &Node<'_>) -> Option<(String, usize)> {
+        let Node::Object(inner) = value else {
+            return None;
+        };
+        let mut named: Vec<&str> = Vec::new();
+        let mut count = 0;
+        for (name, _) in inner {
+            if self.holds(name) && !named.contains(&name.as_ref()) {
+                count += 1;
+                if named.len() < INSIDE_NAMED {
+                    named.push(name);
+                }
+            }
+        }
+        if count == 0 {
+            return None;
+        }
+        let mut listed: Vec<String> = (named.iter())
+            .map(|name| format!("`{}`", crate::outcome::shorten::shortened(name)))
+            .collect();
+        if count > INSIDE_NAMED {
+            listed.push("…".to_owned());
+        }
+        Some((listed.join(", "), count))
+    }
+}
+
+/// Past how many names a set is made rather than a list scanned.
+const SCANNED: usize = 16;
 
 #[cfg(test)]
 mod tests {
