@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::hash::{BuildHasher, RandomState};
 
 use super::path::Path;
 
@@ -60,16 +61,30 @@ pub(super) fn is_double(number: &str) -> bool {
 }
 
 /// The numbers of a text that serde_json reads as doubles, as sent, by their path: where the
-/// tree holds a double, the text says how it was written. Each with its bits, and whether it
-/// was taken.
-pub(super) struct SentDoubles<'t>(HashMap<String, Vec<(u64, &'t str, bool)>>);
+/// tree holds a double, the text says how it was written.
+///
+/// Kept by a hash of the path (keyed afresh for each text, so no text can choose its
+/// collisions) and the double's bits, not by the path itself: a path is as long as the
+/// arguments are deep, and arguments of many numbers deep down would hold a copy of it for
+/// each. The numbers sent at one path as one double are kept in the order sent, with how many
+/// were taken, so that each is told once and found at once however many a key sent many times
+/// has.
+pub(super) struct SentDoubles<'t> {
+    /// The hasher of paths.
+    paths: RandomState,
+    /// By path and bits: the numbers, and how many were taken.
+    numbers: HashMap<(u64, u64), (Vec<&'t str>, usize)>,
+}
 
 impl<'t> SentDoubles<'t> {
     /// The doubles of `text`, valid JSON, at each path `wanted` takes, in the order sent (a key
     /// sent twice has two).
     pub(super) fn read(text: &'t str, wanted: impl Fn(&str) -> bool) -> Self {
         let bytes = text.as_bytes();
-        let mut doubles: HashMap<String, Vec<(u64, &'t str, bool)>> = HashMap::new();
+        let mut sent = SentDoubles {
+            paths: RandomState::new(),
+            numbers: HashMap::new(),
+        };
         let mut walk = Walk::new(text);
         while let Some(step) = walk.next() {
             if let Step::Value(start) = step
@@ -80,29 +95,33 @@ impl<'t> SentDoubles<'t> {
                 && wanted(walk.path())
                 && let Ok(double) = number.parse::<f64>()
             {
-                let at = doubles.entry(walk.path().to_owned()).or_default();
-                at.push((double.to_bits(), number, false));
+                let key = sent.key(walk.path(), double);
+                sent.numbers.entry(key).or_default().0.push(number);
             }
         }
-        SentDoubles(doubles)
+        sent
+    }
+
+    /// Where the doubles sent at `path` that read as `double` are kept.
+    fn key(&self, path: &str, double: f64) -> (u64, u64) {
+        (self.paths.hash_one(path), double.to_bits())
     }
 
     /// The first number sent at `path` that reads as `double`, not taken before; taken, so that
     /// each is told once.
     pub(super) fn take(&mut self, path: &str, double: f64) -> Option<&'t str> {
-        let numbers = self.0.get_mut(path)?;
-        let number =
-            (numbers.iter_mut()).find(|(sent, _, taken)| *sent == double.to_bits() && !*taken)?;
-        number.2 = true;
-        Some(number.1)
+        let key = self.key(path, double);
+        let (numbers, taken) = self.numbers.get_mut(&key)?;
+        let number = numbers.get(*taken)?;
+        *taken += 1;
+        Some(number)
     }
 
     /// The first number sent at `path` that reads as `double`, taken or not: for a value told
     /// again (an item a `uniqueItems` fault names as well as its own fault).
     pub(super) fn get(&self, path: &str, double: f64) -> Option<&'t str> {
-        let numbers = self.0.get(path)?;
-        let number = (numbers.iter()).find(|(sent, _, _)| *sent == double.to_bits())?;
-        Some(number.1)
+        let (numbers, _) = self.numbers.get(&self.key(path, double))?;
+        numbers.first().copied()
     }
 }
 
