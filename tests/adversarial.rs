@@ -1345,3 +1345,60 @@ async fn a_deep_externally_tagged_value_is_checked_to_its_bottom() {
         )]
     );
 }
+
+/// A tree of named branches, each with its leaves.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Orchard {
+    branches: std::collections::BTreeMap<String, Orchard>,
+    leaves: Vec<u8>,
+}
+
+/// Plants a tree.
+#[tool]
+async fn orchard_plant(#[input] tree: Orchard) -> usize {
+    tree.leaves.len() + tree.branches.len()
+}
+
+#[tokio::test]
+async fn many_faults_deep_down_are_told_within_a_bound_and_the_rest_counted() {
+    // 20,000 faults, each at a path of sixty levels of long names: told whole, they would take
+    // a refusal of about 80 MB (and the memory to make it), hundreds of times the arguments'.
+    let name = "branch".repeat(10);
+    let mut tree = json!({"branches": {}, "leaves": vec!["x"; 20_000]});
+    for _ in 0..60 {
+        tree = json!({"branches": {name.clone(): tree}, "leaves": []});
+    }
+    let registry = Registry::builder()
+        .tool(OrchardPlant)
+        .providers([Provider::Mcp])
+        .build()
+        .unwrap();
+    let result = registry
+        .call(
+            ToolCall::new("1", "orchard_plant", tree),
+            &Context::default(),
+        )
+        .await;
+    let refusal = result.refusal().unwrap();
+    let told = faults(refusal);
+    let (path, problem) = &told[0];
+    assert!(
+        path.starts_with(&format!("branches.{name}.branches")),
+        "{path}"
+    );
+    assert!(path.ends_with(".leaves[0]"), "{path}");
+    assert_eq!(problem, "expected u8, received \"x\"");
+    assert!((100..20_000).contains(&told.len()), "{} told", told.len());
+    let (last_path, last) = told.last().unwrap();
+    assert_eq!(last_path, "(arguments)");
+    let untold = 20_000 - (told.len() - 1);
+    assert_eq!(
+        last,
+        &format!(
+            "{untold} more faults, not told: the answer would be too long; mend these and send \
+             the call again to learn of the rest"
+        )
+    );
+    let size = refusal.to_string().len();
+    assert!(size < 2 << 20, "{size} bytes");
+}

@@ -30,6 +30,30 @@ use crate::schema::walk::{Lookup, Root};
 /// enough for a tokio worker's stack in a debug build (a test in `args` runs it on one).
 const MAX_CHECK_DEPTH: usize = 512;
 
+/// How many bytes of paths and problems the faults of one call may take: past them, faults
+/// are counted, not told. Each fault holds its path, as long as the arguments are deep, so
+/// arguments of many faults deep down would otherwise take memory and a refusal of hundreds of
+/// times their size.
+pub(super) const MAX_TOLD_BYTES: usize = 1 << 20;
+
+/// `faults` with the untold ones ([`Checker::fault`] past [`MAX_TOLD_BYTES`]) taken out and
+/// counted in one fault at the end, saying what to do.
+#[cold]
+pub(super) fn untold(faults: &mut Vec<Fault>) {
+    let before = faults.len();
+    faults.retain(|fault| !fault.problem.is_empty());
+    let untold = before - faults.len();
+    if untold > 0 {
+        faults.push(Fault {
+            path: String::new(),
+            problem: format!(
+                "{untold} more faults, not told: the answer would be too long; mend these and \
+                 send the call again to learn of the rest"
+            ),
+        });
+    }
+}
+
 /// What a `uniqueItems` fault says between the item it received and that item's index, by
 /// which `as_sent.rs` finds the item as sent.
 pub(super) const AT: &str = " at [";
@@ -92,6 +116,8 @@ pub(super) struct Checker<'s> {
     /// Whether a fault shows a number the tree holds as a double, which may have been sent in
     /// another form (`as_sent.rs` finds it).
     pub(super) shown_double: bool,
+    /// The bytes of the paths and problems of the faults told so far.
+    told_bytes: usize,
 }
 
 impl<'s> Checker<'s> {
@@ -111,6 +137,7 @@ impl<'s> Checker<'s> {
             required_elsewhere: schema.required_elsewhere,
             rewrote: false,
             shown_double: false,
+            told_bytes: 0,
         }
     }
 
@@ -144,7 +171,20 @@ impl<'s> Checker<'s> {
         self.expected(&said, value)
     }
 
+    /// A fault at `path`. Past [`MAX_TOLD_BYTES`] of faults told, one is noted untold (an
+    /// empty problem, with no path): the union and condition checks still see it, and the
+    /// refusal counts it ([`untold`]).
     pub(super) fn fault(&mut self, path: &Path, problem: String) {
+        let bytes = path.0.len() + problem.len();
+        if self.told_bytes.saturating_add(bytes) > MAX_TOLD_BYTES {
+            self.told_bytes = MAX_TOLD_BYTES;
+            self.faults.push(Fault {
+                path: String::new(),
+                problem: String::new(),
+            });
+            return;
+        }
+        self.told_bytes += bytes;
         self.faults.push(Fault {
             path: path.0.clone(),
             problem,

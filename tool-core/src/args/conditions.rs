@@ -40,7 +40,8 @@ impl<'s> Checker<'s> {
         };
         let before = self.faults.len();
         self.check(value, branch, path);
-        for fault in &mut self.faults[before..] {
+        // An untold fault (an empty problem) stays one.
+        for fault in (self.faults[before..].iter_mut()).filter(|fault| !fault.problem.is_empty()) {
             fault.problem.push_str(why);
         }
     }

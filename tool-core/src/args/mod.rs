@@ -12,8 +12,9 @@
 //! The slow path is bounded whatever arrives: nesting stops at serde_json's 128 levels, the
 //! checker gives up (and refuses with serde's first error) past a number of steps proportional
 //! to the arguments' size or past a depth that only a schema referring to itself without end
-//! can reach, and descriptions of recursive types stop at the recursion. So no input can make it
-//! overflow the stack or take time exponential in its nesting.
+//! can reach, descriptions of recursive types stop at the recursion, and the faults told stop
+//! at 1 MiB of paths and problems, the rest counted. So no input can make it overflow the stack,
+//! take time exponential in its nesting, or answer with a refusal far larger than itself.
 //!
 //! This module knows nothing of tools or registries: it turns text into a value or a refusal.
 
@@ -327,6 +328,7 @@ fn checked(
     let values = checker::values_for_steps(arguments.len(), &value);
     let mut checker = Checker::new(schema, true, values);
     checker.check_object_schema(&mut value, schema.schema, &mut Path::default());
+    checker::untold(&mut checker.faults);
     if checker.shown_double {
         as_sent::as_sent(&mut checker.faults, arguments);
     }
@@ -372,6 +374,7 @@ pub(crate) fn validate(value: &Value, schema: &Map<String, Value>) -> Vec<Fault>
     let mut node = Node::of(value);
     let mut checker = Checker::new(View::unprepared(schema), false, node.count());
     checker.check_object_schema(&mut node, schema, &mut Path::default());
+    checker::untold(&mut checker.faults);
     checker.faults
 }
 
