@@ -51,6 +51,22 @@ pub(crate) fn compile(pattern: &str) -> Result<Regex, String> {
     Regex::new(pattern)
 }
 
+/// Whether `text`, a caller's, is a regular expression as [`compile`] reads one: read, not
+/// compiled, so that a short text whose automaton would be large (`\p{L}{100}`) costs no
+/// more than its length, however many a call sends.
+#[cfg(feature = "patterns")]
+pub(crate) fn is_regex(text: &str) -> bool {
+    regex_syntax::Parser::new()
+        .parse(&as_ecma_262(text))
+        .is_ok()
+}
+
+/// Without the `patterns` feature, nothing is: a registry refuses to advertise the format.
+#[cfg(not(feature = "patterns"))]
+pub(crate) fn is_regex(_text: &str) -> bool {
+    false
+}
+
 /// `pattern` with ECMA 262's ASCII classes written out for the `regex` crate: `\d` as
 /// `[0-9]`, `\w` as `[0-9A-Za-z_]`, their negations likewise (inside a class too, as a nested
 /// class), and `\b`, `\B` as ASCII word boundaries, but inside a class `\b` as the
