@@ -174,21 +174,31 @@ impl<'s> Checker<'s> {
     /// A fault at `path`. Past [`MAX_TOLD_BYTES`] of faults told, one is noted untold (an
     /// empty problem, with no path): the union and condition checks still see it, and the
     /// refusal counts it ([`untold`]).
+    #[inline]
     pub(super) fn fault(&mut self, path: &Path, problem: String) {
-        let bytes = path.0.len() + problem.len();
-        if self.told_bytes.saturating_add(bytes) > MAX_TOLD_BYTES {
-            self.told_bytes = MAX_TOLD_BYTES;
-            self.faults.push(Fault {
-                path: String::new(),
-                problem: String::new(),
-            });
-            return;
+        self.told_bytes += path.0.len() + problem.len();
+        if self.told_bytes > MAX_TOLD_BYTES {
+            return self.untold_fault();
         }
-        self.told_bytes += bytes;
         self.faults.push(Fault {
             path: path.0.clone(),
             problem,
         });
+    }
+
+    /// A fault past [`MAX_TOLD_BYTES`]: counted, not told.
+    #[cold]
+    fn untold_fault(&mut self) {
+        self.told_bytes = MAX_TOLD_BYTES + 1;
+        self.faults.push(Fault {
+            path: String::new(),
+            problem: String::new(),
+        });
+    }
+
+    /// Whether a fault was counted, not told ([`untold`] finds them).
+    pub(super) fn has_untold(&self) -> bool {
+        self.told_bytes > MAX_TOLD_BYTES
     }
 
     pub(super) fn check(&mut self, value: &mut Node<'_>, schema: &'s Value, path: &mut Path) {

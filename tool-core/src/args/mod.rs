@@ -328,7 +328,9 @@ fn checked(
     let values = checker::values_for_steps(arguments.len(), &value);
     let mut checker = Checker::new(schema, true, values);
     checker.check_object_schema(&mut value, schema.schema, &mut Path::default());
-    checker::untold(&mut checker.faults);
+    if checker.has_untold() {
+        checker::untold(&mut checker.faults);
+    }
     if checker.shown_double {
         as_sent::as_sent(&mut checker.faults, arguments);
     }
@@ -374,7 +376,9 @@ pub(crate) fn validate(value: &Value, schema: &Map<String, Value>) -> Vec<Fault>
     let mut node = Node::of(value);
     let mut checker = Checker::new(View::unprepared(schema), false, node.count());
     checker.check_object_schema(&mut node, schema, &mut Path::default());
-    checker::untold(&mut checker.faults);
+    if checker.has_untold() {
+        checker::untold(&mut checker.faults);
+    }
     checker.faults
 }
 

@@ -53,7 +53,7 @@ impl<'s> Checker<'s> {
                 for (told, (key, value)) in unknown.enumerate() {
                     let unsent = unsent.get_or_insert_with(|| Unsent::of(properties, object));
                     let near = (told < MAX_SUGGESTED)
-                        .then(|| nearest(key, unsent.names.iter().copied()))
+                        .then(|| nearest(key, unsent.names()))
                         .flatten();
                     let problem = match near {
                         Some(meant) => format!("unknown field; did you mean {meant}?"),
@@ -161,42 +161,55 @@ const MAX_SUGGESTED: usize = 64;
 const INSIDE_NAMED: usize = 4;
 
 /// The fields `properties` names that an object lacks, in the schema's order: what its unknown
-/// fields may have meant. Found once for all of them, as an object may have many.
-struct Unsent<'p> {
-    /// The names, in order.
-    names: Vec<&'p str>,
+/// fields may have meant. An object of many fields has its names put in a set once, for all
+/// its unknown fields, as it may have many; a few are scanned.
+struct Unsent<'p, 'o> {
+    /// The object's schema's fields.
+    properties: Option<&'p Map<String, Value>>,
+    /// The names the object was sent.
+    object: &'o [(Cow<'o, str>, Node<'o>)],
     /// The same, for lookups, where there are many.
-    set: Option<HashSet<&'p str>>,
+    sent: Option<HashSet<&'o str>>,
 }
 
-impl<'p> Unsent<'p> {
+impl<'p, 'o> Unsent<'p, 'o> {
     /// The fields of `properties` that `object` lacks.
-    #[cold]
-    fn of(properties: Option<&'p Map<String, Value>>, object: &[(Cow<'_, str>, Node<'_>)]) -> Self {
-        let keys = properties
+    fn of(
+        properties: Option<&'p Map<String, Value>>,
+        object: &'o [(Cow<'o, str>, Node<'o>)],
+    ) -> Self {
+        let sent = (object.len() > SCANNED)
+            .then(|| object.iter().map(|(name, _)| name.as_ref()).collect());
+        Unsent {
+            properties,
+            object,
+            sent,
+        }
+    }
+
+    /// Whether the object was sent `name`.
+    fn sent(&self, name: &str) -> bool {
+        match &self.sent {
+            Some(sent) => sent.contains(name),
+            None => self.object.iter().any(|(sent, _)| sent == name),
+        }
+    }
+
+    /// The names, in the schema's order.
+    fn names(&self) -> impl Iterator<Item = &'p str> {
+        (self
+            .properties
             .into_iter()
-            .flat_map(|properties| properties.keys());
-        let names: Vec<&'p str> = match object.len() > SCANNED {
-            true => {
-                let sent: HashSet<&str> = object.iter().map(|(name, _)| name.as_ref()).collect();
-                keys.map(String::as_str)
-                    .filter(|field| !sent.contains(field))
-                    .collect()
-            }
-            false => (keys.map(String::as_str))
-                .filter(|field| !object.iter().any(|(sent, _)| sent == field))
-                .collect(),
-        };
-        let set = (names.len() > SCANNED).then(|| names.iter().copied().collect());
-        Unsent { names, set }
+            .flat_map(|properties| properties.keys()))
+        .map(String::as_str)
+        .filter(|field| !self.sent(field))
     }
 
     /// Whether `name` is one of them.
     fn holds(&self, name: &str) -> bool {
-        match &self.set {
-            Some(set) => set.contains(name),
-            None => self.names.contains(&name),
-        }
+        self.properties
+            .is_some_and(|properties| properties.lookup(name).is_some())
+            && !self.sent(name)
     }
 
     /// Those an unknown field's `value` (an object) holds, quoted and listed: the arguments
