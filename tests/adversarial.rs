@@ -1399,6 +1399,11 @@ async fn many_faults_deep_down_are_told_within_a_bound_and_the_rest_counted() {
              the call again to learn of the rest"
         )
     );
+    // The count is of every fault, told or not.
+    assert_eq!(
+        refusal.message,
+        "20000 faults in the arguments of orchard_plant; nothing ran"
+    );
     let size = refusal.to_string().len();
     assert!(size < 2 << 20, "{size} bytes");
 }

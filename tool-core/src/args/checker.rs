@@ -36,6 +36,10 @@ const MAX_CHECK_DEPTH: usize = 512;
 /// times their size.
 pub(super) const MAX_TOLD_BYTES: usize = 1 << 20;
 
+/// What the fault counting the untold ones says after their number.
+const UNTOLD: &str = " more faults, not told: the answer would be too long; mend these and send \
+                      the call again to learn of the rest";
+
 /// `faults` with the untold ones ([`Checker::fault`] past [`MAX_TOLD_BYTES`]) taken out and
 /// counted in one fault at the end, saying what to do.
 #[cold]
@@ -46,11 +50,21 @@ pub(super) fn untold(faults: &mut Vec<Fault>) {
     if untold > 0 {
         faults.push(Fault {
             path: String::new(),
-            problem: format!(
-                "{untold} more faults, not told: the answer would be too long; mend these and \
-                 send the call again to learn of the rest"
-            ),
+            problem: format!("{untold}{UNTOLD}"),
         });
+    }
+}
+
+/// How many faults `faults` stand for: one each, and the untold ones [`untold`] counted in its
+/// last.
+pub(super) fn count(faults: &[Fault]) -> usize {
+    let counted = (faults.last())
+        .filter(|last| last.path.is_empty())
+        .and_then(|last| last.problem.strip_suffix(UNTOLD))
+        .and_then(|untold| untold.parse::<usize>().ok());
+    match counted {
+        Some(untold) => faults.len() - 1 + untold,
+        None => faults.len(),
     }
 }
 
