@@ -15,6 +15,7 @@ use super::numbers::{
 };
 use super::path::{Path, quote, write_quoted};
 use super::prepared::View;
+use super::untold::{MAX_TOLD_BYTES, untold};
 use crate::args::tree::Node;
 use crate::outcome::suggest::nearest;
 use crate::schema::Words;
@@ -30,42 +31,15 @@ use crate::schema::walk::{Lookup, Root};
 /// enough for a tokio worker's stack in a debug build (a test in `args` runs it on one).
 const MAX_CHECK_DEPTH: usize = 512;
 
-/// How many bytes of paths and problems the faults of one call may take: past them, faults
-/// are counted, not told. Each fault holds its path, as long as the arguments are deep, so
-/// arguments of many faults deep down would otherwise take memory and a refusal of hundreds of
-/// times their size.
-pub(super) const MAX_TOLD_BYTES: usize = 1 << 20;
-
-/// What the fault counting the untold ones says after their number.
-const UNTOLD: &str = " more faults, not told: the answer would be too long; mend these and send \
-                      the call again to learn of the rest";
-
-/// `faults` with the untold ones ([`Checker::fault`] past [`MAX_TOLD_BYTES`]) taken out and
-/// counted in one fault at the end, saying what to do.
-#[cold]
-pub(super) fn untold(faults: &mut Vec<Fault>) {
-    let before = faults.len();
-    faults.retain(|fault| !fault.problem.is_empty());
-    let untold = before - faults.len();
-    if untold > 0 {
-        faults.push(Fault {
-            path: String::new(),
-            problem: format!("{untold}{UNTOLD}"),
-        });
-    }
-}
-
-/// How many faults `faults` stand for: one each, and the untold ones [`untold`] counted in its
-/// last.
-pub(super) fn count(faults: &[Fault]) -> usize {
-    let counted = (faults.last())
-        .filter(|last| last.path.is_empty())
-        .and_then(|last| last.problem.strip_suffix(UNTOLD))
-        .and_then(|untold| untold.parse::<usize>().ok());
-    match counted {
-        Some(untold) => faults.len() - 1 + untold,
-        None => faults.len(),
-    }
+/// Every way `value` departs from `schema`, taking `null` at face value: for checking what a
+/// tool wrote against the schema it advertised. A value too intricate to check in full gives
+/// the faults found before the checker gave up.
+pub(crate) fn validate(value: &Value, schema: &Map<String, Value>) -> Vec<Fault> {
+    let mut node = Node::of(value);
+    let mut checker = Checker::new(View::unprepared(schema), false, node.count());
+    checker.check_object_schema(&mut node, schema, &mut Path::default());
+    checker.tell_untold();
+    checker.faults
 }
 
 /// What a `uniqueItems` fault says between the item it received and that item's index, by
@@ -187,7 +161,7 @@ impl<'s> Checker<'s> {
 
     /// A fault at `path`. Past [`MAX_TOLD_BYTES`] of faults told, one is noted untold (an
     /// empty problem, with no path): the union and condition checks still see it, and the
-    /// refusal counts it ([`untold`]).
+    /// refusal counts it ([`untold`](super::untold::untold)).
     #[inline]
     pub(super) fn fault(&mut self, path: &Path, problem: String) {
         self.told_bytes += path.0.len() + problem.len();
@@ -210,9 +184,11 @@ impl<'s> Checker<'s> {
         });
     }
 
-    /// Whether a fault was counted, not told ([`untold`] finds them).
-    pub(super) fn has_untold(&self) -> bool {
-        self.told_bytes > MAX_TOLD_BYTES
+    /// The faults counted, not told, taken out and counted in one ([`untold`]).
+    pub(super) fn tell_untold(&mut self) {
+        if self.told_bytes > MAX_TOLD_BYTES {
+            untold(&mut self.faults);
+        }
     }
 
     pub(super) fn check(&mut self, value: &mut Node<'_>, schema: &'s Value, path: &mut Path) {

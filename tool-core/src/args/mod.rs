@@ -44,6 +44,7 @@ pub(crate) mod tree;
 mod trial;
 mod unions;
 mod unknown_variant;
+mod untold;
 mod written;
 
 pub(crate) use self::adjust::{Adjustment, adjust};
@@ -55,6 +56,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+pub(crate) use self::checker::validate;
 use self::checker::{Checker, received};
 use self::guard::{Findings, Guard};
 use self::path::Path;
@@ -328,9 +330,7 @@ fn checked(
     let values = checker::values_for_steps(arguments.len(), &value);
     let mut checker = Checker::new(schema, true, values);
     checker.check_object_schema(&mut value, schema.schema, &mut Path::default());
-    if checker.has_untold() {
-        checker::untold(&mut checker.faults);
-    }
+    checker.tell_untold();
     if checker.shown_double {
         as_sent::as_sent(&mut checker.faults, arguments);
     }
@@ -367,19 +367,6 @@ fn unreadable(error: &serde_json::Error) -> String {
     } else {
         format!("not valid JSON: {error}")
     }
-}
-
-/// Every way `value` departs from `schema`, taking `null` at face value: for checking what a
-/// tool wrote against the schema it advertised. A value too intricate to check in full gives
-/// the faults found before the checker gave up.
-pub(crate) fn validate(value: &Value, schema: &Map<String, Value>) -> Vec<Fault> {
-    let mut node = Node::of(value);
-    let mut checker = Checker::new(View::unprepared(schema), false, node.count());
-    checker.check_object_schema(&mut node, schema, &mut Path::default());
-    if checker.has_untold() {
-        checker::untold(&mut checker.faults);
-    }
-    checker.faults
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use crate::schema::walk::Lookup;
 
 /// The refusal of a call of `tool`, whose input `schema` its arguments break with `faults`.
 pub(super) fn refusal(tool: &str, schema: &Map<String, Value>, faults: Vec<Fault>) -> Refusal {
-    let count = super::checker::count(&faults);
+    let count = super::untold::count(&faults);
     let mut message = String::with_capacity(48 + tool.len());
     message.push_str(itoa::Buffer::new().format(count));
     message.push_str(if count == 1 { " fault" } else { " faults" });
