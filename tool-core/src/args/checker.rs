@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use super::Fault;
 use super::numbers::{
-    INEXACT, compared, is_multiple, past_exact, whole, whole_double, written_whole,
+    INEXACT, OUT_OF_RANGE, compared, is_multiple, past_exact, whole, whole_double, written_whole,
 };
 use super::path::{Path, quote, write_quoted};
 use super::prepared::View;
@@ -330,7 +330,7 @@ impl<'s> Checker<'s> {
             let expected = self.words.of_map(schema);
             self.fault(
                 path,
-                format!("expected {expected}, received {number}, which is out of range"),
+                format!("expected {expected}, received {number}{OUT_OF_RANGE}"),
             );
             return;
         }

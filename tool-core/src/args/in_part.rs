@@ -13,7 +13,7 @@ use serde_json::error::Category;
 
 use super::Fault;
 use super::json_text::{Step, Walk, error_at, in_digits, in_number, number_end};
-use super::numbers::{FRACTION_LOST, NUMBER_SHOWN, PAST_EXACT};
+use super::numbers::{BEYOND_DOUBLE, FRACTION_LOST, NUMBER_SHOWN, PAST_EXACT};
 use crate::outcome::shorten::cut_after;
 
 /// The fault a number written with a fraction or an exponent that serde read in part is, when
@@ -46,7 +46,7 @@ pub(super) fn fault(text: &str, error: &serde_json::Error) -> Option<Fault> {
 /// and says "number out of range" with a line and column, which a model reads as JSON it
 /// wrote wrong, where it is a number out of every range a tool takes.
 pub(super) fn beyond_double(text: &str, error: &serde_json::Error) -> Option<Fault> {
-    if !error.to_string().starts_with("number out of range") {
+    if !error.to_string().starts_with(BEYOND_DOUBLE) {
         return None;
     }
     let (start, number) = number_at(text, error)?;

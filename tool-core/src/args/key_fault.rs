@@ -8,15 +8,12 @@
 
 use super::Fault;
 use super::json_text::{Step, Walk, error_at};
-use super::numbers::NUMBER_SHOWN;
+use super::numbers::{BEYOND_DOUBLE, NUMBER_SHOWN, OUT_OF_RANGE};
 use super::path::Path;
 use crate::outcome::shorten::cut_after;
 
 /// What serde_json says of a key in digits that its integer type reads as a double.
 const READ_AS_DOUBLE: &str = "invalid type: floating point `";
-
-/// What serde_json says of a number past what a double holds.
-const BEYOND_DOUBLE: &str = "number out of range";
 
 /// `fault`, found at the map it names (`fault.path`) for serde's `error` met reading `text`
 /// (valid JSON), moved to the key of that map the error points into, and said as a value out
@@ -31,10 +28,10 @@ pub(super) fn at_key(text: &str, error: &serde_json::Error, fault: Fault) -> Fau
         .map(|(_, expected)| expected);
     let problem = match expected {
         Some(expected) if is_integer(key) => {
-            format!("expected {expected}, received {shown}, which is out of range")
+            format!("expected {expected}, received {shown}{OUT_OF_RANGE}")
         }
         None if is_integer(key) && fault.problem == BEYOND_DOUBLE => {
-            format!("received {shown}, which is out of range for the map's keys")
+            format!("received {shown}{OUT_OF_RANGE} for the map's keys")
         }
         _ => fault.problem,
     };

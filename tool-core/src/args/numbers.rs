@@ -108,6 +108,10 @@ pub(super) const AT_I64_MIN: &str = ", which, if written in digits, is below \
 /// What a fault adds for a number out of an integer type's range.
 pub(super) const OUT_OF_RANGE: &str = ", which is out of range";
 
+/// What serde_json says of a number past what a 64-bit float holds (`1e400`, 400 digits), where
+/// it reads no number at all.
+pub(super) const BEYOND_DOUBLE: &str = "number out of range";
+
 /// How many characters of a number as sent a fault repeats: a number may be as long as the
 /// arguments.
 pub(super) const NUMBER_SHOWN: usize = 40;
