@@ -8,8 +8,10 @@ use crate::outcome::refusal::{Line, Refusal};
 use crate::schema::walk::Lookup;
 
 /// The refusal of a call of `tool`, whose input `schema` its arguments break with `faults`.
-pub(super) fn refusal(tool: &str, schema: &Map<String, Value>, faults: Vec<Fault>) -> Refusal {
-    let count = super::untold::count(&faults);
+/// Faults the checker counted and did not tell count here, and are told as one at the end.
+pub(super) fn refusal(tool: &str, schema: &Map<String, Value>, mut faults: Vec<Fault>) -> Refusal {
+    let count = faults.len();
+    super::untold::untold(&mut faults);
     let mut message = String::with_capacity(48 + tool.len());
     message.push_str(itoa::Buffer::new().format(count));
     message.push_str(if count == 1 { " fault" } else { " faults" });

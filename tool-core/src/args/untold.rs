@@ -2,8 +2,8 @@
 //! arguments of many faults deep down would otherwise take memory and a refusal of hundreds of
 //! times their size. The checker tells faults up to [`MAX_TOLD_BYTES`] of paths and problems,
 //! and notes the rest (an empty problem, with no path: the union and condition checks still
-//! see them); here they are taken out and counted in one last fault, which the refusal's
-//! message counts as they are.
+//! see them, and a refusal counts them in its message); here they are taken out and counted in
+//! one last fault.
 
 use super::Fault;
 
@@ -27,18 +27,5 @@ pub(super) fn untold(faults: &mut Vec<Fault>) {
             path: String::new(),
             problem: format!("{untold}{UNTOLD}"),
         });
-    }
-}
-
-/// How many faults `faults` stand for: one each, and the untold ones [`untold`] counted in its
-/// last.
-pub(super) fn count(faults: &[Fault]) -> usize {
-    let counted = (faults.last())
-        .filter(|last| last.path.is_empty())
-        .and_then(|last| last.problem.strip_suffix(UNTOLD))
-        .and_then(|untold| untold.parse::<usize>().ok());
-    match counted {
-        Some(untold) => faults.len() - 1 + untold,
-        None => faults.len(),
     }
 }
