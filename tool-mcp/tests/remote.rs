@@ -255,6 +255,171 @@ async fn a_hung_remote_times_out_is_cancelled_there_and_a_dead_one_fails() {
     assert!(started.elapsed() < Duration::from_secs(120));
 }
 
+/// Connects a remote toolkit to a server that answers by script over an in-memory pipe:
+/// `answer` gives, for each message the toolkit sends, the messages to write back (none: it
+/// keeps silent). Connecting that takes past 10 minutes fails the test.
+async fn scripted(
+    answer: impl Fn(&serde_json::Value) -> Vec<serde_json::Value> + Send + 'static,
+) -> Result<RemoteToolkit, tool_mcp::RemoteError> {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let (server_end, client_end) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        let (reader, mut writer) = tokio::io::split(server_end);
+        let mut lines = tokio::io::BufReader::new(reader).lines();
+        while let Ok(Some(line)) = lines.next_line().await {
+            let message: serde_json::Value = serde_json::from_str(&line).unwrap();
+            for reply in answer(&message) {
+                let line = format!("{reply}\n");
+                if writer.write_all(line.as_bytes()).await.is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    let connecting = RemoteToolkit::connect("scripted", client_end);
+    tokio::time::timeout(Duration::from_secs(600), connecting)
+        .await
+        .expect("connecting ends, joined or refused")
+}
+
+/// The answer to `message`, a request, with `result`.
+fn reply(message: &serde_json::Value, result: serde_json::Value) -> Vec<serde_json::Value> {
+    vec![json!({"jsonrpc": "2.0", "id": message["id"], "result": result})]
+}
+
+/// What a server answers to `initialize`, or nothing for any other message.
+fn initialized(message: &serde_json::Value) -> Vec<serde_json::Value> {
+    if message["method"] != "initialize" {
+        return Vec::new();
+    }
+    let info = json!({
+        "protocolVersion": message["params"]["protocolVersion"],
+        "capabilities": {"tools": {}},
+        "serverInfo": {"name": "scripted", "version": "1"},
+    });
+    reply(message, info)
+}
+
+/// A `tools/list` entry for a tool named `name`.
+fn listed(name: &str) -> serde_json::Value {
+    json!({"name": name, "inputSchema": {"type": "object"}})
+}
+
+// Time is paused: the toolkit waits out the whole limit on a silent server at once.
+#[tokio::test(start_paused = true)]
+async fn a_server_silent_at_the_handshake_or_the_listing_is_given_up_within_the_limit() {
+    let error = match scripted(|_| Vec::new()).await {
+        Err(error) => error,
+        Ok(_) => panic!("a server that never answers joined"),
+    };
+    assert!(
+        matches!(error, tool_mcp::RemoteError::Initialize { .. }),
+        "{error}"
+    );
+    assert_eq!(
+        error.to_string(),
+        "the MCP server `scripted` did not initialize: no answer within 60 s"
+    );
+
+    let error = match scripted(initialized).await {
+        Err(error) => error,
+        Ok(_) => panic!("a server that never lists its tools joined"),
+    };
+    assert_eq!(
+        error.to_string(),
+        "the MCP server `scripted` did not list its tools: no answer within 60 s"
+    );
+    assert_eq!(RemoteToolkit::CONNECT_TIMEOUT, Duration::from_secs(60));
+}
+
+#[tokio::test]
+async fn a_server_whose_pages_never_end_or_that_lists_a_name_twice_is_refused() {
+    let endless = |message: &serde_json::Value| match message["method"].as_str() {
+        Some("tools/list") => {
+            let page = message["params"]["cursor"].as_str().unwrap_or("first");
+            reply(
+                message,
+                json!({"tools": [listed(&format!("tool_{page}"))], "nextCursor": "again"}),
+            )
+        }
+        _ => initialized(message),
+    };
+    let error = match scripted(endless).await {
+        Err(error) => error,
+        Ok(_) => panic!("a server whose pages never end joined"),
+    };
+    assert_eq!(
+        error.to_string(),
+        "the MCP server `scripted` did not list its tools: it gave the cursor `again` a second \
+         time, so its pages never end"
+    );
+
+    let twice = |message: &serde_json::Value| match message["method"].as_str() {
+        Some("tools/list") => reply(message, json!({"tools": [listed("same"), listed("same")]})),
+        _ => initialized(message),
+    };
+    let error = match scripted(twice).await {
+        Err(error) => error,
+        Ok(_) => panic!("a server listing a name twice joined"),
+    };
+    assert_eq!(
+        error.to_string(),
+        "the MCP server `scripted` did not list its tools: it lists two tools named `same`, and \
+         a call names only one"
+    );
+
+    // Pages that end are all listed.
+    let paged = |message: &serde_json::Value| match message["method"].as_str() {
+        Some("tools/list") => match message["params"]["cursor"].as_str() {
+            None => reply(
+                message,
+                json!({"tools": [listed("one")], "nextCursor": "2"}),
+            ),
+            Some(_) => reply(message, json!({"tools": [listed("two")]})),
+        },
+        _ => initialized(message),
+    };
+    let remote = scripted(paged).await.unwrap();
+    let names: Vec<_> = remote
+        .definitions()
+        .iter()
+        .map(|d| d.name.as_str())
+        .collect();
+    assert_eq!(names, ["one", "two"]);
+}
+
+#[tokio::test]
+async fn a_call_the_server_answers_with_an_error_is_told_the_server_s_error() {
+    let refusing = |message: &serde_json::Value| match message["method"].as_str() {
+        Some("tools/list") => reply(message, json!({"tools": [listed("echo")]})),
+        Some("tools/call") => vec![json!({
+            "jsonrpc": "2.0",
+            "id": message["id"],
+            "error": {"code": -32602, "message": "`a` must be a number"},
+        })],
+        _ => initialized(message),
+    };
+    let registry = scripted(refusing)
+        .await
+        .unwrap()
+        .add_to(Registry::builder())
+        .build()
+        .unwrap();
+    let result = registry
+        .call(
+            ToolCall::new("1", "echo", json!({"a": "x"})),
+            &Context::default(),
+        )
+        .await;
+    let refusal = result.refusal().unwrap();
+    assert_eq!(refusal.code, "failed");
+    assert_eq!(
+        refusal.message,
+        "the MCP server `scripted` refused the call: it answered with JSON-RPC error -32602: \
+         `a` must be a number"
+    );
+}
+
 /// A client that writes JSON-RPC lines by hand, to send what no SDK would, talking to
 /// [`McpServer::serve_lines`] over an in-memory pipe; it has sent `initialize` and
 /// `notifications/initialized`, and kept the server's answer to the first.

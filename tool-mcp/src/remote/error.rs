@@ -64,12 +64,38 @@ pub(super) fn initialize_reason(error: &rmcp::service::ClientInitializeError) ->
     }
 }
 
-/// Why a request to the server got no answer, in words (see [`transport_words`]).
+/// Why a request to the server got no answer, in words (see [`transport_words`]), or the
+/// error the server answered with.
 pub(super) fn service_reason(error: &rmcp::ServiceError) -> String {
     match error {
         rmcp::ServiceError::TransportSend(error) => transport_words(error),
+        rmcp::ServiceError::McpError(error) => format!(
+            "it answered with JSON-RPC error {}: {}",
+            error.code.0, error.message
+        ),
         other => other.to_string(),
     }
+}
+
+/// Why a call to a remote tool has no result: the server's error, or why it did not answer.
+pub(super) fn call_failure(server: &str, error: &rmcp::ServiceError) -> String {
+    match error {
+        rmcp::ServiceError::McpError(_) => {
+            format!(
+                "the MCP server `{server}` refused the call: {}",
+                service_reason(error)
+            )
+        }
+        other => format!(
+            "the MCP server `{server}` did not answer: {}",
+            service_reason(other)
+        ),
+    }
+}
+
+/// What a server that kept silent past `limit` is told of.
+pub(super) fn no_answer_within(limit: std::time::Duration) -> String {
+    format!("no answer within {} s", limit.as_secs())
 }
 
 /// A transport's failure with each cause under it (a refused redirect says why), without the

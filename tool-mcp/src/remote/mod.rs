@@ -27,6 +27,7 @@ mod listening;
 mod revision;
 #[cfg(feature = "remote-oauth")]
 mod step_up;
+mod tool_list;
 
 pub use self::auth::RemoteAuth;
 #[cfg(feature = "remote-oauth")]
@@ -46,7 +47,7 @@ use rmcp::transport::TokioChildProcess;
 use tool_core::call::{Arguments, BoxFuture};
 use tool_core::outcome::Output;
 use tool_core::registry::RegistryBuilder;
-use tool_core::tool::{Annotations, Tool, ToolDefinition};
+use tool_core::tool::{Tool, ToolDefinition};
 use tool_core::{Context, Refusal};
 
 type Client = RunningService<RoleClient, Forwarder>;
@@ -83,6 +84,12 @@ impl Link {
 impl RemoteToolkit {
     /// How long a remote call may take unless [`RemoteToolkit::with_timeout`] says otherwise.
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+    /// How long connecting may wait for the server: for its answer to the handshake, and
+    /// for its tools to be listed (also each time [`RemoteToolkit::follow`] lists them
+    /// again). A server that starts slower (a package fetched on its first run) is given
+    /// up with [`RemoteError::Initialize`].
+    pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(60);
 
     /// Starts `command` as an MCP server over stdio and lists its tools; the toolkit is named
     /// `name`.
@@ -221,17 +228,22 @@ impl RemoteToolkit {
             info: client_config(revision),
             tools_changed: Arc::new(changed),
         };
-        let client = forwarder
-            .serve_with_lifecycle(transport, revision.lifecycle())
-            .await
-            .map_err(|error| RemoteError::Initialize {
+        let initialized = tokio::time::timeout(
+            Self::CONNECT_TIMEOUT,
+            forwarder.serve_with_lifecycle(transport, revision.lifecycle()),
+        )
+        .await
+        .map_err(|_| error::no_answer_within(Self::CONNECT_TIMEOUT));
+        let client = initialized
+            .and_then(|served| served.map_err(|error| error::initialize_reason(&error)))
+            .map_err(|reason| RemoteError::Initialize {
                 server: name.clone(),
-                reason: error::initialize_reason(&error),
+                reason,
             })?;
         if let Some(heard) = heard {
             heard.settled().await;
         }
-        let definitions = list(&name, &client).await?;
+        let definitions = tool_list::list(&name, &client).await?;
         Ok(RemoteToolkit {
             link: Link {
                 server: name.clone(),
@@ -291,7 +303,7 @@ impl RemoteToolkit {
         let mut known = self.definitions.clone();
         let task = crate::background::spawn(async move {
             while changed.changed().await.is_ok() {
-                let definitions = match list(&name, &link.client).await {
+                let definitions = match tool_list::list(&name, &link.client).await {
                     Ok(definitions) => definitions,
                     Err(error) => {
                         tracing::warn!(toolkit = %name, %error, "the changed tools were not listed");
@@ -378,23 +390,6 @@ impl Drop for Following {
     }
 }
 
-/// The server's tools, as definitions.
-async fn list(name: &str, client: &Client) -> Result<Vec<ToolDefinition>, RemoteError> {
-    let failed = |reason: String| RemoteError::List {
-        server: name.to_owned(),
-        reason,
-    };
-    let tools = client
-        .list_all_tools()
-        .await
-        .map_err(|error| failed(error::service_reason(&error)))?;
-    tools
-        .iter()
-        .map(definition_of)
-        .collect::<Result<_, _>>()
-        .map_err(failed)
-}
-
 /// What the toolkit's client declares: forms, sampling and roots, each answered by whoever
 /// the calling tool's context reaches (a call whose context reaches nobody is refused).
 fn client_config(revision: Revision) -> ClientConfig {
@@ -410,35 +405,6 @@ fn client_config(revision: Revision) -> ClientConfig {
     );
     config.protocol_version = revision.version();
     config
-}
-
-/// A remote tool's definition, read from its `tools/list` entry.
-fn definition_of(tool: &rmcp::model::Tool) -> Result<ToolDefinition, String> {
-    let hints = tool.annotations.as_ref();
-    let hint = |read: fn(&rmcp::model::ToolAnnotations) -> Option<bool>| {
-        hints.and_then(read).unwrap_or(false)
-    };
-    // The remote server owns its schemas and checks calls against them; this registry cannot
-    // retype them, nor refuse a keyword it could not check itself.
-    let mut definition = ToolDefinition::new(
-        tool.name.to_string(),
-        tool.description.as_deref().unwrap_or_default(),
-        (*tool.input_schema).clone(),
-    )
-    .allowing_any()
-    .checked_elsewhere();
-    definition.title = tool
-        .title
-        .clone()
-        .or_else(|| hints.and_then(|hints| hints.title.clone()));
-    definition.output_schema = tool.output_schema.as_deref().cloned();
-    definition.annotations = Annotations {
-        read_only: hint(|hints| hints.read_only_hint),
-        destructive: hint(|hints| hints.destructive_hint),
-        idempotent: hint(|hints| hints.idempotent_hint),
-        open_world: hint(|hints| hints.open_world_hint),
-    };
-    Ok(definition)
 }
 
 /// One tool of a remote server.
@@ -461,11 +427,7 @@ impl RemoteTool {
         ctx: &Context,
     ) -> Result<ServerResult, Refusal> {
         let unanswered = |error: rmcp::ServiceError| {
-            Refusal::failed(format!(
-                "the MCP server `{}` did not answer: {}",
-                self.link.server,
-                error::service_reason(&error)
-            ))
+            Refusal::failed(error::call_failure(&self.link.server, &error))
         };
         let peer = self.link.client.peer();
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
