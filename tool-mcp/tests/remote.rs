@@ -420,6 +420,73 @@ async fn a_call_the_server_answers_with_an_error_is_told_the_server_s_error() {
     );
 }
 
+#[tokio::test]
+async fn a_remote_result_is_held_to_the_output_schema_the_tool_was_listed_with() {
+    // `report` answers by its arguments: `structured` as its structured content, or none.
+    let reporting = |message: &serde_json::Value| match message["method"].as_str() {
+        Some("tools/list") => {
+            let mut tool = listed("report");
+            tool["outputSchema"] = json!({
+                "type": "object",
+                "properties": {"n": {"type": "integer"}, "at": {"type": "string", "format": "date-time"}},
+                "required": ["n"],
+            });
+            reply(message, json!({"tools": [tool]}))
+        }
+        Some("tools/call") => {
+            let arguments = &message["params"]["arguments"];
+            let mut result = json!({"content": [{"type": "text", "text": "the report"}]});
+            if let Some(structured) = arguments.get("structured") {
+                result["structuredContent"] = structured.clone();
+            }
+            if arguments.get("error").is_some() {
+                result["isError"] = json!(true);
+            }
+            reply(message, result)
+        }
+        _ => initialized(message),
+    };
+    let registry = scripted(reporting)
+        .await
+        .unwrap()
+        .add_to(Registry::builder())
+        .build()
+        .unwrap();
+    let call = |arguments: serde_json::Value| {
+        let registry = registry.clone();
+        async move {
+            let call = ToolCall::new("1", "report", arguments);
+            registry.call(call, &Context::default()).await
+        }
+    };
+
+    // A date-time without an offset, as Python writes a naive one: the format is not held.
+    let held = json!({"n": 3, "at": "2026-12-06T10:00:00"});
+    let result = call(json!({"structured": held})).await;
+    assert_eq!(result.text(), held.to_string());
+
+    let result = call(json!({"structured": {"n": "three"}})).await;
+    let refusal = result.refusal().unwrap();
+    assert_eq!(refusal.code, "failed");
+    assert_eq!(
+        result.text(),
+        "refused\tfailed\tthe MCP server `scripted` answered `report` with structured content \
+         that the tool's output schema does not allow\nfault\tn\texpected integer, received \
+         \"three\""
+    );
+
+    let result = call(json!({})).await;
+    assert_eq!(
+        result.refusal().unwrap().message,
+        "the MCP server `scripted` answered `report` without structured content, though the \
+         tool's output schema says what its result holds"
+    );
+
+    // A tool's error needs no structured content: it is the error it is.
+    let result = call(json!({"error": true})).await;
+    assert_eq!(result.refusal().unwrap().message, "the report");
+}
+
 /// A client that writes JSON-RPC lines by hand, to send what no SDK would, talking to
 /// [`McpServer::serve_lines`] over an in-memory pipe; it has sent `initialize` and
 /// `notifications/initialized`, and kept the server's answer to the first.

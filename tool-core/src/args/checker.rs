@@ -35,8 +35,24 @@ const MAX_CHECK_DEPTH: usize = 512;
 /// tool wrote against the schema it advertised. A value too intricate to check in full gives
 /// the faults found before the checker gave up.
 pub(crate) fn validate(value: &Value, schema: &Map<String, Value>) -> Vec<Fault> {
+    validate_holding_formats(value, schema, true)
+}
+
+/// [`validate`], reading each `format` as an annotation, as MCP's SDKs do when they check a
+/// server's output: for output made elsewhere, whose maker may write a format more loosely
+/// than this crate reads it (a date-time without an offset).
+pub(crate) fn validate_shape(value: &Value, schema: &Map<String, Value>) -> Vec<Fault> {
+    validate_holding_formats(value, schema, false)
+}
+
+fn validate_holding_formats(
+    value: &Value,
+    schema: &Map<String, Value>,
+    formats: bool,
+) -> Vec<Fault> {
     let mut node = Node::of(value);
     let mut checker = Checker::new(View::unprepared(schema), false, node.count());
+    checker.formats = formats;
     checker.check_object_schema(&mut node, schema, &mut Path::default());
     checker.tell_untold();
     checker.faults
@@ -106,6 +122,8 @@ pub(super) struct Checker<'s> {
     pub(super) shown_double: bool,
     /// The bytes of the paths and problems of the faults told so far.
     told_bytes: usize,
+    /// Whether a text is held to its `format` ([`validate_shape`] reads it as an annotation).
+    formats: bool,
 }
 
 impl<'s> Checker<'s> {
@@ -126,6 +144,7 @@ impl<'s> Checker<'s> {
             rewrote: false,
             shown_double: false,
             told_bytes: 0,
+            formats: true,
         }
     }
 
@@ -399,7 +418,10 @@ impl<'s> Checker<'s> {
                 format!("expected text matching {pattern}, received {}", quote(text)),
             );
         }
-        if let Some(format) = keywords.format.and_then(Value::as_str)
+        if let Some(format) = keywords
+            .format
+            .and_then(Value::as_str)
+            .filter(|_| self.formats)
             && let Some(expected) = formats::expected(format)
             && !formats::holds(format, text)
         {

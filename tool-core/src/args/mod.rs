@@ -56,8 +56,8 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-pub(crate) use self::checker::validate;
 use self::checker::{Checker, received};
+pub(crate) use self::checker::{validate, validate_shape};
 use self::guard::{Findings, Guard};
 use self::path::Path;
 pub(crate) use self::path::shown;

@@ -24,6 +24,7 @@ mod forward;
 mod http_client;
 mod in_order;
 mod listening;
+mod output;
 mod revision;
 #[cfg(feature = "remote-oauth")]
 mod step_up;
@@ -491,7 +492,9 @@ impl Tool for RemoteTool {
             for _ in 0..MAX_ROUNDS {
                 match self.call_once(params.clone(), ctx).await? {
                     ServerResult::CallToolResult(result) => {
-                        return crate::convert::outcome_of(&result);
+                        let outcome = crate::convert::outcome_of(&result)?;
+                        output::held_to_schema(&self.link.server, &self.definition, &result)?;
+                        return Ok(outcome);
                     }
                     ServerResult::InputRequiredResult(round) => {
                         let requests = round.input_requests.unwrap_or_default();
