@@ -181,6 +181,58 @@ async fn a_tool_answers_byte_for_byte_alike_in_process_and_over_mcp() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn servers_whose_tools_share_names_serve_one_registry_under_prefixes() {
+    let (first, first_calls) = shop();
+    let (second, second_calls) = shop();
+    let (first_remote, _stop_first, _first) = over_mcp(first.clone()).await;
+    let (second_remote, _stop_second, _second) = over_mcp(second).await;
+
+    let error = match first_remote
+        .add_to(second_remote.add_to(Registry::builder()))
+        .build()
+    {
+        Err(error) => error,
+        Ok(_) => panic!("two servers' `shop_greet`s were both taken"),
+    };
+    assert_eq!(
+        error.to_string(),
+        "two tools are named `shop_price`, one of toolkit `shop`, one of toolkit `shop`; tool \
+         names must be unique within a registry: offer a remote server's tools under a prefix \
+         (`RemoteToolkit::with_prefix`)"
+    );
+
+    let first_remote = first_remote.with_prefix("first_");
+    let second_remote = second_remote.with_prefix("second_");
+    let registry = first_remote
+        .add_to(second_remote.add_to(Registry::builder()))
+        .build()
+        .unwrap();
+    assert!(registry.names().contains(&"first_shop_greet".to_owned()));
+    assert!(registry.names().contains(&"second_shop_greet".to_owned()));
+    let call = ToolCall::new("1", "second_shop_greet", json!({"name": "x"}));
+    let result = registry.call(call, &Context::default()).await;
+    assert_eq!(result.text(), "hello x\twith a tab");
+    assert_eq!(
+        second_calls.load(Ordering::SeqCst),
+        1,
+        "the call reached its server"
+    );
+    assert_eq!(first_calls.load(Ordering::SeqCst), 0);
+
+    // Followed, a tool the server takes away goes under its prefixed name, and only it.
+    let _following = first_remote.follow(&registry);
+    let mut changes = registry.subscribe();
+    assert!(first.remove("shop_greet"));
+    let change = tokio::time::timeout(Duration::from_secs(60), changes.recv())
+        .await
+        .expect("the removal reached the registry")
+        .unwrap();
+    assert_eq!(format!("{change:?}"), r#"Removed(["first_shop_greet"])"#);
+    assert!(registry.names().contains(&"second_shop_greet".to_owned()));
+    assert!(registry.names().contains(&"first_shop_price".to_owned()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_remote_tool_outside_the_grant_is_refused_with_nothing_sent() {
     let (served, remote_calls) = shop();
     let (remote, _stop, _server) = over_mcp(served).await;

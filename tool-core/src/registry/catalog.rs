@@ -83,6 +83,8 @@ impl Catalog {
                 return Err(RegistryError::DuplicateName {
                     name: definition.name.clone(),
                     toolkits: [toolkit(earlier), toolkit(position)],
+                    remote: definition.is_checked_elsewhere()
+                        || definitions[earlier].is_checked_elsewhere(),
                 });
             }
         }

@@ -168,6 +168,8 @@ impl Registry {
                                     entries[position].toolkit.to_string(),
                                     entry.toolkit.to_string(),
                                 ],
+                                remote: definition.is_checked_elsewhere()
+                                    || definitions[position].is_checked_elsewhere(),
                             });
                         }
                         Collision::Replace => {

@@ -172,9 +172,12 @@ pub const DEFAULT_RECORD_BUFFER: usize = 1024;
 pub enum RegistryError {
     /// Two tools have the same name.
     #[error(
-        "two tools are named `{name}`, {}; tool names must be unique within a registry: rename \
-         one with `#[tool(name = \"...\")]`",
-        whose(name, toolkits)
+        "two tools are named `{name}`, {}; tool names must be unique within a registry: {}",
+        whose(name, toolkits),
+        match remote {
+            true => "offer a remote server's tools under a prefix (`RemoteToolkit::with_prefix`)",
+            false => "rename one with `#[tool(name = \"...\")]`",
+        }
     )]
     #[non_exhaustive]
     DuplicateName {
@@ -183,6 +186,9 @@ pub enum RegistryError {
         /// The toolkit of each, the first then the second: a tool on its own is a toolkit of
         /// one, named like it.
         toolkits: [String; 2],
+        /// Whether either tool is checked elsewhere, a remote server's, which no attribute
+        /// renames ([`is_checked_elsewhere`](crate::tool::ToolDefinition::is_checked_elsewhere)).
+        remote: bool,
     },
     /// Tools that a provider the registry is for would refuse, or that have fields of no
     /// single type.

@@ -65,20 +65,31 @@ pub struct RemoteToolkit {
     timeout: Duration,
 }
 
-/// What each of a toolkit's tools shares: the connection, and the calls in flight on it.
+/// What each of a toolkit's tools shares: the connection, the calls in flight on it, and
+/// what the registry's names for its tools begin with.
 #[derive(Clone)]
 struct Link {
     server: String,
     client: Arc<Client>,
     calls: Arc<InFlight>,
+    prefix: Arc<str>,
 }
 
 impl Link {
-    fn tool(&self, definition: ToolDefinition, timeout: Duration) -> RemoteTool {
+    /// The tool the server lists as `definition`, offered under the toolkit's prefix.
+    fn tool(&self, mut definition: ToolDefinition, timeout: Duration) -> RemoteTool {
+        let listed_as = std::mem::take(&mut definition.name);
+        definition.name = self.offered_name(&listed_as);
         RemoteTool {
             definition: definition.with_timeout(timeout),
+            listed_as,
             link: self.clone(),
         }
+    }
+
+    /// The registry's name for the server's tool `listed_as`.
+    fn offered_name(&self, listed_as: &str) -> String {
+        format!("{}{listed_as}", self.prefix)
     }
 }
 
@@ -250,6 +261,7 @@ impl RemoteToolkit {
                 server: name.clone(),
                 client: Arc::new(client),
                 calls,
+                prefix: Arc::from(""),
             },
             name,
             tools_changed,
@@ -264,12 +276,23 @@ impl RemoteToolkit {
         self
     }
 
+    /// Offers each tool under `prefix` and its name on the server (`github_` offers the
+    /// server's `search` as `github_search`), so that servers whose tools share names can
+    /// serve one registry; calls reach the server under its own names. Set it before the
+    /// tools are taken ([`RemoteToolkit::add_to`], [`RemoteToolkit::tools`],
+    /// [`RemoteToolkit::follow`]).
+    pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.link.prefix = Arc::from(prefix.into());
+        self
+    }
+
     /// The toolkit's name, which grants may use.
     pub fn name(&self) -> &str {
         &self.name
     }
 
-    /// The definitions of the remote tools, as the server listed them.
+    /// The definitions of the remote tools, as the server listed them (under its names, not
+    /// after [`RemoteToolkit::with_prefix`]'s prefix).
     pub fn definitions(&self) -> &[ToolDefinition] {
         &self.definitions
     }
@@ -315,7 +338,7 @@ impl RemoteToolkit {
                     .iter()
                     .filter(|old| !definitions.iter().any(|d| d.name == old.name))
                 {
-                    registry.remove(&gone.name);
+                    registry.remove(&link.offered_name(&gone.name));
                 }
                 let mut now = Vec::new();
                 for definition in definitions {
@@ -410,7 +433,10 @@ fn client_config(revision: Revision) -> ClientConfig {
 
 /// One tool of a remote server.
 struct RemoteTool {
+    /// As offered: under the toolkit's prefix.
     definition: ToolDefinition,
+    /// The tool's name on the server.
+    listed_as: String,
     link: Link,
 }
 
@@ -488,12 +514,17 @@ impl Tool for RemoteTool {
         Box::pin(async move {
             let arguments = self.definition.arguments_object(arguments)?;
             let mut params =
-                CallToolRequestParams::new(self.definition.name.clone()).with_arguments(arguments);
+                CallToolRequestParams::new(self.listed_as.clone()).with_arguments(arguments);
             for _ in 0..MAX_ROUNDS {
                 match self.call_once(params.clone(), ctx).await? {
                     ServerResult::CallToolResult(result) => {
                         let outcome = crate::convert::outcome_of(&result)?;
-                        output::held_to_schema(&self.link.server, &self.definition, &result)?;
+                        output::held_to_schema(
+                            &self.link.server,
+                            &self.listed_as,
+                            &self.definition,
+                            &result,
+                        )?;
                         return Ok(outcome);
                     }
                     ServerResult::InputRequiredResult(round) => {

@@ -10,17 +10,17 @@ use rmcp::model::CallToolResult;
 use tool_core::Refusal;
 use tool_core::tool::ToolDefinition;
 
-/// Refuses, as `failed`, a result `server` gave for `definition`'s tool that does not hold
-/// what the tool's output schema says; a tool without one takes any result.
+/// Refuses, as `failed`, a result `server` gave for its tool `tool` (`definition` as offered)
+/// that does not hold what the tool's output schema says; a tool without one takes any result.
 pub(super) fn held_to_schema(
     server: &str,
+    tool: &str,
     definition: &ToolDefinition,
     result: &CallToolResult,
 ) -> Result<(), Refusal> {
     if definition.output_schema.is_none() {
         return Ok(());
     }
-    let tool = &definition.name;
     let Some(structured) = &result.structured_content else {
         return Err(Refusal::failed(format!(
             "the MCP server `{server}` answered `{tool}` without structured content, though \
