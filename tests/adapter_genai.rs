@@ -312,6 +312,8 @@ async fn genai_sends_the_tools_and_answers_in_the_shape_openai_documents() {
     };
     // Built with every workspace crate, reqwest has rustls without a crypto provider of its
     // own (the one tool-mcp's remote features choose): a program using both installs one.
+    // ring's, as tool-mcp does, deprecated by rustls for its lack of post-quantum key exchange.
+    #[allow(deprecated)]
     let _ = rustls::crypto::ring::default_provider().install_default();
     let client = Client::builder().build().expect("a client");
     let answered = client.exec_chat(target, request, None).await;

@@ -204,6 +204,8 @@ mod tasks;
 #[cfg(feature = "testing")]
 #[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod testing;
+#[cfg(any(feature = "remote", feature = "oauth"))]
+mod tls;
 #[cfg(any(test, not(feature = "asking")))]
 mod unasked;
 mod unread;

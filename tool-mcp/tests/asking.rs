@@ -875,7 +875,7 @@ async fn another_connection_s_request_state_finds_nothing() {
 /// A `tools/call` over HTTP as `caller` (the `x-caller` header), with `extra` params: the
 /// JSON-RPC answer.
 async fn post_as(url: &str, caller: &str, extra: Value) -> Value {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    support::install_tls();
     let mut params = json!({"name": "go_on", "arguments": {}, "_meta": modern_meta()});
     if let (Some(params), Value::Object(extra)) = (params.as_object_mut(), extra) {
         params.extend(extra);
@@ -1086,7 +1086,7 @@ async fn a_legacy_client_s_unreadable_or_failed_answer_refuses_its_question_at_o
 
 /// Posts `message` to `url`, in `session` once there is one, as a 2025-11-25 client does.
 async fn post_legacy(url: &str, session: Option<&str>, message: &Value) -> reqwest::Response {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    support::install_tls();
     let mut request = reqwest::Client::new()
         .post(url)
         .header("content-type", "application/json")

@@ -340,7 +340,7 @@ fn call(id: u64, name: &str, arguments: Value) -> Value {
 /// call's request cancels it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stateless_replica_keeps_nothing_between_requests() {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    support::install_tls();
     let (_replica, url) = example_http_server(&["--stateless"]);
     let client = reqwest::Client::builder()
         .timeout(Duration::from_secs(30))

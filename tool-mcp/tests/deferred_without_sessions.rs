@@ -46,7 +46,7 @@ impl Caller {
     fn new(url: &str, name: Option<&'static str>, revision: &'static str) -> Caller {
         // reqwest is built with rmcp's TLS features, which need a process-wide crypto provider
         // even for plain HTTP.
-        let _ = rustls::crypto::ring::default_provider().install_default();
+        support::install_tls();
         Caller {
             client: reqwest::Client::new(),
             url: url.to_owned(),

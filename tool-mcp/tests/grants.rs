@@ -46,7 +46,7 @@ impl Seen {
 
 /// Lists the tools and calls `note_write` as `caller` (or as nobody), in `revision`.
 async fn as_caller(url: &str, caller: Option<&str>, revision: &str) -> Seen {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    support::install_tls();
     let client = reqwest::Client::new();
     let mut headers: Vec<(&str, String)> = Vec::new();
     if let Some(caller) = caller {

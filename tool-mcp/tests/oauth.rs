@@ -362,7 +362,7 @@ async fn post_with(
     params: Value,
     capabilities: &Value,
 ) -> Reply {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    support::install_tls();
     let mut params = params;
     params["_meta"] = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
                              "io.modelcontextprotocol/clientCapabilities": capabilities});

@@ -141,7 +141,7 @@ impl Caller {
     fn new(url: &str, name: &str) -> Caller {
         // reqwest is built with rmcp's TLS features, which need a process-wide crypto provider
         // even for plain http.
-        let _ = rustls::crypto::ring::default_provider().install_default();
+        support::install_tls();
         Caller {
             http: reqwest::Client::builder().no_proxy().build().unwrap(),
             url: url.to_owned(),
@@ -407,7 +407,7 @@ async fn deferred_replica(redis: &Redis) -> support::HttpServer {
 /// Posts one request of `revision` (2026-07-28 carries its `_meta`) as `caller` and returns
 /// its `result`.
 async fn post(url: &str, caller: &str, revision: &str, method: &str, mut params: Value) -> Value {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    support::install_tls();
     if revision == "2026-07-28" {
         params["_meta"] = meta(false);
     }

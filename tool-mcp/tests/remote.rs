@@ -1178,7 +1178,7 @@ async fn post_mcp_as(
 ) -> (u16, String) {
     // reqwest is built here with rmcp's TLS features, which need a process-wide crypto
     // provider even for plain http.
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    support::install_tls();
     let client = reqwest::Client::builder().no_proxy().build().unwrap();
     let request = client
         .post(format!("http://{bound}/mcp"))
@@ -1291,7 +1291,7 @@ async fn a_session_s_end_is_answered_204_and_the_session_is_gone_after_it() {
     assert!(listed["result"]["tools"].is_array(), "{listed}");
     // rmcp answers 202, which the official Python SDK takes for a failure to end it.
     assert_eq!(session.end().await, 204);
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    support::install_tls();
     let after = reqwest::Client::new()
         .post(http.url())
         .header("content-type", "application/json")
@@ -1353,7 +1353,7 @@ async fn with_a_session_store_ending_a_session_held_elsewhere_is_answered_204() 
     let replica = HttpServer::serve(McpServer::new(served).with_http_config(config)).await;
     let theirs = support::HttpSession::open(&replica.url()).await;
     assert!(store.held.lock().unwrap().contains_key(&theirs.id));
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    support::install_tls();
     let client = reqwest::Client::new();
     let elsewhere = support::end_session(&client, &http.url(), &theirs.id).await;
     assert_eq!(elsewhere, 204);

@@ -427,7 +427,7 @@ async fn http_answers_both_revisions_alike_from_one_server() {
     let (_server, url) = example_http_server(&[]);
     // reqwest is built here with rmcp's TLS features, which need a process-wide crypto
     // provider even for plain http.
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    support::install_tls();
     let http = Http {
         client: reqwest::Client::builder()
             .no_proxy()

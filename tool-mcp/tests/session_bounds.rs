@@ -67,7 +67,7 @@ async fn post(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stranger_opening_sessions_in_a_loop_is_bounded_and_others_go_on() {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    support::install_tls();
     let registry = Registry::builder().tool(Hello).build().unwrap();
     let server = McpServer::new(registry)
         .with_caller(|request| Some(request.headers.get("x-caller")?.to_str().ok()?.to_owned()))

@@ -101,7 +101,7 @@ impl Client {
     fn http(url: &str, caller: Option<&str>) -> Client {
         // reqwest is built with rmcp's TLS features, which need a process-wide crypto provider
         // even for plain http.
-        let _ = rustls::crypto::ring::default_provider().install_default();
+        support::install_tls();
         Client::Http {
             http: reqwest::Client::builder().no_proxy().build().unwrap(),
             url: url.to_owned(),

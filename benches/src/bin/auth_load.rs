@@ -48,6 +48,9 @@ fn main() -> Result<(), Error> {
         None => 3,
     };
     let window = Duration::from_secs(seconds);
+    // ring's provider, which rustls deprecates for its lack of post-quantum key exchange:
+    // what tool-mcp installs when a host chooses none, so the load is measured on it.
+    #[allow(deprecated)]
     let _ = rustls::crypto::ring::default_provider().install_default();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -281,8 +281,7 @@ pub(crate) fn checked_url(address: &str) -> Result<Url, String> {
 
 /// The HTTP client every request to an issuer is made with.
 pub(crate) fn client() -> reqwest::Client {
-    // rustls needs its crypto chosen once per process; `remote` chooses the same one.
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    crate::tls::install_provider();
     reqwest::Client::builder()
         .timeout(FETCH_TIMEOUT)
         .redirect(reqwest::redirect::Policy::none())

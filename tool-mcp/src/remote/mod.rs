@@ -167,9 +167,8 @@ impl RemoteToolkit {
         revision: Revision,
         auth: Option<&RemoteAuth>,
     ) -> Result<Self, RemoteError> {
-        // The HTTP client refuses to start without a process-wide TLS provider; install ring's
-        // unless the host installed one already (then this does nothing).
-        let _ = rustls::crypto::ring::default_provider().install_default();
+        // The HTTP client refuses to start without a process-wide TLS provider.
+        crate::tls::install_provider();
         match authorized::transport(&name, url, auth).await? {
             (authorized::Transport::Plain(transport), heard) => {
                 Self::join(name, transport, revision, Some(heard)).await

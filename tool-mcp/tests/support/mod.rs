@@ -276,7 +276,7 @@ pub struct HttpSession {
 impl HttpSession {
     /// Opens a session at `url`: `initialize`, then `notifications/initialized`.
     pub async fn open(url: &str) -> HttpSession {
-        let _ = rustls::crypto::ring::default_provider().install_default();
+        install_tls();
         let client = reqwest::Client::builder()
             .timeout(lines::ANSWER_LIMIT)
             .build()
@@ -331,7 +331,7 @@ impl HttpSession {
 /// Posts `message`, JSON text as written, to a server without sessions at `url`; the answer's
 /// body, read whole within [`ANSWER_LIMIT`](lines::ANSWER_LIMIT).
 pub async fn post_without_session(url: &str, message: String) -> String {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    install_tls();
     let client = reqwest::Client::builder()
         .timeout(lines::ANSWER_LIMIT)
         .build()
@@ -436,4 +436,14 @@ impl Drop for Entered {
     fn drop(&mut self) {
         self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
     }
+}
+
+/// Installs ring's TLS provider for the process, as a host does before it makes an HTTP client
+/// with the `remote` or `oauth` feature (reqwest has rustls there, without a provider of its
+/// own); nothing when one is installed already.
+// rustls deprecates ring's provider for its lack of post-quantum key exchange, which these
+// tests' connections to their own machine do not need; ring is what the crate builds.
+#[allow(deprecated)]
+pub fn install_tls() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
 }

@@ -32,7 +32,7 @@ pub fn start(resource: &str) -> (String, super::process::ChildGuard) {
 
 /// A token of `client` from the issuer's token endpoint, by the client-credentials grant.
 pub async fn client_token(issuer: &str, client: &str, scope: &str, resource: &str) -> String {
-    let _ = rustls::crypto::ring::default_provider().install_default();
+    super::install_tls();
     let body = format!(
         "grant_type=client_credentials&scope={}&resource={}",
         scope.replace(' ', "%20"),
