@@ -108,6 +108,14 @@ impl Catalog {
 /// What a registry held at one moment: its definitions, or its tools in a provider's shape
 /// ([`Definitions`], [`Exported`]). Derefs to a slice; cloning it costs a reference count, and
 /// it does not change when the registry does.
+///
+/// ```
+/// # let registry = tool_core::Registry::builder().build()?;
+/// for definition in &registry.definitions() {
+///     println!("{}: {}", definition.name, definition.description);
+/// }
+/// # Ok::<(), tool_core::registry::RegistryError>(())
+/// ```
 #[derive(Clone, PartialEq)]
 pub struct Snapshot<T>(Arc<[T]>);
 
@@ -136,6 +144,16 @@ impl<T> From<Arc<[T]>> for Snapshot<T> {
 impl<T> FromIterator<T> for Snapshot<T> {
     fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
         Snapshot(items.into_iter().collect())
+    }
+}
+
+/// `for definition in &registry.definitions()`: each item by reference, as from the slice.
+impl<'a, T> IntoIterator for &'a Snapshot<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
     }
 }
 
