@@ -35,24 +35,27 @@ const MAX_CHECK_DEPTH: usize = 512;
 /// tool wrote against the schema it advertised. A value too intricate to check in full gives
 /// the faults found before the checker gave up.
 pub(crate) fn validate(value: &Value, schema: &Map<String, Value>) -> Vec<Fault> {
-    validate_holding_formats(value, schema, true)
+    validate_in(value, View::unprepared(schema), false)
 }
 
-/// [`validate`], reading each `format` as an annotation, as MCP's SDKs do when they check a
-/// server's output: for output made elsewhere, whose maker may write a format more loosely
-/// than this crate reads it (a date-time without an offset).
+/// [`validate`] for output made elsewhere, held only to its shape, as MCP's SDKs hold a
+/// server's output: a `format` is an annotation (its maker may write one more loosely than
+/// this crate reads it: a date-time without an offset, an `int32` past 32 bits), and a
+/// `pattern` this crate cannot read (a lookahead) is not checked.
 pub(crate) fn validate_shape(value: &Value, schema: &Map<String, Value>) -> Vec<Fault> {
-    validate_holding_formats(value, schema, false)
+    let patterns = Patterns::of(schema);
+    let view = View {
+        patterns: &patterns,
+        ..View::unprepared(schema)
+    };
+    validate_in(value, view, true)
 }
 
-fn validate_holding_formats(
-    value: &Value,
-    schema: &Map<String, Value>,
-    formats: bool,
-) -> Vec<Fault> {
+fn validate_in(value: &Value, view: View<'_>, shape_only: bool) -> Vec<Fault> {
+    let schema = view.schema;
     let mut node = Node::of(value);
-    let mut checker = Checker::new(View::unprepared(schema), false, node.count());
-    checker.formats = formats;
+    let mut checker = Checker::new(view, false, node.count());
+    checker.shape_only = shape_only;
     checker.check_object_schema(&mut node, schema, &mut Path::default());
     checker.tell_untold();
     checker.faults
@@ -122,8 +125,9 @@ pub(super) struct Checker<'s> {
     pub(super) shown_double: bool,
     /// The bytes of the paths and problems of the faults told so far.
     told_bytes: usize,
-    /// Whether a text is held to its `format` ([`validate_shape`] reads it as an annotation).
-    formats: bool,
+    /// Whether only the value's shape is held ([`validate_shape`]): formats are annotations,
+    /// and a pattern not compiled ahead is one this crate cannot read.
+    shape_only: bool,
 }
 
 impl<'s> Checker<'s> {
@@ -144,7 +148,7 @@ impl<'s> Checker<'s> {
             rewrote: false,
             shown_double: false,
             told_bytes: 0,
-            formats: true,
+            shape_only: false,
         }
     }
 
@@ -329,7 +333,7 @@ impl<'s> Checker<'s> {
         keywords: &Keywords<'s>,
         path: &mut Path,
     ) {
-        let format = keywords.format.and_then(Value::as_str);
+        let format = (keywords.format.and_then(Value::as_str)).filter(|_| !self.shape_only);
         if let Some((min, max)) = format.and_then(integer_range) {
             // `3.0` as the integer it is (below 2^52); one past every 64-bit integer is out of
             // range.
@@ -411,6 +415,7 @@ impl<'s> Checker<'s> {
             self.check_length(text, min, max, path);
         }
         if let Some(pattern) = keywords.pattern.and_then(Value::as_str)
+            && !(self.shape_only && self.patterns.compiled(pattern).is_none())
             && !self.patterns.matches(pattern, text)
         {
             self.fault(
@@ -421,7 +426,7 @@ impl<'s> Checker<'s> {
         if let Some(format) = keywords
             .format
             .and_then(Value::as_str)
-            .filter(|_| self.formats)
+            .filter(|_| !self.shape_only)
             && let Some(expected) = formats::expected(format)
             && !formats::holds(format, text)
         {
