@@ -1093,7 +1093,8 @@ async fn stock_count(
 async fn a_key_past_64_bits_is_told_at_the_key_as_sent_each_in_one_call() {
     let registry = Registry::builder().tool(StockCount).build().unwrap();
     let text = r#"{"by_bin": {"1": 2, "18446744073709551616": 3, "340282366920938463463374607431768211456": 4},
-        "moved": {"-9223372036854775809": 1, "-5": 6}, "lots": {"18446744073709551617": [1]}}"#;
+        "moved": {"-9223372036854775809": 1, "-5": 6, "9223372036854775808": 7},
+        "lots": {"18446744073709551617": [1]}}"#;
     let refused = outcome(&registry, "stock_count", Arguments::from_text(text)).await;
     assert_eq!(
         faults(&refused.unwrap_err()),
@@ -1110,6 +1111,11 @@ async fn a_key_past_64_bits_is_told_at_the_key_as_sent_each_in_one_call() {
             fault(
                 "moved.-9223372036854775809",
                 "expected i64, received -9223372036854775809, which is out of range"
+            ),
+            // Past `i64::MAX`, but what a `u64` holds.
+            fault(
+                "moved.9223372036854775808",
+                "expected i64, received 9223372036854775808, which is out of range"
             ),
             fault(
                 "lots.18446744073709551617",

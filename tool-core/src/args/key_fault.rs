@@ -3,8 +3,9 @@
 //! the map. A `u64` or `i64` key in digits past what 64 bits hold is the one the checker lets
 //! by (the pattern advertised for such keys says digits, not the range, which would grow with
 //! them): serde_json reads it as a double and says "invalid type: floating point", or, past
-//! what a double holds, "number out of range". The key is found in the text where serde's
-//! error points, and told as a value out of range would be.
+//! what a double holds, "number out of range"; an `i64` key past `i64::MAX` that a `u64` holds
+//! is an "invalid value: integer". The key is found in the text where serde's error points,
+//! and told as a value out of range would be.
 
 use super::Fault;
 use super::json_text::{Step, Walk, error_at};
@@ -12,18 +13,21 @@ use super::numbers::{BEYOND_DOUBLE, NUMBER_SHOWN, OUT_OF_RANGE};
 use super::path::Path;
 use crate::outcome::shorten::cut_after;
 
-/// What serde_json says of a key in digits that its integer type reads as a double.
-const READ_AS_DOUBLE: &str = "invalid type: floating point `";
+/// What serde_json says of a key in digits that its integer type reads as a double, and of
+/// one it reads as an integer its type cannot hold.
+const OUT_OF_TYPE: [&str; 2] = ["invalid type: floating point `", "invalid value: integer `"];
 
 /// `fault`, found at the map it names (`fault.path`) for serde's `error` met reading `text`
-/// (valid JSON), moved to the key of that map the error points into, and said as a value out
-/// of range is when the key is an integer in digits its type reads as a double or not at all.
+/// (valid JSON), moved to the key of that map the error points into (or found at the key),
+/// and said as a value out of range is when the key is an integer in digits its type cannot
+/// hold.
 pub(super) fn at_key(text: &str, error: &serde_json::Error, fault: Fault) -> Fault {
     let Some((path, key)) = key_path(text, error, &fault.path) else {
         return fault;
     };
     let shown = cut_after(key, NUMBER_SHOWN);
-    let expected = (fault.problem.strip_prefix(READ_AS_DOUBLE))
+    let expected = (OUT_OF_TYPE.iter())
+        .find_map(|said| fault.problem.strip_prefix(said))
         .and_then(|rest| rest.rsplit_once("`, expected "))
         .map(|(_, expected)| expected);
     let problem = match expected {
@@ -38,8 +42,8 @@ pub(super) fn at_key(text: &str, error: &serde_json::Error, fault: Fault) -> Fau
     Fault { path, problem }
 }
 
-/// The path of the key of the map at `map` that `error` points into, and the key as sent; `None`
-/// where it points elsewhere.
+/// The path of the key that `error` points into, of the map at `map` (or `map` itself, where
+/// the fault was found at the key), and the key as sent; `None` where it points elsewhere.
 fn key_path<'t>(text: &'t str, error: &serde_json::Error, map: &str) -> Option<(String, &'t str)> {
     let at = error_at(text, error)?;
     let mut walk = Walk::new(text);
@@ -63,9 +67,14 @@ fn key_path<'t>(text: &'t str, error: &serde_json::Error, map: &str) -> Option<(
         }
         // The value's path is the map's with the key: an object or array value's own level is
         // begun by then, so the walk's outer path is the value's, not the map's.
+        // A fault the guard found at the key already is worded, not moved.
         let mut path = Path(map.to_owned());
         path.push_field(key);
-        return (walk.path() == path.0).then_some((path.0, key));
+        return match walk.path() {
+            here if here == path.0 => Some((path.0, key)),
+            here if here == map => Some((map.to_owned(), key)),
+            _ => None,
+        };
     }
     None
 }
@@ -130,6 +139,17 @@ mod tests {
                 "{text}"
             );
         }
+        // An `i64` key that a `u64` holds.
+        let text = r#"{"m": {"9223372036854775808": 1}}"#;
+        let error = serde_json::from_str::<BTreeMap<String, BTreeMap<i64, u8>>>(text).unwrap_err();
+        let problem = "invalid value: integer `9223372036854775808`, expected i64";
+        assert_eq!(
+            at_key(text, &error, fault("m", problem)),
+            fault(
+                "m.9223372036854775808",
+                "expected i64, received 9223372036854775808, which is out of range"
+            )
+        );
         // A key past what a double holds.
         let key = format!("1{}", "0".repeat(400));
         let text = format!(r#"{{"m": {{"{key}": 1}}}}"#);
