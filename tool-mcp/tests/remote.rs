@@ -546,6 +546,52 @@ async fn a_remote_result_is_held_to_the_output_schema_the_tool_was_listed_with()
     assert_eq!(result.refusal().unwrap().message, "the report");
 }
 
+#[tokio::test]
+async fn a_null_for_a_field_that_takes_none_is_not_sent_to_the_server() {
+    // As a Python server lists `search(query: str, limit: int = 10, tags: list[str] | None =
+    // None)`; `echo` answers with the arguments it was sent.
+    let echoing = |message: &serde_json::Value| match message["method"].as_str() {
+        Some("tools/list") => {
+            let mut tool = listed("search");
+            tool["inputSchema"] = json!({
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string"},
+                    "limit": {"type": "integer", "default": 10},
+                    "tags": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
+                    "near": {"type": "object", "properties": {"city": {"type": "string"}}},
+                },
+                "required": ["query"],
+            });
+            reply(message, json!({"tools": [tool]}))
+        }
+        Some("tools/call") => {
+            let sent = message["params"]["arguments"].to_string();
+            reply(
+                message,
+                json!({"content": [{"type": "text", "text": sent}]}),
+            )
+        }
+        _ => initialized(message),
+    };
+    let registry = scripted(echoing)
+        .await
+        .unwrap()
+        .add_to(Registry::builder())
+        .build()
+        .unwrap();
+    // OpenAI's strict mode has each optional field sent, `null` when the model leaves it out.
+    let exported = registry.export(tool_core::Provider::OpenAi).unwrap();
+    assert_eq!(
+        exported[0]["function"]["parameters"]["properties"]["limit"]["type"],
+        json!(["integer", "null"])
+    );
+    let arguments = json!({"query": "q", "limit": null, "tags": null, "near": {"city": null}});
+    let call = ToolCall::new("1", "search", arguments);
+    let result = registry.call(call, &Context::default()).await;
+    assert_eq!(result.text(), r#"{"query":"q","tags":null,"near":{}}"#);
+}
+
 /// A client that writes JSON-RPC lines by hand, to send what no SDK would, talking to
 /// [`McpServer::serve_lines`] over an in-memory pipe; it has sent `initialize` and
 /// `notifications/initialized`, and kept the server's answer to the first.

@@ -18,6 +18,7 @@
 //!
 //! This module knows nothing of tools or registries: it turns text into a value or a refusal.
 
+mod absent;
 mod adjust;
 mod as_sent;
 mod checker;
@@ -156,13 +157,15 @@ fn read_typed<T: DeserializeOwned>(
 }
 
 /// The arguments as a JSON object, refused as [`parse`] would refuse them when they are not
-/// JSON or not an object; nothing else of `schema` is checked (a remote tool's own server
-/// checks the rest).
+/// JSON or not an object, without the nulls `schema` reads as absent fields (`absent.rs`);
+/// nothing else of `schema` is checked (a remote tool's own server checks the rest).
 pub(crate) fn parse_object(
     arguments: &str,
     schema: &Map<String, Value>,
     tool: &str,
 ) -> Result<Map<String, Value>, Refusal> {
+    let taken_out = absent::taken_out(arguments, schema);
+    let arguments = taken_out.as_deref().unwrap_or(arguments);
     parse_with(arguments, View::unprepared(schema), tool, |text, _| {
         read_all(text, |deserializer| {
             <Map<String, Value>>::deserialize(TopLevel::of(deserializer, None))

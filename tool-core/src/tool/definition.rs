@@ -305,7 +305,9 @@ impl ToolDefinition {
     /// The arguments as a JSON object, as a remote tool forwards them, or, when they are not
     /// JSON or not an object, the very refusal this tool's own parser would give (with its
     /// `fields` line), so a forwarding tool refuses exactly as a local one does. Fields are
-    /// not checked here: the tool that runs checks them.
+    /// not checked here: the tool that runs checks them. A `null` for a field whose schema
+    /// takes none is taken out, as this registry's own tools read it: the field left out (a
+    /// model in OpenAI's strict mode sends one for each optional field it leaves out).
     pub fn arguments_object(&self, arguments: &Arguments) -> Result<Map<String, Value>, Refusal> {
         crate::args::parse_object(arguments.as_str(), &self.input_schema, &self.name)
     }
