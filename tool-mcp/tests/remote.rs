@@ -592,6 +592,41 @@ async fn a_null_for_a_field_that_takes_none_is_not_sent_to_the_server() {
     assert_eq!(result.text(), r#"{"query":"q","tags":null,"near":{}}"#);
 }
 
+#[tokio::test]
+async fn a_remote_tool_whose_arguments_are_no_object_is_offered_to_mcp_alone() {
+    let plain = |message: &serde_json::Value| match message["method"].as_str() {
+        Some("tools/list") => {
+            let mut tool = listed("shout");
+            tool["inputSchema"] = json!({"type": "string"});
+            reply(message, json!({"tools": [tool]}))
+        }
+        _ => initialized(message),
+    };
+    let remote = scripted(plain).await.unwrap();
+    let error = match remote.add_to(Registry::builder()).build() {
+        Err(error) => error.to_string(),
+        Ok(_) => panic!("a tool of string arguments was offered to every provider"),
+    };
+    let said = |provider: &str| {
+        format!(
+            "`shout` cannot be offered to {provider}: (arguments): {provider} takes an object \
+             of fields for a tool's arguments, and the schema this tool's server lists for them \
+             is of type \"string\"; leave the tool out of the registry, or build the registry \
+             for MCP alone (`.providers([Provider::Mcp])`)"
+        )
+    };
+    assert_eq!(
+        error,
+        [said("OpenAI"), said("Anthropic"), said("Gemini")].join("\n")
+    );
+    let registry = remote
+        .add_to(Registry::builder().providers([tool_core::Provider::Mcp]))
+        .build()
+        .unwrap();
+    let exported = registry.export(tool_core::Provider::Mcp).unwrap();
+    assert_eq!(exported[0]["inputSchema"], json!({"type": "string"}));
+}
+
 /// A client that writes JSON-RPC lines by hand, to send what no SDK would, talking to
 /// [`McpServer::serve_lines`] over an in-memory pipe; it has sent `initialize` and
 /// `notifications/initialized`, and kept the server's answer to the first.

@@ -304,6 +304,15 @@ pub fn export(definition: &ToolDefinition, provider: Provider) -> Result<Value, 
     }
 }
 
+/// Why a remote tool's arguments, as its server lists them, are no object of fields, if they
+/// are not: MCP is offered them as written, the other providers cannot be.
+fn no_object_elsewhere(definition: &ToolDefinition) -> Option<String> {
+    match definition.is_checked_elsewhere() {
+        true => unfit::not_an_object_elsewhere(&definition.input_schema),
+        false => None,
+    }
+}
+
 /// The input schema with nested types inlined, and a union of objects at its top written as
 /// one object ([`flat_root`]).
 fn inlined(
@@ -313,6 +322,18 @@ fn inlined(
 ) -> Result<Map<String, Value>, ExportError> {
     let schema = inline::exportable(&definition.input_schema, recursion)
         .map_err(|error| ExportError::new(definition, Some(provider), error))?;
+    if provider != Provider::Mcp
+        && let Some(why) = no_object_elsewhere(definition)
+    {
+        let problem = format!(
+            "{provider} takes an object of fields for a tool's arguments, and the schema this \
+             tool's server lists for them {why}; leave the tool out of the registry, or build \
+             the registry for MCP alone (`.providers([Provider::Mcp])`)"
+        );
+        let path = "(arguments)".to_owned();
+        let error = dialect::SchemaError { path, problem };
+        return Err(ExportError::new(definition, Some(provider), error));
+    }
     // Each host takes one plain object at the top of a tool's parameters: OpenAI and Anthropic
     // refuse the whole request for a union there, Gemini is shown nothing to send, and Claude's
     // clients send MCP tools on to Anthropic. A schema of the user's own that MCP should see

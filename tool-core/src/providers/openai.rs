@@ -23,8 +23,10 @@ use crate::tool::definition::ToolDefinition;
 /// `anyOf` and integer `format`s are dropped. With it off, the schema is exported as it is
 /// (inlined).
 pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
-    let strict = inline::exportable(&definition.input_schema, Recursion::Refuse)
-        .ok()
+    // A remote tool whose arguments are no object is refused below, by `inlined`.
+    let strict = (super::no_object_elsewhere(definition).is_none())
+        .then(|| inline::exportable(&definition.input_schema, Recursion::Refuse).ok())
+        .flatten()
         .and_then(|inlined| dialect::openai_strict(&inlined).ok());
     let (parameters, strict) = match strict {
         Some(strict) => (strict, true),

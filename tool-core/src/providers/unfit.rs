@@ -55,6 +55,18 @@ pub(crate) fn not_an_object(schema: &Map<String, Value>) -> Option<String> {
     ))
 }
 
+/// Why `schema`, which a remote server wrote for its tool's arguments, cannot be offered to a
+/// provider that takes an object of fields there (MCP is offered it as its server wrote it).
+pub(crate) fn not_an_object_elsewhere(schema: &Map<String, Value>) -> Option<String> {
+    Some(match keywords::no_object(schema)? {
+        keywords::NoObject::Null => "takes `null` beside an object".to_owned(),
+        keywords::NoObject::PlainUnion => {
+            "is a union none of whose variants is an object".to_owned()
+        }
+        keywords::NoObject::Type(types) => format!("is of type {types}"),
+    })
+}
+
 /// Every rule in `schema` the registry could not enforce, with the path of its field: a
 /// keyword the checker does not know, or whose value it cannot read, a `$ref` that leads
 /// nowhere in the schema, a standard format it does not check, a pattern the `regex` crate
