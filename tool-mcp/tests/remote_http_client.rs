@@ -22,7 +22,8 @@ struct Counts {
 
 /// A server without sessions whose `/mcp` lists one tool, and whose other paths redirect:
 /// `/kept` (307) and `/kept-308` to `/mcp`, `/moved` (302) to `/mcp`, `/loop` (307) to itself,
-/// `/away` (307) to `elsewhere`'s `/mcp`.
+/// `/away` (307) to `elsewhere`'s `/mcp`; `/locked` answers 401, `/challenged` 401 with a
+/// bearer challenge.
 async fn serve(counts: Arc<Counts>, elsewhere: Option<String>) -> String {
     serve_stoppably(counts, elsewhere).await.0
 }
@@ -76,6 +77,17 @@ async fn serve_stoppably(
         .route(
             "/away",
             axum::routing::post(redirect(StatusCode::TEMPORARY_REDIRECT, elsewhere)),
+        )
+        .route(
+            "/locked",
+            axum::routing::post(|| async { StatusCode::UNAUTHORIZED }),
+        )
+        .route(
+            "/challenged",
+            axum::routing::post(|| async {
+                let challenge = ("www-authenticate", "Bearer realm=\"mcp\"");
+                (StatusCode::UNAUTHORIZED, [challenge]).into_response()
+            }),
         )
         .route(
             "/loop",
@@ -182,4 +194,26 @@ async fn a_call_to_a_server_gone_away_fails_saying_why_in_plain_words() {
     assert!(said.contains("did not answer"), "{said}");
     assert!(said.to_lowercase().contains("connection refused"), "{said}");
     assert!(!said.contains("Transport ["), "{said}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_asks_for_a_token_is_told_of_with_how_to_send_one() {
+    let server = serve(Arc::new(Counts::default()), None).await;
+    for path in ["/locked", "/challenged"] {
+        let said = connect(format!("{server}{path}"))
+            .await
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            said.contains(
+                "the server takes only calls with a token: connect with \
+                 `RemoteToolkit::connect_http_authorized`"
+            ),
+            "{path}: {said}"
+        );
+    }
+    // A server that refuses for another cause is not said to want a token.
+    let said = connect(format!("{server}/moved")).await.err().unwrap();
+    assert!(!said.to_string().contains("token"), "{said}");
 }

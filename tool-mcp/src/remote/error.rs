@@ -103,11 +103,11 @@ pub(super) fn no_answer_within(limit: std::time::Duration) -> String {
 /// among them, nothing it can act on.
 fn transport_words(error: &rmcp::transport::DynamicTransportError) -> String {
     let mut words = error.error.to_string();
-    // The HTTP client's error is held without being named its source: reached by its type.
-    let mut cause = match error
+    let http = error
         .error
-        .downcast_ref::<StreamableHttpError<reqwest::Error>>()
-    {
+        .downcast_ref::<StreamableHttpError<reqwest::Error>>();
+    // The HTTP client's error is held without being named its source: reached by its type.
+    let mut cause = match http {
         Some(StreamableHttpError::Client(client)) => client.source(),
         _ => error.error.source(),
     };
@@ -118,5 +118,21 @@ fn transport_words(error: &rmcp::transport::DynamicTransportError) -> String {
         }
         cause = under.source();
     }
+    if asks_for_a_token(http) {
+        words.push_str(
+            "; the server takes only calls with a token: connect with \
+             `RemoteToolkit::connect_http_authorized`",
+        );
+    }
     words
+}
+
+/// Whether the HTTP client was answered 401, with a challenge or without one.
+fn asks_for_a_token(error: Option<&StreamableHttpError<reqwest::Error>>) -> bool {
+    match error {
+        Some(StreamableHttpError::AuthRequired(_)) => true,
+        // rmcp writes the status of an answer it cannot read first: `HTTP 401 Unauthorized: ...`.
+        Some(StreamableHttpError::UnexpectedServerResponse(said)) => said.starts_with("HTTP 401"),
+        _ => false,
+    }
 }
