@@ -137,6 +137,21 @@ async fn over_mcp(
     (remote, stop, server)
 }
 
+/// `registry`'s tools as MCP is told of them, each hint left out written as MCP's default
+/// (`destructiveHint` true for a tool that is not read-only, `openWorldHint` true).
+fn hints_said(registry: &Registry) -> Vec<serde_json::Value> {
+    let mut exported: Vec<_> = registry.export(tool_core::Provider::Mcp).unwrap().to_vec();
+    for tool in &mut exported {
+        let hints = tool["annotations"].as_object_mut().unwrap();
+        let read_only = hints.get("readOnlyHint") == Some(&json!(true));
+        hints.entry("openWorldHint").or_insert(json!(true));
+        if !read_only {
+            hints.entry("destructiveHint").or_insert(json!(true));
+        }
+    }
+    exported
+}
+
 fn calls() -> Vec<ToolCall> {
     vec![
         ToolCall::new(
@@ -165,9 +180,21 @@ async fn a_tool_answers_byte_for_byte_alike_in_process_and_over_mcp() {
     let (remote, _stop, _server) = over_mcp(served).await;
     let through_mcp = remote.add_to(Registry::builder()).build().unwrap();
     assert_eq!(
-        serde_json::to_string(&through_mcp.export(tool_core::Provider::Mcp).unwrap()).unwrap(),
-        serde_json::to_string(&local.export(tool_core::Provider::Mcp).unwrap()).unwrap(),
+        hints_said(&through_mcp),
+        hints_said(&local),
         "the remote tools advertise what the local ones do"
+    );
+    // A hint the server leaves out is MCP's default, and the remote toolkit writes it out:
+    // `shop_idle`, not read-only and not said to destroy, may destroy for all a client knows.
+    let idle = |registry: &Registry| {
+        let exported = registry.export(tool_core::Provider::Mcp).unwrap();
+        let idle = exported.iter().find(|tool| tool["name"] == "shop_idle");
+        idle.unwrap()["annotations"].clone()
+    };
+    assert_eq!(idle(&local), json!({"readOnlyHint": false}));
+    assert_eq!(
+        idle(&through_mcp),
+        json!({"readOnlyHint": false, "destructiveHint": true, "openWorldHint": true})
     );
     let ctx = Context::default();
     for call in calls() {
@@ -625,6 +652,66 @@ async fn a_remote_tool_whose_arguments_are_no_object_is_offered_to_mcp_alone() {
         .unwrap();
     let exported = registry.export(tool_core::Provider::Mcp).unwrap();
     assert_eq!(exported[0]["inputSchema"], json!({"type": "string"}));
+}
+
+#[tokio::test]
+async fn a_remote_tool_that_says_nothing_of_destroying_is_approved_before_it_runs() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let counted = calls.clone();
+    let unannotated = move |message: &serde_json::Value| match message["method"].as_str() {
+        Some("tools/list") => {
+            let mut peek = listed("peek");
+            peek["annotations"] = json!({"readOnlyHint": true});
+            let mut append = listed("append");
+            append["annotations"] = json!({"destructiveHint": false});
+            let tools = [listed("purge"), peek, append];
+            reply(message, json!({"tools": tools}))
+        }
+        Some("tools/call") => {
+            counted.fetch_add(1, Ordering::SeqCst);
+            reply(
+                message,
+                json!({"content": [{"type": "text", "text": "done"}]}),
+            )
+        }
+        _ => initialized(message),
+    };
+    let remote = scripted(unannotated).await.unwrap();
+    let hints = |name: &str| {
+        let definition = remote.definitions().iter().find(|d| d.name == name);
+        definition.unwrap().annotations
+    };
+    // MCP's defaults: a tool not read-only may destroy; any may reach the open world.
+    assert!(hints("purge").destructive && hints("purge").open_world);
+    assert!(!hints("peek").destructive && hints("peek").read_only);
+    assert!(!hints("append").destructive);
+    let registry = remote
+        .add_to(Registry::builder())
+        .build()
+        .unwrap()
+        .with_approver(
+            |_: tool_core::ApprovalRequest| async {
+                tool_core::Approval::Decline("not today".into())
+            },
+            Duration::from_secs(60),
+        );
+    let call = |name: &str| ToolCall::new("1", name, json!({}));
+    let purged = registry.call(call("purge"), &Context::default()).await;
+    assert_eq!(
+        purged.refusal().unwrap().code,
+        "declined",
+        "{}",
+        purged.text()
+    );
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        0,
+        "nothing was sent for a declined call"
+    );
+    for name in ["peek", "append"] {
+        let result = registry.call(call(name), &Context::default()).await;
+        assert_eq!(result.text(), "done", "{name}");
+    }
 }
 
 /// A client that writes JSON-RPC lines by hand, to send what no SDK would, talking to

@@ -60,9 +60,13 @@ async fn every_page(client: &Client) -> Result<Vec<rmcp::model::Tool>, String> {
 /// A remote tool's definition, read from its `tools/list` entry.
 fn definition_of(tool: &rmcp::model::Tool) -> ToolDefinition {
     let hints = tool.annotations.as_ref();
-    let hint = |read: fn(&rmcp::model::ToolAnnotations) -> Option<bool>| {
-        hints.and_then(read).unwrap_or(false)
+    // A hint the server leaves out has MCP's default: a tool that is not read-only may
+    // destroy, and any may reach the open world. Read so, a registry's approver is asked
+    // before a call to an unannotated remote tool, as MCP's clients would warn of one.
+    let hint = |read: fn(&rmcp::model::ToolAnnotations) -> Option<bool>, default: bool| {
+        hints.and_then(read).unwrap_or(default)
     };
+    let read_only = hint(|hints| hints.read_only_hint, false);
     // The remote server owns its schemas and checks calls against them; this registry cannot
     // retype them, nor refuse a keyword it could not check itself.
     let mut definition = ToolDefinition::new(
@@ -78,10 +82,10 @@ fn definition_of(tool: &rmcp::model::Tool) -> ToolDefinition {
         .or_else(|| hints.and_then(|hints| hints.title.clone()));
     definition.output_schema = tool.output_schema.as_deref().cloned();
     definition.annotations = Annotations {
-        read_only: hint(|hints| hints.read_only_hint),
-        destructive: hint(|hints| hints.destructive_hint),
-        idempotent: hint(|hints| hints.idempotent_hint),
-        open_world: hint(|hints| hints.open_world_hint),
+        read_only,
+        destructive: !read_only && hint(|hints| hints.destructive_hint, true),
+        idempotent: hint(|hints| hints.idempotent_hint, false),
+        open_world: hint(|hints| hints.open_world_hint, true),
     };
     definition
 }
