@@ -384,6 +384,27 @@ fn listed(name: &str) -> serde_json::Value {
     json!({"name": name, "inputSchema": {"type": "object"}})
 }
 
+/// A script for [`scripted`]: a server that lists `tools` and answers each `tools/call` with
+/// what `call` gives for it.
+fn serving(
+    tools: Vec<serde_json::Value>,
+    call: impl Fn(&serde_json::Value) -> Vec<serde_json::Value> + Send + 'static,
+) -> impl Fn(&serde_json::Value) -> Vec<serde_json::Value> + Send + 'static {
+    move |message| match message["method"].as_str() {
+        Some("tools/list") => reply(message, json!({"tools": tools})),
+        Some("tools/call") => call(message),
+        _ => initialized(message),
+    }
+}
+
+/// A registry of the tools of a server answering by `script` ([`scripted`]).
+async fn registry_of(
+    script: impl Fn(&serde_json::Value) -> Vec<serde_json::Value> + Send + 'static,
+) -> Registry {
+    let remote = scripted(script).await.expect("the scripted server joins");
+    remote.add_to(Registry::builder()).build().unwrap()
+}
+
 // Time is paused: the toolkit waits out the whole limit on a silent server at once.
 #[tokio::test(start_paused = true)]
 async fn a_server_silent_at_the_handshake_or_the_listing_is_given_up_within_the_limit() {
@@ -433,10 +454,7 @@ async fn a_server_whose_pages_never_end_or_that_lists_a_name_twice_is_refused() 
          time, so its pages never end"
     );
 
-    let twice = |message: &serde_json::Value| match message["method"].as_str() {
-        Some("tools/list") => reply(message, json!({"tools": [listed("same"), listed("same")]})),
-        _ => initialized(message),
-    };
+    let twice = serving(vec![listed("same"), listed("same")], |_| Vec::new());
     let error = match scripted(twice).await {
         Err(error) => error,
         Ok(_) => panic!("a server listing a name twice joined"),
@@ -469,21 +487,11 @@ async fn a_server_whose_pages_never_end_or_that_lists_a_name_twice_is_refused() 
 
 #[tokio::test]
 async fn a_call_the_server_answers_with_an_error_is_told_the_server_s_error() {
-    let refusing = |message: &serde_json::Value| match message["method"].as_str() {
-        Some("tools/list") => reply(message, json!({"tools": [listed("echo")]})),
-        Some("tools/call") => vec![json!({
-            "jsonrpc": "2.0",
-            "id": message["id"],
-            "error": {"code": -32602, "message": "`a` must be a number"},
-        })],
-        _ => initialized(message),
-    };
-    let registry = scripted(refusing)
-        .await
-        .unwrap()
-        .add_to(Registry::builder())
-        .build()
-        .unwrap();
+    let refusing = serving(vec![listed("echo")], |message| {
+        let error = json!({"code": -32602, "message": "`a` must be a number"});
+        vec![json!({"jsonrpc": "2.0", "id": message["id"], "error": error})]
+    });
+    let registry = registry_of(refusing).await;
     let result = registry
         .call(
             ToolCall::new("1", "echo", json!({"a": "x"})),
@@ -502,40 +510,29 @@ async fn a_call_the_server_answers_with_an_error_is_told_the_server_s_error() {
 #[tokio::test]
 async fn a_remote_result_is_held_to_the_output_schema_the_tool_was_listed_with() {
     // `report` answers by its arguments: `structured` as its structured content, or none.
-    let reporting = |message: &serde_json::Value| match message["method"].as_str() {
-        Some("tools/list") => {
-            let mut tool = listed("report");
-            tool["outputSchema"] = json!({
+    let mut report = listed("report");
+    report["outputSchema"] = json!({
                 "type": "object",
-                "properties": {
-                    "n": {"type": "integer"},
-                    "at": {"type": "string", "format": "date-time"},
-                    "big": {"type": "integer", "format": "int32"},
-                    "code": {"type": "string", "pattern": "^(?!x)"},
-                },
-                "required": ["n"],
-            });
-            reply(message, json!({"tools": [tool]}))
+        "properties": {
+            "n": {"type": "integer"},
+            "at": {"type": "string", "format": "date-time"},
+            "big": {"type": "integer", "format": "int32"},
+            "code": {"type": "string", "pattern": "^(?!x)"},
+        },
+        "required": ["n"],
+    });
+    let reporting = serving(vec![report], |message| {
+        let arguments = &message["params"]["arguments"];
+        let mut result = json!({"content": [{"type": "text", "text": "the report"}]});
+        if let Some(structured) = arguments.get("structured") {
+            result["structuredContent"] = structured.clone();
         }
-        Some("tools/call") => {
-            let arguments = &message["params"]["arguments"];
-            let mut result = json!({"content": [{"type": "text", "text": "the report"}]});
-            if let Some(structured) = arguments.get("structured") {
-                result["structuredContent"] = structured.clone();
-            }
-            if arguments.get("error").is_some() {
-                result["isError"] = json!(true);
-            }
-            reply(message, result)
+        if arguments.get("error").is_some() {
+            result["isError"] = json!(true);
         }
-        _ => initialized(message),
-    };
-    let registry = scripted(reporting)
-        .await
-        .unwrap()
-        .add_to(Registry::builder())
-        .build()
-        .unwrap();
+        reply(message, result)
+    });
+    let registry = registry_of(reporting).await;
     let call = |arguments: serde_json::Value| {
         let registry = registry.clone();
         async move {
@@ -577,36 +574,25 @@ async fn a_remote_result_is_held_to_the_output_schema_the_tool_was_listed_with()
 async fn a_null_for_a_field_that_takes_none_is_not_sent_to_the_server() {
     // As a Python server lists `search(query: str, limit: int = 10, tags: list[str] | None =
     // None)`; `echo` answers with the arguments it was sent.
-    let echoing = |message: &serde_json::Value| match message["method"].as_str() {
-        Some("tools/list") => {
-            let mut tool = listed("search");
-            tool["inputSchema"] = json!({
-                "type": "object",
-                "properties": {
-                    "query": {"type": "string"},
-                    "limit": {"type": "integer", "default": 10},
-                    "tags": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
-                    "near": {"type": "object", "properties": {"city": {"type": "string"}}},
-                },
-                "required": ["query"],
-            });
-            reply(message, json!({"tools": [tool]}))
-        }
-        Some("tools/call") => {
-            let sent = message["params"]["arguments"].to_string();
-            reply(
-                message,
-                json!({"content": [{"type": "text", "text": sent}]}),
-            )
-        }
-        _ => initialized(message),
-    };
-    let registry = scripted(echoing)
-        .await
-        .unwrap()
-        .add_to(Registry::builder())
-        .build()
-        .unwrap();
+    let mut search = listed("search");
+    search["inputSchema"] = json!({
+        "type": "object",
+        "properties": {
+            "query": {"type": "string"},
+            "limit": {"type": "integer", "default": 10},
+            "tags": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
+            "near": {"type": "object", "properties": {"city": {"type": "string"}}},
+        },
+        "required": ["query"],
+    });
+    let registry = registry_of(serving(vec![search], |message| {
+        let sent = message["params"]["arguments"].to_string();
+        reply(
+            message,
+            json!({"content": [{"type": "text", "text": sent}]}),
+        )
+    }))
+    .await;
     // OpenAI's strict mode has each optional field sent, `null` when the model leaves it out.
     let exported = registry.export(tool_core::Provider::OpenAi).unwrap();
     assert_eq!(
@@ -621,15 +607,11 @@ async fn a_null_for_a_field_that_takes_none_is_not_sent_to_the_server() {
 
 #[tokio::test]
 async fn a_remote_tool_whose_arguments_are_no_object_is_offered_to_mcp_alone() {
-    let plain = |message: &serde_json::Value| match message["method"].as_str() {
-        Some("tools/list") => {
-            let mut tool = listed("shout");
-            tool["inputSchema"] = json!({"type": "string"});
-            reply(message, json!({"tools": [tool]}))
-        }
-        _ => initialized(message),
-    };
-    let remote = scripted(plain).await.unwrap();
+    let mut shout = listed("shout");
+    shout["inputSchema"] = json!({"type": "string"});
+    let remote = scripted(serving(vec![shout], |_| Vec::new()))
+        .await
+        .unwrap();
     let error = match remote.add_to(Registry::builder()).build() {
         Err(error) => error.to_string(),
         Ok(_) => panic!("a tool of string arguments was offered to every provider"),
@@ -658,24 +640,17 @@ async fn a_remote_tool_whose_arguments_are_no_object_is_offered_to_mcp_alone() {
 async fn a_remote_tool_that_says_nothing_of_destroying_is_approved_before_it_runs() {
     let calls = Arc::new(AtomicUsize::new(0));
     let counted = calls.clone();
-    let unannotated = move |message: &serde_json::Value| match message["method"].as_str() {
-        Some("tools/list") => {
-            let mut peek = listed("peek");
-            peek["annotations"] = json!({"readOnlyHint": true});
-            let mut append = listed("append");
-            append["annotations"] = json!({"destructiveHint": false});
-            let tools = [listed("purge"), peek, append];
-            reply(message, json!({"tools": tools}))
-        }
-        Some("tools/call") => {
-            counted.fetch_add(1, Ordering::SeqCst);
-            reply(
-                message,
-                json!({"content": [{"type": "text", "text": "done"}]}),
-            )
-        }
-        _ => initialized(message),
-    };
+    let mut peek = listed("peek");
+    peek["annotations"] = json!({"readOnlyHint": true});
+    let mut append = listed("append");
+    append["annotations"] = json!({"destructiveHint": false});
+    let unannotated = serving(vec![listed("purge"), peek, append], move |message| {
+        counted.fetch_add(1, Ordering::SeqCst);
+        reply(
+            message,
+            json!({"content": [{"type": "text", "text": "done"}]}),
+        )
+    });
     let remote = scripted(unannotated).await.unwrap();
     let hints = |name: &str| {
         let definition = remote.definitions().iter().find(|d| d.name == name);
