@@ -429,6 +429,23 @@ async fn a_server_silent_at_the_handshake_or_the_listing_is_given_up_within_the_
         error.to_string(),
         "the MCP server `scripted` did not list its tools: no answer within 60 s"
     );
+    // Its first page answered, its second never.
+    let stalled = |message: &serde_json::Value| match message["method"].as_str() {
+        Some("tools/list") if message["params"]["cursor"].is_null() => reply(
+            message,
+            json!({"tools": [listed("one")], "nextCursor": "2"}),
+        ),
+        _ => initialized(message),
+    };
+    let error = match scripted(stalled).await {
+        Err(error) => error,
+        Ok(_) => panic!("a server whose pages stop coming joined"),
+    };
+    assert_eq!(
+        error.to_string(),
+        "the MCP server `scripted` did not list its tools: its pages did not end within 60 s (1 \
+         answered)"
+    );
     assert_eq!(RemoteToolkit::CONNECT_TIMEOUT, Duration::from_secs(60));
 }
 
@@ -465,14 +482,38 @@ async fn a_server_whose_pages_never_end_or_that_lists_a_name_twice_is_refused() 
          a call names only one"
     );
 
-    // Pages that end are all listed.
+    // A new cursor each time, a thousand tools a page: refused past the most a server may
+    // list, not when its list fills memory.
+    let growing = |message: &serde_json::Value| match message["method"].as_str() {
+        Some("tools/list") => {
+            let page: u32 = message["params"]["cursor"]
+                .as_str()
+                .map_or(0, |c| c.parse().unwrap());
+            let tools: Vec<_> = (0..1000)
+                .map(|i| listed(&format!("tool_{page}_{i}")))
+                .collect();
+            let next = (page + 1).to_string();
+            reply(message, json!({"tools": tools, "nextCursor": next}))
+        }
+        _ => initialized(message),
+    };
+    let error = match scripted(growing).await {
+        Err(error) => error,
+        Ok(_) => panic!("a server listing without end joined"),
+    };
+    assert_eq!(
+        error.to_string(),
+        "the MCP server `scripted` did not list its tools: it lists more than 10000 tools"
+    );
+
+    // Pages that end are all listed; an empty cursor ends them, as MCP's SDKs read it.
     let paged = |message: &serde_json::Value| match message["method"].as_str() {
         Some("tools/list") => match message["params"]["cursor"].as_str() {
             None => reply(
                 message,
                 json!({"tools": [listed("one")], "nextCursor": "2"}),
             ),
-            Some(_) => reply(message, json!({"tools": [listed("two")]})),
+            Some(_) => reply(message, json!({"tools": [listed("two")], "nextCursor": ""})),
         },
         _ => initialized(message),
     };

@@ -63,6 +63,8 @@ pub struct RemoteToolkit {
     tools_changed: tokio::sync::watch::Receiver<u64>,
     definitions: Vec<ToolDefinition>,
     timeout: Duration,
+    /// How long a listing may wait, when it may not wait for ever.
+    limit: Option<Duration>,
 }
 
 /// What each of a toolkit's tools shares: the connection, the calls in flight on it, and
@@ -100,7 +102,9 @@ impl RemoteToolkit {
     /// How long connecting may wait for the server: for its answer to the handshake, and
     /// for its tools to be listed (also each time [`RemoteToolkit::follow`] lists them
     /// again). A server that starts slower (a package fetched on its first run) is given
-    /// up with [`RemoteError::Initialize`].
+    /// up with [`RemoteError::Initialize`]. Not with the authorization-code grant
+    /// ([`RemoteAuth::AuthorizationCode`](crate::RemoteAuth)), where the user logs in while
+    /// the server waits to answer: there the host bounds the connecting itself, if it will.
     pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(60);
 
     /// Starts `command` as an MCP server over stdio and lists its tools; the toolkit is named
@@ -171,11 +175,13 @@ impl RemoteToolkit {
         crate::tls::install_provider();
         match authorized::transport(&name, url, auth).await? {
             (authorized::Transport::Plain(transport), heard) => {
-                Self::join(name, transport, revision, Some(heard)).await
+                let limit = Some(Self::CONNECT_TIMEOUT);
+                Self::join(name, transport, revision, Some(heard), limit).await
             }
             #[cfg(feature = "remote-oauth")]
+            // The user logs in inside the server's first answers: no limit a login could pass.
             (authorized::Transport::SteppingUp(transport), heard) => {
-                Self::join(name, transport, revision, Some(heard)).await
+                Self::join(name, transport, revision, Some(heard), None).await
             }
         }
     }
@@ -213,18 +219,21 @@ impl RemoteToolkit {
             in_order::InOrder::new(transport.into_transport()),
             revision,
             None,
+            Some(Self::CONNECT_TIMEOUT),
         )
         .await
     }
 
     /// Speaks `revision` over `transport`, which writes messages in no order of its own, and
     /// lists the server's tools: over HTTP once the server's stream for what it says unasked
-    /// is answered (`heard`), so that a change it tells of after the list is heard.
+    /// is answered (`heard`), so that a change it tells of after the list is heard. The
+    /// handshake and each listing wait at most `limit`, when there is one.
     async fn join<T, E, A>(
         name: impl Into<String>,
         transport: T,
         revision: Revision,
         heard: Option<listening::Heard>,
+        limit: Option<Duration>,
     ) -> Result<Self, RemoteError>
     where
         T: rmcp::transport::IntoTransport<RoleClient, E, A>,
@@ -239,12 +248,13 @@ impl RemoteToolkit {
             info: client_config(revision),
             tools_changed: Arc::new(changed),
         };
-        let initialized = tokio::time::timeout(
-            Self::CONNECT_TIMEOUT,
-            forwarder.serve_with_lifecycle(transport, revision.lifecycle()),
-        )
-        .await
-        .map_err(|_| error::no_answer_within(Self::CONNECT_TIMEOUT));
+        let serving = forwarder.serve_with_lifecycle(transport, revision.lifecycle());
+        let initialized = match limit {
+            Some(limit) => tokio::time::timeout(limit, serving)
+                .await
+                .map_err(|_| error::no_answer_within(limit)),
+            None => Ok(serving.await),
+        };
         let client = initialized
             .and_then(|served| served.map_err(|error| error::initialize_reason(&error)))
             .map_err(|reason| RemoteError::Initialize {
@@ -254,7 +264,7 @@ impl RemoteToolkit {
         if let Some(heard) = heard {
             heard.settled().await;
         }
-        let definitions = tool_list::list(&name, &client).await?;
+        let definitions = tool_list::list(&name, &client, limit).await?;
         Ok(RemoteToolkit {
             link: Link {
                 server: name.clone(),
@@ -266,6 +276,7 @@ impl RemoteToolkit {
             tools_changed,
             definitions,
             timeout: Self::DEFAULT_TIMEOUT,
+            limit,
         })
     }
 
@@ -322,11 +333,16 @@ impl RemoteToolkit {
     pub fn follow(&self, registry: &tool_core::Registry) -> Following {
         let registry = registry.clone();
         let mut changed = self.tools_changed.clone();
-        let (name, link, timeout) = (self.name.clone(), self.link.clone(), self.timeout);
+        let (name, link, timeout, limit) = (
+            self.name.clone(),
+            self.link.clone(),
+            self.timeout,
+            self.limit,
+        );
         let mut known = self.definitions.clone();
         let task = crate::background::spawn(async move {
             while changed.changed().await.is_ok() {
-                let definitions = match tool_list::list(&name, &link.client).await {
+                let definitions = match tool_list::list(&name, &link.client, limit).await {
                     Ok(definitions) => definitions,
                     Err(error) => {
                         tracing::warn!(toolkit = %name, %error, "the changed tools were not listed");

@@ -1,41 +1,59 @@
-//! Listing a remote server's tools as definitions: every page, within a time limit, and
-//! never a cursor twice.
+//! Listing a remote server's tools as definitions: every page, within a time limit, never a
+//! cursor twice, and at most [`MAX_TOOLS`] tools.
 //!
 //! rmcp's `list_all_tools` follows `nextCursor` for as long as the server gives one, so a
-//! server that answers each page with the same cursor (or never answers) would keep a toolkit
-//! connecting, and its list growing, for ever; the pages are followed here instead.
+//! server that answers each page with the same cursor, or a new one each time, would keep a
+//! toolkit connecting, and its list growing, for ever; the pages are followed here instead.
 
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use rmcp::model::PaginatedRequestParams;
 use tool_core::tool::{Annotations, ToolDefinition};
 
-use super::{Client, RemoteError, RemoteToolkit, error};
+use super::{Client, RemoteError, error};
 
-/// The server's tools, as definitions, listed within [`RemoteToolkit::CONNECT_TIMEOUT`].
-pub(super) async fn list(name: &str, client: &Client) -> Result<Vec<ToolDefinition>, RemoteError> {
+/// How many tools one server may list: far more than a model can be offered at once, and few
+/// enough that a server listing without end is refused long before its list fills memory.
+pub(super) const MAX_TOOLS: usize = 10_000;
+
+/// The server's tools, as definitions, listed within `limit` when there is one.
+pub(super) async fn list(
+    name: &str,
+    client: &Client,
+    limit: Option<Duration>,
+) -> Result<Vec<ToolDefinition>, RemoteError> {
     let failed = |reason: String| RemoteError::List {
         server: name.to_owned(),
         reason,
     };
-    let limit = RemoteToolkit::CONNECT_TIMEOUT;
-    let tools = tokio::time::timeout(limit, every_page(client))
-        .await
-        .map_err(|_| failed(error::no_answer_within(limit)))?
-        .map_err(failed)?;
-    let mut names = HashSet::new();
-    if let Some(twice) = tools.iter().find(|tool| !names.insert(&tool.name)) {
-        return Err(failed(format!(
-            "it lists two tools named `{}`, and a call names only one",
-            twice.name
-        )));
-    }
-    Ok(tools.iter().map(definition_of).collect())
+    let pages = AtomicUsize::new(0);
+    let listing = every_page(client, &pages);
+    let tools = match limit {
+        None => listing.await,
+        Some(limit) => match tokio::time::timeout(limit, listing).await {
+            Ok(listed) => listed,
+            Err(_) if pages.load(Ordering::Relaxed) == 0 => Err(error::no_answer_within(limit)),
+            Err(_) => Err(format!(
+                "its pages did not end within {} s ({} answered)",
+                limit.as_secs(),
+                pages.load(Ordering::Relaxed)
+            )),
+        },
+    };
+    Ok(tools.map_err(failed)?.iter().map(definition_of).collect())
 }
 
-/// Every page of `tools/list`, refusing a cursor the server gave before.
-async fn every_page(client: &Client) -> Result<Vec<rmcp::model::Tool>, String> {
+/// Every page of `tools/list`, counted in `pages` as each is answered; refused at a cursor
+/// the server gave before, a name it listed before, or past [`MAX_TOOLS`] tools. An empty
+/// cursor ends the list, as MCP's SDKs read it.
+async fn every_page(
+    client: &Client,
+    pages: &AtomicUsize,
+) -> Result<Vec<rmcp::model::Tool>, String> {
     let mut tools = Vec::new();
+    let mut names = HashSet::new();
     let mut cursor = None;
     let mut followed = HashSet::new();
     loop {
@@ -44,8 +62,20 @@ async fn every_page(client: &Client) -> Result<Vec<rmcp::model::Tool>, String> {
             .list_tools(Some(params))
             .await
             .map_err(|error| error::service_reason(&error))?;
-        tools.extend(page.tools);
-        match page.next_cursor {
+        pages.fetch_add(1, Ordering::Relaxed);
+        for tool in page.tools {
+            if !names.insert(tool.name.clone()) {
+                return Err(format!(
+                    "it lists two tools named `{}`, and a call names only one",
+                    tool.name
+                ));
+            }
+            if names.len() > MAX_TOOLS {
+                return Err(format!("it lists more than {MAX_TOOLS} tools"));
+            }
+            tools.push(tool);
+        }
+        match page.next_cursor.filter(|next| !next.is_empty()) {
             None => return Ok(tools),
             Some(next) if !followed.insert(next.clone()) => {
                 return Err(format!(
