@@ -42,10 +42,14 @@ pub(crate) fn validate(value: &Value, schema: &Map<String, Value>) -> Vec<Fault>
 /// server's output: a `format` is an annotation (its maker may write one more loosely than
 /// this crate reads it: a date-time without an offset, an `int32` past 32 bits), and a
 /// `pattern` this crate cannot read (a lookahead) is not checked.
-pub(crate) fn validate_shape(value: &Value, schema: &Map<String, Value>) -> Vec<Fault> {
-    let patterns = Patterns::of(schema);
+/// `patterns` are `schema`'s, compiled ahead ([`Patterns::of`]).
+pub(crate) fn validate_shape(
+    value: &Value,
+    schema: &Map<String, Value>,
+    patterns: &Patterns,
+) -> Vec<Fault> {
     let view = View {
-        patterns: &patterns,
+        patterns,
         ..View::unprepared(schema)
     };
     validate_in(value, view, true)

@@ -291,15 +291,10 @@ impl ToolDefinition {
         self.allow_any
     }
 
-    /// Where `output`, made elsewhere (a remote server's `structuredContent`), departs from
-    /// this tool's output schema; none without one. A `format` is read as an annotation, as
-    /// MCP's SDKs read it in a client: its maker may write one more loosely than this crate
-    /// checks it (a date-time without an offset), and the clients it is passed on to take it.
-    pub fn output_faults(&self, output: &Value) -> Vec<crate::args::Fault> {
-        match &self.output_schema {
-            Some(schema) => crate::args::validate_shape(output, schema),
-            None => Vec::new(),
-        }
+    /// The check of output made elsewhere (a remote server's `structuredContent`) against
+    /// this tool's output schema, its patterns compiled now; `None` without one.
+    pub fn output_check(&self) -> Option<super::OutputCheck> {
+        (self.output_schema.clone()).map(super::OutputCheck::new)
     }
 
     /// The arguments as a JSON object, as a remote tool forwards them, or, when they are not

@@ -10,11 +10,13 @@
 
 pub(crate) mod conventions;
 pub(crate) mod definition;
+mod output_check;
 pub(crate) mod toolkit;
 pub(crate) mod written;
 
 pub use self::conventions::{DryRun, ExpectedRevision, NonEmptyString};
 pub use self::definition::{Annotations, Icon, IconTheme, TaskSupport, ToolDefinition};
+pub use self::output_check::OutputCheck;
 pub use self::toolkit::Toolkit;
 pub use self::written::InputSchema;
 

@@ -83,6 +83,7 @@ impl Link {
         let listed_as = std::mem::take(&mut definition.name);
         definition.name = self.offered_name(&listed_as);
         RemoteTool {
+            output_check: definition.output_check(),
             definition: definition.with_timeout(timeout),
             listed_as,
             link: self.clone(),
@@ -452,6 +453,8 @@ struct RemoteTool {
     definition: ToolDefinition,
     /// The tool's name on the server.
     listed_as: String,
+    /// What its results are held to, when its server lists an output schema.
+    output_check: Option<tool_core::tool::OutputCheck>,
     link: Link,
 }
 
@@ -534,12 +537,8 @@ impl Tool for RemoteTool {
                 match self.call_once(params.clone(), ctx).await? {
                     ServerResult::CallToolResult(result) => {
                         let outcome = crate::convert::outcome_of(&result)?;
-                        output::held_to_schema(
-                            &self.link.server,
-                            &self.listed_as,
-                            &self.definition,
-                            &result,
-                        )?;
+                        let check = self.output_check.as_ref();
+                        output::held_to_schema(&self.link.server, &self.listed_as, check, &result)?;
                         return Ok(outcome);
                     }
                     ServerResult::InputRequiredResult(round) => {

@@ -8,26 +8,26 @@
 
 use rmcp::model::CallToolResult;
 use tool_core::Refusal;
-use tool_core::tool::ToolDefinition;
+use tool_core::tool::OutputCheck;
 
-/// Refuses, as `failed`, a result `server` gave for its tool `tool` (`definition` as offered)
-/// that does not hold what the tool's output schema says; a tool without one takes any result.
+/// Refuses, as `failed`, a result `server` gave for its tool `tool` that does not hold what
+/// the tool's output schema says (`check`); a tool without one takes any result.
 pub(super) fn held_to_schema(
     server: &str,
     tool: &str,
-    definition: &ToolDefinition,
+    check: Option<&OutputCheck>,
     result: &CallToolResult,
 ) -> Result<(), Refusal> {
-    if definition.output_schema.is_none() {
+    let Some(check) = check else {
         return Ok(());
-    }
+    };
     let Some(structured) = &result.structured_content else {
         return Err(Refusal::failed(format!(
             "the MCP server `{server}` answered `{tool}` without structured content, though \
              the tool's output schema says what its result holds"
         )));
     };
-    let faults = definition.output_faults(structured);
+    let faults = check.faults(structured);
     if faults.is_empty() {
         return Ok(());
     }
