@@ -266,6 +266,186 @@ fn openai_strict_is_off_for_maps_and_recursive_types() {
     assert_eq!(exported[0]["function"]["strict"], false, "{exported}");
 }
 
+fn five() -> u32 {
+    5
+}
+
+/// Stocks a shelf.
+#[tool]
+async fn shelf_stock(
+    /// The shelf's name.
+    #[schemars(length(min = 1, max = 40))]
+    name: String,
+    /// What goes on it.
+    items: std::collections::BTreeSet<String>,
+    /// How many of each.
+    #[serde(default = "five")]
+    count: u32,
+) -> String {
+    format!("{count} each of {items:?} on {name}")
+}
+
+/// Hangs a pair of pictures.
+#[tool]
+async fn pair_hang(pair: (String, u32)) -> String {
+    format!("{pair:?}")
+}
+
+/// The keywords of every schema in a strict export, each with where it stands.
+fn strict_keywords(schema: &Value, at: &str, found: &mut Vec<String>) {
+    let Value::Object(map) = schema else { return };
+    for (key, value) in map {
+        found.push(format!("{at}: {key}"));
+        match (key.as_str(), value) {
+            ("properties", Value::Object(properties)) => {
+                for (name, property) in properties {
+                    strict_keywords(property, &format!("{at}.{name}"), found);
+                }
+            }
+            ("items", item) => strict_keywords(item, &format!("{at}[]"), found),
+            ("anyOf", Value::Array(branches)) => {
+                for branch in branches {
+                    strict_keywords(branch, at, found);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The keywords OpenAI's strict mode takes; it refuses the whole request for any other.
+const OPENAI_STRICT_KEYWORDS: [&str; 19] = [
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "enum",
+    "const",
+    "anyOf",
+    "description",
+    "title",
+    "pattern",
+    "format",
+    "multipleOf",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minItems",
+    "maxItems",
+];
+
+/// The keywords of a strict export that OpenAI's strict mode does not take.
+fn outside_strict(exported: &Value) -> Vec<String> {
+    let mut found = Vec::new();
+    strict_keywords(&exported["function"]["parameters"], "", &mut found);
+    found.retain(|at| {
+        let keyword = at.rsplit(": ").next().unwrap_or_default();
+        !OPENAI_STRICT_KEYWORDS.contains(&keyword)
+    });
+    found
+}
+
+#[tokio::test]
+async fn openai_strict_says_in_words_the_rules_it_cannot_hold_and_the_parser_holds_them() {
+    let registry = Registry::builder().tool(ShelfStock).build().unwrap();
+    let exported = openai::tool(&registry.definitions()[0]).unwrap();
+    assert_eq!(exported["function"]["strict"], true, "{exported}");
+    assert_eq!(
+        outside_strict(&exported),
+        Vec::<String>::new(),
+        "{exported}"
+    );
+    let properties = &exported["function"]["parameters"]["properties"];
+    assert_eq!(
+        properties["name"]["description"],
+        "The shelf's name. (at least 1 character; at most 40 characters)"
+    );
+    assert_eq!(
+        properties["items"]["description"],
+        "What goes on it. (no item twice)"
+    );
+    assert_eq!(
+        properties["count"]["description"],
+        "How many of each. (default 5)"
+    );
+    // Each rule said in words is held when the call comes.
+    let context = Context::default();
+    let call = |arguments: Value| {
+        let call = tool_core::ToolCall::new("1", "shelf_stock", arguments);
+        registry.call(call, &context)
+    };
+    let refused = call(json!({"name": "", "items": ["a", "a"], "count": null})).await;
+    let text = refused.text();
+    assert!(
+        text.contains("fault\tname\t") && text.contains("fault\titems\t"),
+        "{text}"
+    );
+    let ran = call(json!({"name": "top", "items": ["a"], "count": null})).await;
+    assert_eq!(ran.text(), "5 each of {\"a\"} on top");
+}
+
+#[test]
+fn openai_strict_is_off_for_tuples_values_of_any_type_and_rules_it_has_no_form_for() {
+    let registry = Registry::builder()
+        .tool(PairHang)
+        .tool(BlobPutAny)
+        .build()
+        .unwrap();
+    for definition in registry.definitions().iter() {
+        let exported = openai::tool(definition).unwrap();
+        assert_eq!(exported["function"]["strict"], false, "{exported}");
+    }
+    for shaping in [
+        json!({"not": {"type": "null"}}),
+        json!({"type": "array", "items": {"type": "string"}, "contains": {"const": "x"}}),
+        json!({"type": "object", "propertyNames": {"maxLength": 3}}),
+        json!({"type": "string", "if": {"minLength": 2}, "then": {"pattern": "^a"}}),
+        json!({"type": "object", "dependentRequired": {"a": ["b"]}}),
+    ] {
+        let schema = json!({"type": "object", "properties": {"x": shaping}});
+        let remote = ToolDefinition::new("remote", "", schema.as_object().unwrap().clone())
+            .checked_elsewhere();
+        let exported = openai::tool(&remote).unwrap();
+        assert_eq!(exported["function"]["strict"], false, "{exported}");
+    }
+}
+
+#[test]
+fn a_remote_schema_s_keywords_outside_strict_mode_are_said_or_left_out() {
+    let schema = json!({"type": "object", "properties": {
+        "site": {"type": "string", "format": "uri", "$comment": "checked by the server"},
+        "filter": {"type": "object", "properties": {"x": {"type": "integer"}},
+                   "minProperties": 1, "x-vendor": true},
+        "word": {"type": "string", "pattern": "^(?!draft)", "deprecated": true},
+        "when": {"type": "string", "format": "date-time"}
+    }, "required": ["site"]});
+    let remote =
+        ToolDefinition::new("fetch", "", schema.as_object().unwrap().clone()).checked_elsewhere();
+    let exported = openai::tool(&remote).unwrap();
+    assert_eq!(exported["function"]["strict"], true, "{exported}");
+    assert_eq!(
+        outside_strict(&exported),
+        Vec::<String>::new(),
+        "{exported}"
+    );
+    let properties = &exported["function"]["parameters"]["properties"];
+    assert_eq!(properties["site"]["description"], "in the `uri` format");
+    assert_eq!(properties["filter"]["description"], "at least 1 field");
+    assert_eq!(
+        properties["word"]["description"],
+        "matching the pattern `^(?!draft)`"
+    );
+    assert_eq!(properties["when"]["format"], "date-time");
+    // Past OpenAI's limit on `enum` values, strict mode stays off.
+    let many: Vec<String> = (0..1001).map(|n| format!("v{n}")).collect();
+    let schema = json!({"type": "object", "properties": {"v": {"enum": many}}});
+    let remote =
+        ToolDefinition::new("pick", "", schema.as_object().unwrap().clone()).checked_elsewhere();
+    assert_eq!(openai::tool(&remote).unwrap()["function"]["strict"], false);
+}
+
 #[test]
 fn exports_inline_refs_except_for_recursion() {
     for provider in [Provider::Mcp, Provider::OpenAi, Provider::Anthropic] {

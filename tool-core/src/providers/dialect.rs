@@ -2,9 +2,9 @@
 //!
 //! schemars writes JSON Schema 2020-12 with nested structs in `$defs`. Providers each accept a
 //! different subset: Gemini refuses `$ref`, `oneOf`, `const` and `additionalProperties`;
-//! OpenAI's strict mode wants every property required (optional ones nullable) and every
-//! object closed. These functions take a schema as the registry holds it and give the
-//! provider's form, or a [`SchemaError`] naming the field that cannot be expressed.
+//! OpenAI's strict mode has a module of its own (`strict.rs`). These functions take a schema
+//! as the registry holds it and give the provider's form, or a [`SchemaError`] naming the
+//! field that cannot be expressed.
 //!
 //! They work on one schema at a time, walk it with [`walk`], and know nothing of tools.
 
@@ -126,134 +126,6 @@ pub(super) fn error(path: &str, problem: String) -> SchemaError {
     SchemaError {
         path: shown(path.to_owned()),
         problem,
-    }
-}
-
-/// OpenAI's strict form of an (inlined) input schema, or the reason strict mode cannot be on.
-///
-/// The rule: strict mode is on when every object can be closed (`additionalProperties:
-/// false`), which fails for maps (objects with `additionalProperties` of a schema), and when
-/// the root is a plain object (no root `anyOf`). Every property is then listed in `required`,
-/// and each optional one made nullable, which means the same to this framework's parser,
-/// since a field set to `null` counts as absent. `oneOf` becomes `anyOf`; integer `format`s
-/// (`uint32`), which OpenAI does not know, are dropped, while `minimum`/`maximum` stay.
-pub(crate) fn openai_strict(schema: &Map<String, Value>) -> Result<Map<String, Value>, String> {
-    if schema.contains_key("anyOf") || schema.contains_key("oneOf") {
-        return Err("the root is a union (`anyOf`)".to_owned());
-    }
-    let mut root = Value::Object(schema.clone());
-    let mut refusal = None;
-    walk::every_subschema_mut(&mut root, &mut String::new(), &mut |map, path| {
-        // Strict mode closes every object and asks for every field, which would change what
-        // a condition or a conjunction means (an `if` closed fits nothing with other fields).
-        if let Some(keyword) = ["if", "allOf"].into_iter().find(|k| map.contains_key(*k)) {
-            refusal.get_or_insert_with(|| {
-                format!(
-                    "`{}` has an `{keyword}`, which strict mode does not take",
-                    shown(path.to_owned())
-                )
-            });
-            return;
-        }
-        if let Some(one_of) = map.remove("oneOf") {
-            map.insert("anyOf".into(), one_of);
-        }
-        if map.get("type").and_then(Value::as_str) == Some("integer") {
-            map.remove("format");
-        }
-        // An object that may be `null` (`"type": ["object", "null"]`) too.
-        let is_object = map.contains_key("properties")
-            || match map.get("type") {
-                Some(Value::Array(names)) => names.iter().any(|name| name == "object"),
-                name => name.and_then(Value::as_str) == Some("object"),
-            };
-        if !is_object {
-            return;
-        }
-        match map.get("additionalProperties") {
-            _ if map.contains_key("patternProperties") => {
-                refusal.get_or_insert_with(|| {
-                    format!(
-                        "`{}` is a map keyed by pattern, which strict mode cannot describe",
-                        shown(path.to_owned())
-                    )
-                });
-                return;
-            }
-            Some(Value::Object(_)) | Some(Value::Bool(true)) => {
-                refusal.get_or_insert_with(|| {
-                    format!(
-                        "`{}` is a map, which strict mode cannot describe",
-                        shown(path.to_owned())
-                    )
-                });
-                return;
-            }
-            _ => {}
-        }
-        map.insert("additionalProperties".into(), Value::Bool(false));
-        let required: Vec<Value> = map
-            .get("required")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let properties = map
-            .entry("properties")
-            .or_insert_with(|| Value::Object(Map::new()));
-        let mut all = Vec::new();
-        if let Value::Object(properties) = properties {
-            for (field, property) in properties.iter_mut() {
-                if !required.iter().any(|r| r == field) {
-                    make_nullable(property);
-                }
-                all.push(Value::String(field.clone()));
-            }
-        }
-        map.insert("required".into(), Value::Array(all));
-    });
-    match refusal {
-        Some(reason) => Err(reason),
-        None => match root {
-            Value::Object(map) => Ok(map),
-            _ => Err("the schema is not an object".to_owned()),
-        },
-    }
-}
-
-/// Lets `null` through a schema, as OpenAI strict mode spells an optional field.
-fn make_nullable(schema: &mut Value) {
-    let Value::Object(map) = schema else {
-        return;
-    };
-    if let Some(Value::Array(enumerated)) = map.get_mut("enum")
-        && !enumerated.contains(&Value::Null)
-    {
-        enumerated.push(Value::Null);
-    }
-    match map.get_mut("type") {
-        Some(Value::String(name)) if name != "null" => {
-            let name = std::mem::take(name);
-            map.insert("type".into(), serde_json::json!([name, "null"]));
-        }
-        Some(Value::Array(names)) => {
-            if !names.iter().any(|name| name == "null") {
-                names.push(Value::String("null".into()));
-            }
-        }
-        Some(_) => {}
-        None => {
-            if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
-                if !branches.iter().any(is_null_schema) {
-                    branches.push(serde_json::json!({"type": "null"}));
-                }
-            } else {
-                let inner = std::mem::take(map);
-                map.insert(
-                    "anyOf".into(),
-                    serde_json::json!([Value::Object(inner), {"type": "null"}]),
-                );
-            }
-        }
     }
 }
 

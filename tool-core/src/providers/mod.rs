@@ -29,6 +29,7 @@ pub mod gemini;
 pub mod mcp;
 mod mcp_meta;
 pub mod openai;
+mod strict;
 mod unfit;
 
 use std::fmt;

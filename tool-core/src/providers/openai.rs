@@ -6,8 +6,8 @@ use super::{ExportError, Provider, bad_call, inlined, string_field};
 use crate::call::arguments::Arguments;
 use crate::call::tool_call::ToolCall;
 use crate::outcome::refusal::Refusal;
-use crate::providers::dialect;
 use crate::providers::inline::{self, Recursion};
+use crate::providers::strict;
 use crate::tool::definition::ToolDefinition;
 
 /// A function tool: `{"type": "function", "function": {name, description, parameters,
@@ -15,19 +15,24 @@ use crate::tool::definition::ToolDefinition;
 ///
 /// Strict mode is on when the schema can meet its rules, and off otherwise: when a `$ref`
 /// cannot be inlined (a recursive type), an object cannot be closed with
-/// `additionalProperties: false` (a map), or the root is not a plain object (a union, shown
-/// as one object of every variant's fields, where strict mode would ask for them all, and each
-/// variant refuses the others' fields, `null` or not). With it on, every
-/// property is listed in `required` and each optional one made nullable, which this
-/// framework's parser reads the same way, since `null` counts as absent; `oneOf` becomes
-/// `anyOf` and integer `format`s are dropped. With it off, the schema is exported as it is
-/// (inlined).
+/// `additionalProperties: false` (a map), a field may be a value of any type, a keyword
+/// decides which values fit in a way strict mode has no form for (`not`, `allOf`, a condition,
+/// a tuple's positions), the schema is past OpenAI's limits (5000 properties, 1000 `enum`
+/// values), or the root is not a plain object (a union, shown as one object of every
+/// variant's fields, where strict mode would ask for them all, and each variant refuses the
+/// others' fields, `null` or not). With it on, every property is listed in `required` and
+/// each optional one made nullable, which this framework's parser reads the same way, since
+/// `null` counts as absent; `oneOf` becomes `anyOf` and integer `format`s are dropped; a rule
+/// strict mode cannot hold (a text's length, items not repeated, a count of fields, a format
+/// or pattern OpenAI does not know) or a default is said in the field's description instead,
+/// the parser still holding each call to it, and other keywords OpenAI would refuse the
+/// request for are left out. With it off, the schema is exported as it is (inlined).
 pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
     // A remote tool whose arguments are no object is refused below, by `inlined`.
     let strict = (super::no_object_elsewhere(definition).is_none())
         .then(|| inline::exportable(&definition.input_schema, Recursion::Refuse).ok())
         .flatten()
-        .and_then(|inlined| dialect::openai_strict(&inlined).ok());
+        .and_then(|inlined| strict::openai_strict(&inlined).ok());
     let (parameters, strict) = match strict {
         Some(strict) => (strict, true),
         None => (
