@@ -446,6 +446,66 @@ fn a_remote_schema_s_keywords_outside_strict_mode_are_said_or_left_out() {
     assert_eq!(openai::tool(&remote).unwrap()["function"]["strict"], false);
 }
 
+/// A remote tool's definition of `schema`, as its server lists it.
+fn remote(name: &str, schema: Value) -> ToolDefinition {
+    ToolDefinition::new(name, "", schema.as_object().unwrap().clone()).checked_elsewhere()
+}
+
+#[test]
+fn a_remote_schema_s_references_into_itself_are_written_out_for_every_provider() {
+    let point = json!({"type": "object", "required": ["x", "y"],
+                       "properties": {"x": {"type": "number"}, "y": {"type": "number"}}});
+    // Draft-07's `definitions` (pydantic 1), and a pointer at the first place a type was
+    // written (zod-to-json-schema, .NET's exporter).
+    let route = remote(
+        "route",
+        json!({"type": "object", "definitions": {"Point": point}, "required": ["from", "to"],
+               "properties": {"from": {"$ref": "#/definitions/Point", "description": "Start."},
+                              "to": {"$ref": "#/properties/from"}}}),
+    );
+    for provider in Provider::ALL {
+        let text = tool_core::providers::export(&route, provider)
+            .unwrap_or_else(|error| panic!("{provider}: {error}"))
+            .to_string();
+        assert!(
+            !text.contains("$ref") && !text.contains("definitions"),
+            "{provider}: {text}"
+        );
+    }
+    let exported = openai::tool(&route).unwrap();
+    assert_eq!(exported["function"]["strict"], true, "{exported}");
+    let to = &exported["function"]["parameters"]["properties"]["to"];
+    assert_eq!(
+        (&to["properties"]["y"]["type"], &to["description"]),
+        (&json!("number"), &json!("Start."))
+    );
+
+    // A type that holds itself (`#`): shown as written where `$ref`s are followed.
+    let tree = json!({"type": "object", "properties": {"label": {"type": "string"},
+                      "children": {"type": "array", "items": {"$ref": "#"}}}});
+    let tree_tool = remote("tree", tree.clone());
+    let exported = mcp::tool(&tree_tool).unwrap();
+    assert_eq!(exported["inputSchema"], tree);
+    let exported = openai::tool(&tree_tool).unwrap();
+    assert_eq!(exported["function"]["strict"], false);
+    assert_eq!(exported["function"]["parameters"], tree);
+    let refused = gemini::tool(&tree_tool).unwrap_err();
+    assert!(refused.problem.contains("`#` contains itself"), "{refused}");
+
+    // A pointer at nothing is refused, saying what is followed.
+    let broken = remote(
+        "broken",
+        json!({"type": "object", "properties": {"a": {"$ref": "#/definitions/Missing"}}}),
+    );
+    let refused = mcp::tool(&broken).unwrap_err();
+    assert!(
+        refused
+            .problem
+            .contains("`$ref` #/definitions/Missing points at nothing"),
+        "{refused}"
+    );
+}
+
 #[test]
 fn exports_inline_refs_except_for_recursion() {
     for provider in [Provider::Mcp, Provider::OpenAi, Provider::Anthropic] {

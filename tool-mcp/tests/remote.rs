@@ -647,6 +647,24 @@ async fn a_null_for_a_field_that_takes_none_is_not_sent_to_the_server() {
 }
 
 #[tokio::test]
+async fn a_remote_schema_that_points_into_itself_joins_a_registry_written_out() {
+    // As zod-to-json-schema writes a type used twice: the second use points at the first.
+    let mut route = listed("route");
+    route["inputSchema"] = json!({"type": "object", "properties": {
+        "from": {"type": "object", "properties": {"x": {"type": "number"}}},
+        "to": {"$ref": "#/properties/from"}
+    }});
+    let registry = registry_of(serving(vec![route], |_| Vec::new())).await;
+    for provider in tool_core::Provider::ALL {
+        let exported = serde_json::to_string(&registry.export(provider).unwrap()).unwrap();
+        assert!(
+            !exported.contains("$ref") && exported.matches(r#""x":{"type":"#).count() == 2,
+            "{provider}: {exported}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn a_remote_tool_whose_arguments_are_no_object_is_offered_to_mcp_alone() {
     let mut shout = listed("shout");
     shout["inputSchema"] = json!({"type": "string"});

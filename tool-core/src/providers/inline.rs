@@ -1,6 +1,13 @@
 //! A schema as every export starts from it: each `$ref` written out in full, since not every
 //! provider or client follows one, and only JSON Schema's own `format`s.
 //!
+//! schemars points into `$defs`; a remote server's schema may point anywhere in itself, by a
+//! JSON Pointer: into draft-07's `definitions` (pydantic 1), at the first place a type was
+//! written (`#/properties/from`, as zod-to-json-schema and .NET's exporter write a type used
+//! twice), or at the root (`#`). Each is written out the same way; a recursive one that is not
+//! into `$defs` leaves the schema as written for a provider that follows `$ref`s, which can
+//! follow it there, and is refused for one that follows none.
+//!
 //! Written out in full, a type used at several places inside a type used at several places is
 //! copied as many times as the product of those uses, so a schema of a few definitions can
 //! grow past what any model reads (or the memory of the process making it). Past
@@ -47,7 +54,9 @@ fn inline_refs(
     recursion: Recursion,
 ) -> Result<Map<String, Value>, SchemaError> {
     match write_out(schema, recursion) {
-        Err(Stop::TooMany { .. }) if recursion == Recursion::KeepRef => Ok(schema.clone()),
+        Err(Stop::TooMany { .. } | Stop::Recursive) if recursion == Recursion::KeepRef => {
+            Ok(schema.clone())
+        }
         Err(Stop::TooMany { path, name }) => Err(error(
             &path,
             format!(
@@ -59,6 +68,7 @@ fn inline_refs(
             ),
         )),
         Err(Stop::Schema(error)) => Err(error),
+        Err(Stop::Recursive) => unreachable!("a recursive pointer is refused where it is met"),
         Ok(root) => Ok(root),
     }
 }
@@ -69,6 +79,9 @@ enum Stop {
     Schema(SchemaError),
     /// [`MAX_WRITTEN_OUT`] copies were made; the next was of `name`, at `path`.
     TooMany { path: String, name: String },
+    /// A `$ref` that is not into `$defs` leads back into itself: such a reference cannot be
+    /// kept beside the definitions kept for recursion, so the schema is kept as written.
+    Recursive,
 }
 
 impl From<SchemaError> for Stop {
@@ -86,8 +99,10 @@ fn write_out(
         .and_then(Value::as_object)
         .cloned()
         .unwrap_or_default();
+    let whole = Value::Object(schema.clone());
     let mut inliner = Inliner {
         defs: &defs,
+        whole: &whole,
         stack: Vec::new(),
         kept: Vec::new(),
         recursion,
@@ -95,6 +110,8 @@ fn write_out(
     };
     let mut root = schema.clone();
     root.remove("$defs");
+    // Draft-07's definitions, each written out where a `$ref` points to it.
+    root.remove("definitions");
     let mut root = Value::Object(root);
     inliner.inline(&mut root, &mut String::new())?;
     let Value::Object(mut root) = root else {
@@ -122,6 +139,8 @@ fn write_out(
 
 struct Inliner<'a> {
     defs: &'a Map<String, Value>,
+    /// The schema as written, into which a `$ref` that is not into `$defs` points.
+    whole: &'a Value,
     stack: Vec<String>,
     kept: Vec<String>,
     recursion: Recursion,
@@ -135,9 +154,9 @@ impl Inliner<'_> {
             return Ok(());
         };
         if let Some(reference) = map.get("$ref").and_then(Value::as_str).map(str::to_owned) {
-            let name = walk::definition_name(&reference)
-                .ok_or_else(|| error(path, format!("a reference outside `$defs`: {reference}")))?
-                .to_owned();
+            let Some(name) = walk::definition_name(&reference).map(str::to_owned) else {
+                return self.write_out_pointer(map, &reference, path);
+            };
             if self.stack.contains(&name) {
                 return match self.recursion {
                     Recursion::KeepRef => {
@@ -186,5 +205,56 @@ impl Inliner<'_> {
             path.truncate(length);
             inlined
         })
+    }
+
+    /// Writes out a `$ref` that is not into `$defs`: a JSON Pointer into the schema as
+    /// written (`#/definitions/Point`, `#/properties/from`, `#`).
+    fn write_out_pointer(
+        &mut self,
+        map: &mut Map<String, Value>,
+        reference: &str,
+        path: &str,
+    ) -> Result<(), Stop> {
+        let target = (reference.strip_prefix('#'))
+            .and_then(|pointer| self.whole.pointer(pointer))
+            .ok_or_else(|| {
+                error(
+                    path,
+                    format!(
+                        "`$ref` {reference} points at nothing in the schema (only `#` and \
+                         JSON Pointers into the schema itself are followed)"
+                    ),
+                )
+            })?;
+        if self.stack.iter().any(|seen| seen == reference) {
+            return match self.recursion {
+                Recursion::KeepRef => Err(Stop::Recursive),
+                Recursion::Refuse => Err(error(
+                    path,
+                    format!(
+                        "`{reference}` contains itself, and this provider accepts no `$ref` to \
+                         describe a recursive type"
+                    ),
+                )
+                .into()),
+            };
+        }
+        if self.written == MAX_WRITTEN_OUT {
+            let (path, name) = (path.to_owned(), reference.to_owned());
+            return Err(Stop::TooMany { path, name });
+        }
+        self.written += 1;
+        let mut inlined = target.clone();
+        map.remove("$ref");
+        let siblings = std::mem::take(map);
+        self.stack.push(reference.to_owned());
+        let result = self.inline(&mut inlined, &mut path.to_owned());
+        self.stack.pop();
+        result?;
+        if let Value::Object(mut inlined) = inlined {
+            inlined.extend(siblings);
+            *map = inlined;
+        }
+        Ok(())
     }
 }
