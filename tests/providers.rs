@@ -480,6 +480,25 @@ fn a_remote_schema_s_references_into_itself_are_written_out_for_every_provider()
         (&json!("number"), &json!("Start."))
     );
 
+    // The same pointers are followed where a model's call is forwarded and where the server's
+    // result is held to the output schema.
+    let mut route = route;
+    route.output_schema = Some(route.input_schema.clone());
+    let check = route.output_check().unwrap();
+    let faults = check.faults(&json!({"from": {"x": 1, "y": 2}, "to": {"x": "one", "y": 2}}));
+    assert_eq!(
+        faults
+            .iter()
+            .map(|fault| fault.path.as_str())
+            .collect::<Vec<_>>(),
+        ["to.x"],
+        "{faults:?}"
+    );
+    let arguments =
+        tool_core::call::Arguments::from(&json!({"from": {"x": 1, "y": 2}, "to": null}));
+    let forwarded = route.arguments_object(&arguments).unwrap();
+    assert_eq!(Value::Object(forwarded), json!({"from": {"x": 1, "y": 2}}));
+
     // A type that holds itself (`#`): shown as written where `$ref`s are followed.
     let tree = json!({"type": "object", "properties": {"label": {"type": "string"},
                       "children": {"type": "array", "items": {"$ref": "#"}}}});

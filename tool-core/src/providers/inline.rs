@@ -233,7 +233,8 @@ impl Inliner<'_> {
                     path,
                     format!(
                         "`{reference}` contains itself, and this provider accepts no `$ref` to \
-                         describe a recursive type"
+                         describe a recursive type; leave the provider out of the registry's \
+                         (`Registry::builder().providers([..])`)"
                     ),
                 )
                 .into()),

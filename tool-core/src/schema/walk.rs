@@ -131,7 +131,7 @@ pub(crate) fn definition_name(reference: &str) -> Option<&str> {
     reference.strip_prefix("#/$defs/")
 }
 
-/// A schema's root, into whose `$defs` its `$ref`s point.
+/// A schema's root, into which its `$ref`s point.
 #[derive(Clone, Copy)]
 pub(crate) struct Root<'s>(&'s Map<String, Value>);
 
@@ -140,10 +140,32 @@ impl<'s> Root<'s> {
         Root(root)
     }
 
-    /// The schema a `$ref` points to, if it is local and defined.
+    /// The schema a `$ref` points to, if it is local and defined: into `$defs`, as schemars
+    /// writes, or by any other JSON Pointer into the schema, as a remote server may
+    /// (`#/definitions/Point`, `#/properties/from`); not the root itself (`#`), which is no
+    /// schema held in this one.
     pub(crate) fn resolve(self, reference: &str) -> Option<&'s Value> {
-        let name = definition_name(reference)?;
-        self.0.lookup("$defs")?.as_object()?.lookup(name)
+        match definition_name(reference) {
+            Some(name) => self.0.lookup("$defs")?.as_object()?.lookup(name),
+            None => self.pointer(reference.strip_prefix("#/")?),
+        }
+    }
+
+    /// The value a JSON Pointer's steps (`definitions/Point`) lead to from the root, each step
+    /// with `~1` for `/` and `~0` for `~`.
+    fn pointer(self, steps: &str) -> Option<&'s Value> {
+        let mut steps = steps
+            .split('/')
+            .map(|step| step.replace("~1", "/").replace("~0", "~"));
+        let mut at = self.0.lookup(&steps.next()?)?;
+        for step in steps {
+            at = match at {
+                Value::Object(map) => map.lookup(&step)?,
+                Value::Array(items) => items.get(step.parse::<usize>().ok()?)?,
+                _ => return None,
+            };
+        }
+        Some(at)
     }
 
     /// The schema's own object, following one `$ref` if it is one.
