@@ -419,7 +419,9 @@ fn a_remote_schema_s_keywords_outside_strict_mode_are_said_or_left_out() {
         "filter": {"type": "object", "properties": {"x": {"type": "integer"}},
                    "minProperties": 1, "x-vendor": true},
         "word": {"type": "string", "pattern": "^(?!draft)", "deprecated": true},
-        "when": {"type": "string", "format": "date-time"}
+        "when": {"type": "string", "format": "date-time"},
+        "near": {"properties": {"lat": {"type": "number"}}},
+        "ids": {"items": {"type": "integer"}}
     }, "required": ["site"]});
     let remote =
         ToolDefinition::new("fetch", "", schema.as_object().unwrap().clone()).checked_elsewhere();
@@ -438,6 +440,9 @@ fn a_remote_schema_s_keywords_outside_strict_mode_are_said_or_left_out() {
         "matching the pattern `^(?!draft)`"
     );
     assert_eq!(properties["when"]["format"], "date-time");
+    // A server's fields and items without their type are read as the keywords say.
+    assert_eq!(properties["near"]["type"], json!(["object", "null"]));
+    assert_eq!(properties["ids"]["type"], json!(["array", "null"]));
     // Past OpenAI's limit on `enum` values, strict mode stays off.
     let many: Vec<String> = (0..1001).map(|n| format!("v{n}")).collect();
     let schema = json!({"type": "object", "properties": {"v": {"enum": many}}});

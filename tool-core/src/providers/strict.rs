@@ -163,9 +163,8 @@ fn strict_form(map: &mut Map<String, Value>) -> Result<(), String> {
     if children.into_iter().any(Value::is_boolean) {
         return Err("holds a schema of `true` or `false`, which strict mode does not take".into());
     }
-    let typed = ["type", "enum", "const", "anyOf"];
-    if !typed.into_iter().any(|keyword| map.contains_key(keyword)) {
-        return Err("may be a value of any type, which strict mode cannot describe".to_owned());
+    if !typed(map) {
+        return Err("may be a value of any type, which strict mode cannot describe".into());
     }
     if map.get("type").and_then(Value::as_str) == Some("integer") {
         map.shift_remove("format");
@@ -175,6 +174,22 @@ fn strict_form(map: &mut Map<String, Value>) -> Result<(), String> {
         close(map)?;
     }
     Ok(())
+}
+
+/// Whether a schema says what type its value has, once the type its fields or items imply is
+/// written (a server may leave it out: `{"properties": ..}`); strict mode wants it said.
+fn typed(map: &mut Map<String, Value>) -> bool {
+    let said = ["type", "enum", "const", "anyOf"];
+    if said.into_iter().any(|keyword| map.contains_key(keyword)) {
+        return true;
+    }
+    let kind = match (map.contains_key("properties"), map.contains_key("items")) {
+        (true, _) => "object",
+        (false, true) => "array",
+        (false, false) => return false,
+    };
+    map.insert("type".into(), kind.into());
+    true
 }
 
 /// Whether a schema describes an object (one that may be `null` too:
@@ -206,6 +221,11 @@ fn close(map: &mut Map<String, Value>) -> Result<(), String> {
     if let Value::Object(properties) = properties {
         for (field, property) in properties.iter_mut() {
             if !required.iter().any(|r| r == field) {
+                // Its type written first, so that `null` joins it; a field of no type is
+                // refused when the walk reaches it.
+                if let Value::Object(property) = property {
+                    typed(property);
+                }
                 make_nullable(property);
             }
             all.push(Value::String(field.clone()));
