@@ -26,6 +26,7 @@ mod in_order;
 mod listening;
 mod output;
 mod revision;
+mod spec;
 #[cfg(feature = "remote-oauth")]
 mod step_up;
 mod tool_list;
@@ -380,7 +381,9 @@ impl RemoteToolkit {
 
     /// Starts every server named in `TOOL_MCP_SERVERS` (`cmd1 args :: cmd2 args`, arguments
     /// split on whitespace, no quoting); none when it is unset or empty. Each toolkit is named
-    /// after its program's file name.
+    /// after its program's file name, or after what a launcher starts (`npx -y
+    /// @scope/server-notes` is `server_notes`, `uvx mcp-server-fetch` `mcp_server_fetch`,
+    /// `docker run -i mcp/github` `github`); a name taken already gets `_2`, `_3`, ….
     pub async fn from_env() -> Result<Vec<RemoteToolkit>, RemoteError> {
         match std::env::var(SERVERS_VARIABLE) {
             Ok(spec) => Self::from_spec(&spec).await,
@@ -390,27 +393,11 @@ impl RemoteToolkit {
 
     /// Starts every server of a spec in the form `TOOL_MCP_SERVERS` takes.
     pub async fn from_spec(spec: &str) -> Result<Vec<RemoteToolkit>, RemoteError> {
-        let value = spec;
         let mut toolkits = Vec::new();
-        for spec in value
-            .split("::")
-            .map(str::trim)
-            .filter(|spec| !spec.is_empty())
-        {
-            let mut words = spec.split_whitespace();
-            let Some(program) = words.next() else {
-                continue;
-            };
-            let name = std::path::Path::new(program)
-                .file_stem()
-                .and_then(|stem| stem.to_str())
-                .map(|stem| stem.replace(|c: char| !c.is_ascii_alphanumeric(), "_"))
-                .ok_or_else(|| RemoteError::Environment {
-                    reason: format!("`{program}` has no file name"),
-                })?;
-            let mut command = tokio::process::Command::new(program);
-            command.args(words);
-            toolkits.push(RemoteToolkit::connect_stdio(name, command).await?);
+        for server in spec::servers(spec)? {
+            let mut command = tokio::process::Command::new(server.program);
+            command.args(server.args);
+            toolkits.push(RemoteToolkit::connect_stdio(server.name, command).await?);
         }
         Ok(toolkits)
     }
