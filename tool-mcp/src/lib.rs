@@ -217,7 +217,9 @@ pub use owner::HttpRequestParts;
 #[cfg(feature = "remote-oauth")]
 pub use remote::{AuthorizationCode, Authorize};
 #[cfg(feature = "remote")]
-pub use remote::{Following, RemoteAuth, RemoteError, RemoteToolkit, Revision, SERVERS_VARIABLE};
+pub use remote::{
+    Connecting, Following, RemoteAuth, RemoteError, RemoteToolkit, Revision, SERVERS_VARIABLE,
+};
 pub use server::McpServer;
 #[cfg(feature = "http")]
 pub use server::SessionLimits;

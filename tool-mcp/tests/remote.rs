@@ -340,6 +340,14 @@ async fn a_hung_remote_times_out_is_cancelled_there_and_a_dead_one_fails() {
 async fn scripted(
     answer: impl Fn(&serde_json::Value) -> Vec<serde_json::Value> + Send + 'static,
 ) -> Result<RemoteToolkit, tool_mcp::RemoteError> {
+    scripted_with(RemoteToolkit::connecting("scripted"), answer).await
+}
+
+/// [`scripted`], connecting as `connecting` says.
+async fn scripted_with(
+    connecting: tool_mcp::Connecting,
+    answer: impl Fn(&serde_json::Value) -> Vec<serde_json::Value> + Send + 'static,
+) -> Result<RemoteToolkit, tool_mcp::RemoteError> {
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
     let (server_end, client_end) = tokio::io::duplex(1 << 20);
     tokio::spawn(async move {
@@ -355,8 +363,7 @@ async fn scripted(
             }
         }
     });
-    let connecting = RemoteToolkit::connect("scripted", client_end);
-    tokio::time::timeout(Duration::from_secs(600), connecting)
+    tokio::time::timeout(Duration::from_secs(600), connecting.transport(client_end))
         .await
         .expect("connecting ends, joined or refused")
 }
@@ -418,7 +425,7 @@ async fn a_server_silent_at_the_handshake_or_the_listing_is_given_up_within_the_
     );
     assert_eq!(
         error.to_string(),
-        "the MCP server `scripted` did not initialize: no answer within 60 s"
+        format!("the MCP server `scripted` did not initialize: no answer within 60 s {SLOWER}")
     );
 
     let error = match scripted(initialized).await {
@@ -427,7 +434,7 @@ async fn a_server_silent_at_the_handshake_or_the_listing_is_given_up_within_the_
     };
     assert_eq!(
         error.to_string(),
-        "the MCP server `scripted` did not list its tools: no answer within 60 s"
+        format!("the MCP server `scripted` did not list its tools: no answer within 60 s {SLOWER}")
     );
     // Its first page answered, its second never.
     let stalled = |message: &serde_json::Value| match message["method"].as_str() {
@@ -447,6 +454,36 @@ async fn a_server_silent_at_the_handshake_or_the_listing_is_given_up_within_the_
          answered)"
     );
     assert_eq!(RemoteToolkit::CONNECT_TIMEOUT, Duration::from_secs(60));
+}
+
+/// What a server given up for silence is told to be waited for longer with.
+const SLOWER: &str = "(a server that starts slower, as one npx or docker fetches on its first \
+                      run, is waited for longer with `RemoteToolkit::connecting(..).within(..)`)";
+
+// Time is paused: a limit is waited out at once, and so is an hour with none.
+#[tokio::test(start_paused = true)]
+async fn connecting_waits_as_long_as_it_is_told() {
+    let within = RemoteToolkit::connecting("scripted").within(Duration::from_millis(1500));
+    let error = match scripted_with(within, |_| Vec::new()).await {
+        Err(error) => error.to_string(),
+        Ok(_) => panic!("a server that never answers joined"),
+    };
+    assert_eq!(
+        error,
+        format!("the MCP server `scripted` did not initialize: no answer within 1.5 s {SLOWER}")
+    );
+    let short = RemoteToolkit::connecting("scripted").within(Duration::from_millis(20));
+    let error = match scripted_with(short, initialized).await {
+        Err(error) => error.to_string(),
+        Ok(_) => panic!("a server that never lists its tools joined"),
+    };
+    assert!(error.contains("no answer within 0.02 s"), "{error}");
+
+    // With no limit, connecting to a silent server is still waiting an hour on.
+    let (_server_end, client_end) = tokio::io::duplex(1 << 10);
+    let unbounded = RemoteToolkit::connecting("silent").without_limit();
+    let waited = tokio::time::timeout(Duration::from_secs(3600), unbounded.transport(client_end));
+    assert!(waited.await.is_err(), "connecting with no limit gave up");
 }
 
 #[tokio::test]

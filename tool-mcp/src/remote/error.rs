@@ -95,7 +95,11 @@ pub(super) fn call_failure(server: &str, error: &rmcp::ServiceError) -> String {
 
 /// What a server that kept silent past `limit` is told of.
 pub(super) fn no_answer_within(limit: std::time::Duration) -> String {
-    format!("no answer within {} s", limit.as_secs())
+    format!(
+        "no answer within {} s (a server that starts slower, as one npx or docker fetches \
+         on its first run, is waited for longer with `RemoteToolkit::connecting(..).within(..)`)",
+        limit.as_secs_f64()
+    )
 }
 
 /// A transport's failure with each cause under it (a refused redirect says why), without the

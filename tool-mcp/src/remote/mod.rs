@@ -19,6 +19,7 @@
 
 mod auth;
 mod authorized;
+mod connecting;
 mod error;
 mod forward;
 mod http_client;
@@ -34,6 +35,7 @@ mod tool_list;
 pub use self::auth::RemoteAuth;
 #[cfg(feature = "remote-oauth")]
 pub use self::auth::{AuthorizationCode, Authorize};
+pub use self::connecting::Connecting;
 pub use self::error::{RemoteError, SERVERS_VARIABLE};
 pub use self::revision::Revision;
 
@@ -45,7 +47,6 @@ use rmcp::model::{
     ClientConfig, ClientRequest, ServerResult,
 };
 use rmcp::service::{ClientServiceExt, PeerRequestOptions, RoleClient, RunningService};
-use rmcp::transport::TokioChildProcess;
 use tool_core::call::{Arguments, BoxFuture};
 use tool_core::outcome::Output;
 use tool_core::registry::RegistryBuilder;
@@ -104,29 +105,25 @@ impl RemoteToolkit {
     /// How long connecting may wait for the server: for its answer to the handshake, and
     /// for its tools to be listed (also each time [`RemoteToolkit::follow`] lists them
     /// again). A server that starts slower (a package fetched on its first run) is given
-    /// up with [`RemoteError::Initialize`]. Not with the authorization-code grant
-    /// ([`RemoteAuth::AuthorizationCode`](crate::RemoteAuth)), where the user logs in while
-    /// the server waits to answer: there the host bounds the connecting itself, if it will.
+    /// up with [`RemoteError::Initialize`], unless [`Connecting::within`] waits longer. Not
+    /// with the authorization-code grant ([`RemoteAuth::AuthorizationCode`](crate::RemoteAuth)),
+    /// where the user logs in while the server waits to answer: there the host bounds the
+    /// connecting itself, if it will.
     pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(60);
 
     /// Starts `command` as an MCP server over stdio and lists its tools; the toolkit is named
-    /// `name`.
+    /// `name`. [`RemoteToolkit::connecting`] sets how long to wait for it.
     pub async fn connect_stdio(
         name: impl Into<String>,
         command: tokio::process::Command,
     ) -> Result<Self, RemoteError> {
-        let shown = format!("{:?}", command.as_std());
-        let transport = TokioChildProcess::new(command).map_err(|source| RemoteError::Spawn {
-            command: shown,
-            source,
-        })?;
-        Self::connect(name, transport).await
+        Self::connecting(name).stdio(command).await
     }
 
     /// Reaches an MCP server over streamable HTTP at `url` (`http://127.0.0.1:8000/mcp`),
     /// speaking 2025-11-25, and lists its tools.
     pub async fn connect_http(name: impl Into<String>, url: &str) -> Result<Self, RemoteError> {
-        Self::connect_http_with(name, url, Revision::default()).await
+        Self::connecting(name).http(url).await
     }
 
     /// [`RemoteToolkit::connect_http`], speaking `revision`.
@@ -135,7 +132,7 @@ impl RemoteToolkit {
         url: &str,
         revision: Revision,
     ) -> Result<Self, RemoteError> {
-        Self::over_http(name.into(), url, revision, None).await
+        Self::connecting(name).speaking(revision).http(url).await
     }
 
     /// [`RemoteToolkit::connect_http_with`] to a server that checks bearer tokens, sending
@@ -162,26 +159,27 @@ impl RemoteToolkit {
         revision: Revision,
         auth: RemoteAuth,
     ) -> Result<Self, RemoteError> {
-        Self::over_http(name.into(), url, revision, Some(&auth)).await
+        let connecting = Self::connecting(name).speaking(revision);
+        connecting.http_authorized(url, auth).await
     }
 
     /// Speaks `revision` to the server `name` at `url` over streamable HTTP, sending the
-    /// tokens `auth` gets, if any.
+    /// tokens `auth` gets, if any, waiting at most `limit` (none with the authorization-code
+    /// grant, where the user logs in inside the server's first answers).
     async fn over_http(
         name: String,
         url: &str,
         revision: Revision,
         auth: Option<&RemoteAuth>,
+        limit: Option<Duration>,
     ) -> Result<Self, RemoteError> {
         // The HTTP client refuses to start without a process-wide TLS provider.
         crate::tls::install_provider();
         match authorized::transport(&name, url, auth).await? {
             (authorized::Transport::Plain(transport), heard) => {
-                let limit = Some(Self::CONNECT_TIMEOUT);
                 Self::join(name, transport, revision, Some(heard), limit).await
             }
             #[cfg(feature = "remote-oauth")]
-            // The user logs in inside the server's first answers: no limit a login could pass.
             (authorized::Transport::SteppingUp(transport), heard) => {
                 Self::join(name, transport, revision, Some(heard), None).await
             }
@@ -201,7 +199,7 @@ impl RemoteToolkit {
         T: rmcp::transport::IntoTransport<RoleClient, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
-        Self::connect_with(name, transport, Revision::default()).await
+        Self::connecting(name).transport(transport).await
     }
 
     /// [`RemoteToolkit::connect`], speaking `revision`. Like it, for transports that write
@@ -216,14 +214,10 @@ impl RemoteToolkit {
         T: rmcp::transport::IntoTransport<RoleClient, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
-        Self::join(
-            name,
-            in_order::InOrder::new(transport.into_transport()),
-            revision,
-            None,
-            Some(Self::CONNECT_TIMEOUT),
-        )
-        .await
+        Self::connecting(name)
+            .speaking(revision)
+            .transport(transport)
+            .await
     }
 
     /// Speaks `revision` over `transport`, which writes messages in no order of its own, and

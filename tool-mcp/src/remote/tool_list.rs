@@ -37,7 +37,7 @@ pub(super) async fn list(
             Err(_) if pages.load(Ordering::Relaxed) == 0 => Err(error::no_answer_within(limit)),
             Err(_) => Err(format!(
                 "its pages did not end within {} s ({} answered)",
-                limit.as_secs(),
+                limit.as_secs_f64(),
                 pages.load(Ordering::Relaxed)
             )),
         },

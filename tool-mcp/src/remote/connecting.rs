@@ -1,0 +1,115 @@
+//! Connecting to a remote MCP server with what the shortcuts (`RemoteToolkit::connect_stdio`
+//! and the rest) leave at their defaults: how long to wait for the server, and the MCP
+//! revision to speak. Each shortcut is one of these settings.
+
+use std::time::Duration;
+
+use rmcp::service::RoleClient;
+use rmcp::transport::TokioChildProcess;
+
+use super::{RemoteAuth, RemoteError, RemoteToolkit, Revision, in_order};
+
+/// How to connect to a remote MCP server, made by [`RemoteToolkit::connecting`]; nothing
+/// happens until [`stdio`](Connecting::stdio), [`http`](Connecting::http),
+/// [`http_authorized`](Connecting::http_authorized) or [`transport`](Connecting::transport)
+/// is awaited.
+///
+/// ```no_run
+/// use std::time::Duration;
+/// use tool_mcp::RemoteToolkit;
+///
+/// # async fn connect() -> Result<(), tool_mcp::RemoteError> {
+/// // A server docker pulls on its first run may take minutes to answer.
+/// let mut command = tokio::process::Command::new("docker");
+/// command.args(["run", "-i", "--rm", "mcp/github"]);
+/// let github = RemoteToolkit::connecting("github")
+///     .within(Duration::from_secs(600))
+///     .stdio(command)
+///     .await?;
+/// # Ok(()) }
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "remote")))]
+#[must_use = "nothing connects until `stdio`, `http`, `http_authorized` or `transport` is awaited"]
+#[derive(Clone, Debug)]
+pub struct Connecting {
+    name: String,
+    limit: Option<Duration>,
+    revision: Revision,
+}
+
+impl RemoteToolkit {
+    /// Connecting to a server whose toolkit is named `name`, waiting at most
+    /// [`RemoteToolkit::CONNECT_TIMEOUT`] and speaking 2025-11-25 unless told otherwise.
+    pub fn connecting(name: impl Into<String>) -> Connecting {
+        Connecting {
+            name: name.into(),
+            limit: Some(Self::CONNECT_TIMEOUT),
+            revision: Revision::default(),
+        }
+    }
+}
+
+impl Connecting {
+    /// Waits at most `limit` for the server's answer to the handshake and for each listing of
+    /// its tools (also each time [`RemoteToolkit::follow`] lists them again), in place of
+    /// [`RemoteToolkit::CONNECT_TIMEOUT`]: longer for a server fetched on its first run
+    /// (`npx`, `uvx`, `docker run`), shorter where a slow server should not hold a host's
+    /// start.
+    pub fn within(mut self, limit: Duration) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+
+    /// Waits for the server as long as it takes, for a host that bounds connecting itself.
+    pub fn without_limit(mut self) -> Self {
+        self.limit = None;
+        self
+    }
+
+    /// Speaks `revision` of MCP.
+    pub fn speaking(mut self, revision: Revision) -> Self {
+        self.revision = revision;
+        self
+    }
+
+    /// Starts `command` as an MCP server over stdio and lists its tools.
+    pub async fn stdio(
+        self,
+        command: tokio::process::Command,
+    ) -> Result<RemoteToolkit, RemoteError> {
+        let shown = format!("{:?}", command.as_std());
+        let transport = TokioChildProcess::new(command).map_err(|source| RemoteError::Spawn {
+            command: shown,
+            source,
+        })?;
+        self.transport(transport).await
+    }
+
+    /// Reaches an MCP server over streamable HTTP at `url` (`http://127.0.0.1:8000/mcp`) and
+    /// lists its tools.
+    pub async fn http(self, url: &str) -> Result<RemoteToolkit, RemoteError> {
+        RemoteToolkit::over_http(self.name, url, self.revision, None, self.limit).await
+    }
+
+    /// [`Connecting::http`] to a server that checks bearer tokens, sending the tokens `auth`
+    /// gets (see [`RemoteToolkit::connect_http_authorized`]). With the authorization-code
+    /// grant, whose user logs in while the server waits to answer, connecting has no limit.
+    pub async fn http_authorized(
+        self,
+        url: &str,
+        auth: RemoteAuth,
+    ) -> Result<RemoteToolkit, RemoteError> {
+        RemoteToolkit::over_http(self.name, url, self.revision, Some(&auth), self.limit).await
+    }
+
+    /// Speaks MCP over any rmcp transport that writes messages (a child's stdio, an in-memory
+    /// `tokio::io::duplex` pipe) and lists the server's tools; see [`RemoteToolkit::connect`].
+    pub async fn transport<T, E, A>(self, transport: T) -> Result<RemoteToolkit, RemoteError>
+    where
+        T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let in_order = in_order::InOrder::new(transport.into_transport());
+        RemoteToolkit::join(self.name, in_order, self.revision, None, self.limit).await
+    }
+}
