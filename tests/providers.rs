@@ -401,11 +401,26 @@ fn openai_strict_is_off_for_tuples_values_of_any_type_and_rules_it_has_no_form_f
         json!({"type": "object", "propertyNames": {"maxLength": 3}}),
         json!({"type": "string", "if": {"minLength": 2}, "then": {"pattern": "^a"}}),
         json!({"type": "object", "dependentRequired": {"a": ["b"]}}),
+        // Draft-07's tuple, items of any type, fields of any name, and a field required that
+        // is not described: closed, strict mode would have the model send none of them.
+        json!({"type": "array", "items": [{"type": "string"}, {"type": "integer"}]}),
+        json!({"type": "array"}),
+        json!({"type": "object"}),
+        json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["b"]}),
     ] {
         let schema = json!({"type": "object", "properties": {"x": shaping}});
         let exported = openai::tool(&remote("remote", schema)).unwrap();
         assert_eq!(exported["function"]["strict"], false, "{exported}");
     }
+    // Objects eleven deep, past the ten strict mode takes; ten are taken.
+    let nested = |depth: usize| {
+        let mut schema = json!({"type": "object", "properties": {"leaf": {"type": "string"}}});
+        for _ in 1..depth {
+            schema = json!({"type": "object", "properties": {"inner": schema}});
+        }
+        openai::tool(&remote("nested", schema)).unwrap()["function"]["strict"].clone()
+    };
+    assert_eq!((nested(10), nested(11)), (json!(true), json!(false)));
 }
 
 #[test]
@@ -417,7 +432,9 @@ fn a_remote_schema_s_keywords_outside_strict_mode_are_said_or_left_out() {
         "word": {"type": "string", "pattern": "^(?!draft)", "deprecated": true},
         "when": {"type": "string", "format": "date-time"},
         "near": {"properties": {"lat": {"type": "number"}}},
-        "ids": {"items": {"type": "integer"}}
+        "ids": {"items": {"type": "integer"}},
+        "above": {"type": "number", "minimum": 0, "exclusiveMinimum": true},
+        "blob": {"type": "string", "contentEncoding": "base64", "minItems": 2}
     }, "required": ["site"]});
     let exported = openai::tool(&remote("fetch", schema)).unwrap();
     let properties = strict_properties(&exported);
@@ -431,6 +448,13 @@ fn a_remote_schema_s_keywords_outside_strict_mode_are_said_or_left_out() {
     // A server's fields and items without their type are read as the keywords say.
     assert_eq!(properties["near"]["type"], json!(["object", "null"]));
     assert_eq!(properties["ids"]["type"], json!(["array", "null"]));
+    // Draft-04's flag said in words; a keyword of another type's values (`minItems` of a
+    // string) bears on nothing, and is not said.
+    assert_eq!(
+        properties["above"]["description"],
+        "the minimum itself excluded"
+    );
+    assert_eq!(properties["blob"]["description"], "encoded as base64");
     // Past OpenAI's limit on `enum` values, strict mode stays off.
     let many: Vec<String> = (0..1001).map(|n| format!("v{n}")).collect();
     let schema = json!({"type": "object", "properties": {"v": {"enum": many}}});
@@ -491,6 +515,51 @@ fn a_remote_schema_s_references_into_itself_are_written_out_for_every_provider()
     let forwarded = route.arguments_object(&arguments).unwrap();
     assert_eq!(Value::Object(forwarded), json!({"from": {"x": 1, "y": 2}}));
 
+    // A pointer into a definition, or with an escape, is followed as a JSON Pointer.
+    let inner = remote(
+        "inner",
+        json!({"type": "object", "$defs": {"A": {"type": "object", "properties": {
+                   "b": {"type": "integer"}}}, "c/d": {"type": "string"}},
+               "properties": {"b": {"$ref": "#/$defs/A/properties/b"},
+                              "e": {"$ref": "#/$defs/c~1d"}}}),
+    );
+    let exported = mcp::tool(&inner).unwrap();
+    let properties = &exported["inputSchema"]["properties"];
+    assert_eq!(
+        (&properties["b"]["type"], &properties["e"]["type"]),
+        (&json!("integer"), &json!("string"))
+    );
+    let mut inner = inner;
+    inner.output_schema = Some(inner.input_schema.clone());
+    let faults = inner
+        .output_check()
+        .unwrap()
+        .faults(&json!({"b": "two", "e": 3}));
+    assert_eq!(faults.len(), 2, "{faults:?}");
+
+    // A pointer at `false` holds no value, for every provider; at what is no schema, refused.
+    let nothing = remote(
+        "nothing",
+        json!({"type": "object", "properties": {"x": false, "y": {"$ref": "#/properties/x"},
+                                                "z": {"$ref": "#/properties/y/$ref"}}}),
+    );
+    let refused = mcp::tool(&nothing).unwrap_err();
+    assert!(
+        refused.problem.contains(
+            "`$ref` #/properties/y/$ref points at \"#/properties/x\", which is no schema"
+        ),
+        "{refused}"
+    );
+    let nothing = remote(
+        "nothing",
+        json!({"type": "object", "properties": {"x": false, "y": {"$ref": "#/properties/x"}}}),
+    );
+    let exported = anthropic::tool(&nothing).unwrap();
+    assert_eq!(
+        exported["input_schema"]["properties"]["y"],
+        json!({"not": {}})
+    );
+
     // A type that holds itself (`#`): shown as written where `$ref`s are followed.
     let tree = json!({"type": "object", "properties": {"label": {"type": "string"},
                       "children": {"type": "array", "items": {"$ref": "#"}}}});
@@ -513,6 +582,54 @@ fn a_remote_schema_s_references_into_itself_are_written_out_for_every_provider()
         refused
             .problem
             .contains("`$ref` #/definitions/Missing points at nothing"),
+        "{refused}"
+    );
+}
+
+#[test]
+fn a_chain_of_refs_or_a_definition_copied_past_the_limits_is_not_written_out() {
+    // Each definition points at the next: past 64 inside one another, refused for every
+    // provider, whose reader (a client, the checker) would follow it as deep.
+    let chain = |links: usize| {
+        let mut definitions = serde_json::Map::new();
+        for n in 0..links {
+            definitions.insert(
+                format!("D{n}"),
+                json!({"$ref": format!("#/definitions/D{}", n + 1)}),
+            );
+        }
+        definitions.insert(format!("D{links}"), json!({"type": "string"}));
+        remote(
+            "chain",
+            json!({"type": "object", "definitions": definitions,
+                   "properties": {"x": {"$ref": "#/definitions/D0"}}}),
+        )
+    };
+    assert!(mcp::tool(&chain(40)).is_ok());
+    for provider in Provider::ALL {
+        let refused = tool_core::providers::export(&chain(500), provider).unwrap_err();
+        assert!(
+            refused
+                .problem
+                .contains("lead through more than 64 schemas"),
+            "{provider}: {refused}"
+        );
+    }
+    // One definition of 300 fields at 1,000 places: 300,000 values written out. Shown as
+    // written where `$ref`s are followed; refused where none is.
+    let fields: serde_json::Map<String, Value> = (0..300)
+        .map(|n| (format!("f{n}"), json!({"type": "integer"})))
+        .collect();
+    let uses: serde_json::Map<String, Value> = (0..1000)
+        .map(|n| (format!("u{n}"), json!({"$ref": "#/$defs/Wide"})))
+        .collect();
+    let schema = json!({"type": "object", "$defs": {"Wide": {"type": "object", "properties": fields}},
+                        "properties": uses});
+    let wide = remote("wide", schema.clone());
+    assert_eq!(mcp::tool(&wide).unwrap()["inputSchema"], schema);
+    let refused = gemini::tool(&wide).unwrap_err();
+    assert!(
+        refused.problem.contains("more than 200000 values"),
         "{refused}"
     );
 }

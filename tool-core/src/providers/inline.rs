@@ -10,9 +10,11 @@
 //!
 //! Written out in full, a type used at several places inside a type used at several places is
 //! copied as many times as the product of those uses, so a schema of a few definitions can
-//! grow past what any model reads (or the memory of the process making it). Past
-//! [`MAX_WRITTEN_OUT`] copies, a provider that follows `$ref` is shown the definitions as
-//! written, and one that follows none refuses the schema.
+//! grow past what any model reads (or the memory of the process making it); so does a
+//! definition of many fields used at many places. Past [`MAX_WRITTEN_OUT`] copies or
+//! [`MAX_COPIED_VALUES`] values, a provider that follows `$ref` is shown the definitions as
+//! written, and one that follows none refuses the schema. A chain of `$ref`s longer than
+//! [`MAX_REFS_INSIDE`] is refused for every provider.
 
 use serde_json::{Map, Value};
 
@@ -46,9 +48,28 @@ pub(crate) fn exportable(
 /// How many times one export writes a definition out in place of a `$ref`.
 pub(crate) const MAX_WRITTEN_OUT: usize = 1024;
 
+/// How many JSON values (keywords, properties, items) one export copies in place of `$ref`s:
+/// a definition of many fields written out at many places grows as fast as one nested in
+/// many places.
+pub(crate) const MAX_COPIED_VALUES: usize = 200_000;
+
+/// How many schemas reached through `$ref`s one inside another are written out, the first
+/// holding the `$ref` to the second and so on: a longer chain is refused, for every provider,
+/// since whatever read it, a client or the checker, would follow it as deep.
+pub(crate) const MAX_REFS_INSIDE: usize = 64;
+
+/// How many JSON values `value` holds, itself counted.
+fn values_in(value: &Value) -> usize {
+    1 + match value {
+        Value::Object(map) => map.values().map(values_in).sum(),
+        Value::Array(items) => items.iter().map(values_in).sum(),
+        _ => 0,
+    }
+}
+
 /// Inlines every `$ref` into `#/$defs/...`; recursive ones are kept (with the `$defs` they
-/// need) or refused, as `recursion` says. Past [`MAX_WRITTEN_OUT`] copies, the schema as
-/// written, or refused, as `recursion` says.
+/// need) or refused, as `recursion` says. Past [`MAX_WRITTEN_OUT`] copies or
+/// [`MAX_COPIED_VALUES`] values, the schema as written, or refused, as `recursion` says.
 fn inline_refs(
     schema: &Map<String, Value>,
     recursion: Recursion,
@@ -62,9 +83,10 @@ fn inline_refs(
             format!(
                 "this provider follows no `$ref`, and with each use of a type written out in \
                  full the schema would copy its definitions more than {MAX_WRITTEN_OUT} times \
-                 (`{name}` here: a type used at several places inside one used at several \
-                 places is copied the product of those times); leave this provider out \
-                 (`Registry::builder().providers([..])`), or nest fewer uses of one type"
+                 or write more than {MAX_COPIED_VALUES} values (`{name}` here: a type used at \
+                 several places inside one used at several places is copied the product of \
+                 those times); leave this provider out (`Registry::builder().providers([..])`), \
+                 or nest fewer uses of one type"
             ),
         )),
         Err(Stop::Schema(error)) => Err(error),
@@ -107,6 +129,7 @@ fn write_out(
         kept: Vec::new(),
         recursion,
         written: 0,
+        copied: 0,
     };
     let mut root = schema.clone();
     root.remove("$defs");
@@ -146,6 +169,8 @@ struct Inliner<'a> {
     recursion: Recursion,
     /// Definitions written out so far.
     written: usize,
+    /// JSON values (every keyword, property and item) copied into the schema so far.
+    copied: usize,
 }
 
 impl Inliner<'_> {
@@ -155,7 +180,8 @@ impl Inliner<'_> {
         };
         if let Some(reference) = map.get("$ref").and_then(Value::as_str).map(str::to_owned) {
             let Some(name) = walk::definition_name(&reference).map(str::to_owned) else {
-                return self.write_out_pointer(map, &reference, path);
+                let target = self.pointed_at(&reference, path)?;
+                return self.write_out(map, reference, target, path);
             };
             if self.stack.contains(&name) {
                 return match self.recursion {
@@ -175,29 +201,12 @@ impl Inliner<'_> {
                     .into()),
                 };
             }
-            if self.written == MAX_WRITTEN_OUT {
-                let path = path.clone();
-                return Err(Stop::TooMany { path, name });
-            }
-            self.written += 1;
             let target = self
                 .defs
                 .get(&name)
                 .cloned()
                 .ok_or_else(|| error(path, format!("no definition named `{name}`")))?;
-            map.remove("$ref");
-            let siblings = std::mem::take(map);
-            let mut inlined = target;
-            self.stack.push(name);
-            let result = self.inline(&mut inlined, path);
-            self.stack.pop();
-            result?;
-            if let Value::Object(mut inlined) = inlined {
-                // What was written beside the `$ref` (a field's description) wins.
-                inlined.extend(siblings);
-                *map = inlined;
-            }
-            return Ok(());
+            return self.write_out(map, name, target, path);
         }
         walk::children_mut(map, |slot, child| {
             let length = walk::push_slot(path, slot);
@@ -207,14 +216,10 @@ impl Inliner<'_> {
         })
     }
 
-    /// Writes out a `$ref` that is not into `$defs`: a JSON Pointer into the schema as
-    /// written (`#/definitions/Point`, `#/properties/from`, `#`).
-    fn write_out_pointer(
-        &mut self,
-        map: &mut Map<String, Value>,
-        reference: &str,
-        path: &str,
-    ) -> Result<(), Stop> {
+    /// What a `$ref` that is not into `$defs` points at: a JSON Pointer into the schema as
+    /// written (`#/definitions/Point`, `#/properties/from`, `#`). A recursive one is kept as
+    /// written, or refused, as `recursion` says.
+    fn pointed_at(&self, reference: &str, path: &str) -> Result<Value, Stop> {
         let target = (reference.strip_prefix('#'))
             .and_then(|pointer| self.whole.pointer(pointer))
             .ok_or_else(|| {
@@ -240,15 +245,48 @@ impl Inliner<'_> {
                 .into()),
             };
         }
-        if self.written == MAX_WRITTEN_OUT {
-            let (path, name) = (path.to_owned(), reference.to_owned());
+        Ok(target.clone())
+    }
+
+    /// Writes `target`, what the `$ref` of `map` points at (`key`: the definition's name or
+    /// the pointer), in the `$ref`'s place, what was written beside the `$ref` (a field's
+    /// description) winning.
+    fn write_out(
+        &mut self,
+        map: &mut Map<String, Value>,
+        key: String,
+        target: Value,
+        path: &str,
+    ) -> Result<(), Stop> {
+        if self.stack.len() == MAX_REFS_INSIDE {
+            return Err(error(
+                path,
+                format!(
+                    "its `$ref`s lead through more than {MAX_REFS_INSIDE} schemas, one inside \
+                     another, which no model reads"
+                ),
+            )
+            .into());
+        }
+        self.copied += values_in(&target);
+        if self.written == MAX_WRITTEN_OUT || self.copied > MAX_COPIED_VALUES {
+            let (path, name) = (path.to_owned(), key);
             return Err(Stop::TooMany { path, name });
         }
         self.written += 1;
-        let mut inlined = target.clone();
+        let mut inlined = Value::Object(match target {
+            Value::Object(target) => target,
+            Value::Bool(true) => Map::new(),
+            // No value holds: said so in a form every provider reads.
+            Value::Bool(false) => Map::from_iter([("not".to_owned(), Value::Object(Map::new()))]),
+            other => {
+                let problem = format!("`$ref` {key} points at {other}, which is no schema");
+                return Err(error(path, problem).into());
+            }
+        });
         map.remove("$ref");
         let siblings = std::mem::take(map);
-        self.stack.push(reference.to_owned());
+        self.stack.push(key);
         let result = self.inline(&mut inlined, &mut path.to_owned());
         self.stack.pop();
         result?;

@@ -91,6 +91,10 @@ pub(crate) const MOST_PROPERTIES: usize = 5000;
 /// The most `enum` values, all enums together, OpenAI takes in a strict schema.
 pub(crate) const MOST_ENUM_VALUES: usize = 1000;
 
+/// The most objects inside one another, the root's arguments counted, OpenAI takes in a strict
+/// schema.
+pub(crate) const MOST_NESTED_OBJECTS: usize = 10;
+
 /// OpenAI's strict form of an (inlined) input schema, or the reason strict mode cannot be on.
 ///
 /// Every object is closed (`additionalProperties: false`), which fails for maps (objects with
@@ -111,7 +115,7 @@ pub(crate) fn openai_strict(schema: &Map<String, Value>) -> Result<Map<String, V
         if refusal.is_some() {
             return;
         }
-        if let Err(why) = strict_form(map) {
+        if let Err(why) = strict_form(map, path.is_empty()) {
             refusal = Some(format!("`{}` {why}", shown(path.to_owned())));
             return;
         }
@@ -134,6 +138,13 @@ pub(crate) fn openai_strict(schema: &Map<String, Value>) -> Result<Map<String, V
             "it has {enum_values} `enum` values, past the {MOST_ENUM_VALUES} strict mode takes"
         ));
     }
+    let nested = nested_objects(&root);
+    if nested > MOST_NESTED_OBJECTS {
+        refusal.get_or_insert(format!(
+            "it nests {nested} objects inside one another, past the {MOST_NESTED_OBJECTS} \
+             strict mode takes"
+        ));
+    }
     match (refusal, root) {
         (Some(reason), _) => Err(reason),
         (None, Value::Object(map)) => Ok(map),
@@ -141,10 +152,33 @@ pub(crate) fn openai_strict(schema: &Map<String, Value>) -> Result<Map<String, V
     }
 }
 
-/// One schema of [`openai_strict`]'s walk made strict, or why it cannot be.
-fn strict_form(map: &mut Map<String, Value>) -> Result<(), String> {
+/// How many objects the deepest value of a (strict) schema nests inside one another, itself
+/// counted if it is one.
+fn nested_objects(schema: &Value) -> usize {
+    let Value::Object(map) = schema else {
+        return 0;
+    };
+    let properties = map.get("properties").and_then(Value::as_object);
+    let branches = map.get("anyOf").and_then(Value::as_array);
+    let inner = (map.get("items").into_iter())
+        .chain(properties.into_iter().flat_map(Map::values))
+        .chain(branches.into_iter().flatten())
+        .map(nested_objects)
+        .max()
+        .unwrap_or(0);
+    inner + usize::from(is_object(map))
+}
+
+/// One schema of [`openai_strict`]'s walk made strict (`root`: the arguments themselves), or
+/// why it cannot be.
+fn strict_form(map: &mut Map<String, Value>, root: bool) -> Result<(), String> {
     if let Some(keyword) = SHAPING.into_iter().find(|k| map.contains_key(*k)) {
         return Err(format!("has `{keyword}`, which strict mode does not take"));
+    }
+    if let Some(Value::Array(_)) = map.get("items") {
+        return Err(
+            "has items by position (draft-07's tuple), which strict mode does not take".into(),
+        );
     }
     if let Some(one_of) = map.shift_remove("oneOf") {
         map.insert("anyOf".into(), one_of);
@@ -169,9 +203,12 @@ fn strict_form(map: &mut Map<String, Value>) -> Result<(), String> {
     if map.get("type").and_then(Value::as_str) == Some("integer") {
         map.shift_remove("format");
     }
+    if is_array(map) && !map.contains_key("items") {
+        return Err("is an array of items of any type, which strict mode cannot describe".into());
+    }
     in_words(map);
     if is_object(map) {
-        close(map)?;
+        close(map, root)?;
     }
     Ok(())
 }
@@ -202,11 +239,32 @@ fn is_object(map: &Map<String, Value>) -> bool {
         }
 }
 
-/// Closes an object and asks for each of its fields, an optional one made nullable; a map
-/// cannot be closed.
-fn close(map: &mut Map<String, Value>) -> Result<(), String> {
-    if let Some(Value::Object(_) | Value::Bool(true)) = map.get("additionalProperties") {
-        return Err("is a map, which strict mode cannot describe".to_owned());
+/// Closes an object and asks for each of its fields, an optional one made nullable; a map,
+/// an object of any fields below the root (`{"type": "object"}`) and one that requires a
+/// field it does not describe cannot be closed.
+fn close(map: &mut Map<String, Value>, root: bool) -> Result<(), String> {
+    let closed = map.get("additionalProperties") == Some(&Value::Bool(false));
+    match map.get("additionalProperties") {
+        Some(Value::Object(_) | Value::Bool(true)) => {
+            return Err("is a map, which strict mode cannot describe".to_owned());
+        }
+        _ if !root && !closed && !map.contains_key("properties") => {
+            return Err("is an object of any fields, which strict mode cannot describe".into());
+        }
+        _ => {}
+    }
+    let described = map.get("properties").and_then(Value::as_object);
+    let undescribed = (map
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten())
+    .filter_map(Value::as_str)
+    .find(|field| !described.is_some_and(|described| described.contains_key(*field)));
+    if let Some(field) = undescribed {
+        return Err(format!(
+            "requires `{field}`, which it does not describe: strict mode would never send it"
+        ));
     }
     map.insert("additionalProperties".into(), Value::Bool(false));
     let required: Vec<Value> = map
@@ -240,11 +298,24 @@ fn close(map: &mut Map<String, Value>) -> Result<(), String> {
 fn in_words(map: &mut Map<String, Value>) {
     let array = is_array(map);
     let mut said = Vec::new();
+    // Draft-04's flags: the bound itself left out.
+    let bounds = [
+        ("exclusiveMinimum", "minimum"),
+        ("exclusiveMaximum", "maximum"),
+    ];
+    for (flag, bound) in bounds {
+        if let Some(Value::Bool(excluded)) = map.get(flag) {
+            if *excluded && map.contains_key(bound) {
+                said.push(format!("the {bound} itself excluded"));
+            }
+            map.shift_remove(flag);
+        }
+    }
     let taken = |key: &str| !(KEPT.contains(&key) || (array && ARRAY_BOUNDS.contains(&key)));
     let outside: Vec<String> = map.keys().filter(|key| taken(key)).cloned().collect();
     for key in outside {
         if let Some(value) = map.shift_remove(&key) {
-            said.extend(rule_in_words(&key, &value));
+            said.extend(rule_in_words(&key, &value).filter(|_| applies(map, &key)));
         }
     }
     if let Some(Value::String(format)) = map.get("format")
@@ -281,6 +352,22 @@ fn is_array(map: &Map<String, Value>) -> bool {
         }
 }
 
+/// Whether `key`, a keyword of one type's values (`minLength` of strings), bears on a value
+/// of the types the schema says (any type, when it says none).
+fn applies(map: &Map<String, Value>, key: &str) -> bool {
+    let kind = match key {
+        "minLength" | "maxLength" | "contentEncoding" | "contentMediaType" => "string",
+        "minItems" | "maxItems" | "uniqueItems" => "array",
+        "minProperties" | "maxProperties" => "object",
+        _ => return true,
+    };
+    match map.get("type") {
+        Some(Value::String(name)) => name == kind,
+        Some(Value::Array(names)) => names.iter().any(|name| name == kind),
+        _ => true,
+    }
+}
+
 /// A rule strict mode cannot hold, in words; `None` for a keyword that carries no rule.
 fn rule_in_words(key: &str, value: &Value) -> Option<String> {
     let count = |one: &str, many: &str| {
@@ -298,6 +385,8 @@ fn rule_in_words(key: &str, value: &Value) -> Option<String> {
         "maxItems" => format!("at most {}", count("item", "items")?),
         "uniqueItems" if value == &Value::Bool(true) => "no item twice".to_owned(),
         "default" if !value.is_null() => format!("default {value}"),
+        "contentEncoding" => format!("encoded as {}", value.as_str()?),
+        "contentMediaType" => format!("of media type {}", value.as_str()?),
         _ => return None,
     })
 }

@@ -126,9 +126,12 @@ pub(crate) fn every_subschema_mut(
     });
 }
 
-/// The name of the definition a local `$ref` (`#/$defs/Name`) points to.
+/// The name of the definition a local `$ref` (`#/$defs/Name`) points to; `None` for any other
+/// pointer, one into a definition (`#/$defs/A/properties/b`) or with an escape (`~1`, `%20`)
+/// among them, which is followed as a JSON Pointer.
 pub(crate) fn definition_name(reference: &str) -> Option<&str> {
-    reference.strip_prefix("#/$defs/")
+    let name = reference.strip_prefix("#/$defs/")?;
+    (!name.contains(['/', '~', '%'])).then_some(name)
 }
 
 /// A schema's root, into which its `$ref`s point.
@@ -161,7 +164,10 @@ impl<'s> Root<'s> {
         for step in steps {
             at = match at {
                 Value::Object(map) => map.lookup(&step)?,
-                Value::Array(items) => items.get(step.parse::<usize>().ok()?)?,
+                // An index as JSON Pointer writes it: no leading zero.
+                Value::Array(items) if step == "0" || !step.starts_with('0') => {
+                    items.get(step.parse::<usize>().ok()?)?
+                }
                 _ => return None,
             };
         }
