@@ -571,6 +571,25 @@ fn a_remote_schema_s_references_into_itself_are_written_out_for_every_provider()
     assert_eq!(exported["function"]["parameters"], tree);
     let refused = gemini::tool(&tree_tool).unwrap_err();
     assert!(refused.problem.contains("`#` contains itself"), "{refused}");
+    // Followed where a result is checked and where a call's nulls are taken out.
+    let mut tree_tool = tree_tool;
+    tree_tool.output_schema = Some(tree_tool.input_schema.clone());
+    let check = tree_tool.output_check().unwrap();
+    let faults = check.faults(&json!({"label": "a", "children": [{"label": 5}]}));
+    assert_eq!(
+        faults
+            .iter()
+            .map(|fault| fault.path.as_str())
+            .collect::<Vec<_>>(),
+        ["children[0].label"],
+        "{faults:?}"
+    );
+    let sent = json!({"label": "a", "children": [{"label": "b", "children": null}]});
+    let forwarded = tree_tool.arguments_object(&tool_core::call::Arguments::from(&sent));
+    assert_eq!(
+        Value::Object(forwarded.unwrap()),
+        json!({"label": "a", "children": [{"label": "b"}]})
+    );
 
     // A pointer at nothing is refused, saying what is followed.
     let broken = remote(

@@ -268,12 +268,15 @@ impl<'s> Checker<'s> {
             object.retain(|(key, value)| !(value.is_null() && absent(key)));
             self.rewrote |= object.len() < sent;
         }
-        if let Some(target) = keywords
-            .reference
-            .and_then(Value::as_str)
-            .and_then(|reference| self.root.resolve(reference))
-        {
-            self.check(value, target, path);
+        match keywords.reference.and_then(Value::as_str) {
+            // The root (a type that holds itself, as a remote server may write it).
+            Some("#") => self.check_object_schema(value, self.root.whole(), path),
+            Some(reference) => {
+                if let Some(target) = self.root.resolve(reference) {
+                    self.check(value, target, path);
+                }
+            }
+            None => {}
         }
         if let Some(Value::Array(all)) = keywords.all_of {
             for branch in all {

@@ -246,15 +246,23 @@ pub(crate) fn admits_null(schema: &Value, root: Root<'_>) -> bool {
 }
 
 fn admits_null_within(schema: &Value, root: Root<'_>, depth: usize) -> bool {
-    let Some(schema) = schema.as_object() else {
-        return schema == &Value::Bool(true);
-    };
+    match schema.as_object() {
+        Some(schema) => object_admits_null(schema, root, depth),
+        None => schema == &Value::Bool(true),
+    }
+}
+
+fn object_admits_null(schema: &Map<String, Value>, root: Root<'_>, depth: usize) -> bool {
     let Some(depth) = depth.checked_sub(1) else {
         return true;
     };
     let keywords = Keywords::of(schema);
-    let target = (keywords.reference.and_then(Value::as_str)).and_then(|to| root.resolve(to));
-    if target.is_some_and(|target| !admits_null_within(target, root, depth)) {
+    let refused = match keywords.reference.and_then(Value::as_str) {
+        Some("#") => !object_admits_null(root.whole(), root, depth),
+        Some(to) => (root.resolve(to)).is_some_and(|to| !admits_null_within(to, root, depth)),
+        None => false,
+    };
+    if refused {
         return false;
     }
     let any = |branches: &Value| {

@@ -146,7 +146,7 @@ impl<'s> Root<'s> {
     /// The schema a `$ref` points to, if it is local and defined: into `$defs`, as schemars
     /// writes, or by any other JSON Pointer into the schema, as a remote server may
     /// (`#/definitions/Point`, `#/properties/from`); not the root itself (`#`), which is no
-    /// schema held in this one.
+    /// value held in it: [`Root::deref`] and [`Root::whole`] give that one.
     pub(crate) fn resolve(self, reference: &str) -> Option<&'s Value> {
         match definition_name(reference) {
             Some(name) => self.0.lookup("$defs")?.as_object()?.lookup(name),
@@ -174,13 +174,19 @@ impl<'s> Root<'s> {
         Some(at)
     }
 
-    /// The schema's own object, following one `$ref` if it is one.
+    /// The schema's own object, following one `$ref` if it is one (`#`: the root's).
     pub(crate) fn deref(self, schema: &'s Value) -> Option<&'s Map<String, Value>> {
         let map = schema.as_object()?;
         match map.lookup("$ref").and_then(Value::as_str) {
+            Some("#") => Some(self.0),
             Some(reference) => self.resolve(reference)?.as_object(),
             None => Some(map),
         }
+    }
+
+    /// The root itself, which a `$ref` of `#` points to.
+    pub(crate) fn whole(self) -> &'s Map<String, Value> {
+        self.0
     }
 }
 
