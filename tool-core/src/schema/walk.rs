@@ -148,10 +148,11 @@ impl<'s> Root<'s> {
     /// (`#/definitions/Point`, `#/properties/from`); not the root itself (`#`), which is no
     /// value held in it: [`Root::deref`] and [`Root::whole`] give that one.
     pub(crate) fn resolve(self, reference: &str) -> Option<&'s Value> {
-        match definition_name(reference) {
-            Some(name) => self.0.lookup("$defs")?.as_object()?.lookup(name),
-            None => self.pointer(reference.strip_prefix("#/")?),
-        }
+        let defined = (reference.strip_prefix("#/$defs/")).and_then(|name| {
+            let definitions = self.0.lookup("$defs")?.as_object()?;
+            definitions.lookup(name)
+        });
+        defined.or_else(|| self.pointer(reference.strip_prefix("#/")?))
     }
 
     /// The value a JSON Pointer's steps (`definitions/Point`) lead to from the root, each step
