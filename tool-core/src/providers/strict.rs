@@ -12,13 +12,15 @@
 //!   schema and said in the field's description instead: this framework's parser, or a remote
 //!   tool's server, still holds each call to it, so the model is told a rule that is kept;
 //! - one that decides which values fit ([`SHAPING`]: `not`, a condition, `allOf`, a tuple's
-//!   positions, a map keyed by pattern, a `$ref` left in), or a value of no stated type, for
-//!   which strict mode stays off and the schema is exported as it is.
+//!   positions, a map keyed by pattern, a `$ref` left in), for which strict mode stays off and
+//!   the schema is exported as it is; so it does for what closing would change: a value, the
+//!   items of an array or the fields of an object below the root of any type or name, and a
+//!   field required but not described (closed, the model could never send it).
 //!
 //! Any other keyword (an annotation such as `deprecated` or `$comment`, an extension) is
 //! dropped: it tells the model nothing the grammar needs, and OpenAI refuses what it does not
-//! know. Past OpenAI's limits on a schema's size ([`MOST_PROPERTIES`], [`MOST_ENUM_VALUES`]),
-//! strict mode stays off too.
+//! know. Past OpenAI's limits on a schema's size ([`MOST_PROPERTIES`], [`MOST_ENUM_VALUES`],
+//! [`MOST_NESTED_OBJECTS`]), strict mode stays off too.
 
 use serde_json::{Map, Value};
 
