@@ -116,15 +116,8 @@ fn write_out(
     schema: &Map<String, Value>,
     recursion: Recursion,
 ) -> Result<Map<String, Value>, Stop> {
-    let defs = schema
-        .get("$defs")
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
-    let whole = Value::Object(schema.clone());
     let mut inliner = Inliner {
-        defs: &defs,
-        whole: &whole,
+        root: walk::Root::new(schema),
         stack: Vec::new(),
         kept: Vec::new(),
         recursion,
@@ -146,7 +139,7 @@ fn write_out(
     while done < inliner.kept.len() {
         let name = inliner.kept[done].clone();
         done += 1;
-        if let Some(def) = defs.get(&name) {
+        if let Some(def) = inliner.root.definition(&name) {
             let mut def = def.clone();
             inliner.stack.push(name.clone());
             inliner.inline(&mut def, &mut format!("$defs.{name}"))?;
@@ -161,9 +154,8 @@ fn write_out(
 }
 
 struct Inliner<'a> {
-    defs: &'a Map<String, Value>,
-    /// The schema as written, into which a `$ref` that is not into `$defs` points.
-    whole: &'a Value,
+    /// The schema as written, into which its `$ref`s point.
+    root: walk::Root<'a>,
     stack: Vec<String>,
     kept: Vec<String>,
     recursion: Recursion,
@@ -179,7 +171,10 @@ impl Inliner<'_> {
             return Ok(());
         };
         if let Some(reference) = map.get("$ref").and_then(Value::as_str).map(str::to_owned) {
-            let Some(name) = walk::definition_name(&reference).map(str::to_owned) else {
+            // A name `$defs` has, or else a JSON Pointer's steps.
+            let defined = walk::definition_name(&reference)
+                .and_then(|name| Some((name.to_owned(), self.root.definition(name)?.clone())));
+            let Some((name, target)) = defined else {
                 let target = self.pointed_at(&reference, path)?;
                 return self.write_out(map, reference, target, path);
             };
@@ -201,11 +196,6 @@ impl Inliner<'_> {
                     .into()),
                 };
             }
-            let target = self
-                .defs
-                .get(&name)
-                .cloned()
-                .ok_or_else(|| error(path, format!("no definition named `{name}`")))?;
             return self.write_out(map, name, target, path);
         }
         walk::children_mut(map, |slot, child| {
@@ -220,17 +210,6 @@ impl Inliner<'_> {
     /// written (`#/definitions/Point`, `#/properties/from`, `#`). A recursive one is kept as
     /// written, or refused, as `recursion` says.
     fn pointed_at(&self, reference: &str, path: &str) -> Result<Value, Stop> {
-        let target = (reference.strip_prefix('#'))
-            .and_then(|pointer| self.whole.pointer(pointer))
-            .ok_or_else(|| {
-                error(
-                    path,
-                    format!(
-                        "`$ref` {reference} points at nothing in the schema (only `#` and \
-                         JSON Pointers into the schema itself are followed)"
-                    ),
-                )
-            })?;
         if self.stack.iter().any(|seen| seen == reference) {
             return match self.recursion {
                 Recursion::KeepRef => Err(Stop::Recursive),
@@ -239,13 +218,23 @@ impl Inliner<'_> {
                     format!(
                         "`{reference}` contains itself, and this provider accepts no `$ref` to \
                          describe a recursive type; leave the provider out of the registry's \
-                         (`Registry::builder().providers([..])`)"
+                         providers (`Registry::builder().providers([..])`)"
                     ),
                 )
                 .into()),
             };
         }
-        Ok(target.clone())
+        let target = match reference {
+            "#" => Some(Value::Object(self.root.whole().clone())),
+            reference => self.root.pointer(reference).cloned(),
+        };
+        target.ok_or_else(|| {
+            let problem = format!(
+                "`$ref` {reference} points at nothing in the schema (only `#` and JSON Pointers \
+                 into the schema itself are followed)"
+            );
+            error(path, problem).into()
+        })
     }
 
     /// Writes `target`, what the `$ref` of `map` points at (`key`: the definition's name or
@@ -263,7 +252,7 @@ impl Inliner<'_> {
                 path,
                 format!(
                     "its `$ref`s lead through more than {MAX_REFS_INSIDE} schemas, one inside \
-                     another, which no model reads"
+                     another, which no model reads; leave the tool out of the registry"
                 ),
             )
             .into());

@@ -126,12 +126,10 @@ pub(crate) fn every_subschema_mut(
     });
 }
 
-/// The name of the definition a local `$ref` (`#/$defs/Name`) points to; `None` for any other
-/// pointer, one into a definition (`#/$defs/A/properties/b`) or with an escape (`~1`, `%20`)
-/// among them, which is followed as a JSON Pointer.
+/// The name of the definition a local `$ref` (`#/$defs/Name`) points to. A name no definition
+/// has (`A/properties/b`, `c~1d`) is a JSON Pointer's steps instead ([`Root::pointer`]).
 pub(crate) fn definition_name(reference: &str) -> Option<&str> {
-    let name = reference.strip_prefix("#/$defs/")?;
-    (!name.contains(['/', '~', '%'])).then_some(name)
+    reference.strip_prefix("#/$defs/")
 }
 
 /// A schema's root, into which its `$ref`s point.
@@ -148,31 +146,22 @@ impl<'s> Root<'s> {
     /// (`#/definitions/Point`, `#/properties/from`); not the root itself (`#`), which is no
     /// value held in it: [`Root::deref`] and [`Root::whole`] give that one.
     pub(crate) fn resolve(self, reference: &str) -> Option<&'s Value> {
-        let defined = (reference.strip_prefix("#/$defs/")).and_then(|name| {
-            let definitions = self.0.lookup("$defs")?.as_object()?;
-            definitions.lookup(name)
-        });
-        defined.or_else(|| self.pointer(reference.strip_prefix("#/")?))
+        let defined = definition_name(reference).and_then(|name| self.definition(name));
+        defined.or_else(|| self.pointer(reference))
     }
 
-    /// The value a JSON Pointer's steps (`definitions/Point`) lead to from the root, each step
-    /// with `~1` for `/` and `~0` for `~`.
-    fn pointer(self, steps: &str) -> Option<&'s Value> {
-        let mut steps = steps
-            .split('/')
-            .map(|step| step.replace("~1", "/").replace("~0", "~"));
-        let mut at = self.0.lookup(&steps.next()?)?;
-        for step in steps {
-            at = match at {
-                Value::Object(map) => map.lookup(&step)?,
-                // An index as JSON Pointer writes it: no leading zero.
-                Value::Array(items) if step == "0" || !step.starts_with('0') => {
-                    items.get(step.parse::<usize>().ok()?)?
-                }
-                _ => return None,
-            };
-        }
-        Some(at)
+    /// The definition `name` of the root's `$defs`.
+    pub(crate) fn definition(self, name: &str) -> Option<&'s Value> {
+        self.0.lookup("$defs")?.as_object()?.lookup(name)
+    }
+
+    /// What a JSON Pointer into the root (`#/definitions/Point`) leads to; `None` for the root
+    /// itself (`#`), which is no value held in it.
+    pub(crate) fn pointer(self, reference: &str) -> Option<&'s Value> {
+        let steps = reference.strip_prefix("#/")?;
+        let (first, rest) = steps.split_at(steps.find('/').unwrap_or(steps.len()));
+        let first = first.replace("~1", "/").replace("~0", "~");
+        self.0.lookup(&first)?.pointer(rest)
     }
 
     /// The schema's own object, following one `$ref` if it is one (`#`: the root's).
