@@ -32,7 +32,14 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
     let strict = (super::no_object_elsewhere(definition).is_none())
         .then(|| inline::exportable(&definition.input_schema, Recursion::Refuse).ok())
         .flatten()
-        .and_then(|inlined| strict::openai_strict(&inlined).ok());
+        .and_then(|inlined| match strict::openai_strict(&inlined) {
+            Ok(strict) => Some(strict),
+            Err(reason) => {
+                // Why a tool is exported without strict mode, for whoever wonders.
+                tracing::debug!(tool = %definition.name, %reason, "OpenAI's strict mode is off");
+                None
+            }
+        });
     let (parameters, strict) = match strict {
         Some(strict) => (strict, true),
         None => (

@@ -25,7 +25,7 @@
 use serde_json::{Map, Value};
 
 use crate::args::shown;
-use crate::schema::keywords::is_null_schema;
+use crate::schema::keywords::{is_null_schema, names_type};
 use crate::schema::walk;
 
 /// The keywords strict mode takes.
@@ -160,15 +160,17 @@ fn nested_objects(schema: &Value) -> usize {
     let Value::Object(map) = schema else {
         return 0;
     };
+    let inner = subschemas(map).map(nested_objects).max().unwrap_or(0);
+    inner + usize::from(is_object(map))
+}
+
+/// The subschemas strict mode keeps: `items`, each property's, each `anyOf` branch.
+fn subschemas(map: &Map<String, Value>) -> impl Iterator<Item = &Value> {
     let properties = map.get("properties").and_then(Value::as_object);
     let branches = map.get("anyOf").and_then(Value::as_array);
-    let inner = (map.get("items").into_iter())
+    (map.get("items").into_iter())
         .chain(properties.into_iter().flat_map(Map::values))
         .chain(branches.into_iter().flatten())
-        .map(nested_objects)
-        .max()
-        .unwrap_or(0);
-    inner + usize::from(is_object(map))
 }
 
 /// One schema of [`openai_strict`]'s walk made strict (`root`: the arguments themselves), or
@@ -187,16 +189,7 @@ fn strict_form(map: &mut Map<String, Value>, root: bool) -> Result<(), String> {
     }
     // A schema of `true` or `false` (a value of any type, or none): the walk reaches only
     // schemas written as objects.
-    let properties = map.get("properties").and_then(Value::as_object);
-    let branches = map.get("anyOf").and_then(Value::as_array);
-    let children = (map.get("items").into_iter())
-        .chain(
-            properties
-                .into_iter()
-                .flat_map(|properties| properties.values()),
-        )
-        .chain(branches.into_iter().flatten());
-    if children.into_iter().any(Value::is_boolean) {
+    if subschemas(map).any(Value::is_boolean) {
         return Err("holds a schema of `true` or `false`, which strict mode does not take".into());
     }
     if !typed(map) {
@@ -234,11 +227,12 @@ fn typed(map: &mut Map<String, Value>) -> bool {
 /// Whether a schema describes an object (one that may be `null` too:
 /// `"type": ["object", "null"]`).
 fn is_object(map: &Map<String, Value>) -> bool {
-    map.contains_key("properties")
-        || match map.get("type") {
-            Some(Value::Array(names)) => names.iter().any(|name| name == "object"),
-            name => name.and_then(Value::as_str) == Some("object"),
-        }
+    map.contains_key("properties") || said_type(map, "object") == Some(true)
+}
+
+/// Whether a schema's `type` names `kind`; `None` when it says no type.
+fn said_type(map: &Map<String, Value>, kind: &str) -> Option<bool> {
+    map.get("type").map(|kinds| names_type(kinds, kind))
 }
 
 /// Closes an object and asks for each of its fields, an optional one made nullable; a map,
@@ -347,11 +341,7 @@ fn in_words(map: &mut Map<String, Value>) {
 
 /// Whether a schema describes an array.
 fn is_array(map: &Map<String, Value>) -> bool {
-    map.contains_key("items")
-        || match map.get("type") {
-            Some(Value::Array(names)) => names.iter().any(|name| name == "array"),
-            name => name.and_then(Value::as_str) == Some("array"),
-        }
+    map.contains_key("items") || said_type(map, "array") == Some(true)
 }
 
 /// Whether `key`, a keyword of one type's values (`minLength` of strings), bears on a value
@@ -363,11 +353,7 @@ fn applies(map: &Map<String, Value>, key: &str) -> bool {
         "minProperties" | "maxProperties" => "object",
         _ => return true,
     };
-    match map.get("type") {
-        Some(Value::String(name)) => name == kind,
-        Some(Value::Array(names)) => names.iter().any(|name| name == kind),
-        _ => true,
-    }
+    said_type(map, kind) != Some(false)
 }
 
 /// A rule strict mode cannot hold, in words; `None` for a keyword that carries no rule.

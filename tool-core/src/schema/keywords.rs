@@ -194,9 +194,14 @@ pub(crate) fn no_object(schema: &Map<String, Value>) -> Option<NoObject<'_>> {
 
 /// Whether a `type` keyword's value names `"object"`, alone or in its list.
 fn takes_object(kinds: &Value) -> bool {
+    names_type(kinds, "object")
+}
+
+/// Whether a `type` keyword's value (`"string"`, `["string", "null"]`) names `kind`.
+pub(crate) fn names_type(kinds: &Value, kind: &str) -> bool {
     match kinds {
-        Value::Array(kinds) => kinds.iter().any(|kind| kind == "object"),
-        kind => kind == "object",
+        Value::Array(kinds) => kinds.iter().any(|named| named == kind),
+        named => named == kind,
     }
 }
 
