@@ -343,6 +343,25 @@ async fn scripted(
     scripted_with(RemoteToolkit::connecting("scripted"), answer).await
 }
 
+/// How connecting to a server answering by `script` ([`scripted`]) is refused; a panic if it
+/// joins.
+async fn refused(
+    script: impl Fn(&serde_json::Value) -> Vec<serde_json::Value> + Send + 'static,
+) -> tool_mcp::RemoteError {
+    refused_with(RemoteToolkit::connecting("scripted"), script).await
+}
+
+/// [`refused`], connecting as `connecting` says.
+async fn refused_with(
+    connecting: tool_mcp::Connecting,
+    script: impl Fn(&serde_json::Value) -> Vec<serde_json::Value> + Send + 'static,
+) -> tool_mcp::RemoteError {
+    match scripted_with(connecting, script).await {
+        Err(error) => error,
+        Ok(_) => panic!("the scripted server joined"),
+    }
+}
+
 /// [`scripted`], connecting as `connecting` says.
 async fn scripted_with(
     connecting: tool_mcp::Connecting,
@@ -415,10 +434,7 @@ async fn registry_of(
 // Time is paused: the toolkit waits out the whole limit on a silent server at once.
 #[tokio::test(start_paused = true)]
 async fn a_server_silent_at_the_handshake_or_the_listing_is_given_up_within_the_limit() {
-    let error = match scripted(|_| Vec::new()).await {
-        Err(error) => error,
-        Ok(_) => panic!("a server that never answers joined"),
-    };
+    let error = refused(|_| Vec::new()).await;
     assert!(
         matches!(error, tool_mcp::RemoteError::Initialize { .. }),
         "{error}"
@@ -428,10 +444,7 @@ async fn a_server_silent_at_the_handshake_or_the_listing_is_given_up_within_the_
         format!("the MCP server `scripted` did not initialize: no answer within 60 s {SLOWER}")
     );
 
-    let error = match scripted(initialized).await {
-        Err(error) => error,
-        Ok(_) => panic!("a server that never lists its tools joined"),
-    };
+    let error = refused(initialized).await;
     assert_eq!(
         error.to_string(),
         format!("the MCP server `scripted` did not list its tools: no answer within 60 s {SLOWER}")
@@ -444,10 +457,7 @@ async fn a_server_silent_at_the_handshake_or_the_listing_is_given_up_within_the_
         ),
         _ => initialized(message),
     };
-    let error = match scripted(stalled).await {
-        Err(error) => error,
-        Ok(_) => panic!("a server whose pages stop coming joined"),
-    };
+    let error = refused(stalled).await;
     assert_eq!(
         error.to_string(),
         "the MCP server `scripted` did not list its tools: its pages did not end within 60 s (1 \
@@ -464,19 +474,13 @@ const SLOWER: &str = "(a server that starts slower, as one npx or docker fetches
 #[tokio::test(start_paused = true)]
 async fn connecting_waits_as_long_as_it_is_told() {
     let within = RemoteToolkit::connecting("scripted").within(Duration::from_millis(1500));
-    let error = match scripted_with(within, |_| Vec::new()).await {
-        Err(error) => error.to_string(),
-        Ok(_) => panic!("a server that never answers joined"),
-    };
+    let error = refused_with(within, |_| Vec::new()).await.to_string();
     assert_eq!(
         error,
         format!("the MCP server `scripted` did not initialize: no answer within 1.5 s {SLOWER}")
     );
     let short = RemoteToolkit::connecting("scripted").within(Duration::from_millis(20));
-    let error = match scripted_with(short, initialized).await {
-        Err(error) => error.to_string(),
-        Ok(_) => panic!("a server that never lists its tools joined"),
-    };
+    let error = refused_with(short, initialized).await.to_string();
     assert!(error.contains("no answer within 0.02 s"), "{error}");
 
     // With no limit, connecting to a silent server is still waiting an hour on.
@@ -498,10 +502,7 @@ async fn a_server_whose_pages_never_end_or_that_lists_a_name_twice_is_refused() 
         }
         _ => initialized(message),
     };
-    let error = match scripted(endless).await {
-        Err(error) => error,
-        Ok(_) => panic!("a server whose pages never end joined"),
-    };
+    let error = refused(endless).await;
     assert_eq!(
         error.to_string(),
         "the MCP server `scripted` did not list its tools: it gave the cursor `again` a second \
@@ -509,10 +510,7 @@ async fn a_server_whose_pages_never_end_or_that_lists_a_name_twice_is_refused() 
     );
 
     let twice = serving(vec![listed("same"), listed("same")], |_| Vec::new());
-    let error = match scripted(twice).await {
-        Err(error) => error,
-        Ok(_) => panic!("a server listing a name twice joined"),
-    };
+    let error = refused(twice).await;
     assert_eq!(
         error.to_string(),
         "the MCP server `scripted` did not list its tools: it lists two tools named `same`, and \
@@ -534,10 +532,7 @@ async fn a_server_whose_pages_never_end_or_that_lists_a_name_twice_is_refused() 
         }
         _ => initialized(message),
     };
-    let error = match scripted(growing).await {
-        Err(error) => error,
-        Ok(_) => panic!("a server listing without end joined"),
-    };
+    let error = refused(growing).await;
     assert_eq!(
         error.to_string(),
         "the MCP server `scripted` did not list its tools: it lists more than 10000 tools"
