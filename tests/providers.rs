@@ -462,6 +462,15 @@ fn a_remote_schema_s_keywords_outside_strict_mode_are_said_or_left_out() {
     assert_eq!(exported["function"]["strict"], false);
 }
 
+/// Where `output` departs from `definition`'s input schema, held to it as the tool's output
+/// schema is held to a remote result.
+fn faults_as_output(definition: &ToolDefinition, output: &Value) -> Vec<String> {
+    let mut definition = definition.clone();
+    definition.output_schema = Some(definition.input_schema.clone());
+    let faults = definition.output_check().unwrap().faults(output);
+    faults.into_iter().map(|fault| fault.path).collect()
+}
+
 /// A remote tool's definition of `schema`, as its server lists it.
 fn remote(name: &str, schema: Value) -> ToolDefinition {
     ToolDefinition::new(name, "", schema.as_object().unwrap().clone()).checked_elsewhere()
@@ -498,18 +507,8 @@ fn a_remote_schema_s_references_into_itself_are_written_out_for_every_provider()
 
     // The same pointers are followed where a model's call is forwarded and where the server's
     // result is held to the output schema.
-    let mut route = route;
-    route.output_schema = Some(route.input_schema.clone());
-    let check = route.output_check().unwrap();
-    let faults = check.faults(&json!({"from": {"x": 1, "y": 2}, "to": {"x": "one", "y": 2}}));
-    assert_eq!(
-        faults
-            .iter()
-            .map(|fault| fault.path.as_str())
-            .collect::<Vec<_>>(),
-        ["to.x"],
-        "{faults:?}"
-    );
+    let output = json!({"from": {"x": 1, "y": 2}, "to": {"x": "one", "y": 2}});
+    assert_eq!(faults_as_output(&route, &output), ["to.x"]);
     let arguments =
         tool_core::call::Arguments::from(&json!({"from": {"x": 1, "y": 2}, "to": null}));
     let forwarded = route.arguments_object(&arguments).unwrap();
@@ -529,13 +528,8 @@ fn a_remote_schema_s_references_into_itself_are_written_out_for_every_provider()
         (&properties["b"]["type"], &properties["e"]["type"]),
         (&json!("integer"), &json!("string"))
     );
-    let mut inner = inner;
-    inner.output_schema = Some(inner.input_schema.clone());
-    let faults = inner
-        .output_check()
-        .unwrap()
-        .faults(&json!({"b": "two", "e": 3}));
-    assert_eq!(faults.len(), 2, "{faults:?}");
+    let output = json!({"b": "two", "e": 3});
+    assert_eq!(faults_as_output(&inner, &output), ["b", "e"]);
 
     // A pointer at `false` holds no value, for every provider; at what is no schema, refused.
     let nothing = remote(
@@ -572,18 +566,8 @@ fn a_remote_schema_s_references_into_itself_are_written_out_for_every_provider()
     let refused = gemini::tool(&tree_tool).unwrap_err();
     assert!(refused.problem.contains("`#` contains itself"), "{refused}");
     // Followed where a result is checked and where a call's nulls are taken out.
-    let mut tree_tool = tree_tool;
-    tree_tool.output_schema = Some(tree_tool.input_schema.clone());
-    let check = tree_tool.output_check().unwrap();
-    let faults = check.faults(&json!({"label": "a", "children": [{"label": 5}]}));
-    assert_eq!(
-        faults
-            .iter()
-            .map(|fault| fault.path.as_str())
-            .collect::<Vec<_>>(),
-        ["children[0].label"],
-        "{faults:?}"
-    );
+    let output = json!({"label": "a", "children": [{"label": 5}]});
+    assert_eq!(faults_as_output(&tree_tool, &output), ["children[0].label"]);
     let sent = json!({"label": "a", "children": [{"label": "b", "children": null}]});
     let forwarded = tree_tool.arguments_object(&tool_core::call::Arguments::from(&sent));
     assert_eq!(

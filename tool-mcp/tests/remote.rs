@@ -585,7 +585,7 @@ async fn a_remote_result_is_held_to_the_output_schema_the_tool_was_listed_with()
     // `report` answers by its arguments: `structured` as its structured content, or none.
     let mut report = listed("report");
     report["outputSchema"] = json!({
-                "type": "object",
+        "type": "object",
         "properties": {
             "n": {"type": "integer"},
             "at": {"type": "string", "format": "date-time"},
