@@ -20,7 +20,7 @@ pub use tokio_util::sync::CancellationToken;
 use serde_json::Value;
 
 use crate::call::asker::Asker;
-use crate::call::log::{LogLevel, LogMessage, LogSink};
+use crate::call::log::{LogLevel, LogListener, LogMessage, LogSink};
 
 /// Receives progress reports from a running tool; see [`Context::with_progress`].
 pub type ProgressReporter = Arc<dyn Fn(Progress) + Send + Sync>;
@@ -132,14 +132,18 @@ impl Context {
     /// assert_eq!((heard[0].level, heard[0].data.as_str()), (LogLevel::Warning, Some("disk almost full")));
     /// ```
     pub fn with_log(
-        mut self,
+        self,
         least: LogLevel,
         listener: impl Fn(LogMessage) + Send + Sync + 'static,
     ) -> Self {
-        self.log = Some(LogSink {
-            listener: Arc::new(listener),
-            least,
-        });
+        self.with_log_arc(least, Arc::new(listener))
+    }
+
+    /// As [`Context::with_log`], with a listener the host already holds in an `Arc`: a type of
+    /// its own that implements [`LogListener`], shared with whatever else keeps the call's
+    /// state, where a closure would be one more allocation per call.
+    pub fn with_log_arc(mut self, least: LogLevel, listener: Arc<dyn LogListener>) -> Self {
+        self.log = Some(LogSink { listener, least });
         self
     }
 
@@ -226,7 +230,7 @@ impl Context {
         if let Some(sink) = &self.log
             && level >= sink.least
         {
-            (sink.listener)(LogMessage {
+            sink.listener.hear(LogMessage {
                 level,
                 data: data.into(),
             });
@@ -314,6 +318,27 @@ mod tests {
         assert_eq!(heard.len(), 1, "{heard:?}");
         assert_eq!(heard[0].level, LogLevel::Error);
         assert_eq!(heard[0].data["disk"], "full");
+    }
+
+    #[test]
+    fn a_host_type_shared_with_its_call_hears_the_call_s_logs() {
+        /// A host's state for one call, which also hears its logs.
+        #[derive(Default)]
+        struct CallState {
+            heard: Mutex<Vec<LogMessage>>,
+        }
+        impl LogListener for CallState {
+            fn hear(&self, message: LogMessage) {
+                self.heard.lock().unwrap().push(message);
+            }
+        }
+        let state = Arc::new(CallState::default());
+        let ctx = Context::new().with_log_arc(LogLevel::Warning, state.clone());
+        ctx.log(LogLevel::Info, "below");
+        ctx.child(None).log(LogLevel::Error, "heard");
+        let heard = state.heard.lock().unwrap();
+        assert_eq!(heard.len(), 1, "{heard:?}");
+        assert_eq!(heard[0].data, "heard");
     }
 
     #[test]

@@ -97,12 +97,24 @@ pub struct LogMessage {
     pub data: Value,
 }
 
-/// Receives the log messages of a running tool; see [`Context::with_log`](crate::Context::with_log).
-pub type LogListener = Arc<dyn Fn(LogMessage) + Send + Sync>;
+/// Receives the log messages of a running tool: any `Fn(LogMessage)` closure
+/// ([`Context::with_log`](crate::Context::with_log)), or a host's own type shared with the
+/// rest of its call ([`Context::with_log_arc`](crate::Context::with_log_arc)), so that a host
+/// which keeps other state for the call makes one allocation for both.
+pub trait LogListener: Send + Sync {
+    /// Hears one message, at or above the level the host listens at.
+    fn hear(&self, message: LogMessage);
+}
+
+impl<F: Fn(LogMessage) + Send + Sync> LogListener for F {
+    fn hear(&self, message: LogMessage) {
+        self(message)
+    }
+}
 
 /// Where a context's log messages go: the host's listener and the least level it hears.
 #[derive(Clone)]
 pub(crate) struct LogSink {
-    pub(crate) listener: LogListener,
+    pub(crate) listener: Arc<dyn LogListener>,
     pub(crate) least: LogLevel,
 }

@@ -292,7 +292,7 @@ impl ServerHandler for McpServer {
                     request.name,
                     self.input_end.clone(),
                 );
-                ctx = ctx.with_log(least, move |message| notices.log(message));
+                ctx = ctx.with_log_arc(least, Arc::new(notices));
             }
             return self.tasks.start(&registry, call, ctx, owner, offered).await;
         }
@@ -326,8 +326,7 @@ impl ServerHandler for McpServer {
                 self.input_end.clone(),
             ));
             if let Some(least) = least_log {
-                let logs = sink.clone();
-                ctx = ctx.with_log(least, move |message| logs.log(message));
+                ctx = ctx.with_log_arc(least, sink.clone());
             }
             if sink.reports_progress() {
                 let reports = sink.clone();

@@ -10,7 +10,7 @@ use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::service::RoleServer;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
-use tool_core::call::{LogMessage, Progress};
+use tool_core::call::{LogListener, LogMessage, Progress};
 
 use crate::input_end::InputEnd;
 
@@ -64,10 +64,6 @@ impl Notices {
         self.send(Notice::Progress(progress));
     }
 
-    pub(super) fn log(&self, message: LogMessage) {
-        self.send(Notice::Log(message));
-    }
-
     fn send(&self, notice: Notice) {
         let mut started = self.started.lock().unwrap_or_else(PoisonError::into_inner);
         let (sender, _) = started.get_or_insert_with(|| {
@@ -100,6 +96,14 @@ impl Notices {
             drop(sender);
             let _ = forwarding.await;
         }
+    }
+}
+
+/// The call's log listener is its notices themselves, so that a call makes one allocation for
+/// both.
+impl LogListener for Notices {
+    fn hear(&self, message: LogMessage) {
+        self.send(Notice::Log(message));
     }
 }
 
