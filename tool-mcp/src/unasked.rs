@@ -12,7 +12,7 @@
 #![cfg_attr(feature = "asking", allow(dead_code))]
 
 use std::convert::Infallible;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use rmcp::ErrorData as McpError;
 use rmcp::service::{RequestContext, RoleServer};
@@ -68,9 +68,10 @@ impl Asking {
         Asking
     }
 
-    /// The asker to put on the call's context.
+    /// The asker to put on the call's context: one for every call, as it holds nothing.
     pub(crate) fn asker(&self) -> Arc<dyn Asker> {
-        Arc::new(Unasked)
+        static UNASKED: LazyLock<Arc<dyn Asker>> = LazyLock::new(|| Arc::new(Unasked));
+        UNASKED.clone()
     }
 
     /// What the call asked that its client did not declare: nothing is put to a client here.

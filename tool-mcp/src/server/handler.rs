@@ -301,12 +301,19 @@ impl ServerHandler for McpServer {
         let missing = asking.missing();
         // A call that may be suspended for an answer outlives its request: it has a
         // cancellation of its own, which the request's cancels while it waits on the call.
-        let suspendable = (asking.into_rounds())
-            .map(|rounds| (rounds, tool_core::call::CancellationToken::new()));
-        ctx = ctx.with_cancellation(match &suspendable {
-            Some((_, cancel)) => cancel.clone(),
-            None => context.ct.clone(),
-        });
+        // Any other call is stopped by its request's, moved to it rather than cloned (a clone
+        // of a token takes a lock).
+        let suspendable = match asking.into_rounds() {
+            Some(rounds) => {
+                let cancel = tool_core::call::CancellationToken::new();
+                ctx = ctx.with_cancellation(cancel.clone());
+                Some((rounds, cancel, context.ct))
+            }
+            None => {
+                ctx = ctx.with_cancellation(context.ct);
+                None
+            }
+        };
         let progress_token = request
             .meta
             .as_ref()
@@ -336,7 +343,7 @@ impl ServerHandler for McpServer {
         }
         let answer = match suspendable {
             #[cfg(feature = "asking")]
-            Some((rounds, cancel)) => {
+            Some((rounds, cancel, request_cancel)) => {
                 let registry = registry.into_owned();
                 let session = session.clone();
                 let name = call.name.clone();
@@ -347,7 +354,7 @@ impl ServerHandler for McpServer {
                     run: Box::pin(running),
                 };
                 let running = SuspendableCall::start(call, cancel, rounds, missing, offered);
-                self.suspended.drive(running, context.ct).await
+                self.suspended.drive(running, request_cancel).await
             }
             _ => {
                 let result = run(&registry, &session, call, ctx, notices).await;
