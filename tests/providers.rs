@@ -531,6 +531,36 @@ fn a_remote_schema_s_references_into_itself_are_written_out_for_every_provider()
     let output = json!({"b": "two", "e": 3});
     assert_eq!(faults_as_output(&inner, &output), ["b", "e"]);
 
+    // A `$ref` is a URI: its pointer is percent-decoded, and one that does not decode points
+    // nowhere.
+    let encoded = remote(
+        "encoded",
+        json!({"type": "object", "$defs": {"Shelf Item": {"type": "integer"}, "é": {"type": "string"}},
+               "properties": {"a": {"$ref": "#/$defs/Shelf%20Item"}, "b": {"$ref": "#/$defs/%C3%A9"}}}),
+    );
+    let exported = mcp::tool(&encoded).unwrap();
+    let properties = &exported["inputSchema"]["properties"];
+    assert_eq!(
+        (&properties["a"]["type"], &properties["b"]["type"]),
+        (&json!("integer"), &json!("string"))
+    );
+    assert_eq!(
+        faults_as_output(&encoded, &json!({"a": "x", "b": 1})),
+        ["a", "b"]
+    );
+    for reference in ["#/$defs/Shelf%2", "#/$defs/Shelf%+0Item", "#/$defs/%C3"] {
+        let broken = remote(
+            "broken",
+            json!({"type": "object", "$defs": {"Shelf Item": {"type": "integer"}},
+                   "properties": {"a": {"$ref": reference}}}),
+        );
+        let refused = mcp::tool(&broken).unwrap_err();
+        assert!(
+            refused.problem.contains(reference),
+            "{reference}: {refused}"
+        );
+    }
+
     // A pointer at `false` holds no value, for every provider; at what is no schema, refused.
     let nothing = remote(
         "nothing",

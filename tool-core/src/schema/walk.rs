@@ -156,8 +156,18 @@ impl<'s> Root<'s> {
     }
 
     /// What a JSON Pointer into the root (`#/definitions/Point`) leads to; `None` for the root
-    /// itself (`#`), which is no value held in it.
+    /// itself (`#`), which is no value held in it. A `$ref` is a URI, so its pointer is
+    /// percent-decoded first (`#/$defs/Shelf%20Item`, RFC 6901's section 6); one that does not
+    /// decode to text points nowhere.
     pub(crate) fn pointer(self, reference: &str) -> Option<&'s Value> {
+        let decoded;
+        let reference = match reference.contains('%') {
+            true => {
+                decoded = percent_decoded(reference)?;
+                decoded.as_str()
+            }
+            false => reference,
+        };
         let steps = reference.strip_prefix("#/")?;
         let (first, rest) = steps.split_at(steps.find('/').unwrap_or(steps.len()));
         let first = first.replace("~1", "/").replace("~0", "~");
@@ -178,6 +188,26 @@ impl<'s> Root<'s> {
     pub(crate) fn whole(self) -> &'s Map<String, Value> {
         self.0
     }
+}
+
+/// `text` with each `%` and two hex digits made the byte they name, if that is UTF-8 and each
+/// `%` is followed by two hex digits. Written here rather than taken from a crate: this is all
+/// of percent-decoding a pointer needs, and no crate a server builds already has it.
+fn percent_decoded(text: &str) -> Option<String> {
+    let mut bytes = Vec::with_capacity(text.len());
+    let mut rest = text.as_bytes();
+    while let Some((&byte, after)) = rest.split_first() {
+        rest = after;
+        if byte != b'%' {
+            bytes.push(byte);
+            continue;
+        }
+        let hex = |at: usize| char::from(*rest.get(at)?).to_digit(16);
+        let (high, low) = (hex(0)?, hex(1)?);
+        bytes.push(u8::try_from(high * 16 + low).ok()?);
+        rest = rest.get(2..)?;
+    }
+    String::from_utf8(bytes).ok()
 }
 
 /// Finding a key in a small map (a schema object's handful of keywords, a struct's fields) by
