@@ -1254,3 +1254,72 @@ async fn a_union_of_one_type_written_twice_is_said_once_in_a_fault() {
         "{refused}"
     );
 }
+
+#[test]
+fn openai_is_sent_what_it_asks_of_every_schema_strict_or_not() {
+    // OpenAI refuses a whole request, strict mode or not, for an object at the root that
+    // lists no `properties` and for an array without `items`: both common in MCP servers'
+    // schemas. Each is added as the schema that admits anything.
+    let map_root = remote(
+        "labels",
+        json!({"type": "object", "additionalProperties": {"type": "string"}}),
+    );
+    let exported = openai::tool(&map_root).unwrap();
+    assert_eq!(exported["function"]["strict"], false, "{exported}");
+    assert_eq!(
+        exported["function"]["parameters"],
+        json!({"type": "object", "additionalProperties": {"type": "string"}, "properties": {}})
+    );
+    // A root that says nothing (MCP asks for an object there) is sent as one.
+    let exported = openai::tool(&remote("anything", json!({}))).unwrap();
+    assert_eq!(
+        exported["function"]["parameters"],
+        json!({"type": "object", "properties": {}})
+    );
+    let arrays = remote(
+        "arrays",
+        json!({"type": "object", "properties": {
+            "paths": {"type": "array", "description": "Files."},
+            "either": {"type": ["string", "array"]},
+            "any": {"type": "array", "items": true},
+            "rows": {"type": "array", "items": {"type": "array"}},
+            "kept": {"type": "array", "items": {"type": "integer"}}}}),
+    );
+    let exported = openai::tool(&arrays).unwrap();
+    let properties = &exported["function"]["parameters"]["properties"];
+    assert_eq!(
+        properties,
+        &json!({
+            "paths": {"type": "array", "description": "Files.", "items": {}},
+            "either": {"type": ["string", "array"], "items": {}},
+            "any": {"type": "array", "items": {}},
+            "rows": {"type": "array", "items": {"type": "array", "items": {}}},
+            "kept": {"type": "array", "items": {"type": "integer"}}}),
+        "{exported}"
+    );
+    // Every array and every root the export sends has them, whatever it exports.
+    for definition in [&map_root, &arrays] {
+        let exported = openai::tool(definition).unwrap();
+        let parameters = &exported["function"]["parameters"];
+        assert!(parameters.get("properties").is_some(), "{exported}");
+        every_schema(parameters, &mut |schema| {
+            let array = schema.get("type").is_some_and(|kinds| {
+                kinds == "array"
+                    || kinds
+                        .as_array()
+                        .is_some_and(|k| k.contains(&json!("array")))
+            });
+            let items = schema.get("items");
+            assert!(
+                !array || items.is_some_and(Value::is_object),
+                "{schema:?} in {exported}"
+            );
+        });
+    }
+    // Other providers are sent the schema as the server wrote it.
+    let exported = anthropic::tool(&arrays).unwrap();
+    assert_eq!(
+        exported["input_schema"]["properties"]["paths"],
+        json!({"type": "array", "description": "Files."})
+    );
+}

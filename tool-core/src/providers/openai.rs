@@ -1,6 +1,6 @@
 //! OpenAI: function tools, `tool_calls` entries and `tool` messages (chat completions).
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::{ExportError, Provider, bad_call, inlined, string_field};
 use crate::call::arguments::Arguments;
@@ -8,6 +8,7 @@ use crate::call::tool_call::ToolCall;
 use crate::outcome::refusal::Refusal;
 use crate::providers::inline::{self, Recursion};
 use crate::providers::strict;
+use crate::schema::{keywords, walk};
 use crate::tool::definition::ToolDefinition;
 
 /// A function tool: `{"type": "function", "function": {name, description, parameters,
@@ -26,7 +27,8 @@ use crate::tool::definition::ToolDefinition;
 /// strict mode cannot hold (a text's length, items not repeated, a count of fields, a format
 /// or pattern OpenAI does not know) or a default is said in the field's description instead,
 /// the parser still holding each call to it, and other keywords OpenAI would refuse the
-/// request for are left out. With it off, the schema is exported as it is (inlined).
+/// request for are left out. With it off, the schema is exported as it is (inlined), but for
+/// what OpenAI asks of every schema: `properties` at the root and `items` in every array.
 pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
     // A remote tool whose arguments are no object is refused below, by `inlined`.
     let strict = (super::no_object_elsewhere(definition).is_none())
@@ -41,11 +43,13 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
             }
         });
     let (parameters, strict) = match strict {
-        Some(strict) => (strict, true),
-        None => (
-            inlined(definition, Provider::OpenAi, Recursion::KeepRef)?,
-            false,
-        ),
+        Some(strict) => (Value::Object(strict), true),
+        None => {
+            let mut schema =
+                Value::Object(inlined(definition, Provider::OpenAi, Recursion::KeepRef)?);
+            what_openai_asks_of_any(&mut schema);
+            (schema, false)
+        }
     };
     Ok(json!({
         "type": "function",
@@ -56,6 +60,33 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
             "strict": strict,
         }
     }))
+}
+
+/// What OpenAI asks of a tool's parameters with strict mode off too, refusing the whole
+/// request without it: an object at the root that lists its `properties` ("object schema
+/// missing properties", of a tool that takes no arguments, `{"type": "object"}`, as many MCP
+/// servers list one), and `items` for every array ("array schema missing items", of a remote
+/// `{"type": "array"}`, or a `type` that names an array among others). Each is added as the
+/// schema that admits anything (`{}`), which changes no value's fit: the same call is checked
+/// against the tool's own schema. schemars' `items: true` (a `Vec<serde_json::Value>`) is
+/// written so too. Strict exports meet both already.
+fn what_openai_asks_of_any(schema: &mut Value) {
+    if let Value::Object(root) = schema {
+        if !root.contains_key("type") {
+            root.insert("type".into(), "object".into());
+        }
+        if !root.contains_key("properties") {
+            root.insert("properties".into(), Value::Object(Map::new()));
+        }
+    }
+    walk::every_subschema_mut(schema, &mut String::new(), &mut |map, _| {
+        let array = map
+            .get("type")
+            .is_some_and(|kinds| keywords::names_type(kinds, "array"));
+        if array && matches!(map.get("items"), None | Some(Value::Bool(true))) {
+            map.insert("items".into(), Value::Object(Map::new()));
+        }
+    });
 }
 
 /// Reads one `tool_calls` entry: `{"id", "type": "function", "function": {"name",
