@@ -1256,7 +1256,7 @@ async fn a_union_of_one_type_written_twice_is_said_once_in_a_fault() {
 }
 
 #[test]
-fn openai_is_sent_what_it_asks_of_every_schema_strict_or_not() {
+fn each_provider_is_sent_what_it_asks_of_every_schema() {
     // OpenAI refuses a whole request, strict mode or not, for an object at the root that
     // lists no `properties` and for an array without `items`: both common in MCP servers'
     // schemas. Each is added as the schema that admits anything.
@@ -1270,12 +1270,21 @@ fn openai_is_sent_what_it_asks_of_every_schema_strict_or_not() {
         exported["function"]["parameters"],
         json!({"type": "object", "additionalProperties": {"type": "string"}, "properties": {}})
     );
-    // A root that says nothing (MCP asks for an object there) is sent as one.
-    let exported = openai::tool(&remote("anything", json!({}))).unwrap();
+    // A root that names no type (MCP asks for an object there) is sent as an object to each
+    // provider but MCP: Anthropic refuses an `input_schema` of no type.
+    let anything = remote("anything", json!({}));
+    let exported = openai::tool(&anything).unwrap();
     assert_eq!(
         exported["function"]["parameters"],
         json!({"type": "object", "properties": {}})
     );
+    let untyped = remote("untyped", json!({"properties": {"a": {"type": "string"}}}));
+    for definition in [&anything, &untyped] {
+        let exported = anthropic::tool(definition).unwrap();
+        assert_eq!(exported["input_schema"]["type"], "object", "{exported}");
+        let exported = mcp::tool(definition).unwrap();
+        assert!(exported["inputSchema"].get("type").is_none(), "{exported}");
+    }
     let arrays = remote(
         "arrays",
         json!({"type": "object", "properties": {

@@ -344,7 +344,7 @@ fn inlined(
         Some(Ok(flat)) => return Ok(flat),
         Some(Err(cause)) => cause,
         None if schema.contains_key("allOf") => "it is a rule across fields".to_owned(),
-        None => return Ok(schema),
+        None => return Ok(typed_as_object(schema, provider)),
     };
     if provider == Provider::Mcp && definition.is_checked_elsewhere() {
         return Ok(schema);
@@ -364,6 +364,18 @@ fn inlined(
     let path = "(arguments)".to_owned();
     let error = dialect::SchemaError { path, problem };
     Err(ExportError::new(definition, Some(provider), error))
+}
+
+/// `schema` with `type: "object"` at its root where it names no type (a remote server's `{}`,
+/// or `properties` alone), for every provider but MCP, which is shown what the server wrote:
+/// each takes an object of fields, and refuses the whole request for a root of no type
+/// (Anthropic's `input_schema.type` is required; OpenAI's parameters must be an object).
+/// A call's arguments are an object whatever the schema says, so this admits the same calls.
+fn typed_as_object(mut schema: Map<String, Value>, provider: Provider) -> Map<String, Value> {
+    if provider != Provider::Mcp && !schema.contains_key("type") {
+        schema.insert("type".into(), "object".into());
+    }
+    schema
 }
 
 /// A reader's refusal for JSON that is not the call shape it expects.

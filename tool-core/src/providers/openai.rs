@@ -71,13 +71,10 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
 /// against the tool's own schema. schemars' `items: true` (a `Vec<serde_json::Value>`) is
 /// written so too. Strict exports meet both already.
 fn what_openai_asks_of_any(schema: &mut Value) {
-    if let Value::Object(root) = schema {
-        if !root.contains_key("type") {
-            root.insert("type".into(), "object".into());
-        }
-        if !root.contains_key("properties") {
-            root.insert("properties".into(), Value::Object(Map::new()));
-        }
+    if let Value::Object(root) = schema
+        && !root.contains_key("properties")
+    {
+        root.insert("properties".into(), Value::Object(Map::new()));
     }
     walk::every_subschema_mut(schema, &mut String::new(), &mut |map, _| {
         let array = map
