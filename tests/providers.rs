@@ -1332,3 +1332,68 @@ fn each_provider_is_sent_what_it_asks_of_every_schema() {
         json!({"type": "array", "description": "Files."})
     );
 }
+
+#[test]
+fn a_remote_schema_s_slips_are_read_as_meant_and_one_with_no_reading_is_refused() {
+    // PHP's `[]` for an empty map, a `required` of `null`, and draft-03's `required: true` on a
+    // property: each provider checks a schema against JSON Schema's own and refuses the whole
+    // request for these, so each is written in today's form, for every provider.
+    let slips = remote(
+        "slips",
+        json!({"type": "object", "required": null, "properties": {
+            "name": {"type": "string", "required": true},
+            "note": {"type": "string", "required": false},
+            "meta": {"type": "object", "properties": []}}}),
+    );
+    let exported = anthropic::tool(&slips).unwrap();
+    assert_eq!(
+        exported["input_schema"],
+        json!({"type": "object", "required": ["name"], "properties": {
+            "name": {"type": "string"},
+            "note": {"type": "string"},
+            "meta": {"type": "object", "properties": {}}}})
+    );
+    for provider in Provider::ALL {
+        let exported = tool_core::providers::export(&slips, provider)
+            .unwrap_or_else(|error| panic!("{provider}: {error}"));
+        let text = exported.to_string();
+        assert!(
+            !text.contains("\"required\":true")
+                && !text.contains("\"required\":null")
+                && !text.contains("\"properties\":[]"),
+            "{provider}: {text}"
+        );
+    }
+    let exported = openai::tool(&slips).unwrap();
+    assert_eq!(exported["function"]["strict"], true, "{exported}");
+    assert_eq!(
+        exported["function"]["parameters"]["properties"]["name"]["type"], "string",
+        "required, so not made nullable: {exported}"
+    );
+
+    // A field whose schema is no schema, or `properties` that are no map: refused, named.
+    for (schema, path, said) in [
+        (
+            json!({"type": "object", "properties": {"a": {"type": "object", "properties": {"b": "string"}}}}),
+            "a.b",
+            "the schema it lists for the field is \"string\"",
+        ),
+        (
+            json!({"type": "object", "properties": [{"type": "string"}]}),
+            "(arguments)",
+            "the `properties` it lists for the object are [",
+        ),
+    ] {
+        let broken = remote("broken", schema);
+        for provider in Provider::ALL {
+            let refused = tool_core::providers::export(&broken, provider).unwrap_err();
+            let shown = refused.to_string();
+            assert!(
+                shown.contains(path)
+                    && shown.contains(said)
+                    && shown.contains("leave the tool out"),
+                "{provider}: {shown}"
+            );
+        }
+    }
+}

@@ -31,14 +31,15 @@ pub(crate) enum Recursion {
 }
 
 /// A schema as every export starts from it: each `$ref` inlined (recursive ones kept, with
-/// the `$defs` they need, or refused, as `recursion` says), and only standard `format`s (see
-/// [`standard_formats`]).
+/// the `$defs` they need, or refused, as `recursion` says), only standard `format`s (see
+/// [`standard_formats`]), and a foreign serializer's slips written as meant (`as_meant`).
 pub(crate) fn exportable(
     schema: &Map<String, Value>,
     recursion: Recursion,
 ) -> Result<Map<String, Value>, SchemaError> {
     let mut inlined = Value::Object(inline_refs(schema, recursion)?);
     standard_formats(&mut inlined);
+    super::as_meant::as_meant(&mut inlined)?;
     match inlined {
         Value::Object(map) => Ok(map),
         _ => unreachable!("an object stays an object"),

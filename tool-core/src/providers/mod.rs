@@ -18,6 +18,7 @@
 //! registry refuses it when it is built.
 
 pub mod anthropic;
+mod as_meant;
 pub(crate) mod describe;
 pub(crate) mod dialect;
 mod flat_root;

@@ -1,0 +1,108 @@
+//! A schema written by another serializer than schemars (a remote server's), read as its writer
+//! meant it where that serializer broke JSON Schema's form, before any export: a provider checks
+//! a tool's schema against JSON Schema's own and refuses the whole request, every tool with it,
+//! for one that breaks it (OpenAI: "[] is not of type 'object'", "True is not of type
+//! 'array'").
+//!
+//! Three slips are common in MCP servers and have one reading each: `properties: []`, PHP's
+//! empty array for an empty map; `required: null`, a serializer's absent list; and
+//! `required: true` on a property, draft-03's way of listing it in its object's `required`.
+//! Each is written in today's form, which admits the same calls. A property whose schema is
+//! neither an object nor a boolean (`"name": "string"`) has no reading, and is refused, naming
+//! it. schemars writes none of these, so for a tool of this crate's own nothing changes.
+
+use serde_json::{Map, Value};
+
+use crate::providers::dialect::{SchemaError, error};
+use crate::schema::walk;
+
+/// Writes `schema`'s slips in today's form, or says where it lists what is no schema for a
+/// field (`properties` that are no map, a field's schema that is a text).
+pub(crate) fn as_meant(schema: &mut Value) -> Result<(), SchemaError> {
+    let mut no_schema = None;
+    walk::every_subschema_mut(schema, &mut String::new(), &mut |map, path| {
+        if map.get("properties").is_some_and(is_empty_array) {
+            map.insert("properties".into(), Value::Object(Map::new()));
+        }
+        let listed = match map.get_mut("properties") {
+            Some(Value::Object(properties)) => {
+                if no_schema.is_none() {
+                    no_schema = (properties.iter())
+                        .find(|(_, property)| {
+                            !matches!(property, Value::Object(_) | Value::Bool(_))
+                        })
+                        .map(|(name, property)| {
+                            let said = format!("the schema it lists for the field is {property}");
+                            (joined(path, name), said)
+                        });
+                }
+                required_on_properties(properties)
+            }
+            Some(other) => {
+                if no_schema.is_none() {
+                    let said = format!("the `properties` it lists for the object are {other}");
+                    no_schema = Some((path.to_owned(), said));
+                }
+                Vec::new()
+            }
+            None => Vec::new(),
+        };
+        if !matches!(map.get("required"), None | Some(Value::Array(_))) {
+            map.remove("required");
+        }
+        if !listed.is_empty() {
+            let required = map
+                .entry("required")
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if let Value::Array(required) = required {
+                for name in listed {
+                    if !required.iter().any(|named| named == name.as_str()) {
+                        required.push(name.into());
+                    }
+                }
+            }
+        }
+    });
+    match no_schema {
+        Some((path, said)) => Err(error(
+            &path,
+            format!(
+                "this tool's server wrote a schema no provider can be shown: {said}, where JSON \
+                 Schema asks for a schema (an object such as {{\"type\": \"string\"}}, or a \
+                 boolean) for each field; ask the server's authors to mend it, or leave the tool \
+                 out of the registry"
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The names of the properties that say draft-03's `required: true` of themselves, each
+/// `required` of theirs that is a boolean taken out.
+fn required_on_properties(properties: &mut Map<String, Value>) -> Vec<String> {
+    let mut listed = Vec::new();
+    for (name, property) in properties.iter_mut() {
+        let Value::Object(property) = property else {
+            continue;
+        };
+        if let Some(Value::Bool(required)) = property.get("required") {
+            if *required {
+                listed.push(name.clone());
+            }
+            property.remove("required");
+        }
+    }
+    listed
+}
+
+fn is_empty_array(value: &Value) -> bool {
+    value.as_array().is_some_and(Vec::is_empty)
+}
+
+/// The path of field `name` of the object at `path`.
+fn joined(path: &str, name: &str) -> String {
+    match path.is_empty() {
+        true => name.to_owned(),
+        false => format!("{path}.{name}"),
+    }
+}
