@@ -260,6 +260,44 @@ async fn servers_whose_tools_share_names_serve_one_registry_under_prefixes() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tools_left_out_of_a_toolkit_stay_out_as_it_follows_its_server() {
+    let (shop, _) = shop();
+    let (remote, _stop, _server) = over_mcp(shop.clone()).await;
+    let remote = remote
+        .without(["shop_price"])
+        .without(["shop_logo", "no_such_tool"]);
+    let registry = remote.add_to(Registry::builder()).build().unwrap();
+    let names = registry.names();
+    assert!(names.contains(&"shop_greet".to_owned()), "{names:?}");
+    for left_out in ["shop_price", "shop_logo"] {
+        assert!(!names.contains(&left_out.to_owned()), "{names:?}");
+        let refused = registry
+            .call(ToolCall::new("1", left_out, json!({})), &Context::default())
+            .await;
+        assert_eq!(refused.refusal().unwrap().code, "unknown-tool");
+    }
+
+    // Listed again after each change the server tells of, they are still left out: two
+    // changes, the second heard only once the listing after the first is taken in full.
+    let _following = remote.follow(&registry);
+    let mut changes = registry.subscribe();
+    for gone in ["shop_greet", "shop_idle"] {
+        assert!(shop.remove(gone));
+        let change = tokio::time::timeout(Duration::from_secs(60), changes.recv())
+            .await
+            .expect("the removal reached the registry")
+            .unwrap();
+        assert_eq!(format!("{change:?}"), format!(r#"Removed(["{gone}"])"#));
+    }
+    let names = registry.names();
+    assert!(
+        !names.contains(&"shop_price".to_owned()) && !names.contains(&"shop_logo".to_owned()),
+        "{names:?}"
+    );
+    assert!(names.contains(&"shop_break".to_owned()), "{names:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_remote_tool_outside_the_grant_is_refused_with_nothing_sent() {
     let (served, remote_calls) = shop();
     let (remote, _stop, _server) = over_mcp(served).await;
@@ -711,8 +749,9 @@ async fn a_remote_tool_whose_arguments_are_no_object_is_offered_to_mcp_alone() {
         format!(
             "`shout` cannot be offered to {provider}: (arguments): {provider} takes an object \
              of fields for a tool's arguments, and the schema this tool's server lists for them \
-             is of type \"string\"; leave the tool out of the registry, or build the registry \
-             for MCP alone (`.providers([Provider::Mcp])`)"
+             is of type \"string\"; leave the tool out of the registry \
+             (`RemoteToolkit::without`), or build the registry for MCP alone \
+             (`.providers([Provider::Mcp])`)"
         )
     };
     assert_eq!(

@@ -70,7 +70,7 @@ pub(crate) fn as_meant(schema: &mut Value) -> Result<(), SchemaError> {
                 "this tool's server wrote a schema no provider can be shown: {said}, where JSON \
                  Schema asks for a schema (an object such as {{\"type\": \"string\"}}, or a \
                  boolean) for each field; ask the server's authors to mend it, or leave the tool \
-                 out of the registry"
+                 out of the registry (`RemoteToolkit::without`)"
             ),
         )),
         None => Ok(()),

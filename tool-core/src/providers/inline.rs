@@ -253,7 +253,8 @@ impl Inliner<'_> {
                 path,
                 format!(
                     "its `$ref`s lead through more than {MAX_REFS_INSIDE} schemas, one inside \
-                     another, which no model reads; leave the tool out of the registry"
+                     another, which no model reads; leave the tool out of the registry \
+                     (a remote one with `RemoteToolkit::without`)"
                 ),
             )
             .into());

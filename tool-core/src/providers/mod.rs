@@ -329,8 +329,9 @@ fn inlined(
     {
         let problem = format!(
             "{provider} takes an object of fields for a tool's arguments, and the schema this \
-             tool's server lists for them {why}; leave the tool out of the registry, or build \
-             the registry for MCP alone (`.providers([Provider::Mcp])`)"
+             tool's server lists for them {why}; leave the tool out of the registry \
+             (`RemoteToolkit::without`), or build the registry for MCP alone \
+             (`.providers([Provider::Mcp])`)"
         );
         let path = "(arguments)".to_owned();
         let error = dialect::SchemaError { path, problem };

@@ -77,6 +77,8 @@ struct Link {
     client: Arc<Client>,
     calls: Arc<InFlight>,
     prefix: Arc<str>,
+    /// The server's names of the tools left out of the registry ([`RemoteToolkit::without`]).
+    left_out: Arc<[String]>,
 }
 
 impl Link {
@@ -267,6 +269,7 @@ impl RemoteToolkit {
                 client: Arc::new(client),
                 calls,
                 prefix: Arc::from(""),
+                left_out: Arc::from([]),
             },
             name,
             tools_changed,
@@ -289,6 +292,20 @@ impl RemoteToolkit {
     /// [`RemoteToolkit::follow`]).
     pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
         self.link.prefix = Arc::from(prefix.into());
+        self
+    }
+
+    /// Leaves the server's tools of these names (its own, before any prefix) out of the
+    /// registry, now and when [`RemoteToolkit::follow`] lists them again: a tool whose schema
+    /// no provider can be shown, say, so that the server's other tools can be offered. A name
+    /// the server does not list leaves nothing out.
+    pub fn without<I: IntoIterator<Item = S>, S: Into<String>>(mut self, names: I) -> Self {
+        let left_out: Vec<String> = (self.link.left_out.iter().cloned())
+            .chain(names.into_iter().map(Into::into))
+            .collect();
+        self.definitions
+            .retain(|definition| !left_out.contains(&definition.name));
+        self.link.left_out = Arc::from(left_out);
         self
     }
 
@@ -339,7 +356,10 @@ impl RemoteToolkit {
         let task = crate::background::spawn(async move {
             while changed.changed().await.is_ok() {
                 let definitions = match tool_list::list(&name, &link.client, limit).await {
-                    Ok(definitions) => definitions,
+                    Ok(mut definitions) => {
+                        definitions.retain(|definition| !link.left_out.contains(&definition.name));
+                        definitions
+                    }
                     Err(error) => {
                         tracing::warn!(toolkit = %name, %error, "the changed tools were not listed");
                         continue;
