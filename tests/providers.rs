@@ -548,6 +548,17 @@ fn a_remote_schema_s_references_into_itself_are_written_out_for_every_provider()
         faults_as_output(&encoded, &json!({"a": "x", "b": 1})),
         ["a", "b"]
     );
+    // A name with a `%` of its own is still found as written.
+    let literal = remote(
+        "literal",
+        json!({"type": "object", "definitions": {"100%": {"type": "integer"}},
+               "properties": {"a": {"$ref": "#/definitions/100%"}}}),
+    );
+    let exported = mcp::tool(&literal).unwrap();
+    assert_eq!(
+        exported["inputSchema"]["properties"]["a"]["type"],
+        "integer"
+    );
     for reference in ["#/$defs/Shelf%2", "#/$defs/Shelf%+0Item", "#/$defs/%C3"] {
         let broken = remote(
             "broken",
@@ -1370,6 +1381,51 @@ fn a_remote_schema_s_slips_are_read_as_meant_and_one_with_no_reading_is_refused(
         exported["function"]["parameters"]["properties"]["name"]["type"], "string",
         "required, so not made nullable: {exported}"
     );
+
+    // Read before a `$ref` is written out: a slip beside one does not stand in for the
+    // keyword of the schema it points to; `properties: null` is no properties.
+    let beside = remote(
+        "beside",
+        json!({"type": "object", "$defs": {"Person": {"type": "object", "required": ["age"],
+                   "properties": {"age": {"type": "integer"}}}},
+               "properties": {"who": {"$ref": "#/$defs/Person", "required": true},
+                              "none": {"type": "object", "properties": null}}}),
+    );
+    let exported = anthropic::tool(&beside).unwrap();
+    let schema = &exported["input_schema"];
+    assert_eq!(schema["required"], json!(["who"]), "{exported}");
+    assert_eq!(
+        schema["properties"]["who"]["required"],
+        json!(["age"]),
+        "{exported}"
+    );
+    assert_eq!(
+        schema["properties"]["none"],
+        json!({"type": "object"}),
+        "{exported}"
+    );
+    // In draft-07's `definitions` too, kept where a type holds itself.
+    let tree = remote(
+        "tree",
+        json!({"type": "object", "definitions": {"Node": {"type": "object", "properties": {
+                   "tags": {"type": "array"}, "kids": {"type": "array", "items": {"$ref": "#/definitions/Node"}}}}},
+               "properties": {"root": {"$ref": "#/definitions/Node"}}}),
+    );
+    let exported = openai::tool(&tree).unwrap();
+    let node = &exported["function"]["parameters"]["definitions"]["Node"];
+    assert_eq!(
+        node["properties"]["tags"],
+        json!({"type": "array", "items": {}}),
+        "{exported}"
+    );
+
+    // Said of the output where it is the output's.
+    let mut output = remote("output", json!({"type": "object"}));
+    output.output_schema = json!({"type": "object", "properties": {"total": "number"}})
+        .as_object()
+        .cloned();
+    let refused = mcp::tool(&output).unwrap_err().to_string();
+    assert!(refused.contains("(output) total: "), "{refused}");
 
     // A field whose schema is no schema, or `properties` that are no map: refused, named.
     for (schema, path, said) in [

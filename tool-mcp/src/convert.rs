@@ -1,6 +1,6 @@
 //! Between rmcp's typed `CallToolResult` and this framework's results, both ways: a served
 //! call's [`ToolResult`] becomes rmcp's result, and a remote server's result becomes a call's
-//! outcome; and rmcp's log level as this framework's.
+//! outcome; rmcp's log level as this framework's; and a request's id as a call's.
 //!
 //! The shape itself is [`tool_core::providers::mcp`]'s, which writes and reads it as JSON; this
 //! module only moves between that JSON and rmcp's types. Every served call passes through here,
@@ -87,6 +87,14 @@ pub(crate) fn outcome_of(result: &CallToolResult) -> Result<Output, Refusal> {
         Refusal::failed(format!("the MCP server's answer was unreadable: {error}"))
     })?;
     mcp::read_result(&written)
+}
+
+/// A request's id as a call's: its number's digits, or its text.
+pub(crate) fn id_text(id: &rmcp::model::RequestId) -> String {
+    match id {
+        rmcp::model::NumberOrString::Number(number) => itoa::Buffer::new().format(*number).into(),
+        rmcp::model::NumberOrString::String(text) => text.as_ref().into(),
+    }
 }
 
 #[cfg(test)]

@@ -295,6 +295,68 @@ async fn tools_left_out_of_a_toolkit_stay_out_as_it_follows_its_server() {
         "{names:?}"
     );
     assert!(names.contains(&"shop_break".to_owned()), "{names:?}");
+
+    // By the registry's name too, after a prefix, as a refusal names the tool.
+    let (other, _) = crate::shop();
+    let (remote, _stop, _server) = over_mcp(other).await;
+    let remote = remote.with_prefix("p_").without(["p_shop_break"]);
+    let names: Vec<_> = remote.tools().iter().map(|t| t.definition().name).collect();
+    assert!(names.contains(&"p_shop_greet".to_owned()), "{names:?}");
+    assert!(
+        !names.iter().any(|name| name.ends_with("shop_break")),
+        "{names:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_followed_tool_whose_change_is_refused_stays_as_it_was_and_is_still_followed() {
+    // The server lists `a`; then `a` with a field whose schema is no schema (refused for every
+    // provider); then no `a`. Each `poke` call tells of a change.
+    let listings = Arc::new(AtomicUsize::new(0));
+    let relisted = Arc::new(tokio::sync::Notify::new());
+    let (counted, told) = (listings.clone(), relisted.clone());
+    let script = move |message: &serde_json::Value| match message["method"].as_str() {
+        Some("tools/list") => {
+            let listing = counted.fetch_add(1, Ordering::SeqCst);
+            let a = match listing {
+                0 => Some(listed("a")),
+                1 => Some(json!({"name": "a", "inputSchema": {"type": "object",
+                                  "properties": {"x": "string"}}})),
+                _ => None,
+            };
+            if listing > 0 {
+                told.notify_one();
+            }
+            let tools: Vec<_> = a.into_iter().chain([listed("poke")]).collect();
+            reply(message, json!({"tools": tools}))
+        }
+        Some("tools/call") => {
+            let mut answer = reply(message, json!({"content": []}));
+            answer.push(json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}));
+            answer
+        }
+        _ => initialized(message),
+    };
+    let remote = scripted(script).await.expect("the scripted server joins");
+    let registry = remote.add_to(Registry::builder()).build().unwrap();
+    let _following = remote.follow(&registry);
+    let mut changes = registry.subscribe();
+    let ctx = Context::default();
+    let poke = || registry.call(ToolCall::new("1", "poke", json!({})), &ctx);
+
+    poke().await;
+    tokio::time::timeout(Duration::from_secs(60), relisted.notified())
+        .await
+        .expect("the tools were listed again");
+    // The changed `a` is refused: the registry keeps `a` as it was.
+    assert!(registry.names().contains(&"a".to_owned()));
+    poke().await;
+    let change = tokio::time::timeout(Duration::from_secs(60), changes.recv())
+        .await
+        .expect("the server's removal of `a` reached the registry")
+        .unwrap();
+    assert_eq!(format!("{change:?}"), r#"Removed(["a"])"#);
+    assert_eq!(listings.load(Ordering::SeqCst), 3);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -5,15 +5,18 @@
 //! 'array'").
 //!
 //! Three slips are common in MCP servers and have one reading each: `properties: []`, PHP's
-//! empty array for an empty map; `required: null`, a serializer's absent list; and
-//! `required: true` on a property, draft-03's way of listing it in its object's `required`.
-//! Each is written in today's form, which admits the same calls. A property whose schema is
+//! empty array for an empty map; `required: null` or `properties: null`, a serializer's absent
+//! list or map; and `required: true` on a property, draft-03's way of listing it in its
+//! object's `required`. Each is written in today's form, which admits the same calls. They are
+//! read before any `$ref` is written out, so that a slip beside a `$ref` does not stand in for
+//! the keyword of the schema it points to. A property whose schema is
 //! neither an object nor a boolean (`"name": "string"`) has no reading, and is refused, naming
 //! it. schemars writes none of these, so for a tool of this crate's own nothing changes.
 
 use serde_json::{Map, Value};
 
 use crate::providers::dialect::{SchemaError, error};
+use crate::schema::values::shown;
 use crate::schema::walk;
 
 /// Writes `schema`'s slips in today's form, or says where it lists what is no schema for a
@@ -21,8 +24,14 @@ use crate::schema::walk;
 pub(crate) fn as_meant(schema: &mut Value) -> Result<(), SchemaError> {
     let mut no_schema = None;
     walk::every_subschema_mut(schema, &mut String::new(), &mut |map, path| {
-        if map.get("properties").is_some_and(is_empty_array) {
-            map.insert("properties".into(), Value::Object(Map::new()));
+        match map.get("properties") {
+            Some(Value::Null) => {
+                map.remove("properties");
+            }
+            Some(properties) if is_empty_array(properties) => {
+                map.insert("properties".into(), Value::Object(Map::new()));
+            }
+            _ => {}
         }
         let listed = match map.get_mut("properties") {
             Some(Value::Object(properties)) => {
@@ -32,7 +41,8 @@ pub(crate) fn as_meant(schema: &mut Value) -> Result<(), SchemaError> {
                             !matches!(property, Value::Object(_) | Value::Bool(_))
                         })
                         .map(|(name, property)| {
-                            let said = format!("the schema it lists for the field is {property}");
+                            let said =
+                                format!("the schema it lists for the field is {}", shown(property));
                             (joined(path, name), said)
                         });
                 }
@@ -40,7 +50,10 @@ pub(crate) fn as_meant(schema: &mut Value) -> Result<(), SchemaError> {
             }
             Some(other) => {
                 if no_schema.is_none() {
-                    let said = format!("the `properties` it lists for the object are {other}");
+                    let said = format!(
+                        "the `properties` it lists for the object are {}",
+                        shown(other)
+                    );
                     no_schema = Some((path.to_owned(), said));
                 }
                 Vec::new()

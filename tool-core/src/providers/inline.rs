@@ -37,9 +37,13 @@ pub(crate) fn exportable(
     schema: &Map<String, Value>,
     recursion: Recursion,
 ) -> Result<Map<String, Value>, SchemaError> {
-    let mut inlined = Value::Object(inline_refs(schema, recursion)?);
+    let mut meant = Value::Object(schema.clone());
+    super::as_meant::as_meant(&mut meant)?;
+    let Value::Object(meant) = meant else {
+        unreachable!("an object stays an object")
+    };
+    let mut inlined = Value::Object(inline_refs(&meant, recursion)?);
     standard_formats(&mut inlined);
-    super::as_meant::as_meant(&mut inlined)?;
     match inlined {
         Value::Object(map) => Ok(map),
         _ => unreachable!("an object stays an object"),

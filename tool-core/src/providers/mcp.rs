@@ -39,7 +39,14 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
     entry.insert("inputSchema".into(), Value::Object(input_schema));
     if let Some(output_schema) = &definition.output_schema {
         let output_schema = crate::providers::inline::exportable(output_schema, Recursion::KeepRef)
-            .map_err(|error| ExportError::new(definition, Some(Provider::Mcp), error))?;
+            .map_err(|mut error| {
+                // Said of the output, where a path alone reads as a field of the arguments.
+                error.path = match error.path.as_str() {
+                    "(arguments)" => "(output)".to_owned(),
+                    path => format!("(output) {path}"),
+                };
+                ExportError::new(definition, Some(Provider::Mcp), error)
+            })?;
         entry.insert("outputSchema".into(), Value::Object(output_schema));
     }
     let hints = definition.annotations;

@@ -116,7 +116,7 @@ fn beside_reference(map: &Map<String, Value>, root: &Map<String, Value>) -> Opti
 }
 
 /// `value` as compact JSON, cut short when long.
-fn shown(value: &Value) -> String {
+pub(crate) fn shown(value: &Value) -> String {
     let text = value.to_string();
     match text.char_indices().nth(QUOTED_AT_MOST) {
         Some((end, _)) => format!("{}…", &text[..end]),

@@ -102,8 +102,9 @@ pub(crate) fn push_slot(path: &mut String, slot: Slot<'_>) -> usize {
     length
 }
 
-/// Calls `visit` on every subschema object of `schema` (itself and its `$defs` included), with
-/// the path of the field it describes (`$defs.Name...` inside a definition).
+/// Calls `visit` on every subschema object of `schema` (itself and its definitions included,
+/// in `$defs` or draft-07's `definitions`), with the path of the field it describes
+/// (`$defs.Name...` inside a definition).
 pub(crate) fn every_subschema_mut(
     schema: &mut Value,
     path: &mut String,
@@ -113,9 +114,11 @@ pub(crate) fn every_subschema_mut(
         return;
     };
     visit(map, path);
-    if let Some(Value::Object(defs)) = map.get_mut("$defs") {
-        for (name, def) in defs.iter_mut() {
-            every_subschema_mut(def, &mut format!("$defs.{name}"), visit);
+    for keyword in ["$defs", "definitions"] {
+        if let Some(Value::Object(defs)) = map.get_mut(keyword) {
+            for (name, def) in defs.iter_mut() {
+                every_subschema_mut(def, &mut format!("{keyword}.{name}"), visit);
+            }
         }
     }
     let _ = children_mut::<()>(map, |slot, child| {
@@ -156,19 +159,21 @@ impl<'s> Root<'s> {
     }
 
     /// What a JSON Pointer into the root (`#/definitions/Point`) leads to; `None` for the root
-    /// itself (`#`), which is no value held in it. A `$ref` is a URI, so its pointer is
-    /// percent-decoded first (`#/$defs/Shelf%20Item`, RFC 6901's section 6); one that does not
-    /// decode to text points nowhere.
+    /// itself (`#`), which is no value held in it. A `$ref` is a URI, so the pointer in its
+    /// fragment is percent-decoded first (`#/$defs/Shelf%20Item`, RFC 6901's section 6); one
+    /// that does not decode, or leads nowhere decoded, is followed as written, as a server may
+    /// name a definition `100%`.
     pub(crate) fn pointer(self, reference: &str) -> Option<&'s Value> {
-        let decoded;
-        let reference = match reference.contains('%') {
-            true => {
-                decoded = percent_decoded(reference)?;
-                decoded.as_str()
-            }
-            false => reference,
-        };
         let steps = reference.strip_prefix("#/")?;
+        let decoded = (steps.contains('%'))
+            .then(|| percent_decoded(steps))
+            .flatten()
+            .and_then(|decoded| self.steps(&decoded));
+        decoded.or_else(|| self.steps(steps))
+    }
+
+    /// What the steps of a JSON Pointer (`definitions/Point`, without its first `/`) lead to.
+    fn steps(self, steps: &str) -> Option<&'s Value> {
         let (first, rest) = steps.split_at(steps.find('/').unwrap_or(steps.len()));
         let first = first.replace("~1", "/").replace("~0", "~");
         self.0.lookup(&first)?.pointer(rest)

@@ -94,6 +94,13 @@ impl Link {
         }
     }
 
+    /// Whether the server's tool `listed_as` is left out ([`RemoteToolkit::without`]), by its
+    /// own name or by the registry's.
+    fn leaves_out(&self, listed_as: &str) -> bool {
+        (self.left_out.iter())
+            .any(|name| name == listed_as || *name == self.offered_name(listed_as))
+    }
+
     /// The registry's name for the server's tool `listed_as`.
     fn offered_name(&self, listed_as: &str) -> String {
         format!("{}{listed_as}", self.prefix)
@@ -295,17 +302,20 @@ impl RemoteToolkit {
         self
     }
 
-    /// Leaves the server's tools of these names (its own, before any prefix) out of the
-    /// registry, now and when [`RemoteToolkit::follow`] lists them again: a tool whose schema
-    /// no provider can be shown, say, so that the server's other tools can be offered. A name
-    /// the server does not list leaves nothing out.
+    /// Leaves the server's tools of these names out of the registry, now and when
+    /// [`RemoteToolkit::follow`] lists them again: a tool whose schema no provider can be
+    /// shown, say, so that the server's other tools can be offered. A name is the server's own
+    /// or the registry's (after [`RemoteToolkit::with_prefix`]'s prefix, as a refusal names
+    /// it); one the server does not list leaves nothing out. Set it before the tools are taken,
+    /// as the prefix.
     pub fn without<I: IntoIterator<Item = S>, S: Into<String>>(mut self, names: I) -> Self {
         let left_out: Vec<String> = (self.link.left_out.iter().cloned())
             .chain(names.into_iter().map(Into::into))
             .collect();
-        self.definitions
-            .retain(|definition| !left_out.contains(&definition.name));
         self.link.left_out = Arc::from(left_out);
+        let link = &self.link;
+        self.definitions
+            .retain(|definition| !link.leaves_out(&definition.name));
         self
     }
 
@@ -357,7 +367,7 @@ impl RemoteToolkit {
             while changed.changed().await.is_ok() {
                 let definitions = match tool_list::list(&name, &link.client, limit).await {
                     Ok(mut definitions) => {
-                        definitions.retain(|definition| !link.left_out.contains(&definition.name));
+                        definitions.retain(|definition| !link.leaves_out(&definition.name));
                         definitions
                     }
                     Err(error) => {
@@ -384,6 +394,9 @@ impl RemoteToolkit {
                         Ok(()) => now.push(definition),
                         Err(error) => {
                             tracing::warn!(toolkit = %name, tool = %definition.name, %error, "a changed tool was not taken");
+                            // A change refused leaves the tool as it was in the registry: it is
+                            // still known, so that its removal or its mending is followed.
+                            now.extend(before.cloned());
                         }
                     }
                 }

@@ -274,7 +274,8 @@ impl ServerHandler for McpServer {
             Some(written) => Arguments::from_text(written),
             None => crate::call_line::arguments(request.arguments, &context.extensions),
         };
-        let call = ToolCall::new(id_text(&context.id), request.name.as_ref(), arguments);
+        let id = crate::convert::id_text(&context.id);
+        let call = ToolCall::new(id, request.name.as_ref(), arguments);
         let as_task = match way {
             Run::Direct => false,
             Run::Task => true,
@@ -593,13 +594,5 @@ fn safe_hints(current: bool, ttl: &mut Option<u64>, scope: &mut Option<rmcp::mod
     if current {
         ttl.get_or_insert(0);
         scope.get_or_insert(rmcp::model::CacheScope::Private);
-    }
-}
-
-/// A request's id as a call's: its number's digits, or its text.
-fn id_text(id: &rmcp::model::RequestId) -> String {
-    match id {
-        rmcp::model::NumberOrString::Number(number) => itoa::Buffer::new().format(*number).into(),
-        rmcp::model::NumberOrString::String(text) => text.as_ref().into(),
     }
 }
