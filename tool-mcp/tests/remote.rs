@@ -567,8 +567,9 @@ async fn a_server_silent_at_the_handshake_or_the_listing_is_given_up_within_the_
 }
 
 /// What a server given up for silence is told to be waited for longer with.
-const SLOWER: &str = "(a server that starts slower, as one npx or docker fetches on its first \
-                      run, is waited for longer with `RemoteToolkit::connecting(..).within(..)`)";
+const SLOWER: &str = "(to wait longer for a server that starts slowly, such as one npx or docker \
+                      fetches on its first run, connect with \
+                      `RemoteToolkit::connecting(name).within(duration)`)";
 
 // Time is paused: a limit is waited out at once, and so is an hour with none.
 #[tokio::test(start_paused = true)]

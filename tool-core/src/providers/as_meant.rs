@@ -22,61 +22,12 @@ use crate::schema::walk;
 /// Writes `schema`'s slips in today's form, or says where it lists what is no schema for a
 /// field (`properties` that are no map, a field's schema that is a text).
 pub(crate) fn as_meant(schema: &mut Value) -> Result<(), SchemaError> {
-    let mut no_schema = None;
+    let mut fault = None;
     walk::every_subschema_mut(schema, &mut String::new(), &mut |map, path| {
-        match map.get("properties") {
-            Some(Value::Null) => {
-                map.remove("properties");
-            }
-            Some(properties) if is_empty_array(properties) => {
-                map.insert("properties".into(), Value::Object(Map::new()));
-            }
-            _ => {}
-        }
-        let listed = match map.get_mut("properties") {
-            Some(Value::Object(properties)) => {
-                if no_schema.is_none() {
-                    no_schema = (properties.iter())
-                        .find(|(_, property)| {
-                            !matches!(property, Value::Object(_) | Value::Bool(_))
-                        })
-                        .map(|(name, property)| {
-                            let said =
-                                format!("the schema it lists for the field is {}", shown(property));
-                            (joined(path, name), said)
-                        });
-                }
-                required_on_properties(properties)
-            }
-            Some(other) => {
-                if no_schema.is_none() {
-                    let said = format!(
-                        "the `properties` it lists for the object are {}",
-                        shown(other)
-                    );
-                    no_schema = Some((path.to_owned(), said));
-                }
-                Vec::new()
-            }
-            None => Vec::new(),
-        };
-        if !matches!(map.get("required"), None | Some(Value::Array(_))) {
-            map.remove("required");
-        }
-        if !listed.is_empty() {
-            let required = map
-                .entry("required")
-                .or_insert_with(|| Value::Array(Vec::new()));
-            if let Value::Array(required) = required {
-                for name in listed {
-                    if !required.iter().any(|named| named == name.as_str()) {
-                        required.push(name.into());
-                    }
-                }
-            }
-        }
+        let found = mend(map, path);
+        fault = fault.take().or(found);
     });
-    match no_schema {
+    match fault {
         Some((path, said)) => Err(error(
             &path,
             format!(
@@ -88,6 +39,53 @@ pub(crate) fn as_meant(schema: &mut Value) -> Result<(), SchemaError> {
         )),
         None => Ok(()),
     }
+}
+
+/// Mends the slips of one schema object (at `path`); what it lists that is no schema for a
+/// field, with that field's path, if anything.
+fn mend(map: &mut Map<String, Value>, path: &str) -> Option<(String, String)> {
+    if !matches!(map.get("required"), None | Some(Value::Array(_))) {
+        map.shift_remove("required");
+    }
+    let properties = match map.get_mut("properties")? {
+        Value::Object(properties) => properties,
+        Value::Null => {
+            map.shift_remove("properties");
+            return None;
+        }
+        Value::Array(items) if items.is_empty() => {
+            map.insert("properties".into(), Value::Object(Map::new()));
+            return None;
+        }
+        other => {
+            let said = format!(
+                "the `properties` it lists for the object are {}",
+                shown(other)
+            );
+            return Some((path.to_owned(), said));
+        }
+    };
+    let fault = (properties.iter())
+        .find(|(_, property)| !matches!(property, Value::Object(_) | Value::Bool(_)))
+        .map(|(name, property)| {
+            let mut field = path.to_owned();
+            walk::push_slot(&mut field, walk::Slot::Property(name));
+            let said = format!("the schema it lists for the field is {}", shown(property));
+            (field, said)
+        });
+    let listed = required_on_properties(properties);
+    if !listed.is_empty()
+        && let Value::Array(required) = map
+            .entry("required")
+            .or_insert_with(|| Value::Array(Vec::new()))
+    {
+        for name in listed {
+            if !required.iter().any(|named| named == name.as_str()) {
+                required.push(name.into());
+            }
+        }
+    }
+    fault
 }
 
 /// The names of the properties that say draft-03's `required: true` of themselves, each
@@ -102,20 +100,8 @@ fn required_on_properties(properties: &mut Map<String, Value>) -> Vec<String> {
             if *required {
                 listed.push(name.clone());
             }
-            property.remove("required");
+            property.shift_remove("required");
         }
     }
     listed
-}
-
-fn is_empty_array(value: &Value) -> bool {
-    value.as_array().is_some_and(Vec::is_empty)
-}
-
-/// The path of field `name` of the object at `path`.
-fn joined(path: &str, name: &str) -> String {
-    match path.is_empty() {
-        true => name.to_owned(),
-        false => format!("{path}.{name}"),
-    }
 }

@@ -96,8 +96,9 @@ pub(super) fn call_failure(server: &str, error: &rmcp::ServiceError) -> String {
 /// What a server that kept silent past `limit` is told of.
 pub(super) fn no_answer_within(limit: std::time::Duration) -> String {
     format!(
-        "no answer within {} s (a server that starts slower, as one npx or docker fetches \
-         on its first run, is waited for longer with `RemoteToolkit::connecting(..).within(..)`)",
+        "no answer within {} s (to wait longer for a server that starts slowly, such as one \
+         npx or docker fetches on its first run, connect with \
+         `RemoteToolkit::connecting(name).within(duration)`)",
         limit.as_secs_f64()
     )
 }

@@ -98,7 +98,7 @@ impl Link {
     /// own name or by the registry's.
     fn leaves_out(&self, listed_as: &str) -> bool {
         (self.left_out.iter())
-            .any(|name| name == listed_as || *name == self.offered_name(listed_as))
+            .any(|name| name == listed_as || name.strip_prefix(&*self.prefix) == Some(listed_as))
     }
 
     /// The registry's name for the server's tool `listed_as`.
