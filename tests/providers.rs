@@ -738,35 +738,229 @@ fn a_type_holding_itself_is_defined_under_a_name_its_reference_finds() {
     );
 }
 
-#[test]
-fn gemini_uses_only_the_openapi_subset() {
-    let exported = gemini::tool(&definition("order_place")).unwrap();
-    every_schema(&exported["parameters"], &mut |schema| {
-        for refused in [
-            "$ref",
-            "$defs",
-            "oneOf",
-            "allOf",
-            "const",
-            "additionalProperties",
-        ] {
-            assert!(!schema.contains_key(refused), "{refused} in {schema:?}");
+/// The fields of Gemini's `Schema` (its OpenAPI subset, as its API reference lists them): it
+/// refuses a whole request for a declaration's `parameters` with any other, at any depth.
+const GEMINI_SCHEMA_FIELDS: [&str; 22] = [
+    "type",
+    "format",
+    "title",
+    "description",
+    "nullable",
+    "enum",
+    "default",
+    "example",
+    "properties",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "propertyOrdering",
+    "items",
+    "minItems",
+    "maxItems",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+    "anyOf",
+];
+
+/// Calls `visit` on each schema of a Gemini declaration's `parameters`, with its path.
+fn gemini_schemas(
+    schema: &Value,
+    path: &str,
+    visit: &mut dyn FnMut(&str, &serde_json::Map<String, Value>),
+) {
+    let Value::Object(map) = schema else {
+        panic!("{path}: a schema that is no object: {schema}");
+    };
+    visit(path, map);
+    if let Some(Value::Object(properties)) = map.get("properties") {
+        for (name, property) in properties {
+            gemini_schemas(property, &format!("{path}.{name}"), visit);
+        }
+    }
+    if let Some(items) = map.get("items") {
+        gemini_schemas(items, &format!("{path}[]"), visit);
+    }
+    if let Some(Value::Array(branches)) = map.get("anyOf") {
+        for branch in branches {
+            gemini_schemas(branch, path, visit);
+        }
+    }
+}
+
+/// Asserts what Gemini takes of every schema in `parameters`: only its fields, one type, an
+/// object's properties listed and its required names among them, an array's items said.
+fn assert_gemini_takes(parameters: &Value) {
+    gemini_schemas(parameters, "", &mut |path, schema| {
+        for key in schema.keys() {
+            assert!(
+                GEMINI_SCHEMA_FIELDS.contains(&key.as_str()),
+                "{path}: `{key}` is no field of Gemini's Schema: {schema:?}"
+            );
         }
         if let Some(types) = schema.get("type") {
-            assert!(types.is_string(), "a type array: {types}");
+            assert!(types.is_string(), "{path}: a type array: {types}");
         }
         if let Some(Value::Array(values)) = schema.get("enum") {
             assert!(
                 values.iter().all(Value::is_string),
-                "a non-string enum: {values:?}"
+                "{path}: a non-string enum: {values:?}"
+            );
+        }
+        let kind = schema.get("type").and_then(Value::as_str);
+        let properties = schema.get("properties").and_then(Value::as_object);
+        if kind == Some("object") && !path.is_empty() {
+            assert!(
+                properties.is_some_and(|p| !p.is_empty()),
+                "{path}: no properties"
+            );
+        }
+        if properties.is_some() {
+            assert!(
+                matches!(kind, Some("object") | None),
+                "{path}: properties on {kind:?}"
+            );
+        }
+        for name in schema
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let name = name.as_str().unwrap();
+            assert!(
+                properties.is_some_and(|p| p.contains_key(name)),
+                "{path}: `{name}` is required but not defined"
+            );
+        }
+        if kind == Some("array") {
+            assert!(schema.contains_key("items"), "{path}: an array of no items");
+        }
+        if !path.is_empty() {
+            assert!(
+                kind.is_some() || schema.contains_key("anyOf"),
+                "{path}: a schema of no type: {schema:?}"
             );
         }
     });
+}
+
+#[test]
+fn gemini_uses_only_the_openapi_subset() {
+    // `order_place` without its map of labels (which goes as JSON Schema, below).
+    let mut schema = definition("order_place").input_schema;
+    schema["properties"]
+        .as_object_mut()
+        .unwrap()
+        .remove("labels");
+    schema["required"] = json!(["items", "shipping"]);
+    let exported = gemini::tool(&ToolDefinition::new(
+        "order_place",
+        "Places an order.",
+        schema,
+    ))
+    .unwrap();
+    assert!(exported.get("parametersJsonSchema").is_none(), "{exported}");
+    assert_gemini_takes(&exported["parameters"]);
     let note = &exported["parameters"]["properties"]["note"];
     assert_eq!(note["type"], "string");
     assert_eq!(note["nullable"], true);
     let pickup = &exported["parameters"]["properties"]["shipping"]["anyOf"][0];
     assert_eq!(pickup["enum"], json!(["pickup"]), "const becomes enum");
+    let kinds = Registry::builder().tool(KindsStock).build().unwrap();
+    for exported in [
+        gemini::tool(&definition("note_tag")).unwrap(),
+        json!(kinds.export(Provider::Gemini).unwrap())[0].clone(),
+    ] {
+        assert_gemini_takes(&exported["parameters"]);
+    }
+}
+
+#[test]
+fn gemini_is_sent_nothing_its_subset_refuses_and_json_schema_where_the_subset_has_no_form() {
+    // A remote schema's keywords Gemini's Schema has no field for are left out (the call is
+    // still held to them), a required name that names no field is not said required, and a
+    // field that is not an object says no fields.
+    let slips = remote(
+        "slips",
+        json!({"type": "object", "$comment": "tools", "x-order": 1,
+            "properties": {
+                "count": {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 10,
+                    "maximum": 5, "multipleOf": 2, "deprecated": true, "readOnly": true},
+                "ratio": {"type": "number", "exclusiveMinimum": 0, "examples": [0.5]},
+                "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true,
+                    "contains": {"const": "a"}, "minContains": 1, "unevaluatedItems": false},
+                "name": {"type": "string", "properties": {"first": {"type": "string"}},
+                    "required": ["first"], "items": {"type": "string"}, "not": {"const": ""},
+                    "contentMediaType": "text/plain"},
+                "owner": {"type": "object", "properties": {"id": {"type": "string"}},
+                    "propertyNames": {"pattern": "^[a-z]+$"}, "dependentRequired": {"id": []},
+                    "unevaluatedProperties": false, "required": ["id", "ghost"]}},
+            "required": ["count", "missing"]}),
+    );
+    let exported = gemini::tool(&slips).unwrap();
+    let parameters = &exported["parameters"];
+    assert_gemini_takes(parameters);
+    let properties = &parameters["properties"];
+    assert_eq!(parameters["required"], json!(["count"]), "{exported}");
+    assert_eq!(
+        (
+            &properties["count"]["minimum"],
+            &properties["count"]["maximum"]
+        ),
+        (&json!(1), &json!(5)),
+        "an integer's exclusive bounds as inclusive ones, the tighter kept: {exported}"
+    );
+    assert_eq!(properties["name"], json!({"type": "string"}), "{exported}");
+    assert_eq!(properties["owner"]["required"], json!(["id"]), "{exported}");
+
+    // What the subset has no form for (Gemini refuses an object of no properties, an array of
+    // no items, and a field of no type) goes as JSON Schema, as written: a map, a list of
+    // anything, a value of any type, a map at the top.
+    let order = gemini::tool(&definition("order_place")).unwrap();
+    let cases = [
+        (order, json!({"type": "string"}), "labels"),
+        (
+            gemini::tool(&remote("paths", json!({"type": "object", "properties": {"paths": {"type": "array"}}}))).unwrap(),
+            Value::Null,
+            "paths",
+        ),
+        (
+            gemini::tool(&remote("any", json!({"type": "object", "properties": {"a": {"description": "Anything."}}}))).unwrap(),
+            Value::Null,
+            "a",
+        ),
+        (
+            gemini::tool(&remote("open", json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": {"o": {"type": "object"}}}))).unwrap(),
+            Value::Null,
+            "o",
+        ),
+    ];
+    for (exported, additional, field) in cases {
+        assert!(exported.get("parameters").is_none(), "{exported}");
+        let schema = &exported["parametersJsonSchema"];
+        assert!(schema["properties"].get(field).is_some(), "{exported}");
+        assert_eq!(
+            schema["properties"][field]["additionalProperties"],
+            additional
+        );
+        assert!(schema.get("$schema").is_none(), "{exported}");
+    }
+    let map_at_top = remote(
+        "labels",
+        json!({"type": "object", "additionalProperties": {"type": "string"}}),
+    );
+    let exported = gemini::tool(&map_at_top).unwrap();
+    assert_eq!(
+        exported["parametersJsonSchema"],
+        json!({"type": "object", "additionalProperties": {"type": "string"}}),
+        "a map at the top is no tool of no arguments: {exported}"
+    );
+    // A tool of no arguments still says none.
+    let nothing = gemini::tool(&remote("nothing", json!({"type": "object"}))).unwrap();
+    assert_eq!(nothing, json!({"name": "nothing", "description": ""}));
 }
 
 /// A size, each with a word on it.

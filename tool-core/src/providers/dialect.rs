@@ -129,28 +129,107 @@ pub(super) fn error(path: &str, problem: String) -> SchemaError {
     }
 }
 
-/// Gemini's OpenAPI-subset form of an (inlined, `$ref`-free) input schema.
+/// The keywords of Gemini's `Schema` (its OpenAPI subset): it refuses a whole request for any
+/// other keyword in a declaration's `parameters`, at any depth.
+const GEMINI_KEYWORDS: [&str; 22] = [
+    "type",
+    "format",
+    "title",
+    "description",
+    "nullable",
+    "enum",
+    "default",
+    "example",
+    "properties",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "propertyOrdering",
+    "items",
+    "minItems",
+    "maxItems",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+    "anyOf",
+];
+
+/// An input schema as Gemini is sent it.
+#[derive(Debug)]
+pub(crate) enum GeminiForm {
+    /// In Gemini's OpenAPI subset, for a declaration's `parameters`.
+    Subset(Map<String, Value>),
+    /// JSON Schema, for a declaration's `parametersJsonSchema`: the schema has a part the
+    /// subset has no form for.
+    JsonSchema(Map<String, Value>),
+}
+
+/// Gemini's form of an (inlined, `$ref`-free) input schema.
 ///
-/// Type arrays become one type with `nullable: true`; `anyOf` with a `null` branch likewise;
-/// `oneOf` becomes `anyOf`; `const` becomes a one-value `enum`; `enum`s that are not all
-/// strings are dropped (their `type` stays, and this framework's parser still refuses values
-/// outside them); a tuple's `prefixItems` become `items` any of its items' schemas, as many as
-/// it has; `additionalProperties`, `patternProperties`, `uniqueItems`, `allOf` of one schema,
-/// `$schema`, `title` and formats Gemini does not know are removed (the parser still holds each
-/// call to them). A union of several non-null types is refused.
-pub(crate) fn gemini(schema: &Map<String, Value>) -> Result<Map<String, Value>, SchemaError> {
+/// In the OpenAPI subset: type arrays become one type with `nullable: true`; `anyOf` with a
+/// `null` branch likewise; `oneOf` becomes `anyOf`; `const` becomes a one-value `enum`;
+/// `enum`s that are not all strings are dropped (their `type` stays, and this framework's
+/// parser still refuses values outside them); a tuple's `prefixItems` become `items` any of its
+/// items' schemas, as many as it has; an integer's exclusive bounds become inclusive ones;
+/// `required` keeps the names `properties` has, and a schema of another type than an object
+/// keeps no `properties` (nor one not an array, `items`), as Gemini refuses either; every
+/// keyword Gemini's `Schema` has no field for is removed, formats Gemini does not know
+/// likewise (the parser still holds each call to them). A union of several non-null types is
+/// refused.
+///
+/// Gemini refuses an object that lists no properties and an array that says nothing of its
+/// items, and the subset has no schema for a value of any type: a schema with a map, a list of
+/// anything or a value of any type is sent as JSON Schema, as written but for `$schema`.
+pub(crate) fn gemini(schema: &Map<String, Value>) -> Result<GeminiForm, SchemaError> {
     let mut root = Value::Object(schema.clone());
     let mut refusal = None;
+    let mut unsayable = false;
+    let mut at_root = true;
     walk::every_subschema_mut(&mut root, &mut String::new(), &mut |map, path| {
         // A lone branch taken in brings keywords of its own (a `oneOf`, a `const`).
         while gemini_form(map, path, &mut refusal) {}
+        unsayable |= !std::mem::take(&mut at_root) && has_no_subset_form(map);
     });
-    match refusal {
-        Some(error) => Err(error),
-        None => match root {
-            Value::Object(map) => Ok(map),
-            _ => Err(error("", "the schema is not an object".to_owned())),
-        },
+    // A map at the top is no object of fields: Gemini would be told the tool takes nothing.
+    let map_at_top = schema
+        .get("additionalProperties")
+        .is_some_and(Value::is_object)
+        && lists_no_properties(schema);
+    match (refusal, root) {
+        (Some(error), _) => Err(error),
+        (None, _) if unsayable || map_at_top => {
+            let mut written = Value::Object(schema.clone());
+            walk::every_subschema_mut(&mut written, &mut String::new(), &mut |map, _| {
+                map.shift_remove("$schema");
+            });
+            match written {
+                Value::Object(map) => Ok(GeminiForm::JsonSchema(map)),
+                _ => Err(error("", "the schema is not an object".to_owned())),
+            }
+        }
+        (None, Value::Object(map)) => Ok(GeminiForm::Subset(map)),
+        (None, _) => Err(error("", "the schema is not an object".to_owned())),
+    }
+}
+
+/// Whether a schema lists no properties: none, or an empty map of them.
+pub(crate) fn lists_no_properties(map: &Map<String, Value>) -> bool {
+    map.get("properties")
+        .and_then(Value::as_object)
+        .is_none_or(Map::is_empty)
+}
+
+/// Whether a schema below the top, in the subset, says what Gemini refuses or what the subset
+/// cannot say: an object of no properties (a map, or an object of anything), an array of no
+/// items, or a value of any type.
+fn has_no_subset_form(map: &Map<String, Value>) -> bool {
+    match map.get("type").and_then(Value::as_str) {
+        Some("object") => lists_no_properties(map),
+        Some("array") => !map.contains_key("items"),
+        Some(_) => false,
+        None => !map.contains_key("anyOf") && !map.contains_key("enum"),
     }
 }
 
@@ -172,11 +251,7 @@ fn gemini_form(
             )
         });
     }
-    map.remove("$schema");
-    map.remove("$anchor");
     map.remove("title");
-    map.remove("additionalProperties");
-    map.remove("patternProperties");
     if let Some(Value::Array(mut all)) = map.remove("allOf") {
         if all.len() == 1 {
             if let Value::Object(only) = all.remove(0) {
@@ -257,8 +332,6 @@ fn gemini_form(
             map.insert("items".into(), items);
         }
     }
-    // Gemini refuses the keyword; the parser still refuses a repeated item.
-    map.remove("uniqueItems");
     if let Some(Value::Array(values)) = map.get("enum") {
         if values.iter().all(Value::is_string) {
             map.insert("type".into(), Value::String("string".into()));
@@ -281,7 +354,80 @@ fn gemini_form(
     if !known_format {
         map.remove("format");
     }
-    merged
+    if merged {
+        // The branch taken in may bring keywords the steps before make Gemini's (a `const`):
+        // the last pass, below, waits for them.
+        return true;
+    }
+    integer_bounds_inclusive(map);
+    // Gemini refuses `properties` on any other type ("only allowed for OBJECT type").
+    let kind = map.get("type").and_then(Value::as_str);
+    let (object, array) = (
+        kind.is_none_or(|kind| kind == "object"),
+        kind == Some("array"),
+    );
+    if !object {
+        for key in ["properties", "required", "minProperties", "maxProperties"] {
+            map.shift_remove(key);
+        }
+    }
+    if !object && !array {
+        for key in ["items", "minItems", "maxItems"] {
+            map.shift_remove(key);
+        }
+    }
+    // Gemini refuses a required name its object does not define ("property is not defined").
+    let defined = |name: &Value| {
+        let properties = map.get("properties").and_then(Value::as_object);
+        name.as_str()
+            .is_some_and(|name| properties.is_some_and(|properties| properties.contains_key(name)))
+    };
+    if let Some(Value::Array(names)) = map.get("required") {
+        let kept: Vec<Value> = names.iter().filter(|name| defined(name)).cloned().collect();
+        match kept.is_empty() {
+            true => map.shift_remove("required"),
+            false => map.insert("required".into(), Value::Array(kept)),
+        };
+    }
+    map.retain(|key, _| GEMINI_KEYWORDS.contains(&key.as_str()));
+    false
+}
+
+/// An integer's exclusive bounds as the inclusive ones Gemini has (`exclusiveMinimum: 0` is
+/// `minimum: 1`), the tighter of the two where both are said.
+fn integer_bounds_inclusive(map: &mut Map<String, Value>) {
+    if map.get("type").and_then(Value::as_str) != Some("integer") {
+        return;
+    }
+    for (exclusive, inclusive, step, tighter) in [
+        (
+            "exclusiveMinimum",
+            "minimum",
+            1,
+            i128::max as fn(i128, i128) -> i128,
+        ),
+        ("exclusiveMaximum", "maximum", -1, i128::min),
+    ] {
+        let Some(bound) = map.get(exclusive).and_then(whole_number) else {
+            continue;
+        };
+        let bound = bound + step;
+        let bound = match map.get(inclusive).and_then(whole_number) {
+            Some(said) => tighter(said, bound),
+            None => bound,
+        };
+        if let Some(bound) = number_of(bound) {
+            map.insert(inclusive.to_owned(), Value::Number(bound));
+        }
+    }
+}
+
+/// A JSON number that is a whole number, as an `i128`.
+fn whole_number(value: &Value) -> Option<i128> {
+    match value.as_i64() {
+        Some(n) => Some(i128::from(n)),
+        None => value.as_u64().map(i128::from),
+    }
 }
 
 #[cfg(test)]
@@ -291,9 +437,13 @@ mod tests {
 
     #[test]
     fn gemini_is_told_a_tuple_s_items_as_far_as_they_are_known() {
-        let gemini_of = |items: Value| {
+        let form_of = |items: Value| {
             let schema = json!({"type": "object", "properties": {"t": items}});
-            Value::Object(gemini(schema.as_object().unwrap()).unwrap())["properties"]["t"].clone()
+            gemini(schema.as_object().unwrap()).unwrap()
+        };
+        let gemini_of = |items: Value| match form_of(items) {
+            GeminiForm::Subset(form) => Value::Object(form)["properties"]["t"].clone(),
+            GeminiForm::JsonSchema(form) => panic!("not in the subset: {form:?}"),
         };
         // Closed: any of the positions' kinds, as many as the schema says.
         let pair = gemini_of(json!({
@@ -322,11 +472,12 @@ mod tests {
             rest.get("minItems").is_none() && rest.get("maxItems").is_none(),
             "{rest}"
         );
-        // Items past the positions of any kind: nothing said of the items.
-        let open = gemini_of(json!({"type": "array", "prefixItems": [{"type": "string"}]}));
-        assert!(
-            open.get("items").is_none() && open.get("prefixItems").is_none(),
-            "{open}"
-        );
+        // Items past the positions of any kind: the subset has no form for them (Gemini
+        // refuses an array that says nothing of its items), so the tuple is sent as written.
+        let open = json!({"type": "array", "prefixItems": [{"type": "string"}]});
+        match form_of(open.clone()) {
+            GeminiForm::JsonSchema(form) => assert_eq!(form["properties"]["t"], open),
+            GeminiForm::Subset(form) => panic!("in the subset: {form:?}"),
+        }
     }
 }

@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use super::gemini::JSON_SCHEMA_KEY;
 use super::{ExportError, Provider};
 
 /// A tool as a provider's export offers it to a model: what every agent framework's tool type
@@ -32,7 +33,8 @@ impl Function {
     /// `{"type": "function", "function": {name, description, parameters, strict}}`, MCP's
     /// `{name, description, inputSchema, ..}`, Anthropic's `{name, description, input_schema}`
     /// or Gemini's `{name, description, parameters?}` (left out for a tool that takes
-    /// nothing, read as an object of no properties).
+    /// nothing, read as an object of no properties; `parametersJsonSchema` in its place for a
+    /// schema Gemini's subset has no form for).
     ///
     /// The export is this crate's own, so this fails only if the export and this reader ever
     /// part ways; the error then names the tool and the field, and says to report it as a bug
@@ -73,9 +75,10 @@ impl Function {
         let description = text("description")?;
         let parameters = match function.get(parameters_key) {
             Some(schema @ Value::Object(_)) => schema.clone(),
-            None if provider == Provider::Gemini => {
-                serde_json::json!({"type": "object", "properties": {}})
-            }
+            None if provider == Provider::Gemini => match function.get(JSON_SCHEMA_KEY) {
+                Some(schema @ Value::Object(_)) => schema.clone(),
+                _ => serde_json::json!({"type": "object", "properties": {}}),
+            },
             _ => return Err(mismatch(parameters_key, "object")),
         };
         let strict = match provider {
@@ -145,6 +148,25 @@ mod tests {
         assert_eq!(
             function.parameters,
             json!({"type": "object", "properties": {}})
+        );
+    }
+
+    #[test]
+    fn a_gemini_declaration_in_json_schema_reads_as_its_schema() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"labels": {"type": "object", "additionalProperties": {"type": "string"}}},
+        });
+        let Value::Object(schema) = schema else {
+            unreachable!("an object")
+        };
+        let definition = ToolDefinition::new("label_set", "Sets labels.", schema);
+        let exported = super::super::export(&definition, Provider::Gemini).expect("exportable");
+        assert_eq!(exported.get("parameters"), None, "{exported}");
+        let function = Function::read(&exported, Provider::Gemini).expect("readable");
+        assert_eq!(
+            function.parameters["properties"]["labels"]["additionalProperties"],
+            json!({"type": "string"})
         );
     }
 

@@ -6,29 +6,38 @@ use super::{ExportError, Provider, bad_call, inlined, string_field};
 use crate::call::arguments::Arguments;
 use crate::call::tool_call::ToolCall;
 use crate::outcome::refusal::Refusal;
-use crate::providers::dialect;
+use crate::providers::dialect::{self, GeminiForm};
 use crate::providers::inline::Recursion;
 use crate::tool::definition::ToolDefinition;
 
 /// A function declaration: `{"name", "description", "parameters"}` in Gemini's OpenAPI subset
 /// (see the module docs of [`providers`](super)); `parameters` is left out for a tool that
-/// takes nothing. A recursive type is an error: Gemini takes no `$ref`.
+/// takes nothing. A schema with a part the subset has no form for, and Gemini refuses (a map,
+/// a list of anything, a value of any type), is sent as JSON Schema in `parametersJsonSchema`,
+/// which Gemini takes in its place. A recursive type is an error: Gemini takes no `$ref`.
 pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
     let schema = inlined(definition, Provider::Gemini, Recursion::Refuse)?;
-    let parameters = dialect::gemini(&schema)
+    let form = dialect::gemini(&schema)
         .map_err(|error| ExportError::new(definition, Some(Provider::Gemini), error))?;
     let mut declaration = Map::new();
     declaration.insert("name".into(), definition.name.clone().into());
     declaration.insert("description".into(), definition.description.clone().into());
-    let takes_something = parameters
-        .get("properties")
-        .and_then(Value::as_object)
-        .is_some_and(|properties| !properties.is_empty());
-    if takes_something {
-        declaration.insert("parameters".into(), Value::Object(parameters));
+    match form {
+        GeminiForm::JsonSchema(schema) => {
+            declaration.insert(JSON_SCHEMA_KEY.into(), Value::Object(schema));
+        }
+        GeminiForm::Subset(parameters) => {
+            if !dialect::lists_no_properties(&parameters) {
+                declaration.insert("parameters".into(), Value::Object(parameters));
+            }
+        }
     }
     Ok(Value::Object(declaration))
 }
+
+/// The field of a declaration that holds its parameters as JSON Schema, in place of
+/// `parameters`.
+pub(crate) const JSON_SCHEMA_KEY: &str = "parametersJsonSchema";
 
 /// Reads a `functionCall` part (`{"functionCall": {"name", "args", "id"?}}`) or the
 /// `functionCall` object itself.
