@@ -625,7 +625,7 @@ async fn a_whole_number_is_read_as_serde_reads_it_as_sent_and_exactly() {
 #[tokio::test]
 async fn a_flattened_map_s_fields_are_advertised_and_taken_as_serde_takes_them() {
     let registry = Registry::builder().tool(CountsTally).build().unwrap();
-    // Every provider's dialect takes it (OpenAI's not strict, Gemini's without the map).
+    // Every provider's dialect takes it (OpenAI's not strict, Gemini's as JSON Schema).
     for provider in tool_core::Provider::ALL {
         assert!(registry.export(provider).is_ok(), "{provider:?}");
     }

@@ -531,6 +531,41 @@ fn a_remote_schema_s_references_into_itself_are_written_out_for_every_provider()
     let output = json!({"b": "two", "e": 3});
     assert_eq!(faults_as_output(&inner, &output), ["b", "e"]);
 
+    // A `$ref` in a keyword that says more of a value (`not`, `contains`, draft-07's tuple
+    // `items: [..]`, `dependentSchemas`...) is written out too: left, it would point into
+    // definitions no export sends.
+    let beside = remote(
+        "beside",
+        json!({"type": "object", "definitions": {"Tag": {"type": "string", "minLength": 1}},
+               "properties": {
+                   "tags": {"type": "array", "items": {"type": "string"},
+                            "contains": {"$ref": "#/definitions/Tag"}},
+                   "other": {"type": "string", "not": {"$ref": "#/definitions/Tag"}},
+                   "pair": {"type": "array", "items": [{"$ref": "#/definitions/Tag"},
+                            {"type": "integer"}], "additionalItems": {"$ref": "#/definitions/Tag"}},
+                   "keyed": {"type": "object", "properties": {"a": {"type": "string"}},
+                             "propertyNames": {"$ref": "#/definitions/Tag"},
+                             "dependentSchemas": {"a": {"$ref": "#/definitions/Tag"}},
+                             "unevaluatedProperties": {"$ref": "#/definitions/Tag"}}}}),
+    );
+    for provider in Provider::ALL {
+        let text = tool_core::providers::export(&beside, provider)
+            .unwrap_or_else(|error| panic!("{provider}: {error}"))
+            .to_string();
+        assert!(
+            !text.contains("$ref") && !text.contains("definitions"),
+            "{provider}: {text}"
+        );
+    }
+    // Gemini reads draft-07's tuple as 2020-12's: its items any of the positions' kinds.
+    let exported = gemini::tool(&beside).unwrap();
+    assert_gemini_takes(&exported["parameters"]);
+    assert_eq!(
+        exported["parameters"]["properties"]["pair"]["items"]["anyOf"],
+        json!([{"type": "string", "minLength": 1}, {"type": "integer"}]),
+        "{exported}"
+    );
+
     // A `$ref` is a URI: its pointer is percent-decoded, and one that does not decode points
     // nowhere.
     let encoded = remote(
@@ -738,31 +773,32 @@ fn a_type_holding_itself_is_defined_under_a_name_its_reference_finds() {
     );
 }
 
-/// The fields of Gemini's `Schema` (its OpenAPI subset, as its API reference lists them): it
-/// refuses a whole request for a declaration's `parameters` with any other, at any depth.
+/// The fields of Gemini's `Schema` (its OpenAPI subset, as its API reference lists them),
+/// alphabetically: it refuses a whole request for a declaration's `parameters` with any other,
+/// at any depth.
 const GEMINI_SCHEMA_FIELDS: [&str; 22] = [
-    "type",
-    "format",
-    "title",
-    "description",
-    "nullable",
-    "enum",
-    "default",
-    "example",
-    "properties",
-    "required",
-    "minProperties",
-    "maxProperties",
-    "propertyOrdering",
-    "items",
-    "minItems",
-    "maxItems",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "minimum",
-    "maximum",
     "anyOf",
+    "default",
+    "description",
+    "enum",
+    "example",
+    "format",
+    "items",
+    "maxItems",
+    "maxLength",
+    "maxProperties",
+    "maximum",
+    "minItems",
+    "minLength",
+    "minProperties",
+    "minimum",
+    "nullable",
+    "pattern",
+    "properties",
+    "propertyOrdering",
+    "required",
+    "title",
+    "type",
 ];
 
 /// Calls `visit` on each schema of a Gemini declaration's `parameters`, with its path.
@@ -837,6 +873,13 @@ fn assert_gemini_takes(parameters: &Value) {
         }
         if kind == Some("array") {
             assert!(schema.contains_key("items"), "{path}: an array of no items");
+        }
+        if schema.contains_key("anyOf") {
+            assert_eq!(
+                schema.len(),
+                1,
+                "{path}: `anyOf` beside other fields: {schema:?}"
+            );
         }
         if !path.is_empty() {
             assert!(
@@ -961,6 +1004,61 @@ fn gemini_is_sent_nothing_its_subset_refuses_and_json_schema_where_the_subset_ha
     // A tool of no arguments still says none.
     let nothing = gemini::tool(&remote("nothing", json!({"type": "object"}))).unwrap();
     assert_eq!(nothing, json!({"name": "nothing", "description": ""}));
+    // So too a value of any type as schemars writes it (`true`), fields of a kind of their own
+    // beside the listed ones (a flattened map), and a top that takes fields of any kind.
+    let any = json!(
+        Registry::builder()
+            .tool(BlobPutAny)
+            .build()
+            .unwrap()
+            .export(Provider::Gemini)
+            .unwrap()
+    );
+    assert_eq!(
+        any[0]["parametersJsonSchema"]["properties"]["value"], true,
+        "{any}"
+    );
+    for schema in [
+        json!({"type": "object", "properties": {"label": {"type": "string"}},
+               "additionalProperties": {"type": "integer"}}),
+        json!({"type": "object", "properties": {"m": {"type": "object",
+               "properties": {"a": {"type": "string"}}, "patternProperties": {"^x": {}}}}}),
+        json!({"type": "object", "additionalProperties": true}),
+        json!({"type": "object", "properties": {"a": {"anyOf": [true, {"type": "string"}]}}}),
+    ] {
+        let exported = gemini::tool(&remote("more", schema.clone())).unwrap();
+        assert_eq!(exported["parametersJsonSchema"], schema, "{exported}");
+    }
+    // A schema of no type that lists fields or says its items is the type that has them; an
+    // exclusive bound written as a double is made the integer inclusive one, and a tighter
+    // inclusive bound written beside it kept.
+    let inferred = gemini::tool(&remote(
+        "inferred",
+        json!({"properties": {
+            "point": {"properties": {"x": {"type": "integer", "exclusiveMinimum": 0.5,
+                                          "exclusiveMaximum": 10.0, "maximum": 7.5}}},
+            "list": {"items": {"type": "string"}}}}),
+    ))
+    .unwrap();
+    assert_gemini_takes(&inferred["parameters"]);
+    let properties = &inferred["parameters"]["properties"];
+    assert_eq!(
+        (&properties["point"]["type"], &properties["list"]["type"]),
+        (&json!("object"), &json!("array"))
+    );
+    let x = &properties["point"]["properties"]["x"];
+    assert_eq!(
+        (&x["minimum"], &x["maximum"]),
+        (&json!(1), &json!(7.5)),
+        "{x}"
+    );
+    // A value that is only ever null has no form in the subset, and is said so.
+    let error = gemini::tool(&remote(
+        "nulls",
+        json!({"type": "object", "properties": {"n": {"type": ["null"]}}}),
+    ))
+    .unwrap_err();
+    assert!(error.problem.contains("only ever null"), "{error}");
 }
 
 /// A size, each with a word on it.
@@ -1020,8 +1118,22 @@ async fn gemini_is_shown_options_of_unions_sets_and_tuples_in_its_subset_and_the
         }
     });
     let properties = &parameters["properties"];
-    assert_eq!(properties["size"]["nullable"], true, "{parameters}");
-    assert_eq!(properties["shape"]["anyOf"].as_array().unwrap().len(), 2);
+    // `anyOf` alone in its schema, as some of Gemini's endpoints ask: `null` allowed in each
+    // branch, the field's description said in each.
+    for field in ["size", "shape"] {
+        let union = properties[field].as_object().unwrap();
+        assert_eq!(union.keys().collect::<Vec<_>>(), ["anyOf"], "{parameters}");
+        let branches = union["anyOf"].as_array().unwrap();
+        assert_eq!(branches.len(), 2, "{parameters}");
+        for branch in branches {
+            assert_eq!(branch["nullable"], true, "{parameters}");
+            assert!(
+                branch["description"].as_str().unwrap().starts_with("Its s"),
+                "{parameters}"
+            );
+        }
+    }
+    assert_gemini_takes(parameters);
     let at = &properties["at"];
     assert_eq!(
         (&at["items"]["type"], &at["minItems"], &at["maxItems"]),

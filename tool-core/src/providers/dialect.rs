@@ -129,12 +129,13 @@ pub(super) fn error(path: &str, problem: String) -> SchemaError {
     }
 }
 
-/// The keywords of Gemini's `Schema` (its OpenAPI subset): it refuses a whole request for any
-/// other keyword in a declaration's `parameters`, at any depth.
-const GEMINI_KEYWORDS: [&str; 22] = [
+/// The keywords of Gemini's `Schema` (its OpenAPI subset) sent to it: it refuses a whole
+/// request for any other keyword in a declaration's `parameters`, at any depth. `title`, which
+/// not every version of that `Schema` has, and which tells a model nothing a field's name and
+/// description do not, is left out too.
+const GEMINI_KEYWORDS: [&str; 21] = [
     "type",
     "format",
-    "title",
     "description",
     "nullable",
     "enum",
@@ -180,26 +181,35 @@ pub(crate) enum GeminiForm {
 /// refused.
 ///
 /// Gemini refuses an object that lists no properties and an array that says nothing of its
-/// items, and the subset has no schema for a value of any type: a schema with a map, a list of
-/// anything or a value of any type is sent as JSON Schema, as written but for `$schema`.
+/// items, and the subset has no schema for a value of any type nor for fields beside the
+/// listed ones: a schema with a map, a list of anything, a value of any type or a map's fields
+/// beside listed ones is sent as JSON Schema, as written but for `$schema`. `anyOf` is left
+/// alone in its schema, its description said in each branch, as some of Gemini's endpoints ask.
 pub(crate) fn gemini(schema: &Map<String, Value>) -> Result<GeminiForm, SchemaError> {
     let mut root = Value::Object(schema.clone());
     let mut refusal = None;
     let mut unsayable = false;
     let mut at_root = true;
     walk::every_subschema_mut(&mut root, &mut String::new(), &mut |map, path| {
+        let at_top = std::mem::take(&mut at_root);
+        // Fields of a kind of their own beside the listed ones: the subset has no form for
+        // them, and leaving them out would hide them from the model. At the top, with no
+        // listed fields, fields of any kind too: else the tool is told as one that takes
+        // nothing.
+        unsayable |= takes_more_fields(map, at_top && lists_no_properties(map));
         // A lone branch taken in brings keywords of its own (a `oneOf`, a `const`).
         while gemini_form(map, path, &mut refusal) {}
-        unsayable |= !std::mem::take(&mut at_root) && has_no_subset_form(map);
+        unsayable |= !at_top && has_no_subset_form(map);
+        // `true` (schemars' `serde_json::Value`) or `false` where a schema goes: the subset
+        // takes only schema objects.
+        let _ = walk::children::<()>(map, |_, child| {
+            unsayable |= child.is_boolean();
+            Ok(())
+        });
     });
-    // A map at the top is no object of fields: Gemini would be told the tool takes nothing.
-    let map_at_top = schema
-        .get("additionalProperties")
-        .is_some_and(Value::is_object)
-        && lists_no_properties(schema);
     match (refusal, root) {
         (Some(error), _) => Err(error),
-        (None, _) if unsayable || map_at_top => {
+        (None, _) if unsayable => {
             let mut written = Value::Object(schema.clone());
             walk::every_subschema_mut(&mut written, &mut String::new(), &mut |map, _| {
                 map.shift_remove("$schema");
@@ -233,6 +243,51 @@ fn has_no_subset_form(map: &Map<String, Value>) -> bool {
     }
 }
 
+/// Leaves `anyOf` the only keyword of its schema, as Gemini asks on some of its endpoints
+/// ("when using any_of, it must be the only field set"): the union's description is said
+/// before each branch's own, and `nullable` said of each branch; any other keyword beside it
+/// is left out (the parser still holds calls to it).
+fn any_of_alone(map: &mut Map<String, Value>) {
+    let Some(Value::Array(mut branches)) = map.shift_remove("anyOf") else {
+        return;
+    };
+    let description = map.get("description").and_then(Value::as_str);
+    let nullable = map.get("nullable") == Some(&Value::Bool(true));
+    for branch in &mut branches {
+        let Value::Object(branch) = branch else {
+            continue;
+        };
+        if let Some(description) = description {
+            let said = match branch.get("description").and_then(Value::as_str) {
+                Some(own) => format!("{description} {own}"),
+                None => description.to_owned(),
+            };
+            branch.insert("description".into(), said.into());
+        }
+        if nullable {
+            branch.insert("nullable".into(), Value::Bool(true));
+        }
+    }
+    map.clear();
+    map.insert("anyOf".into(), Value::Array(branches));
+}
+
+/// Whether an object takes fields besides those it lists, of a kind said of them (a map's
+/// values: `additionalProperties`, `patternProperties`), or, for `any_kind`, of any kind too
+/// (`additionalProperties: true`).
+fn takes_more_fields(map: &Map<String, Value>, any_kind: bool) -> bool {
+    let said = |value: &Value| match value {
+        Value::Object(schema) => !schema.is_empty() || any_kind,
+        Value::Bool(open) => *open && any_kind,
+        _ => false,
+    };
+    map.get("additionalProperties").is_some_and(said)
+        || map
+            .get("patternProperties")
+            .and_then(Value::as_object)
+            .is_some_and(|patterns| !patterns.is_empty())
+}
+
 /// One schema of [`gemini`]'s walk, made Gemini's: whether a lone branch of a union was taken
 /// in, whose keywords are then to be made Gemini's too.
 fn gemini_form(
@@ -251,8 +306,7 @@ fn gemini_form(
             )
         });
     }
-    map.remove("title");
-    if let Some(Value::Array(mut all)) = map.remove("allOf") {
+    if let Some(Value::Array(mut all)) = map.shift_remove("allOf") {
         if all.len() == 1 {
             if let Value::Object(only) = all.remove(0) {
                 for (key, value) in only {
@@ -268,10 +322,10 @@ fn gemini_form(
             });
         }
     }
-    if let Some(one_of) = map.remove("oneOf") {
+    if let Some(one_of) = map.shift_remove("oneOf") {
         map.insert("anyOf".into(), one_of);
     }
-    if let Some(constant) = map.remove("const") {
+    if let Some(constant) = map.shift_remove("const") {
         map.insert("enum".into(), Value::Array(vec![constant]));
     }
     if let Some(Value::Array(names)) = map.get("type").cloned() {
@@ -281,13 +335,12 @@ fn gemini_form(
                 map.insert("type".into(), only.clone());
                 map.insert("nullable".into(), Value::Bool(true));
             }
-            _ => {
-                refusal.get_or_insert_with(|| {
-                    error(
-                        path,
-                        "a value of several types has no Gemini form".to_owned(),
-                    )
-                });
+            others => {
+                let problem = match others {
+                    [] => "a value that is only ever null has no Gemini form",
+                    _ => "a value of several types has no Gemini form",
+                };
+                refusal.get_or_insert_with(|| error(path, problem.to_owned()));
             }
         }
     }
@@ -300,7 +353,7 @@ fn gemini_form(
         if let Some(Value::Array(branches)) = map.get("anyOf").cloned()
             && let [only] = branches.as_slice()
         {
-            map.remove("anyOf");
+            map.shift_remove("anyOf");
             if let Value::Object(only) = only {
                 for (key, value) in only {
                     map.entry(key.clone()).or_insert(value.clone());
@@ -309,11 +362,21 @@ fn gemini_form(
             merged = true;
         }
     }
+    // Draft-07 writes a tuple's positions as `items: [..]`, and the items past them as
+    // `additionalItems`: read as 2020-12's `prefixItems` and `items`.
+    if map.get("items").is_some_and(Value::is_array) {
+        if let Some(positions) = map.shift_remove("items") {
+            map.insert("prefixItems".into(), positions);
+        }
+        if let Some(rest) = map.shift_remove("additionalItems") {
+            map.insert("items".into(), rest);
+        }
+    }
     // A tuple: Gemini has no form for items by position, so its items are each any of the
     // positions' schemas (and of `items`', past them), the parser holding each to its own.
     // Where items past the positions may be anything, Gemini is told nothing of the items.
-    if let Some(Value::Array(positions)) = map.remove("prefixItems") {
-        let rest = map.remove("items");
+    if let Some(Value::Array(positions)) = map.shift_remove("prefixItems") {
+        let rest = map.shift_remove("items");
         let closed = matches!(rest, Some(Value::Bool(false)))
             || (map.get("maxItems").and_then(Value::as_u64))
                 .is_some_and(|most| most <= positions.len() as u64);
@@ -336,7 +399,7 @@ fn gemini_form(
         if values.iter().all(Value::is_string) {
             map.insert("type".into(), Value::String("string".into()));
         } else {
-            map.remove("enum");
+            map.shift_remove("enum");
         }
     }
     let known_format = match (map.get("type").and_then(Value::as_str), map.get("format")) {
@@ -352,7 +415,7 @@ fn gemini_form(
         _ => true,
     };
     if !known_format {
-        map.remove("format");
+        map.shift_remove("format");
     }
     if merged {
         // The branch taken in may bring keywords the steps before make Gemini's (a `const`):
@@ -360,12 +423,22 @@ fn gemini_form(
         return true;
     }
     integer_bounds_inclusive(map);
+    // A schema of no type that lists fields, or says its items, is of the one type that has
+    // them (Gemini's `Schema` calls no type a type of its own).
+    if !map.contains_key("type") && !map.contains_key("anyOf") && !map.contains_key("enum") {
+        let kind = match (map.contains_key("properties"), map.contains_key("items")) {
+            (true, false) => Some("object"),
+            (false, true) => Some("array"),
+            _ => None,
+        };
+        if let Some(kind) = kind {
+            map.insert("type".into(), kind.into());
+        }
+    }
     // Gemini refuses `properties` on any other type ("only allowed for OBJECT type").
     let kind = map.get("type").and_then(Value::as_str);
-    let (object, array) = (
-        kind.is_none_or(|kind| kind == "object"),
-        kind == Some("array"),
-    );
+    let untyped = kind.is_none() && !map.contains_key("anyOf");
+    let (object, array) = (untyped || kind == Some("object"), kind == Some("array"));
     if !object {
         for key in ["properties", "required", "minProperties", "maxProperties"] {
             map.shift_remove(key);
@@ -390,44 +463,61 @@ fn gemini_form(
         };
     }
     map.retain(|key, _| GEMINI_KEYWORDS.contains(&key.as_str()));
+    any_of_alone(map);
     false
 }
 
 /// An integer's exclusive bounds as the inclusive ones Gemini has (`exclusiveMinimum: 0` is
-/// `minimum: 1`), the tighter of the two where both are said.
+/// `minimum: 1`, `exclusiveMaximum: 9.5` is `maximum: 9`), unless the inclusive bound said is as
+/// tight.
 fn integer_bounds_inclusive(map: &mut Map<String, Value>) {
     if map.get("type").and_then(Value::as_str) != Some("integer") {
         return;
     }
-    for (exclusive, inclusive, step, tighter) in [
-        (
-            "exclusiveMinimum",
-            "minimum",
-            1,
-            i128::max as fn(i128, i128) -> i128,
-        ),
-        ("exclusiveMaximum", "maximum", -1, i128::min),
+    for (exclusive, inclusive) in [
+        ("exclusiveMinimum", "minimum"),
+        ("exclusiveMaximum", "maximum"),
     ] {
-        let Some(bound) = map.get(exclusive).and_then(whole_number) else {
+        let at_least = inclusive == "minimum";
+        let Some(bound) = map
+            .get(exclusive)
+            .and_then(|bound| first_whole_past(bound, at_least))
+        else {
             continue;
         };
-        let bound = bound + step;
-        let bound = match map.get(inclusive).and_then(whole_number) {
-            Some(said) => tighter(said, bound),
-            None => bound,
-        };
-        if let Some(bound) = number_of(bound) {
+        let said = map.get(inclusive).and_then(Value::as_f64);
+        // Compared as doubles, which may round a bound past 2^53 by a few: the parser holds
+        // calls to the bound as written.
+        let tighter = said.is_none_or(|said| match at_least {
+            true => bound as f64 > said,
+            false => (bound as f64) < said,
+        });
+        if let (true, Some(bound)) = (tighter, number_of(bound)) {
             map.insert(inclusive.to_owned(), Value::Number(bound));
         }
     }
 }
 
-/// A JSON number that is a whole number, as an `i128`.
-fn whole_number(value: &Value) -> Option<i128> {
-    match value.as_i64() {
-        Some(n) => Some(i128::from(n)),
-        None => value.as_u64().map(i128::from),
-    }
+/// The first whole number past an exclusive bound, upwards (`at_least`) or downwards.
+fn first_whole_past(bound: &Value, at_least: bool) -> Option<i128> {
+    let whole = match (bound.as_i64(), bound.as_u64()) {
+        (Some(n), _) => i128::from(n),
+        (None, Some(n)) => i128::from(n),
+        (None, None) => {
+            let bound = bound.as_f64()?;
+            let whole = if at_least {
+                bound.floor()
+            } else {
+                bound.ceil()
+            };
+            // Past i64's range a double's integer is no longer exact enough to step from.
+            if !(-9.2e18..=9.2e18).contains(&whole) {
+                return None;
+            }
+            whole as i128
+        }
+    };
+    Some(if at_least { whole + 1 } else { whole - 1 })
 }
 
 #[cfg(test)]

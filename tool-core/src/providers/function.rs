@@ -77,7 +77,8 @@ impl Function {
             Some(schema @ Value::Object(_)) => schema.clone(),
             None if provider == Provider::Gemini => match function.get(JSON_SCHEMA_KEY) {
                 Some(schema @ Value::Object(_)) => schema.clone(),
-                _ => serde_json::json!({"type": "object", "properties": {}}),
+                None => serde_json::json!({"type": "object", "properties": {}}),
+                Some(_) => return Err(mismatch(JSON_SCHEMA_KEY, "object")),
             },
             _ => return Err(mismatch(parameters_key, "object")),
         };

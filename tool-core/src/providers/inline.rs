@@ -208,7 +208,9 @@ impl Inliner<'_> {
             let inlined = self.inline(child, path);
             path.truncate(length);
             inlined
-        })
+        })?;
+        // A `$ref` left in a `not` or a `contains` would point into definitions no longer sent.
+        walk::other_children_mut(map, |child| self.inline(child, path))
     }
 
     /// What a `$ref` that is not into `$defs` points at: a JSON Pointer into the schema as
