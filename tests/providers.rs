@@ -168,13 +168,12 @@ fn golden_anthropic_tools() {
 #[test]
 fn golden_gemini_declarations() {
     let registry = registry();
-    let without_recursion: Vec<Value> = registry
+    let declarations: Vec<Value> = registry
         .definitions()
         .iter()
-        .filter(|definition| definition.name != "tree_count")
         .map(|definition| gemini::tool(definition).unwrap())
         .collect();
-    golden("gemini", &json!(without_recursion));
+    golden("gemini", &json!(declarations));
 }
 
 /// Calls `visit` on every schema object inside `value`.
@@ -630,7 +629,8 @@ fn a_remote_schema_s_references_into_itself_are_written_out_for_every_provider()
         json!({"not": {}})
     );
 
-    // A type that holds itself (`#`): shown as written where `$ref`s are followed.
+    // A type that holds itself (`#`): shown as written where `$ref`s are followed, Gemini's
+    // JSON Schema among them.
     let tree = json!({"type": "object", "properties": {"label": {"type": "string"},
                       "children": {"type": "array", "items": {"$ref": "#"}}}});
     let tree_tool = remote("tree", tree.clone());
@@ -639,8 +639,8 @@ fn a_remote_schema_s_references_into_itself_are_written_out_for_every_provider()
     let exported = openai::tool(&tree_tool).unwrap();
     assert_eq!(exported["function"]["strict"], false);
     assert_eq!(exported["function"]["parameters"], tree);
-    let refused = gemini::tool(&tree_tool).unwrap_err();
-    assert!(refused.problem.contains("`#` contains itself"), "{refused}");
+    let exported = gemini::tool(&tree_tool).unwrap();
+    assert_eq!(exported["parametersJsonSchema"], tree, "{exported}");
     // Followed where a result is checked and where a call's nulls are taken out.
     let output = json!({"label": "a", "children": [{"label": 5}]});
     assert_eq!(faults_as_output(&tree_tool, &output), ["children[0].label"]);
@@ -695,7 +695,7 @@ fn a_chain_of_refs_or_a_definition_copied_past_the_limits_is_not_written_out() {
         );
     }
     // One definition of 300 fields at 1,000 places: 300,000 values written out. Shown as
-    // written where `$ref`s are followed; refused where none is.
+    // written where `$ref`s are followed (Gemini's JSON Schema too).
     let fields: serde_json::Map<String, Value> = (0..300)
         .map(|n| (format!("f{n}"), json!({"type": "integer"})))
         .collect();
@@ -706,11 +706,9 @@ fn a_chain_of_refs_or_a_definition_copied_past_the_limits_is_not_written_out() {
                         "properties": uses});
     let wide = remote("wide", schema.clone());
     assert_eq!(mcp::tool(&wide).unwrap()["inputSchema"], schema);
-    let refused = gemini::tool(&wide).unwrap_err();
-    assert!(
-        refused.problem.contains("more than 200000 values"),
-        "{refused}"
-    );
+    assert_eq!(gemini::tool(&wide).unwrap()["parametersJsonSchema"], schema);
+    // OpenAI's strict mode, which follows none, is left off.
+    assert_eq!(openai::tool(&wide).unwrap()["function"]["strict"], false);
 }
 
 #[test]
@@ -1163,22 +1161,20 @@ async fn gemini_is_shown_options_of_unions_sets_and_tuples_in_its_subset_and_the
 }
 
 #[test]
-fn gemini_refuses_a_recursive_type_naming_tool_and_field() {
-    let error = gemini::tool(&definition("tree_count")).unwrap_err();
-    assert_eq!(error.tool, "tree_count");
-    assert_eq!(error.path, "root.children[]");
-    assert!(
-        error.problem.contains("`TreeNode` contains itself"),
-        "{}",
-        error.problem
+fn gemini_is_sent_a_recursive_type_as_json_schema_by_reference() {
+    // Gemini's subset has no `$ref`; its JSON Schema follows one, so a type that holds itself
+    // is no reason to refuse the registry.
+    let exported = gemini::tool(&definition("tree_count")).unwrap();
+    assert!(exported.get("parameters").is_none(), "{exported}");
+    let schema = &exported["parametersJsonSchema"];
+    assert_eq!(
+        schema["properties"]["root"]["properties"]["children"]["items"],
+        json!({"$ref": "#/$defs/TreeNode"}),
+        "{exported}"
     );
-
-    let refused = Registry::builder().tool(TreeCount).build().unwrap_err();
-    let RegistryError::Unexportable { errors } = refused else {
-        panic!("expected an export error");
-    };
-    assert_eq!(errors.len(), 1);
-    assert_eq!(errors[0].provider, Some(Provider::Gemini));
+    assert!(schema["$defs"]["TreeNode"].is_object(), "{exported}");
+    let registry = Registry::builder().tool(TreeCount).build().unwrap();
+    assert_eq!(registry.export(Provider::Gemini).unwrap().len(), 1);
 }
 
 #[test]
@@ -1481,30 +1477,16 @@ async fn fan_pick(choice: Fan0) -> String {
 }
 
 #[tokio::test]
-async fn a_schema_copying_one_type_thousands_of_times_is_shown_by_reference_or_refused() {
-    // Gemini follows no `$ref`: refused, naming the provider and the type.
-    let refused = Registry::builder().tool(FanPick).build().unwrap_err();
-    let RegistryError::Unexportable { errors } = refused else {
-        panic!("expected an export error");
-    };
-    assert_eq!(errors.len(), 1, "{errors:?}");
-    assert_eq!(errors[0].provider, Some(Provider::Gemini));
-    assert!(
-        errors[0].problem.contains("more than 1024 times") && errors[0].problem.contains("`Fan"),
-        "{}",
-        errors[0].problem
-    );
-    // The others are shown the definitions, as schemars wrote them, not thousands of copies.
-    let registry = Registry::builder()
-        .providers([Provider::Mcp, Provider::Anthropic, Provider::OpenAi])
-        .tool(FanPick)
-        .build()
-        .unwrap();
+async fn a_schema_copying_one_type_thousands_of_times_is_shown_by_reference() {
+    // Every provider is shown the definitions, as schemars wrote them, not thousands of
+    // copies: Gemini in JSON Schema, which follows a `$ref`.
+    let registry = Registry::builder().tool(FanPick).build().unwrap();
     let definition = &registry.definitions()[0];
     for exported in [
         mcp::tool(definition).unwrap()["inputSchema"].clone(),
         anthropic::tool(definition).unwrap()["input_schema"].clone(),
         openai::tool(definition).unwrap()["function"]["parameters"].clone(),
+        gemini::tool(definition).unwrap()["parametersJsonSchema"].clone(),
     ] {
         let text = exported.to_string();
         assert!(

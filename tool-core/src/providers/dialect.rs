@@ -167,7 +167,7 @@ pub(crate) enum GeminiForm {
     JsonSchema(Map<String, Value>),
 }
 
-/// Gemini's form of an (inlined, `$ref`-free) input schema.
+/// Gemini's form of an input schema, its `$ref`s inlined but for a recursive type's.
 ///
 /// In the OpenAPI subset: type arrays become one type with `nullable: true`; `anyOf` with a
 /// `null` branch likewise; `oneOf` becomes `anyOf`; `const` becomes a one-value `enum`;
@@ -183,7 +183,8 @@ pub(crate) enum GeminiForm {
 /// Gemini refuses an object that lists no properties and an array that says nothing of its
 /// items, and the subset has no schema for a value of any type nor for fields beside the
 /// listed ones: a schema with a map, a list of anything, a value of any type or a map's fields
-/// beside listed ones is sent as JSON Schema, as written but for `$schema`. `anyOf` is left
+/// beside listed ones, or a type that holds itself, is sent as JSON Schema, as written but for
+/// `$schema`. `anyOf` is left
 /// alone in its schema, its description said in each branch, as some of Gemini's endpoints ask.
 pub(crate) fn gemini(schema: &Map<String, Value>) -> Result<GeminiForm, SchemaError> {
     let mut root = Value::Object(schema.clone());
@@ -192,6 +193,8 @@ pub(crate) fn gemini(schema: &Map<String, Value>) -> Result<GeminiForm, SchemaEr
     let mut at_root = true;
     walk::every_subschema_mut(&mut root, &mut String::new(), &mut |map, path| {
         let at_top = std::mem::take(&mut at_root);
+        // A type that holds itself is kept by reference, which the subset has no form for.
+        unsayable |= map.contains_key("$ref");
         // Fields of a kind of their own beside the listed ones: the subset has no form for
         // them, and leaving them out would hide them from the model. At the top, with no
         // listed fields, fields of any kind too: else the tool is told as one that takes

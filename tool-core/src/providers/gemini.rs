@@ -14,9 +14,11 @@ use crate::tool::definition::ToolDefinition;
 /// (see the module docs of [`providers`](super)); `parameters` is left out for a tool that
 /// takes nothing. A schema with a part the subset has no form for, and Gemini refuses (a map,
 /// a list of anything, a value of any type), is sent as JSON Schema in `parametersJsonSchema`,
-/// which Gemini takes in its place. A recursive type is an error: Gemini takes no `$ref`.
+/// which Gemini takes in its place; so is a recursive type (or one written out in full would be
+/// copied past reason), with its definitions and the `$ref`s to them, which the subset has no
+/// form for.
 pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
-    let schema = inlined(definition, Provider::Gemini, Recursion::Refuse)?;
+    let schema = inlined(definition, Provider::Gemini, Recursion::KeepRef)?;
     let form = dialect::gemini(&schema)
         .map_err(|error| ExportError::new(definition, Some(Provider::Gemini), error))?;
     let mut declaration = Map::new();

@@ -12,8 +12,8 @@
 //! the `fields` row.
 //!
 //! Every export inlines the `$ref`s schemars writes for nested types. A recursive type cannot
-//! be inlined: MCP, OpenAI (not strict) and Anthropic keep a `$ref` to it in `$defs`; Gemini,
-//! which takes no `$ref`, refuses it. A union of objects at the top of an input is shown as
+//! be inlined: MCP, OpenAI (not strict) and Anthropic keep a `$ref` to it in `$defs`, and so
+//! does Gemini's JSON Schema (its OpenAPI subset takes no `$ref`). A union of objects at the top of an input is shown as
 //! one object (`flat_root.rs`). [`check`] finds everything a provider would refuse, so a
 //! registry refuses it when it is built.
 
