@@ -320,6 +320,160 @@ mod clients;
 #[path = "../tool-mcp/tests/support/process.rs"]
 mod process;
 
+/// The function declaration type of Google's own Python SDK (`google-genai`), judging the
+/// declarations the Gemini export writes (`gemini_types.py` beside this file).
+pub mod gemini_types {
+    use std::path::Path;
+    use std::process::Command;
+
+    use serde_json::{Map, Value};
+
+    use crate::clients;
+
+    /// The fields of Gemini's `Schema` (its OpenAPI subset, as the Gemini API's reference lists
+    /// them), alphabetically: it refuses a whole request for a declaration's `parameters` with
+    /// any other, at any depth. Google's SDK types take three more (`additionalProperties`,
+    /// `defs`, `ref`), which the Gemini API refuses there.
+    const GEMINI_SCHEMA_FIELDS: [&str; 22] = [
+        "anyOf",
+        "default",
+        "description",
+        "enum",
+        "example",
+        "format",
+        "items",
+        "maxItems",
+        "maxLength",
+        "maxProperties",
+        "maximum",
+        "minItems",
+        "minLength",
+        "minProperties",
+        "minimum",
+        "nullable",
+        "pattern",
+        "properties",
+        "propertyOrdering",
+        "required",
+        "title",
+        "type",
+    ];
+
+    /// Calls `visit` on each schema of a Gemini declaration's `parameters`, with its path.
+    fn gemini_schemas(
+        schema: &Value,
+        path: &str,
+        visit: &mut dyn FnMut(&str, &Map<String, Value>),
+    ) {
+        let Value::Object(map) = schema else {
+            panic!("{path}: a schema that is no object: {schema}");
+        };
+        visit(path, map);
+        if let Some(Value::Object(properties)) = map.get("properties") {
+            for (name, property) in properties {
+                gemini_schemas(property, &format!("{path}.{name}"), visit);
+            }
+        }
+        if let Some(items) = map.get("items") {
+            gemini_schemas(items, &format!("{path}[]"), visit);
+        }
+        if let Some(Value::Array(branches)) = map.get("anyOf") {
+            for branch in branches {
+                gemini_schemas(branch, path, visit);
+            }
+        }
+    }
+
+    /// Asserts what Gemini takes of every schema in `parameters`: only its fields, one type, an
+    /// object's properties listed and its required names among them, an array's items said.
+    pub fn assert_in_subset(parameters: &Value) {
+        gemini_schemas(parameters, "", &mut |path, schema| {
+            for key in schema.keys() {
+                assert!(
+                    GEMINI_SCHEMA_FIELDS.contains(&key.as_str()),
+                    "{path}: `{key}` is no field of Gemini's Schema: {schema:?}"
+                );
+            }
+            if let Some(types) = schema.get("type") {
+                assert!(types.is_string(), "{path}: a type array: {types}");
+            }
+            if let Some(Value::Array(values)) = schema.get("enum") {
+                assert!(
+                    values.iter().all(Value::is_string),
+                    "{path}: a non-string enum: {values:?}"
+                );
+            }
+            let kind = schema.get("type").and_then(Value::as_str);
+            let properties = schema.get("properties").and_then(Value::as_object);
+            if kind == Some("object") && !path.is_empty() {
+                assert!(
+                    properties.is_some_and(|p| !p.is_empty()),
+                    "{path}: no properties"
+                );
+            }
+            if properties.is_some() {
+                assert!(
+                    matches!(kind, Some("object") | None),
+                    "{path}: properties on {kind:?}"
+                );
+            }
+            for name in schema
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let name = name.as_str().unwrap();
+                assert!(
+                    properties.is_some_and(|p| p.contains_key(name)),
+                    "{path}: `{name}` is required but not defined"
+                );
+            }
+            if kind == Some("array") {
+                assert!(schema.contains_key("items"), "{path}: an array of no items");
+            }
+            if schema.contains_key("anyOf") {
+                assert_eq!(
+                    schema.len(),
+                    1,
+                    "{path}: `anyOf` beside other fields: {schema:?}"
+                );
+            }
+            if !path.is_empty() {
+                assert!(
+                    kind.is_some() || schema.contains_key("anyOf"),
+                    "{path}: a schema of no type: {schema:?}"
+                );
+            }
+        });
+    }
+
+    /// Asserts that the SDK takes every declaration of `declarations`, saying which it
+    /// refuses and why.
+    pub fn assert_taken(declarations: &[Value]) {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("gemini_types.py");
+        let mut command = Command::new(clients::python());
+        command
+            .arg(script)
+            .arg(Value::Array(declarations.to_vec()).to_string());
+        let verdicts = clients::client_session(
+            &mut command,
+            "the Gemini SDK's declaration type (gemini_types.py)",
+        );
+        let Value::Array(verdicts) = verdicts else {
+            panic!("gemini_types.py printed no list: {verdicts}");
+        };
+        assert_eq!(verdicts.len(), declarations.len(), "one verdict each");
+        for (declaration, verdict) in declarations.iter().zip(&verdicts) {
+            assert_eq!(
+                verdict["valid"], true,
+                "Google's SDK refuses {}: {}\n{declaration}",
+                declaration["name"], verdict["errors"]
+            );
+        }
+    }
+}
+
 /// The request types of OpenAI's own Python package (`openai`), judging the requests the
 /// adapters' hosts send (`openai_types.py` beside this file).
 pub mod openai_types {

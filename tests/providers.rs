@@ -10,7 +10,7 @@ use tool_core::providers::{anthropic, gemini, mcp, openai};
 use tool_core::registry::RegistryError;
 use tool_core::tool::ToolDefinition;
 use tool_core::{Context, Provider, Refusal, Registry, tool};
-use tool_tests::Raw;
+use tool_tests::{Raw, gemini_types};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Item {
@@ -558,7 +558,7 @@ fn a_remote_schema_s_references_into_itself_are_written_out_for_every_provider()
     }
     // Gemini reads draft-07's tuple as 2020-12's: its items any of the positions' kinds.
     let exported = gemini::tool(&beside).unwrap();
-    assert_gemini_takes(&exported["parameters"]);
+    gemini_types::assert_in_subset(&exported["parameters"]);
     assert_eq!(
         exported["parameters"]["properties"]["pair"]["items"]["anyOf"],
         json!([{"type": "string", "minLength": 1}, {"type": "integer"}]),
@@ -771,123 +771,6 @@ fn a_type_holding_itself_is_defined_under_a_name_its_reference_finds() {
     );
 }
 
-/// The fields of Gemini's `Schema` (its OpenAPI subset, as its API reference lists them),
-/// alphabetically: it refuses a whole request for a declaration's `parameters` with any other,
-/// at any depth.
-const GEMINI_SCHEMA_FIELDS: [&str; 22] = [
-    "anyOf",
-    "default",
-    "description",
-    "enum",
-    "example",
-    "format",
-    "items",
-    "maxItems",
-    "maxLength",
-    "maxProperties",
-    "maximum",
-    "minItems",
-    "minLength",
-    "minProperties",
-    "minimum",
-    "nullable",
-    "pattern",
-    "properties",
-    "propertyOrdering",
-    "required",
-    "title",
-    "type",
-];
-
-/// Calls `visit` on each schema of a Gemini declaration's `parameters`, with its path.
-fn gemini_schemas(
-    schema: &Value,
-    path: &str,
-    visit: &mut dyn FnMut(&str, &serde_json::Map<String, Value>),
-) {
-    let Value::Object(map) = schema else {
-        panic!("{path}: a schema that is no object: {schema}");
-    };
-    visit(path, map);
-    if let Some(Value::Object(properties)) = map.get("properties") {
-        for (name, property) in properties {
-            gemini_schemas(property, &format!("{path}.{name}"), visit);
-        }
-    }
-    if let Some(items) = map.get("items") {
-        gemini_schemas(items, &format!("{path}[]"), visit);
-    }
-    if let Some(Value::Array(branches)) = map.get("anyOf") {
-        for branch in branches {
-            gemini_schemas(branch, path, visit);
-        }
-    }
-}
-
-/// Asserts what Gemini takes of every schema in `parameters`: only its fields, one type, an
-/// object's properties listed and its required names among them, an array's items said.
-fn assert_gemini_takes(parameters: &Value) {
-    gemini_schemas(parameters, "", &mut |path, schema| {
-        for key in schema.keys() {
-            assert!(
-                GEMINI_SCHEMA_FIELDS.contains(&key.as_str()),
-                "{path}: `{key}` is no field of Gemini's Schema: {schema:?}"
-            );
-        }
-        if let Some(types) = schema.get("type") {
-            assert!(types.is_string(), "{path}: a type array: {types}");
-        }
-        if let Some(Value::Array(values)) = schema.get("enum") {
-            assert!(
-                values.iter().all(Value::is_string),
-                "{path}: a non-string enum: {values:?}"
-            );
-        }
-        let kind = schema.get("type").and_then(Value::as_str);
-        let properties = schema.get("properties").and_then(Value::as_object);
-        if kind == Some("object") && !path.is_empty() {
-            assert!(
-                properties.is_some_and(|p| !p.is_empty()),
-                "{path}: no properties"
-            );
-        }
-        if properties.is_some() {
-            assert!(
-                matches!(kind, Some("object") | None),
-                "{path}: properties on {kind:?}"
-            );
-        }
-        for name in schema
-            .get("required")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let name = name.as_str().unwrap();
-            assert!(
-                properties.is_some_and(|p| p.contains_key(name)),
-                "{path}: `{name}` is required but not defined"
-            );
-        }
-        if kind == Some("array") {
-            assert!(schema.contains_key("items"), "{path}: an array of no items");
-        }
-        if schema.contains_key("anyOf") {
-            assert_eq!(
-                schema.len(),
-                1,
-                "{path}: `anyOf` beside other fields: {schema:?}"
-            );
-        }
-        if !path.is_empty() {
-            assert!(
-                kind.is_some() || schema.contains_key("anyOf"),
-                "{path}: a schema of no type: {schema:?}"
-            );
-        }
-    });
-}
-
 #[test]
 fn gemini_uses_only_the_openapi_subset() {
     // `order_place` without its map of labels (which goes as JSON Schema, below).
@@ -904,7 +787,7 @@ fn gemini_uses_only_the_openapi_subset() {
     ))
     .unwrap();
     assert!(exported.get("parametersJsonSchema").is_none(), "{exported}");
-    assert_gemini_takes(&exported["parameters"]);
+    gemini_types::assert_in_subset(&exported["parameters"]);
     let note = &exported["parameters"]["properties"]["note"];
     assert_eq!(note["type"], "string");
     assert_eq!(note["nullable"], true);
@@ -915,7 +798,7 @@ fn gemini_uses_only_the_openapi_subset() {
         gemini::tool(&definition("note_tag")).unwrap(),
         json!(kinds.export(Provider::Gemini).unwrap())[0].clone(),
     ] {
-        assert_gemini_takes(&exported["parameters"]);
+        gemini_types::assert_in_subset(&exported["parameters"]);
     }
 }
 
@@ -943,7 +826,7 @@ fn gemini_is_sent_nothing_its_subset_refuses_and_json_schema_where_the_subset_ha
     );
     let exported = gemini::tool(&slips).unwrap();
     let parameters = &exported["parameters"];
-    assert_gemini_takes(parameters);
+    gemini_types::assert_in_subset(parameters);
     let properties = &parameters["properties"];
     assert_eq!(parameters["required"], json!(["count"]), "{exported}");
     assert_eq!(
@@ -1038,7 +921,7 @@ fn gemini_is_sent_nothing_its_subset_refuses_and_json_schema_where_the_subset_ha
             "list": {"items": {"type": "string"}}}}),
     ))
     .unwrap();
-    assert_gemini_takes(&inferred["parameters"]);
+    gemini_types::assert_in_subset(&inferred["parameters"]);
     let properties = &inferred["parameters"]["properties"];
     assert_eq!(
         (&properties["point"]["type"], &properties["list"]["type"]),
@@ -1131,7 +1014,7 @@ async fn gemini_is_shown_options_of_unions_sets_and_tuples_in_its_subset_and_the
             );
         }
     }
-    assert_gemini_takes(parameters);
+    gemini_types::assert_in_subset(parameters);
     let at = &properties["at"];
     assert_eq!(
         (&at["items"]["type"], &at["minItems"], &at["maxItems"]),
@@ -1158,6 +1041,55 @@ async fn gemini_is_shown_options_of_unions_sets_and_tuples_in_its_subset_and_the
         .map(|(path, _)| path)
         .collect();
     assert_eq!(paths, ["tags", "place[0]", "place[1]"], "{refused}");
+}
+
+#[tokio::test]
+async fn google_s_own_sdk_takes_every_gemini_declaration() {
+    // Every tool of this file, and remote schemas with what Gemini's subset has no field for,
+    // as Google's `google-genai` reads a `FunctionDeclaration` (fields it does not name refused).
+    let mut definitions: Vec<ToolDefinition> = registry().definitions().iter().cloned().collect();
+    for registry in [
+        Registry::builder().tool(KindsStock).build().unwrap(),
+        Registry::builder().tool(BlobPutAny).build().unwrap(),
+        Registry::builder().tool(FanPick).build().unwrap(),
+    ] {
+        definitions.extend(registry.definitions().iter().cloned());
+    }
+    for (name, schema) in [
+        (
+            "slips",
+            json!({"type": "object", "$comment": "c", "x-order": 1,
+            "properties": {
+                "count": {"type": "integer", "exclusiveMinimum": 0, "multipleOf": 2,
+                          "deprecated": true, "readOnly": true, "examples": [2]},
+                "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true,
+                         "contains": {"const": "a"}},
+                "pair": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}],
+                         "additionalItems": false},
+                "pet": {"oneOf": [{"type": "object", "properties": {"kind": {"const": "cat"}}},
+                                  {"type": "object", "properties": {"kind": {"const": "dog"}}}],
+                        "discriminator": {"propertyName": "kind"}, "description": "A pet."},
+                "name": {"type": ["string", "null"], "properties": {"a": {"type": "string"}},
+                         "not": {"const": ""}}},
+            "required": ["count", "ghost"]}),
+        ),
+        (
+            "map",
+            json!({"type": "object", "properties": {"m": {"type": "object",
+            "additionalProperties": {"type": "string"}}}}),
+        ),
+        (
+            "anything",
+            json!({"type": "object", "properties": {"a": {}, "b": true}}),
+        ),
+    ] {
+        definitions.push(remote(name, schema));
+    }
+    let declarations: Vec<Value> = definitions
+        .iter()
+        .map(|definition| gemini::tool(definition).unwrap())
+        .collect();
+    gemini_types::assert_taken(&declarations);
 }
 
 #[test]

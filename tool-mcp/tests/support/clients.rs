@@ -18,9 +18,15 @@ use super::process::run_within;
 
 /// What the tests' Python environment has, as pip names it: the Python MCP SDK; OpenAI's own
 /// package, whose request types the adapters' requests are checked against (the integration
-/// tests' `openai_types.py`); and the pydantic that checks them, pinned because that check
-/// reaches into how pydantic builds a validator.
-pub const PYTHON_PACKAGES: [&str; 3] = ["mcp==2.3.0", "openai==3.57.0", "pydantic==2.14.4"];
+/// tests' `openai_types.py`); Google's own Gemini SDK, whose declaration type the Gemini
+/// export is checked against (`gemini_types.py`); and the pydantic that checks them, pinned
+/// because the OpenAI check reaches into how pydantic builds a validator.
+pub const PYTHON_PACKAGES: [&str; 4] = [
+    "mcp==2.3.0",
+    "openai==3.57.0",
+    "google-genai==3.6.1",
+    "pydantic==2.14.4",
+];
 /// The TypeScript SDK, as npm names it.
 pub const TYPESCRIPT_SDK: &str = "@modelcontextprotocol/sdk@1.32.2";
 
