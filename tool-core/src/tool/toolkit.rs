@@ -48,7 +48,8 @@ use crate::tool::Tool;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is neither a tool nor a toolkit",
     label = "not a tool or a toolkit",
-    note = "pass the struct `#[tool]` makes from a fn (`NoteWrite` for `async fn note_write`), or a value of a type whose impl block has `#[toolkit]` (`Notes::default()`)"
+    note = "pass the struct `#[tool]` makes from a fn (`NoteWrite` for `async fn note_write`), or a value of a type whose impl block has `#[toolkit]` (`Notes::default()`)",
+    note = "a remote MCP server's tools (`tool_mcp::RemoteToolkit`) join with `remote.add_to(Registry::builder())`"
 )]
 pub trait Toolkit: Send + Sync + 'static {
     /// The toolkit's name: lower snake case, like tool names.
