@@ -933,6 +933,28 @@ fn gemini_is_sent_nothing_its_subset_refuses_and_json_schema_where_the_subset_ha
         (&json!(1), &json!(7.5)),
         "{x}"
     );
+    // A value of several types is any of one schema a type, each with its type's keywords;
+    // `null` among them lets each be null; one type alone says nothing of null.
+    let kinds = gemini::tool(&remote(
+        "kinds",
+        json!({"type": "object", "properties": {
+            "id": {"type": ["string", "integer", "null"], "description": "Its id.",
+                   "minLength": 1, "minimum": 0},
+            "one": {"type": ["string"]}}}),
+    ))
+    .unwrap();
+    gemini_types::assert_in_subset(&kinds["parameters"]);
+    assert_eq!(
+        kinds["parameters"]["properties"]["id"],
+        json!({"anyOf": [
+            {"type": "string", "minLength": 1, "description": "Its id.", "nullable": true},
+            {"type": "integer", "minimum": 0, "description": "Its id.", "nullable": true}]}),
+        "{kinds}"
+    );
+    assert_eq!(
+        kinds["parameters"]["properties"]["one"],
+        json!({"type": "string"})
+    );
     // A value that is only ever null has no form in the subset, and is said so.
     let error = gemini::tool(&remote(
         "nulls",

@@ -169,7 +169,8 @@ pub(crate) enum GeminiForm {
 
 /// Gemini's form of an input schema, its `$ref`s inlined but for a recursive type's.
 ///
-/// In the OpenAPI subset: type arrays become one type with `nullable: true`; `anyOf` with a
+/// In the OpenAPI subset: a type array of one type and `null` becomes that type with
+/// `nullable: true`; `anyOf` with a
 /// `null` branch likewise; `oneOf` becomes `anyOf`; `const` becomes a one-value `enum`;
 /// `enum`s that are not all strings are dropped (their `type` stays, and this framework's
 /// parser still refuses values outside them); a tuple's `prefixItems` become `items` any of its
@@ -177,8 +178,9 @@ pub(crate) enum GeminiForm {
 /// `required` keeps the names `properties` has, and a schema of another type than an object
 /// keeps no `properties` (nor one not an array, `items`), as Gemini refuses either; every
 /// keyword Gemini's `Schema` has no field for is removed, formats Gemini does not know
-/// likewise (the parser still holds each call to them). A union of several non-null types is
-/// refused.
+/// likewise (the parser still holds each call to them). A value of several types
+/// (`"type": ["string", "number"]`) becomes `anyOf` one schema a type, each with the keywords
+/// of its type.
 ///
 /// Gemini refuses an object that lists no properties and an array that says nothing of its
 /// items, and the subset has no schema for a value of any type nor for fields beside the
@@ -332,19 +334,24 @@ fn gemini_form(
         map.insert("enum".into(), Value::Array(vec![constant]));
     }
     if let Some(Value::Array(names)) = map.get("type").cloned() {
+        let null = names.iter().any(|name| name == "null");
         let types: Vec<Value> = names.into_iter().filter(|name| name != "null").collect();
         match types.as_slice() {
-            [only] => {
-                map.insert("type".into(), only.clone());
-                map.insert("nullable".into(), Value::Bool(true));
-            }
-            others => {
-                let problem = match others {
-                    [] => "a value that is only ever null has no Gemini form",
-                    _ => "a value of several types has no Gemini form",
-                };
+            [] => {
+                let problem = "a value that is only ever null has no Gemini form";
                 refusal.get_or_insert_with(|| error(path, problem.to_owned()));
             }
+            [only] => {
+                map.insert("type".into(), only.clone());
+            }
+            _ if map.contains_key("anyOf") => {
+                let problem = "a value of several types beside `anyOf` has no Gemini form";
+                refusal.get_or_insert_with(|| error(path, problem.to_owned()));
+            }
+            _ => split_by_type(map, types),
+        }
+        if null {
+            map.insert("nullable".into(), Value::Bool(true));
         }
     }
     if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
@@ -468,6 +475,71 @@ fn gemini_form(
     map.retain(|key, _| GEMINI_KEYWORDS.contains(&key.as_str()));
     any_of_alone(map);
     false
+}
+
+/// The keywords that bear on the values of one type, by the type (`number` for `integer`
+/// too).
+const KEYWORDS_OF_TYPE: [(&str, &[&str]); 4] = [
+    ("string", &["minLength", "maxLength", "pattern", "format"]),
+    (
+        "number",
+        &[
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "multipleOf",
+            "format",
+        ],
+    ),
+    (
+        "array",
+        &[
+            "items",
+            "prefixItems",
+            "minItems",
+            "maxItems",
+            "uniqueItems",
+        ],
+    ),
+    (
+        "object",
+        &[
+            "properties",
+            "required",
+            "additionalProperties",
+            "patternProperties",
+            "minProperties",
+            "maxProperties",
+        ],
+    ),
+];
+
+/// A value of several types (`"type": ["string", "number"]`, as zod writes a union of
+/// primitives) as `anyOf` one schema a type, each with the keywords that bear on values of its
+/// type: Gemini's `Schema` names one type.
+fn split_by_type(map: &mut Map<String, Value>, types: Vec<Value>) {
+    map.shift_remove("type");
+    let branches = types
+        .into_iter()
+        .map(|kind| {
+            let name = kind.as_str().unwrap_or_default();
+            let name = if name == "integer" { "number" } else { name };
+            let mut branch = Map::new();
+            branch.insert("type".into(), kind.clone());
+            let keys = KEYWORDS_OF_TYPE.iter().filter(|(of, _)| *of == name);
+            for key in keys.flat_map(|(_, keys)| keys.iter()) {
+                if let Some(value) = map.get(*key) {
+                    branch.insert((*key).to_owned(), value.clone());
+                }
+            }
+            Value::Object(branch)
+        })
+        .collect();
+    for key in KEYWORDS_OF_TYPE.iter().flat_map(|(_, keys)| keys.iter()) {
+        map.shift_remove(*key);
+    }
+    map.insert("anyOf".into(), Value::Array(branches));
 }
 
 /// An integer's exclusive bounds as the inclusive ones Gemini has (`exclusiveMinimum: 0` is
