@@ -325,6 +325,7 @@ mod process;
 pub mod gemini_types {
     use std::path::Path;
     use std::process::Command;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     use serde_json::{Map, Value};
 
@@ -448,18 +449,61 @@ pub mod gemini_types {
         });
     }
 
+    /// Asserts that every `$ref` of a declaration's JSON Schema points into its `$defs` (the
+    /// only definitions Gemini's JSON Schema is documented to follow), at one it has, and that
+    /// it holds no draft-07 `definitions` nor `$schema`.
+    fn assert_refs_into_defs(schema: &Value) {
+        assert!(
+            schema.get("definitions").is_none() && schema.get("$schema").is_none(),
+            "{schema}"
+        );
+        fn each_ref(value: &Value, visit: &mut dyn FnMut(&str)) {
+            match value {
+                Value::Object(map) => {
+                    if let Some(Value::String(reference)) = map.get("$ref") {
+                        visit(reference);
+                    }
+                    map.values().for_each(|value| each_ref(value, visit));
+                }
+                Value::Array(items) => items.iter().for_each(|item| each_ref(item, visit)),
+                _ => {}
+            }
+        }
+        each_ref(schema, &mut |reference| {
+            let name = reference.strip_prefix("#/$defs/");
+            assert!(
+                name.is_some_and(|name| schema["$defs"][name].is_object()),
+                "`$ref` {reference} points at no definition of `$defs`: {schema}"
+            );
+        });
+    }
+
     /// Asserts that the SDK takes every declaration of `declarations`, saying which it
-    /// refuses and why.
+    /// refuses and why; and that a declaration in JSON Schema is a 2020-12 schema whose every
+    /// `$ref` points into the `$defs` beside it.
     pub fn assert_taken(declarations: &[Value]) {
+        for declaration in declarations {
+            if let Some(schema) = declaration.get("parametersJsonSchema") {
+                assert_refs_into_defs(schema);
+            }
+        }
+        // In a file: a command line holds no more than some hundred kilobytes.
+        static ASKED: AtomicUsize = AtomicUsize::new(0);
+        let asked = std::env::temp_dir().join(format!(
+            "gemini-declarations-{}-{}.json",
+            std::process::id(),
+            ASKED.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::write(&asked, Value::Array(declarations.to_vec()).to_string())
+            .unwrap_or_else(|error| panic!("writing {}: {error}", asked.display()));
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("gemini_types.py");
         let mut command = Command::new(clients::python());
-        command
-            .arg(script)
-            .arg(Value::Array(declarations.to_vec()).to_string());
+        command.arg(script).arg(&asked);
         let verdicts = clients::client_session(
             &mut command,
             "the Gemini SDK's declaration type (gemini_types.py)",
         );
+        let _ = std::fs::remove_file(&asked);
         let Value::Array(verdicts) = verdicts else {
             panic!("gemini_types.py printed no list: {verdicts}");
         };

@@ -29,6 +29,9 @@ pub const PYTHON_PACKAGES: [&str; 4] = [
 ];
 /// The TypeScript SDK, as npm names it.
 pub const TYPESCRIPT_SDK: &str = "@modelcontextprotocol/sdk@1.32.2";
+/// The zod a TypeScript server's script writes its schemas with (the SDK takes 3.25 or 4),
+/// installed beside the SDK so that the schemas it writes do not change with what npm picks.
+pub const ZOD: &str = "zod@4.6.7";
 
 /// The authorization server the OAuth tests get tokens from: oidc-provider, the
 /// OpenID-certified server for Node.js, as npm names it.
@@ -86,18 +89,28 @@ pub fn python() -> PathBuf {
 }
 
 /// A copy of `script` (a file in this crate's `tests/`) in a folder whose `node_modules` has
-/// [`TYPESCRIPT_SDK`], so that the script's imports resolve there. One script a process: the
-/// first one asked for.
+/// [`TYPESCRIPT_SDK`] and [`ZOD`], so that the script's imports resolve there. One script a
+/// process: asking for another panics.
 pub fn typescript_client(script: &str) -> PathBuf {
     static FOLDER: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     let folder = ready(FOLDER.get_or_init(|| {
         let folder = clients_dir().join("typescript");
-        install_once(&folder, TYPESCRIPT_SDK, install_typescript)?;
+        install_once(
+            &folder,
+            &format!("{TYPESCRIPT_SDK} {ZOD}"),
+            install_typescript,
+        )?;
         Ok(folder)
     }));
-    static COPIED: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    static COPIED: OnceLock<(String, Result<PathBuf, String>)> = OnceLock::new();
     // Once a process: tests running at once would otherwise write the same file together.
-    ready(COPIED.get_or_init(|| copy_script(&folder, script)))
+    let (first, copied) = COPIED.get_or_init(|| (script.to_owned(), copy_script(&folder, script)));
+    assert_eq!(
+        first, script,
+        "typescript_client copies one script a process; put a test of another script in a \
+         test target of its own"
+    );
+    ready(copied)
 }
 
 /// A copy of `script` (a file in this crate's `tests/`) in a folder whose `node_modules` has
@@ -279,7 +292,7 @@ fn install_python(venv: &Path) -> Result<(), String> {
         pip,
         venv,
         &format!(
-            "Python MCP SDK and OpenAI's types ({})",
+            "Python MCP SDK, OpenAI's and Google's types ({})",
             PYTHON_PACKAGES.join(", ")
         ),
         "the package registry (PyPI, or the PIP_INDEX_URL mirror)",
@@ -305,12 +318,13 @@ fn install_typescript(folder: &Path) -> Result<(), String> {
         r#"{"private": true, "type": "module"}"#,
         TYPESCRIPT_SDK,
         "TypeScript MCP SDK",
-        &[],
+        &[ZOD],
     )
 }
 
 /// Installs `pinned` with npm into `folder`, made a package of its own (`manifest`) so that npm
-/// installs there and not into a package further up; `flags` go to `npm install`.
+/// installs there and not into a package further up; `flags` (options, or packages to install
+/// beside it) go to `npm install`.
 fn install_npm_package(
     folder: &Path,
     manifest: &str,
