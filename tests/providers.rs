@@ -629,8 +629,8 @@ fn a_remote_schema_s_references_into_itself_are_written_out_for_every_provider()
         json!({"not": {}})
     );
 
-    // A type that holds itself (`#`): shown as written where `$ref`s are followed, Gemini's
-    // JSON Schema among them.
+    // A type that holds itself (`#`): shown as written where `$ref`s are followed; refused for
+    // Gemini, whose JSON Schema is known to follow `$ref`s into `$defs` alone.
     let tree = json!({"type": "object", "properties": {"label": {"type": "string"},
                       "children": {"type": "array", "items": {"$ref": "#"}}}});
     let tree_tool = remote("tree", tree.clone());
@@ -639,8 +639,13 @@ fn a_remote_schema_s_references_into_itself_are_written_out_for_every_provider()
     let exported = openai::tool(&tree_tool).unwrap();
     assert_eq!(exported["function"]["strict"], false);
     assert_eq!(exported["function"]["parameters"], tree);
-    let exported = gemini::tool(&tree_tool).unwrap();
-    assert_eq!(exported["parametersJsonSchema"], tree, "{exported}");
+    let refused = gemini::tool(&tree_tool).unwrap_err();
+    assert!(
+        refused
+            .problem
+            .contains("`$ref` # leads back into the schema other than through `$defs`"),
+        "{refused}"
+    );
     // Followed where a result is checked and where a call's nulls are taken out.
     let output = json!({"label": "a", "children": [{"label": 5}]});
     assert_eq!(faults_as_output(&tree_tool, &output), ["children[0].label"]);
@@ -955,13 +960,44 @@ fn gemini_is_sent_nothing_its_subset_refuses_and_json_schema_where_the_subset_ha
         kinds["parameters"]["properties"]["one"],
         json!({"type": "string"})
     );
-    // A value that is only ever null has no form in the subset, and is said so.
-    let error = gemini::tool(&remote(
-        "nulls",
-        json!({"type": "object", "properties": {"n": {"type": ["null"]}}}),
+    // Listed values beside several types go each to its type's branch; a type none is of
+    // takes no branch.
+    let listed = gemini::tool(&remote(
+        "listed",
+        json!({"type": "object", "properties": {
+            "pick": {"type": ["string", "integer", "boolean"], "enum": ["a", "b", 1]},
+            "word": {"type": ["string", "integer"], "enum": ["x", "y"]}}}),
     ))
-    .unwrap_err();
-    assert!(error.problem.contains("only ever null"), "{error}");
+    .unwrap();
+    gemini_types::assert_in_subset(&listed["parameters"]);
+    let properties = &listed["parameters"]["properties"];
+    assert_eq!(
+        properties["pick"],
+        json!({"anyOf": [{"type": "string", "enum": ["a", "b"]}, {"type": "integer"}]}),
+        "{listed}"
+    );
+    assert_eq!(
+        properties["word"],
+        json!({"type": "string", "enum": ["x", "y"]})
+    );
+    // A value only ever null, and several types beside a union, have no form in the subset;
+    // JSON Schema says them, a draft-07 tuple written as 2020-12 writes one.
+    for property in [
+        json!({"type": ["null"]}),
+        json!({"type": ["string", "integer"], "anyOf": [{"minLength": 1}, {"minimum": 0}]}),
+        json!({"type": "array", "items": [{"type": "string"}]}),
+    ] {
+        let schema = json!({"type": "object", "properties": {"p": property}});
+        let exported = gemini::tool(&remote("unsaid", schema)).unwrap();
+        assert!(exported.get("parameters").is_none(), "{exported}");
+        let sent = &exported["parametersJsonSchema"]["properties"]["p"];
+        if property["type"] == "array" {
+            assert_eq!(
+                sent,
+                &json!({"type": "array", "prefixItems": [{"type": "string"}]})
+            );
+        }
+    }
 }
 
 /// A size, each with a word on it.
@@ -1115,6 +1151,51 @@ async fn google_s_own_sdk_takes_every_gemini_declaration() {
 }
 
 #[test]
+fn gemini_is_told_a_tuple_s_items_as_far_as_they_are_known() {
+    let declaration_of = |items: Value| {
+        let schema = json!({"type": "object", "properties": {"t": items}});
+        gemini::tool(&remote("tuple", schema)).unwrap()
+    };
+    let gemini_of = |items: Value| {
+        let declaration = declaration_of(items);
+        gemini_types::assert_in_subset(&declaration["parameters"]);
+        declaration["parameters"]["properties"]["t"].clone()
+    };
+    // Closed: any of the positions' kinds, as many as the schema says.
+    let pair = gemini_of(json!({
+        "type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}],
+        "minItems": 2, "maxItems": 2
+    }));
+    assert_eq!(
+        pair["items"]["anyOf"].as_array().map(Vec::len),
+        Some(2),
+        "{pair}"
+    );
+    assert_eq!(
+        (&pair["minItems"], &pair["maxItems"]),
+        (&json!(2), &json!(2))
+    );
+    // Items past the positions of a kind of their own: that kind too, no count made up.
+    let rest = gemini_of(json!({
+        "type": "array", "prefixItems": [{"type": "string"}], "items": {"type": "integer"}
+    }));
+    assert_eq!(
+        rest["items"]["anyOf"].as_array().map(Vec::len),
+        Some(2),
+        "{rest}"
+    );
+    assert!(
+        rest.get("minItems").is_none() && rest.get("maxItems").is_none(),
+        "{rest}"
+    );
+    // Items past the positions of any kind: the subset has no form for them (Gemini refuses
+    // an array that says nothing of its items), so the tuple is sent as written.
+    let open = json!({"type": "array", "prefixItems": [{"type": "string"}]});
+    let declaration = declaration_of(open.clone());
+    assert_eq!(declaration["parametersJsonSchema"]["properties"]["t"], open);
+}
+
+#[test]
 fn gemini_is_sent_a_recursive_type_as_json_schema_by_reference() {
     // Gemini's subset has no `$ref`; its JSON Schema follows one, so a type that holds itself
     // is no reason to refuse the registry.
@@ -1129,6 +1210,45 @@ fn gemini_is_sent_a_recursive_type_as_json_schema_by_reference() {
     assert!(schema["$defs"]["TreeNode"].is_object(), "{exported}");
     let registry = Registry::builder().tool(TreeCount).build().unwrap();
     assert_eq!(registry.export(Provider::Gemini).unwrap().len(), 1);
+    // So too a list linked through `Option<Box<..>>` (an `anyOf` of the `$ref` and `null`),
+    // and a remote schema's `$ref` wrapped in an `allOf` beside fields of its own.
+    let linked = Registry::builder().tool(ChainWalk).build().unwrap();
+    let wrapped = remote(
+        "wrapped",
+        json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/Node"}},
+               "$defs": {"Node": {"type": "object", "properties": {
+                   "label": {"type": "string"},
+                   "next": {"type": "object", "properties": {"note": {"type": "string"}},
+                            "allOf": [{"$ref": "#/$defs/Node"}]}}}}}),
+    );
+    let declarations = [
+        json!(linked.export(Provider::Gemini).unwrap())[0].clone(),
+        gemini::tool(&wrapped).unwrap(),
+    ];
+    for declaration in &declarations {
+        assert!(declaration.get("parameters").is_none(), "{declaration}");
+        assert!(
+            declaration["parametersJsonSchema"]["$defs"].is_object(),
+            "{declaration}"
+        );
+    }
+    gemini_types::assert_taken(&declarations);
+}
+
+/// A link of a chain.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[allow(dead_code)] // read through Debug, which the lint does not count
+struct Link {
+    /// Its label.
+    label: String,
+    /// The link after it, if any.
+    next: Option<Box<Link>>,
+}
+
+/// Walks a chain.
+#[tool]
+async fn chain_walk(first: Link) -> String {
+    format!("{first:?}")
 }
 
 #[test]

@@ -6,7 +6,7 @@ use super::{ExportError, Provider, bad_call, inlined, string_field};
 use crate::call::arguments::Arguments;
 use crate::call::tool_call::ToolCall;
 use crate::outcome::refusal::Refusal;
-use crate::providers::dialect::{self, GeminiForm};
+use crate::providers::gemini_schema::{self, GeminiForm};
 use crate::providers::inline::Recursion;
 use crate::tool::definition::ToolDefinition;
 
@@ -19,7 +19,7 @@ use crate::tool::definition::ToolDefinition;
 /// form for.
 pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
     let schema = inlined(definition, Provider::Gemini, Recursion::KeepRef)?;
-    let form = dialect::gemini(&schema)
+    let form = gemini_schema::gemini(&schema)
         .map_err(|error| ExportError::new(definition, Some(Provider::Gemini), error))?;
     let mut declaration = Map::new();
     declaration.insert("name".into(), definition.name.clone().into());
@@ -29,7 +29,7 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
             declaration.insert(JSON_SCHEMA_KEY.into(), Value::Object(schema));
         }
         GeminiForm::Subset(parameters) => {
-            if !dialect::lists_no_properties(&parameters) {
+            if !gemini_schema::lists_no_properties(&parameters) {
                 declaration.insert("parameters".into(), Value::Object(parameters));
             }
         }

@@ -6,14 +6,14 @@
 //! written (`#/properties/from`, as zod-to-json-schema and .NET's exporter write a type used
 //! twice), or at the root (`#`). Each is written out the same way; a recursive one that is not
 //! into `$defs` leaves the schema as written for a provider that follows `$ref`s, which can
-//! follow it there, and is refused for one that follows none.
+//! follow it there, and stops a form that follows none (OpenAI's strict mode, then left off).
 //!
 //! Written out in full, a type used at several places inside a type used at several places is
 //! copied as many times as the product of those uses, so a schema of a few definitions can
 //! grow past what any model reads (or the memory of the process making it); so does a
 //! definition of many fields used at many places. Past [`MAX_WRITTEN_OUT`] copies or
 //! [`MAX_COPIED_VALUES`] values, a provider that follows `$ref` is shown the definitions as
-//! written, and one that follows none refuses the schema. A chain of `$ref`s longer than
+//! written, and a form that follows none is not made. A chain of `$ref`s longer than
 //! [`MAX_REFS_INSIDE`] is refused for every provider.
 
 use serde_json::{Map, Value};
@@ -26,7 +26,8 @@ use crate::schema::walk;
 pub(crate) enum Recursion {
     /// Leave a `$ref` to it and keep that definition in `$defs`.
     KeepRef,
-    /// Refuse: the provider accepts no `$ref`.
+    /// Refuse: the form being made takes no `$ref` (OpenAI's strict mode, which is then left
+    /// off).
     Refuse,
 }
 

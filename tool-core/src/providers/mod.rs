@@ -13,9 +13,9 @@
 //!
 //! Every export inlines the `$ref`s schemars writes for nested types. A recursive type cannot
 //! be inlined: MCP, OpenAI (not strict) and Anthropic keep a `$ref` to it in `$defs`, and so
-//! does Gemini's JSON Schema (its OpenAPI subset takes no `$ref`). A union of objects at the top of an input is shown as
-//! one object (`flat_root.rs`). [`check`] finds everything a provider would refuse, so a
-//! registry refuses it when it is built.
+//! does Gemini's JSON Schema (its OpenAPI subset takes no `$ref`). A union of objects at the
+//! top of an input is shown as one object (`flat_root.rs`). [`check`] finds everything a
+//! provider would refuse, so a registry refuses it when it is built.
 
 pub mod anthropic;
 mod as_meant;
@@ -27,6 +27,7 @@ mod inline;
 #[cfg(any(test, feature = "rig", feature = "async-openai", feature = "genai"))]
 pub(crate) mod function;
 pub mod gemini;
+mod gemini_schema;
 pub mod mcp;
 mod mcp_meta;
 pub mod openai;
