@@ -629,8 +629,9 @@ fn a_remote_schema_s_references_into_itself_are_written_out_for_every_provider()
         json!({"not": {}})
     );
 
-    // A type that holds itself (`#`): shown as written where `$ref`s are followed; refused for
-    // Gemini, whose JSON Schema is known to follow `$ref`s into `$defs` alone.
+    // A type that holds itself (`#`): shown as written where `$ref`s are followed; to Gemini,
+    // whose JSON Schema is known to follow `$ref`s into `$defs` alone, with the root copied
+    // into `$defs` and pointed at there.
     let tree = json!({"type": "object", "properties": {"label": {"type": "string"},
                       "children": {"type": "array", "items": {"$ref": "#"}}}});
     let tree_tool = remote("tree", tree.clone());
@@ -639,13 +640,31 @@ fn a_remote_schema_s_references_into_itself_are_written_out_for_every_provider()
     let exported = openai::tool(&tree_tool).unwrap();
     assert_eq!(exported["function"]["strict"], false);
     assert_eq!(exported["function"]["parameters"], tree);
-    let refused = gemini::tool(&tree_tool).unwrap_err();
-    assert!(
-        refused
-            .problem
-            .contains("`$ref` # leads back into the schema other than through `$defs`"),
-        "{refused}"
+    let exported = gemini::tool(&tree_tool).unwrap();
+    let sent = &exported["parametersJsonSchema"];
+    assert_eq!(
+        sent["properties"]["children"]["items"]["$ref"], "#/$defs/root",
+        "{exported}"
     );
+    assert_eq!(
+        sent["$defs"]["root"]["properties"]["children"]["items"]["$ref"],
+        "#/$defs/root"
+    );
+    // So too draft-07's `definitions` (pydantic 1), which Gemini is not sent.
+    let listed = remote(
+        "listed",
+        json!({"type": "object", "properties": {"head": {"$ref": "#/definitions/Cell"}},
+               "definitions": {"Cell": {"type": "object", "properties": {
+                   "value": {"type": "integer"}, "next": {"$ref": "#/definitions/Cell"}}}}}),
+    );
+    let exported = gemini::tool(&listed).unwrap();
+    let sent = &exported["parametersJsonSchema"];
+    assert!(sent.get("definitions").is_none(), "{exported}");
+    assert_eq!(
+        sent["$defs"]["Cell"]["properties"]["next"]["$ref"],
+        "#/$defs/Cell"
+    );
+    gemini_types::assert_taken(&[gemini::tool(&tree_tool).unwrap(), exported]);
     // Followed where a result is checked and where a call's nulls are taken out.
     let output = json!({"label": "a", "children": [{"label": 5}]});
     assert_eq!(faults_as_output(&tree_tool, &output), ["children[0].label"]);

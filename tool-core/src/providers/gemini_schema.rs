@@ -8,6 +8,7 @@
 
 use serde_json::{Map, Value};
 
+use super::defs_only;
 use super::dialect::{SchemaError, error, number_of};
 use crate::schema::keywords::is_null_schema;
 use crate::schema::walk;
@@ -69,30 +70,30 @@ pub(crate) enum GeminiForm {
 /// items, and the subset has no schema for a value of any type nor for fields beside the
 /// listed ones: a schema with a map, a list of anything, a value of any type or a map's fields
 /// beside listed ones, or a type that holds itself, is sent as JSON Schema, as written but for
-/// `$schema`. `anyOf` is left
-/// alone in its schema, its description said in each branch, as some of Gemini's endpoints ask.
+/// `$schema`, a draft-07 tuple written as 2020-12 writes one, and each `$ref` made one into
+/// `$defs` (`defs_only.rs`). `anyOf` is left alone in its schema, its description said in each
+/// branch, as some of Gemini's endpoints ask.
 pub(crate) fn gemini(schema: &Map<String, Value>) -> Result<GeminiForm, SchemaError> {
     // A type that holds itself is kept by reference, which the subset has no form for, and
-    // Gemini's JSON Schema is documented to follow into `$defs` alone.
+    // Gemini's JSON Schema is documented to follow into `$defs` alone: a `$ref` elsewhere is
+    // made one into `$defs`.
     let mut references = Vec::new();
     each_reference(&Value::Object(schema.clone()), &mut references);
     let defined = |name: &str| {
         (schema.get("$defs").and_then(Value::as_object)).is_some_and(|defs| defs.contains_key(name))
     };
-    if let Some(outside) = references
+    let elsewhere = references
         .iter()
-        .find(|reference| !reference.strip_prefix("#/$defs/").is_some_and(&defined))
-    {
-        return Err(error(
-            "",
-            format!(
-                "its `$ref` {outside} leads back into the schema other than through `$defs`, \
-                 which Gemini's JSON Schema is not known to follow and its subset has no form \
-                 for; leave Gemini out of the registry's providers \
-                 (`Registry::builder().providers([..])`), or the tool out of the registry"
-            ),
-        ));
-    }
+        .any(|reference| !reference.strip_prefix("#/$defs/").is_some_and(&defined));
+    let repointed;
+    let schema = match elsewhere {
+        false => schema,
+        true => {
+            repointed = defs_only::refs_into_defs(schema)
+                .ok_or_else(|| error("", "a `$ref` of the schema points at nothing".to_owned()))?;
+            &repointed
+        }
+    };
     let mut root = Value::Object(schema.clone());
     let mut refusal = None;
     let mut unsayable = !references.is_empty();

@@ -24,6 +24,7 @@ pub(crate) mod dialect;
 mod flat_root;
 mod inline;
 // Read by the adapters (`crate::adapters`) only.
+mod defs_only;
 #[cfg(any(test, feature = "rig", feature = "async-openai", feature = "genai"))]
 pub(crate) mod function;
 pub mod gemini;
