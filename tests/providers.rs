@@ -979,6 +979,34 @@ fn gemini_is_sent_nothing_its_subset_refuses_and_json_schema_where_the_subset_ha
         kinds["parameters"]["properties"]["one"],
         json!({"type": "string"})
     );
+    // An `allOf` of objects of distinct fields (zod's intersection, an extended type) is the
+    // one object of all their fields; one whose objects share a field has no Gemini form.
+    let joined = gemini::tool(&remote(
+        "joined",
+        json!({"type": "object", "properties": {"who": {"allOf": [
+            {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+            {"properties": {"age": {"type": "integer"}}, "description": "Aged."}]}}}),
+    ))
+    .unwrap();
+    gemini_types::assert_in_subset(&joined["parameters"]);
+    let who = &joined["parameters"]["properties"]["who"];
+    assert_eq!(
+        (
+            &who["properties"]["name"]["type"],
+            &who["properties"]["age"]["type"],
+            &who["required"]
+        ),
+        (&json!("string"), &json!("integer"), &json!(["name"])),
+        "{joined}"
+    );
+    let shared = json!({"type": "object", "properties": {"who": {"allOf": [
+        {"properties": {"name": {"type": "string"}}},
+        {"properties": {"name": {"minLength": 1}}}]}}});
+    let refused = gemini::tool(&remote("shared", shared)).unwrap_err();
+    assert!(
+        refused.problem.contains("objects of distinct fields"),
+        "{refused}"
+    );
     // Listed values beside several types go each to its type's branch; a type none is of
     // takes no branch.
     let listed = gemini::tool(&remote(

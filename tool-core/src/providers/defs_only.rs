@@ -61,8 +61,8 @@ pub(crate) fn refs_into_defs(schema: &Map<String, Value>) -> Option<Map<String, 
     }
 }
 
-/// Every `$ref` within `value`.
-fn references(value: &Value) -> Vec<String> {
+/// Every `$ref` within `value`, wherever it sits.
+pub(crate) fn references(value: &Value) -> Vec<String> {
     let mut found = Vec::new();
     let mut stack = vec![value];
     while let Some(value) = stack.pop() {

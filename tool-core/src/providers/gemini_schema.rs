@@ -77,8 +77,7 @@ pub(crate) fn gemini(schema: &Map<String, Value>) -> Result<GeminiForm, SchemaEr
     // A type that holds itself is kept by reference, which the subset has no form for, and
     // Gemini's JSON Schema is documented to follow into `$defs` alone: a `$ref` elsewhere is
     // made one into `$defs`.
-    let mut references = Vec::new();
-    each_reference(&Value::Object(schema.clone()), &mut references);
+    let references = defs_only::references(&Value::Object(schema.clone()));
     let defined = |name: &str| {
         (schema.get("$defs").and_then(Value::as_object)).is_some_and(|defs| defs.contains_key(name))
     };
@@ -133,20 +132,6 @@ pub(crate) fn gemini(schema: &Map<String, Value>) -> Result<GeminiForm, SchemaEr
     }
 }
 
-/// Every `$ref` within `value`, wherever it sits.
-fn each_reference(value: &Value, found: &mut Vec<String>) {
-    match value {
-        Value::Object(map) => {
-            if let Some(Value::String(reference)) = map.get("$ref") {
-                found.push(reference.clone());
-            }
-            map.values().for_each(|value| each_reference(value, found));
-        }
-        Value::Array(items) => items.iter().for_each(|item| each_reference(item, found)),
-        _ => {}
-    }
-}
-
 /// Draft-07's tuple (`items: [..]`, the items past them `additionalItems`) as 2020-12 writes
 /// it (`prefixItems`, `items`), as JSON Schema is read now.
 fn draft_07_tuple_as_2020_12(map: &mut Map<String, Value>) {
@@ -159,6 +144,57 @@ fn draft_07_tuple_as_2020_12(map: &mut Map<String, Value>) {
     if let Some(rest) = map.shift_remove("additionalItems") {
         map.insert("items".into(), rest);
     }
+}
+
+/// Writes into `map` the fields of every object of `all` (an `allOf`, as zod writes an
+/// intersection and OpenAPI's generators an extended type), if each is an object of fields
+/// no other has, and of nothing else: a value then holds to all of them just when it holds to
+/// the one object of all their fields. Whether it could.
+fn fields_of_all(map: &mut Map<String, Value>, all: &[Value]) -> bool {
+    const OF_FIELDS: [&str; 5] = ["type", "properties", "required", "description", "title"];
+    let mut names: Vec<&String> = (map.get("properties").and_then(Value::as_object))
+        .map(|properties| properties.keys().collect())
+        .unwrap_or_default();
+    for branch in all {
+        let Value::Object(branch) = branch else {
+            return false;
+        };
+        let object = branch.get("type").is_none_or(|kind| kind == "object");
+        if !object || branch.keys().any(|key| !OF_FIELDS.contains(&key.as_str())) {
+            return false;
+        }
+        for name in (branch.get("properties").and_then(Value::as_object))
+            .into_iter()
+            .flatten()
+        {
+            if names.contains(&name.0) {
+                return false;
+            }
+            names.push(name.0);
+        }
+    }
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    for branch in all.iter().filter_map(Value::as_object) {
+        if let Some(Value::Object(fields)) = branch.get("properties") {
+            properties.extend(fields.clone());
+        }
+        if let Some(Value::Array(names)) = branch.get("required") {
+            required.extend(names.iter().cloned());
+        }
+    }
+    if let Some(Value::Object(own)) = map.get_mut("properties") {
+        own.extend(properties);
+    } else {
+        map.insert("properties".into(), Value::Object(properties));
+    }
+    if let Some(Value::Array(own)) = map.get_mut("required") {
+        own.extend(required);
+    } else if !required.is_empty() {
+        map.insert("required".into(), Value::Array(required));
+    }
+    map.entry("type").or_insert_with(|| "object".into());
+    true
 }
 
 /// Whether a schema lists no properties: none, or an empty map of them.
@@ -251,11 +287,13 @@ fn gemini_form(
                     map.entry(key).or_insert(value);
                 }
             }
-        } else {
+        } else if !fields_of_all(map, &all) {
             refusal.get_or_insert_with(|| {
                 error(
                     path,
-                    "`allOf` of several schemas has no Gemini form".to_owned(),
+                    "`allOf` of several schemas, other than objects of distinct fields, has no \
+                     Gemini form"
+                        .to_owned(),
                 )
             });
         }
