@@ -14,8 +14,8 @@ use serde_json::{Map, Value};
 
 use crate::schema::walk::Root;
 
-/// `schema` with every `$ref` into its `$defs`; `None` if one points at nothing.
-pub(crate) fn refs_into_defs(schema: &Map<String, Value>) -> Option<Map<String, Value>> {
+/// `schema` with every `$ref` into its `$defs`; the `$ref` that points at nothing, if one does.
+pub(crate) fn refs_into_defs(schema: &Map<String, Value>) -> Result<Map<String, Value>, String> {
     let root = Root::new(schema);
     let mut defs = match schema.get("$defs") {
         Some(Value::Object(defs)) => defs.clone(),
@@ -23,7 +23,7 @@ pub(crate) fn refs_into_defs(schema: &Map<String, Value>) -> Option<Map<String, 
     };
     // Each target pointed at other than by name in `$defs`, and the name it is given there.
     let mut named: HashMap<String, String> = HashMap::new();
-    let mut pending = references(&Value::Object(schema.clone()));
+    let mut pending = references(schema);
     while let Some(reference) = pending.pop() {
         let by_name = reference.strip_prefix("#/$defs/").is_some_and(|name| {
             schema
@@ -41,9 +41,14 @@ pub(crate) fn refs_into_defs(schema: &Map<String, Value>) -> Option<Map<String, 
                 whole.remove("definitions");
                 Value::Object(whole)
             }
-            other => root.resolve(other)?.clone(),
+            other => match root.resolve(other) {
+                Some(target) => target.clone(),
+                None => return Err(reference),
+            },
         };
-        pending.extend(references(&target));
+        if let Value::Object(target) = &target {
+            pending.extend(references(target));
+        }
         let name = unused_name(&reference, &defs);
         defs.insert(name.clone(), target);
         named.insert(reference, name);
@@ -56,15 +61,18 @@ pub(crate) fn refs_into_defs(schema: &Map<String, Value>) -> Option<Map<String, 
     let mut written = Value::Object(written);
     repoint(&mut written, &named);
     match written {
-        Value::Object(map) => Some(map),
-        _ => None,
+        Value::Object(map) => Ok(map),
+        _ => unreachable!("an object stays an object"),
     }
 }
 
-/// Every `$ref` within `value`, wherever it sits.
-pub(crate) fn references(value: &Value) -> Vec<String> {
+/// Every `$ref` within `schema`, wherever it sits.
+pub(crate) fn references(schema: &Map<String, Value>) -> Vec<String> {
     let mut found = Vec::new();
-    let mut stack = vec![value];
+    if let Some(Value::String(reference)) = schema.get("$ref") {
+        found.push(reference.clone());
+    }
+    let mut stack: Vec<&Value> = schema.values().collect();
     while let Some(value) = stack.pop() {
         match value {
             Value::Object(map) => {
@@ -151,6 +159,6 @@ mod tests {
         let Value::Object(broken) = json!({"properties": {"a": {"$ref": "#/nowhere"}}}) else {
             unreachable!("an object")
         };
-        assert!(refs_into_defs(&broken).is_none());
+        assert_eq!(refs_into_defs(&broken), Err("#/nowhere".to_owned()));
     }
 }

@@ -77,25 +77,23 @@ pub(crate) fn gemini(schema: &Map<String, Value>) -> Result<GeminiForm, SchemaEr
     // A type that holds itself is kept by reference, which the subset has no form for, and
     // Gemini's JSON Schema is documented to follow into `$defs` alone: a `$ref` elsewhere is
     // made one into `$defs`.
-    let references = defs_only::references(&Value::Object(schema.clone()));
-    let defined = |name: &str| {
-        (schema.get("$defs").and_then(Value::as_object)).is_some_and(|defs| defs.contains_key(name))
-    };
-    let elsewhere = references
-        .iter()
-        .any(|reference| !reference.strip_prefix("#/$defs/").is_some_and(&defined));
+    let by_reference = !defs_only::references(schema).is_empty();
     let repointed;
-    let schema = match elsewhere {
+    let schema = match by_reference {
         false => schema,
         true => {
-            repointed = defs_only::refs_into_defs(schema)
-                .ok_or_else(|| error("", "a `$ref` of the schema points at nothing".to_owned()))?;
+            repointed = defs_only::refs_into_defs(schema).map_err(|reference| {
+                error(
+                    "",
+                    format!("its `$ref` {reference} points at nothing in the schema"),
+                )
+            })?;
             &repointed
         }
     };
     let mut root = Value::Object(schema.clone());
     let mut refusal = None;
-    let mut unsayable = !references.is_empty();
+    let mut unsayable = by_reference;
     let mut at_root = true;
     walk::every_subschema_mut(&mut root, &mut String::new(), &mut |map, path| {
         let at_top = std::mem::take(&mut at_root);
@@ -292,7 +290,8 @@ fn gemini_form(
                 error(
                     path,
                     "`allOf` of several schemas, other than objects of distinct fields, has no \
-                     Gemini form"
+                     Gemini form; leave Gemini out of the registry's providers \
+                     (`Registry::builder().providers([..])`), or the tool out of the registry"
                         .to_owned(),
                 )
             });
