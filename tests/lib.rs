@@ -323,13 +323,7 @@ mod process;
 /// The function declaration type of Google's own Python SDK (`google-genai`), judging the
 /// declarations the Gemini export writes (`gemini_types.py` beside this file).
 pub mod gemini_types {
-    use std::path::Path;
-    use std::process::Command;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-
     use serde_json::{Map, Value};
-
-    use crate::clients;
 
     /// The fields of Gemini's `Schema` (its OpenAPI subset, as the Gemini API's reference lists
     /// them), alphabetically: it refuses a whole request for a declaration's `parameters` with
@@ -487,27 +481,11 @@ pub mod gemini_types {
                 assert_refs_into_defs(schema);
             }
         }
-        // In a file: a command line holds no more than some hundred kilobytes.
-        static ASKED: AtomicUsize = AtomicUsize::new(0);
-        let asked = std::env::temp_dir().join(format!(
-            "gemini-declarations-{}-{}.json",
-            std::process::id(),
-            ASKED.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::write(&asked, Value::Array(declarations.to_vec()).to_string())
-            .unwrap_or_else(|error| panic!("writing {}: {error}", asked.display()));
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("gemini_types.py");
-        let mut command = Command::new(clients::python());
-        command.arg(script).arg(&asked);
-        let verdicts = clients::client_session(
-            &mut command,
+        let verdicts = crate::judge::verdicts(
+            "gemini_types.py",
             "the Gemini SDK's declaration type (gemini_types.py)",
+            declarations,
         );
-        let _ = std::fs::remove_file(&asked);
-        let Value::Array(verdicts) = verdicts else {
-            panic!("gemini_types.py printed no list: {verdicts}");
-        };
-        assert_eq!(verdicts.len(), declarations.len(), "one verdict each");
         for (declaration, verdict) in declarations.iter().zip(&verdicts) {
             assert_eq!(
                 verdict["valid"], true,
@@ -517,6 +495,43 @@ pub mod gemini_types {
         }
     }
 }
+
+/// A judge of this crate's `tests/` (a Python script) run on JSON values.
+mod judge {
+    use std::path::Path;
+    use std::process::Command;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use serde_json::Value;
+
+    use crate::clients;
+
+    /// The verdicts `script` prints, one per value of `values` (handed to it in a file, as a
+    /// command line holds no more than some hundred kilobytes); `what` names the judge when it
+    /// cannot run.
+    pub(crate) fn verdicts(script: &str, what: &str, values: &[Value]) -> Vec<Value> {
+        static ASKED: AtomicUsize = AtomicUsize::new(0);
+        let asked = std::env::temp_dir().join(format!(
+            "judged-{}-{}.json",
+            std::process::id(),
+            ASKED.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::write(&asked, Value::Array(values.to_vec()).to_string())
+            .unwrap_or_else(|error| panic!("writing {}: {error}", asked.display()));
+        let mut command = Command::new(clients::python());
+        command
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join(script))
+            .arg(&asked);
+        let verdicts = clients::client_session(&mut command, what);
+        let _ = std::fs::remove_file(&asked);
+        match verdicts {
+            Value::Array(verdicts) if verdicts.len() == values.len() => verdicts,
+            other => panic!("{script} printed no verdict per value: {other}"),
+        }
+    }
+}
+
+pub mod meta_schema;
 
 /// The request types of OpenAI's own Python package (`openai`), judging the requests the
 /// adapters' hosts send (`openai_types.py` beside this file).

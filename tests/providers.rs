@@ -10,7 +10,7 @@ use tool_core::providers::{anthropic, gemini, mcp, openai};
 use tool_core::registry::RegistryError;
 use tool_core::tool::ToolDefinition;
 use tool_core::{Context, Provider, Refusal, Registry, tool};
-use tool_tests::{Raw, gemini_types};
+use tool_tests::{Raw, gemini_types, meta_schema};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Item {
@@ -142,6 +142,11 @@ fn golden(name: &str, actual: &Value) {
         "{name} export differs from {}",
         path.display()
     );
+}
+
+#[test]
+fn every_schema_a_provider_is_shown_is_json_schema_2020_12() {
+    meta_schema::assert_2020_12(&meta_schema::schemas_of(&registry()));
 }
 
 #[test]
@@ -447,11 +452,11 @@ fn a_remote_schema_s_keywords_outside_strict_mode_are_said_or_left_out() {
     // A server's fields and items without their type are read as the keywords say.
     assert_eq!(properties["near"]["type"], json!(["object", "null"]));
     assert_eq!(properties["ids"]["type"], json!(["array", "null"]));
-    // Draft-04's flag said in words; a keyword of another type's values (`minItems` of a
-    // string) bears on nothing, and is not said.
+    // Draft-04's flag read as 2020-12's exclusive bound, which strict mode takes; a keyword
+    // of another type's values (`minItems` of a string) bears on nothing, and is not said.
     assert_eq!(
-        properties["above"]["description"],
-        "the minimum itself excluded"
+        properties["above"],
+        json!({"type": ["number", "null"], "exclusiveMinimum": 0})
     );
     assert_eq!(properties["blob"]["description"], "encoded as base64");
     // Past OpenAI's limit on `enum` values, strict mode stays off.

@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 use tool_core::tool::ToolDefinition;
 use tool_core::{Provider, Registry};
 use tool_mcp::RemoteToolkit;
-use tool_tests::gemini_types;
+use tool_tests::{gemini_types, meta_schema};
 
 /// The tools of the server `command` starts, in a registry for every provider.
 async fn registry_of(name: &str, command: tokio::process::Command) -> Registry {
@@ -43,8 +43,10 @@ async fn zod_registry() -> Registry {
 /// Asserts what every provider takes of every tool of `registry`: Google's SDK reads each
 /// Gemini declaration, in the subset when it says no JSON Schema; OpenAI sees items in every
 /// array and properties at the root; Anthropic an object at the top whose `$ref`s point into
-/// the definitions beside them.
+/// the definitions beside them; and every provider's JSON Schema is 2020-12's, which
+/// Anthropic's API holds each tool's schema to.
 fn assert_every_provider_takes(registry: &Registry) {
+    meta_schema::assert_2020_12(&meta_schema::schemas_of(registry));
     let gemini = exported(registry, Provider::Gemini);
     gemini_types::assert_taken(&gemini.values().cloned().collect::<Vec<_>>());
     for declaration in gemini.values() {

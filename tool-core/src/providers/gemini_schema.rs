@@ -70,9 +70,8 @@ pub(crate) enum GeminiForm {
 /// items, and the subset has no schema for a value of any type nor for fields beside the
 /// listed ones: a schema with a map, a list of anything, a value of any type or a map's fields
 /// beside listed ones, or a type that holds itself, is sent as JSON Schema, as written but for
-/// `$schema`, a draft-07 tuple written as 2020-12 writes one, and each `$ref` made one into
-/// `$defs` (`defs_only.rs`). `anyOf` is left alone in its schema, its description said in each
-/// branch, as some of Gemini's endpoints ask.
+/// `$schema`, and each `$ref` made one into `$defs` (`defs_only.rs`). `anyOf` is left alone in
+/// its schema, its description said in each branch, as some of Gemini's endpoints ask.
 pub(crate) fn gemini(schema: &Map<String, Value>) -> Result<GeminiForm, SchemaError> {
     // A type that holds itself is kept by reference, which the subset has no form for, and
     // Gemini's JSON Schema is documented to follow into `$defs` alone: a `$ref` elsewhere is
@@ -118,7 +117,6 @@ pub(crate) fn gemini(schema: &Map<String, Value>) -> Result<GeminiForm, SchemaEr
             let mut written = Value::Object(schema.clone());
             walk::every_subschema_mut(&mut written, &mut String::new(), &mut |map, _| {
                 map.shift_remove("$schema");
-                draft_07_tuple_as_2020_12(map);
             });
             match written {
                 Value::Object(map) => Ok(GeminiForm::JsonSchema(map)),
@@ -127,20 +125,6 @@ pub(crate) fn gemini(schema: &Map<String, Value>) -> Result<GeminiForm, SchemaEr
         }
         (None, Value::Object(map)) => Ok(GeminiForm::Subset(map)),
         (None, _) => Err(error("", "the schema is not an object".to_owned())),
-    }
-}
-
-/// Draft-07's tuple (`items: [..]`, the items past them `additionalItems`) as 2020-12 writes
-/// it (`prefixItems`, `items`), as JSON Schema is read now.
-fn draft_07_tuple_as_2020_12(map: &mut Map<String, Value>) {
-    if !map.get("items").is_some_and(Value::is_array) {
-        return;
-    }
-    if let Some(positions) = map.shift_remove("items") {
-        map.insert("prefixItems".into(), positions);
-    }
-    if let Some(rest) = map.shift_remove("additionalItems") {
-        map.insert("items".into(), rest);
     }
 }
 
@@ -338,7 +322,6 @@ fn gemini_form(
             merged = true;
         }
     }
-    draft_07_tuple_as_2020_12(map);
     // A tuple: Gemini has no form for items by position, so its items are each any of the
     // positions' schemas (and of `items`', past them), the parser holding each to its own.
     // Where items past the positions may be anything, Gemini is told nothing of the items.

@@ -19,6 +19,7 @@
 use serde_json::{Map, Value};
 
 use crate::providers::dialect::{SchemaError, error, standard_formats};
+use crate::schema::as_meant::as_meant;
 use crate::schema::walk;
 
 /// What to do with a `$ref` to a definition that is already being inlined (a recursive type).
@@ -33,13 +34,25 @@ pub(crate) enum Recursion {
 
 /// A schema as every export starts from it: each `$ref` inlined (recursive ones kept, with
 /// the `$defs` they need, or refused, as `recursion` says), only standard `format`s (see
-/// [`standard_formats`]), and a foreign serializer's slips written as meant (`as_meant`).
+/// [`standard_formats`]), and a foreign serializer's slips written as meant
+/// (`schema/as_meant.rs`).
 pub(crate) fn exportable(
     schema: &Map<String, Value>,
     recursion: Recursion,
 ) -> Result<Map<String, Value>, SchemaError> {
     let mut meant = Value::Object(schema.clone());
-    super::as_meant::as_meant(&mut meant)?;
+    as_meant(&mut meant).map_err(|fault| {
+        error(
+            &fault.path,
+            format!(
+                "this tool's server wrote a schema no provider can be shown: {}, where JSON \
+                 Schema asks for {}; ask the server's authors to mend it, or leave the tool out \
+                 of the registry (`RemoteToolkit::without`)",
+                fault.said,
+                fault.asked()
+            ),
+        )
+    })?;
     let Value::Object(meant) = meant else {
         unreachable!("an object stays an object")
     };

@@ -18,7 +18,6 @@
 //! provider would refuse, so a registry refuses it when it is built.
 
 pub mod anthropic;
-mod as_meant;
 pub(crate) mod describe;
 pub(crate) mod dialect;
 mod flat_root;

@@ -294,19 +294,6 @@ fn close(map: &mut Map<String, Value>, root: bool) -> Result<(), String> {
 fn in_words(map: &mut Map<String, Value>) {
     let array = is_array(map);
     let mut said = Vec::new();
-    // Draft-04's flags: the bound itself left out.
-    let bounds = [
-        ("exclusiveMinimum", "minimum"),
-        ("exclusiveMaximum", "maximum"),
-    ];
-    for (flag, bound) in bounds {
-        if let Some(Value::Bool(excluded)) = map.get(flag) {
-            if *excluded && map.contains_key(bound) {
-                said.push(format!("the {bound} itself excluded"));
-            }
-            map.shift_remove(flag);
-        }
-    }
     let taken = |key: &str| !(KEPT.contains(&key) || (array && ARRAY_BOUNDS.contains(&key)));
     let outside: Vec<String> = map.keys().filter(|key| taken(key)).cloned().collect();
     for key in outside {

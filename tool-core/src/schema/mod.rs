@@ -11,6 +11,7 @@
 //! leads), `keywords` (the validation keywords of one schema object) and `words` (a schema
 //! said in words). Providers' own dialects are derived from these in `providers::dialect`.
 
+pub(crate) mod as_meant;
 mod excluded;
 mod flattened;
 pub(crate) mod formats;

@@ -11,7 +11,7 @@ use super::walk::Root;
 use crate::outcome::suggest::nearest;
 
 /// The types JSON Schema names.
-const TYPES: [&str; 7] = [
+pub(crate) const TYPES: [&str; 7] = [
     "string", "number", "integer", "boolean", "array", "object", "null",
 ];
 

@@ -87,27 +87,22 @@ pub(crate) fn children_mut<E>(
 
 /// Calls `visit` on each subschema of `map` that [`children`] leaves: those of the keywords
 /// that say more of the same value (`not`, `propertyNames`, `dependentSchemas` and draft-07's
-/// `dependencies`), of its items (`contains`, `additionalItems`, `unevaluatedItems`, draft-07's
-/// `items` written as a list) or of its other fields (`unevaluatedProperties`). A walk that
-/// reads what a value is made of leaves them to the checker; one that must reach every `$ref`
-/// a schema holds, as writing them out must, visits these too.
+/// `dependencies`), of its items (`contains`, `unevaluatedItems`) or of its other fields
+/// (`unevaluatedProperties`). A walk that reads what a value is made of leaves them to the
+/// checker; one that must reach every `$ref` a schema holds, as writing them out must, visits
+/// these too. (A draft-07 tuple's items are read as 2020-12's `prefixItems`, which [`children`]
+/// visits, before an export writes out a `$ref`: `providers/as_meant.rs`.)
 pub(crate) fn other_children_mut<E>(
     map: &mut Map<String, Value>,
     mut visit: impl FnMut(&mut Value) -> Result<(), E>,
 ) -> Result<(), E> {
     for (key, value) in map.iter_mut() {
         match (key.as_str(), value) {
-            ("items", Value::Array(positions)) => positions.iter_mut().try_for_each(&mut visit)?,
             ("dependentSchemas" | "dependencies", Value::Object(schemas)) => {
                 schemas.values_mut().try_for_each(&mut visit)?;
             }
             (
-                "not"
-                | "propertyNames"
-                | "contains"
-                | "additionalItems"
-                | "unevaluatedItems"
-                | "unevaluatedProperties",
+                "not" | "propertyNames" | "contains" | "unevaluatedItems" | "unevaluatedProperties",
                 value,
             ) => visit(value)?,
             _ => {}

@@ -4,6 +4,7 @@
 use serde_json::{Map, Value};
 
 use crate::args::Fault;
+use crate::schema::as_meant::as_meant;
 use crate::schema::patterns::Patterns;
 
 /// A tool's output schema, its patterns compiled once ([`ToolDefinition::output_check`]), to
@@ -21,8 +22,14 @@ pub struct OutputCheck {
 }
 
 impl OutputCheck {
-    /// The check of output against `schema`.
+    /// The check of output against `schema`, read as its writer meant it (`as_meant`), as the
+    /// exports show it to clients; what has no reading there is held as written.
     pub(crate) fn new(schema: Map<String, Value>) -> OutputCheck {
+        let mut meant = Value::Object(schema);
+        let _no_reading = as_meant(&mut meant);
+        let Value::Object(schema) = meant else {
+            unreachable!("an object stays an object")
+        };
         let patterns = Patterns::of(&schema);
         OutputCheck { schema, patterns }
     }

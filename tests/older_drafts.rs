@@ -1,0 +1,213 @@
+//! A remote server's schema written in an older draft's forms, or with a serializer's `null`s,
+//! as MCP servers publish them (OpenAPI 3.0's generators write draft-04's boolean
+//! `exclusiveMinimum`, zod-to-json-schema a draft-07 `$schema`): every provider is shown it as
+//! JSON Schema 2020-12, read as its writer meant it, where Anthropic's API refused the whole
+//! request for it, every tool with it. A form with no reading refuses the tool, naming it.
+
+use serde_json::{Map, Value, json};
+use tool_core::providers::mcp;
+use tool_core::tool::ToolDefinition;
+use tool_core::{Provider, Registry};
+use tool_tests::{Raw, gemini_types, meta_schema};
+
+/// A remote tool's definition of `schema`, as its server lists it.
+fn remote(name: &str, schema: Value) -> ToolDefinition {
+    let Value::Object(schema) = schema else {
+        panic!("a schema object: {schema}")
+    };
+    ToolDefinition::new(name, "A tool of a remote server.", schema).checked_elsewhere()
+}
+
+/// The input schema MCP is shown for `schema`'s tool.
+fn shown_to_mcp(schema: Value) -> Value {
+    let exported = mcp::tool(&remote("probe", schema)).unwrap_or_else(|error| panic!("{error}"));
+    exported["inputSchema"].clone()
+}
+
+/// Schemas as servers publish them, each slip of the module's list at least once.
+fn published() -> Vec<ToolDefinition> {
+    vec![
+        // An OpenAPI 3.0 generator's bounds (a DNS record's time to live).
+        remote(
+            "record_create",
+            json!({"type": "object", "required": ["name", "ttl"], "properties": {
+                "name": {"type": "string"},
+                "ttl": {"type": "integer", "minimum": 0, "exclusiveMinimum": true,
+                        "maximum": 86400, "exclusiveMaximum": false},
+                "weight": {"type": "number", "exclusiveMaximum": true}}}),
+        ),
+        // zod-to-json-schema's draft-07, a tuple among it.
+        remote(
+            "point_move",
+            json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+                   "properties": {
+                       "to": {"type": "array", "items": [{"type": "number"}, {"type": "number"}],
+                              "additionalItems": false, "minItems": 2},
+                       "tags": {"type": "array", "items": {"type": "string"}, "additionalItems": false}},
+                   "additionalProperties": false}),
+        ),
+        // A serializer's `null`s, names listed twice, draft-03's `any`, inside `not` too.
+        remote(
+            "note_put",
+            json!({"type": "object", "required": ["text", "text"], "properties": {
+                "text": {"type": "string", "description": null, "title": null, "enum": null,
+                         "format": null, "not": {"const": "", "description": null}},
+                "value": {"type": "any", "description": "Anything."},
+                "kind": {"type": ["string", "null", "string"], "default": null},
+                "mode": {"const": null, "x-order": null}}}),
+        ),
+        // All of these inside a definition a `$ref` points to, and beside a `$ref`.
+        remote(
+            "batch_run",
+            json!({"type": "object", "definitions": {"Step": {"type": "object",
+                       "properties": {"at": {"type": "array", "items": [{"type": "integer",
+                           "minimum": 1, "exclusiveMinimum": true}]}}, "required": null}},
+                   "properties": {"steps": {"type": "array", "items": {"$ref": "#/definitions/Step"}},
+                                  "first": {"$ref": "#/definitions/Step", "description": null}}}),
+        ),
+    ]
+}
+
+#[test]
+fn every_provider_is_shown_an_older_draft_s_schema_as_json_schema_2020_12() {
+    let mut builder = Registry::builder();
+    for definition in published() {
+        builder = builder.tool(Raw(definition));
+    }
+    let registry = builder.build().unwrap_or_else(|error| panic!("{error}"));
+    let schemas = meta_schema::schemas_of(&registry);
+    let providers = [
+        Provider::Mcp,
+        Provider::Anthropic,
+        Provider::OpenAi,
+        Provider::Gemini,
+    ];
+    for provider in providers {
+        assert!(
+            schemas
+                .iter()
+                .any(|(what, _)| what.starts_with(&provider.to_string())),
+            "{provider} is shown no schema: {schemas:?}"
+        );
+    }
+    meta_schema::assert_2020_12(&schemas);
+    let gemini = registry.export(Provider::Gemini).unwrap();
+    gemini_types::assert_taken(&gemini.iter().cloned().collect::<Vec<_>>());
+}
+
+#[test]
+fn an_older_draft_s_forms_are_read_as_their_writer_meant_them() {
+    // Draft-04: `true` excludes the bound beside it, `false` says nothing, and `true` beside
+    // no bound excludes nothing.
+    let bounds = shown_to_mcp(published()[0].input_schema.clone().into());
+    assert_eq!(
+        bounds["properties"]["ttl"],
+        json!({"type": "integer", "exclusiveMinimum": 0, "maximum": 86400})
+    );
+    assert_eq!(bounds["properties"]["weight"], json!({"type": "number"}));
+
+    // Draft-07: a tuple's positions are 2020-12's `prefixItems`, what follows them `items`;
+    // `additionalItems` beside no tuple said nothing. The `$schema` naming draft-07 goes with
+    // them; one naming 2020-12 stays.
+    let tuple = shown_to_mcp(published()[1].input_schema.clone().into());
+    assert_eq!(tuple.get("$schema"), None, "{tuple}");
+    assert_eq!(
+        tuple["properties"]["to"],
+        json!({"type": "array", "minItems": 2, "prefixItems": [{"type": "number"}, {"type": "number"}],
+               "items": false})
+    );
+    assert_eq!(
+        tuple["properties"]["tags"],
+        json!({"type": "array", "items": {"type": "string"}})
+    );
+    let current = json!({"$schema": "https://json-schema.org/draft/2020-12/schema",
+                         "type": "object", "properties": {}});
+    assert_eq!(shown_to_mcp(current.clone()), current);
+
+    // `null` where a keyword takes none is absent; `const` and `default` may be null, and an
+    // extension is the server's own. Names are listed once, and `any` is no type.
+    let nulls = shown_to_mcp(published()[2].input_schema.clone().into());
+    assert_eq!(nulls["required"], json!(["text"]));
+    assert_eq!(
+        nulls["properties"]["text"],
+        json!({"type": "string", "not": {"const": ""}})
+    );
+    assert_eq!(
+        nulls["properties"]["value"],
+        json!({"description": "Anything."})
+    );
+    assert_eq!(
+        nulls["properties"]["kind"],
+        json!({"type": ["string", "null"], "default": null})
+    );
+    assert_eq!(
+        nulls["properties"]["mode"],
+        json!({"const": null, "x-order": null})
+    );
+
+    // Inside a definition too, before its `$ref`s are written out.
+    let steps = shown_to_mcp(published()[3].input_schema.clone().into());
+    let step = json!({"type": "object", "properties": {"at": {"type": "array",
+                      "prefixItems": [{"type": "integer", "exclusiveMinimum": 1}]}}});
+    assert_eq!(steps["properties"]["steps"]["items"], step);
+    assert_eq!(steps["properties"]["first"], step);
+}
+
+#[test]
+fn a_type_json_schema_does_not_have_refuses_the_tool_naming_its_field() {
+    for (kind, shown) in [
+        (json!("int"), "\"int\""),
+        (json!(["string", "date"]), "[\"string\",\"date\"]"),
+        (json!([]), "[]"),
+        (json!(7), "7"),
+    ] {
+        let schema = json!({"type": "object", "properties": {"when": {"type": kind}}});
+        let refused = Registry::builder()
+            .tool(Raw(remote("event_add", schema)))
+            .build()
+            .err()
+            .unwrap_or_else(|| panic!("a registry with a `type` of {kind}"));
+        let text = refused.to_string();
+        for said in [
+            "event_add",
+            "when",
+            &format!("the type it gives the field is {shown}"),
+            "\"integer\"",
+            "RemoteToolkit::without",
+        ] {
+            assert!(text.contains(said), "{said} in: {text}");
+        }
+    }
+}
+
+/// `value`, a JSON object, as a map.
+fn as_map(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        other => panic!("an object: {other}"),
+    }
+}
+
+#[test]
+fn a_remote_result_is_held_to_its_output_schema_as_clients_are_shown_it() {
+    // A draft-07 tuple and a draft-04 bound in a server's output schema: MCP's clients are
+    // shown `prefixItems` and an exclusive minimum, and a result is held to those.
+    let mut definition = remote("pair_get", json!({"type": "object", "properties": {}}));
+    definition.output_schema = Some(as_map(json!({"type": "object", "properties": {
+        "count": {"type": "integer", "minimum": 0, "exclusiveMinimum": true},
+        "pair": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}],
+                 "additionalItems": false}}})));
+    let shown = mcp::tool(&definition).unwrap()["outputSchema"].clone();
+    assert_eq!(shown["properties"]["count"]["exclusiveMinimum"], 0);
+    assert!(shown["properties"]["pair"]["prefixItems"].is_array());
+    let check = definition.output_check().expect("an output schema");
+    let faults = |output: Value| -> Vec<String> {
+        (check.faults(&output).into_iter())
+            .map(|fault| fault.path)
+            .collect()
+    };
+    assert_eq!(faults(json!({"count": 0})), ["count"]);
+    assert_eq!(faults(json!({"pair": [1, 2]})), ["pair[0]"]);
+    assert_eq!(faults(json!({"pair": ["a", 2, 3]})), ["pair[2]"]);
+    assert!(faults(json!({"count": 1, "pair": ["a", 2]})).is_empty());
+}
