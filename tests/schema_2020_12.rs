@@ -275,3 +275,110 @@ fn each_provider_gets_the_schema_in_a_form_that_keeps_its_meaning_or_refuses_it(
         "{anthropic}"
     );
 }
+
+/// A person and their address as zod writes an intersection of two objects at the top of a
+/// tool's input (`z.object(..).and(z.object(..))`).
+fn intersection() -> Value {
+    json!({
+        "allOf": [
+            {"type": "object", "properties": {"name": {"type": "string", "minLength": 1}},
+             "required": ["name"]},
+            {"type": "object", "description": "Where they live.",
+             "properties": {"city": {"type": "string"}, "zip": {"type": "string"}},
+             "required": ["city"]}
+        ],
+        "description": "A person."
+    })
+}
+
+#[tokio::test]
+async fn an_intersection_of_objects_at_the_top_is_shown_as_one_object_and_held_as_written() {
+    let schema = InputSchema::new(intersection().as_object().cloned().unwrap());
+    // Every provider, MCP too: Anthropic refuses an `allOf` at the top, and Claude's clients
+    // send MCP tools on to it.
+    let registry = Registry::builder()
+        .tool(Loose(Contact(schema)))
+        .build()
+        .unwrap_or_else(|error| panic!("{error}"));
+    let one_object = json!({
+        "type": "object", "description": "A person.",
+        "properties": {"name": {"type": "string", "minLength": 1}, "city": {"type": "string"},
+                       "zip": {"type": "string"}},
+        "required": ["name", "city"]
+    });
+    let mcp = serde_json::to_value(registry.export(Provider::Mcp).unwrap()).unwrap();
+    assert_eq!(mcp[0]["inputSchema"], one_object);
+    let anthropic = serde_json::to_value(registry.export(Provider::Anthropic).unwrap()).unwrap();
+    assert_eq!(anthropic[0]["input_schema"], one_object);
+    let gemini = serde_json::to_value(registry.export(Provider::Gemini).unwrap()).unwrap();
+    assert_eq!(
+        gemini[0]["parameters"]["required"],
+        json!(["name", "city"]),
+        "{gemini}"
+    );
+    tool_tests::meta_schema::assert_2020_12(&tool_tests::meta_schema::schemas_of(&registry));
+
+    // The calls are held to the intersection as written.
+    let refused = registry
+        .call(
+            ToolCall::new("1", "loose", json!({"name": "", "zip": "0150"})),
+            &Context::new(),
+        )
+        .await;
+    let refusal = refused.outcome.unwrap_err().to_string();
+    for fault in ["name", "city"] {
+        assert!(
+            refusal.contains(&format!("\t{fault}\t")),
+            "{fault}: {refusal}"
+        );
+    }
+    let taken = registry
+        .call(
+            ToolCall::new("2", "loose", json!({"name": "Ada", "city": "Oslo"})),
+            &Context::new(),
+        )
+        .await;
+    assert!(taken.outcome.is_ok(), "{taken:?}");
+}
+
+#[test]
+fn a_remote_intersection_closed_as_a_whole_is_one_closed_object() {
+    // 2020-12's `unevaluatedProperties: false` beside the `allOf`, as zod closes an
+    // intersection: no field but the objects' own.
+    let mut closed = intersection();
+    closed["unevaluatedProperties"] = json!(false);
+    let definition = ToolDefinition::new(
+        "person_add",
+        "Adds a person.",
+        closed.as_object().cloned().unwrap(),
+    )
+    .checked_elsewhere();
+    let registry = Registry::builder()
+        .tool(tool_tests::Raw(definition))
+        .build()
+        .unwrap_or_else(|error| panic!("{error}"));
+    let anthropic = serde_json::to_value(registry.export(Provider::Anthropic).unwrap()).unwrap();
+    let schema = &anthropic[0]["input_schema"];
+    assert_eq!(schema["additionalProperties"], false, "{schema}");
+    assert_eq!(schema.get("unevaluatedProperties"), None, "{schema}");
+    assert_eq!(schema.get("allOf"), None, "{schema}");
+    let openai = serde_json::to_value(registry.export(Provider::OpenAi).unwrap()).unwrap();
+    assert_eq!(openai[0]["function"]["strict"], true, "{openai}");
+}
+
+#[test]
+fn an_intersection_whose_objects_share_a_field_is_refused_as_a_rule_across_fields() {
+    let mut shared = intersection();
+    shared["allOf"][1]["properties"]["name"] = json!({"type": "string", "maxLength": 9});
+    let schema = InputSchema::new(shared.as_object().cloned().unwrap());
+    let error = Registry::builder()
+        .providers([Provider::Anthropic])
+        .tool(Loose(Contact(schema)))
+        .build()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("has `allOf` at the top") && error.contains("it is a rule across fields"),
+        "{error}"
+    );
+}

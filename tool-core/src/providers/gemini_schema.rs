@@ -8,6 +8,7 @@
 
 use serde_json::{Map, Value};
 
+use super::all_of::fields_of_all;
 use super::defs_only;
 use super::dialect::{SchemaError, error, number_of};
 use crate::schema::keywords::is_null_schema;
@@ -126,57 +127,6 @@ pub(crate) fn gemini(schema: &Map<String, Value>) -> Result<GeminiForm, SchemaEr
         (None, Value::Object(map)) => Ok(GeminiForm::Subset(map)),
         (None, _) => Err(error("", "the schema is not an object".to_owned())),
     }
-}
-
-/// Writes into `map` the fields of every object of `all` (an `allOf`, as zod writes an
-/// intersection and OpenAPI's generators an extended type), if each is an object of fields
-/// no other has, and of nothing else: a value then holds to all of them just when it holds to
-/// the one object of all their fields. Whether it could.
-fn fields_of_all(map: &mut Map<String, Value>, all: &[Value]) -> bool {
-    const OF_FIELDS: [&str; 5] = ["type", "properties", "required", "description", "title"];
-    let mut names: Vec<&String> = (map.get("properties").and_then(Value::as_object))
-        .map(|properties| properties.keys().collect())
-        .unwrap_or_default();
-    for branch in all {
-        let Value::Object(branch) = branch else {
-            return false;
-        };
-        let object = branch.get("type").is_none_or(|kind| kind == "object");
-        if !object || branch.keys().any(|key| !OF_FIELDS.contains(&key.as_str())) {
-            return false;
-        }
-        for name in (branch.get("properties").and_then(Value::as_object))
-            .into_iter()
-            .flatten()
-        {
-            if names.contains(&name.0) {
-                return false;
-            }
-            names.push(name.0);
-        }
-    }
-    let mut properties = Map::new();
-    let mut required = Vec::new();
-    for branch in all.iter().filter_map(Value::as_object) {
-        if let Some(Value::Object(fields)) = branch.get("properties") {
-            properties.extend(fields.clone());
-        }
-        if let Some(Value::Array(names)) = branch.get("required") {
-            required.extend(names.iter().cloned());
-        }
-    }
-    if let Some(Value::Object(own)) = map.get_mut("properties") {
-        own.extend(properties);
-    } else {
-        map.insert("properties".into(), Value::Object(properties));
-    }
-    if let Some(Value::Array(own)) = map.get_mut("required") {
-        own.extend(required);
-    } else if !required.is_empty() {
-        map.insert("required".into(), Value::Array(required));
-    }
-    map.entry("type").or_insert_with(|| "object".into());
-    true
 }
 
 /// Whether a schema lists no properties: none, or an empty map of them.

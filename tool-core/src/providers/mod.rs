@@ -17,6 +17,7 @@
 //! top of an input is shown as one object (`flat_root.rs`). [`check`] finds everything a
 //! provider would refuse, so a registry refuses it when it is built.
 
+mod all_of;
 pub mod anthropic;
 pub(crate) mod describe;
 pub(crate) mod dialect;
@@ -346,7 +347,10 @@ fn inlined(
     let cause = match flat_root::flat_root(&schema) {
         Some(Ok(flat)) => return Ok(flat),
         Some(Err(cause)) => cause,
-        None if schema.contains_key("allOf") => "it is a rule across fields".to_owned(),
+        None if schema.contains_key("allOf") => match all_of::one_object(&schema) {
+            Some(object) => return Ok(object),
+            None => "it is a rule across fields".to_owned(),
+        },
         None => return Ok(typed_as_object(schema, provider)),
     };
     if provider == Provider::Mcp && definition.is_checked_elsewhere() {

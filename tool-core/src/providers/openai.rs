@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{ExportError, Provider, bad_call, inlined, string_field};
+use super::{ExportError, Provider, all_of, bad_call, inlined, string_field};
 use crate::call::arguments::Arguments;
 use crate::call::tool_call::ToolCall;
 use crate::outcome::refusal::Refusal;
@@ -34,6 +34,8 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
     let strict = (super::no_object_elsewhere(definition).is_none())
         .then(|| inline::exportable(&definition.input_schema, Recursion::Refuse).ok())
         .flatten()
+        // An intersection of objects at the top is the one object of their fields.
+        .map(|inlined| all_of::one_object(&inlined).unwrap_or(inlined))
         .and_then(|inlined| match strict::openai_strict(&inlined) {
             Ok(strict) => Some(strict),
             Err(reason) => {

@@ -1,0 +1,95 @@
+//! An `allOf` of objects, as zod writes an intersection (`z.object(..).and(..)`) and OpenAPI's
+//! generators an extended type, written as the one object of all their fields where that says
+//! the same: each branch an object of fields no other has, and of nothing else. Gemini's subset
+//! has no `allOf`; at the top of a tool's input no host takes one (Anthropic refuses the whole
+//! request, and Claude's clients send MCP tools on to it).
+
+use serde_json::{Map, Value};
+
+use crate::schema::keywords::is_annotation;
+
+/// Writes into `map` the fields of every object of `all` (an `allOf`, as zod writes an
+/// intersection and OpenAPI's generators an extended type), if each is an object of fields
+/// no other has, and of nothing else: a value then holds to all of them just when it holds to
+/// the one object of all their fields. Whether it could.
+pub(crate) fn fields_of_all(map: &mut Map<String, Value>, all: &[Value]) -> bool {
+    const OF_FIELDS: [&str; 5] = ["type", "properties", "required", "description", "title"];
+    let mut names: Vec<&String> = (map.get("properties").and_then(Value::as_object))
+        .map(|properties| properties.keys().collect())
+        .unwrap_or_default();
+    for branch in all {
+        let Value::Object(branch) = branch else {
+            return false;
+        };
+        let object = branch.get("type").is_none_or(|kind| kind == "object");
+        if !object || branch.keys().any(|key| !OF_FIELDS.contains(&key.as_str())) {
+            return false;
+        }
+        for name in (branch.get("properties").and_then(Value::as_object))
+            .into_iter()
+            .flatten()
+        {
+            if names.contains(&name.0) {
+                return false;
+            }
+            names.push(name.0);
+        }
+    }
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    for branch in all.iter().filter_map(Value::as_object) {
+        if let Some(Value::Object(fields)) = branch.get("properties") {
+            properties.extend(fields.clone());
+        }
+        if let Some(Value::Array(names)) = branch.get("required") {
+            required.extend(names.iter().cloned());
+        }
+    }
+    if let Some(Value::Object(own)) = map.get_mut("properties") {
+        own.extend(properties);
+    } else {
+        map.insert("properties".into(), Value::Object(properties));
+    }
+    if let Some(Value::Array(own)) = map.get_mut("required") {
+        own.extend(required);
+    } else if !required.is_empty() {
+        map.insert("required".into(), Value::Array(required));
+    }
+    map.entry("type").or_insert_with(|| "object".into());
+    true
+}
+
+/// `schema`, an input's, with the `allOf` at its top written as one object ([`fields_of_all`]),
+/// if it has one there and holds nothing else an object could not say beside it: annotations,
+/// `type: "object"`, its own fields, and 2020-12's `unevaluatedProperties: false` (zod's
+/// closed intersection), which closes the one object as `additionalProperties: false`.
+pub(crate) fn one_object(schema: &Map<String, Value>) -> Option<Map<String, Value>> {
+    const BESIDE: [&str; 6] = [
+        "allOf",
+        "type",
+        "properties",
+        "required",
+        "$defs",
+        "unevaluatedProperties",
+    ];
+    let fits = |(key, value): (&String, &Value)| match key.as_str() {
+        "type" => value == "object",
+        "unevaluatedProperties" => value == false,
+        key => BESIDE.contains(&key) || is_annotation(key),
+    };
+    if !schema.iter().all(fits) {
+        return None;
+    }
+    let Some(Value::Array(all)) = schema.get("allOf") else {
+        return None;
+    };
+    let mut object = schema.clone();
+    object.shift_remove("allOf");
+    if !fields_of_all(&mut object, all) {
+        return None;
+    }
+    if object.shift_remove("unevaluatedProperties").is_some() {
+        object.insert("additionalProperties".into(), Value::Bool(false));
+    }
+    Some(object)
+}
