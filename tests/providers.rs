@@ -695,6 +695,37 @@ fn a_remote_schema_s_references_into_itself_are_written_out_for_every_provider()
 }
 
 #[test]
+fn a_tagged_union_s_mapping_goes_where_its_definitions_are_written_out() {
+    // pydantic's tagged union: OpenAPI's `discriminator`, its `mapping` naming definitions.
+    let pets = json!({"type": "object", "properties": {"pet": {
+        "oneOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}],
+        "discriminator": {"propertyName": "kind",
+                          "mapping": {"cat": "#/$defs/Cat", "dog": "#/$defs/Dog"}}}},
+        "$defs": {"Cat": {"type": "object", "properties": {"kind": {"const": "cat"}}},
+                  "Dog": {"type": "object", "properties": {"kind": {"const": "dog"}}}}});
+    let exported = mcp::tool(&remote("pet_add", pets)).unwrap();
+    let pet = &exported["inputSchema"]["properties"]["pet"];
+    assert_eq!(
+        pet["discriminator"],
+        json!({"propertyName": "kind"}),
+        "{exported}"
+    );
+    assert!(exported["inputSchema"].get("$defs").is_none(), "{exported}");
+    // Kept where its definitions are: a type that holds itself keeps its `$defs`.
+    let tree = json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/Node"}},
+        "$defs": {"Node": {"type": "object", "properties": {"kids": {"type": "array", "items": {
+            "oneOf": [{"$ref": "#/$defs/Node"}],
+            "discriminator": {"propertyName": "kind", "mapping": {"node": "#/$defs/Node"}}}}}}}});
+    let exported = anthropic::tool(&remote("tree_walk", tree)).unwrap();
+    let kids = &exported["input_schema"]["$defs"]["Node"]["properties"]["kids"];
+    assert_eq!(
+        kids["items"]["discriminator"]["mapping"],
+        json!({"node": "#/$defs/Node"}),
+        "{exported}"
+    );
+}
+
+#[test]
 fn a_chain_of_refs_or_a_definition_copied_past_the_limits_is_not_written_out() {
     // Each definition points at the next: past 64 inside one another, refused for every
     // provider, whose reader (a client, the checker) would follow it as deep.

@@ -7,6 +7,11 @@
 //! `$ref` pointed at, under a name no definition has, and each `$ref` to it is written to point
 //! there. The copies are taken from the schema as written, so a `$ref` inside one points where
 //! it pointed before, and is written the same way.
+//!
+//! `$ref`s are found and rewritten by a walk over every JSON value, not through
+//! `schema::walk`, which visits only the keywords that hold subschemas it reads: a `$ref` left
+//! where it does not look (inside a keyword it does not know, or an extension's `x-...`) would
+//! point at nothing once sent.
 
 use std::collections::HashMap;
 

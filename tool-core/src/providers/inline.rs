@@ -59,8 +59,55 @@ pub(crate) fn exportable(
     let mut inlined = Value::Object(inline_refs(&meant, recursion)?);
     standard_formats(&mut inlined);
     match inlined {
-        Value::Object(map) => Ok(map),
+        Value::Object(mut map) => {
+            without_dangling_mappings(&mut map);
+            Ok(map)
+        }
         _ => unreachable!("an object stays an object"),
+    }
+}
+
+/// Takes out each `discriminator`'s `mapping` (OpenAPI's, as pydantic writes a tagged union)
+/// that names a definition the schema no longer holds, its `$ref`s written out: it would point
+/// at nothing. Its `propertyName`, the field that tells the variants apart, stays. A walk over
+/// every value, as a `discriminator` is no keyword `walk` reads.
+fn without_dangling_mappings(schema: &mut Map<String, Value>) {
+    fn holds_discriminator(value: &Value) -> bool {
+        match value {
+            Value::Object(map) => {
+                map.contains_key("discriminator") || map.values().any(holds_discriminator)
+            }
+            Value::Array(items) => items.iter().any(holds_discriminator),
+            _ => false,
+        }
+    }
+    fn mend(value: &mut Value, resolves: &dyn Fn(&Value) -> bool) {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::Object(discriminator)) = map.get_mut("discriminator")
+                    && let Some(Value::Object(mapping)) = discriminator.get("mapping")
+                    && !mapping.values().all(resolves)
+                {
+                    discriminator.shift_remove("mapping");
+                }
+                map.values_mut().for_each(|value| mend(value, resolves));
+            }
+            Value::Array(items) => items.iter_mut().for_each(|item| mend(item, resolves)),
+            _ => {}
+        }
+    }
+    if !schema.values().any(holds_discriminator) && !schema.contains_key("discriminator") {
+        return;
+    }
+    let written = schema.clone();
+    let root = walk::Root::new(&written);
+    let resolves = |target: &Value| {
+        (target.as_str()).is_some_and(|target| target == "#" || root.resolve(target).is_some())
+    };
+    let mut whole = Value::Object(std::mem::take(schema));
+    mend(&mut whole, &resolves);
+    if let Value::Object(map) = whole {
+        *schema = map;
     }
 }
 
