@@ -1127,3 +1127,33 @@ async fn a_key_past_64_bits_is_told_at_the_key_as_sent_each_in_one_call() {
     .await;
     assert_eq!(counted.as_deref(), Ok("2"));
 }
+
+#[test]
+fn every_schema_a_provider_is_shown_is_json_schema_2020_12() {
+    let tools: [&dyn tool_core::tool::Tool; 22] = [
+        &Pay,
+        &Mark,
+        &TreeNames,
+        &ReportFile,
+        &NoteShare,
+        &NoteShow,
+        &NoteSign,
+        &ValueKeep,
+        &LedgerFile,
+        &InitialsFile,
+        &BoxesStack,
+        &LoadWeigh,
+        &CountsTally,
+        &GrainsCount,
+        &SacksCount,
+        &PayloadPaint,
+        &MemoFile,
+        &ShelfLabel,
+        &CounterMove,
+        &LedgerSplit,
+        &ShipmentTag,
+        &StockCount,
+    ];
+    let schemas = tool_tests::meta_schema::schemas_of_tools(&tools);
+    tool_tests::meta_schema::assert_2020_12(&schemas);
+}

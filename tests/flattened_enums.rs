@@ -1435,3 +1435,31 @@ async fn a_tagged_variant_wrapping_an_enum_of_unit_variants_alone_takes_each_as_
         )]
     );
 }
+
+#[test]
+fn every_schema_a_provider_is_shown_is_json_schema_2020_12() {
+    let tools: [&dyn tool_core::tool::Tool; 20] = [
+        &CommandsRun,
+        &ActionRun,
+        &StepRun,
+        &CommandRun,
+        &ShapesTake,
+        &WaysTake,
+        &ClashTake,
+        &JobMove,
+        &NextTake,
+        &LabelsTake,
+        &MailRun,
+        &TalliedTake,
+        &KeysFilter,
+        &StepTake,
+        &HaltTake,
+        &ChainFollow,
+        &DrawingDo,
+        &SketchDo,
+        &HoldingDo,
+        &CarChange,
+    ];
+    let schemas = tool_tests::meta_schema::schemas_of_tools(&tools);
+    tool_tests::meta_schema::assert_2020_12(&schemas);
+}

@@ -1301,3 +1301,38 @@ fn a_map_keyed_by_numbers_in_a_map_flattened_beside_a_field_is_refused_as_read_f
     // is serde's buffer, not a field the asking left out.
     refused_as_buffered(Registry::builder().tool(RowsTake), "shelf.key.counts");
 }
+
+#[test]
+fn every_schema_a_provider_is_shown_is_json_schema_2020_12() {
+    // All but `WideTake`, which the registry refuses, and whose schema is copied past reason.
+    let tools: [&dyn tool_core::tool::Tool; 26] = [
+        &BinsStock,
+        &ShelvesChange,
+        &TallyFlattened,
+        &LooseTake,
+        &InsideTake,
+        &BesideTake,
+        &ShapedTake,
+        &TreeTake,
+        &MaybeFlattened,
+        &EitherTake,
+        &EverythingTake,
+        &WrappedTake,
+        &AnyEither,
+        &AnyFlattened,
+        &PaintTake,
+        &AddressedTake,
+        &CubedTake,
+        &PairedTake,
+        &FlattenedTake,
+        &RacksFill,
+        &SharedTake,
+        &ManyTake,
+        &CountsTake,
+        &SidedCounts,
+        &CodedCounts,
+        &RowsTake,
+    ];
+    let schemas = tool_tests::meta_schema::schemas_of_tools(&tools);
+    tool_tests::meta_schema::assert_2020_12(&schemas);
+}

@@ -5,30 +5,55 @@
 //! form, and Gemini its `parametersJsonSchema`.
 
 use serde_json::Value;
+use tool_core::tool::Tool;
 use tool_core::{Provider, Registry};
 
-/// Every schema `registry` shows a provider in JSON Schema, each named by provider, tool and
-/// place: MCP's `inputSchema` and `outputSchema`, Anthropic's `input_schema`, OpenAI's
-/// `parameters`, Gemini's `parametersJsonSchema`. A provider the registry is not made for is
-/// skipped.
+/// Where each provider's tool holds its JSON Schemas: MCP's `inputSchema` and `outputSchema`,
+/// Anthropic's `input_schema`, OpenAI's `parameters`, Gemini's `parametersJsonSchema`.
+const PLACES: [(Provider, &[&str]); 4] = [
+    (Provider::Mcp, &["/inputSchema", "/outputSchema"]),
+    (Provider::Anthropic, &["/input_schema"]),
+    (Provider::OpenAi, &["/function/parameters"]),
+    (Provider::Gemini, &["/parametersJsonSchema"]),
+];
+
+/// The JSON Schemas of `tool`, as `provider` is shown it, each named by provider, tool and
+/// place.
+fn schemas_in(provider: Provider, tool: &Value, schemas: &mut Vec<(String, Value)>) {
+    let name = tool.pointer("/function/name").unwrap_or(&tool["name"]);
+    for (_, pointers) in PLACES.iter().filter(|(each, _)| *each == provider) {
+        for pointer in pointers.iter() {
+            if let Some(schema) = tool.pointer(pointer) {
+                schemas.push((format!("{provider} {name} {pointer}"), schema.clone()));
+            }
+        }
+    }
+}
+
+/// Every schema `registry` shows a provider in JSON Schema ([`PLACES`]). A provider the
+/// registry is not made for is skipped.
 pub fn schemas_of(registry: &Registry) -> Vec<(String, Value)> {
-    let places: [(Provider, &[&str]); 4] = [
-        (Provider::Mcp, &["/inputSchema", "/outputSchema"]),
-        (Provider::Anthropic, &["/input_schema"]),
-        (Provider::OpenAi, &["/function/parameters"]),
-        (Provider::Gemini, &["/parametersJsonSchema"]),
-    ];
     let mut schemas = Vec::new();
-    for (provider, pointers) in places {
+    for (provider, _) in PLACES {
         let Ok(tools) = registry.export(provider) else {
             continue;
         };
         for tool in tools.iter() {
-            let name = tool.pointer("/function/name").unwrap_or(&tool["name"]);
-            for pointer in pointers {
-                if let Some(schema) = tool.pointer(pointer) {
-                    schemas.push((format!("{provider} {name} {pointer}"), schema.clone()));
-                }
+            schemas_in(provider, tool, &mut schemas);
+        }
+    }
+    schemas
+}
+
+/// Every schema each provider is shown of each tool of `tools` ([`PLACES`]), for tools a
+/// registry may refuse for some providers: what a provider refuses is skipped.
+pub fn schemas_of_tools(tools: &[&dyn Tool]) -> Vec<(String, Value)> {
+    let mut schemas = Vec::new();
+    for tool in tools {
+        let definition = tool.definition();
+        for (provider, _) in PLACES {
+            if let Ok(exported) = tool_core::providers::export(&definition, provider) {
+                schemas_in(provider, &exported, &mut schemas);
             }
         }
     }
@@ -39,15 +64,26 @@ pub fn schemas_of(registry: &Registry) -> Vec<(String, Value)> {
 /// schema, naming each that is not, where, and why.
 pub fn assert_2020_12(schemas: &[(String, Value)]) {
     assert!(!schemas.is_empty(), "no schemas to judge");
-    let values: Vec<Value> = schemas.iter().map(|(_, schema)| schema.clone()).collect();
+    // Each schema judged once, however many providers are shown it.
+    let mut distinct: Vec<&Value> = Vec::new();
+    for (_, schema) in schemas {
+        if !distinct.contains(&schema) {
+            distinct.push(schema);
+        }
+    }
+    let values: Vec<Value> = distinct.iter().map(|schema| (*schema).clone()).collect();
     let verdicts = crate::judge::verdicts(
         "meta_schema.py",
         "JSON Schema 2020-12's meta-schema (meta_schema.py)",
         &values,
     );
-    let refused: Vec<String> = (schemas.iter().zip(&verdicts))
-        .filter(|(_, verdict)| verdict["valid"] != true)
-        .map(|((what, schema), verdict)| format!("{what}: {}\n  {schema}", verdict["errors"]))
+    let verdict_of = |schema: &Value| {
+        let at = distinct.iter().position(|each| *each == schema);
+        &verdicts[at.expect("every schema is among the distinct ones")]
+    };
+    let refused: Vec<String> = (schemas.iter())
+        .filter(|(_, schema)| verdict_of(schema)["valid"] != true)
+        .map(|(what, schema)| format!("{what}: {}\n  {schema}", verdict_of(schema)["errors"]))
         .collect();
     assert!(
         refused.is_empty(),
