@@ -1,8 +1,9 @@
 """Checks schemas against JSON Schema 2020-12's meta-schema, as Anthropic's API holds every
 tool's `input_schema` to it (refusing the whole request, every tool with it, for one that fails)
 and as Claude's clients send MCP tools on to it: `jsonschema`'s `Draft202012Validator`, which the
-MCP SDK installs. A `$schema` naming another dialect, at any depth, is refused too: the schemas
-are read as 2020-12's, and the API refuses one that says it is draft-07's.
+MCP SDK installs. A `$schema` naming another dialect is refused too, and one below the root: the
+schemas are read as 2020-12's, and MCP's SDK clients refuse a tool whose schema "declares an
+unsupported dialect".
 
     python meta_schema.py FILE   # FILE: [schema, ...]
 
@@ -20,9 +21,12 @@ DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
 def other_dialect(value, loc):
-    """Where `value` names a dialect other than 2020-12's in a `$schema`, if anywhere."""
+    """Where `value` names a dialect other than 2020-12's in a `$schema`, or names one below
+    the root, if anywhere."""
     if isinstance(value, dict):
         named = value.get("$schema")
+        if named is not None and loc:
+            return {"loc": loc + ["$schema"], "msg": "a `$schema` below the root"}
         if named is not None and named.rstrip("#") != DIALECT:
             return {"loc": loc + ["$schema"], "msg": f"{named!r} is not 2020-12's dialect"}
         for key, inner in value.items():

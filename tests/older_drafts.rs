@@ -123,6 +123,13 @@ fn an_older_draft_s_forms_are_read_as_their_writer_meant_them() {
     let current = json!({"$schema": "https://json-schema.org/draft/2020-12/schema",
                          "type": "object", "properties": {}});
     assert_eq!(shown_to_mcp(current.clone()), current);
+    // Below the root, none: a definition copied from another document keeps its own.
+    let nested = json!({"type": "object", "properties": {"at": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema", "type": "string"}}});
+    assert_eq!(
+        shown_to_mcp(nested)["properties"]["at"],
+        json!({"type": "string"})
+    );
 
     // `null` where a keyword takes none is absent; `const` and `default` may be null, and an
     // extension is the server's own. Names are listed once, and `any` is no type.

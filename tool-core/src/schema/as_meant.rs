@@ -15,7 +15,9 @@
 //! `"exclusiveMinimum"` of that number), draft-07's tuple `"items": [..]` (2020-12's
 //! `prefixItems`, its `additionalItems` now `items`), draft-03's `"type": "any"` (no `type`), a
 //! name listed twice in `required` or `type`, and a `$schema` naming another dialect, which the
-//! schema is no longer written in. Each is written in today's form, which admits the same calls.
+//! schema is no longer written in, or any below the root (MCP's SDK clients refuse a tool whose
+//! schema "declares an unsupported dialect"). Each is written in today's form, which admits the
+//! same calls.
 //! They are read before any `$ref` is written out, so that a slip beside a `$ref` does not stand
 //! in for the keyword of the schema it points to. A property whose schema is neither an object
 //! nor a boolean (`"name": "string"`), or a `type` JSON Schema does not have (`"int"`), has no
@@ -60,8 +62,14 @@ impl NoReading {
 /// Writes `schema`'s slips in today's form, every one it has, and says where it lists the
 /// first thing with no reading, if any.
 pub(crate) fn as_meant(schema: &mut Value) -> Result<(), NoReading> {
+    let dialect = (schema.get("$schema").and_then(Value::as_str))
+        .filter(|named| named.trim_end_matches('#') == DIALECT)
+        .map(str::to_owned);
     let mut fault = None;
     mend_every(schema, &mut String::new(), &mut fault);
+    if let (Some(dialect), Value::Object(map)) = (dialect, &mut *schema) {
+        map.shift_insert(0, "$schema".into(), dialect.into());
+    }
     match fault {
         Some((path, said)) => Err(NoReading { path, said }),
         None => Ok(()),
@@ -165,8 +173,8 @@ fn nulls_as_absent(map: &mut Map<String, Value>) {
 }
 
 /// Writes the forms older drafts gave a keyword as 2020-12 gives it: draft-04's boolean
-/// exclusive bounds, draft-07's tuple, draft-03's `"type": "any"`, and drops a `$schema`
-/// naming another dialect.
+/// exclusive bounds, draft-07's tuple, draft-03's `"type": "any"`, and drops `$schema`, which
+/// only the root may hold, and only 2020-12's.
 fn older_forms(map: &mut Map<String, Value>) {
     for (exclusive, bound) in [
         ("exclusiveMinimum", "minimum"),
@@ -207,11 +215,9 @@ fn older_forms(map: &mut Map<String, Value>) {
     if untyped {
         map.shift_remove("type");
     }
-    if (map.get("$schema").and_then(Value::as_str))
-        .is_some_and(|named| named.trim_end_matches('#') != DIALECT)
-    {
-        map.shift_remove("$schema");
-    }
+    // Below the root it is no keyword of 2020-12's (the root's is kept where it says 2020-12,
+    // in `as_meant`).
+    map.shift_remove("$schema");
 }
 
 /// Lists each name of `required`, and each type of `type`, once, as 2020-12 asks; an entry of
