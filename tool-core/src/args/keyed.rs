@@ -47,6 +47,7 @@
 //! rather than advertise what no call can send.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 
 use serde_json::{Map, Value};
 
@@ -249,7 +250,13 @@ struct Asker<'s, 'r, 'x, 'l> {
     /// Each map of any key asked about, once for each way to it, with the names its type
     /// takes, if it takes only those.
     named: Vec<(&'s Map<String, Value>, Option<Names>)>,
+    /// The least fields of each object on a way, made once: a struct of many maps is read
+    /// again for each map, each time with the same fields beside the one asked about.
+    least_made: RefCell<Vec<Made<'s>>>,
 }
+
+/// An object on a way, and the least fields it takes.
+type Made<'s> = (&'s Map<String, Value>, Map<String, Value>);
 
 /// A map keyed by numbers asked about on one way, and what is wrong if its key is not seen
 /// read there, else the integers its key type takes, if they were asked.
@@ -280,6 +287,7 @@ impl<'s, 'r, 'x, 'l> Asker<'s, 'r, 'x, 'l> {
             answers: Vec::new(),
             unasked: Vec::new(),
             named: Vec::new(),
+            least_made: RefCell::new(Vec::new()),
         }
     }
 

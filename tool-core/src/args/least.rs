@@ -3,6 +3,8 @@
 //! `keyed.rs`). The values need only be ones serde reads (or refuses); the checker never sees
 //! them.
 
+use std::collections::HashSet;
+
 use serde_json::{Map, Value};
 
 use crate::schema::keywords::admits_null;
@@ -123,8 +125,13 @@ fn fields_of(
     left: &mut usize,
 ) -> (Map<String, Value>, bool) {
     let properties = map.lookup("properties").and_then(Value::as_object);
-    let required = map.lookup("required").and_then(Value::as_array);
-    let required = |name: &str| required.is_some_and(|required| required.iter().any(|r| r == name));
+    // A set: asked once a field, of as many fields as a struct has.
+    let required: HashSet<&str> = (map.lookup("required").and_then(Value::as_array))
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let required = |name: &str| required.contains(name);
     let mut object = Map::new();
     let mut whole = true;
     for (name, property) in properties.into_iter().flatten() {

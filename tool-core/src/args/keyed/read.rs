@@ -30,7 +30,7 @@ pub(super) struct LeftOut {
     pub(super) refused: (String, String),
 }
 
-impl Asker<'_, '_, '_, '_> {
+impl<'s> Asker<'s, '_, '_, '_> {
     /// The read of the least arguments with `map` at the way's end, each object's fields in
     /// the schema's order or `reversed`, and whether it read `key` as an integer; `None`
     /// where the least arguments cannot be made.
@@ -86,6 +86,17 @@ impl Asker<'_, '_, '_, '_> {
         }
     }
 
+    /// The least fields of `map`, an object on the way ([`least_fields`]), made once.
+    fn least_fields_of(&self, map: &'s Map<String, Value>) -> Map<String, Value> {
+        let mut made = self.least_made.borrow_mut();
+        if let Some((_, least)) = made.iter().find(|(each, _)| std::ptr::eq(*each, map)) {
+            return least.clone();
+        }
+        let least = least_fields(map, self.root, MAX_LEAST_DEPTH);
+        made.push((map, least.clone()));
+        least
+    }
+
     /// The least arguments the schema takes with `value` at the way's end.
     fn arguments(&self, value: Value, reversed: bool) -> Option<Value> {
         let mut inner = value;
@@ -94,7 +105,7 @@ impl Asker<'_, '_, '_, '_> {
                 // Beside the object's other fields, or the map's own (a struct with a field
                 // beside a flattened map), as `key_for` sent it.
                 Step::Key(key) => {
-                    let mut object = least_fields(map, self.root, MAX_LEAST_DEPTH);
+                    let mut object = self.least_fields_of(map);
                     object.insert(key.to_string(), inner);
                     in_order(object, reversed)
                 }
