@@ -56,6 +56,21 @@ fn published() -> Vec<ToolDefinition> {
                 "kind": {"type": ["string", "null", "string"], "default": null},
                 "mode": {"const": null, "x-order": null}}}),
         ),
+        // `null` for keywords the registry has no check of, a `$ref` into a tuple as draft-07
+        // wrote it, draft-07's `dependencies`, and a root typed `null`.
+        remote(
+            "span_mark",
+            json!({"type": null, "properties": {
+                "span": {"type": "array", "items": [{"type": "integer"}, {"type": "integer"}],
+                         "additionalItems": null},
+                "start": {"$ref": "#/properties/span/items/0"},
+                "rest": {"type": "array", "items": [{"type": "string"}],
+                         "additionalItems": {"type": "integer"}},
+                "more": {"$ref": "#/properties/rest/additionalItems"},
+                "label": {"type": "string", "not": null, "contentMediaType": null},
+                "unit": {"type": "string"}},
+                "dependencies": {"unit": ["label"], "label": {"required": ["span"]}}}),
+        ),
         // All of these inside a definition a `$ref` points to, and beside a `$ref`.
         remote(
             "batch_run",
@@ -123,12 +138,15 @@ fn an_older_draft_s_forms_are_read_as_their_writer_meant_them() {
     let current = json!({"$schema": "https://json-schema.org/draft/2020-12/schema",
                          "type": "object", "properties": {}});
     assert_eq!(shown_to_mcp(current.clone()), current);
-    // Below the root, none: a definition copied from another document keeps its own.
-    let nested = json!({"type": "object", "properties": {"at": {
+    // Below the root, none, nor one naming 2020-12 with a `#`, which is written without.
+    let nested = json!({"$schema": "https://json-schema.org/draft/2020-12/schema#",
+        "type": "object", "properties": {"at": {
         "$schema": "https://json-schema.org/draft/2020-12/schema", "type": "string"}}});
+    let shown = shown_to_mcp(nested);
+    assert_eq!(shown["properties"]["at"], json!({"type": "string"}));
     assert_eq!(
-        shown_to_mcp(nested)["properties"]["at"],
-        json!({"type": "string"})
+        shown["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
     );
 
     // `null` where a keyword takes none is absent; `const` and `default` may be null, and an
@@ -152,8 +170,26 @@ fn an_older_draft_s_forms_are_read_as_their_writer_meant_them() {
         json!({"const": null, "x-order": null})
     );
 
+    // `null` where a keyword takes none, whether or not the registry checks it; a `$ref` into a
+    // tuple finds what it pointed at; `dependencies` split by kind.
+    let span = shown_to_mcp(published()[3].input_schema.clone().into());
+    assert_eq!(span.get("type"), None, "{span}");
+    assert_eq!(
+        span["properties"]["span"],
+        json!({"type": "array", "prefixItems": [{"type": "integer"}, {"type": "integer"}]})
+    );
+    assert_eq!(span["properties"]["start"], json!({"type": "integer"}));
+    assert_eq!(span["properties"]["more"], json!({"type": "integer"}));
+    assert_eq!(span["properties"]["label"], json!({"type": "string"}));
+    assert_eq!(span["dependentRequired"], json!({"unit": ["label"]}));
+    assert_eq!(
+        span["dependentSchemas"],
+        json!({"label": {"required": ["span"]}})
+    );
+    assert_eq!(span.get("dependencies"), None, "{span}");
+
     // Inside a definition too, before its `$ref`s are written out.
-    let steps = shown_to_mcp(published()[3].input_schema.clone().into());
+    let steps = shown_to_mcp(published()[4].input_schema.clone().into());
     let step = json!({"type": "object", "properties": {"at": {"type": "array",
                       "prefixItems": [{"type": "integer", "exclusiveMinimum": 1}]}}});
     assert_eq!(steps["properties"]["steps"]["items"], step);

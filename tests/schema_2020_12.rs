@@ -364,6 +364,44 @@ fn a_remote_intersection_closed_as_a_whole_is_one_closed_object() {
     assert_eq!(schema.get("allOf"), None, "{schema}");
     let openai = serde_json::to_value(registry.export(Provider::OpenAi).unwrap()).unwrap();
     assert_eq!(openai[0]["function"]["strict"], true, "{openai}");
+
+    // A name two objects require is listed once.
+    let mut twice = intersection();
+    twice["allOf"][1]["required"] = json!(["name", "city"]);
+    twice["required"] = json!(["city"]);
+    let definition = ToolDefinition::new(
+        "person_put",
+        "Puts a person.",
+        twice.as_object().cloned().unwrap(),
+    )
+    .checked_elsewhere();
+    let anthropic = tool_core::providers::anthropic::tool(&definition).unwrap();
+    assert_eq!(
+        anthropic["input_schema"]["required"],
+        json!(["city", "name"])
+    );
+}
+
+#[test]
+fn an_intersection_a_ref_points_into_is_not_taken_apart() {
+    // A type that holds itself, by a pointer into the `allOf` as zod writes one: the schema is
+    // kept as written for the providers that follow `$ref`s, and the pointer must still lead
+    // somewhere, so the `allOf` stays (refused at the top as a rule across fields).
+    let schema = json!({"allOf": [{"type": "object", "properties": {
+        "name": {"type": "string"},
+        "next": {"$ref": "#/allOf/0"}}}]});
+    let definition = ToolDefinition::new(
+        "chain_add",
+        "Adds a chain.",
+        schema.as_object().cloned().unwrap(),
+    )
+    .checked_elsewhere();
+    let refused = tool_core::providers::anthropic::tool(&definition)
+        .unwrap_err()
+        .to_string();
+    assert!(refused.contains("it is a rule across fields"), "{refused}");
+    let mcp = tool_core::providers::mcp::tool(&definition).unwrap();
+    assert_eq!(mcp["inputSchema"], schema);
 }
 
 #[test]

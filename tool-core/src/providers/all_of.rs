@@ -6,6 +6,7 @@
 
 use serde_json::{Map, Value};
 
+use super::defs_only;
 use crate::schema::keywords::is_annotation;
 
 /// Writes into `map` the fields of every object of `all` (an `allOf`, as zod writes an
@@ -45,6 +46,17 @@ pub(crate) fn fields_of_all(map: &mut Map<String, Value>, all: &[Value]) -> bool
             required.extend(names.iter().cloned());
         }
     }
+    if let Some(Value::Array(own)) = map.get("required") {
+        required.retain(|name| !own.contains(name));
+    }
+    // Each name once, as 2020-12 asks of `required`.
+    let mut once = Vec::with_capacity(required.len());
+    for name in required {
+        if !once.contains(&name) {
+            once.push(name);
+        }
+    }
+    let required = once;
     if let Some(Value::Object(own)) = map.get_mut("properties") {
         own.extend(properties);
     } else {
@@ -77,7 +89,10 @@ pub(crate) fn one_object(schema: &Map<String, Value>) -> Option<Map<String, Valu
         "unevaluatedProperties" => value == false,
         key => BESIDE.contains(&key) || is_annotation(key),
     };
-    if !schema.iter().all(fits) {
+    // A `$ref` into the `allOf` (a schema written out in full would hold none, but one kept as
+    // written, a pointer's recursion, may) would point at nothing once it is gone.
+    let into_all = |reference: &String| reference.starts_with("#/allOf");
+    if !schema.iter().all(fits) || defs_only::references(schema).iter().any(into_all) {
         return None;
     }
     let Some(Value::Array(all)) = schema.get("allOf") else {

@@ -78,7 +78,7 @@ pub(crate) fn gemini(schema: &Map<String, Value>) -> Result<GeminiForm, SchemaEr
     // Gemini's JSON Schema is documented to follow into `$defs` alone: a `$ref` elsewhere is
     // made one into `$defs`.
     let by_reference = !defs_only::references(schema).is_empty();
-    let repointed;
+    let mut repointed;
     let schema = match by_reference {
         false => schema,
         true => {
@@ -88,6 +88,8 @@ pub(crate) fn gemini(schema: &Map<String, Value>) -> Result<GeminiForm, SchemaEr
                     format!("its `$ref` {reference} points at nothing in the schema"),
                 )
             })?;
+            // A tagged union's mapping into the definitions left behind points at nothing.
+            super::inline::without_dangling_mappings(&mut repointed);
             &repointed
         }
     };

@@ -71,7 +71,8 @@ pub(crate) fn exportable(
 /// that names a definition the schema no longer holds, its `$ref`s written out: it would point
 /// at nothing. Its `propertyName`, the field that tells the variants apart, stays. A walk over
 /// every value, as a `discriminator` is no keyword `walk` reads.
-fn without_dangling_mappings(schema: &mut Map<String, Value>) {
+pub(crate) fn without_dangling_mappings(schema: &mut Map<String, Value>) {
+    const DATA: [&str; 4] = ["const", "default", "enum", "examples"];
     fn holds_discriminator(value: &Value) -> bool {
         match value {
             Value::Object(map) => {
@@ -90,7 +91,10 @@ fn without_dangling_mappings(schema: &mut Map<String, Value>) {
                 {
                     discriminator.shift_remove("mapping");
                 }
-                map.values_mut().for_each(|value| mend(value, resolves));
+                // Values a schema lists are data, not schemas: left as they are.
+                (map.iter_mut())
+                    .filter(|(key, _)| !DATA.contains(&key.as_str()))
+                    .for_each(|(_, value)| mend(value, resolves));
             }
             Value::Array(items) => items.iter_mut().for_each(|item| mend(item, resolves)),
             _ => {}

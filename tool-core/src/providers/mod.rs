@@ -308,11 +308,12 @@ pub fn export(definition: &ToolDefinition, provider: Provider) -> Result<Value, 
     }
 }
 
-/// Why a remote tool's arguments, as its server lists them, are no object of fields, if they
-/// are not: MCP is offered them as written, the other providers cannot be.
-fn no_object_elsewhere(definition: &ToolDefinition) -> Option<String> {
+/// Why a remote tool's arguments, as its server lists them (`schema`, read as meant), are no
+/// object of fields, if they are not: MCP is offered them as written, the other providers
+/// cannot be.
+fn no_object_elsewhere(definition: &ToolDefinition, schema: &Map<String, Value>) -> Option<String> {
     match definition.is_checked_elsewhere() {
-        true => unfit::not_an_object_elsewhere(&definition.input_schema),
+        true => unfit::not_an_object_elsewhere(schema),
         false => None,
     }
 }
@@ -327,7 +328,7 @@ fn inlined(
     let schema = inline::exportable(&definition.input_schema, recursion)
         .map_err(|error| ExportError::new(definition, Some(provider), error))?;
     if provider != Provider::Mcp
-        && let Some(why) = no_object_elsewhere(definition)
+        && let Some(why) = no_object_elsewhere(definition, &schema)
     {
         let problem = format!(
             "{provider} takes an object of fields for a tool's arguments, and the schema this \

@@ -31,9 +31,9 @@ use crate::tool::definition::ToolDefinition;
 /// what OpenAI asks of every schema: `properties` at the root and `items` in every array.
 pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
     // A remote tool whose arguments are no object is refused below, by `inlined`.
-    let strict = (super::no_object_elsewhere(definition).is_none())
-        .then(|| inline::exportable(&definition.input_schema, Recursion::Refuse).ok())
-        .flatten()
+    let strict = inline::exportable(&definition.input_schema, Recursion::Refuse)
+        .ok()
+        .filter(|inlined| super::no_object_elsewhere(definition, inlined).is_none())
         // An intersection of objects at the top is the one object of their fields.
         .map(|inlined| all_of::one_object(&inlined).unwrap_or(inlined))
         .and_then(|inlined| match strict::openai_strict(&inlined) {

@@ -13,7 +13,9 @@
 //! request for ("It must match JSON Schema draft 2020-12"), and OpenAPI 3.0's generators still
 //! write: draft-04's `"exclusiveMinimum": true` beside a `minimum` (2020-12's
 //! `"exclusiveMinimum"` of that number), draft-07's tuple `"items": [..]` (2020-12's
-//! `prefixItems`, its `additionalItems` now `items`), draft-03's `"type": "any"` (no `type`), a
+//! `prefixItems`, its `additionalItems` now `items`; a `$ref` into it as written still finds its
+//! target, `schema/walk.rs` `step`), draft-07's `dependencies` (2020-12's `dependentRequired`
+//! and `dependentSchemas`), draft-03's `"type": "any"` (no `type`), a
 //! name listed twice in `required` or `type`, and a `$schema` naming another dialect, which the
 //! schema is no longer written in, or any below the root (MCP's SDK clients refuse a tool whose
 //! schema "declares an unsupported dialect"). Each is written in today's form, which admits the
@@ -26,7 +28,6 @@
 
 use serde_json::{Map, Value};
 
-use super::keywords::is_understood;
 use super::values::{TYPES, shown};
 use super::walk;
 
@@ -63,12 +64,11 @@ impl NoReading {
 /// first thing with no reading, if any.
 pub(crate) fn as_meant(schema: &mut Value) -> Result<(), NoReading> {
     let dialect = (schema.get("$schema").and_then(Value::as_str))
-        .filter(|named| named.trim_end_matches('#') == DIALECT)
-        .map(str::to_owned);
+        .is_some_and(|named| named.trim_end_matches('#') == DIALECT);
     let mut fault = None;
     mend_every(schema, &mut String::new(), &mut fault);
-    if let (Some(dialect), Value::Object(map)) = (dialect, &mut *schema) {
-        map.shift_insert(0, "$schema".into(), dialect.into());
+    if let (true, Value::Object(map)) = (dialect, &mut *schema) {
+        map.shift_insert(0, "$schema".into(), DIALECT.into());
     }
     match fault {
         Some((path, said)) => Err(NoReading { path, said }),
@@ -98,15 +98,16 @@ fn mend(map: &mut Map<String, Value>, path: &str) -> Option<(String, String)> {
     }
     older_forms(map);
     once_each(map);
-    if let Some(said) = unknown_type(map) {
-        return Some((path.to_owned(), said));
-    }
+    // Said first, the rest mended all the same (the output check reads what it can).
+    let type_fault = unknown_type(map).map(|said| (path.to_owned(), said));
+    type_fault.or(mend_properties(map, path))
+}
+
+/// Mends `map`'s `properties`; what it lists that is no schema for a field, with that field's
+/// path, if anything.
+fn mend_properties(map: &mut Map<String, Value>, path: &str) -> Option<(String, String)> {
     let properties = match map.get_mut("properties")? {
         Value::Object(properties) => properties,
-        Value::Null => {
-            map.shift_remove("properties");
-            return None;
-        }
         Value::Array(items) if items.is_empty() => {
             map.insert("properties".into(), Value::Object(Map::new()));
             return None;
@@ -160,16 +161,76 @@ fn required_on_properties(properties: &mut Map<String, Value>) -> Vec<String> {
     listed
 }
 
+/// The keywords of JSON Schema, 2020-12's and the older drafts', that take no `null`: all but
+/// `const` and `default`, whose value may be any.
+const TAKING_NO_NULL: [&str; 60] = [
+    "$id",
+    "$schema",
+    "$ref",
+    "$anchor",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "$recursiveRef",
+    "$recursiveAnchor",
+    "$vocabulary",
+    "$comment",
+    "$defs",
+    "definitions",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+    "dependencies",
+    "prefixItems",
+    "items",
+    "additionalItems",
+    "contains",
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "type",
+    "enum",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "maxContains",
+    "minContains",
+    "maxProperties",
+    "minProperties",
+    "required",
+    "dependentRequired",
+    "format",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+    "title",
+    "description",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
 /// Takes out each keyword of JSON Schema's that is `null` where it takes no null: a
 /// serializer's absent value (`"description": null`). `const` and `default` may be null, and
-/// an extension (`x-...`) is not JSON Schema's to read.
+/// a keyword JSON Schema does not have (an extension's `x-...`) is not its to read.
 fn nulls_as_absent(map: &mut Map<String, Value>) {
-    map.retain(|keyword, value| {
-        !value.is_null()
-            || matches!(keyword.as_str(), "const" | "default")
-            || keyword.starts_with("x-")
-            || !is_understood(keyword)
-    });
+    map.retain(|keyword, value| !value.is_null() || !TAKING_NO_NULL.contains(&keyword.as_str()));
 }
 
 /// Writes the forms older drafts gave a keyword as 2020-12 gives it: draft-04's boolean
@@ -195,16 +256,32 @@ fn older_forms(map: &mut Map<String, Value>) {
             }
         }
     }
-    if map.get("items").is_some_and(Value::is_array) {
+    if map.get("items").is_some_and(Value::is_array) && !map.contains_key("prefixItems") {
         if let Some(positions) = map.shift_remove("items") {
             map.insert("prefixItems".into(), positions);
         }
         if let Some(rest) = map.shift_remove("additionalItems") {
             map.insert("items".into(), rest);
         }
-    } else {
+    } else if !map.get("items").is_some_and(Value::is_array) {
         // Beside no tuple, draft-07 read it as nothing.
         map.shift_remove("additionalItems");
+    }
+    // Draft-07's `dependencies`: a list of names is 2020-12's `dependentRequired`, a schema
+    // its `dependentSchemas`.
+    if let Some(Value::Object(dependencies)) = map.shift_remove("dependencies") {
+        for (name, dependency) in dependencies {
+            let keyword = match dependency.is_array() {
+                true => "dependentRequired",
+                false => "dependentSchemas",
+            };
+            if let Value::Object(listed) = map
+                .entry(keyword)
+                .or_insert_with(|| Value::Object(Map::new()))
+            {
+                listed.entry(name).or_insert(dependency);
+            }
+        }
     }
     let any = |kind: &Value| kind == "any";
     let untyped = match map.get("type") {

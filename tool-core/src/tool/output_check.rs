@@ -23,7 +23,8 @@ pub struct OutputCheck {
 
 impl OutputCheck {
     /// The check of output against `schema`, read as its writer meant it (`as_meant`), as the
-    /// exports show it to clients; what has no reading there is held as written.
+    /// exports show it to clients; a part with no reading (a `type` JSON Schema does not have)
+    /// is left as written, the rest read as meant.
     pub(crate) fn new(schema: Map<String, Value>) -> OutputCheck {
         let mut meant = Value::Object(schema);
         let _no_reading = as_meant(&mut meant);

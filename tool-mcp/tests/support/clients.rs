@@ -19,13 +19,16 @@ use super::process::run_within;
 /// What the tests' Python environment has, as pip names it: the Python MCP SDK; OpenAI's own
 /// package, whose request types the adapters' requests are checked against (the integration
 /// tests' `openai_types.py`); Google's own Gemini SDK, whose declaration type the Gemini
-/// export is checked against (`gemini_types.py`); and the pydantic that checks them, pinned
-/// because the OpenAI check reaches into how pydantic builds a validator.
-pub const PYTHON_PACKAGES: [&str; 4] = [
+/// export is checked against (`gemini_types.py`); the pydantic that checks them, pinned
+/// because the OpenAI check reaches into how pydantic builds a validator; and the
+/// `jsonschema` that holds every export's schemas to JSON Schema 2020-12's meta-schema
+/// (`meta_schema.py`), which the MCP SDK takes too.
+pub const PYTHON_PACKAGES: [&str; 5] = [
     "mcp==2.3.0",
     "openai==3.57.0",
     "google-genai==3.6.1",
     "pydantic==2.14.4",
+    "jsonschema==4.26.0",
 ];
 /// The TypeScript SDK, as npm names it.
 pub const TYPESCRIPT_SDK: &str = "@modelcontextprotocol/sdk@1.32.2";
