@@ -30,8 +30,9 @@ fn schemas_in(provider: Provider, tool: &Value, schemas: &mut Vec<(String, Value
     }
 }
 
-/// Every schema `registry` shows a provider in JSON Schema ([`PLACES`]). A provider the
-/// registry is not made for is skipped.
+/// Every schema `registry` shows a provider in JSON Schema (MCP's `inputSchema` and
+/// `outputSchema`, Anthropic's `input_schema`, OpenAI's `parameters`, Gemini's
+/// `parametersJsonSchema`). A provider the registry is not made for is skipped.
 pub fn schemas_of(registry: &Registry) -> Vec<(String, Value)> {
     let mut schemas = Vec::new();
     for (provider, _) in PLACES {
@@ -45,7 +46,7 @@ pub fn schemas_of(registry: &Registry) -> Vec<(String, Value)> {
     schemas
 }
 
-/// Every schema each provider is shown of each tool of `tools` ([`PLACES`]), for tools a
+/// Every schema each provider is shown of each tool of `tools`, as [`schemas_of`], for tools a
 /// registry may refuse for some providers: what a provider refuses is skipped.
 pub fn schemas_of_tools(tools: &[&dyn Tool]) -> Vec<(String, Value)> {
     let mut schemas = Vec::new();
