@@ -1154,6 +1154,5 @@ fn every_schema_a_provider_is_shown_is_json_schema_2020_12() {
         &ShipmentTag,
         &StockCount,
     ];
-    let schemas = tool_tests::meta_schema::schemas_of_tools(&tools);
-    tool_tests::meta_schema::assert_2020_12(&schemas);
+    tool_tests::meta_schema::assert_tools_2020_12(&tools);
 }

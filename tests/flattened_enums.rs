@@ -1460,6 +1460,5 @@ fn every_schema_a_provider_is_shown_is_json_schema_2020_12() {
         &HoldingDo,
         &CarChange,
     ];
-    let schemas = tool_tests::meta_schema::schemas_of_tools(&tools);
-    tool_tests::meta_schema::assert_2020_12(&schemas);
+    tool_tests::meta_schema::assert_tools_2020_12(&tools);
 }

@@ -61,6 +61,12 @@ pub fn schemas_of_tools(tools: &[&dyn Tool]) -> Vec<(String, Value)> {
     schemas
 }
 
+/// Asserts that every schema each provider is shown of each tool of `tools`
+/// ([`schemas_of_tools`]) is a JSON Schema 2020-12 schema.
+pub fn assert_tools_2020_12(tools: &[&dyn Tool]) {
+    assert_2020_12(&schemas_of_tools(tools));
+}
+
 /// Asserts that every schema of `schemas` (each with what it is) is a JSON Schema 2020-12
 /// schema, naming each that is not, where, and why.
 pub fn assert_2020_12(schemas: &[(String, Value)]) {
