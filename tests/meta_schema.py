@@ -29,7 +29,7 @@ ONE = {
     "contentSchema",
 }
 LIST = {"allOf", "anyOf", "oneOf", "prefixItems"}
-MAP = {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+MAP = {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
 
 
 def subschemas(schema, loc):
@@ -61,7 +61,7 @@ def pointed_at(root, reference):
         step = step.replace("~1", "/").replace("~0", "~")
         if isinstance(at, dict) and step in at:
             at = at[step]
-        elif isinstance(at, list) and step.isdigit() and int(step) < len(at):
+        elif isinstance(at, list) and step.isascii() and step.isdigit() and int(step) < len(at):
             at = at[int(step)]
         else:
             return False

@@ -71,6 +71,18 @@ fn published() -> Vec<ToolDefinition> {
                 "unit": {"type": "string"}},
                 "dependencies": {"unit": ["label"], "label": {"required": ["span"]}}}),
         ),
+        // A type that holds itself by a pointer into a draft-07 tuple (kept as written where
+        // `$ref`s are followed), one into `dependencies`, and a writer of both tuple forms.
+        remote(
+            "list_walk",
+            json!({"type": "object", "properties": {
+                "list": {"type": "array", "items": [{"type": "object", "properties": {
+                    "next": {"$ref": "#/properties/list/items/0"}}}]},
+                "other": {"$ref": "#/dependencies/list"},
+                "both": {"type": "array", "prefixItems": [{"type": "string"}],
+                         "items": [{"type": "string"}], "additionalItems": false}},
+                "dependencies": {"list": {"type": "object"}}}),
+        ),
         // All of these inside a definition a `$ref` points to, and beside a `$ref`.
         remote(
             "batch_run",
@@ -189,7 +201,24 @@ fn an_older_draft_s_forms_are_read_as_their_writer_meant_them() {
     assert_eq!(span.get("dependencies"), None, "{span}");
 
     // Inside a definition too, before its `$ref`s are written out.
-    let steps = shown_to_mcp(published()[4].input_schema.clone().into());
+    // A pointer through a renamed keyword points where its writer pointed.
+    let list = shown_to_mcp(published()[4].input_schema.clone().into());
+    assert_eq!(
+        list["properties"]["list"]["prefixItems"][0]["properties"]["next"]["$ref"],
+        "#/properties/list/prefixItems/0",
+        "{list}"
+    );
+    // The schema holds itself by a pointer not into `$defs`, so it is kept as written.
+    assert_eq!(
+        list["properties"]["other"],
+        json!({"$ref": "#/dependentSchemas/list"})
+    );
+    assert_eq!(
+        list["properties"]["both"],
+        json!({"type": "array", "prefixItems": [{"type": "string"}], "items": false})
+    );
+
+    let steps = shown_to_mcp(published()[5].input_schema.clone().into());
     let step = json!({"type": "object", "properties": {"at": {"type": "array",
                       "prefixItems": [{"type": "integer", "exclusiveMinimum": 1}]}}});
     assert_eq!(steps["properties"]["steps"]["items"], step);

@@ -13,9 +13,9 @@
 //! request for ("It must match JSON Schema draft 2020-12"), and OpenAPI 3.0's generators still
 //! write: draft-04's `"exclusiveMinimum": true` beside a `minimum` (2020-12's
 //! `"exclusiveMinimum"` of that number), draft-07's tuple `"items": [..]` (2020-12's
-//! `prefixItems`, its `additionalItems` now `items`; a `$ref` into it as written still finds its
-//! target, `schema/walk.rs` `step`), draft-07's `dependencies` (2020-12's `dependentRequired`
-//! and `dependentSchemas`), draft-03's `"type": "any"` (no `type`), a
+//! `prefixItems`, its `additionalItems` now `items`), draft-07's `dependencies` (2020-12's
+//! `dependentRequired` and `dependentSchemas`; a `$ref` through either, as written, is pointed
+//! where its writer pointed), draft-03's `"type": "any"` (no `type`), a
 //! name listed twice in `required` or `type`, and a `$schema` naming another dialect, which the
 //! schema is no longer written in, or any below the root (MCP's SDK clients refuse a tool whose
 //! schema "declares an unsupported dialect"). Each is written in today's form, which admits the
@@ -66,7 +66,14 @@ pub(crate) fn as_meant(schema: &mut Value) -> Result<(), NoReading> {
     let dialect = (schema.get("$schema").and_then(Value::as_str))
         .is_some_and(|named| named.trim_end_matches('#') == DIALECT);
     let mut fault = None;
-    mend_every(schema, &mut String::new(), &mut fault);
+    let mut renamed = false;
+    every_object(schema, &mut String::new(), &mut |map, path| {
+        let found = mend(map, path, &mut renamed);
+        fault = fault.take().or(found);
+    });
+    if renamed {
+        repoint(schema);
+    }
     if let (true, Value::Object(map)) = (dialect, &mut *schema) {
         map.shift_insert(0, "$schema".into(), DIALECT.into());
     }
@@ -76,27 +83,112 @@ pub(crate) fn as_meant(schema: &mut Value) -> Result<(), NoReading> {
     }
 }
 
-/// Mends every schema object inside `schema` (at `path`), those of `not`, `contains` and the
-/// like too, keeping in `fault` the first thing found that has no reading.
-fn mend_every(schema: &mut Value, path: &mut String, fault: &mut Option<(String, String)>) {
+/// Calls `visit` on every schema object inside `schema` (at `path`), those of `not`, `contains`
+/// and the like too, each before what it holds.
+fn every_object(
+    schema: &mut Value,
+    path: &mut String,
+    visit: &mut dyn FnMut(&mut Map<String, Value>, &str),
+) {
     walk::every_subschema_mut(schema, path, &mut |map, path| {
-        let found = mend(map, path);
-        *fault = fault.take().or(found);
+        visit(map, path);
         let _ = walk::other_children_mut::<()>(map, |child| {
-            mend_every(child, &mut path.to_owned(), fault);
+            every_object(child, &mut path.to_owned(), &mut *visit);
             Ok(())
         });
     });
 }
 
-/// Mends the slips of one schema object (at `path`); what it lists that is no schema for a
-/// field, with that field's path, if anything.
-fn mend(map: &mut Map<String, Value>, path: &str) -> Option<(String, String)> {
+/// Points each `$ref` into the schema that passes through a keyword [`older_forms`] renamed
+/// (a tuple's `items/0`, now `prefixItems/0`; its `additionalItems`, now `items`;
+/// `dependencies/a`, now `dependentSchemas/a`) where its writer pointed.
+fn repoint(schema: &mut Value) {
+    let read = schema.clone();
+    every_object(schema, &mut String::new(), &mut |map, _| {
+        if let Some(Value::String(reference)) = map.get_mut("$ref")
+            && let Some(moved) = moved(&read, reference)
+        {
+            *reference = moved;
+        }
+    });
+}
+
+/// `reference`, a JSON Pointer into `root` as written before [`older_forms`], as it is to be
+/// written now, if a keyword it passes through was renamed.
+fn moved(root: &Value, reference: &str) -> Option<String> {
+    let tokens: Vec<&str> = reference.strip_prefix("#/")?.split('/').collect();
+    let mut at = root;
+    let mut written: Vec<&str> = Vec::with_capacity(tokens.len());
+    let mut changed = false;
+    for (index, raw) in tokens.iter().enumerate() {
+        let token = raw.replace("~1", "/").replace("~0", "~");
+        let (step, value) = match at {
+            Value::Object(map) => match renamed(map, &token, tokens.get(index + 1).copied()) {
+                Some(found) => {
+                    changed = true;
+                    found
+                }
+                None => (*raw, map.get(&token)?),
+            },
+            Value::Array(items) => (*raw, items.get(position(&token)?)?),
+            _ => return None,
+        };
+        written.push(step);
+        at = value;
+    }
+    changed.then(|| format!("#/{}", written.join("/")))
+}
+
+/// What a pointer's `token` out of `map` (followed by `next`) became, if [`older_forms`] renamed
+/// it: the keyword now, and its value.
+fn renamed<'m>(
+    map: &'m Map<String, Value>,
+    token: &str,
+    next: Option<&str>,
+) -> Option<(&'static str, &'m Value)> {
+    let tuple = map
+        .get("prefixItems")
+        .filter(|positions| positions.is_array());
+    match token {
+        "items"
+            if next.and_then(position).is_some()
+                && !map.get("items").is_some_and(Value::is_array) =>
+        {
+            Some(("prefixItems", tuple?))
+        }
+        "additionalItems" if tuple.is_some() && !map.contains_key("additionalItems") => {
+            Some(("items", map.get("items")?))
+        }
+        "dependencies" if !map.contains_key("dependencies") => {
+            let name = next?.replace("~1", "/").replace("~0", "~");
+            ["dependentSchemas", "dependentRequired"]
+                .into_iter()
+                .find_map(|keyword| {
+                    let listed = map.get(keyword)?;
+                    listed.get(&name).map(|_| (keyword, listed))
+                })
+        }
+        _ => None,
+    }
+}
+
+/// The array index a pointer's token names: digits, without a leading zero but for `0`.
+fn position(token: &str) -> Option<usize> {
+    let digits = !token.is_empty() && token.bytes().all(|byte| byte.is_ascii_digit());
+    (digits && (token == "0" || !token.starts_with('0')))
+        .then(|| token.parse().ok())
+        .flatten()
+}
+
+/// Mends the slips of one schema object (at `path`), noting in `renamed` whether a keyword a
+/// `$ref` may point through was renamed; what it lists that is no schema for a field, with
+/// that field's path, if anything.
+fn mend(map: &mut Map<String, Value>, path: &str, renamed: &mut bool) -> Option<(String, String)> {
     nulls_as_absent(map);
     if !matches!(map.get("required"), None | Some(Value::Array(_))) {
         map.shift_remove("required");
     }
-    older_forms(map);
+    *renamed |= older_forms(map);
     once_each(map);
     // Said first, the rest mended all the same (the output check reads what it can).
     let type_fault = unknown_type(map).map(|said| (path.to_owned(), said));
@@ -163,7 +255,7 @@ fn required_on_properties(properties: &mut Map<String, Value>) -> Vec<String> {
 
 /// The keywords of JSON Schema, 2020-12's and the older drafts', that take no `null`: all but
 /// `const` and `default`, whose value may be any.
-const TAKING_NO_NULL: [&str; 60] = [
+const TAKING_NO_NULL: [&str; 61] = [
     "$id",
     "$schema",
     "$ref",
@@ -224,6 +316,8 @@ const TAKING_NO_NULL: [&str; 60] = [
     "deprecated",
     "readOnly",
     "writeOnly",
+    // OpenAPI's, which Gemini's subset reads.
+    "nullable",
 ];
 
 /// Takes out each keyword of JSON Schema's that is `null` where it takes no null: a
@@ -234,9 +328,10 @@ fn nulls_as_absent(map: &mut Map<String, Value>) {
 }
 
 /// Writes the forms older drafts gave a keyword as 2020-12 gives it: draft-04's boolean
-/// exclusive bounds, draft-07's tuple, draft-03's `"type": "any"`, and drops `$schema`, which
-/// only the root may hold, and only 2020-12's.
-fn older_forms(map: &mut Map<String, Value>) {
+/// exclusive bounds, draft-07's tuple and `dependencies`, draft-03's `"type": "any"`, and drops
+/// `$schema`, which only the root may hold, and only 2020-12's. Whether it renamed a keyword a
+/// `$ref` may point through.
+fn older_forms(map: &mut Map<String, Value>) -> bool {
     for (exclusive, bound) in [
         ("exclusiveMinimum", "minimum"),
         ("exclusiveMaximum", "maximum"),
@@ -256,32 +351,54 @@ fn older_forms(map: &mut Map<String, Value>) {
             }
         }
     }
-    if map.get("items").is_some_and(Value::is_array) && !map.contains_key("prefixItems") {
-        if let Some(positions) = map.shift_remove("items") {
-            map.insert("prefixItems".into(), positions);
+    let mut renamed = false;
+    if map.get("items").is_some_and(Value::is_array) {
+        // Beside 2020-12's `prefixItems` (a writer of both forms), the list says the same.
+        match map.contains_key("prefixItems") {
+            true => drop(map.shift_remove("items")),
+            false => {
+                if let Some(positions) = map.shift_remove("items") {
+                    map.insert("prefixItems".into(), positions);
+                }
+            }
         }
         if let Some(rest) = map.shift_remove("additionalItems") {
             map.insert("items".into(), rest);
         }
-    } else if !map.get("items").is_some_and(Value::is_array) {
+        renamed = true;
+    } else {
         // Beside no tuple, draft-07 read it as nothing.
         map.shift_remove("additionalItems");
     }
     // Draft-07's `dependencies`: a list of names is 2020-12's `dependentRequired`, a schema
-    // its `dependentSchemas`.
+    // its `dependentSchemas`; beside one of those already there, both hold.
     if let Some(Value::Object(dependencies)) = map.shift_remove("dependencies") {
         for (name, dependency) in dependencies {
             let keyword = match dependency.is_array() {
                 true => "dependentRequired",
                 false => "dependentSchemas",
             };
-            if let Value::Object(listed) = map
+            let Value::Object(listed) = map
                 .entry(keyword)
                 .or_insert_with(|| Value::Object(Map::new()))
-            {
-                listed.entry(name).or_insert(dependency);
+            else {
+                continue;
+            };
+            match (listed.get_mut(&name), dependency) {
+                (None, dependency) => drop(listed.insert(name, dependency)),
+                (Some(Value::Array(names)), Value::Array(more)) => {
+                    for more in more {
+                        if !names.contains(&more) {
+                            names.push(more);
+                        }
+                    }
+                }
+                (Some(existing), dependency) => {
+                    *existing = serde_json::json!({"allOf": [existing.take(), dependency]});
+                }
             }
         }
+        renamed = true;
     }
     let any = |kind: &Value| kind == "any";
     let untyped = match map.get("type") {
@@ -295,6 +412,7 @@ fn older_forms(map: &mut Map<String, Value>) {
     // Below the root it is no keyword of 2020-12's (the root's is kept where it says 2020-12,
     // in `as_meant`).
     map.shift_remove("$schema");
+    renamed
 }
 
 /// Lists each name of `required`, and each type of `type`, once, as 2020-12 asks; an entry of

@@ -200,19 +200,9 @@ impl<'s> Root<'s> {
 
     /// What the steps of a JSON Pointer (`definitions/Point`, without its first `/`) lead to.
     fn steps(self, steps: &str) -> Option<&'s Value> {
-        let tokens: Vec<String> = (steps.split('/'))
-            .map(|token| token.replace("~1", "/").replace("~0", "~"))
-            .collect();
-        let mut at = tokens.iter().map(String::as_str).peekable();
-        let mut value = step(self.0, at.next()?, at.peek().copied())?;
-        while let Some(token) = at.next() {
-            value = match value {
-                Value::Object(map) => step(map, token, at.peek().copied())?,
-                Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
-                _ => return None,
-            };
-        }
-        Some(value)
+        let (first, rest) = steps.split_at(steps.find('/').unwrap_or(steps.len()));
+        let first = first.replace("~1", "/").replace("~0", "~");
+        self.0.lookup(&first)?.pointer(rest)
     }
 
     /// The schema's own object, following one `$ref` if it is one (`#`: the root's).
@@ -228,26 +218,6 @@ impl<'s> Root<'s> {
     /// The root itself, which a `$ref` of `#` points to.
     pub(crate) fn whole(self) -> &'s Map<String, Value> {
         self.0
-    }
-}
-
-/// One step of a JSON Pointer from `map`: the value of `token`, or where a remote schema's
-/// draft-07 tuple was read as 2020-12's (`schema/as_meant.rs`) and a `$ref` still points into it
-/// as written, what that keyword became: `items/0` a position of `prefixItems`,
-/// `additionalItems` the `items` past them.
-fn step<'s>(map: &'s Map<String, Value>, token: &str, next: Option<&str>) -> Option<&'s Value> {
-    let tuple = map
-        .get("prefixItems")
-        .filter(|positions| positions.is_array());
-    let position = next.is_some_and(|next| next.parse::<usize>().is_ok());
-    match (token, tuple) {
-        ("items", Some(positions))
-            if position && !map.get("items").is_some_and(Value::is_array) =>
-        {
-            Some(positions)
-        }
-        ("additionalItems", Some(_)) if !map.contains_key("additionalItems") => map.get("items"),
-        _ => map.lookup(token),
     }
 }
 
