@@ -37,7 +37,12 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
     }
     entry.insert("description".into(), definition.description.clone().into());
     entry.insert("inputSchema".into(), Value::Object(input_schema));
-    if let Some(output_schema) = &definition.output_schema {
+    // MCP's `outputSchema` is an object's, and so is the `structuredContent` written for it
+    // (`write_result`): a remote server's for another kind of value (an array, as 2026-07-28
+    // allows) is not shown, where a 2025-11-25 client would refuse the whole list for it and
+    // a result would come without the `structuredContent` it promises.
+    let object_schema = |schema: &&Map<String, Value>| schema.get("type") == Some(&json!("object"));
+    if let Some(output_schema) = definition.output_schema.as_ref().filter(object_schema) {
         let output_schema = crate::providers::inline::exportable(output_schema, Recursion::KeepRef)
             .map_err(|mut error| {
                 // Said of the output, where a path alone reads as a field of the arguments.
