@@ -726,6 +726,41 @@ fn a_tagged_union_s_mapping_goes_where_its_definitions_are_written_out() {
 }
 
 #[test]
+fn a_tagged_union_s_mapping_goes_where_gemini_s_definitions_are_repointed_and_data_stays() {
+    // pydantic 1's recursive tagged union, in draft-07's `definitions`: Anthropic follows the
+    // `$ref`s as written, mapping and all; Gemini's JSON Schema follows `$defs` alone, so the
+    // definition is copied there and a mapping into `definitions` would point at nothing.
+    let tree = json!({"type": "object", "properties": {"root": {"$ref": "#/definitions/Node"}},
+        "definitions": {"Node": {"type": "object", "properties": {"kids": {"type": "array",
+            "items": {"oneOf": [{"$ref": "#/definitions/Node"}],
+                      "discriminator": {"propertyName": "kind",
+                                        "mapping": {"node": "#/definitions/Node"}}}}}}}});
+    let anthropic = anthropic::tool(&remote("tree_walk", tree.clone())).unwrap();
+    assert!(
+        anthropic
+            .to_string()
+            .contains("\"mapping\":{\"node\":\"#/definitions/Node\"}"),
+        "{anthropic}"
+    );
+    let gemini = gemini::tool(&remote("tree_walk", tree)).unwrap();
+    let text = gemini.to_string();
+    assert!(text.contains("\"propertyName\":\"kind\""), "{gemini}");
+    assert!(!text.contains("mapping"), "{gemini}");
+    gemini_types::assert_taken(&[gemini]);
+
+    // A value a schema lists is data, whatever its keys: a default shaped like a mapping that
+    // points nowhere is sent as it is.
+    let listed = json!({"type": "object", "properties": {
+        "pet": {"oneOf": [{"type": "object"}], "discriminator": {"propertyName": "kind"}},
+        "layout": {"type": "object", "default": {"discriminator": {"mapping": {"a": "#/x"}}}}}});
+    let exported = mcp::tool(&remote("pet_show", listed.clone())).unwrap();
+    assert_eq!(
+        exported["inputSchema"]["properties"]["layout"],
+        listed["properties"]["layout"]
+    );
+}
+
+#[test]
 fn a_chain_of_refs_or_a_definition_copied_past_the_limits_is_not_written_out() {
     // Each definition points at the next: past 64 inside one another, refused for every
     // provider, whose reader (a client, the checker) would follow it as deep.
