@@ -4,7 +4,7 @@
 //! JSON Schema 2020-12, read as its writer meant it, where Anthropic's API refused the whole
 //! request for it, every tool with it. A form with no reading refuses the tool, naming it.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use tool_core::providers::mcp;
 use tool_core::tool::ToolDefinition;
 use tool_core::{Provider, Registry};
@@ -252,23 +252,17 @@ fn a_type_json_schema_does_not_have_refuses_the_tool_naming_its_field() {
     }
 }
 
-/// `value`, a JSON object, as a map.
-fn as_map(value: Value) -> Map<String, Value> {
-    match value {
-        Value::Object(map) => map,
-        other => panic!("an object: {other}"),
-    }
-}
-
 #[test]
 fn a_remote_result_is_held_to_its_output_schema_as_clients_are_shown_it() {
     // A draft-07 tuple and a draft-04 bound in a server's output schema: MCP's clients are
     // shown `prefixItems` and an exclusive minimum, and a result is held to those.
     let mut definition = remote("pair_get", json!({"type": "object", "properties": {}}));
-    definition.output_schema = Some(as_map(json!({"type": "object", "properties": {
+    definition.output_schema = json!({"type": "object", "properties": {
         "count": {"type": "integer", "minimum": 0, "exclusiveMinimum": true},
         "pair": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}],
-                 "additionalItems": false}}})));
+                 "additionalItems": false}}})
+    .as_object()
+    .cloned();
     let shown = mcp::tool(&definition).unwrap()["outputSchema"].clone();
     assert_eq!(shown["properties"]["count"]["exclusiveMinimum"], 0);
     assert!(shown["properties"]["pair"]["prefixItems"].is_array());

@@ -48,8 +48,7 @@ pub(crate) fn exportable(
                 "this tool's server wrote a schema no provider can be shown: {}, where JSON \
                  Schema asks for {}; ask the server's authors to mend it, or leave the tool out \
                  of the registry (`RemoteToolkit::without`)",
-                fault.said,
-                fault.asked()
+                fault.said, fault.asked
             ),
         )
     })?;

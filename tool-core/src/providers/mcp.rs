@@ -41,7 +41,8 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
     // (`write_result`): a remote server's for another kind of value (an array, as 2026-07-28
     // allows) is not shown, where a 2025-11-25 client would refuse the whole list for it and
     // a result would come without the `structuredContent` it promises.
-    let object_schema = |schema: &&Map<String, Value>| schema.get("type") == Some(&json!("object"));
+    let object_schema =
+        |schema: &&Map<String, Value>| schema.get("type").and_then(Value::as_str) == Some("object");
     if let Some(output_schema) = definition.output_schema.as_ref().filter(object_schema) {
         let output_schema = crate::providers::inline::exportable(output_schema, Recursion::KeepRef)
             .map_err(|mut error| {

@@ -42,23 +42,17 @@ pub(crate) struct NoReading {
     pub(crate) path: String,
     /// What the schema says there.
     pub(crate) said: String,
+    /// What JSON Schema asks for in its place.
+    pub(crate) asked: &'static str,
 }
 
-impl NoReading {
-    /// What JSON Schema asks for in its place.
-    pub(crate) fn asked(&self) -> &'static str {
-        match self.said.starts_with("the type") {
-            true => {
-                "one of its types (\"string\", \"number\", \"integer\", \"boolean\", \
-                     \"array\", \"object\", \"null\") or a list of them"
-            }
-            false => {
-                "a schema (an object such as {\"type\": \"string\"}, or a boolean) for \
-                      each field"
-            }
-        }
-    }
-}
+/// What JSON Schema asks for where a `type` names none of its types.
+const A_TYPE: &str = "one of its types (\"string\", \"number\", \"integer\", \"boolean\", \
+                      \"array\", \"object\", \"null\") or a list of them";
+
+/// What JSON Schema asks for where a field's schema is none.
+const A_SCHEMA: &str =
+    "a schema (an object such as {\"type\": \"string\"}, or a boolean) for each field";
 
 /// Writes `schema`'s slips in today's form, every one it has, and says where it lists the
 /// first thing with no reading, if any.
@@ -78,7 +72,7 @@ pub(crate) fn as_meant(schema: &mut Value) -> Result<(), NoReading> {
         map.shift_insert(0, "$schema".into(), DIALECT.into());
     }
     match fault {
-        Some((path, said)) => Err(NoReading { path, said }),
+        Some(fault) => Err(fault),
         None => Ok(()),
     }
 }
@@ -183,7 +177,7 @@ fn position(token: &str) -> Option<usize> {
 /// Mends the slips of one schema object (at `path`), noting in `renamed` whether a keyword a
 /// `$ref` may point through was renamed; what it lists that is no schema for a field, with
 /// that field's path, if anything.
-fn mend(map: &mut Map<String, Value>, path: &str, renamed: &mut bool) -> Option<(String, String)> {
+fn mend(map: &mut Map<String, Value>, path: &str, renamed: &mut bool) -> Option<NoReading> {
     nulls_as_absent(map);
     if !matches!(map.get("required"), None | Some(Value::Array(_))) {
         map.shift_remove("required");
@@ -191,13 +185,17 @@ fn mend(map: &mut Map<String, Value>, path: &str, renamed: &mut bool) -> Option<
     *renamed |= older_forms(map);
     once_each(map);
     // Said first, the rest mended all the same (the output check reads what it can).
-    let type_fault = unknown_type(map).map(|said| (path.to_owned(), said));
+    let type_fault = unknown_type(map).map(|said| NoReading {
+        path: path.to_owned(),
+        said,
+        asked: A_TYPE,
+    });
     type_fault.or(mend_properties(map, path))
 }
 
 /// Mends `map`'s `properties`; what it lists that is no schema for a field, with that field's
 /// path, if anything.
-fn mend_properties(map: &mut Map<String, Value>, path: &str) -> Option<(String, String)> {
+fn mend_properties(map: &mut Map<String, Value>, path: &str) -> Option<NoReading> {
     let properties = match map.get_mut("properties")? {
         Value::Object(properties) => properties,
         Value::Array(items) if items.is_empty() => {
@@ -209,7 +207,11 @@ fn mend_properties(map: &mut Map<String, Value>, path: &str) -> Option<(String, 
                 "the `properties` it lists for the object are {}",
                 shown(other)
             );
-            return Some((path.to_owned(), said));
+            return Some(NoReading {
+                path: path.to_owned(),
+                said,
+                asked: A_SCHEMA,
+            });
         }
     };
     let fault = (properties.iter())
@@ -218,7 +220,11 @@ fn mend_properties(map: &mut Map<String, Value>, path: &str) -> Option<(String, 
             let mut field = path.to_owned();
             walk::push_slot(&mut field, walk::Slot::Property(name));
             let said = format!("the schema it lists for the field is {}", shown(property));
-            (field, said)
+            NoReading {
+                path: field,
+                said,
+                asked: A_SCHEMA,
+            }
         });
     let listed = required_on_properties(properties);
     if !listed.is_empty()
