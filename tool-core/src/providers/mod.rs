@@ -19,12 +19,12 @@
 
 mod all_of;
 pub mod anthropic;
+mod defs_only;
 pub(crate) mod describe;
 pub(crate) mod dialect;
 mod flat_root;
 mod inline;
 // Read by the adapters (`crate::adapters`) only.
-mod defs_only;
 #[cfg(any(test, feature = "rig", feature = "async-openai", feature = "genai"))]
 pub(crate) mod function;
 pub mod gemini;
