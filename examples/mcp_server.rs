@@ -47,9 +47,11 @@ use tool_mcp::{McpServer, RedisTaskStore, RemoteToolkit};
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The host's log: what a model is not shown (a handler's error, a panic's text), on stderr,
-    // since over stdio stdout carries the protocol.
+    // since over stdio stdout carries the protocol; without colour codes, which a host that
+    // keeps the log in a file would keep too.
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(false)
         .init();
     let registry = notes::registry();
     for remote in RemoteToolkit::from_env().await? {

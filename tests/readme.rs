@@ -2,8 +2,9 @@
 //! `Cargo.toml` has exactly the install section's lines and whose `src/main.rs` is exactly the
 //! tour, built and run; what it prints is the text the README shows after it, and over stdio
 //! it is an MCP server listing the tour's tools; the tests the README adds at its end pass
-//! with `cargo test`, snapshots written on the first run and held on the next. The crates come from this checkout (a
-//! `[patch.crates-io]`, as if they were published), at the versions this workspace locks.
+//! with `cargo test`, snapshots written on the first run and held on the next. The crates come from this checkout, through
+//! the install section's own `[patch.crates-io]` (as if they were published), at the versions
+//! this workspace locks.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -26,22 +27,43 @@ fn block_after<'a>(text: &'a str, heading: &str, language: &str) -> &'a str {
     &section[start..start + length]
 }
 
+/// The install section's `[patch.crates-io]` for a checkout beside the user's crate, its
+/// paths pointed at this checkout.
+fn checkout_patch(readme: &str, root: &Path) -> String {
+    let install = (readme.split_once("\n## Install\n"))
+        .expect("the README has an install section")
+        .1;
+    let start = install
+        .find("[patch.crates-io]\n")
+        .expect("the install section patches crates.io with a checkout");
+    let end = start
+        + install[start..]
+            .find("```")
+            .expect("the patch's block ends");
+    let beside = format!("\"{}/", root.display());
+    let patch: String = install[start..end]
+        .lines()
+        .map(|line| format!("{}\n", line.trim().replace("\"../tool-core/", &beside)))
+        .collect();
+    for name in ["tool-core", "tool-core-macros", "tool-mcp"] {
+        assert!(
+            patch.contains(&format!("\n{name} = {{ path = ")),
+            "the README's patch has no path for {name}: {patch}"
+        );
+    }
+    patch
+}
+
 /// The crate, written from the README into `target/readme-tour`.
 fn tour_crate(readme: &str) -> PathBuf {
     let root = root();
     let dir = root.join("target").join("readme-tour");
     std::fs::create_dir_all(dir.join("src")).expect("target/ is writable");
-    let patch = |name: &str, folder: &str| {
-        format!("{name} = {{ path = {:?} }}\n", root.join(folder).display())
-    };
     let manifest = format!(
         "[package]\nname = \"readme-tour\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\
-         publish = false\n\n# Not a member of the workspace around it.\n[workspace]\n\n{}\n\
-         [patch.crates-io]\n{}{}{}",
+         publish = false\n\n# Not a member of the workspace around it.\n[workspace]\n\n{}\n{}",
         block_after(readme, "## Install", "toml"),
-        patch("tool-core", "tool-core"),
-        patch("tool-core-macros", "tool-macros"),
-        patch("tool-mcp", "tool-mcp"),
+        checkout_patch(readme, &root),
     );
     std::fs::write(dir.join("Cargo.toml"), manifest).expect("writes");
     // The tour, with the tests the README says go at its end.
