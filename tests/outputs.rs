@@ -133,3 +133,71 @@ async fn text_nothing_and_content_blocks_are_outputs() {
         .collect();
     assert_eq!(schemas, [true, true, false, false, false, false]);
 }
+
+/// A tag and how often it is used.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Tag {
+    name: String,
+    uses: u32,
+}
+
+/// Lists the tags.
+#[tool(readonly)]
+async fn tags_list() -> Vec<Tag> {
+    vec![Tag {
+        name: "rust".into(),
+        uses: 2,
+    }]
+}
+
+/// Counts the tags.
+#[tool(readonly)]
+async fn tags_count() -> u32 {
+    1
+}
+
+/// Reads anything at all.
+#[tool(readonly)]
+async fn anything_read() -> serde_json::Value {
+    json!([1, "two"])
+}
+
+#[tokio::test]
+async fn structured_output_of_a_list_or_a_number_has_its_schema_and_is_structured_content() {
+    // MCP 2026-07-28 (SEP-2106): an output schema and `structuredContent` of any JSON.
+    let registry = registry![TagsList, TagsCount, AnythingRead];
+    let definitions = registry.definitions();
+    let schema = |name: &str| {
+        let definition = definitions.iter().find(|tool| tool.name == name).unwrap();
+        definition
+            .output_schema
+            .clone()
+            .map(serde_json::Value::Object)
+    };
+    let list = schema("tags_list").expect("a list's schema");
+    assert_eq!(list["type"], "array", "{list}");
+    assert_eq!(schema("tags_count").expect("a number's")["type"], "integer");
+    // A value of any JSON says nothing a schema could.
+    assert_eq!(schema("anything_read"), None);
+    let exported = registry.export(tool_core::Provider::Mcp).unwrap();
+    let listed = |name: &str| {
+        let tool = exported.iter().find(|tool| tool["name"] == name).unwrap();
+        tool.get("outputSchema").cloned()
+    };
+    assert_eq!(listed("tags_list").expect("shown")["type"], "array");
+    assert_eq!(listed("tags_count").expect("shown")["type"], "integer");
+    assert_eq!(listed("anything_read"), None);
+    let ctx = Context::default();
+    let answer = registry
+        .call(ToolCall::new("1", "tags_list", json!({})), &ctx)
+        .await;
+    let written = tool_core::providers::mcp::write_result(&answer);
+    assert_eq!(
+        written["structuredContent"],
+        json!([{"name": "rust", "uses": 2}])
+    );
+    assert_eq!(
+        written["content"][0]["text"],
+        r#"[{"name":"rust","uses":2}]"#
+    );
+}

@@ -1386,18 +1386,23 @@ fn mcp_entries_carry_annotations_and_output_schema() {
 }
 
 #[test]
-fn a_remote_output_schema_of_no_object_is_not_shown_to_mcp() {
-    // 2026-07-28 lets a server describe an array as a tool's output; 2025-11-25's clients
-    // refuse a list holding one, and `structuredContent` is written for objects alone.
+fn a_remote_output_schema_of_no_object_is_shown_to_mcp() {
+    // 2026-07-28 (SEP-2106) lets a server describe an array as a tool's output. (A 2025-11-25
+    // client's server leaves it out of that client's list: tool-mcp's `revisions` test.)
     let mut listed = remote("tags_list", json!({"type": "object", "properties": {}}));
     listed.output_schema = json!({"type": "array", "items": {"type": "string"}})
         .as_object()
         .cloned();
     let exported = mcp::tool(&listed).unwrap();
-    assert_eq!(exported.get("outputSchema"), None, "{exported}");
-    // Its results are still held to it.
+    assert_eq!(
+        exported["outputSchema"],
+        json!({"type": "array", "items": {"type": "string"}}),
+        "{exported}"
+    );
+    // Its results are held to it.
     let check = listed.output_check().expect("the server's output schema");
     assert_eq!(check.faults(&json!(["a", 1])).len(), 1);
+    assert!(check.faults(&json!(["a", "b"])).is_empty());
     // An object's is shown.
     listed.output_schema = json!({"type": "object", "properties": {"tags": {"type": "array"}}})
         .as_object()

@@ -53,7 +53,15 @@ pub(crate) fn logging_level(level: tool_core::call::LogLevel) -> rmcp::model::Lo
 /// The `CallToolResult` that `mcp::write_result` writes for `result`, with `resultType:
 /// "complete"`, which 2026-07-28 requires on every result (rmcp strips it for older peers).
 /// The result is taken whole so that its text moves into the answer rather than being copied.
-pub(crate) fn call_tool_result(result: ToolResult) -> Result<CallToolResult, McpError> {
+///
+/// `current`: the request is of 2026-07-28, which takes `structuredContent` of any JSON
+/// (SEP-2106). For an older one, a value that is not an object is left out; its text is the
+/// content already (the output's JSON text, or a structured block's own text, such as a large
+/// output's preview), where rmcp, left to drop it, would write the value's whole text first.
+pub(crate) fn call_tool_result(
+    result: ToolResult,
+    current: bool,
+) -> Result<CallToolResult, McpError> {
     let written = |result: &ToolResult| {
         serde_json::from_value(mcp::write_result(result))
             .map_err(|error| McpError::internal_error(error.to_string(), None))
@@ -65,10 +73,7 @@ pub(crate) fn call_tool_result(result: ToolResult) -> Result<CallToolResult, Mcp
         Ok(Output::Empty) => CallToolResult::success(Vec::new()),
         Ok(Output::Text(text)) => CallToolResult::success(vec![ContentBlock::text(text)]),
         Ok(Output::Json(json)) => {
-            let structured = match serde_json::from_str::<Value>(json.get()) {
-                Ok(value @ Value::Object(_)) => Some(value),
-                _ => None,
-            };
+            let structured = serde_json::from_str::<Value>(json.get()).ok();
             let text: Box<str> = json.into();
             let mut built = CallToolResult::success(vec![ContentBlock::text(String::from(text))]);
             built.structured_content = structured;
@@ -76,6 +81,9 @@ pub(crate) fn call_tool_result(result: ToolResult) -> Result<CallToolResult, Mcp
         }
         Ok(_) => written(&result)?,
     };
+    if !current {
+        built.structured_content.take_if(|value| !value.is_object());
+    }
     built.result_type = Some(ResultType::COMPLETE);
     Ok(built)
 }
@@ -121,6 +129,7 @@ mod tests {
             Output::json(&json!({"matched": 5, "tags": ["a", "b"]})),
             Output::json(&json!([1, 2])),
             Output::json(&json!("text")),
+            Output::json(&json!(null)),
             Ok(Output::Content(vec![
                 Content::text("a"),
                 Content::image(vec![1, 2], "image/png"),
@@ -167,30 +176,44 @@ mod tests {
     #[test]
     fn results_are_built_as_the_mcp_provider_writes_them() {
         for result in results() {
-            let mut written: CallToolResult =
-                serde_json::from_value(mcp::write_result(&result)).unwrap();
+            // On the wire: a `null` output's `structuredContent` is written as `null`, which
+            // rmcp's own reading would take for none.
+            let mut written = mcp::write_result(&result);
+            assert_eq!(written.get("resultType"), None, "the provider writes none");
+            written["resultType"] = json!(ResultType::COMPLETE);
             assert_eq!(
-                written.result_type, None,
-                "the provider writes no resultType"
-            );
-            written.result_type = Some(ResultType::COMPLETE);
-            assert_eq!(
-                call_tool_result(result.clone()).unwrap(),
+                serde_json::to_value(call_tool_result(result.clone(), true).unwrap()).unwrap(),
                 written,
                 "{result:?}"
             );
-            assert_eq!(
-                serde_json::to_value(call_tool_result(result.clone()).unwrap()).unwrap(),
-                serde_json::to_value(&written).unwrap()
-            );
         }
+    }
+
+    #[test]
+    fn an_older_revision_s_result_holds_an_object_alone_as_structured_content() {
+        let mut left_out = 0;
+        for result in results() {
+            let current = call_tool_result(result.clone(), true).unwrap();
+            let older = call_tool_result(result.clone(), false).unwrap();
+            // The text is the same for both: the value's, or a structured block's own.
+            assert_eq!(older.content, current.content, "{result:?}");
+            match &current.structured_content {
+                Some(value) if !value.is_object() => {
+                    assert_eq!(older.structured_content, None, "{result:?}");
+                    left_out += 1;
+                }
+                kept => assert_eq!(older.structured_content.as_ref(), kept.as_ref()),
+            }
+        }
+        // A list, a text and null as output, and a list in a block; each with a note and without.
+        assert_eq!(left_out, 8);
     }
 
     #[test]
     #[cfg(feature = "remote")]
     fn a_result_read_back_is_what_the_mcp_provider_reads() {
         for result in results() {
-            let built = call_tool_result(result.clone()).unwrap();
+            let built = call_tool_result(result.clone(), true).unwrap();
             assert_eq!(
                 outcome_of(&built),
                 mcp::read_result(&mcp::write_result(&result)),

@@ -37,13 +37,11 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
     }
     entry.insert("description".into(), definition.description.clone().into());
     entry.insert("inputSchema".into(), Value::Object(input_schema));
-    // MCP's `outputSchema` is an object's, and so is the `structuredContent` written for it
-    // (`write_result`): a remote server's for another kind of value (an array, as 2026-07-28
-    // allows) is not shown, where a 2025-11-25 client would refuse the whole list for it and
-    // a result would come without the `structuredContent` it promises.
-    let object_schema =
-        |schema: &&Map<String, Value>| schema.get("type").and_then(Value::as_str) == Some("object");
-    if let Some(output_schema) = definition.output_schema.as_ref().filter(object_schema) {
+    // Any schema, as 2026-07-28 (SEP-2106) allows, and a result's `structuredContent` any value
+    // (`write_result`). A 2025-11-25 client takes an object's alone, and refuses the whole list
+    // for another: its server leaves such a schema out, and such a value (tool-mcp, through
+    // rmcp's own strip for the older revision).
+    if let Some(output_schema) = &definition.output_schema {
         let output_schema = crate::providers::inline::exportable(output_schema, Recursion::KeepRef)
             .map_err(|mut error| {
                 // Said of the output, where a path alone reads as a field of the arguments.
@@ -102,9 +100,9 @@ pub fn read_call(params: &Value, id: impl Into<String>) -> Result<ToolCall, Refu
 }
 
 /// A `CallToolResult`: `content` (the text, or the blocks), `structuredContent` for structured
-/// output that is an object (with its JSON text as the content too, as MCP asks) or for the
-/// first [`Content::Structured`] block whose value is one (that block's text is the content
-/// where it stands), and `isError`, true for a refusal, whose text form is the content. The
+/// output (with its JSON text as the content too, as MCP asks) or for the first
+/// [`Content::Structured`] block (that block's text is the content where it stands), whatever
+/// JSON it is, as MCP 2026-07-28 allows, and `isError`, true for a refusal, whose text form is the content. The
 /// result's
 /// [`notes`](crate::ToolResult::notes), if any, follow as one more text block, so the model
 /// reads them and the output's own blocks stay as they were.
@@ -168,19 +166,14 @@ pub fn read_result(result: &Value) -> Result<Output, Refusal> {
     })
 }
 
-/// The result's `structuredContent`, which MCP allows only as an object: structured output
-/// that is one, or the value of the first structured block that is one.
+/// The result's `structuredContent`: structured output, or the value of the first structured
+/// block, whatever JSON it is, as MCP 2026-07-28 allows. (A 2025-11-25 client takes an object
+/// alone: its server leaves out any other, whose text is the content already.)
 fn structured_content(output: &Output) -> Option<Value> {
     match output {
-        Output::Json(json) => match serde_json::from_str(json.get()) {
-            Ok(value @ Value::Object(_)) => Some(value),
-            _ => None,
-        },
+        Output::Json(json) => serde_json::from_str(json.get()).ok(),
         Output::Content(blocks) => blocks.iter().find_map(|block| match block {
-            Content::Structured {
-                value: value @ Value::Object(_),
-                ..
-            } => Some(value.clone()),
+            Content::Structured { value, .. } => Some(value.clone()),
             _ => None,
         }),
         _ => None,
@@ -260,12 +253,22 @@ mod tests {
     }
 
     #[test]
+    fn structured_output_of_any_json_is_the_structured_content_beside_its_text() {
+        // MCP 2026-07-28 (SEP-2106): a list, a number, text, null.
+        for value in [json!([1, 2]), json!(7), json!("seven"), json!(null)] {
+            let output = Output::json(&value);
+            let result = written(output.clone());
+            assert_eq!(result["structuredContent"], value);
+            assert_eq!(
+                result["content"],
+                json!([{"type": "text", "text": value.to_string()}])
+            );
+            assert_eq!(read_result(&result), output);
+        }
+    }
+
+    #[test]
     fn what_mcp_cannot_tell_apart_reads_as_the_plainer_output() {
-        // Structured output that is not an object is written as its text alone.
-        assert_eq!(
-            read_result(&written(Output::json(&[1, 2]))),
-            Ok(Output::text("[1,2]"))
-        );
         assert_eq!(
             read_result(&written(Ok(Output::Content(vec![Content::text("a")])))),
             Ok(Output::text("a"))
@@ -292,14 +295,15 @@ mod tests {
             json!({"type": "text", "text": "2 rows"})
         );
         assert_eq!(structured["structuredContent"], value);
-        // A value that is not an object cannot be `structuredContent`: the text alone is sent.
+        // A value of any JSON, as 2026-07-28 allows.
         let listed = written(Ok(Output::Content(vec![Content::structured(
             json!([1, 2]),
             "2 numbers",
         )])));
         assert_eq!(
             listed,
-            json!({"content": [{"type": "text", "text": "2 numbers"}], "isError": false})
+            json!({"content": [{"type": "text", "text": "2 numbers"}], "isError": false,
+                "structuredContent": [1, 2]})
         );
     }
 

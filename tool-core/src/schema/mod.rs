@@ -237,8 +237,11 @@ fn take_in_reference(map: &mut Map<String, Value>, definitions: Option<&Value>) 
     }
 }
 
-/// The output schema of a tool that returns `T` as structured output: `Some` when `T` is
-/// serialized as a JSON object, which is what MCP's `outputSchema` requires.
+/// The output schema of a tool that returns `T` as structured output, whatever JSON `T` is
+/// serialized as: an object, a list, a number. MCP 2026-07-28 (SEP-2106) takes any schema as
+/// `outputSchema` and any JSON value as `structuredContent`; for a 2025-11-25 client, which
+/// takes an object's alone, the server leaves out a schema that is not one. `None` for a type
+/// that may be any JSON at all (`serde_json::Value`), of which a schema says nothing.
 pub fn output_schema<T: JsonSchema + ?Sized>() -> Option<Map<String, Value>> {
     // As for input schemas, only schemars' own call knows `T`.
     output_schema_from(generator(Contract::Serialize).into_root_schema_for::<T>())
@@ -247,10 +250,10 @@ pub fn output_schema<T: JsonSchema + ?Sized>() -> Option<Map<String, Value>> {
 /// [`output_schema`] from the schema schemars generated for the output type.
 fn output_schema_from(generated: schemars::Schema) -> Option<Map<String, Value>> {
     let mut schema = into_map(generated.to_value());
-    if schema.get("type") != Some(&Value::String("object".into())) {
+    let title = schema.remove("title");
+    if schema.keys().all(|key| key == "$schema") {
         return None;
     }
-    let title = schema.remove("title");
     Some(root_into_definitions(schema, title))
 }
 

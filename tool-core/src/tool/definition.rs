@@ -38,7 +38,9 @@ pub struct ToolDefinition {
     pub description: String,
     /// The JSON Schema of its arguments: an object schema with `additionalProperties: false`.
     pub input_schema: Map<String, Value>,
-    /// The JSON Schema of its structured output, when it returns structured output.
+    /// The JSON Schema of its structured output, when it returns structured output, of
+    /// whatever JSON: an object, a list, a number. MCP shows it as `outputSchema` (a server
+    /// leaves out one that is not an object's for a 2025-11-25 client, which takes no other).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub output_schema: Option<Map<String, Value>>,
     /// Hints about what calling it does.

@@ -180,7 +180,8 @@ impl Suspended {
                         return Err(missing);
                     }
                     return match joined {
-                        Ok(result) => crate::convert::call_tool_result(result).map(Into::into),
+                        // Rounds are 2026-07-28's alone.
+                        Ok(result) => crate::convert::call_tool_result(result, true).map(Into::into),
                         Err(error) => Err(McpError::internal_error(
                             format!(
                                 "the tool `{}` ended without a result: its task {} on the server",

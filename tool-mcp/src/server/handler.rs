@@ -35,6 +35,7 @@ use super::unreadable;
 #[cfg(feature = "asking")]
 use crate::ask::SuspendableCall;
 use crate::owner::{Owner, is_current};
+#[cfg(feature = "asking")]
 use crate::tasks::Run;
 
 impl ServerHandler for McpServer {
@@ -276,13 +277,7 @@ impl ServerHandler for McpServer {
         };
         let id = crate::convert::id_text(&context.id);
         let call = ToolCall::new(id, request.name.as_ref(), arguments);
-        let as_task = match way {
-            Run::Direct => false,
-            Run::Task => true,
-            // Its first request asks in rounds; the one that brings answers is a task.
-            Run::TaskOnceAnswered => offered.is_some(),
-        };
-        if as_task && registry.is_listed_in(&session, &request.name) {
+        if way.as_task(offered.is_some()) && registry.is_listed_in(&session, &request.name) {
             // A task outlives its request: it has a token of its own, and no progress token.
             let mut ctx = ctx.with_cancellation(Default::default());
             let owner = owner();
@@ -295,7 +290,10 @@ impl ServerHandler for McpServer {
                 );
                 ctx = ctx.with_log_arc(least, Arc::new(notices));
             }
-            return self.tasks.start(&registry, call, ctx, owner, offered).await;
+            return self
+                .tasks
+                .start(&registry, call, ctx, owner, offered, current)
+                .await;
         }
         let asking = crate::ask::Asking::of(&context, current, &self.input_end);
         let mut ctx = ctx.with_asker_arc(asking.asker());
@@ -361,7 +359,8 @@ impl ServerHandler for McpServer {
                 let result = run(&registry, &session, call, ctx, notices).await;
                 match missing.error() {
                     Some(missing) => Err(missing),
-                    None => crate::convert::call_tool_result(result).map(CallToolResponse::from),
+                    None => crate::convert::call_tool_result(result, current)
+                        .map(CallToolResponse::from),
                 }
             }
         };

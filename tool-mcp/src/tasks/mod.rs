@@ -60,6 +60,18 @@ pub(crate) enum Run {
     TaskOnceAnswered,
 }
 
+impl Run {
+    /// Whether a request runs its call as a task, given whether it brings answers (`offered`).
+    pub(crate) fn as_task(self, offered: bool) -> bool {
+        match self {
+            Run::Direct => false,
+            Run::Task => true,
+            // Its first request asks in rounds; the one that brings answers is a task.
+            Run::TaskOnceAnswered => offered,
+        }
+    }
+}
+
 /// The tasks of one server: shared by the clones that serve HTTP sessions and requests, fresh
 /// for each stdio connection.
 #[derive(Clone)]
@@ -160,7 +172,8 @@ impl Tasks {
 
     /// Starts `call` as a task of `owner` and answers with its `CreateTaskResult`; a call the
     /// registry will not start (the caller's bound reached, say) is answered as a direct call
-    /// would be, with the refusal as an `isError` result.
+    /// would be, with the refusal as an `isError` result. `current`: the request is of
+    /// 2026-07-28, whose result may hold structured content of any JSON (see [`run`]).
     pub(crate) async fn start(
         &self,
         registry: &Registry,
@@ -168,6 +181,7 @@ impl Tasks {
         ctx: Context,
         owner: Owner,
         offered: Option<InputResponses>,
+        current: bool,
     ) -> Result<CallToolResponse, McpError> {
         self.forget_dropped();
         if let Some(store) = &self.store {
@@ -196,7 +210,8 @@ impl Tasks {
                     outcome: Err(refusal),
                     notes: Vec::new(),
                 };
-                return crate::convert::call_tool_result(refused).map(CallToolResponse::from);
+                return crate::convert::call_tool_result(refused, current)
+                    .map(CallToolResponse::from);
             }
         };
         let ttl_ms = u64::try_from(self.ttl.as_millis()).unwrap_or(u64::MAX);
@@ -205,7 +220,7 @@ impl Tasks {
             .manager
             .spawn(TaskOptions::new().with_ttl_ms(ttl_ms), move |context| {
                 found.send_replace(Some(context.clone()));
-                Box::pin(run(running, context))
+                Box::pin(run(running, context, current))
             });
         let id = task.task_id.clone();
         self.owned
@@ -459,7 +474,15 @@ pub(super) fn said(progress: &Progress) -> String {
 /// The task as the manager runs it: the call's result, or, once `tasks/cancel` comes, the call
 /// cancelled and waited for. If the manager drops it (its time to live passed), the call is
 /// cancelled too, so no handler outlives its task.
-async fn run(call: TaskHandle, task: TaskContext) -> Result<rmcp::model::CallToolResult, TaskExit> {
+///
+/// The result is read later, in `tasks/get`, where rmcp does not shape it for the client's
+/// revision as it does a call's: it is shaped here for the revision of the request that started
+/// the task (`current`: 2026-07-28's).
+async fn run(
+    call: TaskHandle,
+    task: TaskContext,
+    current: bool,
+) -> Result<rmcp::model::CallToolResult, TaskExit> {
     let _stop = CancelOnDrop(call.clone());
     let result = tokio::select! {
         result = call.result() => result,
@@ -481,7 +504,7 @@ async fn run(call: TaskHandle, task: TaskContext) -> Result<rmcp::model::CallToo
             None,
         )));
     }
-    crate::convert::call_tool_result(result).map_err(TaskExit::Error)
+    crate::convert::call_tool_result(result, current).map_err(TaskExit::Error)
 }
 
 struct CancelOnDrop(TaskHandle);

@@ -1,0 +1,165 @@
+//! Structured output of any JSON (a list, a number), as MCP 2026-07-28 allows it (SEP-2106):
+//! a 2026-07-28 client is shown the tool's `outputSchema` and gets the value as
+//! `structuredContent`; a 2025-11-25 client, whose revision takes an object alone for both, is
+//! shown no such schema and gets the value's text alone, in a call's result and in a task's.
+//! Checked on the wire (JSON lines written by hand), and with clients nobody here wrote: the
+//! Python SDK's `Client` in both its revisions and the TypeScript SDK's default `Client`.
+
+use std::process::Command;
+
+use serde_json::{Value, json};
+use support::lines::LineClient;
+use support::{HttpServer, clients};
+use tool_core::{Registry, tool};
+use tool_mcp::McpServer;
+
+mod support;
+
+/// A tag and how often it is used.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Tag {
+    name: String,
+    uses: u32,
+}
+
+/// Lists the tags.
+#[tool(readonly, task)]
+async fn tags_list() -> Vec<Tag> {
+    vec![Tag {
+        name: "rust".into(),
+        uses: 2,
+    }]
+}
+
+/// Counts the tags.
+#[tool(readonly)]
+async fn tags_count() -> u32 {
+    1
+}
+
+/// What `tags_list` answers, as JSON.
+fn tags() -> Value {
+    json!([{"name": "rust", "uses": 2}])
+}
+
+fn server() -> McpServer {
+    McpServer::new(
+        Registry::builder()
+            .tool(TagsList)
+            .tool(TagsCount)
+            .build()
+            .unwrap(),
+    )
+}
+
+/// The tool named `name` in a `tools/list` result.
+fn listed<'a>(list: &'a Value, name: &str) -> &'a Value {
+    (list["tools"].as_array().into_iter().flatten())
+        .find(|tool| tool["name"] == name)
+        .unwrap_or_else(|| panic!("{name} is listed: {list}"))
+}
+
+#[tokio::test]
+async fn a_2026_client_is_shown_the_schema_and_gets_the_value_as_structured_content() {
+    let mut client = LineClient::connect_current(server());
+    let list = client.request("tools/list", json!({})).await;
+    assert_eq!(listed(&list, "tags_list")["outputSchema"]["type"], "array");
+    assert_eq!(
+        listed(&list, "tags_count")["outputSchema"]["type"],
+        "integer"
+    );
+    let call = |name: &str| json!({"name": name, "arguments": {}});
+    let listed_tags = client.request("tools/call", call("tags_list")).await;
+    assert_eq!(listed_tags["structuredContent"], tags(), "{listed_tags}");
+    assert_eq!(listed_tags["content"][0]["text"], tags().to_string());
+    let counted = client.request("tools/call", call("tags_count")).await;
+    assert_eq!(counted["structuredContent"], 1, "{counted}");
+}
+
+#[tokio::test]
+async fn a_2025_client_is_shown_no_such_schema_and_gets_the_text_alone() {
+    let mut client = LineClient::connect(server()).await;
+    let list = client.request("tools/list", json!({})).await;
+    for name in ["tags_list", "tags_count"] {
+        assert_eq!(listed(&list, name).get("outputSchema"), None, "{list}");
+    }
+    let call = json!({"name": "tags_list", "arguments": {}});
+    let answered = client.request("tools/call", call.clone()).await;
+    assert_eq!(answered.get("structuredContent"), None, "{answered}");
+    assert_eq!(
+        answered["content"],
+        json!([{"type": "text", "text": tags().to_string()}])
+    );
+    // As a task, which a client declaring the tasks extension is given: its result, read
+    // later, is shaped for the revision that asked too.
+    let mut client = LineClient::open(server(), false);
+    client
+        .handshake_with(json!({"extensions": {"io.modelcontextprotocol/tasks": {}}}))
+        .await;
+    let started = client.request("tools/call", call).await;
+    assert_eq!(started["resultType"], "task", "{started}");
+    let id = started["taskId"].as_str().expect("a task's id").to_owned();
+    let mut finished = Value::Null;
+    for () in support::patiently() {
+        finished = client.request("tasks/get", json!({"taskId": id})).await;
+        if finished["status"] == "completed" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(finished["status"], "completed", "{finished}");
+    let result = &finished["result"];
+    assert_eq!(result.get("structuredContent"), None, "{finished}");
+    assert_eq!(
+        result["content"][0]["text"],
+        tags().to_string(),
+        "{finished}"
+    );
+}
+
+/// Runs `command`, a client script given the server's URL, the tool and its arguments, against
+/// a fresh server over HTTP, and returns what it saw.
+async fn drive(mut command: Command, what: &'static str) -> Value {
+    let http = HttpServer::serve(server()).await;
+    command.arg(http.url()).arg("tags_list").arg("{}");
+    // The client runs as a child process, waited for off the runtime that serves it.
+    let seen = tokio::task::spawn_blocking(move || clients::client_session(&mut command, what))
+        .await
+        .unwrap();
+    http.stop().await;
+    seen
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_sdk_s_client_takes_the_list_in_both_revisions() {
+    // The script lists the tool and calls it in each mode: `auto` (2026-07-28 with this
+    // server, whose client holds the result to the schema it was shown) and `legacy`.
+    let mut command = Command::new(clients::python());
+    command.arg(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/mcp_artifacts.py"
+    ));
+    let seen = drive(command, "the Python SDK's client").await;
+    let current = &seen["auto"];
+    assert!(current.get("error").is_none(), "{seen}");
+    assert_eq!(current["output_schema"]["type"], "array", "{seen}");
+    assert_eq!(current["result"]["structuredContent"], tags(), "{seen}");
+    let legacy = &seen["legacy"];
+    assert!(legacy.get("error").is_none(), "{seen}");
+    assert_eq!(legacy["output_schema"], Value::Null, "{seen}");
+    assert_eq!(legacy["result"].get("structuredContent"), None, "{seen}");
+    assert_eq!(legacy["result"]["content"][0]["text"], tags().to_string());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_typescript_sdk_s_client_takes_the_list_as_text() {
+    // Its default `Client` speaks 2025-11-25, and throws for a result of a tool listed with an
+    // `outputSchema` that carries no object as `structuredContent`.
+    let script = clients::typescript_client("mcp_artifacts.mjs");
+    let mut command = Command::new("node");
+    command.arg(&script);
+    let seen = drive(command, "the TypeScript SDK's client").await;
+    assert!(seen.get("error").is_none(), "{seen}");
+    assert_eq!(seen["output_schema"], Value::Null, "{seen}");
+    assert_eq!(seen["result"]["content"][0]["text"], tags().to_string());
+}
