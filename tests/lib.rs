@@ -182,6 +182,42 @@ pub mod table {
     }
 }
 
+/// Structured output that is not an object, as MCP 2026-07-28 allows (SEP-2106): a list and a
+/// number, for `outputs.rs` and tool-mcp's `output_values.rs`.
+pub mod tags {
+    use serde_json::{Value, json};
+    use tool_core::tool;
+
+    /// A tag and how often it is used.
+    #[derive(serde::Serialize, schemars::JsonSchema)]
+    pub struct Tag {
+        /// Its name.
+        pub name: String,
+        /// How many notes carry it.
+        pub uses: u32,
+    }
+
+    /// Lists the tags.
+    #[tool(readonly, task)]
+    pub async fn tags_list() -> Vec<Tag> {
+        vec![Tag {
+            name: "rust".into(),
+            uses: 2,
+        }]
+    }
+
+    /// Counts the tags.
+    #[tool(readonly)]
+    pub async fn tags_count() -> u32 {
+        1
+    }
+
+    /// What `tags_list` answers, as JSON.
+    pub fn tags() -> Value {
+        json!([{"name": "rust", "uses": 2}])
+    }
+}
+
 /// The tools and views the async-openai and genai adapters' tests (`adapter_async_openai.rs`,
 /// `adapter_genai.rs`) share: an order (strict in OpenAI's export), a label printer (a map,
 /// which strict mode cannot take) and a shell command granted to no model.

@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use serde_json::json;
 use tool_core::outcome::{Content, Output};
 use tool_core::{Context, Registry, ToolCall, registry, tool};
+use tool_tests::tags::{TagsCount, TagsList, tags};
 
 /// A count whose `Serialize` disagrees with its `JsonSchema`: the schema says integer, the
 /// JSON is a string.
@@ -134,28 +135,6 @@ async fn text_nothing_and_content_blocks_are_outputs() {
     assert_eq!(schemas, [true, true, false, false, false, false]);
 }
 
-/// A tag and how often it is used.
-#[derive(serde::Serialize, schemars::JsonSchema)]
-struct Tag {
-    name: String,
-    uses: u32,
-}
-
-/// Lists the tags.
-#[tool(readonly)]
-async fn tags_list() -> Vec<Tag> {
-    vec![Tag {
-        name: "rust".into(),
-        uses: 2,
-    }]
-}
-
-/// Counts the tags.
-#[tool(readonly)]
-async fn tags_count() -> u32 {
-    1
-}
-
 /// Reads anything at all.
 #[tool(readonly)]
 async fn anything_read() -> serde_json::Value {
@@ -192,12 +171,6 @@ async fn structured_output_of_a_list_or_a_number_has_its_schema_and_is_structure
         .call(ToolCall::new("1", "tags_list", json!({})), &ctx)
         .await;
     let written = tool_core::providers::mcp::write_result(&answer);
-    assert_eq!(
-        written["structuredContent"],
-        json!([{"name": "rust", "uses": 2}])
-    );
-    assert_eq!(
-        written["content"][0]["text"],
-        r#"[{"name":"rust","uses":2}]"#
-    );
+    assert_eq!(written["structuredContent"], tags());
+    assert_eq!(written["content"][0]["text"], tags().to_string());
 }

@@ -10,37 +10,11 @@ use std::process::Command;
 use serde_json::{Value, json};
 use support::lines::LineClient;
 use support::{HttpServer, clients};
-use tool_core::{Registry, tool};
+use tool_core::Registry;
 use tool_mcp::McpServer;
+use tool_tests::tags::{TagsCount, TagsList, tags};
 
 mod support;
-
-/// A tag and how often it is used.
-#[derive(serde::Serialize, schemars::JsonSchema)]
-struct Tag {
-    name: String,
-    uses: u32,
-}
-
-/// Lists the tags.
-#[tool(readonly, task)]
-async fn tags_list() -> Vec<Tag> {
-    vec![Tag {
-        name: "rust".into(),
-        uses: 2,
-    }]
-}
-
-/// Counts the tags.
-#[tool(readonly)]
-async fn tags_count() -> u32 {
-    1
-}
-
-/// What `tags_list` answers, as JSON.
-fn tags() -> Value {
-    json!([{"name": "rust", "uses": 2}])
-}
 
 fn server() -> McpServer {
     McpServer::new(
