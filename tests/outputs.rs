@@ -141,10 +141,20 @@ async fn anything_read() -> serde_json::Value {
     json!([1, "two"])
 }
 
+/// Any JSON, described.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Anything(serde_json::Value);
+
+/// Reads anything at all, described.
+#[tool(readonly)]
+async fn anything_described() -> Anything {
+    Anything(json!(7))
+}
+
 #[tokio::test]
 async fn structured_output_of_a_list_or_a_number_has_its_schema_and_is_structured_content() {
     // MCP 2026-07-28 (SEP-2106): an output schema and `structuredContent` of any JSON.
-    let registry = registry![TagsList, TagsCount, AnythingRead];
+    let registry = registry![TagsList, TagsCount, AnythingRead, AnythingDescribed];
     let definitions = registry.definitions();
     let schema = |name: &str| {
         let definition = definitions.iter().find(|tool| tool.name == name).unwrap();
@@ -158,6 +168,7 @@ async fn structured_output_of_a_list_or_a_number_has_its_schema_and_is_structure
     assert_eq!(schema("tags_count").expect("a number's")["type"], "integer");
     // A value of any JSON says nothing a schema could.
     assert_eq!(schema("anything_read"), None);
+    assert_eq!(schema("anything_described"), None);
     let exported = registry.export(tool_core::Provider::Mcp).unwrap();
     let listed = |name: &str| {
         let tool = exported.iter().find(|tool| tool["name"] == name).unwrap();

@@ -1388,7 +1388,7 @@ fn mcp_entries_carry_annotations_and_output_schema() {
 #[test]
 fn a_remote_output_schema_of_no_object_is_shown_to_mcp() {
     // 2026-07-28 (SEP-2106) lets a server describe an array as a tool's output. (A 2025-11-25
-    // client's server leaves it out of that client's list: tool-mcp's `revisions` test.)
+    // client's server leaves it out of that client's list: tool-mcp's `output_values` test.)
     let mut listed = remote("tags_list", json!({"type": "object", "properties": {}}));
     listed.output_schema = json!({"type": "array", "items": {"type": "string"}})
         .as_object()

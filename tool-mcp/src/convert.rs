@@ -176,8 +176,7 @@ mod tests {
     #[test]
     fn results_are_built_as_the_mcp_provider_writes_them() {
         for result in results() {
-            // On the wire: a `null` output's `structuredContent` is written as `null`, which
-            // rmcp's own reading would take for none.
+            // As the wire has it, where a client reads it.
             let mut written = mcp::write_result(&result);
             assert_eq!(written.get("resultType"), None, "the provider writes none");
             written["resultType"] = json!(ResultType::COMPLETE);

@@ -91,6 +91,28 @@ async fn a_2025_client_is_shown_no_such_schema_and_gets_the_text_alone() {
     );
 }
 
+#[tokio::test]
+async fn a_2025_client_of_a_large_list_gets_its_preview_as_the_text() {
+    // Kept as an artifact, the list is a structured block: its text the preview, its value the
+    // 2026-07-28 client's `structuredContent`. A 2025-11-25 client gets the preview first, not
+    // the list's whole text before it (which rmcp writes for a value it leaves out).
+    let artifacts = tool_core::Artifacts::over(8).preview_bytes(4);
+    let registry = Registry::builder().tool(TagsList).build().unwrap();
+    let server = McpServer::new(registry.with_artifacts(artifacts));
+    let call = json!({"name": "tags_list", "arguments": {}});
+    let mut client = LineClient::connect(server.clone()).await;
+    let older = client.request("tools/call", call.clone()).await;
+    assert_eq!(older.get("structuredContent"), None, "{older}");
+    let preview = older["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(preview.starts_with("the output is "), "{older}");
+    assert!(!older.to_string().contains(r#"\"uses\":2"#), "{older}");
+    let mut client = LineClient::connect_current(server);
+    let current = client.request("tools/call", call).await;
+    assert_eq!(current["structuredContent"], tags(), "{current}");
+    let text = current["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.starts_with("the output is "), "{current}");
+}
+
 /// Runs `command`, a client script given the server's URL, the tool and its arguments, against
 /// a fresh server over HTTP, and returns what it saw.
 async fn drive(mut command: Command, what: &'static str) -> Value {

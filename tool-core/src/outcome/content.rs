@@ -27,9 +27,10 @@ pub enum Content {
         mime_type: String,
     },
     /// Structured data and the text a model is shown for it, when that text is not the data's
-    /// JSON: MCP writes the text as a text block where this block stands and the value, when it
-    /// is an object, as the result's `structuredContent` (one object per result: the first
-    /// such block's), so a program reads the value whole while the model reads the text; hosts
+    /// JSON: MCP writes the text as a text block where this block stands and the value as the
+    /// result's `structuredContent` (one value per result: the first such block's; for a
+    /// 2025-11-25 client, an object's alone), so a program reads the value whole while the
+    /// model reads the text; hosts
     /// that take only text show the text. A structured output larger than
     /// `Artifacts` (the `artifacts` feature) shows at once becomes one of these, its text the
     /// preview and the handle. Read back from MCP, a result with `structuredContent` is

@@ -16,8 +16,9 @@
 //! return. Only the model's text is shortened; a program reading the structured value gets
 //! all of it. This holds for structured output of a tool without an output schema too (JSON
 //! it builds by hand): its value is as much the tool's answer, and MCP writes the two alike.
-//! A value that is not an object, which MCP's `structuredContent` cannot be, reaches MCP
-//! clients as the preview alone, as it reached them as its JSON text alone.
+//! A value that is not an object, which MCP 2025-11-25's `structuredContent` cannot be,
+//! reaches that revision's clients as the preview alone, as it reached them as its JSON text
+//! alone; 2026-07-28's take it whole.
 //!
 //! An artifact can be read only by the caller whose call made it
 //! ([`Context::caller`](crate::Context::caller)), through a handle drawn at random, and only

@@ -16,8 +16,9 @@ use crate::outcome::refusal::Refusal;
 use crate::providers::inline::Recursion;
 use crate::tool::definition::ToolDefinition;
 
-/// A `tools/list` entry: `name`, `title`, `description`, `inputSchema`, `outputSchema`,
-/// `annotations`, `execution: {"taskSupport": "optional"}` for a tool that runs as a task, and
+/// A `tools/list` entry: `name`, `title`, `description`, `inputSchema`, `outputSchema` (any
+/// schema, as MCP 2026-07-28 allows; a host listing tools for a 2025-11-25 client leaves out
+/// one that is not an object's, as tool-mcp does), `annotations`, `execution: {"taskSupport": "optional"}` for a tool that runs as a task, and
 /// `icons` and `_meta` when the tool has them (an icon whose `src` is not an `https:`/`http:`
 /// URL or a base64 image `data:` URI, or a `_meta` key MCP's key rules refuse, is an error).
 ///
@@ -102,7 +103,8 @@ pub fn read_call(params: &Value, id: impl Into<String>) -> Result<ToolCall, Refu
 /// A `CallToolResult`: `content` (the text, or the blocks), `structuredContent` for structured
 /// output (with its JSON text as the content too, as MCP asks) or for the first
 /// [`Content::Structured`] block (that block's text is the content where it stands), whatever
-/// JSON it is, as MCP 2026-07-28 allows, and `isError`, true for a refusal, whose text form is the content. The
+/// JSON it is, as MCP 2026-07-28 allows (a host answering a 2025-11-25 client leaves out one
+/// that is not an object, as tool-mcp does), and `isError`, true for a refusal, whose text form is the content. The
 /// result's
 /// [`notes`](crate::ToolResult::notes), if any, follow as one more text block, so the model
 /// reads them and the output's own blocks stay as they were.

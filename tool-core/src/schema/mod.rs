@@ -241,7 +241,8 @@ fn take_in_reference(map: &mut Map<String, Value>, definitions: Option<&Value>) 
 /// serialized as: an object, a list, a number. MCP 2026-07-28 (SEP-2106) takes any schema as
 /// `outputSchema` and any JSON value as `structuredContent`; for a 2025-11-25 client, which
 /// takes an object's alone, the server leaves out a schema that is not one. `None` for a type
-/// that may be any JSON at all (`serde_json::Value`), of which a schema says nothing.
+/// that may be any JSON at all (`serde_json::Value`, or a newtype of it with a description),
+/// of which a schema says nothing.
 pub fn output_schema<T: JsonSchema + ?Sized>() -> Option<Map<String, Value>> {
     // As for input schemas, only schemars' own call knows `T`.
     output_schema_from(generator(Contract::Serialize).into_root_schema_for::<T>())
@@ -251,7 +252,7 @@ pub fn output_schema<T: JsonSchema + ?Sized>() -> Option<Map<String, Value>> {
 fn output_schema_from(generated: schemars::Schema) -> Option<Map<String, Value>> {
     let mut schema = into_map(generated.to_value());
     let title = schema.remove("title");
-    if schema.keys().all(|key| key == "$schema") {
+    if (schema.keys()).all(|key| key == "$schema" || keywords::is_annotation(key)) {
         return None;
     }
     Some(root_into_definitions(schema, title))
