@@ -2,9 +2,9 @@
 //! `Cargo.toml` has exactly the install section's lines and whose `src/main.rs` is exactly the
 //! tour, built and run; what it prints is the text the README shows after it, and over stdio
 //! it is an MCP server listing the tour's tools; the tests the README adds at its end pass
-//! with `cargo test`, snapshots written on the first run and held on the next. The crates come from this checkout, through
-//! the install section's own `[patch.crates-io]` (as if they were published), at the versions
-//! this workspace locks.
+//! with `cargo test`, snapshots written on the first run and held on the next. The crates come
+//! from this checkout, through the install section's own `[patch.crates-io]` (as if they were
+//! published), at the versions this workspace locks.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -12,36 +12,43 @@ use std::process::{Command, Stdio};
 
 use tool_tests::user_crates::{self, root};
 
-/// The first fenced block of `language` after the heading `heading` in `text`.
-fn block_after<'a>(text: &'a str, heading: &str, language: &str) -> &'a str {
+/// Each fenced block of `language` after the heading `heading` in `text`, as written (one in
+/// a list item keeps its indentation).
+fn blocks_after<'a>(text: &'a str, heading: &str, language: &str) -> Vec<&'a str> {
     let section = text
         .split_once(&format!("\n{heading}\n"))
         .unwrap_or_else(|| panic!("the README has no `{heading}`"))
         .1;
-    let fence = format!("```{language}\n");
-    let start = section
-        .find(&fence)
+    let fence = format!("```{language}");
+    let (mut blocks, mut start, mut at) = (Vec::new(), None, 0);
+    for line in section.split_inclusive('\n') {
+        match start {
+            None if line.trim() == fence => start = Some(at + line.len()),
+            Some(from) if line.trim() == "```" => {
+                blocks.push(&section[from..at]);
+                start = None;
+            }
+            _ => {}
+        }
+        at += line.len();
+    }
+    blocks
+}
+
+/// The first fenced block of `language` after the heading `heading` in `text`.
+fn block_after<'a>(text: &'a str, heading: &str, language: &str) -> &'a str {
+    (blocks_after(text, heading, language).first().copied())
         .unwrap_or_else(|| panic!("no ```{language} block after `{heading}`"))
-        + fence.len();
-    let length = section[start..].find("\n```").expect("the block ends") + 1;
-    &section[start..start + length]
 }
 
 /// The install section's `[patch.crates-io]` for a checkout beside the user's crate, its
 /// paths pointed at this checkout.
 fn checkout_patch(readme: &str, root: &Path) -> String {
-    let install = (readme.split_once("\n## Install\n"))
-        .expect("the README has an install section")
-        .1;
-    let start = install
-        .find("[patch.crates-io]\n")
+    let patch = (blocks_after(readme, "## Install", "toml").into_iter())
+        .find(|block| block.trim_start().starts_with("[patch.crates-io]"))
         .expect("the install section patches crates.io with a checkout");
-    let end = start
-        + install[start..]
-            .find("```")
-            .expect("the patch's block ends");
     let beside = format!("\"{}/", root.display());
-    let patch: String = install[start..end]
+    let patch: String = patch
         .lines()
         .map(|line| format!("{}\n", line.trim().replace("\"../tool-core/", &beside)))
         .collect();

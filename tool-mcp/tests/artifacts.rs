@@ -31,20 +31,10 @@ fn server() -> McpServer {
     McpServer::new(registry)
 }
 
-/// Runs `command`, a client script given the server's URL, the tool and its arguments, against
-/// a fresh server, and returns what it saw.
-async fn drive(mut command: Command, what: &'static str) -> Value {
-    let http = HttpServer::serve(server()).await;
-    command
-        .arg(http.url())
-        .arg("table_dump")
-        .arg(json!({"rows": ROWS}).to_string());
-    // The client runs as a child process, waited for off the runtime that serves it.
-    let seen = tokio::task::spawn_blocking(move || clients::client_session(&mut command, what))
-        .await
-        .unwrap();
-    http.stop().await;
-    seen
+/// What `command`, a client script, saw of a fresh server when it called `table_dump`.
+async fn drive(command: Command, what: &'static str) -> Value {
+    let arguments = json!({"rows": ROWS});
+    HttpServer::client_saw(server(), command, "table_dump", &arguments, what).await
 }
 
 /// What every client must have seen: no error, the value whole as `structuredContent`, the

@@ -113,17 +113,9 @@ async fn a_2025_client_of_a_large_list_gets_its_preview_as_the_text() {
     assert!(text.starts_with("the output is "), "{current}");
 }
 
-/// Runs `command`, a client script given the server's URL, the tool and its arguments, against
-/// a fresh server over HTTP, and returns what it saw.
-async fn drive(mut command: Command, what: &'static str) -> Value {
-    let http = HttpServer::serve(server()).await;
-    command.arg(http.url()).arg("tags_list").arg("{}");
-    // The client runs as a child process, waited for off the runtime that serves it.
-    let seen = tokio::task::spawn_blocking(move || clients::client_session(&mut command, what))
-        .await
-        .unwrap();
-    http.stop().await;
-    seen
+/// What `command`, a client script, saw of a fresh server over HTTP when it called `tags_list`.
+async fn drive(command: Command, what: &'static str) -> Value {
+    HttpServer::client_saw(server(), command, "tags_list", &json!({}), what).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

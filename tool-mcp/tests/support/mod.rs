@@ -229,6 +229,26 @@ impl HttpServer {
         format!("http://{}/mcp", self.bound)
     }
 
+    /// What `command`, a client script given the server's URL, `tool` and its `arguments`, saw
+    /// of a fresh server of `server` (`clients::client_session`). The client runs as a child
+    /// process, waited for off the runtime that serves it.
+    #[allow(dead_code)] // Not every test binary drives a client script.
+    pub async fn client_saw(
+        server: tool_mcp::McpServer,
+        mut command: Command,
+        tool: &str,
+        arguments: &serde_json::Value,
+        what: &'static str,
+    ) -> serde_json::Value {
+        let http = HttpServer::serve(server).await;
+        command.arg(http.url()).arg(tool).arg(arguments.to_string());
+        let seen = tokio::task::spawn_blocking(move || clients::client_session(&mut command, what))
+            .await
+            .unwrap();
+        http.stop().await;
+        seen
+    }
+
     /// Stops serving, waiting at most 5 s for it to end.
     pub async fn stop(self) {
         self.stop.cancel();
