@@ -30,10 +30,9 @@ pub enum Content {
     /// JSON: MCP writes the text as a text block where this block stands and the value as the
     /// result's `structuredContent` (one value per result: the first such block's; for a
     /// 2025-11-25 client, an object's alone), so a program reads the value whole while the
-    /// model reads the text; hosts
-    /// that take only text show the text. A structured output larger than
-    /// `Artifacts` (the `artifacts` feature) shows at once becomes one of these, its text the
-    /// preview and the handle. Read back from MCP, a result with `structuredContent` is
+    /// model reads the text; hosts that take only text show the text. A structured output
+    /// larger than `Artifacts` (the `artifacts` feature) shows at once becomes one of these,
+    /// its text the preview and the handle. Read back from MCP, a result with `structuredContent` is
     /// [`Output::Json`](crate::outcome::Output::Json) of the value.
     Structured {
         /// The data, whole.

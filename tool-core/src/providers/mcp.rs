@@ -18,8 +18,8 @@ use crate::tool::definition::ToolDefinition;
 
 /// A `tools/list` entry: `name`, `title`, `description`, `inputSchema`, `outputSchema` (any
 /// schema, as MCP 2026-07-28 allows; a host listing tools for a 2025-11-25 client leaves out
-/// one that is not an object's, as tool-mcp does), `annotations`, `execution: {"taskSupport": "optional"}` for a tool that runs as a task, and
-/// `icons` and `_meta` when the tool has them (an icon whose `src` is not an `https:`/`http:`
+/// one that is not an object's, as tool-mcp does), `annotations`, `execution: {"taskSupport":
+/// "optional"}` for a tool that runs as a task, and `icons` and `_meta` when the tool has them (an icon whose `src` is not an `https:`/`http:`
 /// URL or a base64 image `data:` URI, or a `_meta` key MCP's key rules refuse, is an error).
 ///
 /// Annotations say `readOnlyHint` always, and `destructiveHint`, `idempotentHint` and
@@ -40,8 +40,8 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
     entry.insert("inputSchema".into(), Value::Object(input_schema));
     // Any schema, as 2026-07-28 (SEP-2106) allows, and a result's `structuredContent` any value
     // (`write_result`). A 2025-11-25 client takes an object's alone, and refuses the whole list
-    // for another: its server leaves such a schema out, and such a value (tool-mcp, through
-    // rmcp's own strip for the older revision).
+    // for another: its server leaves such a schema out of that client's list, and such a value
+    // out of its results (tool-mcp: rmcp's strip of the list, its own `call_tool_result`).
     if let Some(output_schema) = &definition.output_schema {
         let output_schema = crate::providers::inline::exportable(output_schema, Recursion::KeepRef)
             .map_err(|mut error| {
@@ -104,10 +104,9 @@ pub fn read_call(params: &Value, id: impl Into<String>) -> Result<ToolCall, Refu
 /// output (with its JSON text as the content too, as MCP asks) or for the first
 /// [`Content::Structured`] block (that block's text is the content where it stands), whatever
 /// JSON it is, as MCP 2026-07-28 allows (a host answering a 2025-11-25 client leaves out one
-/// that is not an object, as tool-mcp does), and `isError`, true for a refusal, whose text form is the content. The
-/// result's
-/// [`notes`](crate::ToolResult::notes), if any, follow as one more text block, so the model
-/// reads them and the output's own blocks stay as they were.
+/// that is not an object, as tool-mcp does), and `isError`, true for a refusal, whose text
+/// form is the content. The result's [`notes`](crate::ToolResult::notes), if any, follow as one
+/// more text block, so the model reads them and the output's own blocks stay as they were.
 pub fn write_result(result: &crate::outcome::result::ToolResult) -> Value {
     let mut written = match &result.outcome {
         Err(refusal) => json!({
