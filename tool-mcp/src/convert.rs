@@ -13,7 +13,7 @@ use serde_json::Value;
 #[cfg(feature = "remote")]
 use tool_core::Refusal;
 use tool_core::ToolResult;
-use tool_core::outcome::Output;
+use tool_core::outcome::{Content, Output};
 use tool_core::providers::mcp;
 
 /// rmcp's log level (a client's `logging/setLevel`, or a request's `_meta`) as the context's.
@@ -58,6 +58,7 @@ pub(crate) fn logging_level(level: tool_core::call::LogLevel) -> rmcp::model::Lo
 /// (SEP-2106). For an older one, a value that is not an object is left out; its text is the
 /// content already (the output's JSON text, or a structured block's own text, such as a large
 /// output's preview), where rmcp, left to drop it, would write the value's whole text first.
+/// Of several structured blocks, the older client gets the first that is an object.
 pub(crate) fn call_tool_result(
     result: ToolResult,
     current: bool,
@@ -65,6 +66,13 @@ pub(crate) fn call_tool_result(
     let written = |result: &ToolResult| {
         serde_json::from_value(mcp::write_result(result))
             .map_err(|error| McpError::internal_error(error.to_string(), None))
+    };
+    // What an older client is given in place of a value it does not take, taken before the
+    // outcome moves into the answer.
+    let first_object = if current {
+        None
+    } else {
+        first_object_block(&result)
     };
     let mut built = match result.outcome {
         // Notes are rare (a lenient registry's adjustments): written as the provider writes them.
@@ -82,10 +90,22 @@ pub(crate) fn call_tool_result(
         Ok(_) => written(&result)?,
     };
     if !current {
-        built.structured_content.take_if(|value| !value.is_object());
+        let object = built.structured_content.take().filter(Value::is_object);
+        built.structured_content = object.or(first_object);
     }
     built.result_type = Some(ResultType::COMPLETE);
     Ok(built)
+}
+
+/// The value of the first of `result`'s structured blocks that is an object.
+fn first_object_block(result: &ToolResult) -> Option<Value> {
+    let Ok(Output::Content(blocks)) = &result.outcome else {
+        return None;
+    };
+    blocks.iter().find_map(|block| match block {
+        Content::Structured { value, .. } if value.is_object() => Some(value.clone()),
+        _ => None,
+    })
 }
 
 #[cfg(feature = "remote")]
@@ -110,7 +130,6 @@ mod tests {
     use super::*;
     use serde_json::json;
     use tool_core::Refusal;
-    use tool_core::outcome::Content;
 
     #[test]
     fn log_levels_are_mcp_s_both_ways() {
@@ -143,6 +162,13 @@ mod tests {
                 json!([1, 2]),
                 "two numbers",
             )])),
+            // Of several blocks, the first is the current revision's value, and the first
+            // object the older one's.
+            Ok(Output::Content(vec![
+                Content::structured(json!([1, 2]), "two numbers"),
+                Content::structured(json!({"sum": 3}), "their sum"),
+                Content::structured(json!({"product": 2}), "their product"),
+            ])),
             Err(Refusal::new("conflict", "the note moved on").line("fault", ["id", "stale"])),
         ]
     }
@@ -198,14 +224,19 @@ mod tests {
             assert_eq!(older.content, current.content, "{result:?}");
             match &current.structured_content {
                 Some(value) if !value.is_object() => {
-                    assert_eq!(older.structured_content, None, "{result:?}");
+                    let first_object = match &result.outcome {
+                        Ok(Output::Content(blocks)) if blocks.len() > 1 => Some(json!({"sum": 3})),
+                        _ => None,
+                    };
+                    assert_eq!(older.structured_content, first_object, "{result:?}");
                     left_out += 1;
                 }
                 kept => assert_eq!(older.structured_content.as_ref(), kept.as_ref()),
             }
         }
-        // A list, a text and null as output, and a list in a block; each with a note and without.
-        assert_eq!(left_out, 8);
+        // A list, a text and null as output, a list in a block, and a list before two objects;
+        // each with a note and without.
+        assert_eq!(left_out, 10);
     }
 
     #[test]

@@ -32,8 +32,8 @@ pub enum Content {
     /// 2025-11-25 client, an object's alone), so a program reads the value whole while the
     /// model reads the text; hosts that take only text show the text. A structured output
     /// larger than `Artifacts` (the `artifacts` feature) shows at once becomes one of these,
-    /// its text the preview and the handle. Read back from MCP, a result with `structuredContent` is
-    /// [`Output::Json`](crate::outcome::Output::Json) of the value.
+    /// its text the preview and the handle. Read back from MCP, a result with
+    /// `structuredContent` is [`Output::Json`](crate::outcome::Output::Json) of the value.
     Structured {
         /// The data, whole.
         value: serde_json::Value,

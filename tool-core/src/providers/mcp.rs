@@ -19,8 +19,9 @@ use crate::tool::definition::ToolDefinition;
 /// A `tools/list` entry: `name`, `title`, `description`, `inputSchema`, `outputSchema` (any
 /// schema, as MCP 2026-07-28 allows; a host listing tools for a 2025-11-25 client leaves out
 /// one that is not an object's, as tool-mcp does), `annotations`, `execution: {"taskSupport":
-/// "optional"}` for a tool that runs as a task, and `icons` and `_meta` when the tool has them (an icon whose `src` is not an `https:`/`http:`
-/// URL or a base64 image `data:` URI, or a `_meta` key MCP's key rules refuse, is an error).
+/// "optional"}` for a tool that runs as a task, and `icons` and `_meta` when the tool has them
+/// (an icon whose `src` is not an `https:`/`http:` URL or a base64 image `data:` URI, or a
+/// `_meta` key MCP's key rules refuse, is an error).
 ///
 /// Annotations say `readOnlyHint` always, and `destructiveHint`, `idempotentHint` and
 /// `openWorldHint` only when the tool claims them: left out, MCP clients assume the cautious
@@ -103,10 +104,11 @@ pub fn read_call(params: &Value, id: impl Into<String>) -> Result<ToolCall, Refu
 /// A `CallToolResult`: `content` (the text, or the blocks), `structuredContent` for structured
 /// output (with its JSON text as the content too, as MCP asks) or for the first
 /// [`Content::Structured`] block (that block's text is the content where it stands), whatever
-/// JSON it is, as MCP 2026-07-28 allows (a host answering a 2025-11-25 client leaves out one
-/// that is not an object, as tool-mcp does), and `isError`, true for a refusal, whose text
-/// form is the content. The result's [`notes`](crate::ToolResult::notes), if any, follow as one
-/// more text block, so the model reads them and the output's own blocks stay as they were.
+/// JSON it is, as MCP 2026-07-28 allows (a host answering a 2025-11-25 client, whose
+/// revision takes an object alone, writes the first structured block that is one, or none),
+/// and `isError`, true for a refusal, whose text form is the content. The result's
+/// [`notes`](crate::ToolResult::notes), if any, follow as one more text block, so the model
+/// reads them and the output's own blocks stay as they were.
 pub fn write_result(result: &crate::outcome::result::ToolResult) -> Value {
     let mut written = match &result.outcome {
         Err(refusal) => json!({
