@@ -1065,9 +1065,15 @@ fn gemini_is_sent_nothing_its_subset_refuses_and_json_schema_where_the_subset_ha
         (
             &who["properties"]["name"]["type"],
             &who["properties"]["age"]["type"],
-            &who["required"]
+            &who["required"],
+            &who["description"]
         ),
-        (&json!("string"), &json!("integer"), &json!(["name"])),
+        (
+            &json!("string"),
+            &json!("integer"),
+            &json!(["name"]),
+            &json!("Aged.")
+        ),
         "{joined}"
     );
     let shared = json!({"type": "object", "properties": {"who": {"allOf": [

@@ -300,8 +300,9 @@ async fn an_intersection_of_objects_at_the_top_is_shown_as_one_object_and_held_a
         .tool(Loose(Contact(schema)))
         .build()
         .unwrap_or_else(|error| panic!("{error}"));
+    // The address's description is kept, after the person's.
     let one_object = json!({
-        "type": "object", "description": "A person.",
+        "type": "object", "description": "A person.\n\nWhere they live.",
         "properties": {"name": {"type": "string", "minLength": 1}, "city": {"type": "string"},
                        "zip": {"type": "string"}},
         "required": ["name", "city"]

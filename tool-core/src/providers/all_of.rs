@@ -12,7 +12,8 @@ use crate::schema::keywords::is_annotation;
 /// Writes into `map` the fields of every object of `all` (an `allOf`, as zod writes an
 /// intersection and OpenAPI's generators an extended type), if each is an object of fields
 /// no other has, and of nothing else: a value then holds to all of them just when it holds to
-/// the one object of all their fields. Whether it could.
+/// the one object of all their fields. Each branch's description describes that same value, so
+/// it follows the object's own, in the branches' order. Whether it could.
 pub(crate) fn fields_of_all(map: &mut Map<String, Value>, all: &[Value]) -> bool {
     const OF_FIELDS: [&str; 5] = ["type", "properties", "required", "description", "title"];
     let mut names: Vec<&String> = (map.get("properties").and_then(Value::as_object))
@@ -67,8 +68,31 @@ pub(crate) fn fields_of_all(map: &mut Map<String, Value>, all: &[Value]) -> bool
     } else if !required.is_empty() {
         map.insert("required".into(), Value::Array(required));
     }
+    if let Some(description) = described(map.get("description"), all) {
+        map.insert("description".into(), description.into());
+    }
     map.entry("type").or_insert_with(|| "object".into());
     true
+}
+
+/// The object's description (`own`) and its branches', each said once, a blank line between
+/// them; `None` where no branch says one the object does not.
+fn described(own: Option<&Value>, all: &[Value]) -> Option<String> {
+    let own = own
+        .and_then(Value::as_str)
+        .filter(|own| !own.trim().is_empty());
+    let mut said: Vec<&str> = own.into_iter().collect();
+    let mut added = false;
+    for branch in all {
+        let Some(description) = branch.get("description").and_then(Value::as_str) else {
+            continue;
+        };
+        if !description.trim().is_empty() && !said.contains(&description) {
+            said.push(description);
+            added = true;
+        }
+    }
+    added.then(|| said.join("\n\n"))
 }
 
 /// `schema`, an input's, with the `allOf` at its top written as one object ([`fields_of_all`]),
@@ -107,4 +131,34 @@ pub(crate) fn one_object(schema: &Map<String, Value>) -> Option<Map<String, Valu
         object.insert("additionalProperties".into(), Value::Bool(false));
     }
     Some(object)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn each_description_follows_the_object_s_once() {
+        let all = [
+            json!({"description": "Where they live."}),
+            json!({"description": "A person."}),
+            json!({"description": "  "}),
+            json!({"description": "How to reach them."}),
+            json!({"description": "Where they live."}),
+            json!({}),
+        ];
+        assert_eq!(
+            described(Some(&json!("A person.")), &all).as_deref(),
+            Some("A person.\n\nWhere they live.\n\nHow to reach them.")
+        );
+        // An empty description of the object's own says nothing, and is left out.
+        assert_eq!(
+            described(Some(&json!(" ")), &all[..1]).as_deref(),
+            Some("Where they live.")
+        );
+        // No branch says more than the object: the object's description stays as it is.
+        assert_eq!(described(Some(&json!("A person.")), &all[1..3]), None);
+        assert_eq!(described(None, &all[5..]), None);
+    }
 }
