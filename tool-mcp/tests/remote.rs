@@ -245,6 +245,15 @@ async fn servers_whose_tools_share_names_serve_one_registry_under_prefixes() {
         "the call reached its server"
     );
     assert_eq!(first_calls.load(Ordering::SeqCst), 0);
+    // The server's refusal names the tool as the model called it, not as the server lists it.
+    let call = ToolCall::new("2", "second_shop_greet", json!({"name": 5}));
+    let refusal = registry.call(call, &Context::default()).await;
+    let refusal = refusal.refusal().unwrap();
+    assert_eq!(refusal.code, "bad-arguments", "{refusal}");
+    assert!(
+        refusal.message.contains("of second_shop_greet;"),
+        "{refusal}"
+    );
 
     // Followed, a tool the server takes away goes under its prefixed name, and only it.
     let _following = first_remote.follow(&registry);
@@ -564,6 +573,33 @@ async fn a_server_silent_at_the_handshake_or_the_listing_is_given_up_within_the_
          answered)"
     );
     assert_eq!(RemoteToolkit::CONNECT_TIMEOUT, Duration::from_secs(60));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_child_that_is_no_mcp_server_is_told_of_with_what_to_check() {
+    // A program that writes a line of its own and exits, as a server started without the
+    // option that makes it serve MCP does: once it has read the request (the connection then
+    // ends while the toolkit waits for an answer), and at once (the request then finds the
+    // pipe closed, or the connection ended, as the two processes run).
+    for script in [
+        "echo 'usage: notes [--stdio]'; read line",
+        "echo 'usage: notes [--stdio]'",
+    ] {
+        let mut command = tokio::process::Command::new("sh");
+        command.args(["-c", script]);
+        let error = match RemoteToolkit::connect_stdio("notes", command).await {
+            Err(error) => error.to_string(),
+            Ok(_) => panic!("a program that is no MCP server was taken as one"),
+        };
+        assert!(
+            error.starts_with("the MCP server `notes` did not initialize"),
+            "{script}: {error}"
+        );
+        assert!(
+            error.ends_with("check that the command starts an MCP server on stdio"),
+            "{script}: {error}"
+        );
+    }
 }
 
 /// What a server given up for silence is told to be waited for longer with.

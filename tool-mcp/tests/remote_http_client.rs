@@ -23,7 +23,7 @@ struct Counts {
 /// A server without sessions whose `/mcp` lists one tool, and whose other paths redirect:
 /// `/kept` (307) and `/kept-308` to `/mcp`, `/moved` (302) to `/mcp`, `/loop` (307) to itself,
 /// `/away` (307) to `elsewhere`'s `/mcp`; `/locked` answers 401, `/challenged` 401 with a
-/// bearer challenge.
+/// bearer challenge, `/refused` 401 with a challenge that refuses a token.
 async fn serve(counts: Arc<Counts>, elsewhere: Option<String>) -> String {
     serve_stoppably(counts, elsewhere).await.0
 }
@@ -86,6 +86,16 @@ async fn serve_stoppably(
             "/challenged",
             axum::routing::post(|| async {
                 let challenge = ("www-authenticate", "Bearer realm=\"mcp\"");
+                (StatusCode::UNAUTHORIZED, [challenge]).into_response()
+            }),
+        )
+        .route(
+            "/refused",
+            axum::routing::post(|| async {
+                let challenge = (
+                    "www-authenticate",
+                    "Bearer error=\"invalid_token\", error_description=\"the token has expired\"",
+                );
                 (StatusCode::UNAUTHORIZED, [challenge]).into_response()
             }),
         )
@@ -216,4 +226,27 @@ async fn a_server_that_asks_for_a_token_is_told_of_with_how_to_send_one() {
     // A server that refuses for another cause is not said to want a token.
     let said = connect(format!("{server}/moved")).await.err().unwrap();
     assert!(!said.to_string().contains("token"), "{said}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_the_server_refuses_is_told_of_as_refused_not_as_missing() {
+    let server = serve(Arc::new(Counts::default()), None).await;
+    let url = format!("{server}/refused");
+    // Without a token, the answer is the same (some servers, the Python SDK's among them, say
+    // `invalid_token` for a request that carried none): what is told is what was sent.
+    let said = connect(url.clone()).await.err().unwrap().to_string();
+    assert!(
+        said.contains("the server takes only calls with a token: connect with"),
+        "{said}"
+    );
+    let token = tool_mcp::RemoteAuth::Bearer("expired".into());
+    let refused =
+        RemoteToolkit::connect_http_authorized("locked", &url, Revision::V2025_11_25, token);
+    let said = refused.await.err().unwrap().to_string();
+    assert!(
+        said.contains("the server refused the token it was sent"),
+        "{said}"
+    );
+    assert!(said.contains("the token has expired"), "{said}");
+    assert!(!said.contains("connect_http_authorized"), "{said}");
 }

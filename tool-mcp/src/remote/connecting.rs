@@ -7,6 +7,7 @@ use std::time::Duration;
 use rmcp::service::RoleClient;
 use rmcp::transport::TokioChildProcess;
 
+use super::error::Reached;
 use super::{RemoteAuth, RemoteError, RemoteToolkit, Revision, in_order};
 
 /// How to connect to a remote MCP server, made by [`RemoteToolkit::connecting`]; nothing
@@ -82,7 +83,7 @@ impl Connecting {
             command: shown,
             source,
         })?;
-        self.transport(transport).await
+        self.reached(transport, Reached::Child).await
     }
 
     /// Reaches an MCP server over streamable HTTP at `url` (`http://127.0.0.1:8000/mcp`) and
@@ -109,7 +110,21 @@ impl Connecting {
         T: rmcp::transport::IntoTransport<RoleClient, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
+        self.reached(transport, Reached::Other).await
+    }
+
+    /// [`Connecting::transport`], reached as `reached` says, for what a failure is told with.
+    async fn reached<T, E, A>(
+        self,
+        transport: T,
+        reached: Reached,
+    ) -> Result<RemoteToolkit, RemoteError>
+    where
+        T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
         let in_order = in_order::InOrder::new(transport.into_transport());
-        RemoteToolkit::join(self.name, in_order, self.revision, None, self.limit).await
+        let (name, revision, limit) = (self.name, self.revision, self.limit);
+        RemoteToolkit::join(name, in_order, revision, reached, None, limit).await
     }
 }

@@ -53,22 +53,74 @@ pub enum RemoteError {
     },
 }
 
+/// How a toolkit reached its server: what a failure to connect is told with depends on it.
+#[derive(Clone, Copy)]
+pub(super) enum Reached {
+    /// A child process's stdio ([`RemoteToolkit::connect_stdio`](super::RemoteToolkit)).
+    Child,
+    /// Streamable HTTP, with a token in every request or with none.
+    Http {
+        /// Requests carry a token.
+        token_sent: bool,
+    },
+    /// A transport of the host's.
+    Other,
+}
+
+impl Reached {
+    /// Whether requests carry a token, over HTTP; `None` for another transport.
+    fn token_sent(self) -> Option<bool> {
+        match self {
+            Reached::Http { token_sent } => Some(token_sent),
+            Reached::Child | Reached::Other => None,
+        }
+    }
+}
+
 /// Why the MCP handshake failed, in words (see [`transport_words`]).
-pub(super) fn initialize_reason(error: &rmcp::service::ClientInitializeError) -> String {
+pub(super) fn initialize_reason(
+    error: &rmcp::service::ClientInitializeError,
+    reached: Reached,
+) -> String {
     use rmcp::service::ClientInitializeError;
+    let child = matches!(reached, Reached::Child);
     match error {
         ClientInitializeError::TransportError { error, context } => {
-            format!("{} (at rmcp's step `{context}`)", transport_words(error))
+            let words = transport_words(error, reached.token_sent());
+            match child && ended(&*error.error) {
+                true => format!("{words} (at rmcp's step `{context}`): {EXITED}"),
+                false => format!("{words} (at rmcp's step `{context}`)"),
+            }
         }
+        ClientInitializeError::ConnectionClosed(_) if child => format!("{error}: {EXITED}"),
         other => other.to_string(),
     }
+}
+
+/// What a child process that ended the handshake is told of: most often a command that starts
+/// something other than an MCP server on stdio (a server without the option that makes it
+/// serve, which prints its usage and exits).
+const EXITED: &str = "the child process exited, or closed its standard output, before it \
+                      answered: check that the command starts an MCP server on stdio";
+
+/// Whether `error` is, or is caused by, a pipe whose other end is gone: a child that exited.
+fn ended(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(error);
+    while let Some(error) = cause {
+        let io = error.downcast_ref::<std::io::Error>();
+        if io.is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) {
+            return true;
+        }
+        cause = error.source();
+    }
+    false
 }
 
 /// Why a request to the server got no answer, in words (see [`transport_words`]), or the
 /// error the server answered with.
 pub(super) fn service_reason(error: &rmcp::ServiceError) -> String {
     match error {
-        rmcp::ServiceError::TransportSend(error) => transport_words(error),
+        rmcp::ServiceError::TransportSend(error) => transport_words(error, None),
         rmcp::ServiceError::McpError(error) => format!(
             "it answered with JSON-RPC error {}: {}",
             error.code.0, error.message
@@ -106,7 +158,12 @@ pub(super) fn no_answer_within(limit: std::time::Duration) -> String {
 /// A transport's failure with each cause under it (a refused redirect says why), without the
 /// transport's type name, which rmcp writes into its words and which tells a reader, a model
 /// among them, nothing it can act on.
-fn transport_words(error: &rmcp::transport::DynamicTransportError) -> String {
+/// `token_sent`: whether the requests carry a token, where that is known (at the handshake),
+/// for a 401's words.
+fn transport_words(
+    error: &rmcp::transport::DynamicTransportError,
+    token_sent: Option<bool>,
+) -> String {
     let mut words = error.error.to_string();
     let http = error
         .error
@@ -124,10 +181,21 @@ fn transport_words(error: &rmcp::transport::DynamicTransportError) -> String {
         cause = under.source();
     }
     if asks_for_a_token(http) {
-        words.push_str(
-            "; the server takes only calls with a token: connect with \
-             `RemoteToolkit::connect_http_authorized`",
-        );
+        words.push_str(match token_sent {
+            Some(false) => {
+                "; the server takes only calls with a token: connect with \
+                 `RemoteToolkit::connect_http_authorized`"
+            }
+            Some(true) => {
+                "; the server refused the token it was sent: connect with one it takes (not \
+                 expired, issued for this server's URL)"
+            }
+            None => {
+                "; the server takes only calls with a token it accepts: connect with \
+                 `RemoteToolkit::connect_http_authorized`, with a token not expired and issued \
+                 for this server's URL"
+            }
+        });
     }
     words
 }

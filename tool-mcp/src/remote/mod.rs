@@ -26,6 +26,7 @@ mod http_client;
 mod in_order;
 mod listening;
 mod output;
+mod refused;
 mod revision;
 mod spec;
 #[cfg(feature = "remote-oauth")]
@@ -184,13 +185,16 @@ impl RemoteToolkit {
     ) -> Result<Self, RemoteError> {
         // The HTTP client refuses to start without a process-wide TLS provider.
         crate::tls::install_provider();
+        let reached = error::Reached::Http {
+            token_sent: auth.is_some(),
+        };
         match authorized::transport(&name, url, auth).await? {
             (authorized::Transport::Plain(transport), heard) => {
-                Self::join(name, transport, revision, Some(heard), limit).await
+                Self::join(name, transport, revision, reached, Some(heard), limit).await
             }
             #[cfg(feature = "remote-oauth")]
             (authorized::Transport::SteppingUp(transport), heard) => {
-                Self::join(name, transport, revision, Some(heard), None).await
+                Self::join(name, transport, revision, reached, Some(heard), None).await
             }
         }
     }
@@ -237,6 +241,7 @@ impl RemoteToolkit {
         name: impl Into<String>,
         transport: T,
         revision: Revision,
+        reached: error::Reached,
         heard: Option<listening::Heard>,
         limit: Option<Duration>,
     ) -> Result<Self, RemoteError>
@@ -261,7 +266,7 @@ impl RemoteToolkit {
             None => Ok(serving.await),
         };
         let client = initialized
-            .and_then(|served| served.map_err(|error| error::initialize_reason(&error)))
+            .and_then(|served| served.map_err(|error| error::initialize_reason(&error, reached)))
             .map_err(|reason| RemoteError::Initialize {
                 server: name.clone(),
                 reason,
@@ -550,7 +555,9 @@ impl Tool for RemoteTool {
             for _ in 0..MAX_ROUNDS {
                 match self.call_once(params.clone(), ctx).await? {
                     ServerResult::CallToolResult(result) => {
-                        let outcome = crate::convert::outcome_of(&result)?;
+                        let outcome = crate::convert::outcome_of(&result).map_err(|refused| {
+                            refused::as_offered(refused, &self.listed_as, &self.definition.name)
+                        })?;
                         let check = self.output_check.as_ref();
                         output::held_to_schema(&self.link.server, &self.listed_as, check, &result)?;
                         return Ok(outcome);
