@@ -79,20 +79,14 @@ fn check(seen: &Value, what: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_typescript_sdk_client_gets_a_large_structured_output_whole_beside_its_preview() {
-    let script = clients::typescript_client("mcp_artifacts.mjs");
-    let mut command = Command::new("node");
-    command.arg(&script);
+    let command = clients::node_client("mcp_artifacts.mjs");
     let seen = drive(command, "the TypeScript SDK's client").await;
     check(&seen, "the TypeScript SDK's client");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_python_sdk_client_gets_a_large_structured_output_whole_beside_its_preview() {
-    let mut command = Command::new(clients::python());
-    command.arg(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/mcp_artifacts.py"
-    ));
+    let command = clients::python_client("mcp_artifacts.py");
     let seen = drive(command, "the Python SDK's client").await;
     for mode in ["auto", "legacy"] {
         check(&seen[mode], &format!("the Python SDK's {mode} client"));

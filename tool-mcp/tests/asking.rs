@@ -7,7 +7,6 @@
 //! `requestState`s and answers, written as raw JSON-RPC lines, each a clear error that
 //! disturbs nothing else; and the bounds on suspended calls (deadline, time to live, count).
 
-use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -38,10 +37,8 @@ enum Transport {
 /// Runs `tests/mcp_ask.py` in `mode` for `scenario` against a fresh example server and returns
 /// what it saw.
 fn python(mode: &str, scenario: &str, transport: Transport) -> Value {
-    let mut command = Command::new(clients::python());
-    command
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_ask.py"))
-        .args([mode, scenario]);
+    let mut command = clients::python_client("mcp_ask.py");
+    command.args([mode, scenario]);
     let what = format!("the Python SDK's {mode} client ({scenario})");
     let args: &[&str] = if scenario == "confirm" {
         &["--confirm"]

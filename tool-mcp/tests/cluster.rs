@@ -11,7 +11,7 @@ mod support;
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::{OnceLock, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -107,9 +107,8 @@ fn free_port() -> u16 {
 /// `signal_after` calls were answered), and returns the document it prints at the end. The
 /// whole run is bounded by [`RUN_LIMIT`]: a client that hangs fails the test.
 fn drive(url: &str, signal_after: Option<usize>, on_signal: impl FnOnce()) -> Value {
-    let mut command = Command::new(clients::python());
+    let mut command = clients::python_client("mcp_cluster.py");
     command
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_cluster.py"))
         .arg(url)
         .arg(SESSIONS.to_string())
         .arg(CALLS.to_string());

@@ -122,11 +122,7 @@ async fn drive(command: Command, what: &'static str) -> Value {
 async fn the_python_sdk_s_client_takes_the_list_in_both_revisions() {
     // The script lists the tool and calls it in each mode: `auto` (2026-07-28 with this
     // server, whose client holds the result to the schema it was shown) and `legacy`.
-    let mut command = Command::new(clients::python());
-    command.arg(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/mcp_artifacts.py"
-    ));
+    let command = clients::python_client("mcp_artifacts.py");
     let seen = drive(command, "the Python SDK's client").await;
     let current = &seen["auto"];
     assert!(current.get("error").is_none(), "{seen}");
@@ -143,9 +139,7 @@ async fn the_python_sdk_s_client_takes_the_list_in_both_revisions() {
 async fn the_typescript_sdk_s_client_takes_the_list_as_text() {
     // Its default `Client` speaks 2025-11-25, and throws for a result of a tool listed with an
     // `outputSchema` that carries no object as `structuredContent`.
-    let script = clients::typescript_client("mcp_artifacts.mjs");
-    let mut command = Command::new("node");
-    command.arg(&script);
+    let command = clients::node_client("mcp_artifacts.mjs");
     let seen = drive(command, "the TypeScript SDK's client").await;
     assert!(seen.get("error").is_none(), "{seen}");
     assert_eq!(seen["output_schema"], Value::Null, "{seen}");

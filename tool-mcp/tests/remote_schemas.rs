@@ -35,9 +35,8 @@ async fn pydantic_registry() -> Registry {
 
 /// The zod server's tools in a registry for every provider.
 async fn zod_registry() -> Registry {
-    let mut command = tokio::process::Command::new("node");
-    command.arg(support::clients::typescript_client("mcp_zod_server.mjs"));
-    registry_of("zod", command).await
+    let command = support::clients::node_client("mcp_zod_server.mjs");
+    registry_of("zod", command.into()).await
 }
 
 /// Asserts what every provider takes of every tool of `registry`: Google's SDK reads each

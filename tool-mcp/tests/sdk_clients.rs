@@ -53,10 +53,8 @@ fn drive(mut command: Command, what: &str, transport: Transport, progress: Progr
 
 /// The Python SDK: `kind` is `session` or a mode of its `Client`.
 fn python(kind: &str, transport: Transport) -> Value {
-    let mut command = Command::new(clients::python());
-    command
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_client.py"))
-        .arg(kind);
+    let mut command = clients::python_client("mcp_client.py");
+    command.arg(kind);
     drive(
         command,
         &format!("the Python SDK's {kind} client"),
@@ -67,9 +65,7 @@ fn python(kind: &str, transport: Transport) -> Value {
 
 /// The TypeScript SDK's `Client`.
 fn typescript(transport: Transport) -> Value {
-    let script = clients::typescript_client("mcp_client.mjs");
-    let mut command = Command::new("node");
-    command.arg(&script);
+    let command = clients::node_client("mcp_client.mjs");
     let seen = drive(
         command,
         "the TypeScript SDK's client",

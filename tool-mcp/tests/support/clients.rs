@@ -91,6 +91,25 @@ pub fn python() -> PathBuf {
     }))
 }
 
+/// A command that runs `script` (a file in this crate's `tests/`) with [`python`].
+pub fn python_client(script: &str) -> Command {
+    let mut command = Command::new(python());
+    command.arg(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests")
+            .join(script),
+    );
+    command
+}
+
+/// A command that runs `script` (a file in this crate's `tests/`) with Node.js, where the
+/// TypeScript SDK resolves ([`typescript_client`]).
+pub fn node_client(script: &str) -> Command {
+    let mut command = Command::new("node");
+    command.arg(typescript_client(script));
+    command
+}
+
 /// A copy of `script` (a file in this crate's `tests/`) in a folder whose `node_modules` has
 /// [`TYPESCRIPT_SDK`] and [`ZOD`], so that the script's imports resolve there. One script a
 /// process: asking for another panics.
