@@ -352,6 +352,9 @@ pub mod user_crates {
 #[allow(dead_code)] // Only the Python environment is used here.
 #[path = "../tool-mcp/tests/support/clients.rs"]
 mod clients;
+/// The README's fenced blocks, read as tool-mcp's test of the README's HTTP session reads them.
+#[path = "../tool-mcp/tests/support/fenced.rs"]
+pub mod fenced;
 #[allow(dead_code)]
 #[path = "../tool-mcp/tests/support/process.rs"]
 mod process;

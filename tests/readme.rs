@@ -10,30 +10,8 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use tool_tests::fenced::blocks_after;
 use tool_tests::user_crates::{self, root};
-
-/// Each fenced block of `language` after the heading `heading` in `text`, as written (one in
-/// a list item keeps its indentation).
-fn blocks_after<'a>(text: &'a str, heading: &str, language: &str) -> Vec<&'a str> {
-    let section = text
-        .split_once(&format!("\n{heading}\n"))
-        .unwrap_or_else(|| panic!("the README has no `{heading}`"))
-        .1;
-    let fence = format!("```{language}");
-    let (mut blocks, mut start, mut at) = (Vec::new(), None, 0);
-    for line in section.split_inclusive('\n') {
-        match start {
-            None if line.trim() == fence => start = Some(at + line.len()),
-            Some(from) if line.trim() == "```" => {
-                blocks.push(&section[from..at]);
-                start = None;
-            }
-            _ => {}
-        }
-        at += line.len();
-    }
-    blocks
-}
 
 /// The first fenced block of `language` after the heading `heading` in `text`.
 fn block_after<'a>(text: &'a str, heading: &str, language: &str) -> &'a str {
@@ -90,7 +68,7 @@ fn tour_crate(readme: &str) -> PathBuf {
 #[test]
 fn the_readme_s_install_lines_and_tour_build_a_crate_that_prints_what_the_readme_shows_and_its_tests_pass()
  {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("the README reads");
+    let readme = tool_tests::fenced::readme();
     let dir = tour_crate(&readme);
     let built = user_crates::cargo(&dir, "build")
         .status()

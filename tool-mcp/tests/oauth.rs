@@ -893,6 +893,12 @@ async fn serving_beyond_this_machine_with_no_caller_check_is_warned_of() {
         .unwrap();
     drop(serving);
     assert!(warned(), "no warning for an open server beyond loopback");
+    // Where it serves is said too, for a reader of the log to point a client at.
+    let logged = String::from_utf8_lossy(&lines.0.lock().unwrap()).into_owned();
+    assert!(
+        logged.contains("serving MCP over streamable HTTP at http://0.0.0.0:"),
+        "{logged}"
+    );
     lines.0.lock().unwrap().clear();
     let key = SigningKey::new("k1");
     let issuer = Issuer::start(&[&key]).await;

@@ -203,6 +203,7 @@ impl McpServer {
             let router = self.http_router()?;
             let listener = tokio::net::TcpListener::bind(addr).await?;
             let bound = listener.local_addr()?;
+            tracing::info!("serving MCP over streamable HTTP at http://{bound}/mcp");
             // An answer is written in pieces (headers, events, the end of the stream); without
             // TCP_NODELAY the last small piece waits for the client's delayed ACK.
             let listener = listener.tap_io(|connection| {

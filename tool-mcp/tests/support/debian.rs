@@ -1,8 +1,8 @@
-//! Programs the tests start that come from Debian packages (nginx, redis-server): found on the
-//! PATH or in `/usr/sbin` and `/usr/bin`, else installed with `apt-get` when the tests run as
-//! root on a machine that has it, behind a file lock as the SDKs are, so that several test
-//! binaries install a package once. When a program can be neither found nor installed, every
-//! test that needs it fails with one line saying what to install: never a skip.
+//! Programs the tests start that come from Debian packages (nginx, redis-server, curl): found
+//! on the PATH or in `/usr/sbin` and `/usr/bin`, else installed with `apt-get` when the tests
+//! run as root on a machine that has it, behind a file lock as the SDKs are, so that several
+//! test binaries install a package once. When a program can be neither found nor installed,
+//! every test that needs it fails with one line saying what to install: never a skip.
 
 use std::collections::HashMap;
 use std::fs::{self, File};

@@ -6,6 +6,7 @@
 
 pub mod clients;
 pub mod debian;
+pub mod fenced;
 pub mod lines;
 pub mod nginx;
 pub mod oidc;
