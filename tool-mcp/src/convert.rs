@@ -63,16 +63,16 @@ pub(crate) fn call_tool_result(
     result: ToolResult,
     current: bool,
 ) -> Result<CallToolResult, McpError> {
-    let written = |result: &ToolResult| {
-        serde_json::from_value(mcp::write_result(result))
-            .map_err(|error| McpError::internal_error(error.to_string(), None))
-    };
-    // What an older client is given in place of a value it does not take, taken before the
-    // outcome moves into the answer.
-    let first_object = if current {
-        None
-    } else {
-        first_object_block(&result)
+    let written = |result: &ToolResult| -> Result<CallToolResult, McpError> {
+        let mut built: CallToolResult = serde_json::from_value(mcp::write_result(result))
+            .map_err(|error| McpError::internal_error(error.to_string(), None))?;
+        // Where the value written is not an object, an older client is given the first
+        // structured block that is one, if any.
+        let value = built.structured_content.as_ref();
+        if !current && !value.is_some_and(Value::is_object) {
+            built.structured_content = first_object_block(result);
+        }
+        Ok(built)
     };
     let mut built = match result.outcome {
         // Notes are rare (a lenient registry's adjustments): written as the provider writes them.
@@ -90,8 +90,7 @@ pub(crate) fn call_tool_result(
         Ok(_) => written(&result)?,
     };
     if !current {
-        let object = built.structured_content.take().filter(Value::is_object);
-        built.structured_content = object.or(first_object);
+        built.structured_content.take_if(|value| !value.is_object());
     }
     built.result_type = Some(ResultType::COMPLETE);
     Ok(built)

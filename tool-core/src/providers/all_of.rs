@@ -82,17 +82,16 @@ fn described(own: Option<&Value>, all: &[Value]) -> Option<String> {
         .and_then(Value::as_str)
         .filter(|own| !own.trim().is_empty());
     let mut said: Vec<&str> = own.into_iter().collect();
-    let mut added = false;
+    let owned = said.len();
     for branch in all {
         let Some(description) = branch.get("description").and_then(Value::as_str) else {
             continue;
         };
         if !description.trim().is_empty() && !said.contains(&description) {
             said.push(description);
-            added = true;
         }
     }
-    added.then(|| said.join("\n\n"))
+    (said.len() > owned).then(|| said.join("\n\n"))
 }
 
 /// `schema`, an input's, with the `allOf` at its top written as one object ([`fields_of_all`]),

@@ -87,9 +87,11 @@ pub(super) fn initialize_reason(
     match error {
         ClientInitializeError::TransportError { error, context } => {
             let words = transport_words(error, reached.token_sent());
-            match child && ended(&*error.error) {
-                true => format!("{words} (at rmcp's step `{context}`): {EXITED}"),
-                false => format!("{words} (at rmcp's step `{context}`)"),
+            let words = format!("{words} (at rmcp's step `{context}`)");
+            if child && ended(&*error.error) {
+                format!("{words}: {EXITED}")
+            } else {
+                words
             }
         }
         ClientInitializeError::ConnectionClosed(_) if child => format!("{error}: {EXITED}"),
