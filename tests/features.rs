@@ -10,6 +10,9 @@
 //!   what a feature could leave out is a name or a type, which checking finds without the
 //!   code generation and linking of a build).
 //!
+//! And the workspace's own builds (the lint and the tests) turn on every feature of each library
+//! crate between them: they are the builds with all features.
+//!
 //! The crates share one target directory with the README's tour, so what they have in common
 //! is built once.
 
@@ -19,10 +22,15 @@ use std::process::Output;
 
 use tool_tests::user_crates::{self, root};
 
+/// A manifest of this workspace, read.
+fn manifest(path: &str) -> toml::Table {
+    let text = std::fs::read_to_string(root().join(path)).expect("the manifest reads");
+    text.parse().expect("the manifest is TOML")
+}
+
 /// The features of a library crate's manifest, each with the optional crates it adds.
-fn features_of(manifest: &str) -> BTreeMap<String, BTreeSet<String>> {
-    let text = std::fs::read_to_string(root().join(manifest)).expect("the manifest reads");
-    let table: toml::Table = text.parse().expect("the manifest is TOML");
+fn features_of(path: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let table = manifest(path);
     let features = table["features"].as_table().expect("a [features] table");
     features
         .iter()
@@ -94,6 +102,106 @@ fn the_readme_lists_every_feature_and_the_crates_it_pulls_in() {
             "{key:?}: the README says it pulls in other crates than its manifest's `dep:`s"
         );
     }
+}
+
+/// The features of `krate` (whose manifest is `table`) that `asked` turns on, each with what
+/// it turns on in its turn, and the `other/feature`s of other crates among them.
+fn turned_on(table: &toml::Table, asked: BTreeSet<String>) -> (BTreeSet<String>, BTreeSet<String>) {
+    let features = table["features"].as_table().expect("a [features] table");
+    let (mut own, mut others) = (BTreeSet::new(), BTreeSet::new());
+    let mut next: Vec<String> = asked.into_iter().collect();
+    while let Some(feature) = next.pop() {
+        if !own.insert(feature.clone()) {
+            continue;
+        }
+        let enables = features.get(&feature).and_then(|list| list.as_array());
+        for entry in enables
+            .into_iter()
+            .flatten()
+            .filter_map(|entry| entry.as_str())
+        {
+            match entry.split_once('/') {
+                Some(_) => drop(others.insert(entry.replace("?/", "/"))),
+                None if !entry.starts_with("dep:") => next.push(entry.to_owned()),
+                None => {}
+            }
+        }
+    }
+    (own, others)
+}
+
+/// The features of a manifest's `[features]` table, `default` among them.
+fn all_features(table: &toml::Table) -> BTreeSet<String> {
+    table["features"]
+        .as_table()
+        .expect("a [features] table")
+        .keys()
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn the_workspace_s_builds_turn_on_every_feature_of_each_library_crate() {
+    // `cargo clippy --workspace` and `cargo test --workspace` build each library crate with
+    // every feature its members ask for between them: CI's lint and test builds are the builds
+    // with all features, which it then need not check apart.
+    let workspace = manifest("Cargo.toml");
+    let members = workspace["workspace"]["members"]
+        .as_array()
+        .expect("a members list");
+    let mut asked: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    for member in members.iter().filter_map(|member| member.as_str()) {
+        let table = manifest(&format!("{member}/Cargo.toml"));
+        for section in ["dependencies", "dev-dependencies"] {
+            let Some(dependencies) = table.get(section).and_then(|deps| deps.as_table()) else {
+                continue;
+            };
+            for krate in ["tool-core", "tool-mcp"] {
+                let Some(dependency) = dependencies.get(krate).and_then(|dep| dep.as_table())
+                else {
+                    continue;
+                };
+                let features = dependency.get("features").and_then(|list| list.as_array());
+                let names = features
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|name| name.as_str());
+                asked
+                    .entry(krate)
+                    .or_default()
+                    .extend(names.map(str::to_owned));
+                if dependency
+                    .get("default-features")
+                    .and_then(|on| on.as_bool())
+                    != Some(false)
+                {
+                    asked.entry(krate).or_default().insert("default".to_owned());
+                }
+            }
+        }
+    }
+    let mut others = BTreeSet::new();
+    for (krate, path) in [("tool-core", "tool-core"), ("tool-mcp", "tool-mcp")] {
+        let table = manifest(&format!("{path}/Cargo.toml"));
+        let (own, theirs) = turned_on(&table, asked.remove(krate).unwrap_or_default());
+        assert_eq!(
+            own,
+            all_features(&table),
+            "the features of {krate} the workspace turns on"
+        );
+        others.extend(theirs);
+    }
+    let macros = manifest("tool-macros/Cargo.toml");
+    let on: BTreeSet<String> = (others.iter())
+        .filter_map(|feature| feature.strip_prefix("tool-core-macros/"))
+        .map(str::to_owned)
+        .collect();
+    let mut every = all_features(&macros);
+    every.remove("default");
+    assert_eq!(
+        on, every,
+        "the features of tool-core-macros the workspace turns on"
+    );
 }
 
 /// A crate outside the workspace, named `name`, depending on tool-core (and tool-mcp) with
@@ -267,6 +375,18 @@ fn without_a_feature_its_rules_are_refused_and_its_settings_do_not_compile() {
         let stderr = refused_to_compile(name, None, &main_over_a_registry(code));
         assert!(stderr.contains(said), "{name}: {stderr}");
     }
+    // With none of tool-mcp's features, a stdio server compiles: what each case below lacks
+    // is its feature, not a crate that builds.
+    let stdio = "#[tokio::main]\nasync fn main() {\n    let registry = tool_core::Registry::builder().build().unwrap();\n    \
+                 let _ = tool_mcp::McpServer::new(registry).serve_stdio().await;\n}\n";
+    let checked = cargo(
+        &user_crate("no-mcp-features", &[], Some(&[]), stdio),
+        "check",
+    );
+    assert!(
+        checked.status.success(),
+        "a stdio server with no features: {checked:?}"
+    );
     // tool-mcp's HTTP and asking settings over a build with neither.
     let server = "let server = tool_mcp::McpServer::new(registry);";
     const HTTP: &[&str] = &[
