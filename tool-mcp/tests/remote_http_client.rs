@@ -6,24 +6,27 @@
 mod support;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use serde_json::json;
 use tool_mcp::{RemoteToolkit, Revision};
 
-/// Requests each path of a server was sent, whatever their method.
+/// Requests each path of a server was sent, whatever their method; and whether `/expiring`
+/// has begun to refuse its token.
 #[derive(Default)]
 struct Counts {
     mcp: AtomicUsize,
     looping: AtomicUsize,
+    expired: AtomicBool,
 }
 
 /// A server without sessions whose `/mcp` lists one tool, and whose other paths redirect:
 /// `/kept` (307) and `/kept-308` to `/mcp`, `/moved` (302) to `/mcp`, `/loop` (307) to itself,
 /// `/away` (307) to `elsewhere`'s `/mcp`; `/locked` answers 401, `/challenged` 401 with a
-/// bearer challenge, `/refused` 401 with a challenge that refuses a token.
+/// bearer challenge, `/refused` 401 with a challenge that refuses a token, and `/expiring` as
+/// `/mcp` until `expired` is set, then as `/refused`.
 async fn serve(counts: Arc<Counts>, elsewhere: Option<String>) -> String {
     serve_stoppably(counts, elsewhere).await.0
 }
@@ -41,6 +44,7 @@ async fn serve_stoppably(
     };
     let loop_counts = counts.clone();
     let get_counts = counts.clone();
+    let expiring = counts.clone();
     let elsewhere = elsewhere.unwrap_or_default();
     let router = axum::Router::new()
         .route(
@@ -89,14 +93,18 @@ async fn serve_stoppably(
                 (StatusCode::UNAUTHORIZED, [challenge]).into_response()
             }),
         )
+        .route("/refused", axum::routing::post(|| async { refused() }))
         .route(
-            "/refused",
-            axum::routing::post(|| async {
-                let challenge = (
-                    "www-authenticate",
-                    "Bearer error=\"invalid_token\", error_description=\"the token has expired\"",
-                );
-                (StatusCode::UNAUTHORIZED, [challenge]).into_response()
+            "/expiring",
+            axum::routing::post(move |body: String| {
+                let expired = expiring.expired.load(Ordering::SeqCst);
+                async move {
+                    if expired {
+                        return refused();
+                    }
+                    let (method, message) = support::scripted::read(&body);
+                    support::scripted::answer(method.as_deref(), &message, None)
+                }
             }),
         )
         .route(
@@ -113,6 +121,15 @@ async fn serve_stoppably(
     let bound = listener.local_addr().unwrap();
     let serving = tokio::spawn(async move { axum::serve(listener, router).await });
     (format!("http://{bound}"), serving)
+}
+
+/// A 401 whose challenge refuses the token sent.
+fn refused() -> axum::response::Response {
+    let challenge = (
+        "www-authenticate",
+        "Bearer error=\"invalid_token\", error_description=\"the token has expired\"",
+    );
+    (StatusCode::UNAUTHORIZED, [challenge]).into_response()
 }
 
 async fn connect(url: String) -> Result<RemoteToolkit, tool_mcp::RemoteError> {
@@ -249,4 +266,39 @@ async fn a_token_the_server_refuses_is_told_of_as_refused_not_as_missing() {
     );
     assert!(said.contains("the token has expired"), "{said}");
     assert!(!said.contains("connect_http_authorized"), "{said}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_refused_on_a_later_call_is_told_of_as_the_handshake_s_is() {
+    let call = || tool_core::ToolCall::new("1", "only", json!({}));
+    let context = tool_core::Context::default();
+    let token = || Some(tool_mcp::RemoteAuth::Bearer("soon expired".into()));
+    for (auth, said) in [
+        (token(), "the server refused the token it was sent"),
+        (
+            None,
+            "the server takes only calls with a token: connect with \
+             `RemoteToolkit::connect_http_authorized`",
+        ),
+    ] {
+        let counts = Arc::new(Counts::default());
+        let url = format!("{}/expiring", serve(counts.clone(), None).await);
+        let connecting = RemoteToolkit::connecting("expiring").speaking(Revision::V2025_11_25);
+        let remote = match auth.clone() {
+            Some(auth) => connecting.http_authorized(&url, auth).await,
+            None => connecting.http(&url).await,
+        };
+        let registry = (remote.unwrap().add_to(tool_core::Registry::builder()))
+            .build()
+            .unwrap();
+        assert_eq!(registry.call(call(), &context).await.text(), "called");
+        counts.expired.store(true, Ordering::SeqCst);
+        let failed = registry.call(call(), &context).await;
+        let told = failed.text();
+        assert!(failed.is_refused() && told.contains(said), "{told}");
+        assert!(told.contains("the token has expired"), "{told}");
+        if auth.is_some() {
+            assert!(!told.contains("connect_http_authorized"), "{told}");
+        }
+    }
 }

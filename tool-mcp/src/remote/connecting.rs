@@ -8,7 +8,7 @@ use rmcp::service::RoleClient;
 use rmcp::transport::TokioChildProcess;
 
 use super::error::Reached;
-use super::{RemoteAuth, RemoteError, RemoteToolkit, Revision, in_order};
+use super::{RemoteAuth, RemoteError, RemoteToolkit, Revision, authorized, in_order};
 
 /// How to connect to a remote MCP server, made by [`RemoteToolkit::connecting`]; nothing
 /// happens until [`stdio`](Connecting::stdio), [`http`](Connecting::http),
@@ -89,7 +89,7 @@ impl Connecting {
     /// Reaches an MCP server over streamable HTTP at `url` (`http://127.0.0.1:8000/mcp`) and
     /// lists its tools.
     pub async fn http(self, url: &str) -> Result<RemoteToolkit, RemoteError> {
-        RemoteToolkit::over_http(self.name, url, self.revision, None, self.limit).await
+        self.over_http(url, None).await
     }
 
     /// [`Connecting::http`] to a server that checks bearer tokens, sending the tokens `auth`
@@ -100,7 +100,32 @@ impl Connecting {
         url: &str,
         auth: RemoteAuth,
     ) -> Result<RemoteToolkit, RemoteError> {
-        RemoteToolkit::over_http(self.name, url, self.revision, Some(&auth), self.limit).await
+        self.over_http(url, Some(&auth)).await
+    }
+
+    /// Speaks MCP to the server at `url` over streamable HTTP, sending the tokens `auth` gets,
+    /// if any; with the authorization-code grant, where the user logs in inside the server's
+    /// first answers, without a limit.
+    async fn over_http(
+        self,
+        url: &str,
+        auth: Option<&RemoteAuth>,
+    ) -> Result<RemoteToolkit, RemoteError> {
+        // The HTTP client refuses to start without a process-wide TLS provider.
+        crate::tls::install_provider();
+        let reached = Reached::Http {
+            token_sent: auth.is_some(),
+        };
+        let (name, revision, limit) = (self.name, self.revision, self.limit);
+        match authorized::transport(&name, url, auth).await? {
+            (authorized::Transport::Plain(transport), heard) => {
+                RemoteToolkit::join(name, transport, revision, reached, Some(heard), limit).await
+            }
+            #[cfg(feature = "remote-oauth")]
+            (authorized::Transport::SteppingUp(transport), heard) => {
+                RemoteToolkit::join(name, transport, revision, reached, Some(heard), None).await
+            }
+        }
     }
 
     /// Speaks MCP over any rmcp transport that writes messages (a child's stdio, an in-memory

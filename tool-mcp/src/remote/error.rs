@@ -118,11 +118,11 @@ fn ended(error: &(dyn std::error::Error + 'static)) -> bool {
     false
 }
 
-/// Why a request to the server got no answer, in words (see [`transport_words`]), or the
-/// error the server answered with.
-pub(super) fn service_reason(error: &rmcp::ServiceError) -> String {
+/// Why a request to the server, reached as `reached` says, got no answer, in words (see
+/// [`transport_words`]), or the error the server answered with.
+pub(super) fn service_reason(error: &rmcp::ServiceError, reached: Reached) -> String {
     match error {
-        rmcp::ServiceError::TransportSend(error) => transport_words(error, None),
+        rmcp::ServiceError::TransportSend(error) => transport_words(error, reached.token_sent()),
         rmcp::ServiceError::McpError(error) => format!(
             "it answered with JSON-RPC error {}: {}",
             error.code.0, error.message
@@ -132,18 +132,13 @@ pub(super) fn service_reason(error: &rmcp::ServiceError) -> String {
 }
 
 /// Why a call to a remote tool has no result: the server's error, or why it did not answer.
-pub(super) fn call_failure(server: &str, error: &rmcp::ServiceError) -> String {
+pub(super) fn call_failure(server: &str, error: &rmcp::ServiceError, reached: Reached) -> String {
+    let reason = service_reason(error, reached);
     match error {
         rmcp::ServiceError::McpError(_) => {
-            format!(
-                "the MCP server `{server}` refused the call: {}",
-                service_reason(error)
-            )
+            format!("the MCP server `{server}` refused the call: {reason}")
         }
-        other => format!(
-            "the MCP server `{server}` did not answer: {}",
-            service_reason(other)
-        ),
+        _ => format!("the MCP server `{server}` did not answer: {reason}"),
     }
 }
 
@@ -160,8 +155,8 @@ pub(super) fn no_answer_within(limit: std::time::Duration) -> String {
 /// A transport's failure with each cause under it (a refused redirect says why), without the
 /// transport's type name, which rmcp writes into its words and which tells a reader, a model
 /// among them, nothing it can act on.
-/// `token_sent`: whether the requests carry a token, where that is known (at the handshake),
-/// for a 401's words.
+/// `token_sent`: whether the requests carry a token (`None` for a transport not HTTP), for a
+/// 401's words.
 fn transport_words(
     error: &rmcp::transport::DynamicTransportError,
     token_sent: Option<bool>,

@@ -80,6 +80,8 @@ struct Link {
     prefix: Arc<str>,
     /// The server's names of the tools left out of the registry ([`RemoteToolkit::without`]).
     left_out: Arc<[String]>,
+    /// How the server is reached, for what a failure is told with (a 401 to a token sent).
+    reached: error::Reached,
 }
 
 impl Link {
@@ -173,32 +175,6 @@ impl RemoteToolkit {
         connecting.http_authorized(url, auth).await
     }
 
-    /// Speaks `revision` to the server `name` at `url` over streamable HTTP, sending the
-    /// tokens `auth` gets, if any, waiting at most `limit` (none with the authorization-code
-    /// grant, where the user logs in inside the server's first answers).
-    async fn over_http(
-        name: String,
-        url: &str,
-        revision: Revision,
-        auth: Option<&RemoteAuth>,
-        limit: Option<Duration>,
-    ) -> Result<Self, RemoteError> {
-        // The HTTP client refuses to start without a process-wide TLS provider.
-        crate::tls::install_provider();
-        let reached = error::Reached::Http {
-            token_sent: auth.is_some(),
-        };
-        match authorized::transport(&name, url, auth).await? {
-            (authorized::Transport::Plain(transport), heard) => {
-                Self::join(name, transport, revision, reached, Some(heard), limit).await
-            }
-            #[cfg(feature = "remote-oauth")]
-            (authorized::Transport::SteppingUp(transport), heard) => {
-                Self::join(name, transport, revision, reached, Some(heard), None).await
-            }
-        }
-    }
-
     /// Speaks MCP 2025-11-25 over any rmcp transport that writes messages (a child's stdio, an
     /// in-memory `tokio::io::duplex` pipe) and lists the server's tools. Messages are written
     /// in the order they are sent, so a call's cancel never overtakes the call. For streamable
@@ -274,7 +250,7 @@ impl RemoteToolkit {
         if let Some(heard) = heard {
             heard.settled().await;
         }
-        let definitions = tool_list::list(&name, &client, limit).await?;
+        let definitions = tool_list::list(&name, &client, reached, limit).await?;
         Ok(RemoteToolkit {
             link: Link {
                 server: name.clone(),
@@ -282,6 +258,7 @@ impl RemoteToolkit {
                 calls,
                 prefix: Arc::from(""),
                 left_out: Arc::from([]),
+                reached,
             },
             name,
             tools_changed,
@@ -370,7 +347,9 @@ impl RemoteToolkit {
         let mut known = self.definitions.clone();
         let task = crate::background::spawn(async move {
             while changed.changed().await.is_ok() {
-                let definitions = match tool_list::list(&name, &link.client, limit).await {
+                let definitions = match tool_list::list(&name, &link.client, link.reached, limit)
+                    .await
+                {
                     Ok(mut definitions) => {
                         definitions.retain(|definition| !link.leaves_out(&definition.name));
                         definitions
@@ -491,7 +470,11 @@ impl RemoteTool {
         ctx: &Context,
     ) -> Result<ServerResult, Refusal> {
         let unanswered = |error: rmcp::ServiceError| {
-            Refusal::failed(error::call_failure(&self.link.server, &error))
+            Refusal::failed(error::call_failure(
+                &self.link.server,
+                &error,
+                self.link.reached,
+            ))
         };
         let peer = self.link.client.peer();
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));

@@ -18,10 +18,12 @@ use super::{Client, RemoteError, error};
 /// enough that a server listing without end is refused long before its list fills memory.
 pub(super) const MAX_TOOLS: usize = 10_000;
 
-/// The server's tools, as definitions, listed within `limit` when there is one.
+/// The server's tools, as definitions, listed within `limit` when there is one; a failure told
+/// as a server reached as `reached` says.
 pub(super) async fn list(
     name: &str,
     client: &Client,
+    reached: error::Reached,
     limit: Option<Duration>,
 ) -> Result<Vec<ToolDefinition>, RemoteError> {
     let failed = |reason: String| RemoteError::List {
@@ -29,7 +31,7 @@ pub(super) async fn list(
         reason,
     };
     let pages = AtomicUsize::new(0);
-    let listing = every_page(client, &pages);
+    let listing = every_page(client, reached, &pages);
     let tools = match limit {
         None => listing.await,
         Some(limit) => match tokio::time::timeout(limit, listing).await {
@@ -50,6 +52,7 @@ pub(super) async fn list(
 /// cursor ends the list, as MCP's SDKs read it.
 async fn every_page(
     client: &Client,
+    reached: error::Reached,
     pages: &AtomicUsize,
 ) -> Result<Vec<rmcp::model::Tool>, String> {
     let mut tools = Vec::new();
@@ -61,7 +64,7 @@ async fn every_page(
         let page = client
             .list_tools(Some(params))
             .await
-            .map_err(|error| error::service_reason(&error))?;
+            .map_err(|error| error::service_reason(&error, reached))?;
         pages.fetch_add(1, Ordering::Relaxed);
         for tool in page.tools {
             if !names.insert(tool.name.clone()) {
