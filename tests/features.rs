@@ -3,8 +3,9 @@
 //! this checkout, at the versions this workspace locks):
 //!
 //! - the README's table lists every feature of both crates, and the crates each pulls in;
-//! - with no features, a rule a feature checks (a pattern, a date-time format) is refused when
-//!   the registry is made, naming the feature, and a setting whose feature is off is a compile
+//! - with no features, a stdio server compiles and both crates' docs build with no broken
+//!   link; a rule a feature checks (a pattern, a date-time format) is refused when the
+//!   registry is made, naming the feature, and a setting whose feature is off is a compile
 //!   error naming it;
 //! - each documented feature alone compiles a crate that uses what it adds (`cargo check`:
 //!   what a feature could leave out is a name or a type, which checking finds without the
@@ -379,13 +380,22 @@ fn without_a_feature_its_rules_are_refused_and_its_settings_do_not_compile() {
     // is its feature, not a crate that builds.
     let stdio = "#[tokio::main]\nasync fn main() {\n    let registry = tool_core::Registry::builder().build().unwrap();\n    \
                  let _ = tool_mcp::McpServer::new(registry).serve_stdio().await;\n}\n";
-    let checked = cargo(
-        &user_crate("no-mcp-features", &[], Some(&[]), stdio),
-        "check",
-    );
+    let dir = user_crate("no-mcp-features", &[], Some(&[]), stdio);
+    let checked = cargo(&dir, "check");
     assert!(
         checked.status.success(),
         "a stdio server with no features: {checked:?}"
+    );
+    // And that user's `cargo doc` of both crates has no link to an item a feature left out.
+    let documented = user_crates::cargo(&dir, "doc")
+        .args(["--no-deps", "-p", "tool-core", "-p", "tool-mcp"])
+        .env("RUSTDOCFLAGS", "-D warnings")
+        .output()
+        .expect("cargo runs");
+    assert!(
+        documented.status.success(),
+        "the docs with no features: {}",
+        String::from_utf8_lossy(&documented.stderr)
     );
     // tool-mcp's HTTP and asking settings over a build with neither.
     let server = "let server = tool_mcp::McpServer::new(registry);";
