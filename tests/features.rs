@@ -29,11 +29,15 @@ fn manifest(path: &str) -> toml::Table {
     text.parse().expect("the manifest is TOML")
 }
 
+/// A manifest's `[features]` table.
+fn features_table(manifest: &toml::Table) -> &toml::Table {
+    manifest["features"].as_table().expect("a [features] table")
+}
+
 /// The features of a library crate's manifest, each with the optional crates it adds.
 fn features_of(path: &str) -> BTreeMap<String, BTreeSet<String>> {
     let table = manifest(path);
-    let features = table["features"].as_table().expect("a [features] table");
-    features
+    features_table(&table)
         .iter()
         .filter(|(name, _)| name.as_str() != "default")
         .map(|(name, enables)| {
@@ -108,7 +112,7 @@ fn the_readme_lists_every_feature_and_the_crates_it_pulls_in() {
 /// The features of `krate` (whose manifest is `table`) that `asked` turns on, each with what
 /// it turns on in its turn, and the `other/feature`s of other crates among them.
 fn turned_on(table: &toml::Table, asked: BTreeSet<String>) -> (BTreeSet<String>, BTreeSet<String>) {
-    let features = table["features"].as_table().expect("a [features] table");
+    let features = features_table(table);
     let (mut own, mut others) = (BTreeSet::new(), BTreeSet::new());
     let mut next: Vec<String> = asked.into_iter().collect();
     while let Some(feature) = next.pop() {
@@ -133,12 +137,7 @@ fn turned_on(table: &toml::Table, asked: BTreeSet<String>) -> (BTreeSet<String>,
 
 /// The features of a manifest's `[features]` table, `default` among them.
 fn all_features(table: &toml::Table) -> BTreeSet<String> {
-    table["features"]
-        .as_table()
-        .expect("a [features] table")
-        .keys()
-        .cloned()
-        .collect()
+    features_table(table).keys().cloned().collect()
 }
 
 #[test]
@@ -167,16 +166,13 @@ fn the_workspace_s_builds_turn_on_every_feature_of_each_library_crate() {
                     .into_iter()
                     .flatten()
                     .filter_map(|name| name.as_str());
-                asked
-                    .entry(krate)
-                    .or_default()
-                    .extend(names.map(str::to_owned));
-                if dependency
+                let wanted = asked.entry(krate).or_default();
+                wanted.extend(names.map(str::to_owned));
+                let defaults = dependency
                     .get("default-features")
-                    .and_then(|on| on.as_bool())
-                    != Some(false)
-                {
-                    asked.entry(krate).or_default().insert("default".to_owned());
+                    .and_then(|on| on.as_bool());
+                if defaults != Some(false) {
+                    wanted.insert("default".to_owned());
                 }
             }
         }
@@ -197,10 +193,9 @@ fn the_workspace_s_builds_turn_on_every_feature_of_each_library_crate() {
         .filter_map(|feature| feature.strip_prefix("tool-core-macros/"))
         .map(str::to_owned)
         .collect();
-    let mut every = all_features(&macros);
-    every.remove("default");
     assert_eq!(
-        on, every,
+        on,
+        all_features(&macros),
         "the features of tool-core-macros the workspace turns on"
     );
 }

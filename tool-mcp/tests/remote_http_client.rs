@@ -272,9 +272,9 @@ async fn a_token_the_server_refuses_is_told_of_as_refused_not_as_missing() {
 async fn a_token_refused_on_a_later_call_is_told_of_as_the_handshake_s_is() {
     let call = || tool_core::ToolCall::new("1", "only", json!({}));
     let context = tool_core::Context::default();
-    let token = || Some(tool_mcp::RemoteAuth::Bearer("soon expired".into()));
+    let token = tool_mcp::RemoteAuth::Bearer("soon expired".into());
     for (auth, said) in [
-        (token(), "the server refused the token it was sent"),
+        (Some(token), "the server refused the token it was sent"),
         (
             None,
             "the server takes only calls with a token: connect with \
