@@ -43,15 +43,26 @@ use notes::NoteStore;
 use tool_core::{Collision, Context, Grant, Registry};
 use tool_mcp::auth::BearerAuth;
 use tool_mcp::{McpServer, RedisTaskStore, RemoteToolkit};
+use tracing_subscriber::filter::{LevelFilter, Targets};
+use tracing_subscriber::prelude::*;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The host's log: what a model is not shown (a handler's error, a panic's text), on stderr,
     // since over stdio stdout carries the protocol; without colour codes, which a host that
-    // keeps the log in a file would keep too.
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
+    // keeps the log in a file would keep too. rmcp tells of every session and every stateless
+    // request at INFO: only its warnings.
+    tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(std::io::stderr)
+                .with_ansi(false),
+        )
+        .with(
+            Targets::new()
+                .with_default(LevelFilter::INFO)
+                .with_target("rmcp", LevelFilter::WARN),
+        )
         .init();
     let registry = notes::registry();
     for remote in RemoteToolkit::from_env().await? {

@@ -90,7 +90,7 @@ fn the_readme_s_install_lines_and_tour_build_a_crate_that_prints_what_the_readme
         .arg("--stdio")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("the tour serves");
     let mut stdin = server.stdin.take().expect("piped");
@@ -108,6 +108,15 @@ fn the_readme_s_install_lines_and_tour_build_a_crate_that_prints_what_the_readme
         .expect("tools/list is answered");
     drop(stdin);
     let _ = server.wait();
+    // A session that went well leaves the host's log as it found it: rmcp's notes of each
+    // session (its INFO lines, with the client's whole handshake) are filtered out.
+    let mut logged = String::new();
+    std::io::Read::read_to_string(&mut server.stderr.take().expect("piped"), &mut logged)
+        .expect("the log is UTF-8");
+    assert!(
+        !logged.contains("rmcp"),
+        "a quiet stdio session logged rmcp's lines:\n{logged}"
+    );
     let listed: serde_json::Value = serde_json::from_str(&listed).expect("JSON");
     let names: Vec<&str> = listed["result"]["tools"]
         .as_array()
