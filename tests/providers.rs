@@ -1417,6 +1417,43 @@ fn a_remote_output_schema_of_no_object_is_shown_to_mcp() {
     assert_eq!(exported["outputSchema"]["type"], "object", "{exported}");
 }
 
+#[test]
+fn a_2025_11_25_client_is_listed_an_object_s_output_schema_alone() {
+    use mcp::Revision;
+    let mut listed = remote("tags_list", json!({"type": "object", "properties": {}}));
+    let array = json!({"type": "array", "items": {"type": "string"}});
+    let object = json!({"type": "object", "properties": {"tags": array}});
+    // Of objects, but not an object's schema at its root: a 2025-11-25 client refuses it too.
+    let union = json!({"anyOf": [object, {"type": "object", "properties": {}}]});
+    for (schema, older_takes_it) in [(array, false), (union, false), (object, true)] {
+        listed.output_schema = schema.as_object().cloned();
+        let latest = mcp::tool_for(&listed, Revision::V2026_07_28).unwrap();
+        assert_eq!(latest, mcp::tool(&listed).unwrap());
+        assert_eq!(latest["outputSchema"], schema);
+        let older = mcp::tool_for(&listed, Revision::V2025_11_25).unwrap();
+        assert_eq!(
+            older.get("outputSchema").is_some(),
+            older_takes_it,
+            "{older}"
+        );
+        // Nothing else differs: the tool is listed, its input and hints as they were.
+        let mut without = latest.clone();
+        without.as_object_mut().unwrap().remove("outputSchema");
+        let mut older_without = older.clone();
+        older_without
+            .as_object_mut()
+            .unwrap()
+            .remove("outputSchema");
+        assert_eq!(older_without, without);
+    }
+    assert_eq!(Revision::of("2025-06-18"), Some(Revision::V2025_11_25));
+    assert_eq!(
+        Revision::of("2026-07-28").map(|r| r.to_string()).as_deref(),
+        Some("2026-07-28")
+    );
+    assert_eq!(Revision::of("2026-7-28"), None);
+}
+
 fn raw(name: &str, input_schema: Value) -> Raw {
     let mut definition = definition("note_tag");
     definition.name = name.to_owned();

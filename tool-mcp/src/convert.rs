@@ -13,7 +13,7 @@ use serde_json::Value;
 #[cfg(feature = "remote")]
 use tool_core::Refusal;
 use tool_core::ToolResult;
-use tool_core::outcome::{Content, Output};
+use tool_core::outcome::Output;
 use tool_core::providers::mcp;
 
 /// rmcp's log level (a client's `logging/setLevel`, or a request's `_meta`) as the context's.
@@ -50,29 +50,26 @@ pub(crate) fn logging_level(level: tool_core::call::LogLevel) -> rmcp::model::Lo
     }
 }
 
-/// The `CallToolResult` that `mcp::write_result` writes for `result`, with `resultType:
-/// "complete"`, which 2026-07-28 requires on every result (rmcp strips it for older peers).
-/// The result is taken whole so that its text moves into the answer rather than being copied.
+/// The `CallToolResult` that `mcp::write_result_for` writes for `result` in the request's
+/// revision, with `resultType: "complete"` whatever the revision (rmcp strips it for older
+/// peers). The result is taken whole so that its text moves into the answer rather than being
+/// copied.
 ///
 /// `current`: the request is of 2026-07-28, which takes `structuredContent` of any JSON
 /// (SEP-2106). For an older one, a value that is not an object is left out; its text is the
 /// content already (the output's JSON text, or a structured block's own text, such as a large
 /// output's preview), where rmcp, left to drop it, would write the value's whole text first.
-/// Of several structured blocks, the older client gets the first that is an object.
 pub(crate) fn call_tool_result(
     result: ToolResult,
     current: bool,
 ) -> Result<CallToolResult, McpError> {
+    let revision = match current {
+        true => mcp::Revision::V2026_07_28,
+        false => mcp::Revision::V2025_11_25,
+    };
     let written = |result: &ToolResult| -> Result<CallToolResult, McpError> {
-        let mut built: CallToolResult = serde_json::from_value(mcp::write_result(result))
-            .map_err(|error| McpError::internal_error(error.to_string(), None))?;
-        // Where the value written is not an object, an older client is given the first
-        // structured block that is one, if any.
-        let value = built.structured_content.as_ref();
-        if !current && !value.is_some_and(Value::is_object) {
-            built.structured_content = first_object_block(result);
-        }
-        Ok(built)
+        serde_json::from_value(mcp::write_result_for(result, revision))
+            .map_err(|error| McpError::internal_error(error.to_string(), None))
     };
     let mut built = match result.outcome {
         // Notes are rare (a lenient registry's adjustments): written as the provider writes them.
@@ -94,17 +91,6 @@ pub(crate) fn call_tool_result(
     }
     built.result_type = Some(ResultType::COMPLETE);
     Ok(built)
-}
-
-/// The value of the first of `result`'s structured blocks that is an object.
-fn first_object_block(result: &ToolResult) -> Option<Value> {
-    let Ok(Output::Content(blocks)) = &result.outcome else {
-        return None;
-    };
-    blocks.iter().find_map(|block| match block {
-        Content::Structured { value, .. } if value.is_object() => Some(value.clone()),
-        _ => None,
-    })
 }
 
 #[cfg(feature = "remote")]
@@ -129,6 +115,7 @@ mod tests {
     use super::*;
     use serde_json::json;
     use tool_core::Refusal;
+    use tool_core::outcome::Content;
 
     #[test]
     fn log_levels_are_mcp_s_both_ways() {
@@ -199,17 +186,23 @@ mod tests {
     }
 
     #[test]
-    fn results_are_built_as_the_mcp_provider_writes_them() {
+    fn results_are_built_as_the_mcp_provider_writes_them_for_each_revision() {
         for result in results() {
-            // As the wire has it, where a client reads it.
-            let mut written = mcp::write_result(&result);
-            assert_eq!(written.get("resultType"), None, "the provider writes none");
-            written["resultType"] = json!(ResultType::COMPLETE);
-            assert_eq!(
-                serde_json::to_value(call_tool_result(result.clone(), true).unwrap()).unwrap(),
-                written,
-                "{result:?}"
-            );
+            for (current, revision) in [
+                (true, mcp::Revision::V2026_07_28),
+                (false, mcp::Revision::V2025_11_25),
+            ] {
+                // As the wire has it, where a client reads it (before rmcp strips an older
+                // peer's `resultType`).
+                let mut written = mcp::write_result_for(&result, revision);
+                written["resultType"] = json!(ResultType::COMPLETE);
+                let built = call_tool_result(result.clone(), current).unwrap();
+                assert_eq!(
+                    serde_json::to_value(built).unwrap(),
+                    written,
+                    "{revision}: {result:?}"
+                );
+            }
         }
     }
 

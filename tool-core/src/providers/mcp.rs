@@ -3,6 +3,10 @@
 //!
 //! A result's content blocks are written and read here too, for [`Output`]'s own JSON and for
 //! `tool-mcp`, which converts between these and rmcp's typed results but does not define them.
+//!
+//! [`tool`] and [`write_result`] write what both revisions share and what 2026-07-28 allows (an
+//! output of any JSON); [`tool_for`] and [`write_result_for`] fit that to the [`Revision`] a
+//! client negotiated, for a host that writes MCP without tool-mcp.
 
 use serde_json::{Map, Value, json};
 
@@ -16,6 +20,8 @@ use crate::outcome::refusal::Refusal;
 use crate::providers::inline::Recursion;
 use crate::tool::definition::ToolDefinition;
 
+pub use super::mcp_revision::Revision;
+
 /// A `tools/list` entry: `name`, `title`, `description`, `inputSchema`, `outputSchema` (any
 /// schema, as MCP 2026-07-28 allows; a host listing tools for a 2025-11-25 client leaves out
 /// one that is not an object's, as tool-mcp does), `annotations`, `execution: {"taskSupport":
@@ -27,7 +33,20 @@ use crate::tool::definition::ToolDefinition;
 /// `openWorldHint` only when the tool claims them: left out, MCP clients assume the cautious
 /// defaults (may destroy, reaches the outside world), which is right for a tool that said
 /// nothing.
+///
+/// This is [`tool_for`] the latest revision.
 pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
+    tool_for(definition, Revision::LATEST)
+}
+
+/// A `tools/list` entry as [`tool`] writes it, for a client of `revision`: for a 2025-11-25
+/// client, whose revision takes an object's output schema alone (and refuses the whole list
+/// for another), an `outputSchema` whose root is not `"type": "object"` is left out; the tool
+/// is listed, and its calls' results carry the output's JSON text ([`write_result_for`]).
+///
+/// A schema MCP cannot carry is an error whatever the revision, as the registry refuses it
+/// for every client when it is made.
+pub fn tool_for(definition: &ToolDefinition, revision: Revision) -> Result<Value, ExportError> {
     let input_schema = match definition.is_as_written() {
         true => definition.input_schema.clone(),
         false => inlined(definition, Provider::Mcp, Recursion::KeepRef)?,
@@ -53,7 +72,9 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
                 };
                 ExportError::new(definition, Some(Provider::Mcp), error)
             })?;
-        entry.insert("outputSchema".into(), Value::Object(output_schema));
+        if revision.takes_any_output() || output_schema.get("type") == Some(&"object".into()) {
+            entry.insert("outputSchema".into(), Value::Object(output_schema));
+        }
     }
     let hints = definition.annotations;
     let mut annotations = Map::new();
@@ -109,6 +130,9 @@ pub fn read_call(params: &Value, id: impl Into<String>) -> Result<ToolCall, Refu
 /// and `isError`, true for a refusal, whose text form is the content. The result's
 /// [`notes`](crate::ToolResult::notes), if any, follow as one more text block, so the model
 /// reads them and the output's own blocks stay as they were.
+///
+/// This is the shape both revisions share, with 2026-07-28's `structuredContent` of any JSON
+/// and without its `resultType`: [`write_result_for`] fits it to one revision.
 pub fn write_result(result: &crate::outcome::result::ToolResult) -> Value {
     let mut written = match &result.outcome {
         Err(refusal) => json!({
@@ -129,6 +153,40 @@ pub fn write_result(result: &crate::outcome::result::ToolResult) -> Value {
         blocks.push(json!({"type": "text", "text": result.notes_text()}));
     }
     written
+}
+
+/// A `CallToolResult` as [`write_result`] writes it, for a client of `revision`:
+/// - 2026-07-28: with `"resultType": "complete"`, which that revision requires of every result;
+/// - 2025-11-25, whose revision takes an object alone: a `structuredContent` that is not an
+///   object is replaced by the value of the output's first structured block that is one, or
+///   left out. Nothing is lost to the model: the value's JSON text (or each structured
+///   block's own text) is in the content already.
+pub fn write_result_for(result: &crate::outcome::result::ToolResult, revision: Revision) -> Value {
+    let mut written = write_result(result);
+    if revision.takes_any_output() {
+        written["resultType"] = "complete".into();
+    } else if let Value::Object(fields) = &mut written
+        && fields
+            .get("structuredContent")
+            .is_some_and(|value| !value.is_object())
+    {
+        match first_object_block(&result.outcome) {
+            Some(value) => fields.insert("structuredContent".into(), value.clone()),
+            None => fields.remove("structuredContent"),
+        };
+    }
+    written
+}
+
+/// The value of the first of an output's structured blocks that is an object.
+fn first_object_block(outcome: &Result<Output, Refusal>) -> Option<&Value> {
+    let Ok(Output::Content(blocks)) = outcome else {
+        return None;
+    };
+    blocks.iter().find_map(|block| match block {
+        Content::Structured { value, .. } if value.is_object() => Some(value),
+        _ => None,
+    })
 }
 
 /// Reads a `CallToolResult` back into what came of the call: the refusal for `isError` (the
@@ -308,6 +366,48 @@ mod tests {
             json!({"content": [{"type": "text", "text": "2 numbers"}], "isError": false,
                 "structuredContent": [1, 2]})
         );
+    }
+
+    #[test]
+    fn each_revision_is_written_the_structured_content_it_takes() {
+        let listed = json!([1, 2]);
+        let sum = json!({"sum": 3});
+        let outcomes = [
+            (Output::json(&listed), None),
+            (Output::json(&sum), Some(sum.clone())),
+            (
+                Ok(Output::Content(vec![
+                    Content::structured(listed.clone(), "two numbers"),
+                    Content::structured(sum.clone(), "their sum"),
+                    Content::structured(json!({"product": 2}), "their product"),
+                ])),
+                Some(sum.clone()),
+            ),
+            (Ok(Output::text("plain")), None),
+            (Err(Refusal::failed("no")), None),
+        ];
+        for (outcome, older_takes) in outcomes {
+            let result = ToolResult {
+                id: "1".into(),
+                name: "t".into(),
+                outcome,
+                notes: Vec::new(),
+            };
+            let shared = write_result(&result);
+            let mut latest = shared.clone();
+            latest["resultType"] = json!("complete");
+            assert_eq!(write_result_for(&result, Revision::V2026_07_28), latest);
+            let older = write_result_for(&result, Revision::V2025_11_25);
+            assert_eq!(
+                older.get("structuredContent"),
+                older_takes.as_ref(),
+                "{older}"
+            );
+            assert_eq!(older.get("resultType"), None);
+            // What the model reads is the same: a value left out is in the text already.
+            assert_eq!(older["content"], shared["content"]);
+            assert_eq!(older["isError"], shared["isError"]);
+        }
     }
 
     #[test]

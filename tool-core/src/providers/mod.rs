@@ -31,6 +31,7 @@ pub mod gemini;
 mod gemini_schema;
 pub mod mcp;
 mod mcp_meta;
+mod mcp_revision;
 pub mod openai;
 mod strict;
 mod unfit;
