@@ -1,22 +1,30 @@
-//! The MCP revisions whose shapes of a tool's entry and of a call's result differ, so that a
+//! The revisions of MCP this framework speaks, and what differs between them for a tool: a
 //! host writing MCP itself (with another server library, or by hand) answers each client in
-//! the shape its revision takes, as tool-mcp does.
+//! the shape its revision takes, as tool-mcp does; tool-mcp's remote toolkits speak one of
+//! them to their servers.
 
 use std::fmt;
 
-/// A revision of MCP, as far as it shapes a `tools/list` entry and a `CallToolResult`
-/// ([`mcp::tool_for`](super::mcp::tool_for), [`mcp::write_result_for`](super::mcp::write_result_for)).
+/// A revision of MCP: the shapes of a `tools/list` entry and a `CallToolResult` it takes
+/// ([`mcp::tool_for`](super::mcp::tool_for), [`mcp::write_result_for`](super::mcp::write_result_for)),
+/// and, for tool-mcp's remote toolkits, the revision they speak to their server.
 ///
-/// Ordered by date, so `revision < Revision::V2026_07_28` asks for the older shapes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// Ordered by date, so `revision < Revision::V2026_07_28` asks for the older shapes. The
+/// default is 2025-11-25, whose shapes every client takes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Revision {
-    /// 2025-11-25 (and the revisions before it, whose clients do not read what they lack): an
-    /// `outputSchema` is an object's schema alone, and `structuredContent` an object alone;
-    /// a client refuses a whole `tools/list` that holds another.
+    /// 2025-11-25 (and the revisions before it, whose clients do not read what they lack):
+    /// `initialize` opens a session, and a server's questions come as requests to the client
+    /// while a call runs. An `outputSchema` is an object's schema alone, and
+    /// `structuredContent` an object alone; a client refuses a whole `tools/list` that holds
+    /// another.
+    #[default]
     V2025_11_25,
-    /// 2026-07-28: an `outputSchema` of any JSON Schema and a `structuredContent` of any JSON
-    /// (SEP-2106), and `resultType` on every result.
+    /// 2026-07-28: `server/discover`, then each request stands alone (no session); a server's
+    /// questions come back as `input_required` results, answered on the call's retry. An
+    /// `outputSchema` of any JSON Schema and a `structuredContent` of any JSON (SEP-2106), and
+    /// `resultType` on every result.
     V2026_07_28,
 }
 

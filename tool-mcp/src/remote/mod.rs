@@ -234,7 +234,7 @@ impl RemoteToolkit {
             info: client_config(revision),
             tools_changed: Arc::new(changed),
         };
-        let serving = forwarder.serve_with_lifecycle(transport, revision.lifecycle());
+        let serving = forwarder.serve_with_lifecycle(transport, revision::lifecycle(revision));
         let initialized = match limit {
             Some(limit) => tokio::time::timeout(limit, serving)
                 .await
@@ -441,7 +441,7 @@ fn client_config(revision: Revision) -> ClientConfig {
         capabilities,
         rmcp::model::Implementation::new("tool-mcp", env!("CARGO_PKG_VERSION")),
     );
-    config.protocol_version = revision.version();
+    config.protocol_version = revision::version(revision);
     config
 }
 
