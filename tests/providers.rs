@@ -1436,6 +1436,10 @@ fn a_2025_11_25_client_is_listed_an_object_s_output_schema_alone() {
             older_takes_it,
             "{older}"
         );
+        // An entry exported already is fitted alike.
+        let mut fitted = latest.clone();
+        mcp::fit_tool(&mut fitted, Revision::V2025_11_25);
+        assert_eq!(fitted, older);
         // Nothing else differs: the tool is listed, its input and hints as they were.
         let mut without = latest.clone();
         without.as_object_mut().unwrap().remove("outputSchema");

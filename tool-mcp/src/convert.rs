@@ -195,6 +195,11 @@ mod tests {
                 // As the wire has it, where a client reads it (before rmcp strips an older
                 // peer's `resultType`).
                 let mut written = mcp::write_result_for(&result, revision);
+                assert_eq!(
+                    written.get("resultType").is_some(),
+                    current,
+                    "2026-07-28 alone is written a resultType"
+                );
                 written["resultType"] = json!(ResultType::COMPLETE);
                 let built = call_tool_result(result.clone(), current).unwrap();
                 assert_eq!(
@@ -229,6 +234,37 @@ mod tests {
         // A list, a text and null as output, a list in a block, and a list before two objects;
         // each with a note and without.
         assert_eq!(left_out, 10);
+    }
+
+    #[test]
+    fn an_older_revision_s_list_is_what_rmcp_strips_it_to() {
+        use rmcp::model::{ListToolsResult, ServerResult, Tool};
+        use serde::Deserialize;
+        use tool_core::tool::ToolDefinition;
+        let input = json!({"type": "object", "properties": {}, "additionalProperties": false});
+        let object = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
+        let outputs = [
+            None,
+            Some(object.clone()),
+            Some(json!({"type": "array", "items": {"type": "string"}})),
+            Some(json!({"anyOf": [object, {"type": "object", "properties": {}}]})),
+            Some(json!({"type": ["object", "null"], "properties": {}})),
+        ];
+        for output in outputs {
+            let mut definition =
+                ToolDefinition::new("t", "A tool.", input.as_object().unwrap().clone());
+            definition.output_schema = output.as_ref().and_then(Value::as_object).cloned();
+            let latest = mcp::tool(&definition).unwrap();
+            let mut listed = ServerResult::ListToolsResult(ListToolsResult::with_all_items(vec![
+                Tool::deserialize(&latest).unwrap(),
+            ]));
+            listed.strip_non_object_output_for_legacy_peer();
+            let ServerResult::ListToolsResult(listed) = listed else {
+                unreachable!("stripped in place")
+            };
+            let older = mcp::tool_for(&definition, mcp::Revision::V2025_11_25).unwrap();
+            assert_eq!(json!(listed.tools[0]), older, "{output:?}");
+        }
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! MCP: `tools/list` entries, `tools/call` params, and the `CallToolResult` shape, written and
-//! read here and nowhere else (protocol 2025-11-25).
+//! read here and nowhere else (protocols 2025-11-25 and 2026-07-28).
 //!
 //! A result's content blocks are written and read here too, for [`Output`]'s own JSON and for
 //! `tool-mcp`, which converts between these and rmcp's typed results but does not define them.
@@ -23,8 +23,8 @@ use crate::tool::definition::ToolDefinition;
 pub use super::mcp_revision::Revision;
 
 /// A `tools/list` entry: `name`, `title`, `description`, `inputSchema`, `outputSchema` (any
-/// schema, as MCP 2026-07-28 allows; a host listing tools for a 2025-11-25 client leaves out
-/// one that is not an object's, as tool-mcp does), `annotations`, `execution: {"taskSupport":
+/// schema, as MCP 2026-07-28 allows; [`tool_for`] a 2025-11-25 client leaves out one that is
+/// not an object's, as tool-mcp does), `annotations`, `execution: {"taskSupport":
 /// "optional"}` for a tool that runs as a task, and `icons` and `_meta` when the tool has them
 /// (an icon whose `src` is not an `https:`/`http:` URL or a base64 image `data:` URI, or a
 /// `_meta` key MCP's key rules refuse, is an error).
@@ -34,7 +34,7 @@ pub use super::mcp_revision::Revision;
 /// defaults (may destroy, reaches the outside world), which is right for a tool that said
 /// nothing.
 ///
-/// This is [`tool_for`] the latest revision.
+/// This is [`tool_for`] the latest revision ([`Revision::LATEST`]).
 pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
     tool_for(definition, Revision::LATEST)
 }
@@ -45,7 +45,8 @@ pub fn tool(definition: &ToolDefinition) -> Result<Value, ExportError> {
 /// is listed, and its calls' results carry the output's JSON text ([`write_result_for`]).
 ///
 /// A schema MCP cannot carry is an error whatever the revision, as the registry refuses it
-/// for every client when it is made.
+/// for every client when it is made. An entry exported already (by [`tool`], or the
+/// registry's `export(Provider::Mcp)`) is fitted to a revision by [`fit_tool`].
 pub fn tool_for(definition: &ToolDefinition, revision: Revision) -> Result<Value, ExportError> {
     let input_schema = match definition.is_as_written() {
         true => definition.input_schema.clone(),
@@ -72,9 +73,7 @@ pub fn tool_for(definition: &ToolDefinition, revision: Revision) -> Result<Value
                 };
                 ExportError::new(definition, Some(Provider::Mcp), error)
             })?;
-        if revision.takes_any_output() || output_schema.get("type") == Some(&"object".into()) {
-            entry.insert("outputSchema".into(), Value::Object(output_schema));
-        }
+        entry.insert("outputSchema".into(), Value::Object(output_schema));
     }
     let hints = definition.annotations;
     let mut annotations = Map::new();
@@ -104,7 +103,24 @@ pub fn tool_for(definition: &ToolDefinition, revision: Revision) -> Result<Value
         entry.insert("execution".into(), Value::Object(execution));
     }
     super::mcp_meta::insert(definition, &mut entry)?;
-    Ok(Value::Object(entry))
+    let mut entry = Value::Object(entry);
+    fit_tool(&mut entry, revision);
+    Ok(entry)
+}
+
+/// Fits a `tools/list` entry that [`tool`] wrote (or the registry's `export(Provider::Mcp)`)
+/// to a client of `revision`, as [`tool_for`] writes it: for 2025-11-25, an `outputSchema`
+/// whose root is not `"type": "object"` is left out.
+pub fn fit_tool(entry: &mut Value, revision: Revision) {
+    if !revision.takes_any_output()
+        && let Value::Object(entry) = entry
+        && entry
+            .get("outputSchema")
+            .and_then(|schema| schema.get("type"))
+            != Some(&"object".into())
+    {
+        entry.remove("outputSchema");
+    }
 }
 
 /// Reads `tools/call` params (`{"name": ..., "arguments": {...}}`) into a call with the
@@ -125,7 +141,7 @@ pub fn read_call(params: &Value, id: impl Into<String>) -> Result<ToolCall, Refu
 /// A `CallToolResult`: `content` (the text, or the blocks), `structuredContent` for structured
 /// output (with its JSON text as the content too, as MCP asks) or for the first
 /// [`Content::Structured`] block (that block's text is the content where it stands), whatever
-/// JSON it is, as MCP 2026-07-28 allows (a host answering a 2025-11-25 client, whose
+/// JSON it is, as MCP 2026-07-28 allows ([`write_result_for`] a 2025-11-25 client, whose
 /// revision takes an object alone, writes the first structured block that is one, or none),
 /// and `isError`, true for a refusal, whose text form is the content. The result's
 /// [`notes`](crate::ToolResult::notes), if any, follow as one more text block, so the model
@@ -374,6 +390,8 @@ mod tests {
         let sum = json!({"sum": 3});
         let outcomes = [
             (Output::json(&listed), None),
+            (Output::json(&json!("seven")), None),
+            (Output::json(&json!(null)), None),
             (Output::json(&sum), Some(sum.clone())),
             (
                 Ok(Output::Content(vec![
@@ -386,13 +404,20 @@ mod tests {
             (Ok(Output::text("plain")), None),
             (Err(Refusal::failed("no")), None),
         ];
-        for (outcome, older_takes) in outcomes {
-            let result = ToolResult {
-                id: "1".into(),
-                name: "t".into(),
-                outcome,
-                notes: Vec::new(),
-            };
+        let note = crate::outcome::refusal::Line::new("adjusted", ["limit", "read as 10"]);
+        let noted = |outcome: &Result<Output, Refusal>, notes: &[_]| ToolResult {
+            id: "1".into(),
+            name: "t".into(),
+            outcome: outcome.clone(),
+            notes: notes.to_vec(),
+        };
+        let results = outcomes.iter().flat_map(|(outcome, older_takes)| {
+            [
+                (noted(outcome, &[]), older_takes),
+                (noted(outcome, std::slice::from_ref(&note)), older_takes),
+            ]
+        });
+        for (result, older_takes) in results {
             let shared = write_result(&result);
             let mut latest = shared.clone();
             latest["resultType"] = json!("complete");

@@ -32,9 +32,16 @@ impl Revision {
     /// The latest revision this crate shapes for.
     pub const LATEST: Revision = Revision::V2026_07_28;
 
-    /// The revision whose shapes a peer that negotiated `protocol_version` takes: `None` for a
-    /// version this crate does not know, which a server should not have agreed to (answer
+    /// Every revision, oldest first.
+    pub const ALL: [Revision; 2] = [Revision::V2025_11_25, Revision::V2026_07_28];
+
+    /// The revision whose shapes a peer that negotiated `protocol_version` takes: 2025-11-25's
+    /// for it and the versions before it, whose clients do not read what they lack; `None` for
+    /// a version this crate does not know, which a server should not have agreed to (answer
     /// with one it knows, such as [`Revision::LATEST`]'s).
+    ///
+    /// The version negotiated stays the one to answer with: `Revision::of("2025-06-18")` is
+    /// 2025-11-25, whose [`as_str`](Revision::as_str) is `"2025-11-25"`.
     ///
     /// ```
     /// use tool_core::providers::mcp::Revision;
@@ -53,7 +60,7 @@ impl Revision {
         }
     }
 
-    /// The revision's protocol version, as a client sends it: `"2025-11-25"`.
+    /// The revision's own protocol version: `"2025-11-25"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Revision::V2025_11_25 => "2025-11-25",

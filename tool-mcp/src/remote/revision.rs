@@ -9,24 +9,23 @@ use rmcp::service::ClientLifecycleMode;
 #[cfg_attr(docsrs, doc(cfg(feature = "remote")))]
 pub use tool_core::providers::mcp::Revision;
 
-/// The protocol version rmcp's client asks for in `revision`.
+/// The protocol version rmcp's client asks for in `revision`: rmcp's own of that date, which
+/// it knows for every revision tool-core has (the test below holds each).
 pub(super) fn version(revision: Revision) -> ProtocolVersion {
-    match revision {
-        Revision::V2025_11_25 => ProtocolVersion::V_2025_11_25,
-        Revision::V2026_07_28 => ProtocolVersion::V_2026_07_28,
-        // tool-core's revisions are non-exhaustive to other crates; one added there is added
-        // here in the same release.
-        _ => ProtocolVersion::LATEST,
-    }
+    (ProtocolVersion::KNOWN_VERSIONS.iter())
+        .find(|known| known.as_str() == revision.as_str())
+        .cloned()
+        .unwrap_or(ProtocolVersion::LATEST)
 }
 
 /// How rmcp's client opens a connection in `revision`: the `initialize` handshake, or
-/// `server/discover` and requests that each stand alone.
+/// `server/discover` and requests that each stand alone, as rmcp says of that version.
 pub(super) fn lifecycle(revision: Revision) -> ClientLifecycleMode {
-    match revision {
-        Revision::V2025_11_25 => ClientLifecycleMode::Initialize,
-        _ => ClientLifecycleMode::Discover {
-            preferred_versions: vec![version(revision)],
+    let version = version(revision);
+    match version.has_initialize() {
+        true => ClientLifecycleMode::Initialize,
+        false => ClientLifecycleMode::Discover {
+            preferred_versions: vec![version],
         },
     }
 }
@@ -36,19 +35,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_revision_of_tool_core_s_export_is_spoken_as_its_protocol_version() {
+    fn each_revision_is_spoken_as_its_own_protocol_version() {
+        for revision in Revision::ALL {
+            // rmcp knows it: the fallback is never taken.
+            assert_eq!(version(revision).as_str(), revision.as_str());
+        }
         // The same type as the export's, so one value names both.
         let exported: tool_core::providers::mcp::Revision = Revision::default();
-        assert_eq!(version(exported), ProtocolVersion::V_2025_11_25);
         assert!(matches!(
             lifecycle(exported),
             ClientLifecycleMode::Initialize
         ));
         let current = Revision::V2026_07_28;
-        assert_eq!(version(current).as_str(), current.as_str());
         assert!(matches!(
             lifecycle(current),
-            ClientLifecycleMode::Discover { preferred_versions } if preferred_versions == [version(current)]
+            ClientLifecycleMode::Discover { preferred_versions }
+                if preferred_versions == [ProtocolVersion::V_2026_07_28]
         ));
     }
 }
