@@ -32,8 +32,8 @@ impl Revision {
     /// The latest revision this crate shapes for.
     pub const LATEST: Revision = Revision::V2026_07_28;
 
-    /// Every revision, oldest first.
-    pub const ALL: [Revision; 2] = [Revision::V2025_11_25, Revision::V2026_07_28];
+    /// Every revision, oldest first (a slice, so that a revision added is no change of type).
+    pub const ALL: &'static [Revision] = &[Revision::V2025_11_25, Revision::V2026_07_28];
 
     /// The revision whose shapes a peer that negotiated `protocol_version` takes: 2025-11-25's
     /// for it and the versions before it, whose clients do not read what they lack; `None` for

@@ -36,7 +36,7 @@ mod tests {
 
     #[test]
     fn each_revision_is_spoken_as_its_own_protocol_version() {
-        for revision in Revision::ALL {
+        for &revision in Revision::ALL {
             // rmcp knows it: the fallback is never taken.
             assert_eq!(version(revision).as_str(), revision.as_str());
         }
