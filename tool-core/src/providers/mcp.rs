@@ -23,8 +23,8 @@ use crate::tool::definition::ToolDefinition;
 pub use super::mcp_revision::Revision;
 
 /// A `tools/list` entry: `name`, `title`, `description`, `inputSchema`, `outputSchema` (any
-/// schema, as MCP 2026-07-28 allows; [`tool_for`] a 2025-11-25 client leaves out one that is
-/// not an object's, as tool-mcp does), `annotations`, `execution: {"taskSupport":
+/// schema, as MCP 2026-07-28 allows; for a 2025-11-25 client, [`tool_for`] leaves out one that
+/// is not an object's, as tool-mcp does), `annotations`, `execution: {"taskSupport":
 /// "optional"}` for a tool that runs as a task, and `icons` and `_meta` when the tool has them
 /// (an icon whose `src` is not an `https:`/`http:` URL or a base64 image `data:` URI, or a
 /// `_meta` key MCP's key rules refuse, is an error).
@@ -141,8 +141,8 @@ pub fn read_call(params: &Value, id: impl Into<String>) -> Result<ToolCall, Refu
 /// A `CallToolResult`: `content` (the text, or the blocks), `structuredContent` for structured
 /// output (with its JSON text as the content too, as MCP asks) or for the first
 /// [`Content::Structured`] block (that block's text is the content where it stands), whatever
-/// JSON it is, as MCP 2026-07-28 allows ([`write_result_for`] a 2025-11-25 client, whose
-/// revision takes an object alone, writes the first structured block that is one, or none),
+/// JSON it is, as MCP 2026-07-28 allows (for a 2025-11-25 client, whose revision takes an
+/// object alone, [`write_result_for`] writes the first structured block that is one, or none),
 /// and `isError`, true for a refusal, whose text form is the content. The result's
 /// [`notes`](crate::ToolResult::notes), if any, follow as one more text block, so the model
 /// reads them and the output's own blocks stay as they were.
