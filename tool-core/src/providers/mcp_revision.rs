@@ -52,11 +52,10 @@ impl Revision {
     /// ```
     pub fn of(protocol_version: &str) -> Option<Revision> {
         match protocol_version {
-            "2024-11-05" | "2025-03-26" | "2025-06-18" | "2025-11-25" => {
-                Some(Revision::V2025_11_25)
-            }
-            "2026-07-28" => Some(Revision::V2026_07_28),
-            _ => None,
+            // The versions before the oldest revision here, which take its shapes.
+            "2024-11-05" | "2025-03-26" | "2025-06-18" => Some(Revision::V2025_11_25),
+            _ => (Revision::ALL.iter().copied())
+                .find(|revision| revision.as_str() == protocol_version),
         }
     }
 
