@@ -593,6 +593,52 @@ async fn merge_settles_collisions_by_policy() {
     assert_eq!(registry.call(hello(), &ctx).await.text(), "goodbye a");
 }
 
+#[test]
+fn a_merge_takes_no_tool_the_registry_s_providers_refuse() {
+    // Made for MCP alone, a registry holds a name with a dot, which OpenAI's and Gemini's
+    // names refuse: merged into a registry for every provider, it would be advertised to
+    // them, and their exports would fail.
+    let dotted = || {
+        let schema = json!({"type": "object", "properties": {}});
+        let schema = schema.as_object().unwrap().clone();
+        tool_tests::Raw(tool_core::tool::ToolDefinition::new(
+            "notes.read",
+            "Reads.",
+            schema,
+        ))
+    };
+    let theirs = Registry::builder()
+        .providers([tool_core::Provider::Mcp])
+        .tool(dotted())
+        .tool(Shout)
+        .build()
+        .unwrap();
+    for policy in [Collision::Error, Collision::Replace, Collision::Keep] {
+        let registry = Registry::builder().tool(Hello).build().unwrap();
+        let error = registry.merge(&theirs, policy).unwrap_err();
+        assert!(
+            matches!(
+                error,
+                tool_core::registry::RegistryError::Unexportable { .. }
+            ) && error.to_string().contains("notes.read"),
+            "{policy:?}: {error}"
+        );
+        assert_eq!(
+            registry.names(),
+            ["hello"],
+            "a refused merge changes nothing"
+        );
+    }
+    // A registry for the providers `theirs` was made for takes it.
+    let registry = Registry::builder()
+        .providers([tool_core::Provider::Mcp])
+        .tool(Hello)
+        .build()
+        .unwrap();
+    registry.merge(&theirs, Collision::Keep).unwrap();
+    assert_eq!(registry.names(), ["hello", "notes.read", "shout"]);
+}
+
 /// A handler's gate: it says when it has entered, and waits to be let out.
 #[derive(Default)]
 struct Gate {

@@ -148,17 +148,21 @@ impl Registry {
     }
 
     /// Adds `other`'s tools to this registry, in `other`'s order, settling names both have by
-    /// `policy`. With [`Collision::Error`], nothing changes if any name is shared.
+    /// `policy`. An error, changing nothing, if a tool it would take is one this registry's
+    /// providers refuse (`other` may have been made for others), or, with
+    /// [`Collision::Error`], if any name is shared.
     pub fn merge(&self, other: &Registry, policy: Collision) -> Result<(), RegistryError> {
         let theirs = other.catalog();
         let (mut added, mut replaced) = (Vec::new(), Vec::new());
         self.change(|entries, definitions| {
+            let mut taken = Vec::new();
             for (entry, definition) in theirs.entries.iter().zip(theirs.definitions.iter()) {
                 match definitions.iter().position(|d| d.name == definition.name) {
                     None => {
                         entries.push(entry.clone());
                         definitions.push(definition.clone());
                         added.push(definition.name.clone());
+                        taken.push(definition.clone());
                     }
                     Some(position) => match policy {
                         Collision::Error => {
@@ -176,12 +180,13 @@ impl Registry {
                             entries[position] = entry.clone();
                             definitions[position] = definition.clone();
                             replaced.push(definition.name.clone());
+                            taken.push(definition.clone());
                         }
                         Collision::Keep => {}
                     },
                 }
             }
-            Ok(())
+            refuse_unexportable(&taken, &self.config.providers)
         })?;
         if !added.is_empty() {
             self.announce(Change::Added(added));
