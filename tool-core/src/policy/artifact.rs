@@ -143,7 +143,8 @@ impl Artifacts {
         self
     }
 
-    /// Keeps artifacts for `ttl`.
+    /// Keeps artifacts for `ttl`; one past what the clock can say (`Duration::MAX`) keeps
+    /// them for as long as it can.
     pub fn ttl(mut self, ttl: Duration) -> Artifacts {
         self.ttl = ttl;
         self
@@ -197,7 +198,7 @@ impl Artifacts {
             text: text.into(),
             tool: tool.to_owned(),
             caller: ctx.caller().map(str::to_owned),
-            expires: SystemTime::now() + self.ttl,
+            expires: expiry(SystemTime::now(), self.ttl),
         };
         self.store.put(handle.clone(), artifact);
         tracing::debug!(tool, %handle, size, "kept a large output as an artifact");
@@ -250,6 +251,17 @@ impl Artifacts {
 
 /// The name of the tool that reads artifacts.
 const READ_TOOL: &str = "artifact_read";
+
+/// When an artifact kept at `now` for `ttl` expires: as late as the clock can say when `ttl`
+/// is past it, where `SystemTime`'s `+` would panic.
+fn expiry(now: SystemTime, mut ttl: Duration) -> SystemTime {
+    loop {
+        match now.checked_add(ttl) {
+            Some(at) => return at,
+            None => ttl /= 2,
+        }
+    }
+}
 
 /// A part of an artifact, as `artifact_read` returns it.
 #[derive(Debug, serde::Serialize, schemars::JsonSchema)]
@@ -319,6 +331,18 @@ mod tests {
             (part.text.as_str(), part.offset, part.next_offset),
             ("é", 14, None)
         );
+    }
+
+    #[test]
+    fn a_time_to_live_past_the_clock_keeps_an_artifact_as_long_as_it_can() {
+        let artifacts = Artifacts::over(1).ttl(Duration::MAX);
+        let ctx = Context::new();
+        let mut output = Output::Text("kept".to_owned());
+        let line = artifacts.keep(&mut output, "t", &ctx).unwrap();
+        let part = artifacts.read(&line.cells[0], 0, None, &ctx).unwrap();
+        assert_eq!(part.text, "k");
+        let far = SystemTime::now() + Duration::from_secs(1 << 40);
+        assert!(expiry(SystemTime::now(), Duration::MAX) > far);
     }
 
     #[test]
