@@ -83,7 +83,8 @@ fn two_tools_of_one_name_are_an_error_not_a_panic() {
     assert_eq!(
         error.to_string(),
         "two tools are named `note_write`, one on its own, one on its own; tool names must be \
-         unique within a registry: rename one with `#[tool(name = \"...\")]`"
+         unique within a registry: rename one with `#[tool(name = \"...\")]`, or, if a tool \
+         or toolkit is added twice, add it once"
     );
     // Each from a toolkit: the two are named.
     let error = Registry::builder()

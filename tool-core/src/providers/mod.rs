@@ -298,7 +298,13 @@ pub fn export(definition: &ToolDefinition, provider: Provider) -> Result<Value, 
             tool: definition.name.clone(),
             provider: Some(provider),
             path: "(name)".to_owned(),
-            problem: format!("{} accepts names of {}", provider, provider.name_rule()),
+            problem: format!(
+                "{} accepts names of {}: rename the tool, or leave {} out of the registry's \
+                 providers (`Registry::builder().providers([..])`)",
+                provider,
+                provider.name_rule(),
+                provider
+            ),
         });
     }
     match provider {

@@ -176,7 +176,8 @@ pub enum RegistryError {
         whose(name, toolkits),
         match remote {
             true => "offer a remote server's tools under a prefix (`RemoteToolkit::with_prefix`)",
-            false => "rename one with `#[tool(name = \"...\")]`",
+            false => "rename one with `#[tool(name = \"...\")]`, or, if a tool or toolkit is \
+                      added twice, add it once",
         }
     )]
     #[non_exhaustive]
@@ -338,8 +339,9 @@ impl Registry {
     }
 
     /// Checks every tool against what the registry's providers accept and refuses fields of no
-    /// single type, as [`RegistryBuilder::build`] does; for registries made with
-    /// `registry![...]`, which checks only names, this makes a one-line unit test:
+    /// single type, as [`RegistryBuilder::build`] does. `registry![...]` checks as much when
+    /// it runs (and panics, saying what it found), so the one-line unit test below turns a
+    /// panic at a program's start into a failing test:
     ///
     /// ```
     /// # use tool_core::{registry, tool};
@@ -387,15 +389,16 @@ impl Registry {
     }
 
     /// Shows the text of a tool's panic in its `internal` refusal. Off by default: the text
-    /// goes to the log only (a `tracing` error event, seen if the host installs a
-    /// subscriber), since it may hold what a model should not see. The process's panic hook
+    /// goes to the host's log only (a `tracing` error event; on stderr while no subscriber is
+    /// installed), since it may hold what a model should not see. The process's panic hook
     /// still runs too; by default it prints the panic to stderr.
     pub fn with_panic_messages(self, show: bool) -> Registry {
         self.configure(|config| config.show_panics = show)
     }
 
     /// Shows the message of a handler's `std::error::Error` in its `failed` refusal. Off by
-    /// default: the message goes to the log only (a `tracing` warning) and the refusal says
+    /// default: the message goes to the host's log only (a `tracing` warning; on stderr while
+    /// no subscriber is installed) and the refusal says
     /// `the tool failed; the details were logged`, since an error's message is written for
     /// developers and may hold paths, queries or secrets. Refusals a handler builds itself
     /// ([`Refusal::new`](crate::Refusal::new), [`Refusal::failed`](crate::Refusal::failed)) are model-facing and always shown; see
