@@ -57,7 +57,7 @@
 //! | `allow_any` | lets the tool have fields of no single type (`serde_json::Value`), which building a registry otherwise refuses |
 //! | `lenient` | forgives the slips models make most in the tool's arguments, whatever the registry says, `destructive` or not (see [`Leniency`]) |
 //! | `icon = "https://example.com/note.svg"` | an icon MCP clients may show; any number of them; an `https:`/`http:` URL or a `data:image/...;base64,...` URI; `icon(src = "...", mime_type = "image/png", sizes = ["48x48"], theme = "dark")` says more (see [`Icon`](tool::Icon)); other providers have no place for icons |
-//! | `meta("com.example/category" = "notes", ...)` | entries of the tool's MCP `_meta`; any number; a key is an optional reverse-DNS prefix ending in `/` and a name, as MCP's key rules say (prefixes whose second label is `mcp` or `modelcontextprotocol` are MCP's); a value is a string, number or boolean literal or a `[...]` of them |
+//! | `meta("com.example/category" = "notes", ...)` | entries of the tool's MCP `_meta`; any number; a key is an optional reverse-DNS prefix ending in `/` and a name, as MCP's key rules say (a prefix with `mcp` or `modelcontextprotocol` as its second label, or as any label but its last, is MCP's, and refused); a value is a string, number or boolean literal or a `[...]` of them |
 //! | `tags("notes", "write")` | words that group the tool with others: in its definition (`tags`, and `_meta.tags` in the MCP export), granted by [`Grant::tag`], read by [`Registry::search`] and [`Registry::describe`]; any number; each one word of letters, digits, `-`, `_`, `.` and `/` |
 //! | `task` | lets a call run as a task: started with [`Registry::start`], watched, cancelled and its result read later through a [`TaskHandle`]; over MCP, run as a task of the tasks extension for clients that take them (`task = "optional"` says the same) |
 //! | `task = "required"` | as `task`, and over MCP the tool runs only as a task: a client that does not take tasks is refused, told which extension to declare |
@@ -153,8 +153,10 @@
 //! deferred loading), `rate-limits`, `call-records` (the observer), `artifacts`, `formats`
 //! (the standard formats a crate checks: dates and times, URIs, UUIDs), `patterns` (`pattern`,
 //! with the `regex` crate), `anyhow` (a handler returning `anyhow::Result<T>`); `full` turns on
-//! all of them. A schema's rule whose feature is off is refused when the registry is made,
-//! naming the feature; a setting whose feature is off is a compile error naming it.
+//! all of them. A schema's rule whose feature is off is a compile error where the macro
+//! reads it (a parameter's `#[schemars(regex(..))]`), and is refused when the registry is made
+//! where it does not (a hand-written schema, a remote server's), naming the feature either way;
+//! a setting whose feature is off is a compile error naming it.
 //!
 //! Asked for by name, not by `full`: the [`adapters`] to agent frameworks (`rig`,
 //! `async-openai`, `genai`), each with the framework's crate, and `testing` (the `testing` module's
@@ -221,6 +223,12 @@ pub use tool_core_macros::tool;
 /// share the toolkit value (calls run concurrently, so keep what changes behind a lock);
 /// methods without `self` need no state. Two tools of one name in one toolkit are a compile
 /// error at the second name. See [`Toolkit`](tool::Toolkit) for an example.
+///
+/// | option | what it does |
+/// | --- | --- |
+/// | `name = "note"` | the toolkit's name, which grants and records name |
+/// | `scopes("notes:read")` | OAuth scopes every tool of the toolkit needs, beside each tool's own (see [`Grant::scopes`]); any number of times |
+/// | `require(title, hints)` | makes a compile error of each tool without a `title`, or without `readonly` or `destructive` said, for a toolkit whose tools must all say them |
 ///
 /// The methods' `#[tool]` attributes must resolve too: import both (`use tool_core::{tool,
 /// toolkit};`), or write `#[tool_core::tool(...)]`. Without the import the compiler answers

@@ -24,7 +24,8 @@ pub struct Question {
     pub message: String,
     /// The form: a JSON Schema object (`type`, `properties`, `required`) whose properties are
     /// each a string (with `minLength`, `maxLength`, `format`, or `enum`/`oneOf` of strings),
-    /// a number or integer (`minimum`, `maximum`) or a boolean, as MCP's elicitation takes it.
+    /// a number or integer (`minimum`, `maximum`), a boolean, or an array of a string enum's
+    /// values (a multi-select, with `minItems`, `maxItems`), as MCP's elicitation takes it.
     pub form: Map<String, Value>,
 }
 

@@ -15,7 +15,8 @@ use std::fmt;
 pub mod code {
     /// The arguments do not fit the tool's input; `fault` lines give each fault's path.
     pub const BAD_ARGUMENTS: &str = "bad-arguments";
-    /// The call itself could not be read (not a JSON object, no tool name).
+    /// The call itself could not be read (not a JSON object, no tool name), or asks for what
+    /// the tool does not offer (a task of a tool that does not run as one).
     pub const BAD_CALL: &str = "bad-call";
     /// No tool of that name is available to this caller; a `tools` line lists those that are.
     pub const UNKNOWN_TOOL: &str = "unknown-tool";

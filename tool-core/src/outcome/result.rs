@@ -25,7 +25,9 @@ pub struct ToolResult {
     /// What the registry did to the call on its way, for the model to read with the outcome:
     /// an `adjusted` line for each value of the arguments a lenient registry adjusted
     /// (`adjusted<TAB>limit<TAB>read the text "10" as the number 10`; see
-    /// [`Leniency`](crate::Leniency)). Empty unless leniency applied; [`text`](Self::text) and
+    /// [`Leniency`](crate::Leniency)), and an `artifact` line giving the handle of an output
+    /// kept as an artifact (`artifact<TAB>artifact-…<TAB>40000`; see
+    /// [`Registry::with_artifacts`](crate::Registry)). Empty unless either applied; [`text`](Self::text) and
     /// every provider's result writer show it after the outcome.
     pub notes: Vec<Line>,
 }

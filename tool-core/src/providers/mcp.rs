@@ -25,7 +25,8 @@ pub use super::mcp_revision::Revision;
 /// A `tools/list` entry: `name`, `title`, `description`, `inputSchema`, `outputSchema` (any
 /// schema, as MCP 2026-07-28 allows; for a 2025-11-25 client, [`tool_for`] leaves out one that
 /// is not an object's, as tool-mcp does), `annotations`, `execution: {"taskSupport":
-/// "optional"}` for a tool that runs as a task, and `icons` and `_meta` when the tool has them
+/// "optional"}` for a tool that may run as a task (`"required"` for one that runs only as
+/// one), and `icons` and `_meta` when the tool has them
 /// (an icon whose `src` is not an `https:`/`http:` URL or a base64 image `data:` URI, or a
 /// `_meta` key MCP's key rules refuse, is an error).
 ///

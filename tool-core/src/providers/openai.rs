@@ -19,7 +19,7 @@ use crate::tool::definition::ToolDefinition;
 /// `additionalProperties: false` (a map), a field may be a value of any type, a keyword
 /// decides which values fit in a way strict mode has no form for (`not`, `allOf`, a condition,
 /// a tuple's positions), the schema is past OpenAI's limits (5000 properties, 1000 `enum`
-/// values), or the root is not a plain object (a union, shown as one object of every
+/// values, 10 levels of nested objects), or the root is not a plain object (a union, shown as one object of every
 /// variant's fields, where strict mode would ask for them all, and each variant refuses the
 /// others' fields, `null` or not). With it on, every property is listed in `required` and
 /// each optional one made nullable, which this framework's parser reads the same way, since

@@ -1,14 +1,14 @@
 //! Asking the person behind a call for a value, in the middle of the call.
 //!
 //! A handler calls [`Context::ask`] with a message and a flat type `T` (a struct of strings,
-//! numbers, integers, booleans and enums of strings, or one such value). The question goes to
+//! numbers, integers, booleans, enums of strings and lists of such enums, or one such value). The question goes to
 //! the [`Asker`] the host put on the context: a terminal prompt, a chat UI, or, over MCP, an
 //! elicitation request (2025-11-25) or an `input_required` round trip (2026-07-28). The tool
 //! is written once and never knows which.
 //!
 //! What a form can show is what MCP's elicitation forms take, so `T`'s JSON Schema is read
 //! into such a form when the tool first asks ([`Question::form`]); a type a form cannot show
-//! (a list, a nested struct, a map) is refused then, with a message naming the field, since
+//! (a list of anything but a string enum, a nested struct, a map) is refused then, with a message naming the field, since
 //! the compiler cannot read a schema. A context without an asker, an asker that cannot reach
 //! a person, an answer that is not a `T`: each is a model-facing [`Refusal`], so `?` in a
 //! handler ends the call with an answer a model can act on. The question waits no longer than

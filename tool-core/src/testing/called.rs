@@ -26,7 +26,7 @@ impl Called {
     }
 
     /// The text a model reads: the output's, or the refusal's text form, followed by the notes
-    /// a lenient registry adds (`adjusted` lines), as [`ToolResult::text`] gives it.
+    /// the registry adds (`adjusted` and `artifact` lines), as [`ToolResult::text`] gives it.
     pub fn text(&self) -> String {
         self.result.text()
     }

@@ -29,7 +29,9 @@ use crate::outcome::refusal::Refusal;
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ToolDefinition {
-    /// The tool's name: lower snake case, at most 64 characters.
+    /// The tool's name: lower snake case, at most 64 characters, as `#[tool]` writes it. A
+    /// name given by hand is held to the rules of the registry's providers (MCP's, OpenAI's,
+    /// …) when the registry is made.
     pub name: String,
     /// A human-readable title.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -157,7 +159,7 @@ impl ToolDefinition {
 
     /// Adds an icon a client may show for the tool (`#[tool(icon = "https://...")]`). Its
     /// `src` is an `https:` or `http:` URL or a `data:` URI of base64 image data; building a
-    /// registry refuses any other.
+    /// registry for MCP refuses any other (other providers have no place for icons).
     pub fn with_icon(mut self, icon: Icon) -> Self {
         self.icons.push(icon);
         self
@@ -166,9 +168,9 @@ impl ToolDefinition {
     /// Sets the `_meta` entry `key` of the tool's MCP definition
     /// (`#[tool(meta("com.example/category" = "notes"))]`). A key is an optional prefix of
     /// dot-separated labels ending in `/` (`com.example/`), then a name of letters, digits,
-    /// `-`, `_` and `.` that starts and ends with a letter or digit; a prefix whose second
-    /// label is `modelcontextprotocol` or `mcp` is MCP's own. Building a registry refuses a
-    /// key that breaks these rules.
+    /// `-`, `_` and `.` that starts and ends with a letter or digit; a prefix with
+    /// `modelcontextprotocol` or `mcp` as its second label, or as any label but its last, is
+    /// MCP's own. Building a registry for MCP refuses a key that breaks these rules.
     pub fn with_meta(mut self, key: impl Into<String>, value: impl Into<Value>) -> Self {
         self.meta.insert(key.into(), value.into());
         self
