@@ -931,6 +931,50 @@ fn notes_agent() -> tool_mcp::RemoteAuth {
 }
 
 #[tokio::test]
+async fn a_client_credentials_toolkit_is_given_up_within_its_connecting_limit() {
+    // A server that gives its token and never answers the handshake made with it: connecting
+    // with the client-credentials grant waited for it without end.
+    let key = SigningKey::new("k1");
+    let issuer = Issuer::start(&[&key]).await;
+    let port = support::oidc::free_port();
+    let resource = format!("http://127.0.0.1:{port}/mcp");
+    let verifier = JwtVerifier::new(issuer.url.clone(), resource.clone());
+    let auth =
+        BearerAuth::new(resource.clone(), verifier).with_authorization_server(issuer.url.clone());
+    let router = McpServer::new(registry())
+        .with_bearer_auth(auth)
+        .http_router()
+        .unwrap()
+        .layer(axum::middleware::from_fn(
+            |request: axum::extract::Request, next: axum::middleware::Next| async move {
+                if request.headers().contains_key("authorization") {
+                    std::future::pending::<()>().await;
+                }
+                next.run(request).await
+            },
+        ));
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+        .await
+        .unwrap();
+    tokio::spawn(async move { axum::serve(listener, router).await });
+
+    let connecting = tool_mcp::RemoteToolkit::connecting("notes")
+        .within(Duration::from_secs(2))
+        .http_authorized(&resource, notes_agent());
+    let connected = tokio::time::timeout(Duration::from_secs(120), connecting)
+        .await
+        .expect("connecting waited past its limit");
+    let error = match connected {
+        Ok(_) => panic!("a server that never answered was connected to"),
+        Err(error) => error.to_string(),
+    };
+    assert!(
+        error.starts_with("the MCP server `notes` did not initialize: no answer within 2 s"),
+        "{error}"
+    );
+}
+
+#[tokio::test]
 async fn a_remote_toolkit_gets_a_new_client_credentials_token_before_its_token_expires() {
     let key = SigningKey::new("k1");
     let issuer = Issuer::start(&[&key]).await;

@@ -7,7 +7,7 @@ use std::time::Duration;
 use rmcp::service::RoleClient;
 use rmcp::transport::TokioChildProcess;
 
-use super::error::Reached;
+use super::error::{self, Reached};
 use super::{RemoteAuth, RemoteError, RemoteToolkit, Revision, authorized, in_order};
 
 /// How to connect to a remote MCP server, made by [`RemoteToolkit::connecting`]; nothing
@@ -93,8 +93,9 @@ impl Connecting {
     }
 
     /// [`Connecting::http`] to a server that checks bearer tokens, sending the tokens `auth`
-    /// gets (see [`RemoteToolkit::connect_http_authorized`]). With the authorization-code
-    /// grant, whose user logs in while the server waits to answer, connecting has no limit.
+    /// gets (see [`RemoteToolkit::connect_http_authorized`]); a client-credentials token is
+    /// asked for within the same limit as the handshake. With the authorization-code grant,
+    /// whose user logs in while the server waits to answer, connecting has no limit.
     pub async fn http_authorized(
         self,
         url: &str,
@@ -116,14 +117,30 @@ impl Connecting {
         let reached = Reached::Http {
             token_sent: auth.is_some(),
         };
-        let (name, revision, limit) = (self.name, self.revision, self.limit);
-        match authorized::transport(&name, url, auth).await? {
+        let (name, revision) = (self.name, self.revision);
+        #[cfg(feature = "remote-oauth")]
+        let logs_in = matches!(auth, Some(RemoteAuth::AuthorizationCode(_)));
+        #[cfg(not(feature = "remote-oauth"))]
+        let logs_in = false;
+        let limit = self.limit.filter(|_| !logs_in);
+        // A client-credentials token is asked for before the handshake, within the same limit.
+        let transport = authorized::transport(&name, url, auth);
+        let transport = match limit {
+            Some(limit) => tokio::time::timeout(limit, transport).await.map_err(|_| {
+                RemoteError::Authorize {
+                    server: url.to_owned(),
+                    reason: error::no_answer_within(limit),
+                }
+            })?,
+            None => transport.await,
+        };
+        match transport? {
             (authorized::Transport::Plain(transport), heard) => {
                 RemoteToolkit::join(name, transport, revision, reached, Some(heard), limit).await
             }
             #[cfg(feature = "remote-oauth")]
             (authorized::Transport::SteppingUp(transport), heard) => {
-                RemoteToolkit::join(name, transport, revision, reached, Some(heard), None).await
+                RemoteToolkit::join(name, transport, revision, reached, Some(heard), limit).await
             }
         }
     }

@@ -1,21 +1,5 @@
-//! Using a remote MCP server's tools as tools of a registry.
-//!
-//! [`RemoteToolkit::connect_stdio`] starts a server as a child process,
-//! [`RemoteToolkit::connect_http`] reaches one over streamable HTTP; either lists its tools
-//! once and gives a toolkit of them to add to a registry. A call to a remote tool passes the
-//! registry's checks first (grant, cancellation, deadline, approval), so nothing is sent for a
-//! call the caller may not make; then it is forwarded. A remote refusal in this framework's
-//! text form comes back as that same refusal, so a tool answers alike in process and over MCP;
-//! any other `isError` result becomes `failed`. A dead server gives `failed`; a hung one is
-//! ended by the tool's timeout ([`RemoteToolkit::DEFAULT_TIMEOUT`] unless set) with `timed-out`. A
-//! call that is cancelled or times out here is cancelled on the server too: dropping it sends
-//! `notifications/cancelled`.
-//!
-//! What the server asks while it answers a call — a form, its client's model, its roots — is
-//! put to the calling tool's context, as the tool's own questions are (`forward`); its
-//! progress reaches that context's listener, and its log messages the host's `tracing` log. The toolkit speaks the
-//! [`Revision`] it is connected with; its tools follow the server's `tools/list_changed` in a
-//! registry given to [`RemoteToolkit::follow`].
+//! Using a remote MCP server's tools as tools of a registry: what a remote toolkit does with a
+//! call is told on [`RemoteToolkit`], where a user of the crate reads it.
 
 mod auth;
 mod authorized;
@@ -59,6 +43,23 @@ type Client = RunningService<RoleClient, Forwarder>;
 use self::forward::{Forwarder, InFlight};
 
 /// The tools of one remote MCP server, as a toolkit.
+///
+/// [`RemoteToolkit::connect_stdio`] starts a server as a child process,
+/// [`RemoteToolkit::connect_http`] reaches one over streamable HTTP; either lists its tools
+/// once and gives a toolkit of them to add to a registry. A call to a remote tool passes the
+/// registry's checks first (grant, cancellation, deadline, approval), so nothing is sent for a
+/// call the caller may not make; then it is forwarded. A remote refusal in this framework's
+/// text form comes back as that same refusal, so a tool answers alike in process and over MCP;
+/// any other `isError` result becomes `failed`. A dead server gives `failed`; a hung one is
+/// ended by the tool's timeout ([`RemoteToolkit::DEFAULT_TIMEOUT`] unless set) with
+/// `timed-out`. A call that is cancelled or times out here is cancelled on the server too:
+/// dropping it sends `notifications/cancelled`.
+///
+/// What the server asks while it answers a call — a form, its client's model, its roots — is
+/// put to the calling tool's context, as the tool's own questions are; its progress reaches
+/// that context's listener, and its log messages the host's `tracing` log. The toolkit speaks
+/// the [`Revision`] it is connected with; its tools follow the server's `tools/list_changed`
+/// in a registry given to [`RemoteToolkit::follow`].
 #[cfg_attr(docsrs, doc(cfg(feature = "remote")))]
 pub struct RemoteToolkit {
     name: String,
@@ -114,8 +115,9 @@ impl RemoteToolkit {
     /// How long a remote call may take unless [`RemoteToolkit::with_timeout`] says otherwise.
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
-    /// How long connecting may wait for the server: for its answer to the handshake, and
-    /// for its tools to be listed (also each time [`RemoteToolkit::follow`] lists them
+    /// How long connecting may wait for the server: for its answer to the handshake (and,
+    /// with the client-credentials grant, for the token asked for before it), and for its
+    /// tools to be listed (also each time [`RemoteToolkit::follow`] lists them
     /// again). A server that starts slower (a package fetched on its first run) is given
     /// up with [`RemoteError::Initialize`], unless [`Connecting::within`] waits longer. Not
     /// with the authorization-code grant ([`RemoteAuth::AuthorizationCode`](crate::RemoteAuth)),
