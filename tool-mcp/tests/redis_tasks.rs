@@ -634,4 +634,12 @@ async fn the_redis_store_keeps_what_tasks_need() {
 fn a_bad_redis_url_is_refused_saying_what_to_give() {
     let error = RedisTaskStore::open("http://example.com").err().unwrap();
     assert!(error.to_string().contains("redis://HOST:PORT"), "{error}");
+    // A TLS URL is a Redis URL: what it lacks is redis-rs's TLS, which the host turns on.
+    for url in ["rediss://127.0.0.1:6380", "VALKEYS://127.0.0.1:6380"] {
+        let error = RedisTaskStore::open(url).err().unwrap().to_string();
+        assert!(
+            error.contains("asks for TLS") && error.contains("features = [\"tokio-rustls-comp\"]"),
+            "{url}: {error}"
+        );
+    }
 }

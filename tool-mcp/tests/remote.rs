@@ -602,6 +602,22 @@ async fn a_child_that_is_no_mcp_server_is_told_of_with_what_to_check() {
     }
 }
 
+#[tokio::test]
+async fn a_program_that_is_not_there_is_told_as_such() {
+    let command = tokio::process::Command::new("no-such-mcp-server-program");
+    let error = match RemoteToolkit::connect_stdio("notes", command).await {
+        Err(error) => error.to_string(),
+        Ok(_) => panic!("a program that is not there was started"),
+    };
+    assert!(
+        error.starts_with("could not start the MCP server")
+            && error.ends_with(
+                "check that the program is installed and on the PATH, or name it by its full path"
+            ),
+        "{error}"
+    );
+}
+
 /// What a server given up for silence is told to be waited for longer with.
 const SLOWER: &str = "(to wait longer for a server that starts slowly, such as one npx or docker \
                       fetches on its first run, connect with \

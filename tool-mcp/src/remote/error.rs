@@ -14,7 +14,10 @@ pub const SERVERS_VARIABLE: &str = "TOOL_MCP_SERVERS";
 #[cfg_attr(docsrs, doc(cfg(feature = "remote")))]
 pub enum RemoteError {
     /// The child process could not be started.
-    #[error("could not start the MCP server `{command}`: {source}")]
+    #[error(
+        "could not start the MCP server `{command}`: {source}{}",
+        spawn_hint(source)
+    )]
     Spawn {
         /// The command.
         command: String,
@@ -29,10 +32,12 @@ pub enum RemoteError {
         /// What went wrong.
         reason: String,
     },
-    /// No access token could be had for the server (its OAuth flow failed).
+    /// No access token could be had for the server by the client-credentials grant (its flow
+    /// failed, or took longer than connecting may). An authorization-code grant that fails
+    /// is told as [`RemoteError::Initialize`], as the server's first answers carry it.
     #[error("no access token for the MCP server `{server}`: {reason}")]
     Authorize {
-        /// The server.
+        /// The server's URL.
         server: String,
         /// What went wrong.
         reason: String,
@@ -51,6 +56,17 @@ pub enum RemoteError {
         /// What went wrong.
         reason: String,
     },
+}
+
+/// What to do about a program that could not be started, where its error says.
+fn spawn_hint(error: &std::io::Error) -> &'static str {
+    match error.kind() {
+        std::io::ErrorKind::NotFound => {
+            "; check that the program is installed and on the PATH, or name it by its full path"
+        }
+        std::io::ErrorKind::PermissionDenied => "; check that the program may be run (its mode)",
+        _ => "",
+    }
 }
 
 /// How a toolkit reached its server: what a failure to connect is told with depends on it.

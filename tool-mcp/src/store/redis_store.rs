@@ -34,13 +34,27 @@ const REDIS_WAIT: Duration = Duration::from_secs(2);
 
 impl RedisTaskStore {
     /// A store in the Redis at `url` (`redis://host:port/db`, or `rediss://` for TLS where
-    /// redis-rs is built with it). Nothing is connected until the first task call, so a
+    /// redis-rs is built with it: tool-mcp builds it without, and a host that turns on one of
+    /// its TLS features, `tokio-rustls-comp` or `tokio-native-tls-comp`, in its own
+    /// `Cargo.toml` has it for both). Nothing is connected until the first task call, so a
     /// server starts while Redis is down, and its task calls work once Redis is up.
     pub fn open(url: &str) -> StoreResult<Self> {
         let client = redis::Client::open(url).map_err(|error| {
-            TaskStoreError::new(format!(
-                "`{url}` is not a Redis URL ({error}); give one as redis://HOST:PORT"
-            ))
+            let scheme = url.split_once("://").map_or("", |(scheme, _)| scheme);
+            let tls = ["rediss", "valkeys"]
+                .iter()
+                .any(|secure| scheme.eq_ignore_ascii_case(secure));
+            TaskStoreError::new(match tls {
+                true => format!(
+                    "`{url}` asks for TLS ({error}): tool-mcp builds redis-rs without it; turn \
+                     on redis-rs's `tokio-rustls-comp` feature in your Cargo.toml \
+                     (`redis = {{ version = \"1\", features = [\"tokio-rustls-comp\"] }}`), \
+                     or give a redis:// URL"
+                ),
+                false => {
+                    format!("`{url}` is not a Redis URL ({error}); give one as redis://HOST:PORT")
+                }
+            })
         })?;
         Ok(RedisTaskStore {
             client,
