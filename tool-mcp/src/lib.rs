@@ -80,7 +80,9 @@
 //! `tasks/cancel`, which ends the handler at its next `.await` (the questions need the
 //! `asking` feature: without it each is refused naming it, and a tool marked to ask before it
 //! becomes a task becomes one at once). Other clients, and 2025-11-25
-//! sessions that do not declare the extension, get a plain call. A task's result is dropped
+//! sessions that do not declare the extension, get a plain call, but for a tool that runs
+//! only as a task (`#[tool(task = "required")]`), which refuses them (-32021) naming the
+//! extension to declare. A task's result is dropped
 //! once its time to live has passed ([`McpServer::with_task_ttl`]); the registry's bound on
 //! each caller's running tasks ([`Registry::with_task_limit`](tool_core::Registry::with_task_limit))
 //! holds, and a call past it is refused as a direct call's refusal. A task belongs to the HTTP

@@ -79,8 +79,8 @@ impl BearerAuth {
         self
     }
 
-    /// The scopes the metadata lists as `scopes_supported`, and a 401's challenge asks for.
-    /// Unless set, every scope a tool of the registry needs.
+    /// The scopes the metadata lists as `scopes_supported` (a 403's challenge names the scopes
+    /// its call lacks). Unless set, every scope a tool of the registry needs.
     pub fn with_scopes_supported(
         mut self,
         scopes: impl IntoIterator<Item = impl Into<String>>,

@@ -19,7 +19,8 @@ pub enum RemoteAuth {
     Bearer(String),
     /// The client-credentials grant (MCP's SEP-1046), for a service calling on its own behalf:
     /// found through the server's metadata, its token asked for with this client's id and
-    /// secret, for these scopes (none: what the server's metadata lists).
+    /// secret, for these scopes (none: no `scope` is asked for, and the authorization
+    /// server's default applies).
     #[cfg(feature = "remote-oauth")]
     #[cfg_attr(docsrs, doc(cfg(feature = "remote-oauth")))]
     ClientCredentials {

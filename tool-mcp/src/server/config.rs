@@ -18,7 +18,7 @@ impl McpServer {
     /// Bounds what the server keeps of the tools found by callers whose requests have no
     /// session (with deferred loading, over HTTP: every MCP 2026-07-28 request, and every
     /// request under [`McpServer::stateless`]): the found tools of at most `max_callers`
-    /// callers ([`DEFAULT_MAX_CALLER_SESSIONS`](McpServer::DEFAULT_MAX_CALLER_SESSIONS) unless
+    /// callers (at least one) ([`DEFAULT_MAX_CALLER_SESSIONS`](McpServer::DEFAULT_MAX_CALLER_SESSIONS) unless
     /// set; past it, the one idle the longest is forgotten), each forgotten `idle` after the
     /// caller's last request
     /// ([`DEFAULT_CALLER_SESSION_IDLE`](McpServer::DEFAULT_CALLER_SESSION_IDLE) unless set). A
@@ -45,9 +45,10 @@ impl McpServer {
     /// kept in this process's memory. A stdio connection's tasks stay in memory either way, as
     /// no one else may reach them. See [tasks](crate#tasks).
     ///
-    /// With deferred loading, the store also keeps what each caller's searches found on
-    /// requests without a session ([`TaskStore::found`](crate::store::TaskStore::found)), so that
-    /// a search on one replica is listed and callable on every replica sharing it; an
+    /// With deferred loading, a store that keeps what each caller's searches found on requests
+    /// without a session ([`TaskStore::found`](crate::store::TaskStore::found), as
+    /// `RedisTaskStore` does and `MemoryTaskStore` does not) lets a search on one replica be
+    /// listed and callable on every replica sharing it; an
     /// unreachable store only logs a warning there. A listen stream is not told of a search
     /// on another replica. See
     /// [deferred loading without sessions](crate#deferred-loading-without-sessions).
@@ -73,7 +74,7 @@ impl McpServer {
 
     /// Bounds the calls suspended for their clients' answers (MCP 2026-07-28's
     /// `input_required` round trips): how long one waits, how many wait at once
-    /// ([`WaitingCalls::default`](crate::ask::WaitingCalls) unless set). See the [`ask`](crate#asking-the-user)
+    /// ([`WaitingCalls`](crate::ask::WaitingCalls)' defaults unless set). See the [`ask`](crate#asking-the-user)
     /// notes.
     #[cfg(feature = "asking")]
     #[cfg_attr(docsrs, doc(cfg(feature = "asking")))]
@@ -179,14 +180,14 @@ impl McpServer {
     /// requires.
     ///
     /// ```
-    /// use rmcp::model::{ListPromptsResult, PaginatedRequestParams, Prompt, ServerCapabilities, ServerConfig};
-    /// use rmcp::service::{RequestContext, RoleServer};
+    /// use tool_mcp::rmcp::model::{ListPromptsResult, PaginatedRequestParams, Prompt, ServerCapabilities, ServerConfig};
+    /// use tool_mcp::rmcp::service::{RequestContext, RoleServer};
     /// use tool_mcp::McpServer;
     ///
     /// #[derive(Clone)]
     /// struct Prompts;
     ///
-    /// impl rmcp::ServerHandler for Prompts {
+    /// impl tool_mcp::rmcp::ServerHandler for Prompts {
     ///     fn get_info(&self) -> ServerConfig {
     ///         ServerConfig::new(ServerCapabilities::builder().enable_prompts().build())
     ///     }
@@ -195,7 +196,7 @@ impl McpServer {
     ///         &self,
     ///         _request: Option<PaginatedRequestParams>,
     ///         _context: RequestContext<RoleServer>,
-    ///     ) -> Result<ListPromptsResult, rmcp::ErrorData> {
+    ///     ) -> Result<ListPromptsResult, tool_mcp::rmcp::ErrorData> {
     ///         let review = Prompt::new("review", Some("Review a note"), None);
     ///         Ok(ListPromptsResult::with_all_items(vec![review]))
     ///     }

@@ -14,9 +14,10 @@ impl McpServer {
     /// Checks every HTTP request's OAuth 2.1 bearer token before anything else runs (see
     /// [`BearerAuth`] and the [`auth`](crate::auth) module): a request without a valid one is
     /// answered 401, a call of a tool whose scopes (`#[tool(scopes(..))]`) its token lacks is
-    /// answered 403 naming them, the token's subject is each call's caller (unless
-    /// [`McpServer::with_caller`] names another from the request, which holds the
-    /// [`AccessToken`] in its extensions), its scopes narrow the caller's grant, and the token
+    /// answered 403 naming them, the token's subject is each call's caller (with a
+    /// [`McpServer::with_caller`] hook, the hook alone names the caller, reading the
+    /// [`AccessToken`] in the request's extensions; its `None` is a caller of no name, as
+    /// [`McpServer::with_anonymous`] grants), its scopes narrow the caller's grant, and the token
     /// is in each call's context. The protected-resource metadata is served beside the MCP
     /// endpoint by [`McpServer::serve_http`], [`McpServer::bind_http`] and
     /// [`McpServer::http_router`].

@@ -29,7 +29,8 @@ impl McpServer {
     ///
     /// Every line gets an answer: one that cannot be read as JSON (not JSON, or not UTF-8, a
     /// lone surrogate, a number out of range, nesting past 128 levels) gets a JSON-RPC parse
-    /// error (code -32700, without an id) where rmcp alone would drop it silently, and the next
+    /// error (code -32700, under the request's id when that much can be read, else `"id":
+    /// null`) where rmcp alone would drop it silently, and the next
     /// line is read as usual; one longer than [`McpServer::with_max_line_bytes`] gets an
     /// invalid-request error (-32600) and is not kept in memory. Blank lines are skipped. It
     /// returns once rmcp has stopped and every answer has been written: `Ok` when the input
