@@ -207,6 +207,58 @@ async fn a_tool_answers_byte_for_byte_alike_in_process_and_over_mcp() {
     }
 }
 
+#[tokio::test]
+async fn a_remote_toolkit_s_tools_need_the_scopes_it_gives_them() {
+    let (shop, calls) = shop();
+    let (remote, _stop, _server) = over_mcp(shop).await;
+    // Told nothing, a remote tool needs no scope, and a token holding none may call it.
+    let bare = remote.add_to(Registry::builder()).build().unwrap();
+    assert!(bare.definitions().iter().all(|tool| tool.scopes.is_empty()));
+
+    let remote = remote
+        .with_prefix("s_")
+        .with_scopes(|tool| match tool.annotations.read_only {
+            true => vec!["shop:read".to_owned()],
+            false => vec![format!("{}:write", tool.name)],
+        });
+    let registry = remote.add_to(Registry::builder()).build().unwrap();
+    let mut readers = Vec::new();
+    for tool in registry.definitions().iter() {
+        let wanted = match tool.annotations.read_only {
+            true => "shop:read".to_owned(),
+            false => format!("{}:write", tool.name),
+        };
+        assert_eq!(tool.scopes, [wanted], "{}", tool.name);
+        if tool.annotations.read_only {
+            readers.push(tool.name.clone());
+        }
+    }
+    assert_eq!(readers, ["s_shop_price", "s_shop_greet", "s_shop_logo"]);
+    // A token of `shop:read` alone sees the read-only tools, and its call of another never
+    // reaches the server.
+    let reader = registry.scoped(Grant::scopes(["shop:read"]));
+    assert_eq!(reader.names(), readers);
+    let refused = reader
+        .call(
+            ToolCall::new("1", "s_shop_break", json!({})),
+            &Context::default(),
+        )
+        .await;
+    assert_eq!(refused.refusal().unwrap().code, "not-permitted");
+    let greeted = reader
+        .call(
+            ToolCall::new("2", "s_shop_greet", json!({"name": "x"})),
+            &Context::default(),
+        )
+        .await;
+    assert_eq!(greeted.text(), "hello x\twith a tab");
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        1,
+        "only the greeting reached the server"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn servers_whose_tools_share_names_serve_one_registry_under_prefixes() {
     let (first, first_calls) = shop();

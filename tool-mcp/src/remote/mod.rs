@@ -83,13 +83,22 @@ struct Link {
     left_out: Arc<[String]>,
     /// How the server is reached, for what a failure is told with (a 401 to a token sent).
     reached: error::Reached,
+    /// The OAuth scopes each tool needs, by its definition ([`RemoteToolkit::with_scopes`]).
+    scopes: Option<Arc<ScopesOf>>,
 }
+
+/// What [`RemoteToolkit::with_scopes`] keeps: a tool's scopes, by its definition.
+type ScopesOf = dyn Fn(&ToolDefinition) -> Vec<String> + Send + Sync;
 
 impl Link {
     /// The tool the server lists as `definition`, offered under the toolkit's prefix.
     fn tool(&self, mut definition: ToolDefinition, timeout: Duration) -> RemoteTool {
         let listed_as = std::mem::take(&mut definition.name);
         definition.name = self.offered_name(&listed_as);
+        if let Some(scopes) = &self.scopes {
+            let needed = scopes(&definition);
+            definition = definition.with_scopes(needed);
+        }
         RemoteTool {
             output_check: definition.output_check(),
             definition: definition.with_timeout(timeout),
@@ -261,6 +270,7 @@ impl RemoteToolkit {
                 prefix: Arc::from(""),
                 left_out: Arc::from([]),
                 reached,
+                scopes: None,
             },
             name,
             tools_changed,
@@ -283,6 +293,39 @@ impl RemoteToolkit {
     /// [`RemoteToolkit::follow`]).
     pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
         self.link.prefix = Arc::from(prefix.into());
+        self
+    }
+
+    /// Gives each tool the OAuth scopes `scopes` says of its definition (as the registry
+    /// offers it: under the prefix, with the server's hints), which a caller's token must hold
+    /// to see and call it, as `#[tool(scopes(..))]` gives a tool of this crate. A remote
+    /// server's tools need none unless told: served behind
+    /// [`McpServer::with_bearer_auth`](crate::McpServer), any token for the resource may call
+    /// them. Set it before the tools are taken, as the prefix.
+    ///
+    /// ```no_run
+    /// # async fn connect() -> Result<(), tool_mcp::RemoteError> {
+    /// let command = tokio::process::Command::new("notes-server");
+    /// let notes = tool_mcp::RemoteToolkit::connect_stdio("notes", command)
+    ///     .await?
+    ///     .with_scopes(|tool| match tool.annotations.read_only {
+    ///         true => ["notes:read"],
+    ///         false => ["notes:write"],
+    ///     });
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn with_scopes<I>(
+        mut self,
+        scopes: impl Fn(&ToolDefinition) -> I + Send + Sync + 'static,
+    ) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<String>,
+    {
+        self.link.scopes = Some(Arc::new(move |definition: &ToolDefinition| {
+            scopes(definition).into_iter().map(Into::into).collect()
+        }));
         self
     }
 
