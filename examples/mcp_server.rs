@@ -5,7 +5,7 @@
 //! cargo run --example mcp_server                 # stdio, for an MCP host to start
 //! cargo run --example mcp_server -- --http       # http://127.0.0.1:8000/mcp
 //! cargo run --example mcp_server -- --confirm    # ask the client's user before note_write
-//! cargo run --example mcp_server -- --task-ttl-ms 2000   # drop a task's result 2 s after it ends
+//! cargo run --example mcp_server -- --task-ttl-ms 2000   # a task may run, and its result is kept, for 2 s
 //! cargo run --example mcp_server -- --http 127.0.0.1:8001 --stateless   # one of several replicas
 //! cargo run --example mcp_server -- --http 127.0.0.1:8001 --stateless --redis redis://127.0.0.1:6379
 //! cargo run --example mcp_server -- --http 127.0.0.1:8000 \
@@ -32,7 +32,7 @@
 //! With `--oauth-issuer ISSUER_URL --resource RESOURCE_URI` (HTTP only), every request needs a
 //! bearer token of that issuer for that resource instead: the token's subject is the caller
 //! (the `x-caller` header is not read), the read-only tools need the scope `notes:read`, the
-//! others `notes:write`, and the protected-resource metadata is served at
+//! others `notes:write` (a remote server's tools too, as their hints say), and the protected-resource metadata is served at
 //! `/.well-known/oauth-protected-resource/mcp`.
 
 mod notes;
@@ -66,6 +66,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .init();
     let registry = notes::registry();
     for remote in RemoteToolkit::from_env().await? {
+        // A remote server's tools need the scopes the notes' tools need, as their hints say:
+        // told nothing, they would need none, and any token could call them.
+        let remote = remote.with_scopes(|tool| match tool.annotations.read_only {
+            true => ["notes:read"],
+            false => ["notes:write"],
+        });
         // The remote tools keep their connection open for as long as they are registered.
         let remote_tools = remote.add_to(Registry::builder()).build()?;
         registry.merge(&remote_tools, Collision::Error)?;
@@ -93,7 +99,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             })
             // Every named caller gets every tool but `guest`, who may only search and count; a
             // request naming no caller only reads. What a caller is not granted it neither sees
-            // nor runs, so a forgotten caller stays closed.
+            // nor runs. The header is trusted as the name of an authenticated user: a proxy in
+            // front must set it, and take out one a client sent; a server reached without one
+            // names its callers by token instead (--oauth-issuer).
             .with_grant(|caller| match caller {
                 "guest" => Grant::names(["note_search", "note_count"]),
                 _ => Grant::all(),
@@ -120,7 +128,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         None => server,
     };
-    let server = match take_value(&mut args, "--redis", "redis://127.0.0.1:6379")? {
+    let redis = take_value(&mut args, "--redis", "redis://127.0.0.1:6379")?;
+    let shared = redis.is_some();
+    let server = match redis {
         Some(url) => server.with_task_store(RedisTaskStore::open(&url)?),
         None => server,
     };
@@ -132,26 +142,63 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         None if oauth => {
             return Err("--oauth-issuer is for HTTP (over stdio the peer started the server): add --http [ADDR]".into());
         }
+        // A stdio connection's tasks are its own, kept in memory.
+        None if shared => {
+            return Err(
+                "--redis is for HTTP (a stdio connection's tasks are its own): add --http [ADDR]"
+                    .into(),
+            );
+        }
         None => server.serve_stdio().await?,
         Some("--http") => {
-            let addr: SocketAddr = args.next().as_deref().unwrap_or("127.0.0.1:8000").parse()?;
-            let shutdown = async {
-                let _ = tokio::signal::ctrl_c().await;
-            };
-            let (bound, serving) = server.bind_http(addr, shutdown).await?;
+            let addr = args.next().unwrap_or_else(|| "127.0.0.1:8000".to_owned());
+            let addr: SocketAddr = addr.parse().map_err(|error| {
+                format!("--http takes HOST:PORT, as --http 127.0.0.1:8000, not `{addr}`: {error}")
+            })?;
+            if let Some(other) = args.next() {
+                return Err(unknown(&other).into());
+            }
+            let (bound, serving) = server.bind_http(addr, shutdown()).await?;
             // The tests read this line to learn the port when asked for port 0.
             println!("listening on http://{bound}/mcp");
             serving.await?;
         }
-        Some(other) => {
-            return Err(format!(
-                "unknown argument `{other}`; use [--confirm] [--task-ttl-ms MS] [--redis URL] \
-                 [--http [ADDR] [--stateless] [--oauth-issuer URL --resource URI]]"
-            )
-            .into());
-        }
+        Some(other) => return Err(unknown(other).into()),
     }
     Ok(())
+}
+
+/// What an argument this server does not take is answered with.
+fn unknown(argument: &str) -> String {
+    format!(
+        "unknown argument `{argument}`; use [--confirm] [--task-ttl-ms MS] [--redis URL] \
+         [--http [ADDR] [--stateless] [--oauth-issuer URL --resource URI]]"
+    )
+}
+
+/// Ends when the process is asked to stop (Ctrl-C, or SIGTERM as a container's runtime sends
+/// it), so that the calls running then end first; never, if neither can be listened for.
+async fn shutdown() {
+    let interrupted = async {
+        if let Err(error) = tokio::signal::ctrl_c().await {
+            eprintln!("cannot listen for Ctrl-C ({error}); stop the server another way");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminated = async {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => drop(terminate.recv().await),
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminated = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupted => {}
+        () = terminated => {}
+    }
 }
 
 /// Whether `flag` was given, taking it out of `args`.
@@ -169,7 +216,7 @@ fn take_value(
     let Some(at) = args.iter().position(|arg| arg == option) else {
         return Ok(None);
     };
-    if at + 1 >= args.len() {
+    if args.get(at + 1).is_none_or(|value| value.starts_with("--")) {
         return Err(format!("{option} takes a value, as {option} {example}"));
     }
     let value = args.remove(at + 1);

@@ -266,3 +266,39 @@ async fn a_hook_that_panics_grants_nothing_and_every_request_is_answered() {
     }
     server.stop().await;
 }
+
+#[test]
+fn the_example_server_refuses_an_argument_it_would_otherwise_ignore() {
+    // A misspelt `--confirm` served without confirmation, and `--redis` over stdio kept
+    // tasks in memory: each is refused, saying what to write.
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--http", "127.0.0.1:0", "--confrim"],
+            "unknown argument `--confrim`",
+        ),
+        (
+            &["--http", "--confrim"],
+            "--http takes HOST:PORT, as --http 127.0.0.1:8000, not `--confrim`",
+        ),
+        (
+            &["--redis", "--http"],
+            "--redis takes a value, as --redis redis://127.0.0.1:6379",
+        ),
+        (
+            &["--redis", "redis://127.0.0.1:6379"],
+            "--redis is for HTTP",
+        ),
+    ];
+    for (args, said) in cases {
+        // Served instead of refused, the server would be stopped at the limit, and the test fail.
+        let mut command = std::process::Command::new(support::example_server());
+        command.args(args);
+        let ran =
+            support::process::run_within(&mut command, Duration::from_secs(120), "the server");
+        assert!(
+            !ran.status.success() && ran.stderr.contains(said),
+            "{args:?}: {}",
+            ran.stderr
+        );
+    }
+}
