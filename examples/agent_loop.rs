@@ -30,7 +30,7 @@
 
 use std::collections::BTreeMap;
 use std::num::NonZeroU32;
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -94,7 +94,7 @@ impl Notes {
         /// The note.
         note: NewNote,
     ) -> Added {
-        let mut notes = self.notes.lock().expect("notes poisoned");
+        let mut notes = self.notes.lock().unwrap_or_else(PoisonError::into_inner);
         let id = notes.keys().next_back().map_or(1, |last| last + 1);
         let NewNote { text, meta } = note;
         notes.insert(id, Note { id, text, meta });
@@ -104,7 +104,7 @@ impl Notes {
     /// Lists every note.
     #[tool(readonly)]
     async fn note_list(&self) -> Listing {
-        let notes = self.notes.lock().expect("notes poisoned");
+        let notes = self.notes.lock().unwrap_or_else(PoisonError::into_inner);
         Listing {
             notes: notes.values().cloned().collect(),
         }
@@ -117,7 +117,12 @@ impl Notes {
         /// Which note.
         id: u64,
     ) -> Result<String, Refusal> {
-        match self.notes.lock().expect("notes poisoned").remove(&id) {
+        match self
+            .notes
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&id)
+        {
             Some(_) => Ok(format!("deleted note {id}")),
             None => Err(Refusal::new("not-found", format!("there is no note {id}"))),
         }

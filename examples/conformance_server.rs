@@ -453,7 +453,6 @@ async fn greet(
     format!("Hello, {name}!")
 }
 
-/// The registry, in the order the suite reads it: `test_simple_text` first.
 /// Answers after a moment, for the suite to watch its answer's stream (SEP-1699).
 #[tool(readonly)]
 async fn test_reconnection() -> &'static str {
@@ -633,6 +632,7 @@ impl Tool for JsonSchema2020Tool {
     }
 }
 
+/// The registry, in the order the suite reads it: `test_simple_text` first.
 fn registry() -> Result<Registry, tool_core::registry::RegistryError> {
     // Served over MCP only: Gemini has no form for the 2020-12 tool's `if`.
     Registry::builder()

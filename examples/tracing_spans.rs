@@ -6,13 +6,15 @@
 //! Run with `cargo run --example tracing_spans`.
 
 use serde_json::json;
-use tool_core::{Context, Registry, ToolCall, TraceParent, tool};
+use tool_core::{Context, Refusal, Registry, ToolCall, TraceParent, tool};
 use tracing_subscriber::fmt::format::FmtSpan;
 
 /// Adds two numbers.
 #[tool(readonly)]
-async fn add(a: i64, b: i64) -> i64 {
-    a + b
+async fn add(a: i64, b: i64) -> Result<i64, Refusal> {
+    a.checked_add(b).ok_or_else(|| {
+        Refusal::bad_arguments("the sum is past what 64 bits hold: add smaller numbers")
+    })
 }
 
 #[tokio::main(flavor = "current_thread")]

@@ -1,6 +1,7 @@
 //! The note tools the examples share: write, search, count, a slow reindex that reports
-//! progress and can be cancelled, a publish that asks its user how, and a slow export that runs as a task. The store reaches
-//! handlers through the context.
+//! progress and can be cancelled, a publish that asks its user how, a slow export that runs as
+//! a task, a summary the client's model writes and the client's roots listed as sources. The
+//! store reaches handlers through the context.
 
 use std::collections::BTreeMap;
 use std::sync::{Mutex, PoisonError};
@@ -190,9 +191,11 @@ pub struct Reindexed {
 pub async fn note_reindex(
     /// How long each note takes, in milliseconds.
     #[serde(default = "default_pace")]
+    #[schemars(range(max = 60_000))]
     pace_ms: u64,
     /// How many passes over the notes.
     #[serde(default = "one")]
+    #[schemars(range(min = 1, max = 100))]
     passes: u32,
     ctx: &Context,
 ) -> Result<Reindexed, Refusal> {
@@ -240,6 +243,7 @@ pub struct Exported {
 pub async fn note_export(
     /// How long each note takes, in milliseconds.
     #[serde(default = "default_pace")]
+    #[schemars(range(max = 60_000))]
     pace_ms: u64,
     /// Whether to ask the user before exporting.
     #[serde(default)]
@@ -266,7 +270,8 @@ pub async fn note_export(
     Ok(Exported { notes })
 }
 
-/// Counts a running reindex until it ends, by finishing or by being dropped when cancelled.
+/// Counts a running reindex or export until it ends, by finishing or by being dropped when
+/// cancelled.
 struct Running<'a>(&'a std::sync::atomic::AtomicUsize);
 
 impl<'a> Running<'a> {
