@@ -16,6 +16,12 @@ pub fn at(node: &dyn Spanned, message: impl Display) -> syn::Error {
     syn::Error::new(node.span(), message)
 }
 
+/// An error that says `message` over the whole of `node`, its first token to its last (an
+/// attribute's `cfg(test)`, where [`at`] marks its first token alone on a stable compiler).
+pub fn over(node: &dyn quote::ToTokens, message: impl Display) -> syn::Error {
+    syn::Error::new_spanned(node, message)
+}
+
 /// An `Err` that says `message` at `node`, for a reader or check that stops at its first
 /// mistake.
 pub fn err_at<T>(node: &dyn Spanned, message: impl Display) -> Result<T> {

@@ -15,6 +15,10 @@ pub struct Timeout(pub Duration, pub proc_macro2::Span);
 
 const TIMEOUT_HELP: &str = "write the timeout with its unit: \"250ms\", \"5s\", \"2m\" or \"1h\"";
 
+/// What a timeout of nothing is told: a call given no time could never run.
+const ZERO: &str = "a timeout must be longer than zero: write one such as `timeout = \"5s\"`, or \
+                    leave `timeout` out for the registry's default";
+
 impl Timeout {
     /// Reads `timeout = ...`.
     pub fn from_meta(item: &Meta) -> Result<Self> {
@@ -45,7 +49,7 @@ impl Timeout {
         };
         match duration {
             Some(duration) if !duration.is_zero() => Ok(Timeout(duration, value.span())),
-            Some(_) => Err(at(value, "a timeout must be longer than zero")),
+            Some(_) => Err(at(value, ZERO)),
             None => Err(at(value, misreading(value))),
         }
     }
@@ -108,7 +112,7 @@ fn misreading(value: &Lit) -> String {
 fn unit_missing(digits: &str) -> String {
     let said = |units: &str| format!("`{digits}` has no unit: write {units}");
     match digits.parse::<u64>() {
-        Ok(0) => "a timeout must be longer than zero".to_owned(),
+        Ok(0) => ZERO.to_owned(),
         Ok(number) if number.checked_mul(1_000).is_some() => said(&format!(
             "`\"{digits}s\"` for seconds or `\"{digits}ms\"` for milliseconds"
         )),
@@ -206,14 +210,8 @@ mod tests {
             Some(Duration::from_secs(5))
         );
         let refused = |lit: Lit| read(lit).unwrap_err().to_string();
-        assert_eq!(
-            refused(syn::parse_quote!(0)),
-            "a timeout must be longer than zero"
-        );
-        assert_eq!(
-            refused(syn::parse_quote!("0ms")),
-            "a timeout must be longer than zero"
-        );
+        assert_eq!(refused(syn::parse_quote!(0)), ZERO);
+        assert_eq!(refused(syn::parse_quote!("0ms")), ZERO);
         // A bare number, which a user meaning seconds would have read as milliseconds.
         assert_eq!(
             refused(syn::parse_quote!(30)),
@@ -242,10 +240,7 @@ mod tests {
             refused(syn::parse_quote!("5000")),
             "`5000` has no unit: write `\"5000s\"` for seconds or `\"5000ms\"` for milliseconds"
         );
-        assert_eq!(
-            refused(syn::parse_quote!("0")),
-            "a timeout must be longer than zero"
-        );
+        assert_eq!(refused(syn::parse_quote!("0")), ZERO);
         // Each suggestion reads as a timeout when written as said.
         assert_eq!(
             refused(syn::parse_quote!("18446744073709552")),

@@ -274,8 +274,8 @@ fn parameter(param: &crate::model::Param, in_toolkit: bool) -> crate::error::Res
         }
         return err_at(
             &receiver.self_token,
-            "`#[tool]` on a method belongs in a `#[toolkit]` impl block; outside one, a tool is \
-             a free fn",
+            "`#[tool]` on a method belongs in a `#[toolkit]` impl block: write `#[toolkit]` above \
+             this `impl` block, or make the tool a free fn, without `self`",
         );
     }
     let syn::FnArg::Typed(typed) = &param.arg else {

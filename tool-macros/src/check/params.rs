@@ -8,7 +8,7 @@ use syn::visit::Visit;
 use syn::{Attribute, Type};
 
 use crate::case::{type_text, unraw};
-use crate::error::{Errors, at};
+use crate::error::{Errors, at, over};
 use crate::model::{Param, Role, ToolFn, is_tool_attr, is_toolkit_mark, last_segment_is};
 
 /// Types, named by their last path segment, that are plainly no struct of fields, with what
@@ -58,8 +58,8 @@ pub fn whole(tool: &ToolFn) -> crate::error::Result<()> {
     }
     let second = (tool.func.attrs.iter()).find(|attr| is_tool_attr(attr) && !is_toolkit_mark(attr));
     if let Some(second) = second {
-        errors.push(at(
-            second,
+        errors.push(over(
+            &second.meta,
             "`#[tool]` is written twice on this fn; keep one, with every option in it",
         ));
     }
@@ -74,8 +74,8 @@ pub fn whole(tool: &ToolFn) -> crate::error::Result<()> {
     }
     for param in &tool.params {
         for attr in (param.arg_attrs()).filter(|attr| attr.path().is_ident("cfg")) {
-            errors.push(at(
-                attr,
+            errors.push(over(
+                &attr.meta,
                 "`#[cfg]` cannot go on a tool parameter: the tool's fields are read whatever \
                  is compiled; make the parameter an `Option`, or write the tool twice, each \
                  under its `#[cfg]`",
@@ -84,8 +84,8 @@ pub fn whole(tool: &ToolFn) -> crate::error::Result<()> {
         if param.role == Role::Context {
             let attrs = param.input_attr.iter().chain(param.field_attrs.iter());
             for attr in attrs.filter(|attr| !attr.path().is_ident("doc")) {
-                errors.push(at(
-                    attr,
+                errors.push(over(
+                    &attr.meta,
                     "the context is injected, not read from the call, so this attribute says \
                      nothing of it; take it off",
                 ));
@@ -121,14 +121,20 @@ fn signature_clash(tool: &ToolFn) -> crate::error::Result<()> {
         return Ok(());
     };
     let generated = tool.struct_ident().to_string();
-    let ident = &tool.func.sig.ident;
+    let ident = unraw(&tool.func.sig.ident);
     let keep = keep_name(tool);
+    // A tool named apart from its fn is best given that name, whose struct is another.
+    let instead = match &tool.attr.name {
+        Some(name) if name.value() != ident && crate::case::is_lower_snake_case(&name.value()) => {
+            name.value()
+        }
+        _ => format!("{ident}_get"),
+    };
     Err(at(
         &ty,
         format!(
             "`#[tool]` names this tool's struct `{generated}`, after the fn, and this type has \
-             that name too, so the two would clash; rename the fn (`{}_get`, say){keep}",
-            unraw(ident)
+             that name too, so the two would clash; rename the fn (`{instead}`, say){keep}"
         ),
     ))
 }
