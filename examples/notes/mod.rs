@@ -191,7 +191,7 @@ pub struct Reindexed {
 pub async fn note_reindex(
     /// How long each note takes, in milliseconds.
     #[serde(default = "default_pace")]
-    #[schemars(range(max = 60_000))]
+    #[schemars(range(max = 600_000))]
     pace_ms: u64,
     /// How many passes over the notes.
     #[serde(default = "one")]
@@ -243,7 +243,7 @@ pub struct Exported {
 pub async fn note_export(
     /// How long each note takes, in milliseconds.
     #[serde(default = "default_pace")]
-    #[schemars(range(max = 60_000))]
+    #[schemars(range(max = 600_000))]
     pace_ms: u64,
     /// Whether to ask the user before exporting.
     #[serde(default)]
