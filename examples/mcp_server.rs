@@ -176,28 +176,12 @@ fn unknown(argument: &str) -> String {
     )
 }
 
-/// Ends when the process is asked to stop (Ctrl-C, or SIGTERM as a container's runtime sends
-/// it), so that the calls running then end first; never, if neither can be listened for.
+/// Ends at Ctrl-C, so that the calls running then end first; never, if Ctrl-C cannot be
+/// listened for (the server would otherwise stop as soon as it started).
 async fn shutdown() {
-    let interrupted = async {
-        if let Err(error) = tokio::signal::ctrl_c().await {
-            eprintln!("cannot listen for Ctrl-C ({error}); stop the server another way");
-            std::future::pending::<()>().await;
-        }
-    };
-    #[cfg(unix)]
-    let terminated = async {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut terminate) => drop(terminate.recv().await),
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let terminated = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupted => {}
-        () = terminated => {}
+    if let Err(error) = tokio::signal::ctrl_c().await {
+        eprintln!("cannot listen for Ctrl-C ({error}); stop the server another way");
+        std::future::pending::<()>().await;
     }
 }
 

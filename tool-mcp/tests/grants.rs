@@ -269,8 +269,8 @@ async fn a_hook_that_panics_grants_nothing_and_every_request_is_answered() {
 
 #[test]
 fn the_example_server_refuses_an_argument_it_would_otherwise_ignore() {
-    // A misspelt `--confirm` served without confirmation, and `--redis` over stdio kept
-    // tasks in memory: each is refused, saying what to write.
+    // An argument the server would ignore stops it, saying what to write: a misspelt
+    // `--confirm` would serve without confirmation, `--redis` over stdio would keep nothing.
     let cases: [(&[&str], &str); 4] = [
         (
             &["--http", "127.0.0.1:0", "--confrim"],

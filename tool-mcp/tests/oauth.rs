@@ -933,7 +933,7 @@ fn notes_agent() -> tool_mcp::RemoteAuth {
 #[tokio::test]
 async fn a_client_credentials_toolkit_is_given_up_within_its_connecting_limit() {
     // A server that gives its token and never answers the handshake made with it: connecting
-    // with the client-credentials grant waited for it without end.
+    // gives up at its limit, the grant's token had or not, so a host's start is never held.
     let key = SigningKey::new("k1");
     let issuer = Issuer::start(&[&key]).await;
     let port = support::oidc::free_port();

@@ -7,7 +7,7 @@ use std::time::Duration;
 use rmcp::service::RoleClient;
 use rmcp::transport::TokioChildProcess;
 
-use super::error::{self, Reached};
+use super::error::Reached;
 use super::{RemoteAuth, RemoteError, RemoteToolkit, Revision, authorized, in_order};
 
 /// How to connect to a remote MCP server, made by [`RemoteToolkit::connecting`]; nothing
@@ -94,7 +94,7 @@ impl Connecting {
 
     /// [`Connecting::http`] to a server that checks bearer tokens, sending the tokens `auth`
     /// gets (see [`RemoteToolkit::connect_http_authorized`]); a client-credentials token is
-    /// asked for within the same limit as the handshake. With the authorization-code grant,
+    /// asked for first, waited for as long as the handshake is. With the authorization-code grant,
     /// whose user logs in while the server waits to answer, connecting has no limit.
     pub async fn http_authorized(
         self,
@@ -123,13 +123,19 @@ impl Connecting {
         #[cfg(not(feature = "remote-oauth"))]
         let logs_in = false;
         let limit = self.limit.filter(|_| !logs_in);
-        // A client-credentials token is asked for before the handshake, within the same limit.
+        // A client-credentials token is asked for before the handshake, within a limit of its
+        // own of the same length.
         let transport = authorized::transport(&name, url, auth);
         let transport = match limit {
             Some(limit) => tokio::time::timeout(limit, transport).await.map_err(|_| {
                 RemoteError::Authorize {
                     server: url.to_owned(),
-                    reason: error::no_answer_within(limit),
+                    reason: format!(
+                        "no token within {} s (the server's metadata and its authorization \
+                         server were asked; connect with \
+                         `RemoteToolkit::connecting(name).within(duration)` to wait longer)",
+                        limit.as_secs_f64()
+                    ),
                 }
             })?,
             None => transport.await,

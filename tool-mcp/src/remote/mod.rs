@@ -126,9 +126,9 @@ impl RemoteToolkit {
     /// How long a remote call may take unless [`RemoteToolkit::with_timeout`] says otherwise.
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
-    /// How long connecting may wait for the server: for its answer to the handshake (and,
-    /// with the client-credentials grant, for the token asked for before it), and for its
-    /// tools to be listed (also each time [`RemoteToolkit::follow`] lists them
+    /// How long connecting may wait for the server: for its answer to the handshake (and, as
+    /// long again, with the client-credentials grant, for the token asked for before it), and
+    /// for its tools to be listed (also each time [`RemoteToolkit::follow`] lists them
     /// again). A server that starts slower (a package fetched on its first run) is given
     /// up with [`RemoteError::Initialize`], unless [`Connecting::within`] waits longer. Not
     /// with the authorization-code grant ([`RemoteAuth::AuthorizationCode`](crate::RemoteAuth)),
