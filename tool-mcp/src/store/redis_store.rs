@@ -40,14 +40,9 @@ impl RedisTaskStore {
     /// server starts while Redis is down, and its task calls work once Redis is up.
     pub fn open(url: &str) -> StoreResult<Self> {
         let client = redis::Client::open(url).map_err(|error| {
-            // redis-rs says so of a TLS URL when it is built without TLS; any other fault of
-            // such a URL is told as it is.
-            let scheme = url.split_once("://").map_or("", |(scheme, _)| scheme);
-            let tls = ["rediss", "valkeys"]
-                .iter()
-                .any(|secure| scheme.eq_ignore_ascii_case(secure))
-                && error.to_string().contains("TLS");
-            TaskStoreError::new(match tls {
+            // redis-rs names TLS only when a URL asks for it and it is built without it; any
+            // other fault of a URL is told as it is.
+            TaskStoreError::new(match error.to_string().contains("TLS") {
                 true => format!(
                     "`{url}` asks for TLS ({error}): tool-mcp builds redis-rs without it; turn \
                      on redis-rs's `tokio-rustls-comp` feature in your Cargo.toml \
